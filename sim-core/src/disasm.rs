@@ -1,0 +1,519 @@
+//! Disassembler producing fxc's listing syntax (`reference/asm-syntax.md`):
+//! the version line, declarations and instructions, indented two spaces per
+//! flow-control level, the way `fxc /Fc` prints them (without the header and
+//! footer comments).
+//!
+//! Immediate formatting follows what Microsoft's disassembler does in the
+//! workload and corpus listings: an operand the instruction reads as float is
+//! printed `%f` (`1.000000`); one read as an integer is printed in decimal,
+//! or as `0x%08x` when large; operands of untyped moves and stores are
+//! printed per component as a float when the bits look like a normal float
+//! (or −0) and as an integer otherwise, with no space after the commas.
+
+use crate::ir::*;
+use crate::opcodes::{Class, Opcode};
+use std::fmt::Write;
+
+/// How the instruction reads an immediate operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ImmStyle {
+    Float,
+    Int,
+    Untyped,
+}
+
+const DIMENSIONS: [&str; 13] = [
+    "unknown",
+    "buffer",
+    "texture1d",
+    "texture2d",
+    "texture2dms",
+    "texture3d",
+    "texturecube",
+    "texture1darray",
+    "texture2darray",
+    "texture2dmsarray",
+    "texturecubearray",
+    "raw_buffer",
+    "structured_buffer",
+];
+
+const RETURN_TYPES: [&str; 10] = [
+    "",
+    "unorm",
+    "snorm",
+    "sint",
+    "uint",
+    "float",
+    "mixed",
+    "double",
+    "continued",
+    "unused",
+];
+
+fn dimension_name(d: u32) -> &'static str {
+    DIMENSIONS.get(d as usize).copied().unwrap_or("unknown")
+}
+
+fn return_type_name(t: u32) -> &'static str {
+    RETURN_TYPES.get(t as usize).copied().unwrap_or("")
+}
+
+/// The instruction's full mnemonic with its suffixes, as the listing prints
+/// it (`breakc_nz`, `mul_sat`, `sync_g_t`, `ld_structured_indexable(...)(...)`).
+pub fn mnemonic(ins: &Instruction) -> String {
+    let op = ins.opcode;
+    let mut s = String::from(op.mnemonic());
+    if op == Opcode::Sync {
+        let c = ins.controls();
+        if c & 8 != 0 {
+            s.push_str("_uglobal");
+        }
+        if c & 4 != 0 {
+            s.push_str("_ugroup");
+        }
+        if c & 2 != 0 {
+            s.push_str("_g");
+        }
+        if c & 1 != 0 {
+            s.push_str("_t");
+        }
+        return s;
+    }
+    if op.has_test() {
+        s.push_str(if ins.test_nonzero() { "_nz" } else { "_z" });
+    }
+    if ins.saturate() {
+        s.push_str("_sat");
+    }
+    if let Some([u, v, w]) = ins.extended.sample_offsets {
+        let _ = write!(s, "_aoffimmi");
+        if ins.extended.resource_dim.is_none() {
+            let _ = write!(s, "({u},{v},{w})");
+        }
+    }
+    if let Some((dim, stride)) = ins.extended.resource_dim {
+        s.push_str("_indexable");
+        if let Some([u, v, w]) = ins.extended.sample_offsets {
+            let _ = write!(s, "({u},{v},{w})");
+        }
+        if dim == 12 {
+            let _ = write!(s, "({}, stride={stride})", dimension_name(dim));
+        } else {
+            let _ = write!(s, "({})", dimension_name(dim));
+        }
+    }
+    if let Some(t) = ins.extended.return_types {
+        let names: Vec<_> = t.iter().map(|&t| return_type_name(t as u32)).collect();
+        let _ = write!(s, "({})", names.join(","));
+    }
+    match op {
+        Opcode::Resinfo => match ins.controls() & 3 {
+            1 => s.push_str("_rcpFloat"),
+            2 => s.push_str("_uint"),
+            _ => {}
+        },
+        Opcode::SampleInfo if ins.controls() & 1 != 0 => s.push_str("_uint"),
+        _ => {}
+    }
+    s
+}
+
+fn imm_style(op: Opcode, operand: usize) -> ImmStyle {
+    use Opcode as O;
+    match op {
+        O::Mov | O::Movc | O::Swapc | O::StoreUavTyped | O::Dmov | O::Dmovc => {
+            if op == O::Movc && operand == 1 {
+                ImmStyle::Int
+            } else {
+                ImmStyle::Untyped
+            }
+        }
+        O::StoreRaw | O::StoreStructured => {
+            if operand == 0 || operand + 1 < 3 + (op == O::StoreStructured) as usize {
+                ImmStyle::Int
+            } else {
+                ImmStyle::Untyped
+            }
+        }
+        _ => match op.info().class {
+            Class::Float | Class::FloatToInt => ImmStyle::Float,
+            Class::Texture if operand >= 1 => ImmStyle::Float,
+            _ => ImmStyle::Int,
+        },
+    }
+}
+
+fn fmt_float(bits: u32) -> String {
+    let f = f32::from_bits(bits);
+    if f.is_nan() {
+        return if f.is_sign_negative() {
+            "-1.#QNAN0".into()
+        } else {
+            "1.#QNAN0".into()
+        };
+    }
+    if f.is_infinite() {
+        return if f < 0.0 {
+            "-1.#INF00".into()
+        } else {
+            "1.#INF00".into()
+        };
+    }
+    format!("{f:.6}")
+}
+
+fn fmt_int(bits: u32) -> String {
+    let v = bits as i32;
+    if (-10000..=10000).contains(&v) {
+        v.to_string()
+    } else {
+        format!("0x{bits:08x}")
+    }
+}
+
+fn looks_like_float(bits: u32) -> bool {
+    let e = (bits >> 23) & 0xff;
+    bits == 0x8000_0000 || (e != 0 && e != 0xff)
+}
+
+fn fmt_imm(bits: u32, style: ImmStyle) -> String {
+    match style {
+        ImmStyle::Float => fmt_float(bits),
+        ImmStyle::Int => fmt_int(bits),
+        ImmStyle::Untyped => {
+            if looks_like_float(bits) {
+                fmt_float(bits)
+            } else {
+                fmt_int(bits)
+            }
+        }
+    }
+}
+
+const LETTERS: [char; 4] = ['x', 'y', 'z', 'w'];
+
+fn fmt_components(c: Components) -> String {
+    match c {
+        Components::Zero | Components::One => String::new(),
+        Components::Four(Selection::Mask(m)) => {
+            let mut s = String::from(".");
+            for (i, l) in LETTERS.iter().enumerate() {
+                if m & (1 << i) != 0 {
+                    s.push(*l);
+                }
+            }
+            if m == 0 {
+                String::new()
+            } else {
+                s
+            }
+        }
+        Components::Four(Selection::Swizzle(sw)) => {
+            let mut s = String::from(".");
+            for c in sw {
+                s.push(LETTERS[c as usize]);
+            }
+            s
+        }
+        Components::Four(Selection::Select1(c)) => format!(".{}", LETTERS[c as usize]),
+    }
+}
+
+fn fmt_index(i: &Index, sm51: bool) -> String {
+    match &i.rel {
+        None => i.imm.to_string(),
+        Some(r) => format!("{} + {}", fmt_operand(r, ImmStyle::Int, sm51), i.imm),
+    }
+}
+
+/// Print one operand.
+fn fmt_operand(op: &Operand, style: ImmStyle, sm51: bool) -> String {
+    let mut s = String::new();
+    match op.ty {
+        OperandType::Immediate32 => {
+            let sep = if style == ImmStyle::Untyped {
+                ","
+            } else {
+                ", "
+            };
+            let parts: Vec<_> = op.imm.iter().map(|&v| fmt_imm(v, style)).collect();
+            return format!("l({})", parts.join(sep));
+        }
+        OperandType::Immediate64 => {
+            let parts: Vec<_> = op
+                .imm
+                .chunks(2)
+                .map(|p| {
+                    let v =
+                        f64::from_bits(p[0] as u64 | (p.get(1).copied().unwrap_or(0) as u64) << 32);
+                    format!("{v:.6}l")
+                })
+                .collect();
+            return format!("d({})", parts.join(", "));
+        }
+        _ => {}
+    }
+    let name = op.ty.name();
+    let range_typed = matches!(
+        op.ty,
+        OperandType::Resource
+            | OperandType::UnorderedAccessView
+            | OperandType::Sampler
+            | OperandType::ConstantBuffer
+    );
+    if sm51 && range_typed {
+        s.push_str(&name.to_uppercase());
+    } else {
+        s.push_str(name);
+    }
+    let bracket_all = matches!(op.ty, OperandType::ImmediateConstantBuffer);
+    for (k, i) in op.indices.iter().enumerate() {
+        if k == 0 && !bracket_all && i.rel.is_none() {
+            let _ = write!(s, "{}", i.imm);
+        } else {
+            let _ = write!(s, "[{}]", fmt_index(i, sm51));
+        }
+    }
+    s.push_str(&fmt_components(op.components));
+    match op.modifier {
+        Modifier::None => s,
+        Modifier::Neg => format!("-{s}"),
+        Modifier::Abs => format!("|{s}|"),
+        Modifier::AbsNeg => format!("-|{s}|"),
+    }
+}
+
+fn global_flags(token: u32) -> String {
+    const NAMES: [&str; 9] = [
+        "refactoringAllowed",
+        "enableDoublePrecisionFloatOps",
+        "forceEarlyDepthStencil",
+        "enableRawAndStructuredBuffers",
+        "skipOptimization",
+        "enableMinimumPrecision",
+        "enable11_1DoubleExtensions",
+        "enable11_1ShaderExtensions",
+        "allResourcesBound",
+    ];
+    let names: Vec<_> = NAMES
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| token & (1 << (11 + i)) != 0)
+        .map(|(_, n)| *n)
+        .collect();
+    names.join(" | ")
+}
+
+fn return_types_token(t: u32) -> String {
+    let names: Vec<_> = (0..4)
+        .map(|i| return_type_name((t >> (4 * i)) & 0xf))
+        .collect();
+    format!("({})", names.join(","))
+}
+
+/// Declaration register operand: `t0`, `CB0[1]`, or SM5.1 `T0[0:0]`.
+fn decl_register(op: &Operand, sm51: bool) -> String {
+    if sm51 && op.indices.len() == 3 {
+        let hi = op.indices[2].imm;
+        let hi = if hi == 0xffff_ffff {
+            "*".to_string()
+        } else {
+            hi.to_string()
+        };
+        return format!(
+            "{}{}[{}:{}]",
+            op.ty.name().to_uppercase(),
+            op.indices[0].imm,
+            op.indices[1].imm,
+            hi
+        );
+    }
+    fmt_operand(op, ImmStyle::Int, sm51)
+}
+
+fn declaration(ins: &Instruction, sm51: bool) -> Option<String> {
+    use Opcode as O;
+    let raw = |i: usize| ins.raw.get(i).copied().unwrap_or(0);
+    let reg = || {
+        ins.operands
+            .first()
+            .map(|o| decl_register(o, sm51))
+            .unwrap_or_default()
+    };
+    let glc = if ins.token & (1 << 16) != 0 {
+        "_glc"
+    } else {
+        ""
+    };
+    let space = |i: usize| {
+        if sm51 {
+            format!(", space={}", raw(i))
+        } else {
+            String::new()
+        }
+    };
+    Some(match ins.opcode {
+        O::DclGlobalFlags => format!("dcl_globalFlags {}", global_flags(ins.token)),
+        O::DclTemps => format!("dcl_temps {}", raw(0)),
+        O::DclIndexableTemp => format!("dcl_indexableTemp x{}[{}], {}", raw(0), raw(1), raw(2)),
+        O::DclThreadGroup => format!("dcl_thread_group {}, {}, {}", raw(0), raw(1), raw(2)),
+        O::DclConstantBuffer => {
+            let access = if ins.token & (1 << 11) != 0 {
+                "dynamicIndexed"
+            } else {
+                "immediateIndexed"
+            };
+            let op = ins.operands.first()?;
+            if sm51 {
+                format!(
+                    "dcl_constantbuffer {}[{}], {access}{}",
+                    decl_register(op, true),
+                    raw(0),
+                    space(1)
+                )
+            } else {
+                let slot = op.indices.first().map_or(0, |i| i.imm);
+                let size = op.indices.get(1).map_or(0, |i| i.imm);
+                format!("dcl_constantbuffer CB{slot}[{size}], {access}")
+            }
+        }
+        O::DclSampler => {
+            let mode = match ins.controls() & 0xf {
+                1 => "mode_comparison",
+                2 => "mode_mono",
+                _ => "mode_default",
+            };
+            format!("dcl_sampler {}, {mode}{}", reg(), space(0))
+        }
+        O::DclResource => {
+            let dim = ins.controls() & 0x1f;
+            let samples = (ins.token >> 16) & 0x7f;
+            let dim_s = if dim == 4 || dim == 9 {
+                format!("{}({samples})", dimension_name(dim))
+            } else {
+                dimension_name(dim).to_string()
+            };
+            format!(
+                "dcl_resource_{dim_s} {} {}{}",
+                return_types_token(raw(0)),
+                reg(),
+                space(1)
+            )
+        }
+        O::DclUavTyped => format!(
+            "dcl_uav_typed_{}{glc} {} {}{}",
+            dimension_name(ins.controls() & 0x1f),
+            return_types_token(raw(0)),
+            reg(),
+            space(1)
+        ),
+        O::DclResourceRaw => format!("dcl_resource_raw {}{}", reg(), space(0)),
+        O::DclResourceStructured => {
+            format!("dcl_resource_structured {}, {}{}", reg(), raw(0), space(1))
+        }
+        O::DclUavRaw => format!("dcl_uav_raw{glc} {}{}", reg(), space(0)),
+        O::DclUavStructured => {
+            let opc = if ins.token & (1 << 23) != 0 {
+                "_opc"
+            } else {
+                ""
+            };
+            format!(
+                "dcl_uav_structured{glc}{opc} {}, {}{}",
+                reg(),
+                raw(0),
+                space(1)
+            )
+        }
+        O::DclTgsmRaw => format!("dcl_tgsm_raw {}, {}", reg(), raw(0)),
+        O::DclTgsmStructured => format!("dcl_tgsm_structured {}, {}, {}", reg(), raw(0), raw(1)),
+        O::DclInput => format!("dcl_input {}", reg()),
+        O::CustomData => {
+            if ins.token >> 11 != 3 {
+                return None;
+            }
+            let rows: Vec<_> = ins
+                .raw
+                .chunks(4)
+                .map(|r| {
+                    let v: Vec<_> = r.iter().map(|&b| fmt_imm(b, ImmStyle::Untyped)).collect();
+                    format!("{{ {}}}", v.join(", "))
+                })
+                .collect();
+            format!("dcl_immediateConstantBuffer {{ {} }}", rows.join(",\n"))
+        }
+        _ => return None,
+    })
+}
+
+/// Disassemble a decoded program into listing lines (no trailing newline per line).
+pub fn disassemble_lines(p: &DecodedProgram) -> Vec<String> {
+    let v = p.version;
+    let sm51 = v.is_sm51();
+    let mut out = vec![format!(
+        "{}_{}_{}",
+        v.program_type.prefix(),
+        v.major,
+        v.minor
+    )];
+    let mut depth: usize = 0;
+    for ins in &p.instructions {
+        let op = ins.opcode;
+        if op.info().class == Class::Decl {
+            if let Some(line) = declaration(ins, sm51) {
+                out.push(line);
+            } else if op != Opcode::CustomData {
+                out.push(format!(
+                    "{} {}",
+                    op.mnemonic(),
+                    ins.raw
+                        .iter()
+                        .map(|r| r.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            continue;
+        }
+        let level = match op {
+            Opcode::Else | Opcode::EndIf | Opcode::EndLoop | Opcode::EndSwitch => {
+                depth = depth.saturating_sub(1);
+                depth
+            }
+            Opcode::Case | Opcode::Default => depth.saturating_sub(1) + 1,
+            _ => depth,
+        };
+        let mut line = "  ".repeat(level);
+        line.push_str(&mnemonic(ins));
+        if ins.operands.is_empty() {
+            if op.info().class == Class::Flow {
+                line.push(' ');
+            }
+        } else {
+            let ops: Vec<_> = ins
+                .operands
+                .iter()
+                .enumerate()
+                .map(|(i, o)| fmt_operand(o, imm_style(op, i), sm51))
+                .collect();
+            line.push(' ');
+            line.push_str(&ops.join(", "));
+        }
+        out.push(line);
+        if matches!(
+            op,
+            Opcode::If | Opcode::Else | Opcode::Loop | Opcode::Switch
+        ) {
+            depth += 1;
+        }
+    }
+    out
+}
+
+/// Disassemble a decoded program into one listing, newline-terminated lines.
+pub fn disassemble(p: &DecodedProgram) -> String {
+    let mut s = disassemble_lines(p).join("\n");
+    s.push('\n');
+    s
+}

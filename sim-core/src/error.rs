@@ -1,0 +1,101 @@
+//! Errors of loading a shader: container, reflection, token decoding and
+//! validation. Each says where: a byte offset in the file or a dword offset in
+//! the token stream.
+
+use crate::container::ContainerError;
+use crate::rdef::RdefError;
+
+/// Why a token stream could not be decoded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeErrorKind {
+    /// The stream ends inside an instruction or operand.
+    #[error("the token stream ends early: {0}")]
+    Truncated(&'static str),
+    /// The length token disagrees with the chunk.
+    #[error("the length token says {declared} dwords but the chunk holds {available}")]
+    BadLength {
+        /// dwords claimed
+        declared: u32,
+        /// dwords present
+        available: u32,
+    },
+    /// The version token names no known program type.
+    #[error("version token {0:#010x} names no known program type")]
+    BadVersion(u32),
+    /// Opcode number out of range or reserved.
+    #[error("opcode {0} ({0:#x}) is not an opcode of the format")]
+    UnknownOpcode(u32),
+    /// Instruction length 0 or past the end.
+    #[error("instruction length {len} is invalid here ({remaining} dwords remain)")]
+    BadInstructionLength {
+        /// claimed length in dwords
+        len: u32,
+        /// dwords left in the stream
+        remaining: u32,
+    },
+    /// A malformed operand token.
+    #[error("operand token {token:#010x}: {what}")]
+    BadOperand {
+        /// the operand token
+        token: u32,
+        /// what is wrong
+        what: &'static str,
+    },
+    /// Operands do not fill the instruction exactly.
+    #[error("{mnemonic}: expected {expected} operands, found {found}")]
+    OperandCount {
+        /// the instruction
+        mnemonic: &'static str,
+        /// operands the table requires
+        expected: usize,
+        /// operands present
+        found: usize,
+    },
+    /// Operand dwords run past the instruction's length.
+    #[error("{mnemonic}: operands run past the instruction length")]
+    OperandOverrun {
+        /// the instruction
+        mnemonic: &'static str,
+    },
+}
+
+/// A shader that could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// The DXBC container is malformed.
+    #[error("DXBC container: {0}")]
+    Container(#[from] ContainerError),
+    /// The RDEF chunk is malformed.
+    #[error("RDEF chunk: {0}")]
+    Rdef(#[from] RdefError),
+    /// The token stream is malformed.
+    #[error("token stream at dword {token} (file byte {file_byte}): {kind}")]
+    Decode {
+        /// dword offset within the token stream
+        token: u32,
+        /// byte offset within the file (0 when decoding a bare token stream)
+        file_byte: usize,
+        /// what is wrong
+        kind: DecodeErrorKind,
+    },
+    /// A well-formed program the simulator cannot run.
+    #[error("{mnemonic} at dword {token}: {what}")]
+    Unsupported {
+        /// the instruction's mnemonic
+        mnemonic: String,
+        /// dword offset within the token stream
+        token: u32,
+        /// why
+        what: String,
+    },
+    /// A program that breaks a rule of the format or the compute model.
+    #[error("{mnemonic} at dword {token}: {what}")]
+    Invalid {
+        /// the instruction's mnemonic (or "program")
+        mnemonic: String,
+        /// dword offset within the token stream
+        token: u32,
+        /// the rule broken
+        what: String,
+    },
+}

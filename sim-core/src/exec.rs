@@ -1,0 +1,1357 @@
+//! The group executor: one thread group, its lanes in warps of W lanes run in
+//! lockstep.
+//!
+//! - Registers are structure-of-arrays: word `(reg·4 + component)·W + lane`.
+//! - Divergence uses an execution-mask stack: every lane has a mask word (0 or
+//!   !0) in `active`; `if`/`loop`/`switch` push frames that keep the masks to
+//!   restore. `break`/`continue`/`ret` move lanes out of `active` into the
+//!   frame that will revive them, and clear them from every frame in between.
+//!   When `active` empties, the warp jumps to the next point that can revive
+//!   lanes (`else`, `endif`, `endloop`, the next `case`), so it never walks
+//!   dead code.
+//! - A `sync_*_t` parks the warp; once every unfinished warp of the group is
+//!   parked they all resume (`reference/compute-model.md` §6.2 choice (a): a
+//!   finished thread counts as arrived).
+//! - Memory: UAV/SRV words through [`sim_mem::BufferView`] (relaxed atomics),
+//!   TGSM through [`sim_mem::Tgsm`] (plain memory; a group runs on one OS
+//!   thread). Lanes of a warp access memory in lane order.
+//!
+//! Arithmetic follows `reference/sm5-compute-isa.md` and the float rules of
+//! `reference/compute-model.md` §8: denormals flushed on float inputs and
+//! outputs; `mad` and `dp*` are evaluated unfused, rounding after every
+//! multiply and add, in component order (x, y, z, w) — a GPU that fuses may
+//! differ by 1 ULP per multiply-add.
+
+use crate::ir::Modifier;
+use crate::program::*;
+use sim_mem::{AtomicOp, Bindings, BufferView, Tgsm};
+
+/// Counters of one executor, summed over the groups it ran.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ExecStats {
+    /// Warp-instructions executed (one per instruction per warp, however many lanes were active).
+    pub warp_instructions: u64,
+    /// Thread groups run.
+    pub groups: u64,
+    /// Barriers (`sync_*_t`) completed, counted once per group.
+    pub barriers: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    If {
+        else_pc: Option<u32>,
+        endif_pc: u32,
+        in_else: bool,
+    },
+    Loop {
+        start_pc: u32,
+        end_pc: u32,
+    },
+    Switch {
+        id: u32,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Exit {
+    Barrier,
+    Done,
+}
+
+/// One warp's state.
+#[derive(Debug, Clone)]
+struct Warp {
+    regs: Vec<u32>,
+    xregs: Vec<u32>,
+    /// vThreadIDInGroup per component, and flattened, per lane
+    tig: [Vec<u32>; 3],
+    flat: Vec<u32>,
+    /// vThreadID, per component, per lane (depends on the group)
+    tid: [Vec<u32>; 3],
+    /// lanes that exist (the last warp may be partial)
+    exists: Vec<u32>,
+    alive: Vec<u32>,
+    active: Vec<u32>,
+    frames: Vec<Frame>,
+    /// four masks of W words per frame
+    masks: Vec<u32>,
+    pc: usize,
+    done: bool,
+}
+
+/// Scratch space for operands: 4 components × W lanes each.
+#[derive(Debug, Clone)]
+struct Scratch {
+    s: [Vec<u32>; 4],
+    r: Vec<u32>,
+    r2: Vec<u32>,
+}
+
+/// Executes thread groups of one program, one at a time; create one per
+/// worker thread and reuse it for many groups.
+#[derive(Debug)]
+pub struct GroupExecutor<'p> {
+    prog: &'p Program,
+    w: usize,
+    warps: Vec<Warp>,
+    tgsm: Tgsm,
+    sc: Scratch,
+    group: [u32; 3],
+    stats: ExecStats,
+}
+
+#[inline]
+fn any(m: &[u32]) -> bool {
+    m.iter().any(|&x| x != 0)
+}
+
+#[inline]
+fn ftz(x: u32) -> u32 {
+    if x & 0x7f80_0000 == 0 {
+        x & 0x8000_0000
+    } else {
+        x
+    }
+}
+
+#[inline]
+fn fin(x: u32) -> f32 {
+    f32::from_bits(ftz(x))
+}
+
+#[inline]
+fn fout(x: f32) -> u32 {
+    ftz(x.to_bits())
+}
+
+#[inline]
+fn bool_mask(b: bool) -> u32 {
+    if b {
+        !0
+    } else {
+        0
+    }
+}
+
+fn fmin(a: f32, b: f32) -> f32 {
+    if a.is_nan() {
+        b
+    } else if b.is_nan() || a < b {
+        a
+    } else if b < a {
+        b
+    } else if a.is_sign_negative() {
+        a
+    } else {
+        b
+    }
+}
+
+fn fmax(a: f32, b: f32) -> f32 {
+    if a.is_nan() {
+        b
+    } else if b.is_nan() || a > b {
+        a
+    } else if b > a {
+        b
+    } else if a.is_sign_positive() {
+        a
+    } else {
+        b
+    }
+}
+
+/// float → half, rounding toward zero (FS §3.2.2, `sm5-compute-isa.md` §7).
+pub fn f32_to_f16_rtz(bits: u32) -> u32 {
+    let x = ftz(bits);
+    let sign = (x >> 16) & 0x8000;
+    let exp = ((x >> 23) & 0xff) as i32;
+    let man = x & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | if man == 0 { 0x7c00 } else { 0x7e00 };
+    }
+    if exp == 0 {
+        return sign;
+    }
+    let e = exp - 127 + 15;
+    if e >= 31 {
+        return sign | 0x7bff;
+    }
+    if e <= 0 {
+        // half denormal: shift the full mantissa, truncating
+        let full = man | 0x80_0000;
+        let shift = 14 - e;
+        if shift >= 32 {
+            return sign;
+        }
+        return sign | (full >> shift);
+    }
+    sign | ((e as u32) << 10) | (man >> 13)
+}
+
+/// half (low 16 bits) → float, exact.
+pub fn f16_to_f32(bits: u32) -> u32 {
+    let h = bits & 0xffff;
+    let sign = (h & 0x8000) << 16;
+    let exp = (h >> 10) & 0x1f;
+    let man = h & 0x3ff;
+    if exp == 0x1f {
+        return sign | 0x7f80_0000 | (man << 13);
+    }
+    if exp == 0 {
+        if man == 0 {
+            return sign;
+        }
+        let v = man as f32 * f32::powi(2.0, -24);
+        return sign | v.to_bits();
+    }
+    sign | ((exp + 127 - 15) << 23) | (man << 13)
+}
+
+fn ubfe(w: u32, o: u32, v: u32) -> u32 {
+    let (w, o) = (w & 31, o & 31);
+    if w == 0 {
+        0
+    } else if w + o < 32 {
+        (v << (32 - w - o)) >> (32 - w)
+    } else {
+        v >> o
+    }
+}
+
+fn ibfe(w: u32, o: u32, v: u32) -> u32 {
+    let (w, o) = (w & 31, o & 31);
+    if w == 0 {
+        0
+    } else if w + o < 32 {
+        (((v << (32 - w - o)) as i32) >> (32 - w)) as u32
+    } else {
+        ((v as i32) >> o) as u32
+    }
+}
+
+fn bfi(w: u32, o: u32, ins: u32, base: u32) -> u32 {
+    let (w, o) = (w & 31, o & 31);
+    let mask = (((1u64 << w) - 1) << o) as u32;
+    ((ins << o) & mask) | (base & !mask)
+}
+
+fn firstbit_hi(v: u32) -> u32 {
+    if v == 0 {
+        !0
+    } else {
+        v.leading_zeros()
+    }
+}
+
+fn firstbit_shi(v: u32) -> u32 {
+    let v = if (v as i32) < 0 { !v } else { v };
+    firstbit_hi(v)
+}
+
+fn msad(r: u32, s: u32, acc: u32) -> u32 {
+    let mut acc = acc;
+    for i in 0..4 {
+        let a = (r >> (8 * i)) & 0xff;
+        let b = (s >> (8 * i)) & 0xff;
+        if a != 0 {
+            acc = acc.wrapping_add(a.abs_diff(b));
+        }
+    }
+    acc
+}
+
+fn sat(x: u32) -> u32 {
+    let f = fin(x);
+    if f.is_nan() || f <= 0.0 {
+        0
+    } else if f >= 1.0 {
+        1.0f32.to_bits()
+    } else {
+        ftz(x)
+    }
+}
+
+impl<'p> GroupExecutor<'p> {
+    /// An executor with warps of `warp_width` lanes (clamped to 1..=threads per group).
+    pub fn new(prog: &'p Program, warp_width: usize) -> Self {
+        let n = prog.threads_per_group() as usize;
+        let w = warp_width.clamp(1, n.max(1));
+        let [gx, gy, _] = prog.thread_group;
+        let xwords: usize = prog
+            .indexable_temps
+            .iter()
+            .map(|x| x.size as usize * 4)
+            .sum();
+        let warps = (0..n.div_ceil(w))
+            .map(|wi| {
+                let mut tig = [vec![0; w], vec![0; w], vec![0; w]];
+                let mut flat = vec![0; w];
+                let mut exists = vec![0; w];
+                for l in 0..w {
+                    let f = wi * w + l;
+                    if f < n {
+                        exists[l] = !0;
+                    }
+                    let f = f as u32;
+                    flat[l] = f;
+                    tig[0][l] = f % gx;
+                    tig[1][l] = (f / gx) % gy;
+                    tig[2][l] = f / (gx * gy);
+                }
+                Warp {
+                    regs: vec![0; prog.temps as usize * 4 * w],
+                    xregs: vec![0; xwords * w],
+                    tig,
+                    flat,
+                    tid: [vec![0; w], vec![0; w], vec![0; w]],
+                    alive: exists.clone(),
+                    active: exists.clone(),
+                    exists,
+                    frames: Vec::new(),
+                    masks: Vec::new(),
+                    pc: 0,
+                    done: false,
+                }
+            })
+            .collect();
+        Self {
+            prog,
+            w,
+            warps,
+            tgsm: Tgsm::new(prog.tgsm_regions()),
+            sc: Scratch {
+                s: [
+                    vec![0; 4 * w],
+                    vec![0; 4 * w],
+                    vec![0; 4 * w],
+                    vec![0; 4 * w],
+                ],
+                r: vec![0; 4 * w],
+                r2: vec![0; 4 * w],
+            },
+            group: [0; 3],
+            stats: ExecStats::default(),
+        }
+    }
+
+    /// The warp width in use.
+    pub fn warp_width(&self) -> usize {
+        self.w
+    }
+
+    /// Counters accumulated so far.
+    pub fn stats(&self) -> ExecStats {
+        self.stats
+    }
+
+    /// The TGSM arena as the last group left it (for tests).
+    pub fn tgsm(&self) -> &Tgsm {
+        &self.tgsm
+    }
+
+    /// Run thread group `group` (its `SV_GroupID`) to completion against `bindings`.
+    pub fn run_group(&mut self, group: [u32; 3], bindings: &Bindings<'_>) {
+        self.group = group;
+        self.tgsm.reset();
+        let tg = self.prog.thread_group;
+        for warp in &mut self.warps {
+            warp.regs.fill(0);
+            warp.xregs.fill(0);
+            warp.alive.copy_from_slice(&warp.exists);
+            warp.active.copy_from_slice(&warp.exists);
+            warp.frames.clear();
+            warp.pc = 0;
+            warp.done = false;
+            for c in 0..3 {
+                let base = group[c].wrapping_mul(tg[c]);
+                for (t, &g) in warp.tid[c].iter_mut().zip(&warp.tig[c]) {
+                    *t = base.wrapping_add(g);
+                }
+            }
+        }
+        self.stats.groups += 1;
+        loop {
+            let mut parked = 0;
+            for wi in 0..self.warps.len() {
+                if self.warps[wi].done {
+                    continue;
+                }
+                let mut warp = std::mem::replace(&mut self.warps[wi], Warp::empty());
+                let exit = self.run_warp(&mut warp, bindings);
+                self.warps[wi] = warp;
+                if exit == Exit::Barrier {
+                    parked += 1;
+                }
+            }
+            if parked == 0 {
+                break;
+            }
+            self.stats.barriers += 1;
+        }
+    }
+
+    // -- operand access ------------------------------------------------
+
+    fn idx_value(&self, warp: &Warp, idx: &Idx, lane: usize) -> u32 {
+        let w = self.w;
+        match idx.rel {
+            None => idx.imm,
+            Some(Rel::Temp { reg, comp }) => idx
+                .imm
+                .wrapping_add(warp.regs[(reg as usize * 4 + comp as usize) * w + lane]),
+            Some(Rel::XTemp { x, elem, comp }) => {
+                let (base, _) = self.prog.xtemp_layout[x as usize].unwrap_or((0, 0));
+                let word = (base as usize + elem as usize * 4 + comp as usize) * w + lane;
+                idx.imm
+                    .wrapping_add(warp.xregs.get(word).copied().unwrap_or(0))
+            }
+        }
+    }
+
+    fn cb_word(&self, bindings: &Bindings<'_>, slot: u32, word: u64) -> u32 {
+        bindings
+            .constant_buffer(slot)
+            .and_then(|cb| cb.get(usize::try_from(word).ok()?))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Fetch `src` into `out` for the destination components in `comps`:
+    /// `out[c·W + lane]` = source component `swz[c]`, modifier applied.
+    fn fetch(&self, warp: &Warp, b: &Bindings<'_>, src: &Src, comps: u8, out: &mut [u32]) {
+        let w = self.w;
+        for c in 0..4 {
+            if comps & (1 << c) == 0 {
+                continue;
+            }
+            let sc = src.swz[c] as usize;
+            let o = &mut out[c * w..(c + 1) * w];
+            match src.kind {
+                SrcKind::Temp(r) => {
+                    let base = (r as usize * 4 + sc) * w;
+                    o.copy_from_slice(&warp.regs[base..base + w]);
+                }
+                SrcKind::Imm(v) => o.fill(v[sc]),
+                SrcKind::ThreadId => match warp.tid.get(sc) {
+                    Some(t) => o.copy_from_slice(t),
+                    None => o.fill(0),
+                },
+                SrcKind::ThreadIdInGroup => match warp.tig.get(sc) {
+                    Some(t) => o.copy_from_slice(t),
+                    None => o.fill(0),
+                },
+                SrcKind::GroupId => o.fill(self.group.get(sc).copied().unwrap_or(0)),
+                SrcKind::Flattened => o.copy_from_slice(&warp.flat),
+                SrcKind::Cb { slot, index } => {
+                    if index.rel.is_none() {
+                        o.fill(self.cb_word(b, slot, index.imm as u64 * 4 + sc as u64));
+                    } else {
+                        for (l, v) in o.iter_mut().enumerate() {
+                            let e = self.idx_value(warp, &index, l) as u64;
+                            *v = self.cb_word(b, slot, e * 4 + sc as u64);
+                        }
+                    }
+                }
+                SrcKind::Icb { index } => {
+                    let icb = &self.prog.icb;
+                    for (l, v) in o.iter_mut().enumerate() {
+                        let e = self.idx_value(warp, &index, l) as usize;
+                        *v = e
+                            .checked_mul(4)
+                            .and_then(|i| icb.get(i + sc))
+                            .copied()
+                            .unwrap_or(0);
+                    }
+                }
+                SrcKind::XTemp { x, index } => {
+                    let (base, size) = self.prog.xtemp_layout[x as usize].unwrap_or((0, 0));
+                    for (l, v) in o.iter_mut().enumerate() {
+                        let e = self.idx_value(warp, &index, l);
+                        // out of range is undefined (FS §7.3): read 0
+                        *v = if e < size {
+                            warp.xregs[((base + e * 4) as usize + sc) * w + l]
+                        } else {
+                            0
+                        };
+                    }
+                }
+            }
+            match src.modifier {
+                SrcMod::None => {}
+                SrcMod::FNeg => o.iter_mut().for_each(|v| *v ^= 0x8000_0000),
+                SrcMod::FAbs => o.iter_mut().for_each(|v| *v &= 0x7fff_ffff),
+                SrcMod::FAbsNeg => o.iter_mut().for_each(|v| *v |= 0x8000_0000),
+                SrcMod::INeg => o.iter_mut().for_each(|v| *v = v.wrapping_neg()),
+                SrcMod::IAbs => o.iter_mut().for_each(|v| *v = (*v as i32).unsigned_abs()),
+                SrcMod::IAbsNeg => o
+                    .iter_mut()
+                    .for_each(|v| *v = (*v as i32).unsigned_abs().wrapping_neg()),
+            }
+        }
+    }
+
+    /// Write `res[c·W + lane]` to `dst` for its masked components and the active lanes.
+    fn write(&self, warp: &mut Warp, dst: &Dst, res: &[u32]) {
+        let w = self.w;
+        match dst.kind {
+            DstKind::Null => {}
+            DstKind::Temp(r) => {
+                for c in 0..4 {
+                    if dst.mask & (1 << c) == 0 {
+                        continue;
+                    }
+                    let base = (r as usize * 4 + c) * w;
+                    let d = &mut warp.regs[base..base + w];
+                    let v = &res[c * w..(c + 1) * w];
+                    for ((d, &v), &m) in d.iter_mut().zip(v).zip(&warp.active) {
+                        *d = (v & m) | (*d & !m);
+                    }
+                }
+            }
+            DstKind::XTemp { x, index } => {
+                let (base, size) = self.prog.xtemp_layout[x as usize].unwrap_or((0, 0));
+                for l in 0..w {
+                    if warp.active[l] == 0 {
+                        continue;
+                    }
+                    let e = self.idx_value(warp, &index, l);
+                    if e >= size {
+                        continue; // undefined (FS §7.3): dropped
+                    }
+                    for c in 0..4 {
+                        if dst.mask & (1 << c) != 0 {
+                            warp.xregs[((base + e * 4) as usize + c) * w + l] = res[c * w + l];
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // -- flow control -------------------------------------------------
+
+    fn frame_masks(&mut self, warp: &mut Warp) -> usize {
+        let need = (warp.frames.len() + 1) * 4 * self.w;
+        if warp.masks.len() < need {
+            warp.masks.resize(need, 0);
+        }
+        (warp.frames.len()) * 4 * self.w
+    }
+
+    fn mask<'a>(&self, warp: &'a mut Warp, depth: usize, k: usize) -> &'a mut [u32] {
+        let start = (depth * 4 + k) * self.w;
+        &mut warp.masks[start..start + self.w]
+    }
+
+    /// If no lane is active, jump to the next instruction that can revive lanes.
+    fn settle(&self, warp: &mut Warp) {
+        if any(&warp.active) {
+            return;
+        }
+        match warp.frames.last() {
+            None => warp.done = true,
+            Some(Frame::If {
+                else_pc: Some(e),
+                in_else: false,
+                ..
+            }) => warp.pc = *e as usize,
+            Some(Frame::If { endif_pc, .. }) => warp.pc = *endif_pc as usize,
+            Some(Frame::Loop { end_pc, .. }) => warp.pc = *end_pc as usize,
+            Some(Frame::Switch { id }) => {
+                let labels = &self.prog.switches[*id as usize].labels;
+                let next = labels.iter().find(|&&p| p as usize >= warp.pc);
+                // endswitch is always the last label, so `next` exists
+                warp.pc = next.copied().unwrap_or(u32::MAX) as usize;
+            }
+        }
+    }
+
+    /// Remove `lanes` (in scratch r) from the masks of frames `from..` and from `active`.
+    fn retire_lanes(&self, warp: &mut Warp, from: usize, lanes: &[u32]) {
+        let w = self.w;
+        for d in from..warp.frames.len() {
+            for k in 0..3 {
+                let start = (d * 4 + k) * w;
+                for (m, &l) in warp.masks[start..start + w].iter_mut().zip(lanes) {
+                    *m &= !l;
+                }
+            }
+        }
+        for (a, &l) in warp.active.iter_mut().zip(lanes) {
+            *a &= !l;
+        }
+    }
+
+    /// Lanes leaving with break/continue/ret: `lanes[l] = active & cond`.
+    fn leaving(&mut self, warp: &Warp, b: &Bindings<'_>, cond: &Option<(Src, bool)>) -> Vec<u32> {
+        let w = self.w;
+        match cond {
+            None => warp.active.clone(),
+            Some((src, nz)) => {
+                let mut c = std::mem::take(&mut self.sc.s[0]);
+                self.fetch(warp, b, src, 1, &mut c);
+                let out = (0..w)
+                    .map(|l| warp.active[l] & bool_mask((c[l] != 0) == *nz))
+                    .collect();
+                self.sc.s[0] = c;
+                out
+            }
+        }
+    }
+
+    // -- the interpreter loop -----------------------------------------
+
+    fn run_warp(&mut self, warp: &mut Warp, b: &Bindings<'_>) -> Exit {
+        let prog = self.prog;
+        let w = self.w;
+        loop {
+            if warp.done {
+                return Exit::Done;
+            }
+            let Some(op) = prog.code.get(warp.pc) else {
+                warp.done = true;
+                return Exit::Done;
+            };
+            warp.pc += 1;
+            self.stats.warp_instructions += 1;
+            match op.kind {
+                OpKind::Alu { op, dst, src, sat } => self.alu(warp, b, op, &dst, &src, sat),
+                OpKind::Alu2 { op, dst, src } => self.alu2(warp, b, op, &dst, &src),
+                OpKind::If {
+                    cond,
+                    nz,
+                    else_pc,
+                    endif_pc,
+                } => {
+                    let mut c = std::mem::take(&mut self.sc.s[0]);
+                    self.fetch(warp, b, &cond, 1, &mut c);
+                    let base = self.frame_masks(warp);
+                    for l in 0..w {
+                        let t = bool_mask((c[l] != 0) == nz);
+                        let a = warp.active[l];
+                        warp.masks[base + l] = a;
+                        warp.masks[base + w + l] = a & !t;
+                        warp.active[l] = a & t;
+                    }
+                    self.sc.s[0] = c;
+                    warp.frames.push(Frame::If {
+                        else_pc,
+                        endif_pc,
+                        in_else: false,
+                    });
+                    self.settle(warp);
+                }
+                OpKind::Else { .. } => {
+                    let d = warp.frames.len() - 1;
+                    if let Some(Frame::If { in_else, .. }) = warp.frames.last_mut() {
+                        *in_else = true;
+                    }
+                    let start = (d * 4 + 1) * w;
+                    let (masks, active) = (&warp.masks, &mut warp.active);
+                    active.copy_from_slice(&masks[start..start + w]);
+                    self.settle(warp);
+                }
+                OpKind::EndIf => {
+                    let d = warp.frames.len() - 1;
+                    let start = d * 4 * w;
+                    warp.active.copy_from_slice(&warp.masks[start..start + w]);
+                    warp.frames.pop();
+                    self.settle(warp);
+                }
+                OpKind::Loop { end_pc } => {
+                    let base = self.frame_masks(warp);
+                    warp.masks[base..base + 2 * w].fill(0);
+                    warp.frames.push(Frame::Loop {
+                        start_pc: warp.pc as u32 - 1,
+                        end_pc,
+                    });
+                }
+                OpKind::EndLoop { start_pc } => {
+                    let d = warp.frames.len() - 1;
+                    let (brk, cont) = ((d * 4) * w, (d * 4 + 1) * w);
+                    for l in 0..w {
+                        warp.active[l] |= warp.masks[cont + l];
+                        warp.masks[cont + l] = 0;
+                    }
+                    if any(&warp.active) {
+                        warp.pc = start_pc as usize + 1;
+                    } else {
+                        warp.active.copy_from_slice(&warp.masks[brk..brk + w]);
+                        warp.frames.pop();
+                        self.settle(warp);
+                    }
+                }
+                OpKind::Break { cond } => {
+                    let lanes = self.leaving(warp, b, &cond);
+                    let Some(t) = warp
+                        .frames
+                        .iter()
+                        .rposition(|f| matches!(f, Frame::Loop { .. } | Frame::Switch { .. }))
+                    else {
+                        unreachable_flow(warp);
+                        continue;
+                    };
+                    self.retire_lanes(warp, t + 1, &lanes);
+                    let m = self.mask(warp, t, 0);
+                    m.iter_mut().zip(&lanes).for_each(|(m, &l)| *m |= l);
+                    self.settle(warp);
+                }
+                OpKind::Continue { cond } => {
+                    let lanes = self.leaving(warp, b, &cond);
+                    let Some(t) = warp
+                        .frames
+                        .iter()
+                        .rposition(|f| matches!(f, Frame::Loop { .. }))
+                    else {
+                        unreachable_flow(warp);
+                        continue;
+                    };
+                    self.retire_lanes(warp, t + 1, &lanes);
+                    let m = self.mask(warp, t, 1);
+                    m.iter_mut().zip(&lanes).for_each(|(m, &l)| *m |= l);
+                    self.settle(warp);
+                }
+                OpKind::Ret { cond } => {
+                    let lanes = self.leaving(warp, b, &cond);
+                    self.retire_lanes(warp, 0, &lanes);
+                    for (a, &l) in warp.alive.iter_mut().zip(&lanes) {
+                        *a &= !l;
+                    }
+                    self.settle(warp);
+                }
+                OpKind::Switch { sel, id } => {
+                    let mut s = std::mem::take(&mut self.sc.s[0]);
+                    self.fetch(warp, b, &sel, 1, &mut s);
+                    let base = self.frame_masks(warp);
+                    let values = &prog.switches[id as usize].values;
+                    for l in 0..w {
+                        let a = warp.active[l];
+                        warp.masks[base + l] = 0; // break
+                        warp.masks[base + w + l] = a; // pending
+                        warp.masks[base + 2 * w + l] = a & bool_mask(!values.contains(&s[l])); // default
+                        warp.masks[base + 3 * w + l] = s[l]; // selector
+                        warp.active[l] = 0;
+                    }
+                    self.sc.s[0] = s;
+                    warp.frames.push(Frame::Switch { id });
+                    self.settle(warp);
+                }
+                OpKind::Case { value } => {
+                    let base = (warp.frames.len() - 1) * 4 * w;
+                    for l in 0..w {
+                        let join = warp.masks[base + w + l]
+                            & bool_mask(warp.masks[base + 3 * w + l] == value);
+                        warp.active[l] |= join;
+                        warp.masks[base + w + l] &= !join;
+                    }
+                    self.settle(warp);
+                }
+                OpKind::Default => {
+                    let base = (warp.frames.len() - 1) * 4 * w;
+                    for l in 0..w {
+                        let join = warp.masks[base + w + l] & warp.masks[base + 2 * w + l];
+                        warp.active[l] |= join;
+                        warp.masks[base + w + l] &= !join;
+                    }
+                    self.settle(warp);
+                }
+                OpKind::EndSwitch => {
+                    let base = (warp.frames.len() - 1) * 4 * w;
+                    for l in 0..w {
+                        warp.active[l] |= warp.masks[base + l];
+                    }
+                    warp.frames.pop();
+                    self.settle(warp);
+                }
+                OpKind::Sync { threads, uglobal } => {
+                    if uglobal {
+                        sim_mem::sync::fence(sim_mem::sync::Ordering::SeqCst);
+                    }
+                    if threads {
+                        return Exit::Barrier;
+                    }
+                }
+                OpKind::Nop => {}
+                OpKind::LdRaw {
+                    dst,
+                    addr,
+                    res,
+                    swz,
+                } => self.load(warp, b, &dst, &addr, None, res, swz),
+                OpKind::LdStructured {
+                    dst,
+                    index,
+                    offset,
+                    res,
+                    swz,
+                } => self.load(warp, b, &dst, &index, Some(&offset), res, swz),
+                OpKind::StoreRaw {
+                    res,
+                    count,
+                    addr,
+                    value,
+                } => self.store(warp, b, res, count, &addr, None, &value),
+                OpKind::StoreStructured {
+                    res,
+                    count,
+                    index,
+                    offset,
+                    value,
+                } => self.store(warp, b, res, count, &index, Some(&offset), &value),
+                OpKind::Atomic {
+                    kind,
+                    ret,
+                    res,
+                    addr,
+                    a,
+                    b: bsrc,
+                } => self.atomic(warp, b, kind, ret.as_ref(), res, &addr, &a, &bsrc),
+                OpKind::Counter { dst, uav, alloc } => {
+                    let mut r = std::mem::take(&mut self.sc.r);
+                    let counter = b.uav(uav).map(|v| v.buffer().counter());
+                    for l in 0..w {
+                        if warp.active[l] == 0 {
+                            continue;
+                        }
+                        let v = match counter {
+                            Some(c) if alloc => c.fetch_add(1, sim_mem::sync::Ordering::Relaxed),
+                            Some(c) => c
+                                .fetch_sub(1, sim_mem::sync::Ordering::Relaxed)
+                                .wrapping_sub(1),
+                            None => 0,
+                        };
+                        r[l..].iter_mut().step_by(w).take(4).for_each(|x| *x = v);
+                    }
+                    self.write(warp, &dst, &r);
+                    self.sc.r = r;
+                }
+                OpKind::Bufinfo { dst, res } => {
+                    let v = match res {
+                        Res::Srv(s) => b.srv(s).map_or(0, |v| v.bufinfo()),
+                        Res::Uav(s) => b.uav(s).map_or(0, |v| v.bufinfo()),
+                        Res::Tgsm(_) => 0,
+                    };
+                    let mut r = std::mem::take(&mut self.sc.r);
+                    r.fill(v);
+                    self.write(warp, &dst, &r);
+                    self.sc.r = r;
+                }
+            }
+        }
+    }
+
+    // -- memory ---------------------------------------------------------
+
+    fn view<'b>(b: &Bindings<'b>, res: Res) -> Option<BufferView<'b>> {
+        match res {
+            Res::Srv(s) => b.srv(s),
+            Res::Uav(s) => b.uav(s),
+            Res::Tgsm(_) => None,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn load(
+        &mut self,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+        dst: &Dst,
+        a: &Src,
+        off: Option<&Src>,
+        res: Res,
+        swz: [u8; 4],
+    ) {
+        let w = self.w;
+        let mut sa = std::mem::take(&mut self.sc.s[0]);
+        let mut sb = std::mem::take(&mut self.sc.s[1]);
+        let mut r = std::mem::take(&mut self.sc.r);
+        self.fetch(warp, b, a, 1, &mut sa);
+        if let Some(off) = off {
+            self.fetch(warp, b, off, 1, &mut sb);
+        } else {
+            sb[..w].fill(0);
+        }
+        let view = Self::view(b, res);
+        for l in 0..w {
+            if warp.active[l] == 0 {
+                continue;
+            }
+            for c in 0..4 {
+                if dst.mask & (1 << c) == 0 {
+                    continue;
+                }
+                let k = swz[c] as u32;
+                r[c * w + l] = match (res, view) {
+                    (Res::Tgsm(g), _) => self.tgsm.load(self.tgsm.word_index(g, sa[l], sb[l], k)),
+                    (_, Some(v)) => v.load(v.word_index(sa[l], sb[l], k)),
+                    (_, None) => 0,
+                };
+            }
+        }
+        self.write(warp, dst, &r);
+        self.sc.s[0] = sa;
+        self.sc.s[1] = sb;
+        self.sc.r = r;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+        res: Res,
+        count: u8,
+        a: &Src,
+        off: Option<&Src>,
+        value: &Src,
+    ) {
+        let w = self.w;
+        let mut sa = std::mem::take(&mut self.sc.s[0]);
+        let mut sb = std::mem::take(&mut self.sc.s[1]);
+        let mut sv = std::mem::take(&mut self.sc.s[2]);
+        self.fetch(warp, b, a, 1, &mut sa);
+        if let Some(off) = off {
+            self.fetch(warp, b, off, 1, &mut sb);
+        } else {
+            sb[..w].fill(0);
+        }
+        self.fetch(warp, b, value, (1u8 << count) - 1, &mut sv);
+        let view = Self::view(b, res);
+        for l in 0..w {
+            if warp.active[l] == 0 {
+                continue;
+            }
+            for k in 0..count as usize {
+                let v = sv[k * w + l];
+                match (res, view) {
+                    (Res::Tgsm(g), _) => {
+                        let i = self.tgsm.word_index(g, sa[l], sb[l], k as u32);
+                        self.tgsm.store(i, v)
+                    }
+                    (_, Some(view)) => view.store(view.word_index(sa[l], sb[l], k as u32), v),
+                    (_, None) => {}
+                }
+            }
+        }
+        self.sc.s[0] = sa;
+        self.sc.s[1] = sb;
+        self.sc.s[2] = sv;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn atomic(
+        &mut self,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+        kind: AtomicKind,
+        ret: Option<&Dst>,
+        res: Res,
+        addr: &Src,
+        a: &Src,
+        bsrc: &Src,
+    ) {
+        let w = self.w;
+        let mut sa = std::mem::take(&mut self.sc.s[0]);
+        let mut sv = std::mem::take(&mut self.sc.s[1]);
+        let mut sw = std::mem::take(&mut self.sc.s[2]);
+        let mut r = std::mem::take(&mut self.sc.r);
+        // address: .x = byte offset (raw) or index, .y = byte offset (structured)
+        self.fetch(warp, b, addr, 0b11, &mut sa);
+        self.fetch(warp, b, a, 1, &mut sv);
+        self.fetch(warp, b, bsrc, 1, &mut sw);
+        let structured = match res {
+            Res::Tgsm(g) => self.prog.tgsm.iter().any(|t| t.reg == g && t.stride != 0),
+            _ => Self::view(b, res)
+                .is_some_and(|v| matches!(v.kind(), sim_mem::ViewKind::Structured { .. })),
+        };
+        let view = Self::view(b, res);
+        for l in 0..w {
+            if warp.active[l] == 0 {
+                continue;
+            }
+            let (x, y) = if structured {
+                (sa[l], sa[w + l])
+            } else {
+                (sa[l], 0)
+            };
+            let v = sv[l];
+            let op = match kind {
+                AtomicKind::And => AtomicOp::And(v),
+                AtomicKind::Or => AtomicOp::Or(v),
+                AtomicKind::Xor => AtomicOp::Xor(v),
+                AtomicKind::Add => AtomicOp::Add(v),
+                AtomicKind::IMax => AtomicOp::IMax(v),
+                AtomicKind::IMin => AtomicOp::IMin(v),
+                AtomicKind::UMax => AtomicOp::UMax(v),
+                AtomicKind::UMin => AtomicOp::UMin(v),
+                AtomicKind::Exch => AtomicOp::Exchange(v),
+                AtomicKind::CmpExch => AtomicOp::CompareExchange {
+                    compare: v,
+                    value: sw[l],
+                },
+            };
+            let old = match (res, view) {
+                (Res::Tgsm(g), _) => {
+                    let i = self.tgsm.word_index(g, x, y, 0);
+                    self.tgsm.atomic(i, op)
+                }
+                (_, Some(view)) => view.atomic(view.word_index(x, y, 0), op),
+                (_, None) => None,
+            };
+            // out of bounds: nothing written, the returned value is 0 (§12)
+            let old = old.unwrap_or(0);
+            for c in 0..4 {
+                r[c * w + l] = old;
+            }
+        }
+        if let Some(d) = ret {
+            self.write(warp, d, &r);
+        }
+        self.sc.s[0] = sa;
+        self.sc.s[1] = sv;
+        self.sc.s[2] = sw;
+        self.sc.r = r;
+    }
+
+    // -- ALU ------------------------------------------------------------
+
+    fn alu(
+        &mut self,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+        op: AluOp,
+        dst: &Dst,
+        src: &[Src; 4],
+        saturate: bool,
+    ) {
+        use AluOp::*;
+        let w = self.w;
+        let nsrc = match op {
+            Mad | Movc | Imad | Msad | Ubfe | Ibfe => 3,
+            Bfi => 4,
+            Add | Mul | Div | Dp2 | Dp3 | Dp4 | Min | Max | Eq | Ne | Lt | Ge | Iadd | Imax
+            | Imin | Umax | Umin | Ieq | Ine | Ilt | Ige | Ult | Uge | And | Or | Xor | Ishl
+            | Ishr | Ushr => 2,
+            _ => 1,
+        };
+        let comps = match op {
+            Dp2 => 0b0011,
+            Dp3 => 0b0111,
+            Dp4 => 0b1111,
+            _ => dst.mask,
+        };
+        let mut s = std::mem::take(&mut self.sc.s);
+        let mut r = std::mem::take(&mut self.sc.r);
+        for (i, src) in src.iter().enumerate().take(nsrc) {
+            self.fetch(warp, b, src, comps, &mut s[i]);
+        }
+        let [a, bb, c, d] = &s;
+        macro_rules! map1 {
+            ($f:expr) => {{
+                let f = $f;
+                for comp in 0..4 {
+                    if comps & (1 << comp) != 0 {
+                        let rg = comp * w..(comp + 1) * w;
+                        for (r, &x) in r[rg.clone()].iter_mut().zip(&a[rg]) {
+                            *r = f(x);
+                        }
+                    }
+                }
+            }};
+        }
+        macro_rules! map2 {
+            ($f:expr) => {{
+                let f = $f;
+                for comp in 0..4 {
+                    if comps & (1 << comp) != 0 {
+                        let rg = comp * w..(comp + 1) * w;
+                        for ((r, &x), &y) in
+                            r[rg.clone()].iter_mut().zip(&a[rg.clone()]).zip(&bb[rg])
+                        {
+                            *r = f(x, y);
+                        }
+                    }
+                }
+            }};
+        }
+        macro_rules! map3 {
+            ($f:expr) => {{
+                let f = $f;
+                for comp in 0..4 {
+                    if comps & (1 << comp) != 0 {
+                        let rg = comp * w..(comp + 1) * w;
+                        for (((r, &x), &y), &z) in r[rg.clone()]
+                            .iter_mut()
+                            .zip(&a[rg.clone()])
+                            .zip(&bb[rg.clone()])
+                            .zip(&c[rg])
+                        {
+                            *r = f(x, y, z);
+                        }
+                    }
+                }
+            }};
+        }
+        match op {
+            Add => map2!(|x, y| fout(fin(x) + fin(y))),
+            Mul => map2!(|x, y| fout(fin(x) * fin(y))),
+            Mad => map3!(|x, y, z| fout(fin(fout(fin(x) * fin(y))) + fin(z))),
+            Div => map2!(|x, y| fout(fin(x) / fin(y))),
+            Dp2 | Dp3 | Dp4 => {
+                let n = match op {
+                    Dp2 => 2,
+                    Dp3 => 3,
+                    _ => 4,
+                };
+                for l in 0..w {
+                    let mut acc = fin(fout(fin(a[l]) * fin(bb[l])));
+                    for comp in 1..n {
+                        let p = fin(fout(fin(a[comp * w + l]) * fin(bb[comp * w + l])));
+                        acc = fin(fout(acc + p));
+                    }
+                    let v = fout(acc);
+                    for comp in 0..4 {
+                        r[comp * w + l] = v;
+                    }
+                }
+            }
+            Min => map2!(|x, y| fout(fmin(fin(x), fin(y)))),
+            Max => map2!(|x, y| fout(fmax(fin(x), fin(y)))),
+            Exp => map1!(|x| fout(fin(x).exp2())),
+            Log => map1!(|x| fout(fin(x).log2())),
+            Frc => map1!(|x| {
+                let f = fin(x);
+                if f.is_infinite() {
+                    f32::NAN.to_bits()
+                } else {
+                    // −0 → +0; results just below 1 round to 1 in f32: clamp to [0, 1)
+                    let v = f - f.floor();
+                    fout(if v >= 1.0 {
+                        1.0 - f32::EPSILON / 2.0
+                    } else {
+                        v + 0.0
+                    })
+                }
+            }),
+            RoundNe => map1!(|x| fout(fin(x).round_ties_even())),
+            RoundNi => map1!(|x| fout(fin(x).floor())),
+            RoundPi => map1!(|x| fout(fin(x).ceil())),
+            RoundZ => map1!(|x| fout(fin(x).trunc())),
+            Rcp => map1!(|x| fout(1.0 / fin(x))),
+            Rsq => map1!(|x| fout(1.0 / fin(x).sqrt())),
+            Sqrt => map1!(|x| fout(fin(x).sqrt())),
+            Eq => map2!(|x, y| bool_mask(fin(x) == fin(y))),
+            Ne => map2!(|x, y| bool_mask(fin(x) != fin(y))),
+            Lt => map2!(|x, y| bool_mask(fin(x) < fin(y))),
+            Ge => map2!(|x, y| bool_mask(fin(x) >= fin(y))),
+            Mov => map1!(|x| x),
+            Movc => map3!(|c, x, y| if c != 0 { x } else { y }),
+            Iadd => map2!(|x: u32, y| x.wrapping_add(y)),
+            Imad => map3!(|x: u32, y: u32, z| x.wrapping_mul(y).wrapping_add(z)),
+            Imax => map2!(|x, y| (x as i32).max(y as i32) as u32),
+            Imin => map2!(|x, y| (x as i32).min(y as i32) as u32),
+            Umax => map2!(|x: u32, y| x.max(y)),
+            Umin => map2!(|x: u32, y| x.min(y)),
+            Ineg => map1!(|x: u32| x.wrapping_neg()),
+            Ieq => map2!(|x, y| bool_mask(x == y)),
+            Ine => map2!(|x, y| bool_mask(x != y)),
+            Ilt => map2!(|x, y| bool_mask((x as i32) < (y as i32))),
+            Ige => map2!(|x, y| bool_mask((x as i32) >= (y as i32))),
+            Ult => map2!(|x, y| bool_mask(x < y)),
+            Uge => map2!(|x, y| bool_mask(x >= y)),
+            Msad => map3!(msad),
+            And => map2!(|x, y| x & y),
+            Or => map2!(|x, y| x | y),
+            Xor => map2!(|x, y| x ^ y),
+            Not => map1!(|x: u32| !x),
+            Ishl => map2!(|x: u32, y| x << (y & 31)),
+            Ishr => map2!(|x, y| ((x as i32) >> (y & 31)) as u32),
+            Ushr => map2!(|x: u32, y| x >> (y & 31)),
+            Ubfe => map3!(ubfe),
+            Ibfe => map3!(ibfe),
+            Bfi => {
+                for comp in 0..4 {
+                    if comps & (1 << comp) != 0 {
+                        for l in comp * w..(comp + 1) * w {
+                            r[l] = bfi(a[l], bb[l], c[l], d[l]);
+                        }
+                    }
+                }
+            }
+            Bfrev => map1!(|x: u32| x.reverse_bits()),
+            Countbits => map1!(|x: u32| x.count_ones()),
+            FirstbitHi => map1!(firstbit_hi),
+            FirstbitLo => map1!(|x: u32| if x == 0 { !0 } else { x.trailing_zeros() }),
+            FirstbitShi => map1!(firstbit_shi),
+            Ftoi => map1!(|x| fin(x) as i32 as u32),
+            Ftou => map1!(|x| fin(x) as u32),
+            Itof => map1!(|x| fout(x as i32 as f32)),
+            Utof => map1!(|x| fout(x as f32)),
+            F16tof32 => map1!(f16_to_f32),
+            F32tof16 => map1!(f32_to_f16_rtz),
+        }
+        if saturate {
+            for comp in 0..4 {
+                if dst.mask & (1 << comp) != 0 {
+                    r[comp * w..(comp + 1) * w]
+                        .iter_mut()
+                        .for_each(|x| *x = sat(*x));
+                }
+            }
+        }
+        self.write(warp, dst, &r);
+        self.sc.s = s;
+        self.sc.r = r;
+    }
+
+    fn alu2(
+        &mut self,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+        op: Alu2Op,
+        dst: &[Dst; 2],
+        src: &[Src; 3],
+    ) {
+        use Alu2Op::*;
+        let w = self.w;
+        let comps = dst[0].mask | dst[1].mask;
+        let nsrc = match op {
+            Sincos => 1,
+            Swapc => 3,
+            _ => 2,
+        };
+        let mut s = std::mem::take(&mut self.sc.s);
+        let mut r = std::mem::take(&mut self.sc.r);
+        let mut r2 = std::mem::take(&mut self.sc.r2);
+        for (i, src) in src.iter().enumerate().take(nsrc) {
+            self.fetch(warp, b, src, comps, &mut s[i]);
+        }
+        for comp in 0..4 {
+            if comps & (1 << comp) == 0 {
+                continue;
+            }
+            for l in comp * w..(comp + 1) * w {
+                let (x, y) = (s[0][l], s[1][l]);
+                let (p, q) = match op {
+                    Imul => {
+                        let v = (x as i32 as i64).wrapping_mul(y as i32 as i64) as u64;
+                        ((v >> 32) as u32, v as u32)
+                    }
+                    Umul => {
+                        let v = x as u64 * y as u64;
+                        ((v >> 32) as u32, v as u32)
+                    }
+                    Udiv => {
+                        if y == 0 {
+                            (!0, !0)
+                        } else {
+                            (x / y, x % y)
+                        }
+                    }
+                    Uaddc => {
+                        let (v, c) = x.overflowing_add(y);
+                        (v, c as u32)
+                    }
+                    Usubb => {
+                        let (v, c) = x.overflowing_sub(y);
+                        (v, c as u32)
+                    }
+                    Sincos => {
+                        let f = fin(x);
+                        (fout(f.sin()), fout(f.cos()))
+                    }
+                    Swapc => {
+                        let z = s[2][l];
+                        if x != 0 {
+                            (z, y)
+                        } else {
+                            (y, z)
+                        }
+                    }
+                };
+                r[l] = p;
+                r2[l] = q;
+            }
+        }
+        // all sources were read before either destination is written (§1)
+        self.write(warp, &dst[0], &r);
+        self.write(warp, &dst[1], &r2);
+        self.sc.s = s;
+        self.sc.r = r;
+        self.sc.r2 = r2;
+    }
+}
+
+/// Validation guarantees break/continue sit inside a loop or switch; if that
+/// ever fails, stop the warp rather than loop forever.
+fn unreachable_flow(warp: &mut Warp) {
+    warp.done = true;
+}
+
+impl Warp {
+    fn empty() -> Self {
+        Warp {
+            regs: Vec::new(),
+            xregs: Vec::new(),
+            tig: [Vec::new(), Vec::new(), Vec::new()],
+            flat: Vec::new(),
+            tid: [Vec::new(), Vec::new(), Vec::new()],
+            exists: Vec::new(),
+            alive: Vec::new(),
+            active: Vec::new(),
+            frames: Vec::new(),
+            masks: Vec::new(),
+            pc: 0,
+            done: true,
+        }
+    }
+}
+
+#[allow(dead_code)]
+fn _modifier_is_used(_: Modifier) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_conversions_follow_the_spec_examples() {
+        assert_eq!(f32_to_f16_rtz(1024.75f32.to_bits()), 0x6400);
+        assert_eq!(f32_to_f16_rtz(100000f32.to_bits()), 0x7bff);
+        assert_eq!(f32_to_f16_rtz((2.0f32).powi(-24).to_bits()), 0x0001);
+        assert_eq!(f32_to_f16_rtz(f32::INFINITY.to_bits()), 0x7c00);
+        assert_eq!(f32_to_f16_rtz((-1.0f32).to_bits()), 0xbc00);
+        assert_eq!(f16_to_f32(0xffff_3c00), 1.0f32.to_bits());
+        assert_eq!(f16_to_f32(0x0001), (2.0f32).powi(-24).to_bits());
+    }
+
+    #[test]
+    fn bitfield_edge_cases() {
+        assert_eq!(bfi(0, 0, 0xffff_ffff, 0x1234), 0x1234);
+        assert_eq!(bfi(8, 2, 0xff, 0), 0x3fc);
+        assert_eq!(ubfe(0, 0, 0xffff), 0);
+        assert_eq!(ubfe(8, 28, 0xf000_0000), 0xf);
+        assert_eq!(ibfe(4, 28, 0x8000_0000), 0xffff_fff8);
+        assert_eq!(firstbit_hi(0x8000_0000), 0);
+        assert_eq!(firstbit_hi(0x1000_0000), 3);
+        assert_eq!(firstbit_hi(0), !0);
+        assert_eq!(firstbit_shi(0x8000_0000), 1);
+        assert_eq!(firstbit_shi(!0), !0);
+        assert_eq!(msad(0x0101_0101, 0x0000_0000, 0xffff_ffff), 3);
+    }
+
+    #[test]
+    fn float_rules() {
+        let denorm = 1u32; // smallest positive denormal
+        assert_eq!(ftz(denorm), 0);
+        assert_eq!(ftz(denorm | 0x8000_0000), 0x8000_0000);
+        assert_eq!(sat(f32::NAN.to_bits()), 0);
+        assert_eq!(sat((-0.0f32).to_bits()), 0);
+        assert_eq!(sat(2.0f32.to_bits()), 1.0f32.to_bits());
+        assert_eq!(fmin(f32::NAN, 1.0), 1.0);
+        assert!(fmin(-0.0, 0.0).is_sign_negative());
+        assert!(fmax(-0.0, 0.0).is_sign_positive());
+    }
+}

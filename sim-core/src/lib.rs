@@ -1,0 +1,19 @@
+//! The SM4/SM5 ISA of sm5sim: one opcode table, the DXBC container and RDEF
+//! reflection, the token decoder, the disassembler, and the warp executor.
+//!
+//! Data flow: [`container::Container`] → [`decode::decode_program`] →
+//! [`program::Program`] (validated, lowered IR) → [`exec::GroupExecutor`].
+#![forbid(unsafe_code)]
+
+pub mod container;
+pub mod decode;
+pub mod disasm;
+pub mod error;
+pub mod exec;
+pub mod ir;
+pub mod opcodes;
+pub mod program;
+pub mod rdef;
+
+pub use error::LoadError;
+pub use program::{LoadOptions, Program};

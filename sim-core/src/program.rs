@@ -1,0 +1,1466 @@
+//! A loaded program: decoded, validated, and lowered into the pre-resolved
+//! form the executor runs ("decode once, execute many").
+//!
+//! Validation happens here, once, so that a dispatch never meets a surprise:
+//! the program type, thread-group limits (`reference/compute-model.md` §2),
+//! TGSM budget (§4), register and slot ranges, structured flow control
+//! (`reference/dxbc-format.md` §4: the tokens carry no targets, so blocks are
+//! matched here with a stack), and the set of instructions the executor
+//! supports. An instruction it cannot run yet is a [`LoadError::Unsupported`]
+//! naming the mnemonic and the dword offset.
+
+use crate::container::{ChecksumPolicy, Container};
+use crate::decode::decode_program_bytes;
+use crate::error::LoadError;
+use crate::ir::*;
+use crate::opcodes::{Class, Opcode};
+use crate::rdef::{parse_rdef, Reflection};
+use sim_mem::{TgsmRegion, MAX_TGSM_BYTES};
+
+/// Options for [`Program::from_dxbc`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Verify fxc's checksum of the container (D3D11 refuses a wrong one). Default true.
+    pub verify_checksum: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        Self {
+            verify_checksum: true,
+        }
+    }
+}
+
+/// How a t# or u# was declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BufferDeclKind {
+    /// `dcl_resource_raw` / `dcl_uav_raw`
+    Raw,
+    /// `dcl_resource_structured` / `dcl_uav_structured` with the stride in bytes
+    Structured {
+        /// bytes per structure
+        stride: u32,
+    },
+}
+
+/// A declared SRV or UAV slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BufferDecl {
+    /// Register number (t# or u#).
+    pub slot: u32,
+    /// Raw or structured.
+    pub kind: BufferDeclKind,
+    /// `_glc`: globally coherent (UAVs only).
+    pub globally_coherent: bool,
+    /// Dword offset of the declaration.
+    pub token: u32,
+}
+
+/// A declared constant buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConstantBufferDecl {
+    /// Register number (cb#).
+    pub slot: u32,
+    /// Declared size in vec4 elements.
+    pub size_vec4: u32,
+    /// `dynamicIndexed`
+    pub dynamic: bool,
+}
+
+/// A declared indexable temp `x#[size], components`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IndexableTempDecl {
+    /// Register number.
+    pub reg: u32,
+    /// Number of vec4 elements.
+    pub size: u32,
+    /// Components used (1–4).
+    pub components: u32,
+}
+
+/// A declared TGSM region.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TgsmDecl {
+    /// Register number (g#).
+    pub reg: u32,
+    /// Structure stride in bytes (0 for `dcl_tgsm_raw`).
+    pub stride: u32,
+    /// Size in bytes.
+    pub size_bytes: u32,
+}
+
+// ---------------------------------------------------------------------------
+// The executable form.
+
+/// Source modifier resolved against the instruction's data type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SrcMod {
+    None,
+    FNeg,
+    FAbs,
+    FAbsNeg,
+    INeg,
+    IAbs,
+    IAbsNeg,
+}
+
+/// A relative index register: `r#.c` or `x#[n].c`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rel {
+    Temp { reg: u32, comp: u8 },
+    XTemp { x: u32, elem: u32, comp: u8 },
+}
+
+/// `imm + rel`, wrapping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Idx {
+    pub imm: u32,
+    pub rel: Option<Rel>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SrcKind {
+    Temp(u32),
+    XTemp { x: u32, index: Idx },
+    Imm([u32; 4]),
+    ThreadId,
+    GroupId,
+    ThreadIdInGroup,
+    Flattened,
+    Cb { slot: u32, index: Idx },
+    Icb { index: Idx },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Src {
+    pub kind: SrcKind,
+    pub swz: [u8; 4],
+    pub modifier: SrcMod,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DstKind {
+    Temp(u32),
+    XTemp { x: u32, index: Idx },
+    Null,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Dst {
+    pub kind: DstKind,
+    pub mask: u8,
+}
+
+/// A memory object operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Res {
+    Srv(u32),
+    Uav(u32),
+    Tgsm(u32),
+}
+
+/// Single-destination ALU operations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AluOp {
+    // float
+    Add,
+    Mul,
+    Mad,
+    Div,
+    Dp2,
+    Dp3,
+    Dp4,
+    Min,
+    Max,
+    Exp,
+    Log,
+    Frc,
+    RoundNe,
+    RoundNi,
+    RoundPi,
+    RoundZ,
+    Rcp,
+    Rsq,
+    Sqrt,
+    Eq,
+    Ne,
+    Lt,
+    Ge,
+    Mov,
+    Movc,
+    // integer
+    Iadd,
+    Imad,
+    Imax,
+    Imin,
+    Umax,
+    Umin,
+    Ineg,
+    Ieq,
+    Ine,
+    Ilt,
+    Ige,
+    Ult,
+    Uge,
+    Msad,
+    // bits
+    And,
+    Or,
+    Xor,
+    Not,
+    Ishl,
+    Ishr,
+    Ushr,
+    Ubfe,
+    Ibfe,
+    Bfi,
+    Bfrev,
+    Countbits,
+    FirstbitHi,
+    FirstbitLo,
+    FirstbitShi,
+    // conversions
+    Ftoi,
+    Ftou,
+    Itof,
+    Utof,
+    F16tof32,
+    F32tof16,
+}
+
+/// Two-destination ALU operations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Alu2Op {
+    Imul,
+    Umul,
+    Udiv,
+    Uaddc,
+    Usubb,
+    Sincos,
+    Swapc,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AtomicKind {
+    And,
+    Or,
+    Xor,
+    Add,
+    IMax,
+    IMin,
+    UMax,
+    UMin,
+    Exch,
+    CmpExch,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum OpKind {
+    Alu {
+        op: AluOp,
+        dst: Dst,
+        src: [Src; 4],
+        sat: bool,
+    },
+    Alu2 {
+        op: Alu2Op,
+        dst: [Dst; 2],
+        src: [Src; 3],
+    },
+    If {
+        cond: Src,
+        nz: bool,
+        else_pc: Option<u32>,
+        endif_pc: u32,
+    },
+    Else {
+        endif_pc: u32,
+    },
+    EndIf,
+    Loop {
+        end_pc: u32,
+    },
+    EndLoop {
+        start_pc: u32,
+    },
+    Break {
+        cond: Option<(Src, bool)>,
+    },
+    Continue {
+        cond: Option<(Src, bool)>,
+    },
+    Switch {
+        sel: Src,
+        id: u32,
+    },
+    Case {
+        value: u32,
+    },
+    Default,
+    EndSwitch,
+    Ret {
+        cond: Option<(Src, bool)>,
+    },
+    LdRaw {
+        dst: Dst,
+        addr: Src,
+        res: Res,
+        swz: [u8; 4],
+    },
+    LdStructured {
+        dst: Dst,
+        index: Src,
+        offset: Src,
+        res: Res,
+        swz: [u8; 4],
+    },
+    StoreRaw {
+        res: Res,
+        count: u8,
+        addr: Src,
+        value: Src,
+    },
+    StoreStructured {
+        res: Res,
+        count: u8,
+        index: Src,
+        offset: Src,
+        value: Src,
+    },
+    Atomic {
+        kind: AtomicKind,
+        ret: Option<Dst>,
+        res: Res,
+        addr: Src,
+        a: Src,
+        b: Src,
+    },
+    Counter {
+        dst: Dst,
+        uav: u32,
+        alloc: bool,
+    },
+    Bufinfo {
+        dst: Dst,
+        res: Res,
+    },
+    Sync {
+        threads: bool,
+        uglobal: bool,
+    },
+    Nop,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Op {
+    pub kind: OpKind,
+    /// dword offset of the instruction, for diagnostics and profiles
+    pub token: u32,
+}
+
+/// The cases of one `switch`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct SwitchTable {
+    pub values: Vec<u32>,
+    /// pcs of its `case`, `default` and `endswitch` instructions, ascending
+    pub labels: Vec<u32>,
+}
+
+/// A compute shader ready to run: cheap to share across threads (`&Program`
+/// is `Sync`), decoded once.
+#[derive(Debug, Clone)]
+pub struct Program {
+    /// Version token.
+    pub version: ShaderVersion,
+    /// Every decoded instruction and declaration (what `disasm` prints).
+    pub decoded: DecodedProgram,
+    /// RDEF reflection, when the container has one.
+    pub reflection: Option<Reflection>,
+    /// `dcl_thread_group x, y, z`.
+    pub thread_group: [u32; 3],
+    /// `dcl_temps n`.
+    pub temps: u32,
+    /// Indexable temps, by register number.
+    pub indexable_temps: Vec<IndexableTempDecl>,
+    /// Constant buffers, in declaration order.
+    pub constant_buffers: Vec<ConstantBufferDecl>,
+    /// SRVs (t#), in declaration order.
+    pub srvs: Vec<BufferDecl>,
+    /// UAVs (u#), in declaration order.
+    pub uavs: Vec<BufferDecl>,
+    /// TGSM regions, in declaration order.
+    pub tgsm: Vec<TgsmDecl>,
+    /// The immediate constant buffer, 4 words per vec4.
+    pub icb: Vec<u32>,
+    pub(crate) code: Vec<Op>,
+    pub(crate) switches: Vec<SwitchTable>,
+    /// word offset of each x# register's storage within a lane-major block, by register number
+    pub(crate) xtemp_layout: Vec<Option<(u32, u32)>>,
+}
+
+impl Program {
+    /// Load a DXBC container (`.dxbc`/`.cso` bytes).
+    ///
+    /// # Errors
+    /// [`LoadError`] naming the byte or dword offset: a malformed container or
+    /// RDEF, a malformed token stream, a program that is not a compute shader
+    /// or breaks a limit, or an instruction the executor does not support yet.
+    pub fn from_dxbc(bytes: &[u8], options: &LoadOptions) -> Result<Self, LoadError> {
+        let policy = if options.verify_checksum {
+            ChecksumPolicy::Verify
+        } else {
+            ChecksumPolicy::Skip
+        };
+        let container = Container::parse(bytes, policy)?;
+        let shader = container.shader_chunk()?;
+        let decoded = decode_program_bytes(shader.data, shader.data_offset)?;
+        let reflection = match container.chunk(b"RDEF") {
+            Some(c) => Some(parse_rdef(c.data)?),
+            None => None,
+        };
+        Self::from_decoded(decoded, reflection)
+    }
+
+    /// Decode a DXBC container only as far as the token stream, without the
+    /// executor's validation: what `sm5sim disasm` needs.
+    ///
+    /// # Errors
+    /// As [`Program::from_dxbc`], less the validation errors.
+    pub fn decode_only(bytes: &[u8], options: &LoadOptions) -> Result<DecodedProgram, LoadError> {
+        let policy = if options.verify_checksum {
+            ChecksumPolicy::Verify
+        } else {
+            ChecksumPolicy::Skip
+        };
+        let container = Container::parse(bytes, policy)?;
+        let shader = container.shader_chunk()?;
+        decode_program_bytes(shader.data, shader.data_offset)
+    }
+
+    /// Validate and lower a decoded program.
+    ///
+    /// # Errors
+    /// As [`Program::from_dxbc`].
+    pub fn from_decoded(
+        decoded: DecodedProgram,
+        reflection: Option<Reflection>,
+    ) -> Result<Self, LoadError> {
+        Lowering::run(decoded, reflection)
+    }
+
+    /// Threads per group: x·y·z.
+    pub fn threads_per_group(&self) -> u32 {
+        self.thread_group.iter().product()
+    }
+
+    /// The TGSM regions indexed by g# number, for a [`sim_mem::Tgsm`] arena.
+    pub fn tgsm_regions(&self) -> Vec<Option<TgsmRegion>> {
+        let n = self.tgsm.iter().map(|t| t.reg + 1).max().unwrap_or(0);
+        let mut out = vec![None; n as usize];
+        let mut base = 0usize;
+        for t in &self.tgsm {
+            out[t.reg as usize] = Some(TgsmRegion {
+                base_word: base,
+                size_bytes: t.size_bytes,
+                stride: t.stride,
+            });
+            base += t.size_bytes as usize / 4;
+        }
+        out
+    }
+
+    /// Number of executable instructions after lowering.
+    pub fn instruction_count(&self) -> usize {
+        self.code.len()
+    }
+
+    /// The declaration of SRV slot `t#`.
+    pub fn srv(&self, slot: u32) -> Option<&BufferDecl> {
+        self.srvs.iter().find(|d| d.slot == slot)
+    }
+
+    /// The declaration of UAV slot `u#`.
+    pub fn uav(&self, slot: u32) -> Option<&BufferDecl> {
+        self.uavs.iter().find(|d| d.slot == slot)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Lowering.
+
+enum Block {
+    If { pc: usize, else_pc: Option<usize> },
+    Loop { pc: usize },
+    Switch { pc: usize, id: usize },
+}
+
+struct Lowering {
+    p: Program,
+    blocks: Vec<Block>,
+    /// mnemonic and token of the instruction being lowered
+    at: (String, u32),
+    max_xtemp_words: u32,
+}
+
+fn full_mnemonic(ins: &Instruction) -> String {
+    crate::disasm::mnemonic(ins)
+}
+
+impl Lowering {
+    fn run(decoded: DecodedProgram, reflection: Option<Reflection>) -> Result<Program, LoadError> {
+        let version = decoded.version;
+        let mut l = Lowering {
+            p: Program {
+                version,
+                decoded: DecodedProgram {
+                    version,
+                    instructions: Vec::new(),
+                },
+                reflection,
+                thread_group: [0; 3],
+                temps: 0,
+                indexable_temps: Vec::new(),
+                constant_buffers: Vec::new(),
+                srvs: Vec::new(),
+                uavs: Vec::new(),
+                tgsm: Vec::new(),
+                icb: Vec::new(),
+                code: Vec::new(),
+                switches: Vec::new(),
+                xtemp_layout: Vec::new(),
+            },
+            blocks: Vec::new(),
+            at: ("program".into(), 0),
+            max_xtemp_words: 0,
+        };
+        if version.program_type != ProgramType::Compute {
+            return Err(l.invalid(format!(
+                "{}_{}_{} is not a compute shader",
+                version.program_type.prefix(),
+                version.major,
+                version.minor
+            )));
+        }
+        if version.major < 4 || version.major > 5 {
+            return Err(l.unsupported(format!(
+                "shader model {}.{} is not SM4/SM5",
+                version.major, version.minor
+            )));
+        }
+        // Declarations first (they may appear anywhere), then the code.
+        for ins in &decoded.instructions {
+            l.at = (full_mnemonic(ins), ins.offset);
+            l.declaration(ins)?;
+        }
+        l.check_declarations()?;
+        for ins in &decoded.instructions {
+            l.at = (full_mnemonic(ins), ins.offset);
+            l.instruction(ins)?;
+        }
+        if let Some(b) = l.blocks.last() {
+            let pc = match b {
+                Block::If { pc, .. } | Block::Loop { pc } | Block::Switch { pc, .. } => *pc,
+            };
+            let token = l.p.code[pc].token;
+            return Err(LoadError::Invalid {
+                mnemonic: "program".into(),
+                token,
+                what: "a flow-control block opened here is never closed".into(),
+            });
+        }
+        l.p.decoded = decoded;
+        Ok(l.p)
+    }
+
+    fn invalid(&self, what: impl Into<String>) -> LoadError {
+        LoadError::Invalid {
+            mnemonic: self.at.0.clone(),
+            token: self.at.1,
+            what: what.into(),
+        }
+    }
+
+    fn unsupported(&self, what: impl Into<String>) -> LoadError {
+        LoadError::Unsupported {
+            mnemonic: self.at.0.clone(),
+            token: self.at.1,
+            what: what.into(),
+        }
+    }
+
+    fn raw(&self, ins: &Instruction, i: usize) -> Result<u32, LoadError> {
+        ins.raw
+            .get(i)
+            .copied()
+            .ok_or_else(|| self.invalid("declaration is missing a dword"))
+    }
+
+    fn decl_reg(&self, ins: &Instruction) -> Result<u32, LoadError> {
+        let op = ins
+            .operands
+            .first()
+            .ok_or_else(|| self.invalid("declaration has no register operand"))?;
+        if self.p.version.is_sm51() {
+            return Err(self.unsupported("SM5.1 resource ranges are not executed yet"));
+        }
+        op.reg()
+            .ok_or_else(|| self.invalid("declaration register must be an immediate index"))
+    }
+
+    fn declaration(&mut self, ins: &Instruction) -> Result<(), LoadError> {
+        use Opcode::*;
+        match ins.opcode {
+            DclThreadGroup => {
+                if self.p.thread_group != [0; 3] {
+                    return Err(self.invalid("more than one dcl_thread_group"));
+                }
+                let t = [self.raw(ins, 0)?, self.raw(ins, 1)?, self.raw(ins, 2)?];
+                let (xy, z, total) = if self.p.version.major == 4 {
+                    (768, 64, 768)
+                } else {
+                    (1024, 64, 1024)
+                };
+                let product = t.iter().map(|&v| v as u64).product::<u64>();
+                if t.contains(&0) || t[0] > xy || t[1] > xy || t[2] > z || product > total {
+                    return Err(self.invalid(format!(
+                        "thread group {}x{}x{} is outside the limits (x, y ≤ {xy}, z ≤ {z}, x·y·z ≤ {total})",
+                        t[0], t[1], t[2]
+                    )));
+                }
+                self.p.thread_group = t;
+            }
+            DclTemps => {
+                let n = self.raw(ins, 0)?;
+                if n > 4096 {
+                    return Err(self.invalid(format!("dcl_temps {n} exceeds 4096")));
+                }
+                self.p.temps = n;
+            }
+            DclIndexableTemp => {
+                let (reg, size, components) =
+                    (self.raw(ins, 0)?, self.raw(ins, 1)?, self.raw(ins, 2)?);
+                if reg >= 4096 || size > 4096 || !(1..=4).contains(&components) {
+                    return Err(self.invalid("indexable temp out of range"));
+                }
+                self.p.indexable_temps.push(IndexableTempDecl {
+                    reg,
+                    size,
+                    components,
+                });
+            }
+            DclConstantBuffer => {
+                let op = ins
+                    .operands
+                    .first()
+                    .ok_or_else(|| self.invalid("no operand"))?;
+                if self.p.version.is_sm51() {
+                    return Err(self.unsupported("SM5.1 resource ranges are not executed yet"));
+                }
+                let slot = op.reg().ok_or_else(|| self.invalid("bad cb register"))?;
+                let size = op
+                    .indices
+                    .get(1)
+                    .map(|i| i.imm as u32)
+                    .ok_or_else(|| self.invalid("cb declaration without size"))?;
+                if slot > 14 || size > 4096 {
+                    return Err(
+                        self.invalid(format!("cb{slot}[{size}] is outside cb0..cb14 / 4096 vec4"))
+                    );
+                }
+                self.p.constant_buffers.push(ConstantBufferDecl {
+                    slot,
+                    size_vec4: size,
+                    dynamic: ins.token & (1 << 11) != 0,
+                });
+            }
+            CustomData => {
+                if (ins.token >> 11) == 3 {
+                    if !self.p.icb.is_empty() {
+                        return Err(self.invalid("more than one immediate constant buffer"));
+                    }
+                    if ins.raw.len() > 4096 * 4 {
+                        return Err(self.invalid("immediate constant buffer exceeds 4096 vec4"));
+                    }
+                    self.p.icb = ins.raw.clone();
+                }
+            }
+            DclResourceRaw | DclResourceStructured | DclUavRaw | DclUavStructured => {
+                let slot = self.decl_reg(ins)?;
+                let kind = if matches!(ins.opcode, DclResourceStructured | DclUavStructured) {
+                    let stride = self.raw(ins, 0)?;
+                    if stride == 0 || stride % 4 != 0 || stride > 2048 {
+                        return Err(self.invalid(format!(
+                            "structured stride {stride} must be a nonzero multiple of 4, at most 2048"
+                        )));
+                    }
+                    BufferDeclKind::Structured { stride }
+                } else {
+                    BufferDeclKind::Raw
+                };
+                let uav = matches!(ins.opcode, DclUavRaw | DclUavStructured);
+                let limit = if uav { 64 } else { 128 };
+                if slot >= limit {
+                    return Err(
+                        self.invalid(format!("slot {slot} is past the last slot ({})", limit - 1))
+                    );
+                }
+                let decl = BufferDecl {
+                    slot,
+                    kind,
+                    globally_coherent: uav && ins.token & (1 << 16) != 0,
+                    token: ins.offset,
+                };
+                let list = if uav {
+                    &mut self.p.uavs
+                } else {
+                    &mut self.p.srvs
+                };
+                if list.iter().any(|d| d.slot == slot) {
+                    return Err(self.invalid(format!("slot {slot} is declared twice")));
+                }
+                list.push(decl);
+            }
+            DclTgsmRaw | DclTgsmStructured => {
+                let reg = self.decl_reg(ins)?;
+                let (stride, size) = if ins.opcode == DclTgsmRaw {
+                    if self.p.version.major == 4 {
+                        return Err(self.invalid("dcl_tgsm_raw is not allowed in cs_4_x"));
+                    }
+                    (0, self.raw(ins, 0)? as u64)
+                } else {
+                    let stride = self.raw(ins, 0)?;
+                    let count = self.raw(ins, 1)?;
+                    if stride == 0 || stride % 4 != 0 {
+                        return Err(self.invalid(format!(
+                            "TGSM stride {stride} must be a nonzero multiple of 4"
+                        )));
+                    }
+                    (stride, stride as u64 * count as u64)
+                };
+                if size % 4 != 0 || reg >= 8192 {
+                    return Err(self.invalid("TGSM size must be a multiple of 4 bytes"));
+                }
+                if self.p.tgsm.iter().any(|t| t.reg == reg) {
+                    return Err(self.invalid(format!("g{reg} is declared twice")));
+                }
+                self.p.tgsm.push(TgsmDecl {
+                    reg,
+                    stride,
+                    size_bytes: size.min(u32::MAX as u64) as u32,
+                });
+                let total: u64 = self.p.tgsm.iter().map(|t| t.size_bytes as u64).sum();
+                let limit = if self.p.version.major == 4 {
+                    MAX_TGSM_BYTES / 2
+                } else {
+                    MAX_TGSM_BYTES
+                };
+                if total > limit as u64 {
+                    return Err(self.invalid(format!(
+                        "TGSM totals {total} bytes, over the {limit}-byte limit per group"
+                    )));
+                }
+            }
+            DclResource | DclUavTyped | DclSampler => {
+                return Err(self.unsupported("typed resources and samplers are not executed yet"));
+            }
+            DclFunctionBody | DclFunctionTable | DclInterface => {
+                return Err(self.unsupported("class linkage (interfaces) is not executed"));
+            }
+            DclInput | DclGlobalFlags => {}
+            op if op.info().class == Class::Decl => {
+                return Err(self.invalid("declaration not valid in a compute shader"));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn check_declarations(&mut self) -> Result<(), LoadError> {
+        if self.p.thread_group == [0; 3] {
+            self.at = ("program".into(), 0);
+            return Err(self.invalid("no dcl_thread_group"));
+        }
+        let n = self
+            .p
+            .indexable_temps
+            .iter()
+            .map(|x| x.reg + 1)
+            .max()
+            .unwrap_or(0);
+        let mut layout = vec![None; n as usize];
+        let mut words = 0u32;
+        for x in &self.p.indexable_temps {
+            layout[x.reg as usize] = Some((words, x.size));
+            words += x.size * 4;
+        }
+        if self.p.temps + words / 4 > 4096 {
+            return Err(self.invalid("r# and x# together exceed 4096 vec4"));
+        }
+        self.max_xtemp_words = words;
+        self.p.xtemp_layout = layout;
+        Ok(())
+    }
+
+    // -- operands -------------------------------------------------------
+
+    fn src_mod(&self, class: Class, m: Modifier) -> SrcMod {
+        let float = matches!(
+            class,
+            Class::Float | Class::Move | Class::FloatToInt | Class::Double
+        );
+        match (m, float) {
+            (Modifier::None, _) => SrcMod::None,
+            (Modifier::Neg, true) => SrcMod::FNeg,
+            (Modifier::Abs, true) => SrcMod::FAbs,
+            (Modifier::AbsNeg, true) => SrcMod::FAbsNeg,
+            (Modifier::Neg, false) => SrcMod::INeg,
+            (Modifier::Abs, false) => SrcMod::IAbs,
+            (Modifier::AbsNeg, false) => SrcMod::IAbsNeg,
+        }
+    }
+
+    fn rel(&self, op: &Operand) -> Result<Rel, LoadError> {
+        let comp = match op.components {
+            Components::Four(Selection::Select1(c)) => c,
+            Components::Four(Selection::Swizzle(s)) => s[0],
+            _ => 0,
+        };
+        match op.ty {
+            OperandType::Temp => {
+                let reg = op.reg().ok_or_else(|| self.invalid("bad relative index"))?;
+                self.check_temp(reg)?;
+                Ok(Rel::Temp { reg, comp })
+            }
+            OperandType::IndexableTemp => {
+                let x = op.reg().ok_or_else(|| self.invalid("bad relative index"))?;
+                let elem = op
+                    .indices
+                    .get(1)
+                    .filter(|i| i.rel.is_none())
+                    .map(|i| i.imm as u32)
+                    .ok_or_else(|| self.unsupported("doubly relative indexing"))?;
+                let (_, size) = self.xtemp(x)?;
+                if elem >= size {
+                    return Err(self.invalid(format!("x{x}[{elem}] is past its {size} elements")));
+                }
+                Ok(Rel::XTemp { x, elem, comp })
+            }
+            _ => Err(self.unsupported("relative index from this register type")),
+        }
+    }
+
+    fn idx(&self, i: &Index) -> Result<Idx, LoadError> {
+        let imm = u32::try_from(i.imm).map_err(|_| self.unsupported("64-bit index"))?;
+        let rel = match &i.rel {
+            Some(r) => Some(self.rel(r)?),
+            None => None,
+        };
+        Ok(Idx { imm, rel })
+    }
+
+    fn check_temp(&self, reg: u32) -> Result<(), LoadError> {
+        if reg >= self.p.temps {
+            return Err(self.invalid(format!(
+                "r{reg} is not declared (dcl_temps {})",
+                self.p.temps
+            )));
+        }
+        Ok(())
+    }
+
+    fn xtemp(&self, x: u32) -> Result<(u32, u32), LoadError> {
+        self.p
+            .xtemp_layout
+            .get(x as usize)
+            .copied()
+            .flatten()
+            .ok_or_else(|| self.invalid(format!("x{x} is not declared")))
+    }
+
+    fn src(&self, op: &Operand, class: Class) -> Result<Src, LoadError> {
+        let modifier = self.src_mod(class, op.modifier);
+        let swz = op.swizzle();
+        let kind = match op.ty {
+            OperandType::Temp => {
+                let reg = op.reg().ok_or_else(|| self.invalid("bad temp index"))?;
+                self.check_temp(reg)?;
+                SrcKind::Temp(reg)
+            }
+            OperandType::IndexableTemp => {
+                let x = op.reg().ok_or_else(|| self.invalid("bad x# register"))?;
+                self.xtemp(x)?;
+                let index = self.idx(
+                    op.indices
+                        .get(1)
+                        .ok_or_else(|| self.invalid("x# without an element index"))?,
+                )?;
+                SrcKind::XTemp { x, index }
+            }
+            OperandType::Immediate32 => {
+                let v = match op.imm.as_slice() {
+                    [a] => [*a; 4],
+                    [a, b, c, d] => [*a, *b, *c, *d],
+                    _ => return Err(self.invalid("bad immediate")),
+                };
+                SrcKind::Imm(v)
+            }
+            OperandType::Immediate64 => return Err(self.unsupported("double-precision immediates")),
+            OperandType::InputThreadId => SrcKind::ThreadId,
+            OperandType::InputThreadGroupId => SrcKind::GroupId,
+            OperandType::InputThreadIdInGroup => SrcKind::ThreadIdInGroup,
+            OperandType::InputThreadIdInGroupFlattened => SrcKind::Flattened,
+            OperandType::ConstantBuffer => {
+                let slot = op
+                    .reg()
+                    .ok_or_else(|| self.invalid("cb slot must be immediate"))?;
+                if !self.p.constant_buffers.iter().any(|c| c.slot == slot) {
+                    return Err(self.invalid(format!("cb{slot} is not declared")));
+                }
+                let index = self.idx(
+                    op.indices
+                        .get(1)
+                        .ok_or_else(|| self.invalid("cb# without an element index"))?,
+                )?;
+                SrcKind::Cb { slot, index }
+            }
+            OperandType::ImmediateConstantBuffer => {
+                let index = self.idx(
+                    op.indices
+                        .first()
+                        .ok_or_else(|| self.invalid("icb without index"))?,
+                )?;
+                SrcKind::Icb { index }
+            }
+            other => {
+                return Err(self.unsupported(format!(
+                    "source operand {} in a compute executor",
+                    other.name()
+                )))
+            }
+        };
+        Ok(Src {
+            kind,
+            swz,
+            modifier,
+        })
+    }
+
+    fn dst(&self, op: &Operand) -> Result<Dst, LoadError> {
+        let mask = match op.components {
+            Components::Four(Selection::Mask(m)) => m,
+            Components::Zero => 0,
+            Components::One => 1,
+            _ => return Err(self.invalid("destination must use a write mask")),
+        };
+        let kind = match op.ty {
+            OperandType::Temp => {
+                let reg = op.reg().ok_or_else(|| self.invalid("bad temp index"))?;
+                self.check_temp(reg)?;
+                DstKind::Temp(reg)
+            }
+            OperandType::IndexableTemp => {
+                let x = op.reg().ok_or_else(|| self.invalid("bad x# register"))?;
+                self.xtemp(x)?;
+                let index = self.idx(
+                    op.indices
+                        .get(1)
+                        .ok_or_else(|| self.invalid("x# without an element index"))?,
+                )?;
+                DstKind::XTemp { x, index }
+            }
+            OperandType::Null => DstKind::Null,
+            other => {
+                return Err(self.invalid(format!("{} cannot be a destination here", other.name())))
+            }
+        };
+        Ok(Dst { kind, mask })
+    }
+
+    fn res(&self, op: &Operand) -> Result<(Res, Option<BufferDeclKind>), LoadError> {
+        let reg = op
+            .reg()
+            .ok_or_else(|| self.invalid("resource register must be immediate"))?;
+        Ok(match op.ty {
+            OperandType::Resource => (
+                Res::Srv(reg),
+                Some(
+                    self.p
+                        .srv(reg)
+                        .ok_or_else(|| self.invalid(format!("t{reg} is not declared")))?
+                        .kind,
+                ),
+            ),
+            OperandType::UnorderedAccessView => (
+                Res::Uav(reg),
+                Some(
+                    self.p
+                        .uav(reg)
+                        .ok_or_else(|| self.invalid(format!("u{reg} is not declared")))?
+                        .kind,
+                ),
+            ),
+            OperandType::ThreadGroupSharedMemory => {
+                let t = self
+                    .p
+                    .tgsm
+                    .iter()
+                    .find(|t| t.reg == reg)
+                    .ok_or_else(|| self.invalid(format!("g{reg} is not declared")))?;
+                let kind = if t.stride == 0 {
+                    BufferDeclKind::Raw
+                } else {
+                    BufferDeclKind::Structured { stride: t.stride }
+                };
+                (Res::Tgsm(reg), Some(kind))
+            }
+            other => {
+                return Err(self.invalid(format!(
+                    "{} is not a buffer, UAV or TGSM operand",
+                    other.name()
+                )))
+            }
+        })
+    }
+
+    fn store_count(&self, op: &Operand) -> Result<u8, LoadError> {
+        match op.mask() {
+            Some(0b0001) => Ok(1),
+            Some(0b0011) => Ok(2),
+            Some(0b0111) => Ok(3),
+            Some(0b1111) => Ok(4),
+            _ => Err(self.invalid("a raw/structured store mask must be .x, .xy, .xyz or .xyzw")),
+        }
+    }
+
+    fn cond(&self, ins: &Instruction) -> Result<(Src, bool), LoadError> {
+        Ok((self.src(&ins.operands[0], Class::Int)?, ins.test_nonzero()))
+    }
+
+    fn emit(&mut self, kind: OpKind, token: u32) -> usize {
+        self.p.code.push(Op { kind, token });
+        self.p.code.len() - 1
+    }
+
+    // -- instructions ---------------------------------------------------
+
+    fn instruction(&mut self, ins: &Instruction) -> Result<(), LoadError> {
+        use Opcode as O;
+        let info = ins.opcode.info();
+        if info.class == Class::Decl {
+            return Ok(());
+        }
+        if !info.compute {
+            return Err(self.invalid("not valid in a compute shader"));
+        }
+        let class = info.class;
+        let pc = self.p.code.len();
+        let t = ins.offset;
+        let ops = &ins.operands;
+        let alu = |op: AluOp| -> Option<AluOp> { Some(op) };
+        let alu_op = match ins.opcode {
+            O::Add => alu(AluOp::Add),
+            O::Mul => alu(AluOp::Mul),
+            O::Mad => alu(AluOp::Mad),
+            O::Div => alu(AluOp::Div),
+            O::Dp2 => alu(AluOp::Dp2),
+            O::Dp3 => alu(AluOp::Dp3),
+            O::Dp4 => alu(AluOp::Dp4),
+            O::Min => alu(AluOp::Min),
+            O::Max => alu(AluOp::Max),
+            O::Exp => alu(AluOp::Exp),
+            O::Log => alu(AluOp::Log),
+            O::Frc => alu(AluOp::Frc),
+            O::RoundNe => alu(AluOp::RoundNe),
+            O::RoundNi => alu(AluOp::RoundNi),
+            O::RoundPi => alu(AluOp::RoundPi),
+            O::RoundZ => alu(AluOp::RoundZ),
+            O::Rcp => alu(AluOp::Rcp),
+            O::Rsq => alu(AluOp::Rsq),
+            O::Sqrt => alu(AluOp::Sqrt),
+            O::Eq => alu(AluOp::Eq),
+            O::Ne => alu(AluOp::Ne),
+            O::Lt => alu(AluOp::Lt),
+            O::Ge => alu(AluOp::Ge),
+            O::Mov => alu(AluOp::Mov),
+            O::Movc => alu(AluOp::Movc),
+            O::Iadd => alu(AluOp::Iadd),
+            O::Imad | O::Umad => alu(AluOp::Imad),
+            O::Imax => alu(AluOp::Imax),
+            O::Imin => alu(AluOp::Imin),
+            O::Umax => alu(AluOp::Umax),
+            O::Umin => alu(AluOp::Umin),
+            O::Ineg => alu(AluOp::Ineg),
+            O::Ieq => alu(AluOp::Ieq),
+            O::Ine => alu(AluOp::Ine),
+            O::Ilt => alu(AluOp::Ilt),
+            O::Ige => alu(AluOp::Ige),
+            O::Ult => alu(AluOp::Ult),
+            O::Uge => alu(AluOp::Uge),
+            O::Msad => alu(AluOp::Msad),
+            O::And => alu(AluOp::And),
+            O::Or => alu(AluOp::Or),
+            O::Xor => alu(AluOp::Xor),
+            O::Not => alu(AluOp::Not),
+            O::Ishl => alu(AluOp::Ishl),
+            O::Ishr => alu(AluOp::Ishr),
+            O::Ushr => alu(AluOp::Ushr),
+            O::Ubfe => alu(AluOp::Ubfe),
+            O::Ibfe => alu(AluOp::Ibfe),
+            O::Bfi => alu(AluOp::Bfi),
+            O::Bfrev => alu(AluOp::Bfrev),
+            O::Countbits => alu(AluOp::Countbits),
+            O::FirstbitHi => alu(AluOp::FirstbitHi),
+            O::FirstbitLo => alu(AluOp::FirstbitLo),
+            O::FirstbitShi => alu(AluOp::FirstbitShi),
+            O::Ftoi => alu(AluOp::Ftoi),
+            O::Ftou => alu(AluOp::Ftou),
+            O::Itof => alu(AluOp::Itof),
+            O::Utof => alu(AluOp::Utof),
+            O::F16tof32 => alu(AluOp::F16tof32),
+            O::F32tof16 => alu(AluOp::F32tof16),
+            _ => None,
+        };
+        if let Some(op) = alu_op {
+            let dst = self.dst(&ops[0])?;
+            let none = Src {
+                kind: SrcKind::Imm([0; 4]),
+                swz: [0, 1, 2, 3],
+                modifier: SrcMod::None,
+            };
+            let mut src = [none; 4];
+            for (i, o) in ops[1..].iter().enumerate() {
+                src[i] = self.src(o, class)?;
+            }
+            self.emit(
+                OpKind::Alu {
+                    op,
+                    dst,
+                    src,
+                    sat: ins.saturate(),
+                },
+                t,
+            );
+            return Ok(());
+        }
+        let alu2 = match ins.opcode {
+            O::Imul => Some(Alu2Op::Imul),
+            O::Umul => Some(Alu2Op::Umul),
+            O::Udiv => Some(Alu2Op::Udiv),
+            O::Uaddc => Some(Alu2Op::Uaddc),
+            O::Usubb => Some(Alu2Op::Usubb),
+            O::Sincos => Some(Alu2Op::Sincos),
+            O::Swapc => Some(Alu2Op::Swapc),
+            _ => None,
+        };
+        if let Some(op) = alu2 {
+            let dst = [self.dst(&ops[0])?, self.dst(&ops[1])?];
+            let none = Src {
+                kind: SrcKind::Imm([0; 4]),
+                swz: [0, 1, 2, 3],
+                modifier: SrcMod::None,
+            };
+            let mut src = [none; 3];
+            for (i, o) in ops[2..].iter().enumerate() {
+                src[i] = self.src(o, class)?;
+            }
+            self.emit(OpKind::Alu2 { op, dst, src }, t);
+            return Ok(());
+        }
+        match ins.opcode {
+            O::If => {
+                let (cond, nz) = self.cond(ins)?;
+                self.blocks.push(Block::If { pc, else_pc: None });
+                self.emit(
+                    OpKind::If {
+                        cond,
+                        nz,
+                        else_pc: None,
+                        endif_pc: 0,
+                    },
+                    t,
+                );
+            }
+            O::Else => {
+                match self.blocks.last_mut() {
+                    Some(Block::If {
+                        else_pc: e @ None, ..
+                    }) => *e = Some(pc),
+                    _ => return Err(self.invalid("else without a matching if")),
+                }
+                self.emit(OpKind::Else { endif_pc: 0 }, t);
+            }
+            O::EndIf => {
+                let Some(Block::If { pc: if_pc, else_pc }) = self.blocks.pop() else {
+                    return Err(self.invalid("endif without a matching if"));
+                };
+                let end = pc as u32;
+                if let OpKind::If {
+                    else_pc: e,
+                    endif_pc,
+                    ..
+                } = &mut self.p.code[if_pc].kind
+                {
+                    *e = else_pc.map(|v| v as u32);
+                    *endif_pc = end;
+                }
+                if let Some(e) = else_pc {
+                    self.p.code[e].kind = OpKind::Else { endif_pc: end };
+                }
+                self.emit(OpKind::EndIf, t);
+            }
+            O::Loop => {
+                self.blocks.push(Block::Loop { pc });
+                self.emit(OpKind::Loop { end_pc: 0 }, t);
+            }
+            O::EndLoop => {
+                let Some(Block::Loop { pc: start }) = self.blocks.pop() else {
+                    return Err(self.invalid("endloop without a matching loop"));
+                };
+                self.p.code[start].kind = OpKind::Loop { end_pc: pc as u32 };
+                self.emit(
+                    OpKind::EndLoop {
+                        start_pc: start as u32,
+                    },
+                    t,
+                );
+            }
+            O::Break | O::Breakc => {
+                if !self
+                    .blocks
+                    .iter()
+                    .any(|b| matches!(b, Block::Loop { .. } | Block::Switch { .. }))
+                {
+                    return Err(self.invalid("break outside a loop or switch"));
+                }
+                let cond = if ins.opcode == O::Breakc {
+                    Some(self.cond(ins)?)
+                } else {
+                    None
+                };
+                self.emit(OpKind::Break { cond }, t);
+            }
+            O::Continue | O::Continuec => {
+                if !self.blocks.iter().any(|b| matches!(b, Block::Loop { .. })) {
+                    return Err(self.invalid("continue outside a loop"));
+                }
+                let cond = if ins.opcode == O::Continuec {
+                    Some(self.cond(ins)?)
+                } else {
+                    None
+                };
+                self.emit(OpKind::Continue { cond }, t);
+            }
+            O::Ret | O::Retc => {
+                let cond = if ins.opcode == O::Retc {
+                    Some(self.cond(ins)?)
+                } else {
+                    None
+                };
+                self.emit(OpKind::Ret { cond }, t);
+            }
+            O::Switch => {
+                let sel = self.src(&ops[0], Class::Int)?;
+                let id = self.p.switches.len();
+                self.p.switches.push(SwitchTable::default());
+                self.blocks.push(Block::Switch { pc, id });
+                self.emit(OpKind::Switch { sel, id: id as u32 }, t);
+            }
+            O::Case | O::Default => {
+                let Some(Block::Switch { id, .. }) = self.blocks.last() else {
+                    return Err(self.invalid("case or default outside a switch (directly)"));
+                };
+                let id = *id;
+                let kind = if ins.opcode == O::Case {
+                    let value = match ops[0].imm.as_slice() {
+                        [v, ..] if ops[0].ty == OperandType::Immediate32 => *v,
+                        _ => return Err(self.invalid("case needs an immediate")),
+                    };
+                    if self.p.switches[id].values.contains(&value) {
+                        return Err(self.invalid(format!("case {value} appears twice")));
+                    }
+                    self.p.switches[id].values.push(value);
+                    OpKind::Case { value }
+                } else {
+                    OpKind::Default
+                };
+                self.p.switches[id].labels.push(pc as u32);
+                self.emit(kind, t);
+            }
+            O::EndSwitch => {
+                let Some(Block::Switch { id, .. }) = self.blocks.pop() else {
+                    return Err(self.invalid("endswitch without a matching switch"));
+                };
+                self.p.switches[id].labels.push(pc as u32);
+                self.emit(OpKind::EndSwitch, t);
+            }
+            O::LdRaw | O::LdStructured => {
+                let dst = self.dst(&ops[0])?;
+                let src_op = ops.last().ok_or_else(|| self.invalid("missing resource"))?;
+                let (res, kind) = self.res(src_op)?;
+                let structured = ins.opcode == O::LdStructured;
+                match (structured, kind) {
+                    (true, Some(BufferDeclKind::Structured { .. }))
+                    | (false, Some(BufferDeclKind::Raw)) => {}
+                    // ld_raw of a structured buffer reads it as bytes: allowed (FS §22.4.10)
+                    (false, Some(BufferDeclKind::Structured { .. })) => {}
+                    _ => return Err(self.invalid("ld_structured needs a structured resource")),
+                }
+                let swz = src_op.swizzle();
+                let kind = if structured {
+                    OpKind::LdStructured {
+                        dst,
+                        index: self.src(&ops[1], Class::Int)?,
+                        offset: self.src(&ops[2], Class::Int)?,
+                        res,
+                        swz,
+                    }
+                } else {
+                    OpKind::LdRaw {
+                        dst,
+                        addr: self.src(&ops[1], Class::Int)?,
+                        res,
+                        swz,
+                    }
+                };
+                self.emit(kind, t);
+            }
+            O::StoreRaw | O::StoreStructured => {
+                let (res, kind) = self.res(&ops[0])?;
+                if matches!(res, Res::Srv(_)) {
+                    return Err(self.invalid("cannot store to an SRV"));
+                }
+                let count = self.store_count(&ops[0])?;
+                let kind = if ins.opcode == O::StoreStructured {
+                    if !matches!(kind, Some(BufferDeclKind::Structured { .. })) {
+                        return Err(self.invalid("store_structured needs a structured UAV or TGSM"));
+                    }
+                    OpKind::StoreStructured {
+                        res,
+                        count,
+                        index: self.src(&ops[1], Class::Int)?,
+                        offset: self.src(&ops[2], Class::Int)?,
+                        value: self.src(&ops[3], Class::Move)?,
+                    }
+                } else {
+                    OpKind::StoreRaw {
+                        res,
+                        count,
+                        addr: self.src(&ops[1], Class::Int)?,
+                        value: self.src(&ops[2], Class::Move)?,
+                    }
+                };
+                self.emit(kind, t);
+            }
+            O::AtomicAnd
+            | O::AtomicOr
+            | O::AtomicXor
+            | O::AtomicCmpStore
+            | O::AtomicIadd
+            | O::AtomicImax
+            | O::AtomicImin
+            | O::AtomicUmax
+            | O::AtomicUmin
+            | O::ImmAtomicIadd
+            | O::ImmAtomicAnd
+            | O::ImmAtomicOr
+            | O::ImmAtomicXor
+            | O::ImmAtomicExch
+            | O::ImmAtomicCmpExch
+            | O::ImmAtomicImax
+            | O::ImmAtomicImin
+            | O::ImmAtomicUmax
+            | O::ImmAtomicUmin => {
+                let kind = match ins.opcode {
+                    O::AtomicAnd | O::ImmAtomicAnd => AtomicKind::And,
+                    O::AtomicOr | O::ImmAtomicOr => AtomicKind::Or,
+                    O::AtomicXor | O::ImmAtomicXor => AtomicKind::Xor,
+                    O::AtomicIadd | O::ImmAtomicIadd => AtomicKind::Add,
+                    O::AtomicImax | O::ImmAtomicImax => AtomicKind::IMax,
+                    O::AtomicImin | O::ImmAtomicImin => AtomicKind::IMin,
+                    O::AtomicUmax | O::ImmAtomicUmax => AtomicKind::UMax,
+                    O::AtomicUmin | O::ImmAtomicUmin => AtomicKind::UMin,
+                    O::ImmAtomicExch => AtomicKind::Exch,
+                    _ => AtomicKind::CmpExch,
+                };
+                let imm = info.shape == crate::opcodes::Shape::Ops { dsts: 2, srcs: 2 }
+                    || ins.opcode == O::ImmAtomicCmpExch;
+                let (ret, rest) = if imm {
+                    let d = self.dst(&ops[0])?;
+                    if d.mask.count_ones() > 1 {
+                        return Err(self.invalid("the returned value goes to one component"));
+                    }
+                    (Some(d), &ops[1..])
+                } else {
+                    (None, &ops[..])
+                };
+                let (res, _) = self.res(&rest[0])?;
+                if matches!(res, Res::Srv(_)) {
+                    return Err(self.invalid("atomics need a UAV or TGSM"));
+                }
+                let addr = self.src(&rest[1], Class::Int)?;
+                let a = self.src(&rest[2], Class::Int)?;
+                let b = match rest.get(3) {
+                    Some(o) => self.src(o, Class::Int)?,
+                    None => a,
+                };
+                self.emit(
+                    OpKind::Atomic {
+                        kind,
+                        ret,
+                        res,
+                        addr,
+                        a,
+                        b,
+                    },
+                    t,
+                );
+            }
+            O::ImmAtomicAlloc | O::ImmAtomicConsume => {
+                let dst = self.dst(&ops[0])?;
+                let (res, kind) = self.res(&ops[1])?;
+                let Res::Uav(uav) = res else {
+                    return Err(self.invalid("append/consume counters live on structured UAVs"));
+                };
+                if !matches!(kind, Some(BufferDeclKind::Structured { .. })) {
+                    return Err(self.invalid("append/consume counters live on structured UAVs"));
+                }
+                self.emit(
+                    OpKind::Counter {
+                        dst,
+                        uav,
+                        alloc: ins.opcode == O::ImmAtomicAlloc,
+                    },
+                    t,
+                );
+            }
+            O::Bufinfo => {
+                let dst = self.dst(&ops[0])?;
+                let (res, _) = self.res(&ops[1])?;
+                if matches!(res, Res::Tgsm(_)) {
+                    return Err(self.invalid("bufinfo takes a t# or u#"));
+                }
+                self.emit(OpKind::Bufinfo { dst, res }, t);
+            }
+            O::Sync => {
+                let c = ins.controls();
+                let (threads, tgsm, ugroup, uglobal) =
+                    (c & 1 != 0, c & 2 != 0, c & 4 != 0, c & 8 != 0);
+                if !(tgsm || ugroup || uglobal) {
+                    return Err(self.invalid("sync needs at least one of _g, _ugroup, _uglobal"));
+                }
+                self.emit(OpKind::Sync { threads, uglobal }, t);
+            }
+            O::Nop => {
+                self.emit(OpKind::Nop, t);
+            }
+            O::Label | O::Call | O::Callc => {
+                return Err(self.unsupported("subroutines (call/label) are not executed yet"));
+            }
+            _ => {
+                return Err(self.unsupported("this instruction is not executed yet"));
+            }
+        }
+        Ok(())
+    }
+}

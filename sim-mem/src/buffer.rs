@@ -1,0 +1,279 @@
+//! Buffers (arrays of `AtomicU32` words) and raw/structured views of them.
+
+use crate::addressing::{raw_word_index, structured_word_index};
+use crate::atomic::AtomicOp;
+use crate::sync::{AtomicU32, Ordering};
+
+/// Errors creating memory objects.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MemError {
+    /// Buffer sizes are whole 32-bit words.
+    #[error("buffer size {0} bytes is not a multiple of 4")]
+    UnalignedSize(usize),
+    /// A structured stride must be a nonzero multiple of 4, at most 2048 (FS §21).
+    #[error("structured stride {0} must be a nonzero multiple of 4, at most 2048")]
+    BadStride(u32),
+    /// Too much data for the buffer.
+    #[error("{given} bytes do not fit a buffer of {size} bytes at offset {offset}")]
+    Overflow {
+        /// bytes given
+        given: usize,
+        /// buffer size in bytes
+        size: usize,
+        /// write offset in bytes
+        offset: usize,
+    },
+}
+
+/// The storage of an SRV or UAV: `len_words` 32-bit words, little-endian when
+/// seen as bytes, plus the hidden append/consume counter that D3D attaches to
+/// a UAV view (kept here because sm5sim binds one view per buffer).
+#[derive(Debug)]
+pub struct Buffer {
+    words: Box<[AtomicU32]>,
+    counter: AtomicU32,
+}
+
+impl Buffer {
+    /// A zero-filled buffer of `size_bytes` bytes.
+    ///
+    /// # Errors
+    /// [`MemError::UnalignedSize`] unless `size_bytes` is a multiple of 4.
+    pub fn zeroed(size_bytes: usize) -> Result<Self, MemError> {
+        if size_bytes % 4 != 0 {
+            return Err(MemError::UnalignedSize(size_bytes));
+        }
+        Ok(Self::from_words_iter((0..size_bytes / 4).map(|_| 0)))
+    }
+
+    /// A buffer holding these words.
+    pub fn from_words(words: &[u32]) -> Self {
+        Self::from_words_iter(words.iter().copied())
+    }
+
+    fn from_words_iter(words: impl Iterator<Item = u32>) -> Self {
+        Self {
+            words: words.map(AtomicU32::new).collect(),
+            counter: AtomicU32::new(0),
+        }
+    }
+
+    /// A buffer holding these little-endian bytes.
+    ///
+    /// # Errors
+    /// [`MemError::UnalignedSize`] unless the length is a multiple of 4.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, MemError> {
+        if bytes.len() % 4 != 0 {
+            return Err(MemError::UnalignedSize(bytes.len()));
+        }
+        Ok(Self::from_words_iter(
+            bytes
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+        ))
+    }
+
+    /// Size in 32-bit words.
+    pub fn len_words(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Size in bytes.
+    pub fn len_bytes(&self) -> usize {
+        self.words.len() * 4
+    }
+
+    /// The words themselves.
+    pub fn words(&self) -> &[AtomicU32] {
+        &self.words
+    }
+
+    /// Word `i`, or `None` past the end.
+    pub fn load(&self, i: usize) -> Option<u32> {
+        self.words.get(i).map(|w| w.load(Ordering::Relaxed))
+    }
+
+    /// A copy of every word. Call it when no dispatch is running (a dispatch
+    /// ends with a full join, so every write is visible then).
+    pub fn to_words(&self) -> Vec<u32> {
+        self.words
+            .iter()
+            .map(|w| w.load(Ordering::Relaxed))
+            .collect()
+    }
+
+    /// A copy of the contents as little-endian bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.words
+            .iter()
+            .flat_map(|w| w.load(Ordering::Relaxed).to_le_bytes())
+            .collect()
+    }
+
+    /// Overwrite words starting at word `offset`.
+    ///
+    /// # Errors
+    /// [`MemError::Overflow`] if they do not fit; nothing is written then.
+    pub fn write_words(&self, offset: usize, words: &[u32]) -> Result<(), MemError> {
+        let end = offset
+            .checked_add(words.len())
+            .filter(|&e| e <= self.words.len())
+            .ok_or(MemError::Overflow {
+                given: words.len() * 4,
+                size: self.len_bytes(),
+                offset: offset * 4,
+            })?;
+        for (dst, &src) in self.words[offset..end].iter().zip(words) {
+            dst.store(src, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    /// The hidden counter used by `imm_atomic_alloc` / `imm_atomic_consume`.
+    pub fn counter(&self) -> &AtomicU32 {
+        &self.counter
+    }
+}
+
+/// How a view interprets its buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewKind {
+    /// Byte-address view (`ByteAddressBuffer`): addresses are byte offsets.
+    Raw,
+    /// Structured view: addresses are (structure index, byte offset in the structure).
+    Structured {
+        /// bytes per structure
+        stride: u32,
+    },
+}
+
+/// A raw or structured view of a whole [`Buffer`].
+///
+/// Bounds are measured against the view (`reference/sm5-compute-isa.md` §14);
+/// the rules are those of [`crate::addressing`].
+#[derive(Debug, Clone, Copy)]
+pub struct BufferView<'a> {
+    buffer: &'a Buffer,
+    kind: ViewKind,
+}
+
+impl<'a> BufferView<'a> {
+    /// A raw view.
+    pub fn raw(buffer: &'a Buffer) -> Self {
+        Self {
+            buffer,
+            kind: ViewKind::Raw,
+        }
+    }
+
+    /// A structured view with `stride` bytes per structure; a trailing partial
+    /// structure is outside the view.
+    ///
+    /// # Errors
+    /// [`MemError::BadStride`] unless `stride` is a nonzero multiple of 4 that is at most 2048.
+    pub fn structured(buffer: &'a Buffer, stride: u32) -> Result<Self, MemError> {
+        if stride == 0 || stride % 4 != 0 || stride > 2048 {
+            return Err(MemError::BadStride(stride));
+        }
+        Ok(Self {
+            buffer,
+            kind: ViewKind::Structured { stride },
+        })
+    }
+
+    /// The buffer behind the view.
+    pub fn buffer(&self) -> &'a Buffer {
+        self.buffer
+    }
+
+    /// The view's kind.
+    pub fn kind(&self) -> ViewKind {
+        self.kind
+    }
+
+    /// Size of the view in bytes.
+    pub fn size_bytes(&self) -> u64 {
+        self.buffer.len_bytes() as u64
+    }
+
+    /// What `bufinfo` reports (FS §22.4.1): bytes for a raw view, structures for a structured one.
+    pub fn bufinfo(&self) -> u32 {
+        let n = match self.kind {
+            ViewKind::Raw => self.size_bytes(),
+            ViewKind::Structured { stride } => self.size_bytes() / stride as u64,
+        };
+        u32::try_from(n).unwrap_or(u32::MAX)
+    }
+
+    /// Word index of dword `k` of an access at address (`a`, `b`): for a raw
+    /// view `a` is the byte offset (`b` unused); for a structured one `a` is
+    /// the structure index and `b` the byte offset. `None` when out of bounds.
+    #[inline]
+    pub fn word_index(&self, a: u32, b: u32, k: u32) -> Option<usize> {
+        match self.kind {
+            ViewKind::Raw => raw_word_index(self.size_bytes(), a, k),
+            ViewKind::Structured { stride } => {
+                structured_word_index(self.size_bytes(), stride, a, b, k)
+            }
+        }
+    }
+
+    /// Load word `i` (from [`Self::word_index`]); 0 when out of range.
+    #[inline]
+    pub fn load(&self, i: Option<usize>) -> u32 {
+        i.and_then(|i| self.buffer.words.get(i))
+            .map_or(0, |w| w.load(Ordering::Relaxed))
+    }
+
+    /// Store word `i`; dropped when out of range.
+    #[inline]
+    pub fn store(&self, i: Option<usize>, v: u32) {
+        if let Some(w) = i.and_then(|i| self.buffer.words.get(i)) {
+            w.store(v, Ordering::Relaxed);
+        }
+    }
+
+    /// Atomic read-modify-write of word `i`; returns the old value, or `None`
+    /// (nothing written) when out of range.
+    #[inline]
+    pub fn atomic(&self, i: Option<usize>, op: AtomicOp) -> Option<u32> {
+        i.and_then(|i| self.buffer.words.get(i))
+            .map(|w| op.apply(w))
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_round_trip_little_endian() {
+        let b = Buffer::from_bytes(&[1, 0, 0, 0, 0xff, 0xff, 0xff, 0x7f]).unwrap();
+        assert_eq!(b.to_words(), vec![1, 0x7fff_ffff]);
+        assert_eq!(b.to_bytes(), vec![1, 0, 0, 0, 0xff, 0xff, 0xff, 0x7f]);
+        assert_eq!(
+            Buffer::from_bytes(&[1, 2, 3]).unwrap_err(),
+            MemError::UnalignedSize(3)
+        );
+    }
+
+    #[test]
+    fn write_words_refuses_overflow_without_writing() {
+        let b = Buffer::zeroed(8).unwrap();
+        assert!(b.write_words(1, &[5, 6]).is_err());
+        assert_eq!(b.to_words(), vec![0, 0]);
+        b.write_words(1, &[5]).unwrap();
+        assert_eq!(b.to_words(), vec![0, 5]);
+    }
+
+    #[test]
+    fn structured_view_counts_whole_structures() {
+        let b = Buffer::zeroed(40).unwrap();
+        let v = BufferView::structured(&b, 16).unwrap();
+        assert_eq!(v.bufinfo(), 2);
+        assert_eq!(BufferView::raw(&b).bufinfo(), 40);
+        // structure 2 would be bytes 32..48: outside.
+        assert_eq!(v.word_index(2, 0, 0), None);
+        assert!(BufferView::structured(&b, 6).is_err());
+    }
+}

@@ -1,0 +1,1 @@
+//! Dispatch: thread groups on a rayon pool.

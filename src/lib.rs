@@ -1,0 +1,2 @@
+pub use sim_core;
+pub use sim_mem;
