@@ -1,1 +1,153 @@
-fn main() {}
+//! `sm5sim`: run Direct3D 11 compute shaders on the CPU.
+//!
+//! Exit status: 0 when every expectation holds, 1 when one fails, 2 on bad
+//! input (unreadable or malformed files, bad job files, refused dispatches).
+
+use anyhow::{bail, Context};
+use clap::{Parser, Subcommand};
+use sm5sim::job::{Job, StepReport};
+use sm5sim::sim_core::{disasm, LoadOptions, Program};
+use sm5sim::sim_sched::DispatchOptions;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "sm5sim",
+    version,
+    about = "Run Direct3D 11 compute shaders (SM5 DXBC) on the CPU"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a job file: create its resources, run its steps, check its expectations.
+    Run {
+        /// The job file (TOML).
+        job: PathBuf,
+        /// Worker threads (default: every core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Lanes per warp (1 up to the thread-group size).
+        #[arg(long, default_value_t = 32)]
+        warp_width: usize,
+        /// After the last step, write resource NAME's bytes (little-endian) to FILE. Repeatable.
+        #[arg(long, value_name = "NAME=FILE")]
+        dump: Vec<String>,
+        /// Load the shader even if its container checksum is wrong.
+        #[arg(long)]
+        no_checksum: bool,
+    },
+    /// Print a shader's instructions and declarations in fxc's listing syntax.
+    Disasm {
+        /// The shader (.dxbc / .cso).
+        file: PathBuf,
+        /// Disassemble even if the container checksum is wrong.
+        #[arg(long)]
+        no_checksum: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_env("SM5SIM_LOG"))
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<bool> {
+    match cli.command {
+        Command::Disasm { file, no_checksum } => {
+            let bytes =
+                std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
+            let options = LoadOptions {
+                verify_checksum: !no_checksum,
+            };
+            let decoded = Program::decode_only(&bytes, &options)
+                .with_context(|| file.display().to_string())?;
+            print!("{}", disasm::disassemble(&decoded));
+            Ok(true)
+        }
+        Command::Run {
+            job,
+            threads,
+            warp_width,
+            dump,
+            no_checksum,
+        } => {
+            if warp_width == 0 {
+                bail!("--warp-width must be at least 1");
+            }
+            let options = LoadOptions {
+                verify_checksum: !no_checksum,
+            };
+            let job = Job::load(&job, &options)?;
+            let mut dumps = Vec::new();
+            for d in &dump {
+                let (name, file) = d
+                    .split_once('=')
+                    .with_context(|| format!("--dump {d}: expected NAME=FILE"))?;
+                if job.resource(name).is_none() {
+                    let names: Vec<_> = job.resources.iter().map(|r| r.name.as_str()).collect();
+                    bail!(
+                        "--dump {d}: the job has no resource '{name}' (it has: {})",
+                        names.join(", ")
+                    );
+                }
+                dumps.push((name.to_string(), PathBuf::from(file)));
+            }
+            let reports = job.run(&DispatchOptions {
+                threads,
+                warp_width,
+            })?;
+            let mut ok = true;
+            for (i, r) in reports.iter().enumerate() {
+                match r {
+                    StepReport::Dispatch { groups, stats, elapsed } => println!(
+                        "step {i}: dispatch {}x{}x{}: {} groups, {} threads, {} warp-instructions, {:.3} s",
+                        groups[0],
+                        groups[1],
+                        groups[2],
+                        stats.groups,
+                        stats.threads,
+                        stats.warp_instructions,
+                        elapsed.as_secs_f64()
+                    ),
+                    StepReport::Set { resource } => println!("step {i}: set {resource}"),
+                    StepReport::Expect { what, mismatches, first } => {
+                        if *mismatches == 0 {
+                            println!("step {i}: expect {what}: ok");
+                        } else {
+                            ok = false;
+                            println!("step {i}: expect {what}: FAILED, {mismatches} element(s) differ");
+                            for m in first {
+                                println!("  [{}] expected {}, got {}", m.index, m.expected, m.got);
+                            }
+                            if *mismatches > first.len() {
+                                println!("  … and {} more", mismatches - first.len());
+                            }
+                        }
+                    }
+                }
+            }
+            for (name, file) in dumps {
+                let r = job.resource(&name).context("checked above")?;
+                std::fs::write(&file, r.buffer.to_bytes())
+                    .with_context(|| format!("writing {}", file.display()))?;
+            }
+            Ok(ok)
+        }
+    }
+}

@@ -1,1 +1,166 @@
-//! Dispatch: thread groups on a rayon pool.
+//! Dispatch: `Dispatch(x, y, z)` runs x·y·z thread groups of a [`Program`] on
+//! a rayon pool, one group per task, each group on one worker thread from
+//! start to end (`../shared/DESIGN.md`, "the executor").
+//!
+//! Executors are reused: each rayon task split gets one [`GroupExecutor`]
+//! (`for_each_init`), so registers, masks and the TGSM arena are allocated a
+//! handful of times per dispatch, not once per group.
+//!
+//! Visibility: the dispatch returns only after every group has finished
+//! (rayon's join is a full happens-before edge), so every write of the
+//! dispatch is visible to the caller and to the next dispatch
+//! (`reference/compute-model.md` §1, "Completion").
+
+use rayon::prelude::*;
+use sim_core::exec::{ExecStats, GroupExecutor};
+use sim_core::Program;
+use sim_mem::Bindings;
+use std::sync::Mutex;
+
+/// The most thread groups per dimension (`D3D11_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION`, FS §18.6.2).
+pub const MAX_GROUPS_PER_DIMENSION: u32 = 65535;
+
+/// How to run a dispatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DispatchOptions {
+    /// Worker threads; 0 = every core (rayon's default).
+    pub threads: usize,
+    /// Lanes per warp (clamped to 1..=threads per group). Default 32.
+    pub warp_width: usize,
+}
+
+impl Default for DispatchOptions {
+    fn default() -> Self {
+        Self {
+            threads: 0,
+            warp_width: 32,
+        }
+    }
+}
+
+/// Errors that stop a dispatch before any group runs.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DispatchError {
+    /// A dimension exceeds 65535 groups, which D3D leaves undefined.
+    #[error("Dispatch({x}, {y}, {z}): each dimension must be at most 65535 thread groups")]
+    TooManyGroups {
+        /// groups in x
+        x: u32,
+        /// groups in y
+        y: u32,
+        /// groups in z
+        z: u32,
+    },
+    /// cs_4_x dispatches must have z = 1 (FS §18.7.2.1).
+    #[error("Dispatch({x}, {y}, {z}): cs_4_x requires z = 1")]
+    Cs4Z {
+        /// groups in x
+        x: u32,
+        /// groups in y
+        y: u32,
+        /// groups in z
+        z: u32,
+    },
+    /// The rayon pool could not be built.
+    #[error("cannot start {threads} worker threads: {message}")]
+    Pool {
+        /// threads asked for
+        threads: usize,
+        /// rayon's message
+        message: String,
+    },
+}
+
+/// What a dispatch did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DispatchStats {
+    /// Thread groups run.
+    pub groups: u64,
+    /// Threads run (groups × threads per group).
+    pub threads: u64,
+    /// Warp-instructions executed, summed over all groups.
+    pub warp_instructions: u64,
+    /// Group barriers completed, summed over all groups.
+    pub barriers: u64,
+}
+
+/// Run `Dispatch(groups[0], groups[1], groups[2])`.
+///
+/// A zero in any dimension runs nothing and is not an error (FS §18.6.2).
+///
+/// # Errors
+/// [`DispatchError`] when the group counts break D3D's limits or the worker
+/// pool cannot start; nothing has run then.
+pub fn dispatch(
+    program: &Program,
+    bindings: &Bindings<'_>,
+    groups: [u32; 3],
+    options: &DispatchOptions,
+) -> Result<DispatchStats, DispatchError> {
+    let [x, y, z] = groups;
+    if groups.iter().any(|&g| g > MAX_GROUPS_PER_DIMENSION) {
+        return Err(DispatchError::TooManyGroups { x, y, z });
+    }
+    if program.version.major == 4 && z > 1 {
+        return Err(DispatchError::Cs4Z { x, y, z });
+    }
+    let total = x as u64 * y as u64 * z as u64;
+    if total == 0 {
+        return Ok(DispatchStats::default());
+    }
+    let _span = tracing::debug_span!("dispatch", x, y, z, total).entered();
+    let sum = Mutex::new(ExecStats::default());
+    let run = || {
+        (0..total).into_par_iter().for_each_init(
+            || Collect {
+                exec: GroupExecutor::new(program, options.warp_width),
+                sum: &sum,
+            },
+            |c, g| {
+                let gid = [
+                    (g % x as u64) as u32,
+                    ((g / x as u64) % y as u64) as u32,
+                    (g / (x as u64 * y as u64)) as u32,
+                ];
+                c.exec.run_group(gid, bindings);
+            },
+        )
+    };
+    if options.threads == 0 {
+        run();
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.threads)
+            .build()
+            .map_err(|e| DispatchError::Pool {
+                threads: options.threads,
+                message: e.to_string(),
+            })?;
+        pool.install(run);
+    }
+    let s = sum
+        .into_inner()
+        .unwrap_or_else(|poison| poison.into_inner());
+    Ok(DispatchStats {
+        groups: s.groups,
+        threads: s.groups * program.threads_per_group() as u64,
+        warp_instructions: s.warp_instructions,
+        barriers: s.barriers,
+    })
+}
+
+/// A worker's executor, which adds its counters to the dispatch total when dropped.
+struct Collect<'a, 'p> {
+    exec: GroupExecutor<'p>,
+    sum: &'a Mutex<ExecStats>,
+}
+
+impl Drop for Collect<'_, '_> {
+    fn drop(&mut self) {
+        let s = self.exec.stats();
+        let mut total = self.sum.lock().unwrap_or_else(|p| p.into_inner());
+        total.groups += s.groups;
+        total.warp_instructions += s.warp_instructions;
+        total.barriers += s.barriers;
+    }
+}
