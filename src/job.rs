@@ -363,7 +363,7 @@ struct Expect {
 #[derive(Debug, Clone)]
 enum Check {
     Words {
-        content: Content,
+        content: Box<Content>,
         ulps: u32,
         abs: Option<f64>,
     },
@@ -538,12 +538,22 @@ impl Job {
             let key = format!("steps[{i}]");
             let kinds: Vec<&String> = table.keys().collect();
             if kinds.len() != 1 {
+                let found: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
                 return Err(spec_err(
                     key,
-                    "each step has exactly one of dispatch, set, expect".into(),
+                    format!(
+                        "each step has exactly one of dispatch, set, expect (found: {})",
+                        if found.is_empty() {
+                            "nothing".into()
+                        } else {
+                            found.join(", ")
+                        }
+                    ),
                 ));
             }
-            let (kind, value) = table.iter().next().expect("one key checked above");
+            let Some((kind, value)) = table.iter().next() else {
+                continue; // unreachable: exactly one key was checked above
+            };
             let key = format!("{key}.{kind}");
             match kind.as_str() {
                 "dispatch" => {
@@ -885,7 +895,11 @@ fn parse_check(mut t: toml::Table, counter: Option<u32>) -> Result<Check, String
             "ulps and abs apply to float expectations (f32, fill_f32, iota_f32, random_f32)".into(),
         );
     }
-    Ok(Check::Words { content, ulps, abs })
+    Ok(Check::Words {
+        content: Box::new(content),
+        ulps,
+        abs,
+    })
 }
 
 fn rdef_name(program: &Program, slot: Slot) -> Option<String> {

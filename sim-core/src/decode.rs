@@ -67,7 +67,7 @@ pub fn decode_program(words: &[u32]) -> Result<DecodedProgram, LoadError> {
     let mut instructions = Vec::new();
     let mut pos = 2usize;
     while pos < words.len() {
-        let ins = decode_instruction(words, pos, version).map_err(|(at, kind)| err(at, kind))?;
+        let ins = decode_instruction(words, pos).map_err(|(at, kind)| err(at, kind))?;
         pos = ins.1;
         instructions.push(ins.0);
     }
@@ -97,11 +97,7 @@ impl Cursor<'_> {
     }
 }
 
-fn decode_instruction(
-    words: &[u32],
-    start: usize,
-    version: ShaderVersion,
-) -> DecodeResult<(Instruction, usize)> {
+fn decode_instruction(words: &[u32], start: usize) -> DecodeResult<(Instruction, usize)> {
     let token = words[start];
     let number = token & 0x7ff;
     let opcode =
@@ -186,13 +182,13 @@ fn decode_instruction(
     match (operand_count, raw_rest) {
         (Some(n), _) => {
             for _ in 0..n {
-                ins.operands.push(decode_operand(&mut cur, 0, version)?);
+                ins.operands.push(decode_operand(&mut cur, 0)?);
             }
             ins.raw = words[cur.pos..end].to_vec();
         }
         (None, Some(expected)) => {
             while cur.pos < end {
-                let op = decode_operand(&mut cur, 0, version).map_err(|(at, kind)| match kind {
+                let op = decode_operand(&mut cur, 0).map_err(|(at, kind)| match kind {
                     DecodeErrorKind::Truncated(_) => (
                         at,
                         DecodeErrorKind::OperandOverrun {
@@ -219,11 +215,7 @@ fn decode_instruction(
     Ok((ins, end))
 }
 
-fn decode_operand(
-    cur: &mut Cursor<'_>,
-    depth: u32,
-    version: ShaderVersion,
-) -> DecodeResult<Operand> {
+fn decode_operand(cur: &mut Cursor<'_>, depth: u32) -> DecodeResult<Operand> {
     let at = cur.pos;
     let token = cur.next("operand token")?;
     let bad = |what| (at, DecodeErrorKind::BadOperand { token, what });
@@ -311,13 +303,13 @@ fn decode_operand(
             }
             2 => Index {
                 imm: 0,
-                rel: Some(Box::new(decode_operand(cur, depth + 1, version)?)),
+                rel: Some(Box::new(decode_operand(cur, depth + 1)?)),
             },
             3 => {
                 let imm = cur.next("index")? as u64;
                 Index {
                     imm,
-                    rel: Some(Box::new(decode_operand(cur, depth + 1, version)?)),
+                    rel: Some(Box::new(decode_operand(cur, depth + 1)?)),
                 }
             }
             4 => {
@@ -325,7 +317,7 @@ fn decode_operand(
                 let lo = cur.next("index")? as u64;
                 Index {
                     imm: hi << 32 | lo,
-                    rel: Some(Box::new(decode_operand(cur, depth + 1, version)?)),
+                    rel: Some(Box::new(decode_operand(cur, depth + 1)?)),
                 }
             }
             _ => return Err(bad("unknown index representation")),

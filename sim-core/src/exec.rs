@@ -22,7 +22,10 @@
 //! multiply and add, in component order (x, y, z, w) — a GPU that fuses may
 //! differ by 1 ULP per multiply-add.
 
-use crate::ir::Modifier;
+// Lane loops index several structure-of-arrays slices with one lane number;
+// iterator zips of four or five slices would obscure them.
+#![allow(clippy::needless_range_loop)]
+
 use crate::program::*;
 use sim_mem::{AtomicOp, Bindings, BufferView, Tgsm};
 
@@ -1243,13 +1246,11 @@ impl<'p> GroupExecutor<'p> {
                         let v = x as u64 * y as u64;
                         ((v >> 32) as u32, v as u32)
                     }
-                    Udiv => {
-                        if y == 0 {
-                            (!0, !0)
-                        } else {
-                            (x / y, x % y)
-                        }
-                    }
+                    // division by zero gives 0xFFFFFFFF in both (FS §22.12.9)
+                    Udiv => (
+                        x.checked_div(y).unwrap_or(!0),
+                        x.checked_rem(y).unwrap_or(!0),
+                    ),
                     Uaddc => {
                         let (v, c) = x.overflowing_add(y);
                         (v, c as u32)
@@ -1308,9 +1309,6 @@ impl Warp {
         }
     }
 }
-
-#[allow(dead_code)]
-fn _modifier_is_used(_: Modifier) {}
 
 #[cfg(test)]
 mod tests {

@@ -674,16 +674,14 @@ impl Lowering {
                     dynamic: ins.token & (1 << 11) != 0,
                 });
             }
-            CustomData => {
-                if (ins.token >> 11) == 3 {
-                    if !self.p.icb.is_empty() {
-                        return Err(self.invalid("more than one immediate constant buffer"));
-                    }
-                    if ins.raw.len() > 4096 * 4 {
-                        return Err(self.invalid("immediate constant buffer exceeds 4096 vec4"));
-                    }
-                    self.p.icb = ins.raw.clone();
+            CustomData if (ins.token >> 11) == 3 => {
+                if !self.p.icb.is_empty() {
+                    return Err(self.invalid("more than one immediate constant buffer"));
                 }
+                if ins.raw.len() > 4096 * 4 {
+                    return Err(self.invalid("immediate constant buffer exceeds 4096 vec4"));
+                }
+                self.p.icb = ins.raw.clone();
             }
             DclResourceRaw | DclResourceStructured | DclUavRaw | DclUavStructured => {
                 let slot = self.decl_reg(ins)?;

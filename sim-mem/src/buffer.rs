@@ -40,7 +40,7 @@ impl Buffer {
     /// # Errors
     /// [`MemError::UnalignedSize`] unless `size_bytes` is a multiple of 4.
     pub fn zeroed(size_bytes: usize) -> Result<Self, MemError> {
-        if size_bytes % 4 != 0 {
+        if !size_bytes.is_multiple_of(4) {
             return Err(MemError::UnalignedSize(size_bytes));
         }
         Ok(Self::from_words_iter((0..size_bytes / 4).map(|_| 0)))
@@ -63,7 +63,7 @@ impl Buffer {
     /// # Errors
     /// [`MemError::UnalignedSize`] unless the length is a multiple of 4.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, MemError> {
-        if bytes.len() % 4 != 0 {
+        if !bytes.len().is_multiple_of(4) {
             return Err(MemError::UnalignedSize(bytes.len()));
         }
         Ok(Self::from_words_iter(
@@ -172,7 +172,7 @@ impl<'a> BufferView<'a> {
     /// # Errors
     /// [`MemError::BadStride`] unless `stride` is a nonzero multiple of 4 that is at most 2048.
     pub fn structured(buffer: &'a Buffer, stride: u32) -> Result<Self, MemError> {
-        if stride == 0 || stride % 4 != 0 || stride > 2048 {
+        if stride == 0 || !stride.is_multiple_of(4) || stride > 2048 {
             return Err(MemError::BadStride(stride));
         }
         Ok(Self {

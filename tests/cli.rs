@@ -1,0 +1,253 @@
+//! The `sm5sim` binary: example jobs pass, failures exit 1 with the first
+//! differing elements, bad input exits 2 with a message that says where.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn sm5sim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+        .args(args)
+        .output()
+        .expect("run sm5sim")
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Write a job file into a fresh directory; `SHADER` in the text becomes the
+/// absolute path of the histogram example's shader.
+fn job(name: &str, toml: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let shader = root().join("examples/histogram/histogram.dxbc");
+    let path = dir.join("job.toml");
+    std::fs::write(
+        &path,
+        toml.replace("SHADER", &shader.display().to_string().replace('\\', "/")),
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn every_example_job_passes() {
+    let mut n = 0;
+    for entry in std::fs::read_dir(root().join("examples")).unwrap() {
+        let dir = entry.unwrap().path();
+        for f in std::fs::read_dir(&dir).unwrap() {
+            let f = f.unwrap().path();
+            if f.extension().is_some_and(|e| e == "toml") {
+                let o = sm5sim(&["run", f.to_str().unwrap()]);
+                let (out, err) = text(&o);
+                assert_eq!(o.status.code(), Some(0), "{}:\n{out}\n{err}", f.display());
+                assert!(out.contains(": ok"), "{out}");
+                n += 1;
+            }
+        }
+    }
+    assert_eq!(n, 8, "one job per workload");
+}
+
+const SMALL: &str = r#"
+shader = "SHADER"
+[resources.keys]
+init = { u32 = [1, 2, 3, 2, 258] }
+[resources.bins]
+elements = 256
+init = { fill_u32 = 0 }
+[resources.Params]
+init = { fields = { key_count = 5 } }
+[[steps]]
+dispatch = [1, 1, 1]
+"#;
+
+#[test]
+fn a_failed_expectation_exits_1_and_shows_the_first_differences() {
+    let p = job(
+        "fail",
+        &format!("{SMALL}\n[[steps]]\nexpect = {{ resource = \"bins\", fill_u32 = 0 }}\n"),
+    );
+    let o = sm5sim(&["run", p.to_str().unwrap()]);
+    let (out, _) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    // bins 1, 2 (twice + key 258), 3 are nonzero: three elements differ.
+    assert!(out.contains("FAILED, 3 element(s) differ"), "{out}");
+    assert!(out.contains("[1] expected 0, got 1"), "{out}");
+    assert!(out.contains("[2] expected 0, got 3"), "{out}");
+    assert!(out.contains("[3] expected 0, got 1"), "{out}");
+}
+
+#[test]
+fn dump_writes_the_resource_bytes() {
+    let p = job("dump", SMALL);
+    let out = p.with_file_name("bins.bin");
+    let o = sm5sim(&[
+        "run",
+        p.to_str().unwrap(),
+        "--dump",
+        &format!("bins={}", out.display()),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(bytes.len(), 1024);
+    let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap());
+    assert_eq!(
+        (word(0), word(1), word(2), word(3), word(4)),
+        (0, 1, 3, 1, 0)
+    );
+}
+
+#[test]
+fn threads_and_warp_width_flags_give_the_same_answer() {
+    let p = job(
+        "flags",
+        &format!("{SMALL}\n[[steps]]\nexpect = {{ resource = \"bins\", sum_u32 = 5 }}\n"),
+    );
+    for args in [
+        ["--threads", "1"],
+        ["--warp-width", "1"],
+        ["--warp-width", "256"],
+    ] {
+        let mut a = vec!["run", p.to_str().unwrap()];
+        a.extend(args);
+        let o = sm5sim(&a);
+        assert_eq!(o.status.code(), Some(0), "{args:?} {:?}", text(&o));
+    }
+}
+
+/// Each bad job exits 2 with a message containing the given words.
+#[test]
+fn bad_input_exits_2_and_says_where() {
+    let cases: &[(&str, String, &[&str])] = &[
+        ("toml", "shader = \n".into(), &["job.toml", "line 1"]),
+        (
+            "unknown_key",
+            format!("bogus = 1\n{SMALL}"),
+            &["unknown field `bogus`"],
+        ),
+        (
+            "step_key",
+            format!("{SMALL}\nbogus = 1\n"),
+            &["steps[0]", "found: bogus, dispatch"],
+        ),
+        (
+            "missing_shader",
+            SMALL.replace("SHADER", "/nonexistent/x.dxbc"),
+            &["/nonexistent/x.dxbc"],
+        ),
+        (
+            "list_length",
+            SMALL.replace(
+                "init = { u32 = [1, 2, 3, 2, 258] }",
+                "init = { u32 = [1, 2] }\nelements = 5",
+            ),
+            &["resources.keys", "2 values given", "5 32-bit words"],
+        ),
+        (
+            "unknown_field",
+            SMALL.replace("key_count = 5", "key_cnt = 5"),
+            &[
+                "resources.Params.init",
+                "no variable 'key_cnt'",
+                "key_count",
+            ],
+        ),
+        (
+            "unbound",
+            SMALL.replace(
+                "[resources.bins]\nelements = 256\ninit = { fill_u32 = 0 }\n",
+                "",
+            ),
+            &["declares u0", "'bins'", "binds nothing"],
+        ),
+        (
+            "wrong_view",
+            SMALL.replace(
+                "[resources.bins]\n",
+                "[resources.bins]\nview = \"structured\"\nstride = 4\n",
+            ),
+            &["resources.bins.view", "raw, not structured"],
+        ),
+        (
+            "bad_slot",
+            SMALL.replace("[resources.bins]\n", "[resources.bins]\nslot = \"q7\"\n"),
+            &["resources.bins.slot", "'q7'"],
+        ),
+        (
+            "too_many_groups",
+            SMALL.replace("dispatch = [1, 1, 1]", "dispatch = [65536, 1, 1]"),
+            &["steps[0]", "65535"],
+        ),
+        (
+            "unknown_resource",
+            format!("{SMALL}\n[[steps]]\nexpect = {{ resource = \"nope\", fill_u32 = 0 }}\n"),
+            &["steps[1].expect", "no resource named 'nope'"],
+        ),
+        (
+            "two_forms",
+            format!(
+                "{SMALL}\n[[steps]]\nexpect = {{ resource = \"bins\", fill_u32 = 0, u32 = [1] }}\n"
+            ),
+            &["steps[1].expect", "exactly one"],
+        ),
+        (
+            "random_range",
+            SMALL.replace(
+                "init = { u32 = [1, 2, 3, 2, 258] }",
+                "elements = 4\ninit = { random_u32 = { seed = 1, min = 5, max = 4 } }",
+            ),
+            &["resources.keys.init", "min 5 > max 4"],
+        ),
+    ];
+    for (name, toml, words) in cases {
+        let p = job(name, toml);
+        let o = sm5sim(&["run", p.to_str().unwrap()]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{name}: {out}\n{err}");
+        for w in *words {
+            assert!(err.contains(w), "{name}: expected '{w}' in: {err}");
+        }
+    }
+    let p = job("dump_bad", SMALL);
+    let o = sm5sim(&["run", p.to_str().unwrap(), "--dump", "nothere=x.bin"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("no resource 'nothere'"));
+}
+
+#[test]
+fn corrupted_shader_exits_2_unless_checksum_is_skipped() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli/corrupt");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut bytes = std::fs::read(root().join("examples/histogram/histogram.dxbc")).unwrap();
+    // Flip a bit in the RDEF creator string: harmless to the program, caught by the checksum.
+    let i = bytes.windows(9).position(|w| w == b"Microsoft").unwrap();
+    bytes[i] ^= 0x20;
+    let f = dir.join("h.dxbc");
+    std::fs::write(&f, &bytes).unwrap();
+    let o = sm5sim(&["disasm", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("--no-checksum"), "{:?}", text(&o));
+    let o = sm5sim(&["disasm", f.to_str().unwrap(), "--no-checksum"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(text(&o).0.starts_with("cs_5_0\n"));
+}
+
+#[test]
+fn disasm_prints_the_listing() {
+    let f = root().join("examples/scan/scan.dxbc");
+    let o = sm5sim(&["disasm", f.to_str().unwrap()]);
+    let (out, _) = text(&o);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(out.contains("dcl_tgsm_structured g0, 2048, 2\n"), "{out}");
+    assert!(out.contains("  breakc_nz r0.w\n"), "{out}");
+}
