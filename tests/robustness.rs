@@ -129,3 +129,86 @@ fn errors_say_where() {
     let msg = Program::from_dxbc(&b, &VERIFY).unwrap_err().to_string();
     assert!(msg.contains("checksum"), "{msg}");
 }
+
+/// Replace the dword sequence `from` by `to` in the SHEX chunk and re-sign the container.
+fn patch(name: &str, from: &[u32], to: &[u32]) -> Vec<u8> {
+    let mut b = workload(name);
+    let find: Vec<u8> = from.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let at = b
+        .windows(find.len())
+        .position(|w| w == find.as_slice())
+        .unwrap_or_else(|| panic!("{name}: tokens {from:x?} not found"));
+    for (i, w) in to.iter().enumerate() {
+        b[at + 4 * i..at + 4 * i + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    sm5sim::sim_core::container::update_checksum(&mut b).unwrap();
+    b
+}
+
+fn invalid_message(bytes: &[u8]) -> String {
+    match Program::from_dxbc(bytes, &VERIFY) {
+        Err(e @ LoadError::Invalid { .. }) => e.to_string(),
+        other => panic!("expected LoadError::Invalid, got {other:?}"),
+    }
+}
+
+#[test]
+fn tgsm_over_32_kib_is_refused_at_load() {
+    // histogram: dcl_tgsm_structured g0, 4, 256 (0x040000a0, g0 operand 0x0011f000, 0, 4, 256)
+    let ok = patch(
+        "histogram",
+        &[0x0011f000, 0, 4, 256],
+        &[0x0011f000, 0, 4, 8192],
+    );
+    assert!(
+        Program::from_dxbc(&ok, &VERIFY).is_ok(),
+        "exactly 32 KiB is allowed"
+    );
+    let bad = patch(
+        "histogram",
+        &[0x0011f000, 0, 4, 256],
+        &[0x0011f000, 0, 4, 8193],
+    );
+    let msg = invalid_message(&bad);
+    assert!(msg.contains("32768"), "{msg}");
+    assert!(msg.contains("dcl_tgsm_structured"), "{msg}");
+}
+
+#[test]
+fn thread_group_limits_are_checked_at_load() {
+    // histogram: dcl_thread_group 256, 1, 1
+    let dcl = 0x0400_009b;
+    for (size, ok) in [
+        ([1024, 1, 1], true),
+        ([1025, 1, 1], false),
+        ([1, 1, 64], true),
+        ([1, 1, 65], false),
+        ([32, 32, 2], false), // 2048 threads
+        ([0, 1, 1], false),
+    ] {
+        let b = patch(
+            "histogram",
+            &[dcl, 256, 1, 1],
+            &[dcl, size[0], size[1], size[2]],
+        );
+        match Program::from_dxbc(&b, &VERIFY) {
+            Ok(p) => {
+                assert!(ok, "{size:?} loaded");
+                assert_eq!(p.thread_group, size);
+            }
+            Err(e) => {
+                assert!(!ok, "{size:?} refused: {e}");
+                assert!(matches!(e, LoadError::Invalid { .. }), "{e:?}");
+                assert!(e.to_string().contains("dcl_thread_group"), "{e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn undeclared_registers_are_refused_at_load() {
+    // histogram: dcl_temps 1 -> 0; the shader uses r0.
+    let b = patch("histogram", &[0x0200_0068, 1], &[0x0200_0068, 0]);
+    let msg = invalid_message(&b);
+    assert!(msg.contains("r0 is not declared"), "{msg}");
+}

@@ -89,6 +89,15 @@ struct Scratch {
     s: [Vec<u32>; 4],
     r: Vec<u32>,
     r2: Vec<u32>,
+    /// lanes leaving with break/continue/ret (4·W so `fetch` can fill it)
+    lanes: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Leave {
+    Break,
+    Continue,
+    Ret,
 }
 
 /// Executes thread groups of one program, one at a time; create one per
@@ -333,6 +342,7 @@ impl<'p> GroupExecutor<'p> {
                 ],
                 r: vec![0; 4 * w],
                 r2: vec![0; 4 * w],
+                lanes: vec![0; 4 * w],
             },
             group: [0; 3],
             stats: ExecStats::default(),
@@ -587,21 +597,60 @@ impl<'p> GroupExecutor<'p> {
         }
     }
 
-    /// Lanes leaving with break/continue/ret: `lanes[l] = active & cond`.
-    fn leaving(&mut self, warp: &Warp, b: &Bindings<'_>, cond: &Option<(Src, bool)>) -> Vec<u32> {
+    /// `break`, `continue` and `ret` (conditional when `cond` is given): the
+    /// lanes `active & cond` leave `active`, are cleared from every frame
+    /// between here and the target, and join the target's collecting mask
+    /// (loop/switch break mask, loop continue mask) or, for `ret`, die.
+    fn leave(
+        &mut self,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+        cond: &Option<(Src, bool)>,
+        kind: Leave,
+    ) {
         let w = self.w;
+        let mut lanes = std::mem::take(&mut self.sc.lanes);
         match cond {
-            None => warp.active.clone(),
+            None => lanes[..w].copy_from_slice(&warp.active),
             Some((src, nz)) => {
-                let mut c = std::mem::take(&mut self.sc.s[0]);
-                self.fetch(warp, b, src, 1, &mut c);
-                let out = (0..w)
-                    .map(|l| warp.active[l] & bool_mask((c[l] != 0) == *nz))
-                    .collect();
-                self.sc.s[0] = c;
-                out
+                self.fetch(warp, b, src, 1, &mut lanes);
+                for l in 0..w {
+                    lanes[l] = warp.active[l] & bool_mask((lanes[l] != 0) == *nz);
+                }
             }
         }
+        if any(&lanes[..w]) {
+            let target = match kind {
+                Leave::Break => warp
+                    .frames
+                    .iter()
+                    .rposition(|f| matches!(f, Frame::Loop { .. } | Frame::Switch { .. })),
+                Leave::Continue => warp
+                    .frames
+                    .iter()
+                    .rposition(|f| matches!(f, Frame::Loop { .. })),
+                Leave::Ret => None,
+            };
+            match (kind, target) {
+                (Leave::Ret, _) => {
+                    self.retire_lanes(warp, 0, &lanes[..w]);
+                    for (a, &l) in warp.alive.iter_mut().zip(&lanes) {
+                        *a &= !l;
+                    }
+                }
+                (_, Some(t)) => {
+                    self.retire_lanes(warp, t + 1, &lanes[..w]);
+                    let k = if kind == Leave::Break { 0 } else { 1 };
+                    let m = self.mask(warp, t, k);
+                    m.iter_mut().zip(&lanes).for_each(|(m, &l)| *m |= l);
+                }
+                // Validation guarantees a target; should it ever be missing,
+                // stop the warp rather than loop forever.
+                (_, None) => warp.done = true,
+            }
+            self.settle(warp);
+        }
+        self.sc.lanes = lanes;
     }
 
     // -- the interpreter loop -----------------------------------------
@@ -686,44 +735,9 @@ impl<'p> GroupExecutor<'p> {
                         self.settle(warp);
                     }
                 }
-                OpKind::Break { cond } => {
-                    let lanes = self.leaving(warp, b, &cond);
-                    let Some(t) = warp
-                        .frames
-                        .iter()
-                        .rposition(|f| matches!(f, Frame::Loop { .. } | Frame::Switch { .. }))
-                    else {
-                        unreachable_flow(warp);
-                        continue;
-                    };
-                    self.retire_lanes(warp, t + 1, &lanes);
-                    let m = self.mask(warp, t, 0);
-                    m.iter_mut().zip(&lanes).for_each(|(m, &l)| *m |= l);
-                    self.settle(warp);
-                }
-                OpKind::Continue { cond } => {
-                    let lanes = self.leaving(warp, b, &cond);
-                    let Some(t) = warp
-                        .frames
-                        .iter()
-                        .rposition(|f| matches!(f, Frame::Loop { .. }))
-                    else {
-                        unreachable_flow(warp);
-                        continue;
-                    };
-                    self.retire_lanes(warp, t + 1, &lanes);
-                    let m = self.mask(warp, t, 1);
-                    m.iter_mut().zip(&lanes).for_each(|(m, &l)| *m |= l);
-                    self.settle(warp);
-                }
-                OpKind::Ret { cond } => {
-                    let lanes = self.leaving(warp, b, &cond);
-                    self.retire_lanes(warp, 0, &lanes);
-                    for (a, &l) in warp.alive.iter_mut().zip(&lanes) {
-                        *a &= !l;
-                    }
-                    self.settle(warp);
-                }
+                OpKind::Break { cond } => self.leave(warp, b, &cond, Leave::Break),
+                OpKind::Continue { cond } => self.leave(warp, b, &cond, Leave::Continue),
+                OpKind::Ret { cond } => self.leave(warp, b, &cond, Leave::Ret),
                 OpKind::Switch { sel, id } => {
                     let mut s = std::mem::take(&mut self.sc.s[0]);
                     self.fetch(warp, b, &sel, 1, &mut s);
@@ -1283,12 +1297,6 @@ impl<'p> GroupExecutor<'p> {
         self.sc.r = r;
         self.sc.r2 = r2;
     }
-}
-
-/// Validation guarantees break/continue sit inside a loop or switch; if that
-/// ever fails, stop the warp rather than loop forever.
-fn unreachable_flow(warp: &mut Warp) {
-    warp.done = true;
 }
 
 impl Warp {
