@@ -136,14 +136,25 @@ fn imm_style(op: Opcode, operand: usize) -> ImmStyle {
                 ImmStyle::Untyped
             }
         }
+        // texel addresses, mip levels, sample indices and offsets are integers
+        O::Ld
+        | O::LdMs
+        | O::Resinfo
+        | O::SampleInfo
+        | O::SamplePos
+        | O::LdFeedback
+        | O::LdMsFeedback => ImmStyle::Int,
+        O::Gather4Po | O::Gather4PoC if operand == 2 => ImmStyle::Int,
+        O::Gather4PoFeedback | O::Gather4PoCFeedback if operand == 3 => ImmStyle::Int,
         _ => match op.info().class {
-            Class::Float | Class::FloatToInt => ImmStyle::Float,
-            Class::Texture if operand >= 1 => ImmStyle::Float,
+            Class::Float | Class::FloatToInt | Class::Texture => ImmStyle::Float,
             _ => ImmStyle::Int,
         },
     }
 }
 
+/// `%f` as Microsoft's C runtime prints it: at most 17 significant digits,
+/// zeros after them (FLT_MAX → `340282346638528860000000000000000000000.000000`).
 fn fmt_float(bits: u32) -> String {
     let f = f32::from_bits(bits);
     if f.is_nan() {
@@ -159,6 +170,18 @@ fn fmt_float(bits: u32) -> String {
         } else {
             "1.#INF00".into()
         };
+    }
+    if f.abs() >= 1e17 {
+        let e = format!("{:.16e}", f as f64); // d.dddddddddddddddde<exp>
+        if let Some((mantissa, exp)) = e.split_once('e') {
+            let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
+            let sign = if mantissa.starts_with('-') { "-" } else { "" };
+            let exp: usize = exp.parse().unwrap_or(16);
+            return format!(
+                "{sign}{digits}{}.000000",
+                "0".repeat(exp.saturating_sub(16))
+            );
+        }
     }
     format!("{f:.6}")
 }
@@ -227,8 +250,38 @@ fn fmt_index(i: &Index, sm51: bool) -> String {
     }
 }
 
+/// Listing name of a minimum-precision field value (§5.5).
+fn min_precision_name(p: u8) -> Option<&'static str> {
+    match p {
+        1 => Some("min16f"),
+        2 => Some("min2_8f"),
+        4 => Some("min16i"),
+        5 => Some("min16u"),
+        _ => None,
+    }
+}
+
+/// Whether a default-precision source operand is read at the destination's
+/// minimum precision (and so printed `{def32 as …}`): every source except
+/// conditions, shift counts and bit-field widths/offsets.
+fn follows_destination_precision(op: Opcode, operand: usize) -> bool {
+    use Opcode as O;
+    !matches!(
+        (op, operand),
+        (O::Movc | O::Swapc | O::Dmovc, 1)
+            | (O::Ishl | O::Ishr | O::Ushr, 2)
+            | (O::Ubfe | O::Ibfe | O::Bfi, 1 | 2)
+    )
+}
+
 /// Print one operand.
 fn fmt_operand(op: &Operand, style: ImmStyle, sm51: bool) -> String {
+    fmt_operand_annotated(op, style, sm51, "")
+}
+
+/// Print one operand; `annotation` (e.g. ` {min16f}`) goes after the
+/// component selection, inside any `|…|`.
+fn fmt_operand_annotated(op: &Operand, style: ImmStyle, sm51: bool, annotation: &str) -> String {
     let mut s = String::new();
     match op.ty {
         OperandType::Immediate32 => {
@@ -238,7 +291,7 @@ fn fmt_operand(op: &Operand, style: ImmStyle, sm51: bool) -> String {
                 ", "
             };
             let parts: Vec<_> = op.imm.iter().map(|&v| fmt_imm(v, style)).collect();
-            return format!("l({})", parts.join(sep));
+            return format!("l({}){annotation}", parts.join(sep));
         }
         OperandType::Immediate64 => {
             let parts: Vec<_> = op
@@ -276,6 +329,7 @@ fn fmt_operand(op: &Operand, style: ImmStyle, sm51: bool) -> String {
         }
     }
     s.push_str(&fmt_components(op.components));
+    s.push_str(annotation);
     match op.modifier {
         Modifier::None => s,
         Modifier::Neg => format!("-{s}"),
@@ -491,11 +545,29 @@ pub fn disassemble_lines(p: &DecodedProgram) -> Vec<String> {
                 line.push(' ');
             }
         } else {
+            let dsts = match op.info().shape {
+                crate::opcodes::Shape::Ops { dsts, .. } => dsts as usize,
+                _ => 0,
+            };
+            let dst_precision = if dsts > 0 {
+                min_precision_name(ins.operands[0].min_precision)
+            } else {
+                None
+            };
             let ops: Vec<_> = ins
                 .operands
                 .iter()
                 .enumerate()
-                .map(|(i, o)| fmt_operand(o, imm_style(op, i), sm51))
+                .map(|(i, o)| {
+                    let annotation = match (min_precision_name(o.min_precision), dst_precision) {
+                        (Some(own), _) => format!(" {{{own}}}"),
+                        (None, Some(d)) if i >= dsts && follows_destination_precision(op, i) => {
+                            format!(" {{def32 as {d}}}")
+                        }
+                        _ => String::new(),
+                    };
+                    fmt_operand_annotated(o, imm_style(op, i), sm51, &annotation)
+                })
                 .collect();
             line.push(' ');
             line.push_str(&ops.join(", "));
