@@ -11,6 +11,8 @@ use sm5sim::sim_sched::DispatchOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod info;
+
 #[derive(Parser)]
 #[command(
     name = "sm5sim",
@@ -38,6 +40,15 @@ enum Command {
         #[arg(long, value_name = "NAME=FILE")]
         dump: Vec<String>,
         /// Load the shader even if its container checksum is wrong.
+        #[arg(long)]
+        no_checksum: bool,
+    },
+    /// Describe a shader: profile, thread group, TGSM, resource bindings, and
+    /// which instructions the executor cannot run yet.
+    Info {
+        /// The shader (.dxbc / .cso).
+        file: PathBuf,
+        /// Read it even if the container checksum is wrong.
         #[arg(long)]
         no_checksum: bool,
     },
@@ -78,6 +89,17 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             let decoded = Program::decode_only(&bytes, &options)
                 .with_context(|| file.display().to_string())?;
             print!("{}", disasm::disassemble(&decoded));
+            Ok(true)
+        }
+        Command::Info { file, no_checksum } => {
+            let bytes =
+                std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
+            let options = LoadOptions {
+                verify_checksum: !no_checksum,
+            };
+            let (decoded, reflection) = Program::decode_with_reflection(&bytes, &options)
+                .with_context(|| file.display().to_string())?;
+            print!("{}", info::describe(&file, &decoded, reflection.as_ref()));
             Ok(true)
         }
         Command::Run {

@@ -251,3 +251,30 @@ fn disasm_prints_the_listing() {
     assert!(out.contains("dcl_tgsm_structured g0, 2048, 2\n"), "{out}");
     assert!(out.contains("  breakc_nz r0.w\n"), "{out}");
 }
+
+#[test]
+fn info_describes_bindings_and_what_cannot_run() {
+    let f = root().join("examples/saxpy_structured/saxpy_structured.dxbc");
+    let o = sm5sim(&["info", f.to_str().unwrap()]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(out.contains("profile:       cs_5_0"), "{out}");
+    assert!(
+        out.contains("thread group:  128 x 1 x 1 (128 threads)"),
+        "{out}"
+    );
+    assert!(out.contains("StructuredBuffer, stride 16"), "{out}");
+    assert!(out.contains("element_count"), "{out}");
+    assert!(
+        out.contains("executor:      runs every instruction"),
+        "{out}"
+    );
+
+    // A real shader that samples textures: the executor cannot run those yet.
+    let f = root().join("../shared/corpus/bgfx/cs_assao_apply.dxbc");
+    let o = sm5sim(&["info", f.to_str().unwrap()]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(out.contains("executor:      cannot run yet"), "{out}");
+    assert!(out.contains("sample_l_indexable"), "{out}");
+}

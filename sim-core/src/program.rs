@@ -438,6 +438,30 @@ impl Program {
         decode_program_bytes(shader.data, shader.data_offset)
     }
 
+    /// Decode a DXBC container's token stream and its RDEF reflection (when
+    /// present), without the executor's validation.
+    ///
+    /// # Errors
+    /// As [`Program::decode_only`], plus a malformed RDEF chunk.
+    pub fn decode_with_reflection(
+        bytes: &[u8],
+        options: &LoadOptions,
+    ) -> Result<(DecodedProgram, Option<Reflection>), LoadError> {
+        let policy = if options.verify_checksum {
+            ChecksumPolicy::Verify
+        } else {
+            ChecksumPolicy::Skip
+        };
+        let container = Container::parse(bytes, policy)?;
+        let shader = container.shader_chunk()?;
+        let decoded = decode_program_bytes(shader.data, shader.data_offset)?;
+        let reflection = match container.chunk(b"RDEF") {
+            Some(c) => Some(parse_rdef(c.data)?),
+            None => None,
+        };
+        Ok((decoded, reflection))
+    }
+
     /// Validate and lower a decoded program.
     ///
     /// # Errors
@@ -446,7 +470,23 @@ impl Program {
         decoded: DecodedProgram,
         reflection: Option<Reflection>,
     ) -> Result<Self, LoadError> {
-        Lowering::run(decoded, reflection)
+        Lowering::run(decoded, reflection, None)
+    }
+
+    /// Every instruction and declaration of `decoded` that the executor cannot
+    /// run yet, as [`LoadError::Unsupported`] errors in token order; empty when
+    /// the program would load. (`sm5sim info` prints this list.)
+    ///
+    /// # Errors
+    /// The first [`LoadError::Invalid`]: a program that breaks a rule of the
+    /// format or the compute model cannot be surveyed further.
+    pub fn survey(
+        decoded: &DecodedProgram,
+        reflection: Option<Reflection>,
+    ) -> Result<Vec<LoadError>, LoadError> {
+        let mut found = Vec::new();
+        Lowering::run(decoded.clone(), reflection, Some(&mut found))?;
+        Ok(found)
     }
 
     /// Threads per group: x·y·z.
@@ -497,6 +537,8 @@ enum Block {
 
 struct Lowering {
     p: Program,
+    /// typed SRV/UAV slots and samplers: declared, not executed yet
+    typed: Vec<(OperandType, u32)>,
     blocks: Vec<Block>,
     /// mnemonic and token of the instruction being lowered
     at: (String, u32),
@@ -508,7 +550,13 @@ fn full_mnemonic(ins: &Instruction) -> String {
 }
 
 impl Lowering {
-    fn run(decoded: DecodedProgram, reflection: Option<Reflection>) -> Result<Program, LoadError> {
+    /// Validate and lower. With `survey`, unsupported instructions are
+    /// collected there (and replaced by `nop`) instead of ending the run.
+    fn run(
+        decoded: DecodedProgram,
+        reflection: Option<Reflection>,
+        mut survey: Option<&mut Vec<LoadError>>,
+    ) -> Result<Program, LoadError> {
         let version = decoded.version;
         let mut l = Lowering {
             p: Program {
@@ -530,6 +578,7 @@ impl Lowering {
                 switches: Vec::new(),
                 xtemp_layout: Vec::new(),
             },
+            typed: Vec::new(),
             blocks: Vec::new(),
             at: ("program".into(), 0),
             max_xtemp_words: 0,
@@ -549,14 +598,29 @@ impl Lowering {
             )));
         }
         // Declarations first (they may appear anywhere), then the code.
+        let mut keep_going = |r: Result<(), LoadError>, l: &mut Lowering, nop: bool| match r {
+            Err(e @ LoadError::Unsupported { .. }) => match survey.as_deref_mut() {
+                Some(found) => {
+                    found.push(e);
+                    if nop {
+                        l.emit(OpKind::Nop, l.at.1);
+                    }
+                    Ok(())
+                }
+                None => Err(e),
+            },
+            other => other,
+        };
         for ins in &decoded.instructions {
             l.at = (full_mnemonic(ins), ins.offset);
-            l.declaration(ins)?;
+            let r = l.declaration(ins);
+            keep_going(r, &mut l, false)?;
         }
         l.check_declarations()?;
         for ins in &decoded.instructions {
             l.at = (full_mnemonic(ins), ins.offset);
-            l.instruction(ins)?;
+            let r = l.instruction(ins);
+            keep_going(r, &mut l, true)?;
         }
         if let Some(b) = l.blocks.last() {
             let pc = match b {
@@ -760,7 +824,18 @@ impl Lowering {
                 }
             }
             DclResource | DclUavTyped | DclSampler => {
-                return Err(self.unsupported("typed resources and samplers are not executed yet"));
+                // Recorded, so that instructions using them are reported as
+                // unsupported; a program that only declares them still runs.
+                let op = ins
+                    .operands
+                    .first()
+                    .ok_or_else(|| self.invalid("no operand"))?;
+                let reg = if self.p.version.is_sm51() {
+                    op.indices.get(1).map(|i| i.imm as u32)
+                } else {
+                    op.reg()
+                };
+                self.typed.push((op.ty, reg.unwrap_or(u32::MAX)));
             }
             DclFunctionBody | DclFunctionTable | DclInterface => {
                 return Err(self.unsupported("class linkage (interfaces) is not executed"));
@@ -909,6 +984,9 @@ impl Lowering {
             OperandType::InputThreadIdInGroup => SrcKind::ThreadIdInGroup,
             OperandType::InputThreadIdInGroupFlattened => SrcKind::Flattened,
             OperandType::ConstantBuffer => {
+                if self.p.version.is_sm51() {
+                    return Err(self.unsupported("SM5.1 resource ranges are not executed yet"));
+                }
                 let slot = op
                     .reg()
                     .ok_or_else(|| self.invalid("cb slot must be immediate"))?;
@@ -976,9 +1054,17 @@ impl Lowering {
     }
 
     fn res(&self, op: &Operand) -> Result<(Res, Option<BufferDeclKind>), LoadError> {
+        if self.p.version.is_sm51() && op.ty != OperandType::ThreadGroupSharedMemory {
+            return Err(self.unsupported("SM5.1 resource ranges are not executed yet"));
+        }
         let reg = op
             .reg()
             .ok_or_else(|| self.invalid("resource register must be immediate"))?;
+        if self.typed.contains(&(op.ty, reg)) {
+            return Err(
+                self.unsupported(format!("typed {}{reg} is not executed yet", op.ty.name()))
+            );
+        }
         Ok(match op.ty {
             OperandType::Resource => (
                 Res::Srv(reg),

@@ -1,0 +1,152 @@
+//! `sm5sim info`: a human-readable summary of a shader.
+
+use sm5sim::sim_core::disasm::disassemble_lines;
+use sm5sim::sim_core::ir::DecodedProgram;
+use sm5sim::sim_core::opcodes::{Class, Opcode};
+use sm5sim::sim_core::rdef::{InputType, Reflection};
+use sm5sim::sim_core::{LoadError, Program};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+
+fn type_name(t: InputType) -> String {
+    match t {
+        InputType::CBuffer => "cbuffer".into(),
+        InputType::TBuffer => "tbuffer".into(),
+        InputType::Texture => "texture (typed SRV)".into(),
+        InputType::Sampler => "sampler".into(),
+        InputType::UavRwTyped => "typed UAV".into(),
+        InputType::Structured => "StructuredBuffer".into(),
+        InputType::UavRwStructured => "RWStructuredBuffer".into(),
+        InputType::ByteAddress => "ByteAddressBuffer".into(),
+        InputType::UavRwByteAddress => "RWByteAddressBuffer".into(),
+        InputType::UavAppendStructured => "AppendStructuredBuffer".into(),
+        InputType::UavConsumeStructured => "ConsumeStructuredBuffer".into(),
+        InputType::UavRwStructuredWithCounter => "RWStructuredBuffer with counter".into(),
+        InputType::Other(n) => format!("input type {n}"),
+    }
+}
+
+/// The report, as text.
+pub fn describe(file: &Path, d: &DecodedProgram, refl: Option<&Reflection>) -> String {
+    let mut s = String::new();
+    let v = d.version;
+    let _ = writeln!(s, "file:          {}", file.display());
+    let _ = writeln!(
+        s,
+        "profile:       {}_{}_{}",
+        v.program_type.prefix(),
+        v.major,
+        v.minor
+    );
+    let mut tgsm = 0u64;
+    let mut executable = 0usize;
+    for ins in &d.instructions {
+        match ins.opcode {
+            Opcode::DclThreadGroup => {
+                let g: Vec<u32> = ins.raw.iter().take(3).copied().collect();
+                let n: u64 = g.iter().map(|&x| x as u64).product();
+                let _ = writeln!(
+                    s,
+                    "thread group:  {} ({n} threads)",
+                    g.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" x ")
+                );
+            }
+            Opcode::DclTgsmRaw => tgsm += ins.raw.first().copied().unwrap_or(0) as u64,
+            Opcode::DclTgsmStructured => {
+                tgsm += ins.raw.first().copied().unwrap_or(0) as u64
+                    * ins.raw.get(1).copied().unwrap_or(0) as u64
+            }
+            op if op.info().class != Class::Decl => executable += 1,
+            _ => {}
+        }
+    }
+    let _ = writeln!(s, "TGSM:          {tgsm} bytes per group");
+    let _ = writeln!(s, "instructions:  {executable}");
+    match refl {
+        None => {
+            let _ = writeln!(s, "bindings:      (no RDEF chunk: names unknown)");
+        }
+        Some(r) => {
+            let _ = writeln!(s, "bindings:");
+            for b in &r.bindings {
+                let prefix = b.input_type.register_prefix();
+                let mut line = format!(
+                    "  {:<24} {prefix}{:<4} {}",
+                    b.name,
+                    b.bind_point,
+                    type_name(b.input_type)
+                );
+                if matches!(
+                    b.input_type,
+                    InputType::Structured
+                        | InputType::UavRwStructured
+                        | InputType::UavAppendStructured
+                        | InputType::UavConsumeStructured
+                        | InputType::UavRwStructuredWithCounter
+                ) {
+                    let _ = write!(line, ", stride {}", b.num_samples_or_stride);
+                }
+                if b.bind_count != 1 {
+                    let _ = write!(line, ", {} registers", b.bind_count);
+                }
+                if b.space != 0 {
+                    let _ = write!(line, ", space {}", b.space);
+                }
+                let _ = writeln!(s, "{line}");
+                if b.input_type == InputType::CBuffer {
+                    if let Some(cb) = r.cbuffers.iter().find(|c| c.name == b.name) {
+                        for var in &cb.variables {
+                            let _ = writeln!(
+                                s,
+                                "  {:<24}   {:<24} offset {:>5}, {} bytes",
+                                "", var.name, var.offset, var.size
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let _ = writeln!(s, "declarations:");
+    for line in disassemble_lines(d).iter().skip(1) {
+        if line.starts_with("dcl_") {
+            let _ = writeln!(s, "  {line}");
+        }
+    }
+    match Program::survey(d, refl.cloned()) {
+        Ok(list) if list.is_empty() => {
+            let _ = writeln!(s, "executor:      runs every instruction");
+        }
+        Ok(list) => {
+            let mut by_mnemonic: BTreeMap<String, (usize, u32, String)> = BTreeMap::new();
+            for e in &list {
+                if let LoadError::Unsupported {
+                    mnemonic,
+                    token,
+                    what,
+                } = e
+                {
+                    let base = mnemonic.split('(').next().unwrap_or(mnemonic).to_string();
+                    let entry = by_mnemonic.entry(base).or_insert((0, *token, what.clone()));
+                    entry.0 += 1;
+                }
+            }
+            let _ = writeln!(
+                s,
+                "executor:      cannot run yet ({} instructions):",
+                list.len()
+            );
+            for (m, (n, token, what)) in by_mnemonic {
+                let _ = writeln!(s, "  {m} ×{n} (first at dword {token}): {what}");
+            }
+        }
+        Err(e) => {
+            let _ = writeln!(s, "executor:      cannot run: {e}");
+        }
+    }
+    s
+}
