@@ -44,15 +44,15 @@ fn f(words: &[u32]) -> Vec<f32> {
     words.iter().map(|&w| f32::from_bits(w)).collect()
 }
 
-#[test]
-fn histogram_matches_native() {
-    let p = program("histogram");
-    let n = 100_003u32; // not a multiple of the group size
-    let keys = random_u32_words(1, 0, u32::MAX, n as usize);
+/// Both histogram workloads: 256 bins of `key & 255` over random keys.
+fn check_histogram(name: &str, n: u32, seed: u64) {
+    let p = program(name);
+    let keys = random_u32_words(seed, 0, u32::MAX, n as usize);
     let mut native = vec![0u32; 256];
     for k in &keys {
         native[(k & 255) as usize] += 1;
     }
+    let groups = n.div_ceil(p.threads_per_group());
     for o in configs(&p) {
         let keys_buf = Buffer::from_words(&keys);
         let bins = Buffer::zeroed(1024).unwrap();
@@ -62,32 +62,19 @@ fn histogram_matches_native() {
             srvs: vec![Some(BufferView::raw(&keys_buf))],
             uavs: vec![Some(BufferView::raw(&bins))],
         };
-        dispatch(&p, &b, [n.div_ceil(256), 1, 1], &o).unwrap();
-        assert_eq!(bins.to_words(), native, "{o:?}");
+        dispatch(&p, &b, [groups, 1, 1], &o).unwrap();
+        assert_eq!(bins.to_words(), native, "{name} {o:?}");
     }
 }
 
 #[test]
+fn histogram_matches_native() {
+    check_histogram("histogram", 100_003, 1); // not a multiple of the group size
+}
+
+#[test]
 fn global_histogram_matches_native() {
-    let p = program("global_histogram");
-    let n = 50_001u32;
-    let keys = random_u32_words(2, 0, u32::MAX, n as usize);
-    let mut native = vec![0u32; 256];
-    for k in &keys {
-        native[(k & 255) as usize] += 1;
-    }
-    for o in configs(&p) {
-        let keys_buf = Buffer::from_words(&keys);
-        let bins = Buffer::zeroed(1024).unwrap();
-        let cb = [n, 0, 0, 0];
-        let b = Bindings {
-            constant_buffers: vec![Some(&cb)],
-            srvs: vec![Some(BufferView::raw(&keys_buf))],
-            uavs: vec![Some(BufferView::raw(&bins))],
-        };
-        dispatch(&p, &b, [n.div_ceil(64), 1, 1], &o).unwrap();
-        assert_eq!(bins.to_words(), native, "{o:?}");
-    }
+    check_histogram("global_histogram", 50_001, 2);
 }
 
 #[test]

@@ -951,23 +951,31 @@ impl Lowering {
             .ok_or_else(|| self.invalid(format!("x{x} is not declared")))
     }
 
+    /// `r#`: its register number, checked against `dcl_temps`.
+    fn temp_reg(&self, op: &Operand) -> Result<u32, LoadError> {
+        let reg = op.reg().ok_or_else(|| self.invalid("bad temp index"))?;
+        self.check_temp(reg)?;
+        Ok(reg)
+    }
+
+    /// `x#[index]`: the declared register and its element index.
+    fn xtemp_operand(&self, op: &Operand) -> Result<(u32, Idx), LoadError> {
+        let x = op.reg().ok_or_else(|| self.invalid("bad x# register"))?;
+        self.xtemp(x)?;
+        let index = op
+            .indices
+            .get(1)
+            .ok_or_else(|| self.invalid("x# without an element index"))?;
+        Ok((x, self.idx(index)?))
+    }
+
     fn src(&self, op: &Operand, class: Class) -> Result<Src, LoadError> {
         let modifier = self.src_mod(class, op.modifier);
         let swz = op.swizzle();
         let kind = match op.ty {
-            OperandType::Temp => {
-                let reg = op.reg().ok_or_else(|| self.invalid("bad temp index"))?;
-                self.check_temp(reg)?;
-                SrcKind::Temp(reg)
-            }
+            OperandType::Temp => SrcKind::Temp(self.temp_reg(op)?),
             OperandType::IndexableTemp => {
-                let x = op.reg().ok_or_else(|| self.invalid("bad x# register"))?;
-                self.xtemp(x)?;
-                let index = self.idx(
-                    op.indices
-                        .get(1)
-                        .ok_or_else(|| self.invalid("x# without an element index"))?,
-                )?;
+                let (x, index) = self.xtemp_operand(op)?;
                 SrcKind::XTemp { x, index }
             }
             OperandType::Immediate32 => {
@@ -1030,19 +1038,9 @@ impl Lowering {
             _ => return Err(self.invalid("destination must use a write mask")),
         };
         let kind = match op.ty {
-            OperandType::Temp => {
-                let reg = op.reg().ok_or_else(|| self.invalid("bad temp index"))?;
-                self.check_temp(reg)?;
-                DstKind::Temp(reg)
-            }
+            OperandType::Temp => DstKind::Temp(self.temp_reg(op)?),
             OperandType::IndexableTemp => {
-                let x = op.reg().ok_or_else(|| self.invalid("bad x# register"))?;
-                self.xtemp(x)?;
-                let index = self.idx(
-                    op.indices
-                        .get(1)
-                        .ok_or_else(|| self.invalid("x# without an element index"))?,
-                )?;
+                let (x, index) = self.xtemp_operand(op)?;
                 DstKind::XTemp { x, index }
             }
             OperandType::Null => DstKind::Null,
