@@ -27,6 +27,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::program::*;
+use sim_mem::format::{f16_to_f32, f32_to_f16_rtz};
 use sim_mem::{AtomicOp, Bindings, BufferView, Tgsm};
 
 /// Counters of one executor, summed over the groups it ran.
@@ -172,53 +173,6 @@ fn fmax(a: f32, b: f32) -> f32 {
     } else {
         b
     }
-}
-
-/// float → half, rounding toward zero (FS §3.2.2, `sm5-compute-isa.md` §7).
-pub fn f32_to_f16_rtz(bits: u32) -> u32 {
-    let x = ftz(bits);
-    let sign = (x >> 16) & 0x8000;
-    let exp = ((x >> 23) & 0xff) as i32;
-    let man = x & 0x7f_ffff;
-    if exp == 0xff {
-        return sign | if man == 0 { 0x7c00 } else { 0x7e00 };
-    }
-    if exp == 0 {
-        return sign;
-    }
-    let e = exp - 127 + 15;
-    if e >= 31 {
-        return sign | 0x7bff;
-    }
-    if e <= 0 {
-        // half denormal: shift the full mantissa, truncating
-        let full = man | 0x80_0000;
-        let shift = 14 - e;
-        if shift >= 32 {
-            return sign;
-        }
-        return sign | (full >> shift);
-    }
-    sign | ((e as u32) << 10) | (man >> 13)
-}
-
-/// half (low 16 bits) → float, exact.
-pub fn f16_to_f32(bits: u32) -> u32 {
-    let h = bits & 0xffff;
-    let sign = (h & 0x8000) << 16;
-    let exp = (h >> 10) & 0x1f;
-    let man = h & 0x3ff;
-    if exp == 0x1f {
-        return sign | 0x7f80_0000 | (man << 13);
-    }
-    if exp == 0 {
-        if man == 0 {
-            return sign;
-        }
-        let v = man as f32 * f32::powi(2.0, -24);
-        return sign | v.to_bits();
-    }
-    sign | ((exp + 127 - 15) << 23) | (man << 13)
 }
 
 fn ubfe(w: u32, o: u32, v: u32) -> u32 {
@@ -1321,17 +1275,6 @@ impl Warp {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn half_conversions_follow_the_spec_examples() {
-        assert_eq!(f32_to_f16_rtz(1024.75f32.to_bits()), 0x6400);
-        assert_eq!(f32_to_f16_rtz(100000f32.to_bits()), 0x7bff);
-        assert_eq!(f32_to_f16_rtz((2.0f32).powi(-24).to_bits()), 0x0001);
-        assert_eq!(f32_to_f16_rtz(f32::INFINITY.to_bits()), 0x7c00);
-        assert_eq!(f32_to_f16_rtz((-1.0f32).to_bits()), 0xbc00);
-        assert_eq!(f16_to_f32(0xffff_3c00), 1.0f32.to_bits());
-        assert_eq!(f16_to_f32(0x0001), (2.0f32).powi(-24).to_bits());
-    }
 
     #[test]
     fn bitfield_edge_cases() {

@@ -15,12 +15,14 @@
 pub mod addressing;
 pub mod atomic;
 pub mod buffer;
+pub mod format;
 pub mod sync;
 pub mod tgsm;
 
 pub use addressing::{raw_word_index, structured_word_index};
 pub use atomic::AtomicOp;
 pub use buffer::{Buffer, BufferView, MemError, ViewKind};
+pub use format::{ChannelKind, Format};
 pub use tgsm::{Tgsm, TgsmRegion, MAX_TGSM_BYTES};
 
 /// The resources bound for one dispatch, by slot number.
