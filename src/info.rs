@@ -45,7 +45,7 @@ pub fn describe(file: &Path, d: &DecodedProgram, refl: Option<&Reflection>) -> S
         match ins.opcode {
             Opcode::DclThreadGroup => {
                 let g: Vec<u32> = ins.raw.iter().take(3).copied().collect();
-                let n: u64 = g.iter().map(|&x| x as u64).product();
+                let n: u128 = g.iter().map(|&x| x as u128).product();
                 let _ = writeln!(
                     s,
                     "thread group:  {} ({n} threads)",
@@ -55,7 +55,9 @@ pub fn describe(file: &Path, d: &DecodedProgram, refl: Option<&Reflection>) -> S
                         .join(" x ")
                 );
             }
-            Opcode::DclTgsmRaw => tgsm += ins.raw.first().copied().unwrap_or(0) as u64,
+            Opcode::DclTgsmRaw => {
+                tgsm = tgsm.saturating_add(ins.raw.first().copied().unwrap_or(0) as u64)
+            }
             Opcode::DclTgsmStructured => {
                 tgsm += ins.raw.first().copied().unwrap_or(0) as u64
                     * ins.raw.get(1).copied().unwrap_or(0) as u64

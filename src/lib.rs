@@ -24,6 +24,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod fuzzing;
 pub mod job;
 
 pub use sim_core;

@@ -542,7 +542,6 @@ struct Lowering {
     blocks: Vec<Block>,
     /// mnemonic and token of the instruction being lowered
     at: (String, u32),
-    max_xtemp_words: u32,
 }
 
 fn full_mnemonic(ins: &Instruction) -> String {
@@ -581,7 +580,6 @@ impl Lowering {
             typed: Vec::new(),
             blocks: Vec::new(),
             at: ("program".into(), 0),
-            max_xtemp_words: 0,
         };
         if version.program_type != ProgramType::Compute {
             return Err(l.invalid(format!(
@@ -685,7 +683,7 @@ impl Lowering {
                 } else {
                     (1024, 64, 1024)
                 };
-                let product = t.iter().map(|&v| v as u64).product::<u64>();
+                let product = t.iter().map(|&v| v as u128).product::<u128>();
                 if t.contains(&0) || t[0] > xy || t[1] > xy || t[2] > z || product > total {
                     return Err(self.invalid(format!(
                         "thread group {}x{}x{} is outside the limits (x, y ≤ {xy}, z ≤ {z}, x·y·z ≤ {total})",
@@ -862,15 +860,21 @@ impl Lowering {
             .max()
             .unwrap_or(0);
         let mut layout = vec![None; n as usize];
-        let mut words = 0u32;
+        let mut vec4s = self.p.temps as u64;
         for x in &self.p.indexable_temps {
-            layout[x.reg as usize] = Some((words, x.size));
-            words += x.size * 4;
+            // sizes are ≤ 4096 each; the running total is checked before it can grow far
+            vec4s += x.size as u64;
+            if vec4s > 4096 {
+                return Err(self.invalid("r# and x# together exceed 4096 vec4"));
+            }
+            if layout[x.reg as usize].is_some() {
+                return Err(self.invalid(format!("x{} is declared twice", x.reg)));
+            }
+            layout[x.reg as usize] = Some((
+                (vec4s - self.p.temps as u64 - x.size as u64) as u32 * 4,
+                x.size,
+            ));
         }
-        if self.p.temps + words / 4 > 4096 {
-            return Err(self.invalid("r# and x# together exceed 4096 vec4"));
-        }
-        self.max_xtemp_words = words;
         self.p.xtemp_layout = layout;
         Ok(())
     }

@@ -1,0 +1,27 @@
+//! Replays every input kept by the fuzzers (`fuzz/corpus/<target>/`) through
+//! the same entry points the fuzz targets call: a regression test for the
+//! fuzzers' findings that runs on stable Rust.
+
+use std::path::Path;
+
+fn replay(target: &str, run: fn(&[u8])) -> usize {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/corpus")
+        .join(target);
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        run(&std::fs::read(&path).unwrap());
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn container_decoder_corpus_replays_without_panic() {
+    let n = replay("container_decoder", sm5sim::fuzzing::container_and_decoder);
+    assert!(
+        n >= 8,
+        "the corpus holds at least the eight workload seeds ({n})"
+    );
+}
