@@ -11,7 +11,7 @@ use serde::Deserialize;
 use sim_core::program::{BufferDeclKind, Program};
 use sim_core::rdef::InputType;
 use sim_core::{LoadError, LoadOptions};
-use sim_mem::{Bindings, Buffer, BufferView, MemError};
+use sim_mem::{Bindings, Buffer, BufferView, ChannelKind, Format, MemError};
 use sim_sched::{dispatch, DispatchError, DispatchOptions, DispatchStats};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -327,6 +327,8 @@ pub enum View {
     Structured(u32),
     /// constant buffer
     Constant,
+    /// typed buffer of this DXGI format
+    Typed(Format),
 }
 
 /// A resource of a job.
@@ -698,6 +700,7 @@ impl Job {
                     Ok(v) => v,
                     Err(_) => continue, // strides are checked at load
                 },
+                View::Typed(f) => BufferView::typed(&r.buffer, f),
                 View::Constant => continue,
             };
             let list = if r.slot.kind == SlotKind::Srv {
@@ -955,9 +958,7 @@ fn resolve_resource(
         SlotKind::ConstantBuffer => None,
     };
     let view = match spec.view.as_deref() {
-        Some("typed") => {
-            return Err(e("view", "typed views are not supported yet".into()));
-        }
+        Some("typed") => View::Typed(typed_format(spec)?),
         Some("constant") => View::Constant,
         Some("raw") => View::Raw,
         Some("structured") => View::Structured(match (spec.stride, declared) {
@@ -982,6 +983,7 @@ fn resolve_resource(
             (_, Some(BufferDeclKind::Structured { stride })) => {
                 View::Structured(spec.stride.unwrap_or(stride))
             }
+            (_, Some(BufferDeclKind::Typed { .. })) => View::Typed(typed_format(spec)?),
             (_, None) => {
                 return Err(e(
                     "view",
@@ -1016,6 +1018,34 @@ fn resolve_resource(
                 format!("stride {s} differs from the shader's declared stride {stride} for {slot}"),
             ))
         }
+        (_, View::Typed(f), Some(BufferDeclKind::Typed { return_types })) => {
+            // Integer declarations need integer formats of the same signedness; float,
+            // unorm and snorm declarations need non-integer formats (FS §5.2 view compatibility).
+            let ok = match (return_types[0], f.kind()) {
+                (4, k) => k == ChannelKind::Uint,
+                (3, k) => k == ChannelKind::Sint,
+                (_, k) => !matches!(k, ChannelKind::Uint | ChannelKind::Sint),
+            };
+            if !ok {
+                let t = ["", "unorm", "snorm", "sint", "uint", "float"]
+                    .get(return_types[0] as usize)
+                    .unwrap_or(&"?");
+                return Err(e(
+                    "format",
+                    format!(
+                        "{} does not fit {slot}, which the shader declares as {t}",
+                        f.name()
+                    ),
+                ));
+            }
+        }
+        (_, View::Typed(_), Some(_))
+        | (_, View::Raw | View::Structured(_), Some(BufferDeclKind::Typed { .. })) => {
+            return Err(e(
+                "view",
+                format!("the shader declares {slot} {}", describe_decl(declared)),
+            ))
+        }
         _ => {}
     }
     if let View::Structured(s) = view {
@@ -1023,10 +1053,10 @@ fn resolve_resource(
             return Err(e("stride", MemError::BadStride(s).to_string()));
         }
     }
-    if spec.format.is_some() {
+    if spec.format.is_some() && !matches!(view, View::Typed(_)) {
         return Err(e(
             "format",
-            "formats belong to typed views, which are not supported yet".into(),
+            "formats belong to typed views (view = \"typed\")".into(),
         ));
     }
     if spec.counter.is_some() && slot.kind != SlotKind::Uav {
@@ -1041,6 +1071,7 @@ fn resolve_resource(
         View::Raw => 4,
         View::Structured(s) => s as u64,
         View::Constant => 16,
+        View::Typed(f) => f.size_bytes() as u64,
     };
     let size = match (spec.elements, spec.size_bytes) {
         (Some(_), Some(_)) => return Err(e("", "give elements or size_bytes, not both".into())),
@@ -1095,6 +1126,34 @@ fn resolve_resource(
     }
     r.name = name.to_string();
     Ok(r)
+}
+
+fn typed_format(spec: &ResourceSpec) -> Result<Format, KeyErr> {
+    let name = spec.format.as_deref().ok_or_else(|| {
+        (
+            "format".to_string(),
+            "a typed view needs format = \"R32_UINT\" (a DXGI format name)".to_string(),
+        )
+    })?;
+    Format::from_name(name).ok_or_else(|| {
+        let known: Vec<_> = Format::ALL.iter().map(|f| f.name()).collect();
+        (
+            "format".to_string(),
+            format!(
+                "'{name}' is not a typed-buffer format (known: {})",
+                known.join(", ")
+            ),
+        )
+    })
+}
+
+fn describe_decl(d: Option<BufferDeclKind>) -> String {
+    match d {
+        Some(BufferDeclKind::Raw) => "raw".into(),
+        Some(BufferDeclKind::Structured { stride }) => format!("structured with stride {stride}"),
+        Some(BufferDeclKind::Typed { .. }) => "typed (give view = \"typed\" and format)".into(),
+        None => "nothing".into(),
+    }
 }
 
 fn constant_buffer_size(program: &Program, slot: u32) -> u64 {

@@ -758,6 +758,45 @@ impl<'p> GroupExecutor<'p> {
                     res,
                     swz,
                 } => self.load(warp, b, &dst, &index, Some(&offset), res, swz),
+                OpKind::LdTyped {
+                    dst,
+                    addr,
+                    res,
+                    swz,
+                } => {
+                    let mut sa = std::mem::take(&mut self.sc.s[0]);
+                    let mut r = std::mem::take(&mut self.sc.r);
+                    self.fetch(warp, b, &addr, 1, &mut sa);
+                    let view = Self::view(b, res);
+                    for l in 0..w {
+                        if warp.active[l] == 0 {
+                            continue;
+                        }
+                        let v = view.map_or([0; 4], |v| v.typed_load(sa[l]));
+                        for c in 0..4 {
+                            r[c * w + l] = v[swz[c] as usize];
+                        }
+                    }
+                    self.write(warp, &dst, &r);
+                    self.sc.s[0] = sa;
+                    self.sc.r = r;
+                }
+                OpKind::StoreTyped { res, addr, value } => {
+                    let mut sa = std::mem::take(&mut self.sc.s[0]);
+                    let mut sv = std::mem::take(&mut self.sc.s[1]);
+                    self.fetch(warp, b, &addr, 1, &mut sa);
+                    self.fetch(warp, b, &value, 0b1111, &mut sv);
+                    if let Some(view) = Self::view(b, res) {
+                        for l in 0..w {
+                            if warp.active[l] != 0 {
+                                let v = [sv[l], sv[w + l], sv[2 * w + l], sv[3 * w + l]];
+                                view.typed_store(sa[l], v);
+                            }
+                        }
+                    }
+                    self.sc.s[0] = sa;
+                    self.sc.s[1] = sv;
+                }
                 OpKind::StoreRaw {
                     res,
                     count,

@@ -42,6 +42,12 @@ pub enum BufferDeclKind {
         /// bytes per structure
         stride: u32,
     },
+    /// `dcl_resource_buffer` / `dcl_uav_typed_buffer`: a typed buffer whose
+    /// elements convert by the bound view's DXGI format.
+    Typed {
+        /// declared return type of x, y, z, w (D3D10_SB_RESOURCE_RETURN_TYPE: 1 unorm, 2 snorm, 3 sint, 4 uint, 5 float)
+        return_types: [u8; 4],
+    },
 }
 
 /// A declared SRV or UAV slot.
@@ -49,7 +55,7 @@ pub enum BufferDeclKind {
 pub struct BufferDecl {
     /// Register number (t# or u#).
     pub slot: u32,
-    /// Raw or structured.
+    /// Raw, structured or typed.
     pub kind: BufferDeclKind,
     /// `_glc`: globally coherent (UAVs only).
     pub globally_coherent: bool,
@@ -314,6 +320,17 @@ pub(crate) enum OpKind {
         offset: Src,
         res: Res,
         swz: [u8; 4],
+    },
+    LdTyped {
+        dst: Dst,
+        addr: Src,
+        res: Res,
+        swz: [u8; 4],
+    },
+    StoreTyped {
+        res: Res,
+        addr: Src,
+        value: Src,
     },
     StoreRaw {
         res: Res,
@@ -820,6 +837,30 @@ impl Lowering {
                         "TGSM totals {total} bytes, over the {limit}-byte limit per group"
                     )));
                 }
+            }
+            DclResource | DclUavTyped
+                if ins.controls() & 0x1f == 1 && !self.p.version.is_sm51() =>
+            {
+                // Typed buffers (dimension 1): executed.
+                let slot = self.decl_reg(ins)?;
+                let token = self.raw(ins, 0)?;
+                let return_types = [0, 4, 8, 12].map(|s| ((token >> s) & 0xf) as u8);
+                let uav = ins.opcode == DclUavTyped;
+                let decl = BufferDecl {
+                    slot,
+                    kind: BufferDeclKind::Typed { return_types },
+                    globally_coherent: uav && ins.token & (1 << 16) != 0,
+                    token: ins.offset,
+                };
+                let list = if uav {
+                    &mut self.p.uavs
+                } else {
+                    &mut self.p.srvs
+                };
+                if list.iter().any(|d| d.slot == slot) {
+                    return Err(self.invalid(format!("slot {slot} is declared twice")));
+                }
+                list.push(decl);
             }
             DclResource | DclUavTyped | DclSampler => {
                 // Recorded, so that instructions using them are reported as
@@ -1387,9 +1428,12 @@ impl Lowering {
                 let structured = ins.opcode == O::LdStructured;
                 match (structured, kind) {
                     (true, Some(BufferDeclKind::Structured { .. }))
-                    | (false, Some(BufferDeclKind::Raw)) => {}
-                    // ld_raw of a structured buffer reads it as bytes: allowed (FS §22.4.10)
+                    | (false, Some(BufferDeclKind::Raw)) => {} // ld_raw of a structured buffer reads it as bytes: allowed (FS §22.4.10)
                     (false, Some(BufferDeclKind::Structured { .. })) => {}
+                    (_, Some(BufferDeclKind::Typed { .. })) => {
+                        return Err(self
+                            .invalid("raw and structured loads need a raw or structured resource"))
+                    }
                     _ => return Err(self.invalid("ld_structured needs a structured resource")),
                 }
                 let swz = src_op.swizzle();
@@ -1417,6 +1461,11 @@ impl Lowering {
                     return Err(self.invalid("cannot store to an SRV"));
                 }
                 let count = self.store_count(&ops[0])?;
+                if matches!(kind, Some(BufferDeclKind::Typed { .. })) {
+                    return Err(
+                        self.invalid("raw and structured stores need a raw or structured UAV")
+                    );
+                }
                 let kind = if ins.opcode == O::StoreStructured {
                     if !matches!(kind, Some(BufferDeclKind::Structured { .. })) {
                         return Err(self.invalid("store_structured needs a structured UAV or TGSM"));
@@ -1480,9 +1529,16 @@ impl Lowering {
                 } else {
                     (None, &ops[..])
                 };
-                let (res, _) = self.res(&rest[0])?;
+                let (res, decl) = self.res(&rest[0])?;
                 if matches!(res, Res::Srv(_)) {
                     return Err(self.invalid("atomics need a UAV or TGSM"));
+                }
+                if let Some(BufferDeclKind::Typed { return_types }) = decl {
+                    if !matches!(return_types[0], 3 | 4) {
+                        return Err(self.invalid(
+                            "atomics on a typed UAV need it declared uint or sint (an R32_UINT/R32_SINT view)",
+                        ));
+                    }
                 }
                 let addr = self.src(&rest[1], Class::Int)?;
                 let a = self.src(&rest[2], Class::Int)?;
@@ -1519,6 +1575,40 @@ impl Lowering {
                     },
                     t,
                 );
+            }
+            O::Ld | O::LdUavTyped => {
+                let dst = self.dst(&ops[0])?;
+                let (res, kind) = self.res(&ops[2])?;
+                if !matches!(kind, Some(BufferDeclKind::Typed { .. })) {
+                    return Err(
+                        self.invalid("needs a typed buffer (textures are not executed yet)")
+                    );
+                }
+                if ins.opcode == O::LdUavTyped && !matches!(res, Res::Uav(_)) {
+                    return Err(self.invalid("ld_uav_typed reads a u#"));
+                }
+                let addr = self.src(&ops[1], Class::Int)?;
+                let swz = ops[2].swizzle();
+                self.emit(
+                    OpKind::LdTyped {
+                        dst,
+                        addr,
+                        res,
+                        swz,
+                    },
+                    t,
+                );
+            }
+            O::StoreUavTyped => {
+                let (res, kind) = self.res(&ops[0])?;
+                if !matches!(res, Res::Uav(_))
+                    || !matches!(kind, Some(BufferDeclKind::Typed { .. }))
+                {
+                    return Err(self.invalid("store_uav_typed writes a typed u#"));
+                }
+                let addr = self.src(&ops[1], Class::Int)?;
+                let value = self.src(&ops[2], Class::Move)?;
+                self.emit(OpKind::StoreTyped { res, addr, value }, t);
             }
             O::Bufinfo => {
                 let dst = self.dst(&ops[0])?;

@@ -2,6 +2,7 @@
 
 use crate::addressing::{raw_word_index, structured_word_index};
 use crate::atomic::AtomicOp;
+use crate::format::Format;
 use crate::sync::{AtomicU32, Ordering};
 
 /// Errors creating memory objects.
@@ -145,6 +146,11 @@ pub enum ViewKind {
         /// bytes per structure
         stride: u32,
     },
+    /// Typed buffer view: elements of a DXGI format, addressed by element index.
+    Typed {
+        /// element format
+        format: Format,
+    },
 }
 
 /// A raw or structured view of a whole [`Buffer`].
@@ -181,6 +187,15 @@ impl<'a> BufferView<'a> {
         })
     }
 
+    /// A typed view of elements of `format`; a trailing partial element is
+    /// outside the view.
+    pub fn typed(buffer: &'a Buffer, format: Format) -> Self {
+        Self {
+            buffer,
+            kind: ViewKind::Typed { format },
+        }
+    }
+
     /// The buffer behind the view.
     pub fn buffer(&self) -> &'a Buffer {
         self.buffer
@@ -201,6 +216,7 @@ impl<'a> BufferView<'a> {
         let n = match self.kind {
             ViewKind::Raw => self.size_bytes(),
             ViewKind::Structured { stride } => self.size_bytes() / stride as u64,
+            ViewKind::Typed { format } => self.size_bytes() / format.size_bytes() as u64,
         };
         u32::try_from(n).unwrap_or(u32::MAX)
     }
@@ -215,7 +231,72 @@ impl<'a> BufferView<'a> {
             ViewKind::Structured { stride } => {
                 structured_word_index(self.size_bytes(), stride, a, b, k)
             }
+            // Word access to typed views is for R32 formats (atomics): element = word.
+            ViewKind::Typed { format } if format.size_bytes() == 4 => {
+                (k == 0 && (a as u64) < self.size_bytes() / 4).then_some(a as usize)
+            }
+            ViewKind::Typed { .. } => None,
         }
+    }
+
+    /// Bytes of typed element `element`, or `None` out of range (or not a typed view).
+    fn element_range(&self, element: u32) -> Option<(usize, usize)> {
+        let ViewKind::Typed { format } = self.kind else {
+            return None;
+        };
+        let size = format.size_bytes() as u64;
+        let start = element as u64 * size;
+        (start + size <= self.size_bytes()).then_some((start as usize, size as usize))
+    }
+
+    /// Typed load (`ld` on a buffer SRV, `ld_uav_typed`): element `element`
+    /// converted by the view's format; out of range reads as an all-zero
+    /// element (0 in present channels, the defaults in missing ones).
+    pub fn typed_load(&self, element: u32) -> [u32; 4] {
+        let ViewKind::Typed { format } = self.kind else {
+            return [0; 4];
+        };
+        let mut bytes = [0u8; 16];
+        if let Some((start, size)) = self.element_range(element) {
+            for (i, b) in bytes.iter_mut().enumerate().take(size) {
+                let at = start + i;
+                let word = self.buffer.words[at / 4].load(Ordering::Relaxed);
+                *b = (word >> (8 * (at % 4))) as u8;
+            }
+        }
+        format.decode(&bytes)
+    }
+
+    /// Typed store (`store_uav_typed`): converts `value` by the view's format
+    /// and writes element `element`; dropped when out of range. Elements
+    /// smaller than a word are merged into their word with a
+    /// compare-exchange loop, so neighbours written by other threads survive.
+    pub fn typed_store(&self, element: u32, value: [u32; 4]) {
+        let ViewKind::Typed { format } = self.kind else {
+            return;
+        };
+        let Some((start, size)) = self.element_range(element) else {
+            return;
+        };
+        let bytes = format.encode(value);
+        if size % 4 == 0 {
+            for (i, chunk) in bytes.chunks_exact(4).enumerate() {
+                let v = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+                self.buffer.words[start / 4 + i].store(v, Ordering::Relaxed);
+            }
+            return;
+        }
+        // 1- or 2-byte element: inside one word (elements are size-aligned).
+        let shift = 8 * (start % 4) as u32;
+        let mut bits = 0u32;
+        for (i, &b) in bytes.iter().enumerate() {
+            bits |= (b as u32) << (8 * i);
+        }
+        let mask = (((1u64 << (8 * size)) - 1) as u32) << shift;
+        let word = &self.buffer.words[start / 4];
+        let _ = word.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
+            Some((old & !mask) | ((bits << shift) & mask))
+        });
     }
 
     /// Load word `i` (from [`Self::word_index`]); 0 when out of range.
@@ -275,5 +356,57 @@ mod tests {
         // structure 2 would be bytes 32..48: outside.
         assert_eq!(v.word_index(2, 0, 0), None);
         assert!(BufferView::structured(&b, 6).is_err());
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod typed_tests {
+    use super::*;
+
+    #[test]
+    fn typed_views_convert_and_bound_by_element() {
+        let b = Buffer::zeroed(8).unwrap();
+        let v = BufferView::typed(&b, Format::R8_UNORM);
+        assert_eq!(v.bufinfo(), 8);
+        v.typed_store(1, [1.0f32.to_bits(), 0, 0, 0]);
+        v.typed_store(2, [0.5f32.to_bits(), 0, 0, 0]);
+        v.typed_store(8, [1.0f32.to_bits(), 0, 0, 0]); // out of range: dropped
+        assert_eq!(b.to_words(), vec![0x0080_ff00, 0]);
+        assert_eq!(v.typed_load(1), [1.0f32.to_bits(), 0, 0, 1.0f32.to_bits()]);
+        assert_eq!(
+            v.typed_load(9),
+            [0, 0, 0, 1.0f32.to_bits()],
+            "out of range reads a zero element"
+        );
+        let w = BufferView::typed(&b, Format::R32G32_UINT);
+        assert_eq!(w.bufinfo(), 1);
+        w.typed_store(0, [7, 9, 1, 1]);
+        assert_eq!(b.to_words(), vec![7, 9]);
+        assert_eq!(w.typed_load(0), [7, 9, 0, 1]);
+        // R32 typed views allow word (atomic) access by element.
+        let r = BufferView::typed(&b, Format::R32_UINT);
+        assert_eq!(r.word_index(1, 0, 0), Some(1));
+        assert_eq!(r.word_index(2, 0, 0), None);
+        assert_eq!(w.word_index(0, 0, 0), None);
+    }
+
+    #[test]
+    fn sub_word_stores_from_many_threads_keep_their_neighbours() {
+        let b = Buffer::zeroed(64).unwrap();
+        let v = BufferView::typed(&b, Format::R8_UINT);
+        std::thread::scope(|s| {
+            for t in 0..4u32 {
+                s.spawn(move || {
+                    for round in 0..200u32 {
+                        for e in (t..64).step_by(4) {
+                            v.typed_store(e, [(e + round) & 0xff, 0, 0, 0]);
+                        }
+                    }
+                });
+            }
+        });
+        for e in 0..64u32 {
+            assert_eq!(v.typed_load(e)[0], (e + 199) & 0xff);
+        }
     }
 }
