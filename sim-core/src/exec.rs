@@ -228,6 +228,35 @@ fn msad(r: u32, s: u32, acc: u32) -> u32 {
     acc
 }
 
+fn dmin(a: f64, b: f64) -> f64 {
+    if a.is_nan() {
+        b
+    } else if b.is_nan() || a < b || (a == b && a.is_sign_negative()) {
+        a
+    } else {
+        b
+    }
+}
+
+fn dmax(a: f64, b: f64) -> f64 {
+    if a.is_nan() {
+        b
+    } else if b.is_nan() || a > b || (a == b && a.is_sign_positive()) {
+        a
+    } else {
+        b
+    }
+}
+
+/// `_sat` on a double: clamp to [0, 1], NaN → 0, −0 → +0.
+fn dsat(x: f64) -> f64 {
+    if x.is_nan() || x <= 0.0 {
+        0.0
+    } else {
+        x.min(1.0)
+    }
+}
+
 fn sat(x: u32) -> u32 {
     let f = fin(x);
     if f.is_nan() || f <= 0.0 {
@@ -455,6 +484,8 @@ impl<'p> GroupExecutor<'p> {
                 SrcMod::IAbsNeg => o
                     .iter_mut()
                     .for_each(|v| *v = (*v as i32).unsigned_abs().wrapping_neg()),
+                // applied by `double` to the assembled 64-bit values
+                SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg => {}
             }
         }
     }
@@ -625,6 +656,7 @@ impl<'p> GroupExecutor<'p> {
             match op.kind {
                 OpKind::Alu { op, dst, src, sat } => self.alu(warp, b, op, &dst, &src, sat),
                 OpKind::Alu2 { op, dst, src } => self.alu2(warp, b, op, &dst, &src),
+                OpKind::Double { op, dst, src, sat } => self.double(warp, b, op, &dst, &src, sat),
                 OpKind::If {
                     cond,
                     nz,
@@ -1208,6 +1240,122 @@ impl<'p> GroupExecutor<'p> {
                     r[comp * w..(comp + 1) * w]
                         .iter_mut()
                         .for_each(|x| *x = sat(*x));
+                }
+            }
+        }
+        self.write(warp, dst, &r);
+        self.sc.s = s;
+        self.sc.r = r;
+    }
+
+    /// Double-precision instructions. A double occupies a component pair, x
+    /// (low) y (high) or z w. Mappings, as fxc encodes them:
+    /// - 64 → 64 bits: destination pair p (xy = 0, zw = 1) reads each source
+    ///   double from its swizzled components (2p, 2p+1); `dmovc`'s k-th
+    ///   destination double is selected by the condition's k-th component;
+    /// - 64 → 32 bits (`dtof`, `dtoi`, `dtou`, comparisons): the k-th set
+    ///   component of the mask receives the result of double k, read from
+    ///   swizzled components (2k, 2k+1);
+    /// - 32 → 64 bits (`ftod`, `itod`, `utod`): the k-th destination double
+    ///   converts swizzled component k.
+    ///
+    /// Doubles keep denormals; `dfma` is fused; min/max return the non-NaN
+    /// operand; conversions to integers truncate and saturate, NaN → 0.
+    fn double(
+        &mut self,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+        op: DoubleOp,
+        dst: &Dst,
+        src: &[Src; 3],
+        sat: bool,
+    ) {
+        use DoubleOp::*;
+        let w = self.w;
+        let nsrc = match op {
+            Fma | Movc => 3,
+            Add | Mul | Min | Max | Div | Eq | Ge | Lt | Ne => 2,
+            _ => 1,
+        };
+        let mut s = std::mem::take(&mut self.sc.s);
+        let mut r = std::mem::take(&mut self.sc.r);
+        for (i, src) in src.iter().enumerate().take(nsrc) {
+            self.fetch(warp, b, src, 0b1111, &mut s[i]);
+        }
+        let dbl = |s: &[u32], modifier: SrcMod, c: usize, l: usize| -> f64 {
+            let bits = s[c * w + l] as u64 | (s[(c + 1) * w + l] as u64) << 32;
+            let sign = 1u64 << 63;
+            f64::from_bits(match modifier {
+                SrcMod::DNeg => bits ^ sign,
+                SrcMod::DAbs => bits & !sign,
+                SrcMod::DAbsNeg => bits | sign,
+                _ => bits,
+            })
+        };
+        let pairs: Vec<usize> = [0usize, 1]
+            .into_iter()
+            .filter(|p| dst.mask & (0b11 << (2 * p)) != 0)
+            .collect();
+        let set: Vec<usize> = (0..4).filter(|c| dst.mask & (1 << c) != 0).collect();
+        for l in 0..w {
+            match op {
+                ToF32 | ToI32 | ToU32 | Eq | Ge | Lt | Ne => {
+                    for (k, &c) in set.iter().enumerate().take(2) {
+                        let a = dbl(&s[0], src[0].modifier, 2 * k, l);
+                        let bv = if nsrc > 1 {
+                            dbl(&s[1], src[1].modifier, 2 * k, l)
+                        } else {
+                            0.0
+                        };
+                        r[c * w + l] = match op {
+                            ToF32 => (a as f32).to_bits(),
+                            ToI32 => a as i32 as u32,
+                            ToU32 => a as u32,
+                            Eq => bool_mask(a == bv),
+                            Ge => bool_mask(a >= bv),
+                            Lt => bool_mask(a < bv),
+                            _ => bool_mask(a != bv),
+                        };
+                    }
+                }
+                _ => {
+                    for (k, &p) in pairs.iter().enumerate() {
+                        let c = 2 * p;
+                        let v = match op {
+                            FromF32 => f32::from_bits(s[0][k * w + l]) as f64,
+                            FromI32 => s[0][k * w + l] as i32 as f64,
+                            FromU32 => s[0][k * w + l] as f64,
+                            Movc => {
+                                if s[0][k * w + l] != 0 {
+                                    dbl(&s[1], src[1].modifier, c, l)
+                                } else {
+                                    dbl(&s[2], src[2].modifier, c, l)
+                                }
+                            }
+                            _ => {
+                                let a = dbl(&s[0], src[0].modifier, c, l);
+                                let bv = if nsrc > 1 {
+                                    dbl(&s[1], src[1].modifier, c, l)
+                                } else {
+                                    0.0
+                                };
+                                match op {
+                                    Add => a + bv,
+                                    Mul => a * bv,
+                                    Min => dmin(a, bv),
+                                    Max => dmax(a, bv),
+                                    Div => a / bv,
+                                    Fma => a.mul_add(bv, dbl(&s[2], src[2].modifier, c, l)),
+                                    Rcp => 1.0 / a,
+                                    _ => a, // dmov
+                                }
+                            }
+                        };
+                        let v = if sat { dsat(v) } else { v };
+                        let bits = v.to_bits();
+                        r[c * w + l] = bits as u32;
+                        r[(c + 1) * w + l] = (bits >> 32) as u32;
+                    }
                 }
             }
         }

@@ -109,6 +109,10 @@ pub(crate) enum SrcMod {
     INeg,
     IAbs,
     IAbsNeg,
+    /// modifiers of a double operand, applied to the assembled 64-bit value
+    DNeg,
+    DAbs,
+    DAbsNeg,
 }
 
 /// A relative index register: `r#.c` or `x#[n].c`.
@@ -235,6 +239,30 @@ pub(crate) enum AluOp {
     F32tof16,
 }
 
+/// Double-precision operations (FS §22.14–§22.17; `sm5-compute-isa.md` §8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DoubleOp {
+    Add,
+    Mul,
+    Min,
+    Max,
+    Div,
+    Fma,
+    Rcp,
+    Mov,
+    Movc,
+    Eq,
+    Ge,
+    Lt,
+    Ne,
+    ToF32,
+    ToI32,
+    ToU32,
+    FromF32,
+    FromI32,
+    FromU32,
+}
+
 /// Two-destination ALU operations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Alu2Op {
@@ -267,6 +295,12 @@ pub(crate) enum OpKind {
         op: AluOp,
         dst: Dst,
         src: [Src; 4],
+        sat: bool,
+    },
+    Double {
+        op: DoubleOp,
+        dst: Dst,
+        src: [Src; 3],
         sat: bool,
     },
     Alu2 {
@@ -923,10 +957,15 @@ impl Lowering {
     // -- operands -------------------------------------------------------
 
     fn src_mod(&self, class: Class, m: Modifier) -> SrcMod {
-        let float = matches!(
-            class,
-            Class::Float | Class::Move | Class::FloatToInt | Class::Double
-        );
+        if class == Class::Double {
+            return match m {
+                Modifier::None => SrcMod::None,
+                Modifier::Neg => SrcMod::DNeg,
+                Modifier::Abs => SrcMod::DAbs,
+                Modifier::AbsNeg => SrcMod::DAbsNeg,
+            };
+        }
+        let float = matches!(class, Class::Float | Class::Move | Class::FloatToInt);
         match (m, float) {
             (Modifier::None, _) => SrcMod::None,
             (Modifier::Neg, true) => SrcMod::FNeg,
@@ -1261,6 +1300,58 @@ impl Lowering {
             }
             self.emit(
                 OpKind::Alu {
+                    op,
+                    dst,
+                    src,
+                    sat: ins.saturate(),
+                },
+                t,
+            );
+            return Ok(());
+        }
+        let dop = match ins.opcode {
+            O::Dadd => Some(DoubleOp::Add),
+            O::Dmul => Some(DoubleOp::Mul),
+            O::Dmin => Some(DoubleOp::Min),
+            O::Dmax => Some(DoubleOp::Max),
+            O::Ddiv => Some(DoubleOp::Div),
+            O::Dfma => Some(DoubleOp::Fma),
+            O::Drcp => Some(DoubleOp::Rcp),
+            O::Dmov => Some(DoubleOp::Mov),
+            O::Dmovc => Some(DoubleOp::Movc),
+            O::Deq => Some(DoubleOp::Eq),
+            O::Dge => Some(DoubleOp::Ge),
+            O::Dlt => Some(DoubleOp::Lt),
+            O::Dne => Some(DoubleOp::Ne),
+            O::Dtof => Some(DoubleOp::ToF32),
+            O::Dtoi => Some(DoubleOp::ToI32),
+            O::Dtou => Some(DoubleOp::ToU32),
+            O::Ftod => Some(DoubleOp::FromF32),
+            O::Itod => Some(DoubleOp::FromI32),
+            O::Utod => Some(DoubleOp::FromU32),
+            _ => None,
+        };
+        if let Some(op) = dop {
+            let dst = self.dst(&ops[0])?;
+            let none = Src {
+                kind: SrcKind::Imm([0; 4]),
+                swz: [0, 1, 2, 3],
+                modifier: SrcMod::None,
+            };
+            let mut src = [none; 3];
+            for (i, o) in ops[1..].iter().enumerate() {
+                // Sources read as doubles take double modifiers; the 32-bit
+                // sources of ftod (float), itod/utod (int) and the dmovc
+                // condition take the 32-bit kind.
+                let class = match (op, i) {
+                    (DoubleOp::FromF32, _) => Class::Float,
+                    (DoubleOp::FromI32 | DoubleOp::FromU32, _) | (DoubleOp::Movc, 0) => Class::Int,
+                    _ => Class::Double,
+                };
+                src[i] = self.src(o, class)?;
+            }
+            self.emit(
+                OpKind::Double {
                     op,
                     dst,
                     src,
