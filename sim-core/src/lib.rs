@@ -5,9 +5,11 @@
 //! [`program::Program`] (validated, lowered IR) → [`exec::GroupExecutor`].
 #![forbid(unsafe_code)]
 
+pub mod asm;
 pub mod container;
 pub mod decode;
 pub mod disasm;
+pub mod encode;
 pub mod error;
 pub mod exec;
 pub mod ir;

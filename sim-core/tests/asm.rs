@@ -1,0 +1,505 @@
+//! The assembler against real fxc listings (`reference/asm-syntax.md`):
+//! for every listing/bytecode pair of the workloads (`../examples/*/`) and
+//! of the shared corpus (`../../shared/corpus/`: xenia and NvCloth `.asm`,
+//! bgfx `.fxc.asm`),
+//!
+//! (a) encoding the assembled listing gives the SHEX words, except for float
+//!     literals that the listing prints with too few digits (§5.1): each such
+//!     dword is collected and the count per file must equal the table below;
+//! (b) disassembling the assembled listing reproduces the listing's
+//!     declaration and instruction lines.
+//!
+//! Custom-data blocks other than the immediate constant buffer (NvCloth's
+//! opaque class-2 block, dxbc-format.md §3.3) have no listing text; they are
+//! removed from the expected words and counted.
+//!
+//! Run with `--nocapture` for the figures and the lossy literals.
+
+use std::path::{Path, PathBuf};
+
+use sim_core::asm::{assemble, assemble_with_literals, AsmError};
+use sim_core::container::{ChecksumPolicy, Container};
+use sim_core::decode::decode_program;
+use sim_core::disasm::disassemble_lines;
+use sim_core::encode::encode_program;
+use sim_core::ir::*;
+use sim_core::opcodes::Opcode;
+
+/// Lossy float literals per file (§5.1): listing text that does not parse
+/// back to the bytecode's bits, though the bits print as that text. Files
+/// not named here have none.
+const EXPECTED_LOSSY: &[(&str, usize)] = &[
+    ("DxSolverKernelBlob.dxbc", 84),
+    ("cs_assao_apply.dxbc", 5),
+    ("cs_assao_generate_q0.dxbc", 63),
+    ("cs_assao_generate_q1.dxbc", 66),
+    ("cs_assao_generate_q2.dxbc", 66),
+    ("cs_assao_generate_q3.dxbc", 67),
+    ("cs_assao_generate_q3base.dxbc", 62),
+    ("cs_assao_non_smart_apply.dxbc", 1),
+    ("cs_assao_non_smart_half_apply.dxbc", 1),
+    ("cs_assao_smart_blur.dxbc", 4),
+    ("cs_assao_smart_blur_wide.dxbc", 8),
+    ("cs_atmo_multiscatter.dxbc", 9),
+    ("cs_atmo_skyview.dxbc", 14),
+    ("cs_atmo_transmittance.dxbc", 1),
+    ("cs_drawindirect.dxbc", 2),
+    ("cs_drawindirect_count.dxbc", 2),
+    ("cs_fsr_easu_16.dxbc", 4),
+    ("cs_fsr_easu_32.dxbc", 4),
+    ("cs_init_instances.dxbc", 8),
+    ("cs_update_instances.dxbc", 1),
+    ("apply_gamma_pwl_cs.dxbc", 3),
+    ("apply_gamma_pwl_fxaa_luma_cs.dxbc", 3),
+    ("fxaa_cs.dxbc", 1),
+    ("fxaa_extreme_cs.dxbc", 1),
+    ("resolve_full_128bpp_cs.dxbc", 120),
+    ("resolve_full_128bpp_scaled_cs.dxbc", 120),
+    ("resolve_full_16bpp_cs.dxbc", 240),
+    ("resolve_full_16bpp_scaled_cs.dxbc", 240),
+    ("resolve_full_32bpp_cs.dxbc", 240),
+    ("resolve_full_32bpp_scaled_cs.dxbc", 240),
+    ("resolve_full_64bpp_cs.dxbc", 240),
+    ("resolve_full_64bpp_scaled_cs.dxbc", 240),
+    ("resolve_full_8bpp_cs.dxbc", 128),
+    ("resolve_full_8bpp_scaled_cs.dxbc", 128),
+    ("texture_load_depth_unorm_cs.dxbc", 8),
+    ("texture_load_depth_unorm_scaled_cs.dxbc", 8),
+    ("texture_load_r16_snorm_float_cs.dxbc", 16),
+    ("texture_load_r16_snorm_float_scaled_cs.dxbc", 16),
+    ("texture_load_r16_unorm_float_cs.dxbc", 16),
+    ("texture_load_r16_unorm_float_scaled_cs.dxbc", 16),
+    ("texture_load_rg16_snorm_float_cs.dxbc", 16),
+    ("texture_load_rg16_snorm_float_scaled_cs.dxbc", 16),
+    ("texture_load_rg16_unorm_float_cs.dxbc", 16),
+    ("texture_load_rg16_unorm_float_scaled_cs.dxbc", 16),
+    ("texture_load_rgba16_snorm_float_cs.dxbc", 16),
+    ("texture_load_rgba16_snorm_float_scaled_cs.dxbc", 16),
+    ("texture_load_rgba16_unorm_float_cs.dxbc", 16),
+    ("texture_load_rgba16_unorm_float_scaled_cs.dxbc", 16),
+];
+
+/// Listing/bytecode pairs.
+fn pairs() -> Vec<(PathBuf, PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let corpus = root.join("../../shared/corpus");
+    assert!(
+        corpus.is_dir(),
+        "{} is missing: the shared corpus must sit beside the repository",
+        corpus.display()
+    );
+    let mut v = Vec::new();
+    for dir in [root.join("../examples"), corpus] {
+        for sub in std::fs::read_dir(&dir).unwrap() {
+            let sub = sub.unwrap().path();
+            if !sub.is_dir() {
+                continue;
+            }
+            for f in std::fs::read_dir(&sub).unwrap() {
+                let f = f.unwrap().path();
+                if f.extension().is_some_and(|e| e == "dxbc") {
+                    let stem = f.with_extension("");
+                    let listing = [stem.with_extension("fxc.asm"), stem.with_extension("asm")]
+                        .into_iter()
+                        .find(|p| p.is_file())
+                        .unwrap_or_else(|| panic!("no listing beside {}", f.display()));
+                    v.push((f, listing));
+                }
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+fn shader_words(path: &Path) -> Vec<u32> {
+    let bytes = std::fs::read(path).unwrap();
+    let c = Container::parse(&bytes, ChecksumPolicy::Verify).unwrap();
+    let words: Vec<u32> = c
+        .shader_chunk()
+        .unwrap()
+        .data
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    let len = (words[1] as usize).min(words.len());
+    words[..len].to_vec()
+}
+
+/// The words without custom-data blocks other than the ICB, and how many
+/// blocks were removed.
+fn without_opaque_blocks(words: &[u32]) -> (Vec<u32>, usize) {
+    let p = decode_program(words).unwrap();
+    let mut out = words[..2].to_vec();
+    let mut removed = 0;
+    let ends: Vec<usize> = p
+        .instructions
+        .iter()
+        .skip(1)
+        .map(|i| i.offset as usize)
+        .chain([words.len()])
+        .collect();
+    for (ins, end) in p.instructions.iter().zip(ends) {
+        if ins.opcode == Opcode::CustomData && ins.token >> 11 != 3 {
+            removed += 1;
+            continue;
+        }
+        out.extend_from_slice(&words[ins.offset as usize..end]);
+    }
+    out[1] = out.len() as u32;
+    (out, removed)
+}
+
+/// How the disassembler prints a float (`%f`, MSVC style): the text of the
+/// immediate of `add r0.x, r0.x, l(bits)`.
+fn disasm_float_text(bits: u32) -> String {
+    let r0x = |sel| Operand {
+        ty: OperandType::Temp,
+        components: Components::Four(sel),
+        indices: vec![Index { imm: 0, rel: None }],
+        modifier: Modifier::None,
+        min_precision: 0,
+        non_uniform: false,
+        imm: vec![],
+    };
+    let imm = Operand {
+        ty: OperandType::Immediate32,
+        components: Components::One,
+        indices: vec![],
+        modifier: Modifier::None,
+        min_precision: 0,
+        non_uniform: false,
+        imm: vec![bits],
+    };
+    let p = DecodedProgram {
+        version: ShaderVersion {
+            program_type: ProgramType::Compute,
+            major: 5,
+            minor: 0,
+        },
+        instructions: vec![Instruction {
+            offset: 2,
+            opcode: Opcode::Add,
+            token: 0,
+            extended: ExtendedOpcode::default(),
+            operands: vec![r0x(Selection::Mask(1)), r0x(Selection::Select1(0)), imm],
+            raw: vec![],
+        }],
+    };
+    let line = disassemble_lines(&p).pop().unwrap();
+    let start = line.find("l(").unwrap() + 2;
+    line[start..line.len() - 1].to_string()
+}
+
+/// Listing body: lines that are not comments or blank, trimmed, with the
+/// multi-line immediate constant buffer joined into one line.
+fn body(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut icb: Option<String> = None;
+    for l in text.lines() {
+        let t = l.trim();
+        if t.is_empty() || t.starts_with("//") || t.starts_with('#') {
+            continue;
+        }
+        if let Some(acc) = icb.as_mut() {
+            acc.push(' ');
+            acc.push_str(t);
+            if t.ends_with("} }") || t == "}" {
+                out.push(icb.take().unwrap());
+            }
+            continue;
+        }
+        if t.starts_with("dcl_immediateConstantBuffer") && !t.ends_with("} }") {
+            icb = Some(t.to_string());
+            continue;
+        }
+        out.push(t.to_string());
+    }
+    out
+}
+
+#[test]
+fn assemble_corpus_listings_to_their_bytecode() {
+    let pairs = pairs();
+    assert!(
+        pairs.len() > 100,
+        "expected the corpus, found {} pairs",
+        pairs.len()
+    );
+    let mut exact = 0;
+    let mut failures = Vec::new();
+    let mut lossy: Vec<(String, usize)> = Vec::new();
+    let mut removed_blocks = 0;
+    for (dxbc, listing) in &pairs {
+        let name = dxbc.file_name().unwrap().to_string_lossy().to_string();
+        let (expected, removed) = without_opaque_blocks(&shader_words(dxbc));
+        removed_blocks += removed;
+        let text = std::fs::read_to_string(listing).unwrap();
+        let asm = match assemble_with_literals(&text) {
+            Ok(a) => a,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let ours = encode_program(&asm.program).unwrap();
+        // The assembled IR is what the decoder makes of its encoding: tokens
+        // (length, extended bit) and offsets are right on their own.
+        assert_eq!(
+            decode_program(&ours).unwrap(),
+            asm.program,
+            "{name}: assembled IR differs from the decoded encoding"
+        );
+        if removed > 0 {
+            println!(
+                "{name}: {removed} opaque custom-data block(s) removed from the expected words"
+            );
+        }
+        if ours.len() != expected.len() {
+            let at = ours
+                .iter()
+                .zip(&expected)
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            failures.push(format!(
+                "{name}: {} dwords, bytecode has {}; first difference at dword {at}: {:08x?} vs {:08x?}",
+                ours.len(),
+                expected.len(),
+                ours.get(at),
+                expected.get(at)
+            ));
+            continue;
+        }
+        let mut file_lossy = 0;
+        let mut bad = None;
+        for (k, (&a, &b)) in ours.iter().zip(&expected).enumerate() {
+            if a == b {
+                continue;
+            }
+            let lit = asm
+                .literals
+                .iter()
+                .find(|l| l.words == 1 && l.dword as usize == k);
+            match lit {
+                Some(l) if l.float_styled && disasm_float_text(b) == l.text => {
+                    println!(
+                        "lossy: {name} dword {k} line {} '{}' parses to {a:#010x}, bytecode {b:#010x}",
+                        l.line, l.text
+                    );
+                    file_lossy += 1;
+                }
+                _ => {
+                    bad = Some(format!(
+                        "{name}: dword {k}: ours {a:#010x}, bytecode {b:#010x} (literal {:?})",
+                        lit.map(|l| (&l.text, l.line))
+                    ));
+                    break;
+                }
+            }
+        }
+        if let Some(b) = bad {
+            failures.push(b);
+            continue;
+        }
+        if file_lossy > 0 {
+            lossy.push((name.clone(), file_lossy));
+        } else {
+            exact += 1;
+            // Bit-exact: the assembled program equals the decoded bytecode.
+            assert_eq!(asm.program, decode_program(&expected).unwrap(), "{name}");
+        }
+    }
+    println!(
+        "{} pairs: {exact} bit-exact, {} exact but for {} lossy float literals; {removed_blocks} opaque custom-data block(s) removed",
+        pairs.len(),
+        lossy.len(),
+        lossy.iter().map(|l| l.1).sum::<usize>()
+    );
+    for (f, n) in &lossy {
+        println!("    (\"{f}\", {n}),");
+    }
+    for f in &failures {
+        println!("FAIL {f}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} pairs do not assemble to their bytecode",
+        failures.len()
+    );
+    let expected: Vec<(String, usize)> = EXPECTED_LOSSY
+        .iter()
+        .map(|(f, n)| (f.to_string(), *n))
+        .collect();
+    assert_eq!(lossy, expected, "lossy float literals per file");
+}
+
+#[test]
+fn disassembling_assembled_listings_reproduces_them() {
+    let mut total = 0;
+    let mut failures = Vec::new();
+    for (_, listing) in pairs() {
+        let text = std::fs::read_to_string(&listing).unwrap();
+        let p = assemble(&text).unwrap_or_else(|e| panic!("{}: {e}", listing.display()));
+        let ours: Vec<String> = disassemble_lines(&p)
+            .iter()
+            .map(|l| l.trim().to_string())
+            .collect();
+        let ours = body(&ours.join("\n"));
+        let theirs = body(&text);
+        total += theirs.len();
+        if ours.len() != theirs.len() {
+            failures.push(format!(
+                "{}: {} lines vs {}",
+                listing.display(),
+                ours.len(),
+                theirs.len()
+            ));
+        }
+        for (i, (o, t)) in ours.iter().zip(&theirs).enumerate() {
+            if o != t && failures.len() < 50 {
+                failures.push(format!(
+                    "{}:{i}\n  listing: {t}\n  ours:    {o}",
+                    listing.display()
+                ));
+            }
+        }
+    }
+    println!("{total} lines compared");
+    for f in &failures {
+        println!("{f}");
+    }
+    assert!(failures.is_empty());
+}
+
+fn err(text: &str) -> AsmError {
+    match assemble(text) {
+        Ok(p) => panic!("assembled {text:?} into {p:?}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn errors_name_line_and_column() {
+    let e = err("");
+    assert_eq!((e.line, e.column), (1, 1));
+
+    let e = err("// header\ncs_9_x\n");
+    assert_eq!((e.line, e.column), (2, 1), "{e}");
+
+    let e = err("cs_5_0\ndcl_temps 2\n  frobnicate r0.x, r1.x\n");
+    assert_eq!((e.line, e.column), (3, 3), "{e}");
+    assert!(e.message.contains("unknown instruction"), "{e}");
+    assert_eq!(e.excerpt, "  frobnicate r0.x, r1.x\n  ^");
+    assert_eq!(
+        e.to_string(),
+        "3:3: unknown instruction 'frobnicate'\n  frobnicate r0.x, r1.x\n  ^"
+    );
+
+    let e = err("cs_5_0\nmov r0.x, q1.x\n");
+    assert_eq!((e.line, e.column), (2, 11), "{e}");
+
+    let e = err("cs_5_0\nadd r0.x, r1.x\n");
+    assert_eq!((e.line, e.column), (2, 15), "{e}");
+    assert!(e.message.contains("takes 3 operands"), "{e}");
+
+    let e = err("cs_5_0\nmov r0.x, l(1.0, 2.0)\n");
+    assert_eq!((e.line, e.column), (2, 11), "{e}");
+
+    let e = err("cs_5_0\nmov r0.x, l(0x1g)\n");
+    assert_eq!((e.line, e.column), (2, 13), "{e}");
+
+    let e = err("cs_5_0\nmov r0.x, r1.q\n");
+    assert_eq!((e.line, e.column), (2, 14), "{e}");
+
+    let e = err("cs_5_0\nif r0.x\nendif\n");
+    assert_eq!((e.line, e.column), (2, 1), "{e}");
+
+    let e = err("cs_5_0\nmul_foo r0.x, r0.x, r0.x\n");
+    assert_eq!((e.line, e.column), (2, 5), "{e}");
+
+    let e = err("cs_5_0\ndcl_immediateConstantBuffer { { 1.0, 2.0},\n   { 3.0, zz} }\nret\n");
+    assert_eq!((e.line, e.column), (3, 11), "{e}");
+
+    let e = err("cs_5_0\ndcl_constantbuffer CB0[1], immediateIndexed, space=0\n");
+    assert_eq!((e.line, e.column), (2, 46), "{e}");
+
+    let e = err("cs_5_0\n\tmov r0.x, |r1.x\n");
+    assert_eq!((e.line, e.column), (2, 17), "{e}");
+    assert_eq!(e.excerpt, "\tmov r0.x, |r1.x\n\t               ^");
+}
+
+#[test]
+fn accepts_aliases_comments_and_vkd3d_forms() {
+    let fxc = assemble(
+        "cs_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_uav_structured u0, 4\n\
+         dcl_input vThreadID.x\n\
+         dcl_temps 1\n\
+         dcl_thread_group 64, 1, 1\n\
+         mov r0.xyzw, l(1.000000, 2, 0x3f800000, -1.#INF0000)\n\
+         store_structured u0.x, vThreadID.x, l(0), r0.x\n\
+         ret \n",
+    )
+    .unwrap();
+    let vkd3d = assemble(
+        "// a comment\n\
+         #line 3 \"x.hlsl\"\n\
+         CS_5_0\n\
+         \n\
+         DCL_GLOBALFLAGS RefactoringAllowed\n\
+         dcl_uav_structured u0, 4   // trailing comment\n\
+         dcl_input vThreadID.x\n\
+         dcl_temps 1\n\
+         dcl_thread_group 64, 1, 1\n\
+         \tMOV r0.rgba, l(1.0, 2, 0x3F800000, -1.#INF00)\n\
+         store_structured u0.x, vThreadID.x, l(0), r0.x\n\
+         ret\n",
+    )
+    .unwrap();
+    assert_eq!(fxc, vkd3d);
+    let a = assemble("cs_5_0\nld2dms r0.xyzw, r1.xyzw, t0.xyzw, l(0)\n").unwrap();
+    assert_eq!(a.instructions[0].opcode, Opcode::LdMs);
+    let s = assemble("cs_5_0\nsync_uglobal_g_t\n").unwrap();
+    assert_eq!(s.instructions[0].token, 0x0100_58be);
+}
+
+/// Malformed text never panics: every one-character deletion or
+/// replacement of a listing either assembles or gives an [`AsmError`] whose
+/// position lies inside the text.
+#[test]
+fn mutated_listings_never_panic() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("../examples/matmul/matmul.asm")).unwrap();
+    let body: String = text
+        .lines()
+        .filter(|l| !l.starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let chars: Vec<char> = body.chars().collect();
+    let lines = body.lines().count().max(1);
+    for i in 0..chars.len() {
+        for replacement in [
+            None,
+            Some('('),
+            Some('['),
+            Some('|'),
+            Some('{'),
+            Some('é'),
+            Some(','),
+        ] {
+            let mut m: Vec<char> = chars.clone();
+            match replacement {
+                None => {
+                    m.remove(i);
+                }
+                Some(c) => m[i] = c,
+            }
+            let s: String = m.into_iter().collect();
+            if let Err(e) = assemble(&s) {
+                assert!(e.line >= 1 && e.line <= lines + 1, "{e}");
+                assert!(e.excerpt.contains('^'));
+            }
+        }
+    }
+}
