@@ -55,7 +55,14 @@ enum Frame {
     Switch {
         id: u32,
     },
+    /// A subroutine call: masks 0 = lanes that have returned, 1 = lanes that skipped a `callc`.
+    Call {
+        return_pc: u32,
+    },
 }
+
+/// Return addresses a warp may stack; a further `call` is skipped (FS §7.12).
+const MAX_CALL_DEPTH: usize = 32;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Exit {
@@ -545,11 +552,25 @@ impl<'p> GroupExecutor<'p> {
 
     /// If no lane is active, jump to the next instruction that can revive lanes.
     fn settle(&self, warp: &mut Warp) {
+        while !any(&warp.active) {
+            let Some(&Frame::Call { return_pc }) = warp.frames.last() else {
+                break;
+            };
+            // Every lane of the call has returned: resume the caller with
+            // them and with the lanes that skipped a conditional call.
+            let base = (warp.frames.len() - 1) * 4 * self.w;
+            for l in 0..self.w {
+                warp.active[l] = warp.masks[base + l] | warp.masks[base + self.w + l];
+            }
+            warp.frames.pop();
+            warp.pc = return_pc as usize;
+        }
         if any(&warp.active) {
             return;
         }
         match warp.frames.last() {
             None => warp.done = true,
+            Some(Frame::Call { .. }) => {} // handled above
             Some(Frame::If {
                 else_pc: Some(e),
                 in_else: false,
@@ -606,6 +627,10 @@ impl<'p> GroupExecutor<'p> {
         }
         if any(&lanes[..w]) {
             let target = match kind {
+                Leave::Ret => warp
+                    .frames
+                    .iter()
+                    .rposition(|f| matches!(f, Frame::Call { .. })),
                 Leave::Break => warp
                     .frames
                     .iter()
@@ -614,10 +639,16 @@ impl<'p> GroupExecutor<'p> {
                     .frames
                     .iter()
                     .rposition(|f| matches!(f, Frame::Loop { .. })),
-                Leave::Ret => None,
             };
             match (kind, target) {
-                (Leave::Ret, _) => {
+                // `ret` in a subroutine: the lanes wait in the call frame.
+                (Leave::Ret, Some(t)) => {
+                    self.retire_lanes(warp, t + 1, &lanes[..w]);
+                    let m = self.mask(warp, t, 0);
+                    m.iter_mut().zip(&lanes).for_each(|(m, &l)| *m |= l);
+                }
+                // `ret` in the main program: the lanes end.
+                (Leave::Ret, None) => {
                     self.retire_lanes(warp, 0, &lanes[..w]);
                     for (a, &l) in warp.alive.iter_mut().zip(&lanes) {
                         *a &= !l;
@@ -724,6 +755,38 @@ impl<'p> GroupExecutor<'p> {
                 OpKind::Break { cond } => self.leave(warp, b, &cond, Leave::Break),
                 OpKind::Continue { cond } => self.leave(warp, b, &cond, Leave::Continue),
                 OpKind::Ret { cond } => self.leave(warp, b, &cond, Leave::Ret),
+                OpKind::Call { label, cond } => {
+                    let depth = warp
+                        .frames
+                        .iter()
+                        .filter(|f| matches!(f, Frame::Call { .. }))
+                        .count();
+                    if depth >= MAX_CALL_DEPTH {
+                        continue;
+                    }
+                    let mut lanes = std::mem::take(&mut self.sc.lanes);
+                    match &cond {
+                        None => lanes[..w].copy_from_slice(&warp.active),
+                        Some((src, nz)) => {
+                            self.fetch(warp, b, src, 1, &mut lanes);
+                            for l in 0..w {
+                                lanes[l] = warp.active[l] & bool_mask((lanes[l] != 0) == *nz);
+                            }
+                        }
+                    }
+                    let base = self.frame_masks(warp);
+                    for l in 0..w {
+                        warp.masks[base + l] = 0;
+                        warp.masks[base + w + l] = warp.active[l] & !lanes[l];
+                        warp.active[l] = lanes[l];
+                    }
+                    self.sc.lanes = lanes;
+                    warp.frames.push(Frame::Call {
+                        return_pc: warp.pc as u32,
+                    });
+                    warp.pc = label as usize;
+                    self.settle(warp);
+                }
                 OpKind::Switch { sel, id } => {
                     let mut s = std::mem::take(&mut self.sc.s[0]);
                     self.fetch(warp, b, &sel, 1, &mut s);

@@ -339,6 +339,11 @@ pub(crate) enum OpKind {
     },
     Default,
     EndSwitch,
+    /// `call`/`callc`: run the subroutine at label `label` with the lanes for which `cond` holds
+    Call {
+        label: u32,
+        cond: Option<(Src, bool)>,
+    },
     Ret {
         cond: Option<(Src, bool)>,
     },
@@ -409,6 +414,10 @@ pub(crate) struct Op {
     /// dword offset of the instruction, for diagnostics and profiles
     pub token: u32,
 }
+
+/// Marks a call target already resolved from a label number to a pc while
+/// resolving (label numbers and pcs are far below it).
+const CALL_RESOLVED: u32 = 1 << 31;
 
 /// The cases of one `switch`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -588,6 +597,10 @@ enum Block {
 
 struct Lowering {
     p: Program,
+    /// `label l#` → pc of its first instruction
+    labels: Vec<(u32, u32)>,
+    /// labels named by call/callc, with the call's dword offset
+    calls: Vec<(u32, u32)>,
     /// typed SRV/UAV slots and samplers: declared, not executed yet
     typed: Vec<(OperandType, u32)>,
     blocks: Vec<Block>,
@@ -629,6 +642,8 @@ impl Lowering {
                 xtemp_layout: Vec::new(),
             },
             typed: Vec::new(),
+            labels: Vec::new(),
+            calls: Vec::new(),
             blocks: Vec::new(),
             at: ("program".into(), 0),
         };
@@ -681,6 +696,28 @@ impl Lowering {
                 token,
                 what: "a flow-control block opened here is never closed".into(),
             });
+        }
+        // Resolve call targets to pcs.
+        for &(label, token) in &l.calls {
+            let Some(&(_, pc)) = l.labels.iter().find(|&&(x, _)| x == label) else {
+                return Err(LoadError::Invalid {
+                    mnemonic: "call".into(),
+                    token,
+                    what: format!("no label l{label}"),
+                });
+            };
+            for op in &mut l.p.code {
+                if let OpKind::Call { label: target, .. } = &mut op.kind {
+                    if *target == label {
+                        *target = pc | CALL_RESOLVED;
+                    }
+                }
+            }
+        }
+        for op in &mut l.p.code {
+            if let OpKind::Call { label, .. } = &mut op.kind {
+                *label &= !CALL_RESOLVED;
+            }
         }
         l.p.decoded = decoded;
         Ok(l.p)
@@ -1196,6 +1233,13 @@ impl Lowering {
             Some(0b0111) => Ok(3),
             Some(0b1111) => Ok(4),
             _ => Err(self.invalid("a raw/structured store mask must be .x, .xy, .xyz or .xyzw")),
+        }
+    }
+
+    fn label_operand(&self, op: &Operand) -> Result<u32, LoadError> {
+        match (op.ty, op.reg()) {
+            (OperandType::Label, Some(l)) if l < CALL_RESOLVED => Ok(l),
+            _ => Err(self.invalid("expected a label operand l#")),
         }
     }
 
@@ -1721,8 +1765,27 @@ impl Lowering {
             O::Nop => {
                 self.emit(OpKind::Nop, t);
             }
-            O::Label | O::Call | O::Callc => {
-                return Err(self.unsupported("subroutines (call/label) are not executed yet"));
+            O::Label => {
+                // A subroutine starts here; blocks never span a label (FS §22.7.15).
+                if !self.blocks.is_empty() {
+                    return Err(self.invalid("a label inside an open if/loop/switch block"));
+                }
+                let label = self.label_operand(&ops[0])?;
+                if self.labels.iter().any(|&(l, _)| l == label) {
+                    return Err(self.invalid(format!("label l{label} is defined twice")));
+                }
+                self.labels.push((label, pc as u32));
+                self.emit(OpKind::Nop, t);
+            }
+            O::Call | O::Callc => {
+                let (cond, target) = if ins.opcode == O::Callc {
+                    (Some(self.cond(ins)?), &ops[1])
+                } else {
+                    (None, &ops[0])
+                };
+                let label = self.label_operand(target)?;
+                self.calls.push((label, ins.offset));
+                self.emit(OpKind::Call { label, cond }, t);
             }
             _ => {
                 return Err(self.unsupported("this instruction is not executed yet"));
