@@ -475,10 +475,11 @@ impl Job {
             path: shader_path.clone(),
             source,
         })?;
-        let program = Program::from_dxbc(&bytes, load).map_err(|source| JobError::Shader {
-            path: shader_path.clone(),
-            source,
-        })?;
+        let program =
+            Program::from_file_bytes(&bytes, load).map_err(|source| JobError::Shader {
+                path: shader_path.clone(),
+                source,
+            })?;
 
         let mut resources = Vec::new();
         for (name, spec) in &file.resources {

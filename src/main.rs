@@ -6,7 +6,7 @@
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use sm5sim::job::{Job, StepReport};
-use sm5sim::sim_core::{disasm, LoadOptions, Program};
+use sm5sim::sim_core::{asm, disasm, encode, LoadOptions, Program};
 use sm5sim::sim_sched::DispatchOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -52,6 +52,14 @@ enum Command {
         #[arg(long)]
         no_checksum: bool,
     },
+    /// Assemble an fxc listing into a DXBC container (with fxc's checksum).
+    Asm {
+        /// The listing (.asm), as fxc /Fc or D3DDisassemble prints it.
+        listing: PathBuf,
+        /// Where to write the container.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Print a shader's instructions and declarations in fxc's listing syntax.
     Disasm {
         /// The shader (.dxbc / .cso).
@@ -91,13 +99,25 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             print!("{}", disasm::disassemble(&decoded));
             Ok(true)
         }
+        Command::Asm { listing, output } => {
+            let text = std::fs::read_to_string(&listing)
+                .with_context(|| format!("reading {}", listing.display()))?;
+            let decoded =
+                asm::assemble(&text).map_err(|e| anyhow::anyhow!("{}:{e}", listing.display()))?;
+            let words =
+                encode::encode_program(&decoded).with_context(|| listing.display().to_string())?;
+            let container = encode::write_container(&words, None);
+            std::fs::write(&output, container)
+                .with_context(|| format!("writing {}", output.display()))?;
+            Ok(true)
+        }
         Command::Info { file, no_checksum } => {
             let bytes =
                 std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
             let options = LoadOptions {
                 verify_checksum: !no_checksum,
             };
-            let (decoded, reflection) = Program::decode_with_reflection(&bytes, &options)
+            let (decoded, reflection) = Program::decode_file_bytes(&bytes, &options)
                 .with_context(|| file.display().to_string())?;
             print!("{}", info::describe(&file, &decoded, reflection.as_ref()));
             Ok(true)

@@ -2,6 +2,7 @@
 //! validation. Each says where: a byte offset in the file or a dword offset in
 //! the token stream.
 
+use crate::asm::AsmError;
 use crate::container::ContainerError;
 use crate::rdef::RdefError;
 
@@ -65,6 +66,9 @@ pub enum LoadError {
     /// The DXBC container is malformed.
     #[error("DXBC container: {0}")]
     Container(#[from] ContainerError),
+    /// A listing (`.asm`) could not be assembled: line, column and an excerpt.
+    #[error("listing line {}:{}: {}\n{}", .0.line, .0.column, .0.message, .0.excerpt)]
+    Asm(AsmError),
     /// The RDEF chunk is malformed.
     #[error("RDEF chunk: {0}")]
     Rdef(#[from] RdefError),

@@ -12,6 +12,7 @@ pub mod disasm;
 pub mod encode;
 pub mod error;
 pub mod exec;
+pub mod header;
 pub mod ir;
 pub mod opcodes;
 pub mod program;

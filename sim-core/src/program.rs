@@ -498,6 +498,47 @@ impl Program {
         decode_program_bytes(shader.data, shader.data_offset)
     }
 
+    /// Load a shader file's bytes, whatever its form: a DXBC container
+    /// (`.dxbc`/`.cso`, recognised by its `DXBC` magic) or an fxc listing
+    /// (`.asm` text, assembled in memory; `reference/asm-syntax.md`).
+    ///
+    /// # Errors
+    /// As [`Program::from_dxbc`], or [`LoadError::Asm`] for a listing that
+    /// does not assemble.
+    pub fn from_file_bytes(bytes: &[u8], options: &LoadOptions) -> Result<Self, LoadError> {
+        let (decoded, reflection) = Self::decode_file_bytes(bytes, options)?;
+        Self::from_decoded(decoded, reflection)
+    }
+
+    /// An fxc listing, assembled and loaded. Listings carry no RDEF, so
+    /// resources have no names.
+    ///
+    /// # Errors
+    /// [`LoadError::Asm`] with line and column, or as [`Program::from_decoded`].
+    pub fn from_listing(text: &str) -> Result<Self, LoadError> {
+        let decoded = crate::asm::assemble(text).map_err(LoadError::Asm)?;
+        Self::from_decoded(decoded, None)
+    }
+
+    /// Decode a shader file's bytes, a container or a listing (see
+    /// [`Program::from_file_bytes`]), without the executor's validation.
+    ///
+    /// # Errors
+    /// As [`Program::from_file_bytes`], less the validation errors.
+    pub fn decode_file_bytes(
+        bytes: &[u8],
+        options: &LoadOptions,
+    ) -> Result<(DecodedProgram, Option<Reflection>), LoadError> {
+        if bytes.starts_with(b"DXBC") {
+            return Self::decode_with_reflection(bytes, options);
+        }
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Ok((crate::asm::assemble(text).map_err(LoadError::Asm)?, None)),
+            // Neither a listing nor a container: report it as a container.
+            Err(_) => Self::decode_with_reflection(bytes, options),
+        }
+    }
+
     /// Decode a DXBC container's token stream and its RDEF reflection (when
     /// present), without the executor's validation.
     ///
