@@ -6,6 +6,7 @@
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use sm5sim::job::{Job, StepReport};
+use sm5sim::sim_core::container::{ChecksumPolicy, Container};
 use sm5sim::sim_core::{asm, disasm, encode, LoadOptions, Program};
 use sm5sim::sim_sched::DispatchOptions;
 use std::path::PathBuf;
@@ -94,9 +95,20 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             let options = LoadOptions {
                 verify_checksum: !no_checksum,
             };
-            let decoded = Program::decode_only(&bytes, &options)
+            let (decoded, _) = Program::decode_file_bytes(&bytes, &options)
                 .with_context(|| file.display().to_string())?;
-            print!("{}", disasm::disassemble(&decoded));
+            if bytes.starts_with(b"DXBC") {
+                let policy = if no_checksum {
+                    ChecksumPolicy::Skip
+                } else {
+                    ChecksumPolicy::Verify
+                };
+                let container =
+                    Container::parse(&bytes, policy).with_context(|| file.display().to_string())?;
+                print!("{}", disasm::full_listing(&container, &decoded));
+            } else {
+                print!("{}", disasm::disassemble(&decoded));
+            }
             Ok(true)
         }
         Command::Asm { listing, output } => {

@@ -589,3 +589,32 @@ pub fn disassemble(p: &DecodedProgram) -> String {
     s.push('\n');
     s
 }
+
+/// The whole listing of a container as `fxc /Fc` prints it: the comment
+/// header (from RDEF, SFI0, STAT and the signatures, see [`crate::header`]),
+/// the version line, declarations and instructions, and the
+/// "Approximately N instruction slots used" footer. A container whose
+/// optional chunks cannot be read gets a one-line note instead of a header.
+pub fn full_listing(
+    container: &crate::container::Container<'_>,
+    program: &DecodedProgram,
+) -> String {
+    let mut out = String::new();
+    match crate::header::listing_header(container) {
+        Ok(lines) => {
+            for l in lines {
+                out.push_str(&l);
+                out.push('\n');
+            }
+        }
+        Err(e) => {
+            let _ = writeln!(out, "// (header omitted: {e})");
+        }
+    }
+    out.push_str(&disassemble(program));
+    if let Some(footer) = crate::header::listing_footer(container) {
+        out.push_str(&footer);
+        out.push('\n');
+    }
+    out
+}
