@@ -25,3 +25,20 @@ pub fn container_and_decoder(data: &[u8]) {
         let _ = Program::from_decoded(decoded, None);
     }
 }
+
+/// The assembler on arbitrary text, and on success the encoder, decoder,
+/// disassembler and validation of what it produced.
+pub fn assembler(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(decoded) = sim_core::asm::assemble(text) {
+        if let Ok(words) = sim_core::encode::encode_program(&decoded) {
+            if let Ok(back) = sim_core::decode::decode_program(&words) {
+                let listing = disassemble(&back);
+                let _ = sim_core::asm::assemble(&listing);
+            }
+        }
+        let _ = Program::from_decoded(decoded, None);
+    }
+}

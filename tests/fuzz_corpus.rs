@@ -25,3 +25,12 @@ fn container_decoder_corpus_replays_without_panic() {
         "the corpus holds at least the eight workload seeds ({n})"
     );
 }
+
+#[test]
+fn assembler_corpus_replays_without_panic() {
+    let n = replay("assembler", sm5sim::fuzzing::assembler);
+    assert!(
+        n >= 8,
+        "the corpus holds at least the eight workload listings ({n})"
+    );
+}
