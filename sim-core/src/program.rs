@@ -792,11 +792,71 @@ impl Lowering {
             .operands
             .first()
             .ok_or_else(|| self.invalid("declaration has no register operand"))?;
-        if self.p.version.is_sm51() {
-            return Err(self.unsupported("SM5.1 resource ranges are not executed yet"));
-        }
         op.reg()
             .ok_or_else(|| self.invalid("declaration register must be an immediate index"))
+    }
+
+    /// The registers a t#/u#/cb# declaration covers. SM5.0: its one register.
+    /// SM5.1 (`reference/dxbc-format.md` §8): the range `[id][lower:upper]` in
+    /// the register space held by raw dword `space_at`; sm5sim binds space 0
+    /// only, by absolute register number.
+    fn decl_slots(&self, ins: &Instruction, space_at: usize) -> Result<Vec<u32>, LoadError> {
+        if !self.p.version.is_sm51() {
+            return Ok(vec![self.decl_reg(ins)?]);
+        }
+        let op = ins
+            .operands
+            .first()
+            .ok_or_else(|| self.invalid("declaration has no register operand"))?;
+        let (lo, hi) = match op.indices.as_slice() {
+            [_, lo, hi] if lo.rel.is_none() && hi.rel.is_none() => (lo.imm, hi.imm),
+            _ => return Err(self.invalid("an SM5.1 declaration needs [id][lower:upper]")),
+        };
+        if hi == 0xffff_ffff {
+            return Err(self.unsupported("unbounded resource ranges are not executed yet"));
+        }
+        if hi < lo || hi - lo >= 128 {
+            return Err(self.invalid(format!("register range {lo}:{hi} is empty or too long")));
+        }
+        let space = self.raw(ins, space_at)?;
+        if space != 0 {
+            return Err(self.unsupported(format!("register space {space} (only space 0 is bound)")));
+        }
+        Ok((lo as u32..=hi as u32).collect())
+    }
+
+    /// Record a t#/u# declaration for each of `slots`.
+    fn push_buffer_decl(
+        &mut self,
+        ins: &Instruction,
+        uav: bool,
+        slots: Vec<u32>,
+        kind: BufferDeclKind,
+    ) -> Result<(), LoadError> {
+        let limit = if uav { 64 } else { 128 };
+        for slot in slots {
+            if slot >= limit {
+                return Err(
+                    self.invalid(format!("slot {slot} is past the last slot ({})", limit - 1))
+                );
+            }
+            let decl = BufferDecl {
+                slot,
+                kind,
+                globally_coherent: uav && ins.token & (1 << 16) != 0,
+                token: ins.offset,
+            };
+            let list = if uav {
+                &mut self.p.uavs
+            } else {
+                &mut self.p.srvs
+            };
+            if list.iter().any(|d| d.slot == slot) {
+                return Err(self.invalid(format!("slot {slot} is declared twice")));
+            }
+            list.push(decl);
+        }
+        Ok(())
     }
 
     fn declaration(&mut self, ins: &Instruction) -> Result<(), LoadError> {
@@ -845,25 +905,30 @@ impl Lowering {
                     .operands
                     .first()
                     .ok_or_else(|| self.invalid("no operand"))?;
-                if self.p.version.is_sm51() {
-                    return Err(self.unsupported("SM5.1 resource ranges are not executed yet"));
+                // SM5.0: cb#[size]; SM5.1: CB#[lower:upper], then size and space dwords.
+                let size = if self.p.version.is_sm51() {
+                    self.raw(ins, 0)?
+                } else {
+                    op.indices
+                        .get(1)
+                        .map(|i| i.imm as u32)
+                        .ok_or_else(|| self.invalid("cb declaration without size"))?
+                };
+                for slot in self.decl_slots(ins, 1)? {
+                    if slot > 14 || size > 4096 {
+                        return Err(self.invalid(format!(
+                            "cb{slot}[{size}] is outside cb0..cb14 / 4096 vec4"
+                        )));
+                    }
+                    if self.p.constant_buffers.iter().any(|c| c.slot == slot) {
+                        return Err(self.invalid(format!("cb{slot} is declared twice")));
+                    }
+                    self.p.constant_buffers.push(ConstantBufferDecl {
+                        slot,
+                        size_vec4: size,
+                        dynamic: ins.token & (1 << 11) != 0,
+                    });
                 }
-                let slot = op.reg().ok_or_else(|| self.invalid("bad cb register"))?;
-                let size = op
-                    .indices
-                    .get(1)
-                    .map(|i| i.imm as u32)
-                    .ok_or_else(|| self.invalid("cb declaration without size"))?;
-                if slot > 14 || size > 4096 {
-                    return Err(
-                        self.invalid(format!("cb{slot}[{size}] is outside cb0..cb14 / 4096 vec4"))
-                    );
-                }
-                self.p.constant_buffers.push(ConstantBufferDecl {
-                    slot,
-                    size_vec4: size,
-                    dynamic: ins.token & (1 << 11) != 0,
-                });
             }
             CustomData if (ins.token >> 11) == 3 => {
                 if !self.p.icb.is_empty() {
@@ -875,8 +940,9 @@ impl Lowering {
                 self.p.icb = ins.raw.clone();
             }
             DclResourceRaw | DclResourceStructured | DclUavRaw | DclUavStructured => {
-                let slot = self.decl_reg(ins)?;
-                let kind = if matches!(ins.opcode, DclResourceStructured | DclUavStructured) {
+                let structured = matches!(ins.opcode, DclResourceStructured | DclUavStructured);
+                let slots = self.decl_slots(ins, structured as usize)?;
+                let kind = if structured {
                     let stride = self.raw(ins, 0)?;
                     if stride == 0 || stride % 4 != 0 || stride > 2048 {
                         return Err(self.invalid(format!(
@@ -888,27 +954,7 @@ impl Lowering {
                     BufferDeclKind::Raw
                 };
                 let uav = matches!(ins.opcode, DclUavRaw | DclUavStructured);
-                let limit = if uav { 64 } else { 128 };
-                if slot >= limit {
-                    return Err(
-                        self.invalid(format!("slot {slot} is past the last slot ({})", limit - 1))
-                    );
-                }
-                let decl = BufferDecl {
-                    slot,
-                    kind,
-                    globally_coherent: uav && ins.token & (1 << 16) != 0,
-                    token: ins.offset,
-                };
-                let list = if uav {
-                    &mut self.p.uavs
-                } else {
-                    &mut self.p.srvs
-                };
-                if list.iter().any(|d| d.slot == slot) {
-                    return Err(self.invalid(format!("slot {slot} is declared twice")));
-                }
-                list.push(decl);
+                self.push_buffer_decl(ins, uav, slots, kind)?;
             }
             DclTgsmRaw | DclTgsmStructured => {
                 let reg = self.decl_reg(ins)?;
@@ -950,29 +996,13 @@ impl Lowering {
                     )));
                 }
             }
-            DclResource | DclUavTyped
-                if ins.controls() & 0x1f == 1 && !self.p.version.is_sm51() =>
-            {
+            DclResource | DclUavTyped if ins.controls() & 0x1f == 1 => {
                 // Typed buffers (dimension 1): executed.
-                let slot = self.decl_reg(ins)?;
+                let slots = self.decl_slots(ins, 1)?;
                 let token = self.raw(ins, 0)?;
                 let return_types = [0, 4, 8, 12].map(|s| ((token >> s) & 0xf) as u8);
                 let uav = ins.opcode == DclUavTyped;
-                let decl = BufferDecl {
-                    slot,
-                    kind: BufferDeclKind::Typed { return_types },
-                    globally_coherent: uav && ins.token & (1 << 16) != 0,
-                    token: ins.offset,
-                };
-                let list = if uav {
-                    &mut self.p.uavs
-                } else {
-                    &mut self.p.srvs
-                };
-                if list.iter().any(|d| d.slot == slot) {
-                    return Err(self.invalid(format!("slot {slot} is declared twice")));
-                }
-                list.push(decl);
+                self.push_buffer_decl(ins, uav, slots, BufferDeclKind::Typed { return_types })?;
             }
             DclResource | DclUavTyped | DclSampler => {
                 // Recorded, so that instructions using them are reported as
@@ -991,7 +1021,8 @@ impl Lowering {
             DclFunctionBody | DclFunctionTable | DclInterface => {
                 return Err(self.unsupported("class linkage (interfaces) is not executed"));
             }
-            DclInput | DclGlobalFlags => {}
+            // comments, debug info and opaque blocks carry nothing to execute (§3.3)
+            DclInput | DclGlobalFlags | CustomData => {}
             op if op.info().class == Class::Decl => {
                 return Err(self.invalid("declaration not valid in a compute shader"));
             }
@@ -1153,10 +1184,23 @@ impl Lowering {
             OperandType::InputThreadGroupId => SrcKind::GroupId,
             OperandType::InputThreadIdInGroup => SrcKind::ThreadIdInGroup,
             OperandType::InputThreadIdInGroupFlattened => SrcKind::Flattened,
-            OperandType::ConstantBuffer => {
-                if self.p.version.is_sm51() {
-                    return Err(self.unsupported("SM5.1 resource ranges are not executed yet"));
+            OperandType::ConstantBuffer if self.p.version.is_sm51() => {
+                // CB#[slot][element] (§8)
+                let slot = match op.indices.get(1) {
+                    Some(Index { imm, rel: None }) => *imm as u32,
+                    _ => return Err(self.unsupported("dynamically indexed constant-buffer ranges")),
+                };
+                if !self.p.constant_buffers.iter().any(|c| c.slot == slot) {
+                    return Err(self.invalid(format!("cb{slot} is not declared")));
                 }
+                let index = self.idx(
+                    op.indices
+                        .get(2)
+                        .ok_or_else(|| self.invalid("cb# without an element index"))?,
+                )?;
+                SrcKind::Cb { slot, index }
+            }
+            OperandType::ConstantBuffer => {
                 let slot = op
                     .reg()
                     .ok_or_else(|| self.invalid("cb slot must be immediate"))?;
@@ -1214,12 +1258,17 @@ impl Lowering {
     }
 
     fn res(&self, op: &Operand) -> Result<(Res, Option<BufferDeclKind>), LoadError> {
-        if self.p.version.is_sm51() && op.ty != OperandType::ThreadGroupSharedMemory {
-            return Err(self.unsupported("SM5.1 resource ranges are not executed yet"));
-        }
-        let reg = op
-            .reg()
-            .ok_or_else(|| self.invalid("resource register must be immediate"))?;
+        let reg = if self.p.version.is_sm51() && op.ty != OperandType::ThreadGroupSharedMemory {
+            // T#[slot]: range id, then the absolute register (§8).
+            match op.indices.get(1) {
+                Some(Index { imm, rel: None }) => *imm as u32,
+                Some(_) => return Err(self.unsupported("dynamically indexed resource ranges")),
+                None => return Err(self.invalid("an SM5.1 resource operand needs [id][slot]")),
+            }
+        } else {
+            op.reg()
+                .ok_or_else(|| self.invalid("resource register must be immediate"))?
+        };
         if self.typed.contains(&(op.ty, reg)) {
             return Err(
                 self.unsupported(format!("typed {}{reg} is not executed yet", op.ty.name()))
