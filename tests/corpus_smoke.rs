@@ -52,10 +52,11 @@ fn runnable_corpus_shaders_run_on_zeroed_resources() {
                 .map(|_| Buffer::zeroed(1 << 16).unwrap())
                 .collect();
             let cbs: Vec<Vec<u32>> = (0..15).map(|_| vec![0u32; 4096 * 4]).collect();
-            let mut b = Bindings::default();
-            b.constant_buffers = cbs.iter().map(|c| Some(&c[..])).collect();
-            b.srvs = vec![None; srv_bufs.len()];
-            b.uavs = vec![None; uav_bufs.len()];
+            let mut b = Bindings {
+                constant_buffers: cbs.iter().map(|c| Some(&c[..])).collect(),
+                srvs: vec![None; srv_bufs.len()],
+                uavs: vec![None; uav_bufs.len()],
+            };
             for d in &p.srvs {
                 b.srvs[d.slot as usize] = Some(view(&srv_bufs[d.slot as usize], d.kind));
             }
