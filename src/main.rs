@@ -118,7 +118,10 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 asm::assemble(&text).map_err(|e| anyhow::anyhow!("{}:{e}", listing.display()))?;
             let words =
                 encode::encode_program(&decoded).with_context(|| listing.display().to_string())?;
-            let container = encode::write_container(&words, None);
+            let rdef = sm5sim::sim_core::listing_reflection::reflection_from_listing(&text)
+                .map_err(|e| anyhow::anyhow!("{}:{e}", listing.display()))?
+                .map(|r| sm5sim::sim_core::rdef_write::write_rdef(&r, decoded.version));
+            let container = encode::write_container(&words, rdef.as_deref());
             std::fs::write(&output, container)
                 .with_context(|| format!("writing {}", output.display()))?;
             Ok(true)
@@ -169,23 +172,47 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             let mut ok = true;
             for (i, r) in reports.iter().enumerate() {
                 match r {
-                    StepReport::Dispatch { groups, stats, elapsed } => println!(
-                        "step {i}: dispatch {}x{}x{}: {} groups, {} threads, {} warp-instructions, {:.3} s",
-                        groups[0],
-                        groups[1],
-                        groups[2],
-                        stats.groups,
-                        stats.threads,
-                        stats.warp_instructions,
-                        elapsed.as_secs_f64()
-                    ),
+                    StepReport::Dispatch {
+                        groups,
+                        stats,
+                        elapsed,
+                    } => {
+                        println!(
+                            "step {i}: dispatch {}x{}x{}: {} groups, {} threads, {} warp-instructions, {:.3} s",
+                            groups[0],
+                            groups[1],
+                            groups[2],
+                            stats.groups,
+                            stats.threads,
+                            stats.warp_instructions,
+                            elapsed.as_secs_f64()
+                        );
+                        if stats.aborted_threads > 0 {
+                            println!(
+                                "  warning: {} threads executed abort",
+                                stats.aborted_threads
+                            );
+                        }
+                        if stats.debug_breaks > 0 {
+                            println!(
+                                "  note: debug_break executed {} times (no debugger attached)",
+                                stats.debug_breaks
+                            );
+                        }
+                    }
                     StepReport::Set { resource } => println!("step {i}: set {resource}"),
-                    StepReport::Expect { what, mismatches, first } => {
+                    StepReport::Expect {
+                        what,
+                        mismatches,
+                        first,
+                    } => {
                         if *mismatches == 0 {
                             println!("step {i}: expect {what}: ok");
                         } else {
                             ok = false;
-                            println!("step {i}: expect {what}: FAILED, {mismatches} element(s) differ");
+                            println!(
+                                "step {i}: expect {what}: FAILED, {mismatches} element(s) differ"
+                            );
                             for m in first {
                                 println!("  [{}] expected {}, got {}", m.index, m.expected, m.got);
                             }

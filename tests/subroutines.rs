@@ -106,3 +106,39 @@ ret
     let e = p.unwrap_err().to_string();
     assert!(e.contains("no label l7"), "{e}");
 }
+
+#[test]
+fn abort_ends_threads_even_inside_a_subroutine_and_is_counted() {
+    let listing = "
+cs_5_0
+dcl_uav_structured u0, 4
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 2
+dcl_thread_group 4, 1, 1
+mov r1.x, l(7)
+ult r0.x, vThreadIDInGroupFlattened.x, l(2)
+callc_nz r0.x, l0
+debug_break
+store_structured u0.x, vThreadIDInGroupFlattened.x, l(0), r1.x
+ret
+label l0
+abort
+ret
+";
+    let decoded = assemble(listing).unwrap();
+    let p = Program::from_decoded(decoded, None).unwrap();
+    let out = Buffer::from_words(&[1, 1, 1, 1]);
+    let b = Bindings {
+        constant_buffers: vec![],
+        srvs: vec![],
+        uavs: vec![Some(BufferView::structured(&out, 4).unwrap())],
+    };
+    for w in [1, 4] {
+        out.write_words(0, &[1, 1, 1, 1]).unwrap();
+        let stats = dispatch(&p, &b, [1, 1, 1], &DispatchOptions { threads: 1, warp_width: w }).unwrap();
+        // Lanes 0 and 1 abort inside l0 and never store; lanes 2 and 3 do.
+        assert_eq!(out.to_words(), vec![1, 1, 7, 7], "warp width {w}");
+        assert_eq!(stats.aborted_threads, 2);
+        assert_eq!(stats.debug_breaks, 2);
+    }
+}

@@ -39,6 +39,10 @@ pub struct ExecStats {
     pub groups: u64,
     /// Barriers (`sync_*_t`) completed, counted once per group.
     pub barriers: u64,
+    /// Threads ended by `abort`.
+    pub aborted_threads: u64,
+    /// `debug_break` instructions executed, per thread.
+    pub debug_breaks: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -840,6 +844,29 @@ impl<'p> GroupExecutor<'p> {
                     }
                 }
                 OpKind::Nop => {}
+                OpKind::DebugBreak => {
+                    self.stats.debug_breaks +=
+                        warp.active.iter().filter(|&&a| a != 0).count() as u64;
+                }
+                OpKind::Abort => {
+                    // The active lanes end wherever they are, even inside a subroutine.
+                    let lanes = warp.active.clone();
+                    self.stats.aborted_threads += lanes.iter().filter(|&&a| a != 0).count() as u64;
+                    self.retire_lanes(warp, 0, &lanes);
+                    for (a, &l) in warp.alive.iter_mut().zip(&lanes) {
+                        *a &= !l;
+                    }
+                    for d in 0..warp.frames.len() {
+                        if matches!(warp.frames[d], Frame::Call { .. }) {
+                            // lanes waiting to return or skipping a callc end too
+                            for k in 0..2 {
+                                let m = self.mask(warp, d, k);
+                                m.iter_mut().zip(&lanes).for_each(|(m, &l)| *m &= !l);
+                            }
+                        }
+                    }
+                    self.settle(warp);
+                }
                 OpKind::LdRaw {
                     dst,
                     addr,

@@ -401,6 +401,10 @@ pub(crate) enum OpKind {
         dst: Dst,
         res: Res,
     },
+    /// `abort`: the active lanes end; counted in the statistics
+    Abort,
+    /// `debug_break`: no debugger is attached; counted in the statistics
+    DebugBreak,
     Sync {
         threads: bool,
         uglobal: bool,
@@ -414,6 +418,10 @@ pub(crate) struct Op {
     /// dword offset of the instruction, for diagnostics and profiles
     pub token: u32,
 }
+
+/// The residency status sm5sim's feedback loads return; `check_access_fully_mapped`
+/// reports it as fully mapped (any value would do, §16).
+const FULLY_MAPPED: u32 = 1;
 
 /// Marks a call target already resolved from a label number to a pc while
 /// resolving (label numbers and pcs are far below it).
@@ -510,14 +518,19 @@ impl Program {
         Self::from_decoded(decoded, reflection)
     }
 
-    /// An fxc listing, assembled and loaded. Listings carry no RDEF, so
-    /// resources have no names.
+    /// An fxc listing, assembled and loaded, with the reflection its
+    /// comment header describes
+    /// ([`crate::listing_reflection::reflection_from_listing`]; none when the
+    /// header has no resource bindings).
     ///
     /// # Errors
-    /// [`LoadError::Asm`] with line and column, or as [`Program::from_decoded`].
+    /// [`LoadError::Asm`] with line and column (of the code or of a
+    /// malformed header line), or as [`Program::from_decoded`].
     pub fn from_listing(text: &str) -> Result<Self, LoadError> {
         let decoded = crate::asm::assemble(text).map_err(LoadError::Asm)?;
-        Self::from_decoded(decoded, None)
+        let reflection = crate::listing_reflection::reflection_from_listing(text)
+            .map_err(LoadError::Asm)?;
+        Self::from_decoded(decoded, reflection)
     }
 
     /// Decode a shader file's bytes, a container or a listing (see
@@ -533,7 +546,10 @@ impl Program {
             return Self::decode_with_reflection(bytes, options);
         }
         match std::str::from_utf8(bytes) {
-            Ok(text) => Ok((crate::asm::assemble(text).map_err(LoadError::Asm)?, None)),
+            Ok(text) => Ok((
+                crate::asm::assemble(text).map_err(LoadError::Asm)?,
+                crate::listing_reflection::reflection_from_listing(text).map_err(LoadError::Asm)?,
+            )),
             // Neither a listing nor a container: report it as a container.
             Err(_) => Self::decode_with_reflection(bytes, options),
         }
@@ -1854,6 +1870,59 @@ impl Lowering {
             }
             O::Nop => {
                 self.emit(OpKind::Nop, t);
+            }
+            // Feedback loads (§16): the load itself, then a residency status.
+            // sm5sim has no tiled resources, so every access is fully mapped.
+            O::LdRawFeedback | O::LdStructuredFeedback | O::LdUavTypedFeedback => {
+                let base = match ins.opcode {
+                    O::LdRawFeedback => O::LdRaw,
+                    O::LdStructuredFeedback => O::LdStructured,
+                    _ => O::LdUavTyped,
+                };
+                let mut plain = ins.clone();
+                plain.opcode = base;
+                plain.token = (ins.token & !0x7ff) | base as u32;
+                let status = plain.operands.remove(1);
+                self.instruction(&plain)?;
+                let dst = self.dst(&status)?;
+                let one = Src {
+                    kind: SrcKind::Imm([FULLY_MAPPED; 4]),
+                    swz: [0, 1, 2, 3],
+                    modifier: SrcMod::None,
+                };
+                self.emit(
+                    OpKind::Alu {
+                        op: AluOp::Mov,
+                        dst,
+                        src: [one; 4],
+                        sat: false,
+                    },
+                    t,
+                );
+            }
+            O::CheckAccessFullyMapped => {
+                let dst = self.dst(&ops[0])?;
+                let status = self.src(&ops[1], Class::Int)?;
+                let mapped = Src {
+                    kind: SrcKind::Imm([FULLY_MAPPED; 4]),
+                    swz: [0, 1, 2, 3],
+                    modifier: SrcMod::None,
+                };
+                self.emit(
+                    OpKind::Alu {
+                        op: AluOp::Ieq,
+                        dst,
+                        src: [status, mapped, mapped, mapped],
+                        sat: false,
+                    },
+                    t,
+                );
+            }
+            O::Abort => {
+                self.emit(OpKind::Abort, t);
+            }
+            O::DebugBreak => {
+                self.emit(OpKind::DebugBreak, t);
             }
             O::Label => {
                 // A subroutine starts here; blocks never span a label (FS §22.7.15).

@@ -82,6 +82,10 @@ pub struct DispatchStats {
     pub warp_instructions: u64,
     /// Group barriers completed, summed over all groups.
     pub barriers: u64,
+    /// Threads ended by `abort`.
+    pub aborted_threads: u64,
+    /// `debug_break` instructions executed, per thread.
+    pub debug_breaks: u64,
 }
 
 /// Run `Dispatch(groups[0], groups[1], groups[2])`.
@@ -146,6 +150,8 @@ pub fn dispatch(
         threads: s.groups * program.threads_per_group() as u64,
         warp_instructions: s.warp_instructions,
         barriers: s.barriers,
+        aborted_threads: s.aborted_threads,
+        debug_breaks: s.debug_breaks,
     })
 }
 
@@ -162,5 +168,7 @@ impl Drop for Collect<'_, '_> {
         total.groups += s.groups;
         total.warp_instructions += s.warp_instructions;
         total.barriers += s.barriers;
+        total.aborted_threads += s.aborted_threads;
+        total.debug_breaks += s.debug_breaks;
     }
 }
