@@ -11,6 +11,9 @@ use sm5sim::sim_core::{asm, disasm, encode, LoadOptions, Program};
 use sm5sim::sim_sched::DispatchOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 mod info;
 
@@ -43,6 +46,12 @@ enum Command {
         /// Load the shader even if its container checksum is wrong.
         #[arg(long)]
         no_checksum: bool,
+        /// Watchdog: stop a dispatch that runs longer than this many seconds (0 = no limit).
+        #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+        timeout: f64,
+        /// Watchdog: stop a dispatch that executes more warp-instructions than this.
+        #[arg(long, value_name = "N")]
+        max_instructions: Option<u64>,
     },
     /// Describe a shader: profile, thread group, TGSM, resource bindings, and
     /// which instructions the executor cannot run yet.
@@ -143,6 +152,8 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             warp_width,
             dump,
             no_checksum,
+            timeout,
+            max_instructions,
         } => {
             if warp_width == 0 {
                 bail!("--warp-width must be at least 1");
@@ -165,10 +176,21 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 }
                 dumps.push((name.to_string(), PathBuf::from(file)));
             }
-            let reports = job.run(&DispatchOptions {
+            if !(timeout >= 0.0 && timeout.is_finite()) {
+                bail!("--timeout must be a number of seconds ≥ 0");
+            }
+            // Ctrl-C cancels the running dispatch; the job then ends with an error.
+            let cancel = Arc::new(AtomicBool::new(false));
+            let flag = cancel.clone();
+            let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+            let options = DispatchOptions {
                 threads,
                 warp_width,
-            })?;
+                max_warp_instructions: max_instructions.unwrap_or(u64::MAX),
+                timeout: (timeout > 0.0).then(|| Duration::from_secs_f64(timeout)),
+                cancel: Some(cancel),
+            };
+            let reports = job.run(&options)?;
             let mut ok = true;
             for (i, r) in reports.iter().enumerate() {
                 match r {

@@ -51,8 +51,7 @@ fn every_conformance_job_passes() {
             let reports = job
                 .run(&DispatchOptions {
                     threads,
-                    warp_width,
-                })
+                    warp_width, ..Default::default() })
                 .unwrap();
             for r in reports {
                 if let StepReport::Expect {

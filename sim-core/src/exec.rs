@@ -29,6 +29,9 @@
 use crate::program::*;
 use sim_mem::format::{f16_to_f32, f32_to_f16_rtz};
 use sim_mem::{AtomicOp, Bindings, BufferView, Tgsm};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Counters of one executor, summed over the groups it ran.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -72,6 +75,115 @@ const MAX_CALL_DEPTH: usize = 32;
 enum Exit {
     Barrier,
     Done,
+    Stopped(StopReason),
+}
+
+/// Why the watchdog stopped a dispatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    /// The dispatch executed more warp-instructions than its budget.
+    InstructionBudget(u64),
+    /// The dispatch ran past its wall-clock limit.
+    Timeout(Duration),
+    /// The caller cancelled it (e.g. Ctrl-C).
+    Cancelled,
+}
+
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StopReason::InstructionBudget(n) => {
+                write!(f, "executed more than {n} warp-instructions")
+            }
+            StopReason::Timeout(d) => write!(f, "ran longer than {:.3} s", d.as_secs_f64()),
+            StopReason::Cancelled => write!(f, "cancelled"),
+        }
+    }
+}
+
+/// Where the watchdog stopped a runaway dispatch, like a GPU's timeout
+/// detection: the group, the first active lane of the warp, and the
+/// instruction it was about to execute.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("dispatch stopped: {reason}; group ({}, {}, {}), lane {lane} (SV_GroupIndex), at {mnemonic} (dword {token})", group[0], group[1], group[2])]
+pub struct Runaway {
+    /// Why it stopped.
+    pub reason: StopReason,
+    /// `SV_GroupID` of the group that was running.
+    pub group: [u32; 3],
+    /// `SV_GroupIndex` of the warp's first active lane.
+    pub lane: u32,
+    /// Mnemonic of the instruction about to run.
+    pub mnemonic: String,
+    /// Its dword offset in the token stream.
+    pub token: u32,
+}
+
+/// The limits one dispatch runs under, shared by all its executors.
+#[derive(Debug)]
+pub struct Watchdog {
+    max_warp_instructions: u64,
+    deadline: Option<(Instant, Duration)>,
+    cancel: Option<Arc<AtomicBool>>,
+    executed: AtomicU64,
+    stop: AtomicBool,
+}
+
+/// Warp-instructions an executor runs between two looks at the watchdog.
+const WATCHDOG_INTERVAL: u32 = 4096;
+
+impl Watchdog {
+    /// A watchdog allowing `max_warp_instructions` in total (u64::MAX: no
+    /// budget) and `timeout` of wall time from now (None: none), stopping
+    /// early once `cancel` becomes true.
+    pub fn new(
+        max_warp_instructions: u64,
+        timeout: Option<Duration>,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Self {
+        Self {
+            max_warp_instructions,
+            deadline: timeout.map(|t| (Instant::now() + t, t)),
+            cancel,
+            executed: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    /// No limits.
+    pub fn unlimited() -> Self {
+        Self::new(u64::MAX, None, None)
+    }
+
+    /// Account for `n` more warp-instructions; `Some` when the dispatch must stop.
+    fn check(&self, n: u64) -> Option<StopReason> {
+        let total = self.executed.fetch_add(n, Ordering::Relaxed) + n;
+        let reason = if self.stop.load(Ordering::Relaxed) {
+            Some(StopReason::Cancelled)
+        } else if total > self.max_warp_instructions {
+            Some(StopReason::InstructionBudget(self.max_warp_instructions))
+        } else if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            Some(StopReason::Cancelled)
+        } else {
+            match self.deadline {
+                Some((at, limit)) if Instant::now() > at => Some(StopReason::Timeout(limit)),
+                _ => None,
+            }
+        };
+        if reason.is_some() {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        reason
+    }
+
+    /// Whether some executor has already stopped the dispatch.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
 }
 
 /// One warp's state.
@@ -123,6 +235,8 @@ pub struct GroupExecutor<'p> {
     sc: Scratch,
     group: [u32; 3],
     stats: ExecStats,
+    /// warp-instructions left before the next look at the watchdog
+    until_check: u32,
 }
 
 #[inline]
@@ -340,6 +454,7 @@ impl<'p> GroupExecutor<'p> {
             },
             group: [0; 3],
             stats: ExecStats::default(),
+            until_check: WATCHDOG_INTERVAL,
         }
     }
 
@@ -360,6 +475,21 @@ impl<'p> GroupExecutor<'p> {
 
     /// Run thread group `group` (its `SV_GroupID`) to completion against `bindings`.
     pub fn run_group(&mut self, group: [u32; 3], bindings: &Bindings<'_>) {
+        // Without limits the watchdog can never fire.
+        let _ = self.run_group_watched(group, bindings, &Watchdog::unlimited());
+    }
+
+    /// Run thread group `group` under `watchdog`.
+    ///
+    /// # Errors
+    /// [`Runaway`] when the watchdog stops the dispatch while this group runs;
+    /// the group's memory effects so far remain.
+    pub fn run_group_watched(
+        &mut self,
+        group: [u32; 3],
+        bindings: &Bindings<'_>,
+        watchdog: &Watchdog,
+    ) -> Result<(), Runaway> {
         self.group = group;
         self.tgsm.reset();
         let tg = self.prog.thread_group;
@@ -386,8 +516,15 @@ impl<'p> GroupExecutor<'p> {
                     continue;
                 }
                 let mut warp = std::mem::replace(&mut self.warps[wi], Warp::empty());
-                let exit = self.run_warp(&mut warp, bindings);
+                let exit = self.run_warp(&mut warp, bindings, watchdog);
+                let stopped = match exit {
+                    Exit::Stopped(reason) => Some(self.runaway(&warp, reason)),
+                    _ => None,
+                };
                 self.warps[wi] = warp;
+                if let Some(e) = stopped {
+                    return Err(e);
+                }
                 if exit == Exit::Barrier {
                     parked += 1;
                 }
@@ -396,6 +533,26 @@ impl<'p> GroupExecutor<'p> {
                 break;
             }
             self.stats.barriers += 1;
+        }
+        Ok(())
+    }
+
+    fn runaway(&self, warp: &Warp, reason: StopReason) -> Runaway {
+        let lane = warp.active.iter().position(|&a| a != 0).unwrap_or(0);
+        let token = self.prog.code.get(warp.pc).map_or(0, |op| op.token);
+        let mnemonic = self
+            .prog
+            .decoded
+            .instructions
+            .iter()
+            .find(|i| i.offset == token)
+            .map_or_else(|| "?".to_string(), crate::disasm::mnemonic);
+        Runaway {
+            reason,
+            group: self.group,
+            lane: warp.flat[lane],
+            mnemonic,
+            token,
         }
     }
 
@@ -675,7 +832,7 @@ impl<'p> GroupExecutor<'p> {
 
     // -- the interpreter loop -----------------------------------------
 
-    fn run_warp(&mut self, warp: &mut Warp, b: &Bindings<'_>) -> Exit {
+    fn run_warp(&mut self, warp: &mut Warp, b: &Bindings<'_>, watchdog: &Watchdog) -> Exit {
         let prog = self.prog;
         let w = self.w;
         loop {
@@ -686,6 +843,13 @@ impl<'p> GroupExecutor<'p> {
                 warp.done = true;
                 return Exit::Done;
             };
+            self.until_check -= 1;
+            if self.until_check == 0 {
+                self.until_check = WATCHDOG_INTERVAL;
+                if let Some(reason) = watchdog.check(WATCHDOG_INTERVAL as u64) {
+                    return Exit::Stopped(reason);
+                }
+            }
             warp.pc += 1;
             self.stats.warp_instructions += 1;
             match op.kind {

@@ -13,20 +13,30 @@
 
 use rayon::prelude::*;
 use sim_core::exec::{ExecStats, GroupExecutor};
+use sim_core::exec::{Runaway, Watchdog};
 use sim_core::Program;
 use sim_mem::Bindings;
-use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// The most thread groups per dimension (`D3D11_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION`, FS §18.6.2).
 pub const MAX_GROUPS_PER_DIMENSION: u32 = 65535;
 
 /// How to run a dispatch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct DispatchOptions {
     /// Worker threads; 0 = every core (rayon's default).
     pub threads: usize,
     /// Lanes per warp (clamped to 1..=threads per group). Default 32.
     pub warp_width: usize,
+    /// Watchdog: the most warp-instructions the dispatch may execute (summed
+    /// over all groups, counted in steps of 4096). Default: no limit.
+    pub max_warp_instructions: u64,
+    /// Watchdog: wall-clock limit of the dispatch. Default: 60 s.
+    pub timeout: Option<Duration>,
+    /// Cancels the dispatch promptly once set (e.g. from a Ctrl-C handler).
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Default for DispatchOptions {
@@ -34,6 +44,9 @@ impl Default for DispatchOptions {
         Self {
             threads: 0,
             warp_width: 32,
+            max_warp_instructions: u64::MAX,
+            timeout: Some(Duration::from_secs(60)),
+            cancel: None,
         }
     }
 }
@@ -61,6 +74,9 @@ pub enum DispatchError {
         /// groups in z
         z: u32,
     },
+    /// The watchdog stopped a runaway (or cancelled) dispatch.
+    #[error(transparent)]
+    Runaway(#[from] Runaway),
     /// The rayon pool could not be built.
     #[error("cannot start {threads} worker threads: {message}")]
     Pool {
@@ -114,8 +130,13 @@ pub fn dispatch(
     }
     let _span = tracing::debug_span!("dispatch", x, y, z, total).entered();
     let sum = Mutex::new(ExecStats::default());
+    let watchdog = Watchdog::new(
+        options.max_warp_instructions,
+        options.timeout,
+        options.cancel.clone(),
+    );
     let run = || {
-        (0..total).into_par_iter().for_each_init(
+        (0..total).into_par_iter().try_for_each_init(
             || Collect {
                 exec: GroupExecutor::new(program, options.warp_width),
                 sum: &sum,
@@ -126,12 +147,12 @@ pub fn dispatch(
                     ((g / x as u64) % y as u64) as u32,
                     (g / (x as u64 * y as u64)) as u32,
                 ];
-                c.exec.run_group(gid, bindings);
+                c.exec.run_group_watched(gid, bindings, &watchdog)
             },
         )
     };
-    if options.threads == 0 {
-        run();
+    let outcome = if options.threads == 0 {
+        run()
     } else {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.threads)
@@ -140,8 +161,9 @@ pub fn dispatch(
                 threads: options.threads,
                 message: e.to_string(),
             })?;
-        pool.install(run);
-    }
+        pool.install(run)
+    };
+    outcome?;
     let s = sum
         .into_inner()
         .unwrap_or_else(|poison| poison.into_inner());
