@@ -14,9 +14,11 @@ pub mod error;
 pub mod exec;
 pub mod header;
 pub mod ir;
+pub mod listing_reflection;
 pub mod opcodes;
 pub mod program;
 pub mod rdef;
+pub mod rdef_write;
 
 pub use error::LoadError;
 pub use program::{LoadOptions, Program};
