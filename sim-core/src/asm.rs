@@ -1350,6 +1350,25 @@ impl Assembler {
                     ins.operands.push(o);
                 }
             }
+            Shape::CallSite => {
+                // `fcall fp#[array index][call site]`: the call site is a raw dword
+                // before the operand, which keeps the other two indices.
+                let [(t, off)] = parts.as_slice() else {
+                    return Err((base, "fcall takes one operand 'fp#[i][site]'".into()));
+                };
+                let (mut o, l) = parse_operand(t, *off, Role::Source, op.info().class, false)?;
+                let site = o
+                    .indices
+                    .pop()
+                    .filter(|i| i.rel.is_none() && o.ty == OperandType::Interface)
+                    .ok_or((*off, "expected 'fp#[i][site]'".to_string()))?;
+                ins.raw.push(
+                    u32::try_from(site.imm)
+                        .map_err(|_| (*off, "call site too large".to_string()))?,
+                );
+                lits.extend(l);
+                ins.operands.push(o);
+            }
             _ => {
                 for (t, off) in parts {
                     ins.raw.push(parse_u32(t, off, "a value")?);
@@ -1381,6 +1400,7 @@ impl Assembler {
                     ins.token |= 1 << 17
                 }
                 (O::DclUavStructured, "opc") => ins.token |= 1 << 23,
+                (O::DclInterface, "dynamicindexed") => ins.token |= 1 << 11,
                 (O::DclResource | O::DclUavTyped, d) if dim.is_none() && dimension(d).is_some() => {
                     dim = dimension(d)
                 }
@@ -1562,6 +1582,55 @@ impl Assembler {
                 ins.raw
                     .push(parse_u32(items[1].0, items[1].1, "a byte count")?);
             }
+            // Class linkage (TPF "Function Body/Table", "Interface").
+            O::DclFunctionBody => {
+                need(&items, 1, "'fb#'")?;
+                ins.raw.push(prefixed_u32(items[0], "fb")?);
+            }
+            O::DclFunctionTable | O::DclInterface => {
+                // `ft# = {fb#, …}` / `fp#[array][call sites] = {ft#, …}`
+                let eq = rest
+                    .find('=')
+                    .ok_or((end, "expected '= {…}'".to_string()))?;
+                let (head, hoff) = trimmed(&rest[..eq], base);
+                let list = rest[eq + 1..].trim();
+                let lbase = base + rest.len() - rest[eq + 1..].trim_start().len();
+                let inner = list
+                    .strip_prefix('{')
+                    .and_then(|l| l.strip_suffix('}'))
+                    .ok_or((lbase, "expected '{…}'".to_string()))?;
+                let entries: Vec<_> = split_top(inner, lbase + 1)
+                    .into_iter()
+                    .filter(|(t, _)| !t.is_empty())
+                    .collect();
+                let (prefix, item) = if op == O::DclFunctionTable {
+                    ("ft", "fb")
+                } else {
+                    ("fp", "ft")
+                };
+                let reg = parse_register(head, 0, hoff)?;
+                let id = reg.number.ok_or((hoff, format!("expected {prefix}#")))?;
+                if !head.to_ascii_lowercase().starts_with(prefix) {
+                    return Err((hoff, format!("expected {prefix}#, found '{head}'")));
+                }
+                ins.raw.push(id);
+                if op == O::DclFunctionTable {
+                    ins.raw.push(entries.len() as u32);
+                } else {
+                    let [(arr, aoff), (sites, soff)] = reg.brackets.as_slice() else {
+                        return Err((hoff, "expected 'fp#[array length][call sites]'".into()));
+                    };
+                    let arr = parse_u32(arr, *aoff, "an array length")?;
+                    ins.raw.push(parse_u32(sites, *soff, "a call-site count")?);
+                    if arr > 0xffff || entries.len() > 0xffff {
+                        return Err((hoff, "array length and table count must fit 16 bits".into()));
+                    }
+                    ins.raw.push(arr << 16 | entries.len() as u32);
+                }
+                for e in entries {
+                    ins.raw.push(prefixed_u32(e, item)?);
+                }
+            }
             O::DclTgsmStructured => {
                 need(&items, 3, "'g#, stride, count'")?;
                 ins.operands.push(self.plain_register(items[0])?);
@@ -1669,6 +1738,15 @@ impl Assembler {
 }
 
 /// Remove a trailing `space=N` item (§8) and return its value and offset.
+/// `fb3` → 3 (a register written with a fixed prefix).
+fn prefixed_u32((t, off): (&str, usize), prefix: &str) -> PResult<u32> {
+    let lower = t.to_ascii_lowercase();
+    let digits = lower
+        .strip_prefix(prefix)
+        .ok_or((off, format!("expected {prefix}#, found '{t}'")))?;
+    parse_u32(digits, off + prefix.len(), "a register number")
+}
+
 fn take_space(items: &mut Vec<(&str, usize)>) -> PResult<Option<(u32, usize)>> {
     let Some(&(last, off)) = items.last() else {
         return Ok(None);

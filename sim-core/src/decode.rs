@@ -174,6 +174,21 @@ fn decode_instruction(words: &[u32], start: usize) -> DecodeResult<(Instruction,
         }
     }
 
+    if info.shape == Shape::CallSite {
+        ins.raw = vec![cur.next("fcall call-site index")?];
+        ins.operands.push(decode_operand(&mut cur, 0)?);
+        if cur.pos != end {
+            return Err((
+                start,
+                DecodeErrorKind::OperandCount {
+                    mnemonic: info.mnemonic,
+                    expected: 1,
+                    found: 2,
+                },
+            ));
+        }
+        return Ok((ins, end));
+    }
     let (operand_count, raw_rest) = match info.shape {
         Shape::Ops { dsts, srcs } => (None, Some((dsts + srcs) as usize)),
         Shape::Decl { ops } => (Some(ops as usize), None),

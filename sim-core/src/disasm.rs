@@ -153,8 +153,8 @@ fn imm_style(op: Opcode, operand: usize) -> ImmStyle {
     }
 }
 
-/// `%f` as Microsoft's C runtime prints it: at most 17 significant digits,
-/// zeros after them (FLT_MAX → `340282346638528860000000000000000000000.000000`).
+/// `%f` as Microsoft's C runtime prints it: exact below 2⁶⁴, and above it
+/// 17 significant digits followed by zeros.
 fn fmt_float(bits: u32) -> String {
     let f = f32::from_bits(bits);
     if f.is_nan() {
@@ -171,7 +171,10 @@ fn fmt_float(bits: u32) -> String {
             "1.#INF00".into()
         };
     }
-    if f.abs() >= 1e17 {
+    // Below 2^64 the integer digits are exact (0xDEADBEEF prints
+    // -6259853398707798016.000000); above, MSVC's CRT keeps 17 significant
+    // digits (FLT_MAX prints 340282346638528860000000000000000000000.000000).
+    if f.abs() >= 18446744073709551616.0 {
         let e = format!("{:.16e}", f as f64); // d.dddddddddddddddde<exp>
         if let Some((mantissa, exp)) = e.split_once('e') {
             let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
@@ -483,6 +486,31 @@ fn declaration(ins: &Instruction, sm51: bool) -> Option<String> {
         O::DclTgsmRaw => format!("dcl_tgsm_raw {}, {}", reg(), raw(0)),
         O::DclTgsmStructured => format!("dcl_tgsm_structured {}, {}, {}", reg(), raw(0), raw(1)),
         O::DclInput => format!("dcl_input {}", reg()),
+        // Class linkage (TPF "Function Body/Table", "Interface" declarations).
+        O::DclFunctionBody => format!("dcl_function_body fb{}", raw(0)),
+        O::DclFunctionTable => {
+            let bodies: Vec<String> = ins.raw.iter().skip(2).map(|b| format!("fb{b}")).collect();
+            format!(
+                "dcl_function_table ft{} = {{{}}}",
+                raw(0),
+                bodies.join(", ")
+            )
+        }
+        O::DclInterface => {
+            let dynamic = if ins.token & (1 << 11) != 0 {
+                "_dynamicindexed"
+            } else {
+                ""
+            };
+            let tables: Vec<String> = ins.raw.iter().skip(3).map(|t| format!("ft{t}")).collect();
+            format!(
+                "dcl_interface{dynamic} fp{}[{}][{}] = {{{}}}",
+                raw(0),
+                raw(2) >> 16,
+                raw(1),
+                tables.join(", ")
+            )
+        }
         O::CustomData => {
             if ins.token >> 11 != 3 {
                 return None;
@@ -571,6 +599,10 @@ pub fn disassemble_lines(p: &DecodedProgram) -> Vec<String> {
                 .collect();
             line.push(' ');
             line.push_str(&ops.join(", "));
+            if op == Opcode::InterfaceCall {
+                // fcall fp#[array index][call site]: the call site is the raw dword
+                let _ = write!(line, "[{}]", ins.raw.first().copied().unwrap_or(0));
+            }
         }
         out.push(line);
         if matches!(

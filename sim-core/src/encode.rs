@@ -107,10 +107,16 @@ pub fn encode_instruction(ins: &Instruction) -> Result<Vec<u32>, String> {
 
     let ext = extended_opcode_tokens(&ins.extended)?;
     let mut body = Vec::new();
+    if info.shape == Shape::CallSite {
+        // fcall: the call-site dword comes before the interface operand.
+        body.extend_from_slice(&ins.raw);
+    }
     for op in &ins.operands {
         encode_operand(op, &mut body)?;
     }
-    body.extend_from_slice(&ins.raw);
+    if info.shape != Shape::CallSite {
+        body.extend_from_slice(&ins.raw);
+    }
 
     let short_len = 1 + ext.len() + body.len();
     let keep_len0 = (ins.token >> 24) & 0x7f == 0;

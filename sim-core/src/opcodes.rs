@@ -15,6 +15,8 @@ pub enum Shape {
     Decl { ops: u8 },
     /// The custom-data block (opcode 0x35), whose length is in dword 1 (§3.3).
     CustomData,
+    /// `fcall`: one raw dword (the call-site index) before one operand (`fp#[i][j]`).
+    CallSite,
     /// Reserved end-of-version markers; never valid in a program.
     Reserved,
 }
@@ -214,7 +216,7 @@ opcode_table! {
     117 EmitStream "emit_stream" Other false ops(0, 1);
     118 CutStream "cut_stream" Other false ops(0, 1);
     119 EmitThenCutStream "emit_then_cut_stream" Other false ops(0, 1);
-    120 InterfaceCall "fcall" Flow true RAW;
+    120 InterfaceCall "fcall" Flow true Shape::CallSite;
     121 Bufinfo "bufinfo" Memory true ops(1, 1);
     122 DerivRtxCoarse "deriv_rtx_coarse" Float false ops(1, 1);
     123 DerivRtxFine "deriv_rtx_fine" Float false ops(1, 1);
