@@ -51,7 +51,9 @@ fn every_conformance_job_passes() {
             let reports = job
                 .run(&DispatchOptions {
                     threads,
-                    warp_width, ..Default::default() })
+                    warp_width,
+                    ..Default::default()
+                })
                 .unwrap();
             for r in reports {
                 if let StepReport::Expect {

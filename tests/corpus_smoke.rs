@@ -69,7 +69,9 @@ fn runnable_corpus_shaders_run_on_zeroed_resources() {
                 [1, 1, 1],
                 &DispatchOptions {
                     threads: 1,
-                    warp_width: 32, ..Default::default() },
+                    warp_width: 32,
+                    ..Default::default()
+                },
             )
             .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
             assert_eq!(stats.groups, 1);

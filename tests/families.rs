@@ -74,7 +74,9 @@ fn assert_listing_has(name: &str, mnemonics: &[&str]) {
 fn opts(warp_width: usize) -> DispatchOptions {
     DispatchOptions {
         threads: 1,
-        warp_width, ..Default::default() }
+        warp_width,
+        ..Default::default()
+    }
 }
 
 /// Warp widths 1, 4, 32 and the group size.
@@ -832,7 +834,9 @@ fn atomics_on_raw_uav_all_ops_with_and_without_original() {
             [2, 1, 1],
             &DispatchOptions {
                 threads,
-                warp_width: w, ..Default::default() },
+                warp_width: w,
+                ..Default::default()
+            },
         )
         .unwrap();
         let what = format!("{name} threads {threads} warp {w}");
@@ -977,7 +981,9 @@ fn atomics_on_structured_uavs_uint_and_int_member() {
             [2, 1, 1],
             &DispatchOptions {
                 threads: 2,
-                warp_width: w, ..Default::default() },
+                warp_width: w,
+                ..Default::default()
+            },
         )
         .unwrap();
         let what = format!("{name} warp {w}");
@@ -1104,7 +1110,9 @@ fn atomics_on_groupshared_all_ops() {
             [2, 1, 1],
             &DispatchOptions {
                 threads: 2,
-                warp_width: w, ..Default::default() },
+                warp_width: w,
+                ..Default::default()
+            },
         )
         .unwrap();
         let what = format!("{name} warp {w}");

@@ -35,7 +35,9 @@ fn load(name: &str) -> Program {
 fn opts(warp_width: usize) -> DispatchOptions {
     DispatchOptions {
         threads: 8,
-        warp_width, ..Default::default() }
+        warp_width,
+        ..Default::default()
+    }
 }
 
 /// Warp widths every test runs at, for a group of `group` threads.

@@ -22,7 +22,9 @@ fn run(listing: &str, threads: u32, warp_width: usize) -> Vec<u32> {
         [1, 1, 1],
         &DispatchOptions {
             threads: 1,
-            warp_width, ..Default::default() },
+            warp_width,
+            ..Default::default()
+        },
     )
     .unwrap();
     out.to_words()
@@ -134,7 +136,17 @@ ret
     };
     for w in [1, 4] {
         out.write_words(0, &[1, 1, 1, 1]).unwrap();
-        let stats = dispatch(&p, &b, [1, 1, 1], &DispatchOptions { threads: 1, warp_width: w, ..Default::default() }).unwrap();
+        let stats = dispatch(
+            &p,
+            &b,
+            [1, 1, 1],
+            &DispatchOptions {
+                threads: 1,
+                warp_width: w,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         // Lanes 0 and 1 abort inside l0 and never store; lanes 2 and 3 do.
         assert_eq!(out.to_words(), vec![1, 1, 7, 7], "warp width {w}");
         assert_eq!(stats.aborted_threads, 2);

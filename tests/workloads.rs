@@ -33,7 +33,9 @@ fn configs(p: &Program) -> Vec<DispatchOptions> {
         for warp_width in [1, 32, p.threads_per_group() as usize] {
             v.push(DispatchOptions {
                 threads,
-                warp_width, ..Default::default() });
+                warp_width,
+                ..Default::default()
+            });
         }
     }
     v

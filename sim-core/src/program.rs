@@ -528,8 +528,8 @@ impl Program {
     /// malformed header line), or as [`Program::from_decoded`].
     pub fn from_listing(text: &str) -> Result<Self, LoadError> {
         let decoded = crate::asm::assemble(text).map_err(LoadError::Asm)?;
-        let reflection = crate::listing_reflection::reflection_from_listing(text)
-            .map_err(LoadError::Asm)?;
+        let reflection =
+            crate::listing_reflection::reflection_from_listing(text).map_err(LoadError::Asm)?;
         Self::from_decoded(decoded, reflection)
     }
 
