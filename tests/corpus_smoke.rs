@@ -81,3 +81,48 @@ fn runnable_corpus_shaders_run_on_zeroed_resources() {
     println!("{ran} corpus shaders ran");
     assert!(ran >= 90, "{ran}");
 }
+
+/// What `sm5sim info` reports as not runnable in the corpus is texture work
+/// only: every other instruction of every corpus shader executes.
+#[test]
+fn only_texture_work_is_unsupported_in_the_corpus() {
+    use sm5sim::sim_core::LoadError;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let mut with_textures = 0;
+    for sub in std::fs::read_dir(&dir).unwrap() {
+        let sub = sub.unwrap().path();
+        if !sub.is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(&sub).unwrap() {
+            let f = f.unwrap().path();
+            if f.extension().is_none_or(|e| e != "dxbc") {
+                continue;
+            }
+            let (decoded, refl) = Program::decode_with_reflection(
+                &std::fs::read(&f).unwrap(),
+                &LoadOptions::default(),
+            )
+            .unwrap();
+            let unsupported =
+                Program::survey(&decoded, refl).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            for e in &unsupported {
+                let LoadError::Unsupported {
+                    mnemonic,
+                    token,
+                    what,
+                } = e
+                else {
+                    unreachable!()
+                };
+                assert!(
+                    what.contains("texture"),
+                    "{}: {mnemonic} at dword {token} is unsupported and not texture work: {what}",
+                    f.display()
+                );
+            }
+            with_textures += usize::from(!unsupported.is_empty());
+        }
+    }
+    assert_eq!(with_textures, 41, "corpus shaders that need textures");
+}

@@ -1286,9 +1286,15 @@ impl Lowering {
                 .ok_or_else(|| self.invalid("resource register must be immediate"))?
         };
         if self.typed.contains(&(op.ty, reg)) {
-            return Err(
-                self.unsupported(format!("typed {}{reg} is not executed yet", op.ty.name()))
-            );
+            let what = if op.ty == OperandType::Sampler {
+                "a sampler"
+            } else {
+                "a texture"
+            };
+            return Err(self.unsupported(format!(
+                "{}{reg} is {what}; textures and samplers are not executed yet",
+                op.ty.name()
+            )));
         }
         Ok(match op.ty {
             OperandType::Resource => (
@@ -1945,6 +1951,9 @@ impl Lowering {
                 let label = self.label_operand(target)?;
                 self.calls.push((label, ins.offset));
                 self.emit(OpKind::Call { label, cond }, t);
+            }
+            _ if info.class == Class::Texture => {
+                return Err(self.unsupported("texture instructions are not executed yet"));
             }
             _ => {
                 return Err(self.unsupported("this instruction is not executed yet"));
