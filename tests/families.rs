@@ -1855,16 +1855,23 @@ fn token_of_listing_line(name: &str, prefix: &str, opcode: u32) -> u32 {
 }
 
 #[test]
-fn unsupported_class_linkage_is_refused_with_mnemonic_and_offset() {
-    let name = "unsupported_interface";
-    let token = token_of_listing_line(name, "dcl_function_body fb0", 144);
+fn unsupported_texture_load_is_refused_with_mnemonic_and_offset() {
+    let name = "unsupported_texture";
+    // opcode 45 = ld
+    let token = token_of_listing_line(name, "ld_indexable(texture2d)", 45);
     let err = Program::from_dxbc(&dxbc(name), &LoadOptions::default()).unwrap_err();
     match err {
         LoadError::Unsupported {
-            mnemonic, token: t, ..
+            mnemonic,
+            token: t,
+            what,
         } => {
             assert_eq!(t, token, "dword offset");
-            assert_eq!(mnemonic, "dcl_function_body", "mnemonic as in the listing");
+            assert_eq!(
+                mnemonic, "ld_indexable(texture2d)(float,float,float,float)",
+                "mnemonic as in the listing"
+            );
+            assert!(what.contains("texture"), "{what}");
         }
         other => panic!("{name}: expected Unsupported, got {other:?}"),
     }

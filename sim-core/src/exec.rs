@@ -1008,6 +1008,9 @@ impl<'p> GroupExecutor<'p> {
                     }
                 }
                 OpKind::Nop => {}
+                // Dispatch refuses a program with unbound interfaces, so an
+                // unbound `fcall` is never reached; if it were, it does nothing.
+                OpKind::InterfaceCall { .. } => {}
                 OpKind::DebugBreak => {
                     self.stats.debug_breaks +=
                         warp.active.iter().filter(|&&a| a != 0).count() as u64;

@@ -339,6 +339,11 @@ pub(crate) enum OpKind {
     },
     Default,
     EndSwitch,
+    /// `fcall` not yet bound to a class instance (see `Program::bind_class_instances`)
+    InterfaceCall {
+        slot: u32,
+        site: u32,
+    },
     /// `call`/`callc`: run the subroutine at label `label` with the lanes for which `cond` holds
     Call {
         label: u32,
@@ -465,6 +470,31 @@ pub struct Program {
     pub(crate) switches: Vec<SwitchTable>,
     /// word offset of each x# register's storage within a lane-major block, by register number
     pub(crate) xtemp_layout: Vec<Option<(u32, u32)>>,
+    /// Function tables (`dcl_function_table ft# = {fb#, …}`): id and bodies.
+    pub function_tables: Vec<(u32, Vec<u32>)>,
+    /// Interfaces (`dcl_interface fp#[array][call sites] = {ft#, …}`).
+    pub interfaces: Vec<InterfaceDecl>,
+    /// `label fb#` → pc of the body
+    pub(crate) function_bodies: Vec<(u32, u32)>,
+    /// the `fcall`s: (op index, interface slot, call site), kept for rebinding
+    pub(crate) interface_calls: Vec<(usize, u32, u32)>,
+    /// the function table bound to each interface slot
+    pub(crate) bound_tables: Vec<Option<u32>>,
+}
+
+/// A declared interface (class linkage, FS §7.15 and TPF "Interface Declaration").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InterfaceDecl {
+    /// fp# register.
+    pub id: u32,
+    /// Array length: the interface slots it occupies.
+    pub array_len: u32,
+    /// Number of call sites (entries of each function table it may use).
+    pub call_sites: u32,
+    /// The function tables a class instance bound here may use.
+    pub tables: Vec<u32>,
+    /// Its first interface slot.
+    pub first_slot: u32,
 }
 
 impl Program {
@@ -606,6 +636,73 @@ impl Program {
         Ok(found)
     }
 
+    /// Bind a class instance to every interface slot, as D3D's `SetShader`
+    /// does with class instances: `tables[slot]` is the function table
+    /// (`ft#`) of the instance's class for that slot, one of the tables its
+    /// `dcl_interface` lists. Each `fcall` then calls the body its table holds
+    /// for that call site.
+    ///
+    /// # Errors
+    /// [`LoadError::Invalid`] when the count or a table does not fit the
+    /// declarations; nothing is bound then.
+    pub fn bind_class_instances(&mut self, tables: &[u32]) -> Result<(), LoadError> {
+        let err = |what: String| LoadError::Invalid {
+            mnemonic: "fcall".into(),
+            token: 0,
+            what,
+        };
+        if tables.len() != self.bound_tables.len() {
+            return Err(err(format!(
+                "the shader has {} interface slots, {} class instances given",
+                self.bound_tables.len(),
+                tables.len()
+            )));
+        }
+        for iface in &self.interfaces {
+            for k in 0..iface.array_len {
+                let t = tables[(iface.first_slot + k) as usize];
+                if !iface.tables.contains(&t) {
+                    return Err(err(format!(
+                        "ft{t} is not a table of fp{} (it has {:?})",
+                        iface.id, iface.tables
+                    )));
+                }
+            }
+        }
+        let mut code = self.code.clone();
+        for &(i, slot, site) in &self.interface_calls {
+            let table = tables[slot as usize];
+            let body = self
+                .function_tables
+                .iter()
+                .find(|(id, _)| *id == table)
+                .and_then(|(_, bodies)| bodies.get(site as usize))
+                .ok_or_else(|| err(format!("ft{table} has no entry for call site {site}")))?;
+            let pc = self
+                .function_bodies
+                .iter()
+                .find(|(b, _)| b == body)
+                .map(|&(_, pc)| pc)
+                .ok_or_else(|| err(format!("fb{body} has no label")))?;
+            code[i].kind = OpKind::Call {
+                label: pc,
+                cond: None,
+            };
+        }
+        self.code = code;
+        self.bound_tables = tables.iter().map(|&t| Some(t)).collect();
+        Ok(())
+    }
+
+    /// The first interface slot without a bound class instance, if any; such
+    /// a program cannot be dispatched.
+    pub fn unbound_interface_slot(&self) -> Option<u32> {
+        self.bound_tables
+            .iter()
+            .position(|t| t.is_none())
+            .map(|s| s as u32)
+    }
+
     /// Threads per group: x·y·z.
     pub fn threads_per_group(&self) -> u32 {
         self.thread_group.iter().product()
@@ -697,6 +794,11 @@ impl Lowering {
                 code: Vec::new(),
                 switches: Vec::new(),
                 xtemp_layout: Vec::new(),
+                function_tables: Vec::new(),
+                interfaces: Vec::new(),
+                function_bodies: Vec::new(),
+                interface_calls: Vec::new(),
+                bound_tables: Vec::new(),
             },
             typed: Vec::new(),
             labels: Vec::new(),
@@ -776,6 +878,29 @@ impl Lowering {
                 *label &= !CALL_RESOLVED;
             }
         }
+        // Class linkage: every table's bodies must exist.
+        for (ft, bodies) in &l.p.function_tables {
+            for fb in bodies {
+                if !l.p.function_bodies.iter().any(|(b, _)| b == fb) {
+                    return Err(LoadError::Invalid {
+                        mnemonic: "dcl_function_table".into(),
+                        token: 0,
+                        what: format!("ft{ft} names fb{fb}, which has no label"),
+                    });
+                }
+            }
+        }
+        l.p.interface_calls =
+            l.p.code
+                .iter()
+                .enumerate()
+                .filter_map(|(i, op)| match op.kind {
+                    OpKind::InterfaceCall { slot, site } => Some((i, slot, site)),
+                    _ => None,
+                })
+                .collect();
+        let slots: u32 = l.p.interfaces.iter().map(|i| i.array_len).sum();
+        l.p.bound_tables = vec![None; slots as usize];
         l.p.decoded = decoded;
         Ok(l.p)
     }
@@ -1034,8 +1159,29 @@ impl Lowering {
                 };
                 self.typed.push((op.ty, reg.unwrap_or(u32::MAX)));
             }
-            DclFunctionBody | DclFunctionTable | DclInterface => {
-                return Err(self.unsupported("class linkage (interfaces) is not executed"));
+            // Class linkage (TPF "Function Body", "Function Table", "Interface").
+            DclFunctionBody => {}
+            DclFunctionTable => {
+                let id = self.raw(ins, 0)?;
+                let bodies = ins.raw.get(2..).unwrap_or(&[]).to_vec();
+                self.p.function_tables.push((id, bodies));
+            }
+            DclInterface => {
+                let id = self.raw(ins, 0)?;
+                let call_sites = self.raw(ins, 1)?;
+                let array_len = self.raw(ins, 2)? >> 16;
+                let first_slot = self.p.interfaces.iter().map(|i| i.array_len).sum();
+                let tables = ins.raw.get(3..).unwrap_or(&[]).to_vec();
+                if array_len == 0 || first_slot + array_len > 253 {
+                    return Err(self.invalid("interface slots must number 1 to 253"));
+                }
+                self.p.interfaces.push(InterfaceDecl {
+                    id,
+                    array_len,
+                    call_sites,
+                    tables,
+                    first_slot,
+                });
             }
             // comments, debug info and opaque blocks carry nothing to execute (§3.3)
             DclInput | DclGlobalFlags | CustomData => {}
@@ -1346,6 +1492,35 @@ impl Lowering {
             Some(0b1111) => Ok(4),
             _ => Err(self.invalid("a raw/structured store mask must be .x, .xy, .xyz or .xyzw")),
         }
+    }
+
+    /// `fcall fp#[index][site]`: the interface slot and call site.
+    fn interface_call(&self, ins: &Instruction) -> Result<(u32, u32), LoadError> {
+        let op = ins
+            .operands
+            .first()
+            .ok_or_else(|| self.invalid("fcall needs fp#[i][site]"))?;
+        let id = op
+            .reg()
+            .ok_or_else(|| self.invalid("fcall needs fp#[i][site]"))?;
+        let iface = self
+            .p
+            .interfaces
+            .iter()
+            .find(|i| i.id == id)
+            .ok_or_else(|| self.invalid(format!("fp{id} is not declared")))?;
+        let index = match op.indices.get(1) {
+            Some(Index { imm, rel: None }) => *imm as u32,
+            Some(_) => return Err(self.unsupported("dynamically indexed interface arrays")),
+            None => 0,
+        };
+        let site = ins.raw.first().copied().unwrap_or(0);
+        if index >= iface.array_len || site >= iface.call_sites {
+            return Err(self.invalid(format!(
+                "fp{id}[{index}][{site}] is outside its declaration"
+            )));
+        }
+        Ok((iface.first_slot + index, site))
     }
 
     fn label_operand(&self, op: &Operand) -> Result<u32, LoadError> {
@@ -1935,12 +2110,25 @@ impl Lowering {
                 if !self.blocks.is_empty() {
                     return Err(self.invalid("a label inside an open if/loop/switch block"));
                 }
-                let label = self.label_operand(&ops[0])?;
-                if self.labels.iter().any(|&(l, _)| l == label) {
-                    return Err(self.invalid(format!("label l{label} is defined twice")));
+                if ops[0].ty == OperandType::FunctionBody {
+                    // `label fb#`: a class method's body, called through fcall.
+                    let fb = ops[0].reg().ok_or_else(|| self.invalid("bad fb# label"))?;
+                    if self.p.function_bodies.iter().any(|&(b, _)| b == fb) {
+                        return Err(self.invalid(format!("fb{fb} is defined twice")));
+                    }
+                    self.p.function_bodies.push((fb, pc as u32));
+                } else {
+                    let label = self.label_operand(&ops[0])?;
+                    if self.labels.iter().any(|&(l, _)| l == label) {
+                        return Err(self.invalid(format!("label l{label} is defined twice")));
+                    }
+                    self.labels.push((label, pc as u32));
                 }
-                self.labels.push((label, pc as u32));
                 self.emit(OpKind::Nop, t);
+            }
+            O::InterfaceCall => {
+                let (slot, site) = self.interface_call(ins)?;
+                self.emit(OpKind::InterfaceCall { slot, site }, t);
             }
             O::Call | O::Callc => {
                 let (cond, target) = if ins.opcode == O::Callc {

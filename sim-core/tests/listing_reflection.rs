@@ -164,8 +164,8 @@ fn examples_match_their_rdef() {
 #[test]
 fn interfaces_block_matches_rdef() {
     let dir = root().join("../tests/families");
-    let asm = read_text(&dir.join("unsupported_interface.asm"));
-    let truth = rdef_of(&read(&dir.join("unsupported_interface.dxbc")));
+    let asm = read_text(&dir.join("class_linkage.asm"));
+    let truth = rdef_of(&read(&dir.join("class_linkage.dxbc")));
     let ours = reflection_from_listing(&asm).unwrap().unwrap();
     assert_eq!(
         Reflection {

@@ -77,6 +77,13 @@ pub enum DispatchError {
     /// The watchdog stopped a runaway (or cancelled) dispatch.
     #[error(transparent)]
     Runaway(#[from] Runaway),
+    /// The shader calls through an interface slot with no class instance bound
+    /// (see `Program::bind_class_instances`).
+    #[error("interface slot {slot} has no class instance bound (Program::bind_class_instances)")]
+    UnboundInterface {
+        /// the interface slot
+        slot: u32,
+    },
     /// The rayon pool could not be built.
     #[error("cannot start {threads} worker threads: {message}")]
     Pool {
@@ -123,6 +130,9 @@ pub fn dispatch(
     }
     if program.version.major == 4 && z > 1 {
         return Err(DispatchError::Cs4Z { x, y, z });
+    }
+    if let Some(slot) = program.unbound_interface_slot() {
+        return Err(DispatchError::UnboundInterface { slot });
     }
     let total = x as u64 * y as u64 * z as u64;
     if total == 0 {
