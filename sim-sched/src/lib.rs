@@ -16,8 +16,9 @@ use sim_core::exec::{ExecStats, GroupExecutor};
 use sim_core::exec::{Runaway, Watchdog};
 use sim_core::Program;
 use sim_mem::Bindings;
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 /// The most thread groups per dimension (`D3D11_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION`, FS §18.6.2).
@@ -164,14 +165,7 @@ pub fn dispatch(
     let outcome = if options.threads == 0 {
         run()
     } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(options.threads)
-            .build()
-            .map_err(|e| DispatchError::Pool {
-                threads: options.threads,
-                message: e.to_string(),
-            })?;
-        pool.install(run)
+        pool(options.threads)?.install(run)
     };
     outcome?;
     let s = sum
@@ -185,6 +179,32 @@ pub fn dispatch(
         aborted_threads: s.aborted_threads,
         debug_breaks: s.debug_breaks,
     })
+}
+
+/// The worker pool for `threads` threads, built once per thread count and
+/// kept for the process: starting threads costs far more than a small
+/// dispatch (the single-group benchmark in `benches/front_end.rs`).
+fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, DispatchError> {
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let mut pools = POOLS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    if let Some(p) = pools.get(&threads) {
+        return Ok(p.clone());
+    }
+    let p = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(move |i| format!("sm5sim-{threads}-{i}"))
+            .build()
+            .map_err(|e| DispatchError::Pool {
+                threads,
+                message: e.to_string(),
+            })?,
+    );
+    pools.insert(threads, p.clone());
+    Ok(p)
 }
 
 /// A worker's executor, which adds its counters to the dispatch total when dropped.

@@ -1,0 +1,252 @@
+//! The front end and the fixed cost of a dispatch:
+//!
+//! - `decode`: container parse (checksum verified where fxc's is right),
+//!   token decode and RDEF, over every `.dxbc` in the shared corpus
+//!   (`../shared/corpus`) and `examples/`; MB/s of DXBC.
+//! - `decode/load`: the whole load (`Program::from_dxbc`: decode, validation,
+//!   lowering) over those of the same files the executor runs.
+//! - `dispatch_1_group`: `Dispatch(1, 1, 1)` of a one-thread shader that
+//!   stores one word: `threads_2` with `DispatchOptions { threads: 2 }` (the
+//!   call builds its worker pool, as every such dispatch does), `in_pool`
+//!   with `threads: 0` called inside an existing 2-thread rayon pool (the
+//!   dispatch alone).
+//!
+//! ```text
+//! cargo bench --bench front_end
+//! SM5SIM_BENCH_QUICK=1 cargo bench --bench front_end   # shorter measurement
+//! ```
+
+use criterion::{Criterion, SamplingMode, Throughput};
+use sm5sim::sim_core::asm::assemble;
+use sm5sim::sim_core::{LoadOptions, Program};
+use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
+use sm5sim::sim_sched::{dispatch, DispatchOptions};
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// Target for a single-group dispatch, µs.
+const DISPATCH_TARGET_US: f64 = 20.0;
+
+const ONE_THREAD: &str = "
+cs_5_0
+dcl_globalFlags refactoringAllowed
+dcl_uav_raw u0
+dcl_thread_group 1, 1, 1
+store_raw u0.x, l(0), l(1)
+ret
+";
+
+fn dxbc_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            dxbc_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "dxbc") {
+            out.push(p);
+        }
+    }
+}
+
+/// A shader file and the load options it needs (fxc's checksum verified
+/// unless the file's is wrong).
+struct Shader {
+    bytes: Vec<u8>,
+    options: LoadOptions,
+}
+
+fn corpus() -> (Vec<Shader>, usize) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = Vec::new();
+    let shared = root.join("../shared/corpus");
+    if !shared.is_dir() {
+        eprintln!("{} is missing: decoding examples/ only", shared.display());
+    }
+    dxbc_files(&shared, &mut paths);
+    dxbc_files(&root.join("examples"), &mut paths);
+    paths.sort();
+    let mut shaders = Vec::new();
+    let mut undecodable = 0;
+    for p in paths {
+        let bytes = std::fs::read(&p).unwrap();
+        let verify = LoadOptions::default();
+        let skip = LoadOptions {
+            verify_checksum: false,
+        };
+        let options = if Program::decode_with_reflection(&bytes, &verify).is_ok() {
+            verify
+        } else if Program::decode_with_reflection(&bytes, &skip).is_ok() {
+            skip
+        } else {
+            eprintln!("{}: does not decode, left out", p.display());
+            undecodable += 1;
+            continue;
+        };
+        shaders.push(Shader { bytes, options });
+    }
+    (shaders, undecodable)
+}
+
+fn criterion_dir() -> PathBuf {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return PathBuf::from(home);
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+    target.join("criterion")
+}
+
+/// The median (ns) criterion estimated for group/function in this run.
+fn median_ns(dir: &Path, group: &str, function: &str, since: SystemTime) -> Option<f64> {
+    let path = dir
+        .join(group)
+        .join(function)
+        .join("new")
+        .join("estimates.json");
+    if std::fs::metadata(&path).ok()?.modified().ok()? < since {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
+    v["median"]["point_estimate"].as_f64()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let has = |flag: &str| args.iter().any(|a| a == flag);
+    let benchmarking = has("--bench") && !has("--test") && !has("--list");
+    let quick = std::env::var_os("SM5SIM_BENCH_QUICK").is_some_and(|v| v != "0" && !v.is_empty());
+    let (warm_up, measure) = if quick {
+        (Duration::from_millis(200), Duration::from_secs(1))
+    } else {
+        (Duration::from_secs(1), Duration::from_secs(3))
+    };
+    let dir = criterion_dir();
+    let since = SystemTime::now();
+    let mut c = Criterion::default()
+        .output_directory(&dir)
+        .configure_from_args();
+
+    // ------------------------------------------------------------ decode
+    let (shaders, undecodable) = corpus();
+    let loadable: Vec<&Shader> = shaders
+        .iter()
+        .filter(|s| Program::from_dxbc(&s.bytes, &s.options).is_ok())
+        .collect();
+    let bytes: usize = shaders.iter().map(|s| s.bytes.len()).sum();
+    let load_bytes: usize = loadable.iter().map(|s| s.bytes.len()).sum();
+    let mut g = c.benchmark_group("decode");
+    g.sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(warm_up)
+        .measurement_time(measure);
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.bench_function("decode", |b| {
+        b.iter(|| {
+            for s in &shaders {
+                black_box(
+                    Program::decode_with_reflection(black_box(&s.bytes), &s.options).unwrap(),
+                );
+            }
+        })
+    });
+    g.throughput(Throughput::Bytes(load_bytes as u64));
+    g.bench_function("load", |b| {
+        b.iter(|| {
+            for s in &loadable {
+                black_box(Program::from_dxbc(black_box(&s.bytes), &s.options).unwrap());
+            }
+        })
+    });
+    g.finish();
+
+    // ---------------------------------------------------------- dispatch
+    let p = Program::from_decoded(assemble(ONE_THREAD).unwrap(), None).unwrap();
+    let out = Buffer::zeroed(4).unwrap();
+    let b = Bindings {
+        constant_buffers: vec![],
+        srvs: vec![],
+        uavs: vec![Some(BufferView::raw(&out))],
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let two = DispatchOptions {
+        threads: 2,
+        ..Default::default()
+    };
+    let current = DispatchOptions {
+        threads: 0,
+        ..Default::default()
+    };
+    dispatch(&p, &b, [1, 1, 1], &two).unwrap();
+    assert_eq!(out.to_words(), [1]);
+    let mut g = c.benchmark_group("dispatch_1_group");
+    g.sample_size(20)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(warm_up)
+        .measurement_time(measure);
+    g.bench_function("threads_2", |bch| {
+        bch.iter(|| dispatch(&p, &b, [1, 1, 1], &two).unwrap())
+    });
+    g.bench_function("in_pool", |bch| {
+        bch.iter(|| pool.install(|| dispatch(&p, &b, [1, 1, 1], &current).unwrap()))
+    });
+    g.finish();
+    c.final_summary();
+
+    if !benchmarking {
+        return;
+    }
+    let mbps = |group: &str, function: &str, bytes: usize| {
+        median_ns(&dir, group, function, since).map_or_else(
+            || "-".to_string(),
+            |ns| format!("{:.1} MB/s", bytes as f64 / ns * 1e3),
+        )
+    };
+    let us = |function: &str| {
+        median_ns(&dir, "dispatch_1_group", function, since).map_or_else(
+            || "-".to_string(),
+            |ns| {
+                let us = ns / 1e3;
+                let verdict = if us <= DISPATCH_TARGET_US {
+                    "met"
+                } else {
+                    "MISSED"
+                };
+                format!("{us:.1} µs (target <= {DISPATCH_TARGET_US} µs: {verdict})")
+            },
+        )
+    };
+    println!();
+    println!("front end (medians)");
+    println!(
+        "decode  {} files, {} bytes{}: {}",
+        shaders.len(),
+        bytes,
+        if undecodable > 0 {
+            format!(" ({undecodable} that do not decode left out)")
+        } else {
+            String::new()
+        },
+        mbps("decode", "decode", bytes)
+    );
+    println!(
+        "load    {} files the executor runs, {} bytes: {}",
+        loadable.len(),
+        load_bytes,
+        mbps("decode", "load", load_bytes)
+    );
+    println!(
+        "dispatch(1,1,1), threads: 2 (builds its pool): {}",
+        us("threads_2")
+    );
+    println!(
+        "dispatch(1,1,1), inside a 2-thread pool:       {}",
+        us("in_pool")
+    );
+}

@@ -1,0 +1,690 @@
+//! The eight example workloads through the simulator, each beside a native
+//! Rust baseline doing the same job on a rayon pool of the same size, then one
+//! table of medians and ratios (simulator / native) against the targets.
+//!
+//! ```text
+//! cargo bench --bench workloads                          # full sizes
+//! SM5SIM_BENCH_QUICK=1 cargo bench --bench workloads     # 1/16 of the sizes
+//! ```
+//!
+//! Each criterion group (one per workload) has the functions `sm5sim` (2
+//! worker threads, warp width 32), `sm5sim_group` (2 threads, warp width =
+//! the thread-group size) and `native` (a rayon pool of 2 threads). Before a
+//! function is timed, its output is checked against the native one: exactly
+//! for integers and for the float workloads whose operation order is fixed
+//! (matmul, saxpy, mandelbrot: the simulator's `mad` is unfused, as the
+//! native `a * b + c` is); for `cas_float_add`, whose sum order depends on
+//! the schedule, each slot within count × 2⁻²⁴ × (sum of magnitudes) of an
+//! f64 sum, as `tests/workloads.rs` does.
+//!
+//! Without `--bench` (e.g. `cargo test --benches`) criterion runs every
+//! function once; the quick sizes are used then and no table is printed.
+//! Quick-mode groups are named `<workload>_quick`, so their estimates never
+//! mix with the full-size ones under `target/criterion/`.
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput};
+use rayon::prelude::*;
+use sm5sim::job::{random_f32_words, random_u32_words};
+use sm5sim::sim_core::{LoadOptions, Program};
+use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
+use sm5sim::sim_sched::{dispatch, DispatchOptions};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+/// Worker threads for both the simulator and the native baselines.
+const THREADS: usize = 2;
+
+/// A simulator run slower than this (measured on the check) times only the
+/// warp-width-32 variant.
+const SLOW_RUN: Duration = Duration::from_secs(4);
+
+/// The workloads in table order: (group name, target ratio simulator /
+/// native at 2 threads). Criterion's throughput counts keys or values,
+/// multiply-adds for matmul, float4 elements for saxpy, pixels for
+/// mandelbrot.
+const TABLE: [(&str, f64); 8] = [
+    ("histogram", 25.0),
+    ("global_histogram", 30.0),
+    ("reduce", 120.0),
+    ("scan", 130.0),
+    ("matmul", 55.0),
+    ("cas_float_add", 3.0),
+    ("saxpy", 5.0),
+    ("mandelbrot", 6.0),
+];
+
+struct Ctx {
+    /// 1/16 of the sizes (quick mode or criterion's test mode).
+    quick: bool,
+    /// The native baselines' pool.
+    pool: rayon::ThreadPool,
+}
+
+impl Ctx {
+    /// `full`, or 1/16 of it in quick mode.
+    fn scaled(&self, full: usize) -> usize {
+        if self.quick {
+            full / 16
+        } else {
+            full
+        }
+    }
+
+    fn group<'a>(
+        &self,
+        c: &'a mut Criterion,
+        name: &str,
+        elements: u64,
+    ) -> BenchmarkGroup<'a, WallTime> {
+        let mut g = c.benchmark_group(group_name(name, self.quick));
+        g.sample_size(10)
+            .sampling_mode(SamplingMode::Flat)
+            .warm_up_time(Duration::from_millis(if self.quick { 200 } else { 500 }))
+            .measurement_time(Duration::from_secs(if self.quick { 1 } else { 3 }))
+            .throughput(Throughput::Elements(elements));
+        g
+    }
+}
+
+fn group_name(name: &str, quick: bool) -> String {
+    if quick {
+        format!("{name}_quick")
+    } else {
+        name.to_string()
+    }
+}
+
+fn program(name: &str) -> Program {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(name)
+        .join(format!("{name}.dxbc"));
+    Program::from_dxbc(&std::fs::read(path).unwrap(), &LoadOptions::default()).unwrap()
+}
+
+fn options(warp_width: usize) -> DispatchOptions {
+    DispatchOptions {
+        threads: THREADS,
+        warp_width,
+        timeout: None,
+        ..Default::default()
+    }
+}
+
+fn floats(words: &[u32]) -> Vec<f32> {
+    words.iter().map(|&w| f32::from_bits(w)).collect()
+}
+
+/// The simulator's functions, `sm5sim` (warp width 32) and `sm5sim_group`
+/// (warp width = group size): for each, `check` runs it once and compares
+/// its output with the native one, then `run` is timed.
+fn sim_functions(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    p: &Program,
+    run: impl Fn(&DispatchOptions),
+    check: impl Fn(&DispatchOptions),
+) {
+    for (id, warp_width) in [("sm5sim", 32), ("sm5sim_group", p.threads_per_group())] {
+        let o = options(warp_width as usize);
+        let start = Instant::now();
+        check(&o);
+        let one_run = start.elapsed();
+        g.bench_function(id, |b| b.iter(|| run(&o)));
+        // Criterion times at least 11 runs; the second variant only when
+        // that is cheap.
+        if one_run > SLOW_RUN {
+            eprintln!(
+                "one run took {:.1} s: skipping sm5sim_group to keep `cargo bench` short",
+                one_run.as_secs_f64()
+            );
+            break;
+        }
+    }
+}
+
+// ---------------------------------------------------------------- histograms
+
+fn native_histogram(keys: &[u32]) -> [u32; 256] {
+    keys.par_chunks(1 << 16)
+        .fold(
+            || [0u32; 256],
+            |mut h, chunk| {
+                for &k in chunk {
+                    h[(k & 255) as usize] += 1;
+                }
+                h
+            },
+        )
+        .reduce(
+            || [0u32; 256],
+            |mut a, b| {
+                for (a, b) in a.iter_mut().zip(b) {
+                    *a += b;
+                }
+                a
+            },
+        )
+}
+
+/// `histogram` (groupshared bins) and `global_histogram` (every key an
+/// atomic on the UAV): the same job, 256 bins of `key & 255`.
+fn bench_histogram(c: &mut Criterion, ctx: &Ctx, name: &str, full_n: usize, seed: u64) {
+    let n = ctx.scaled(full_n);
+    let p = program(name);
+    let keys = random_u32_words(seed, 0, u32::MAX, n);
+    let keys_buf = Buffer::from_words(&keys);
+    let bins = Buffer::zeroed(256 * 4).unwrap();
+    let cb = [n as u32, 0, 0, 0];
+    let b = Bindings {
+        constant_buffers: vec![Some(&cb)],
+        srvs: vec![Some(BufferView::raw(&keys_buf))],
+        uavs: vec![Some(BufferView::raw(&bins))],
+    };
+    let groups = [(n as u32).div_ceil(p.threads_per_group()), 1, 1];
+    let native = || ctx.pool.install(|| native_histogram(&keys));
+    let expected = native().to_vec();
+    let run = |o: &DispatchOptions| {
+        bins.write_words(0, &[0; 256]).unwrap();
+        dispatch(&p, &b, groups, o).unwrap();
+    };
+    let check = |o: &DispatchOptions| {
+        run(o);
+        assert_eq!(bins.to_words(), expected, "{name} {o:?}");
+    };
+    let mut g = ctx.group(c, name, n as u64);
+    sim_functions(&mut g, &p, run, check);
+    g.bench_function("native", |b| b.iter(native));
+    g.finish();
+}
+
+// -------------------------------------------------------------------- reduce
+
+fn native_sum(values: &[u32]) -> u32 {
+    values
+        .par_chunks(1 << 16)
+        .map(|c| c.iter().fold(0u32, |a, &x| a.wrapping_add(x)))
+        .reduce(|| 0, u32::wrapping_add)
+}
+
+fn bench_reduce(c: &mut Criterion, ctx: &Ctx) {
+    let n = ctx.scaled(16_000_000);
+    let p = program("reduce");
+    let values = random_u32_words(3, 0, u32::MAX, n);
+    let v = Buffer::from_words(&values);
+    let total = Buffer::zeroed(4).unwrap();
+    let cb = [n as u32, 0, 0, 0];
+    let b = Bindings {
+        constant_buffers: vec![Some(&cb)],
+        srvs: vec![Some(BufferView::structured(&v, 4).unwrap())],
+        uavs: vec![Some(BufferView::structured(&total, 4).unwrap())],
+    };
+    let groups = [(n as u32).div_ceil(256), 1, 1];
+    let native = || ctx.pool.install(|| native_sum(&values));
+    let expected = native();
+    let run = |o: &DispatchOptions| {
+        total.write_words(0, &[0]).unwrap();
+        dispatch(&p, &b, groups, o).unwrap();
+    };
+    let check = |o: &DispatchOptions| {
+        run(o);
+        assert_eq!(total.to_words(), [expected], "reduce {o:?}");
+    };
+    let mut g = ctx.group(c, "reduce", n as u64);
+    sim_functions(&mut g, &p, run, check);
+    g.bench_function("native", |b| b.iter(native));
+    g.finish();
+}
+
+// ---------------------------------------------------------------------- scan
+
+/// Inclusive prefix sums within each block of 512.
+fn native_scan(input: &[u32], out: &mut [u32]) {
+    const PER_TASK: usize = 512 * 32;
+    out.par_chunks_mut(PER_TASK)
+        .zip(input.par_chunks(PER_TASK))
+        .for_each(|(o, i)| {
+            for (o, i) in o.chunks_mut(512).zip(i.chunks(512)) {
+                let mut s = 0u32;
+                for (o, &x) in o.iter_mut().zip(i) {
+                    s = s.wrapping_add(x);
+                    *o = s;
+                }
+            }
+        });
+}
+
+fn bench_scan(c: &mut Criterion, ctx: &Ctx) {
+    let n = ctx.scaled(4_194_304);
+    let p = program("scan");
+    let input = random_u32_words(4, 0, 1 << 20, n);
+    let i = Buffer::from_words(&input);
+    let out = Buffer::zeroed(n * 4).unwrap();
+    let b = Bindings {
+        constant_buffers: vec![],
+        srvs: vec![Some(BufferView::structured(&i, 4).unwrap())],
+        uavs: vec![Some(BufferView::structured(&out, 4).unwrap())],
+    };
+    let groups = [(n / 512) as u32, 1, 1];
+    let mut native_out = vec![0u32; n];
+    ctx.pool.install(|| native_scan(&input, &mut native_out));
+    let run = |o: &DispatchOptions| {
+        dispatch(&p, &b, groups, o).unwrap();
+    };
+    let check = |o: &DispatchOptions| {
+        out.write_words(0, &vec![0; n]).unwrap();
+        run(o);
+        assert!(out.to_words() == native_out, "scan {o:?}");
+    };
+    let mut g = ctx.group(c, "scan", n as u64);
+    sim_functions(&mut g, &p, run, check);
+    g.bench_function("native", |b| {
+        b.iter(|| ctx.pool.install(|| native_scan(&input, &mut native_out)))
+    });
+    g.finish();
+}
+
+// -------------------------------------------------------------------- matmul
+
+/// C = A·B, row-major n×n: blocks of 4 rows of C per task, k in blocks of 128
+/// so the rows of B in use stay in cache across the 4 rows; each C element
+/// still sums its products in k order, as the shader does.
+fn native_matmul(a: &[f32], b: &[f32], c: &mut [f32], n: usize) {
+    const ROWS: usize = 4;
+    const KB: usize = 128;
+    c.par_chunks_mut(ROWS * n)
+        .zip(a.par_chunks(ROWS * n))
+        .for_each(|(c, a)| {
+            c.fill(0.0);
+            for k0 in (0..n).step_by(KB) {
+                let k1 = (k0 + KB).min(n);
+                for (crow, arow) in c.chunks_mut(n).zip(a.chunks(n)) {
+                    for (k, &aik) in arow[k0..k1].iter().enumerate() {
+                        let brow = &b[(k0 + k) * n..(k0 + k + 1) * n];
+                        for (c, &bkj) in crow.iter_mut().zip(brow) {
+                            *c += aik * bkj;
+                        }
+                    }
+                }
+            }
+        });
+}
+
+fn bench_matmul(c: &mut Criterion, ctx: &Ctx) {
+    let n = if ctx.quick { 256 } else { 1024 };
+    let p = program("matmul");
+    let a = random_f32_words(5, -1.0, 1.0, n * n);
+    let bm = random_f32_words(6, -1.0, 1.0, n * n);
+    let (fa, fb) = (floats(&a), floats(&bm));
+    let (ab, bb) = (Buffer::from_words(&a), Buffer::from_words(&bm));
+    let cbuf = Buffer::zeroed(n * n * 4).unwrap();
+    let cb = [n as u32, 0, 0, 0];
+    let b = Bindings {
+        constant_buffers: vec![Some(&cb)],
+        srvs: vec![
+            Some(BufferView::structured(&ab, 4).unwrap()),
+            Some(BufferView::structured(&bb, 4).unwrap()),
+        ],
+        uavs: vec![Some(BufferView::structured(&cbuf, 4).unwrap())],
+    };
+    let groups = [n as u32 / 16, n as u32 / 16, 1];
+    let mut native_c = vec![0f32; n * n];
+    ctx.pool
+        .install(|| native_matmul(&fa, &fb, &mut native_c, n));
+    let expected: Vec<u32> = native_c.iter().map(|x| x.to_bits()).collect();
+    let run = |o: &DispatchOptions| {
+        dispatch(&p, &b, groups, o).unwrap();
+    };
+    let check = |o: &DispatchOptions| {
+        cbuf.write_words(0, &vec![0; n * n]).unwrap();
+        run(o);
+        assert!(cbuf.to_words() == expected, "matmul {o:?}");
+    };
+    let mut g = ctx.group(c, "matmul", (n * n * n) as u64);
+    sim_functions(&mut g, &p, run, check);
+    g.bench_function("native", |b| {
+        b.iter(|| {
+            ctx.pool
+                .install(|| native_matmul(&fa, &fb, &mut native_c, n))
+        })
+    });
+    g.finish();
+}
+
+// ------------------------------------------------------------- cas_float_add
+
+/// Sum of `values[i]` into slot `i % slots`.
+fn native_slot_sums(values: &[f32], slots: usize) -> Vec<f32> {
+    values
+        .par_chunks(slots * 1024)
+        .fold(
+            || vec![0f32; slots],
+            |mut acc, chunk| {
+                for row in chunk.chunks(slots) {
+                    for (a, &v) in acc.iter_mut().zip(row) {
+                        *a += v;
+                    }
+                }
+                acc
+            },
+        )
+        .reduce(
+            || vec![0f32; slots],
+            |mut a, b| {
+                for (a, b) in a.iter_mut().zip(b) {
+                    *a += b;
+                }
+                a
+            },
+        )
+}
+
+fn bench_cas_float_add(c: &mut Criterion, ctx: &Ctx) {
+    let (n, slots) = (ctx.scaled(4_000_000), 64usize);
+    let p = program("cas_float_add");
+    let values = random_f32_words(9, 0.0, 1.0, n);
+    let fv = floats(&values);
+    // An f64 sum per slot and the bound on any f32 summation order's error.
+    let mut exact = vec![0f64; slots];
+    let mut bound = vec![0f64; slots];
+    for (i, &v) in fv.iter().enumerate() {
+        exact[i % slots] += v as f64;
+        bound[i % slots] += v.abs() as f64;
+    }
+    for (s, b) in bound.iter_mut().enumerate() {
+        let count = (n / slots + usize::from(s < n % slots)) as f64;
+        *b *= count * f32::EPSILON as f64 / 2.0;
+    }
+    let within = |got: &[f32], who: &str| {
+        for (s, &g) in got.iter().enumerate() {
+            assert!(
+                (g as f64 - exact[s]).abs() <= bound[s],
+                "cas_float_add {who} slot {s}: got {g}, exact {}, bound {}",
+                exact[s],
+                bound[s]
+            );
+        }
+    };
+    let vb = Buffer::from_words(&values);
+    let sums = Buffer::zeroed(slots * 4).unwrap();
+    let cb = [n as u32, slots as u32, 0, 0];
+    let b = Bindings {
+        constant_buffers: vec![Some(&cb)],
+        srvs: vec![Some(BufferView::structured(&vb, 4).unwrap())],
+        uavs: vec![Some(BufferView::raw(&sums))],
+    };
+    let groups = [(n as u32).div_ceil(64), 1, 1];
+    let native = || ctx.pool.install(|| native_slot_sums(&fv, slots));
+    within(&native(), "native");
+    let run = |o: &DispatchOptions| {
+        sums.write_words(0, &vec![0; slots]).unwrap();
+        dispatch(&p, &b, groups, o).unwrap();
+    };
+    let check = |o: &DispatchOptions| {
+        run(o);
+        within(&floats(&sums.to_words()), &format!("{o:?}"));
+    };
+    let mut g = ctx.group(c, "cas_float_add", n as u64);
+    sim_functions(&mut g, &p, run, check);
+    g.bench_function("native", |b| b.iter(native));
+    g.finish();
+}
+
+// --------------------------------------------------------------------- saxpy
+
+/// y = a·x + y.
+fn native_saxpy(a: f32, x: &[f32], y: &mut [f32]) {
+    const PER_TASK: usize = 1 << 14;
+    y.par_chunks_mut(PER_TASK)
+        .zip(x.par_chunks(PER_TASK))
+        .for_each(|(y, x)| {
+            for (y, &x) in y.iter_mut().zip(x) {
+                *y += a * x;
+            }
+        });
+}
+
+/// The timed loops update y in place, run after run, on both sides (the same
+/// work each time; y stays finite); the check runs each side once from the
+/// same initial y.
+fn bench_saxpy(c: &mut Criterion, ctx: &Ctx) {
+    let n = ctx.scaled(4_000_000); // float4 elements
+    let p = program("saxpy_structured");
+    let x = random_f32_words(7, -10.0, 10.0, 4 * n);
+    let y0 = random_f32_words(8, -10.0, 10.0, 4 * n);
+    let a = 1.7f32;
+    let fx = floats(&x);
+    let mut fy = floats(&y0);
+    ctx.pool.install(|| native_saxpy(a, &fx, &mut fy));
+    let expected: Vec<u32> = fy.iter().map(|v| v.to_bits()).collect();
+    let (xb, yb) = (Buffer::from_words(&x), Buffer::from_words(&y0));
+    let cb = [a.to_bits(), n as u32, 0, 0];
+    let b = Bindings {
+        constant_buffers: vec![Some(&cb)],
+        srvs: vec![Some(BufferView::structured(&xb, 16).unwrap())],
+        uavs: vec![Some(BufferView::structured(&yb, 16).unwrap())],
+    };
+    let groups = [(n as u32).div_ceil(128), 1, 1];
+    let run = |o: &DispatchOptions| {
+        dispatch(&p, &b, groups, o).unwrap();
+    };
+    let check = |o: &DispatchOptions| {
+        yb.write_words(0, &y0).unwrap();
+        run(o);
+        assert!(yb.to_words() == expected, "saxpy {o:?}");
+    };
+    let mut g = ctx.group(c, "saxpy", n as u64);
+    sim_functions(&mut g, &p, run, check);
+    g.bench_function("native", |b| {
+        b.iter(|| ctx.pool.install(|| native_saxpy(a, &fx, &mut fy)))
+    });
+    g.finish();
+}
+
+// ---------------------------------------------------------------- mandelbrot
+
+/// Escape-time iteration counts of 8 points on one row, 8 lanes at a time
+/// (arrays the compiler vectorises). Lane by lane, exactly the shader's loop:
+/// `while i < max_iter && zx² + zy² < 4 { …; ++i }`.
+#[inline]
+fn mandelbrot8(cx: [f32; 8], cy: f32, max_iter: u32) -> [u32; 8] {
+    let (mut zx, mut zy) = ([0f32; 8], [0f32; 8]);
+    let mut alive = [1u32; 8];
+    let mut it = [0u32; 8];
+    for _ in 0..max_iter {
+        let mut any = 0;
+        for l in 0..8 {
+            let (x, y) = (zx[l], zy[l]);
+            alive[l] &= u32::from(x * x + y * y < 4.0);
+            it[l] += alive[l];
+            any |= alive[l];
+            zx[l] = x * x - y * y + cx[l];
+            zy[l] = 2.0 * x * y + cy;
+        }
+        if any == 0 {
+            break;
+        }
+    }
+    it
+}
+
+fn native_mandelbrot(out: &mut [u32], w: usize, h: usize, max_iter: u32) {
+    out.par_chunks_mut(w).enumerate().for_each(|(y, row)| {
+        let cy = (y as f32 * 3.0) / h as f32 + -1.5;
+        for (x0, px) in (0..w).step_by(8).zip(row.chunks_mut(8)) {
+            let cx: [f32; 8] = std::array::from_fn(|l| ((x0 + l) as f32 * 3.0) / w as f32 + -2.0);
+            let it = mandelbrot8(cx, cy, max_iter);
+            px.copy_from_slice(&it[..px.len()]);
+        }
+    });
+}
+
+fn bench_mandelbrot(c: &mut Criterion, ctx: &Ctx) {
+    let side = if ctx.quick { 256 } else { 1024 };
+    let (w, h, max_iter) = (side, side, 256u32);
+    let p = program("mandelbrot");
+    let it = Buffer::zeroed(w * h * 4).unwrap();
+    let cb = [w as u32, h as u32, max_iter, 0];
+    let b = Bindings {
+        constant_buffers: vec![Some(&cb)],
+        srvs: vec![],
+        uavs: vec![Some(BufferView::structured(&it, 4).unwrap())],
+    };
+    let groups = [(w as u32).div_ceil(8), (h as u32).div_ceil(8), 1];
+    let mut native_out = vec![0u32; w * h];
+    ctx.pool
+        .install(|| native_mandelbrot(&mut native_out, w, h, max_iter));
+    let run = |o: &DispatchOptions| {
+        dispatch(&p, &b, groups, o).unwrap();
+    };
+    let check = |o: &DispatchOptions| {
+        it.write_words(0, &vec![0; w * h]).unwrap();
+        run(o);
+        assert!(it.to_words() == native_out, "mandelbrot {o:?}");
+    };
+    let mut g = ctx.group(c, "mandelbrot", (w * h) as u64);
+    sim_functions(&mut g, &p, run, check);
+    g.bench_function("native", |b| {
+        b.iter(|| {
+            ctx.pool
+                .install(|| native_mandelbrot(&mut native_out, w, h, max_iter))
+        })
+    });
+    g.finish();
+}
+
+// --------------------------------------------------------------------- table
+
+/// Where criterion writes its estimates (set explicitly, so the table reads
+/// the same place): `$CRITERION_HOME`, else `$CARGO_TARGET_DIR/criterion`,
+/// else `target/criterion` in the workspace.
+fn criterion_dir() -> PathBuf {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return PathBuf::from(home);
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+    target.join("criterion")
+}
+
+/// The median (ns) criterion estimated for group/function in this run
+/// (an estimates file older than `since` is a previous run's: None).
+fn median_ns(dir: &Path, group: &str, function: &str, since: SystemTime) -> Option<f64> {
+    let path = dir
+        .join(group)
+        .join(function)
+        .join("new")
+        .join("estimates.json");
+    let modified = std::fs::metadata(&path).ok()?.modified().ok()?;
+    if modified < since {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
+    v["median"]["point_estimate"].as_f64()
+}
+
+fn ms(ns: Option<f64>) -> String {
+    ns.map_or_else(|| "-".into(), |ns| format!("{:.3}", ns / 1e6))
+}
+
+fn print_table(dir: &Path, quick: bool, since: SystemTime) {
+    let sizes = |name: &str| -> String {
+        let q = |full: usize| if quick { full / 16 } else { full };
+        match name {
+            "histogram" | "reduce" => q(16_000_000).to_string(),
+            "global_histogram" | "saxpy" => q(4_000_000).to_string(),
+            "cas_float_add" => format!("{}/64 slots", q(4_000_000)),
+            "scan" => q(4_194_304).to_string(),
+            "matmul" => format!("n={}", if quick { 256 } else { 1024 }),
+            "mandelbrot" => {
+                let s = if quick { 256 } else { 1024 };
+                format!("{s}x{s}/256 it")
+            }
+            _ => String::new(),
+        }
+    };
+    println!();
+    println!(
+        "sm5sim vs native, {THREADS} threads each, medians in ms{}",
+        if quick { " (QUICK: 1/16 sizes)" } else { "" }
+    );
+    println!(
+        "{:<17} {:>16} {:>11} {:>11} {:>11} {:>8} {:>8} {:>7}  result",
+        "workload", "size", "sim w32", "sim wgrp", "native", "ratio", "r wgrp", "target"
+    );
+    let mut met = 0;
+    let mut measured = 0;
+    for (name, target) in TABLE {
+        let group = group_name(name, quick);
+        let sim = median_ns(dir, &group, "sm5sim", since);
+        let sim_group = median_ns(dir, &group, "sm5sim_group", since);
+        let native = median_ns(dir, &group, "native", since);
+        if sim.is_none() && sim_group.is_none() && native.is_none() {
+            continue;
+        }
+        let ratio = |s: Option<f64>| s.zip(native).map(|(s, n)| s / n);
+        let r = ratio(sim);
+        let fmt = |r: Option<f64>| r.map_or_else(|| "-".into(), |r| format!("{r:.1}x"));
+        let result = match r {
+            Some(r) if r <= target => {
+                met += 1;
+                measured += 1;
+                "met"
+            }
+            Some(_) => {
+                measured += 1;
+                "MISSED"
+            }
+            None => "-",
+        };
+        println!(
+            "{:<17} {:>16} {:>11} {:>11} {:>11} {:>8} {:>8} {:>7}  {result}",
+            name,
+            sizes(name),
+            ms(sim),
+            ms(sim_group),
+            ms(native),
+            fmt(r),
+            fmt(ratio(sim_group)),
+            format!("<={target}x"),
+        );
+    }
+    println!(
+        "targets met: {met} of {measured} (ratio = sim w32 / native; 'r wgrp' = warp width = group size)"
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let has = |flag: &str| args.iter().any(|a| a == flag);
+    // criterion's own rule: without --bench (or with --test) it runs each
+    // function once, as a test.
+    let benchmarking = has("--bench") && !has("--test") && !has("--list");
+    let quick = std::env::var_os("SM5SIM_BENCH_QUICK").is_some_and(|v| v != "0" && !v.is_empty())
+        || !benchmarking;
+    let dir = criterion_dir();
+    let since = SystemTime::now();
+    let ctx = Ctx {
+        quick,
+        pool: rayon::ThreadPoolBuilder::new()
+            .num_threads(THREADS)
+            .build()
+            .unwrap(),
+    };
+    let mut c = Criterion::default()
+        .output_directory(&dir)
+        .configure_from_args();
+    bench_histogram(&mut c, &ctx, "histogram", 16_000_000, 1);
+    bench_histogram(&mut c, &ctx, "global_histogram", 4_000_000, 2);
+    bench_reduce(&mut c, &ctx);
+    bench_scan(&mut c, &ctx);
+    bench_matmul(&mut c, &ctx);
+    bench_cas_float_add(&mut c, &ctx);
+    bench_saxpy(&mut c, &ctx);
+    bench_mandelbrot(&mut c, &ctx);
+    c.final_summary();
+    if benchmarking {
+        print_table(&dir, quick, since);
+    }
+}
