@@ -309,52 +309,8 @@ fn register_names() -> &'static HashMap<String, OperandType> {
     })
 }
 
-/// Resource dimensions (`reference/dxbc-format.md` §7).
-const DIMENSIONS: [&str; 13] = [
-    "unknown",
-    "buffer",
-    "texture1d",
-    "texture2d",
-    "texture2dms",
-    "texture3d",
-    "texturecube",
-    "texture1darray",
-    "texture2darray",
-    "texture2dmsarray",
-    "texturecubearray",
-    "raw_buffer",
-    "structured_buffer",
-];
-
-/// Return types (`reference/dxbc-format.md` §7).
-const RETURN_TYPES: [&str; 10] = [
-    "",
-    "unorm",
-    "snorm",
-    "sint",
-    "uint",
-    "float",
-    "mixed",
-    "double",
-    "continued",
-    "unused",
-];
-
-/// `dcl_globalFlags` names, bit 11 upward (`reference/dxbc-format.md` §3.1).
-const GLOBAL_FLAGS: [&str; 9] = [
-    "refactoringAllowed",
-    "enableDoublePrecisionFloatOps",
-    "forceEarlyDepthStencil",
-    "enableRawAndStructuredBuffers",
-    "skipOptimization",
-    "enableMinimumPrecision",
-    "enable11_1DoubleExtensions",
-    "enable11_1ShaderExtensions",
-    "allResourcesBound",
-];
-
 fn dimension(name: &str) -> Option<u32> {
-    DIMENSIONS
+    RESOURCE_DIMENSIONS
         .iter()
         .position(|d| d.eq_ignore_ascii_case(name))
         .map(|p| p as u32)

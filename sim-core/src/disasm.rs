@@ -22,37 +22,11 @@ enum ImmStyle {
     Untyped,
 }
 
-const DIMENSIONS: [&str; 13] = [
-    "unknown",
-    "buffer",
-    "texture1d",
-    "texture2d",
-    "texture2dms",
-    "texture3d",
-    "texturecube",
-    "texture1darray",
-    "texture2darray",
-    "texture2dmsarray",
-    "texturecubearray",
-    "raw_buffer",
-    "structured_buffer",
-];
-
-const RETURN_TYPES: [&str; 10] = [
-    "",
-    "unorm",
-    "snorm",
-    "sint",
-    "uint",
-    "float",
-    "mixed",
-    "double",
-    "continued",
-    "unused",
-];
-
 fn dimension_name(d: u32) -> &'static str {
-    DIMENSIONS.get(d as usize).copied().unwrap_or("unknown")
+    RESOURCE_DIMENSIONS
+        .get(d as usize)
+        .copied()
+        .unwrap_or("unknown")
 }
 
 fn return_type_name(t: u32) -> &'static str {
@@ -342,18 +316,7 @@ fn fmt_operand_annotated(op: &Operand, style: ImmStyle, sm51: bool, annotation: 
 }
 
 fn global_flags(token: u32) -> String {
-    const NAMES: [&str; 9] = [
-        "refactoringAllowed",
-        "enableDoublePrecisionFloatOps",
-        "forceEarlyDepthStencil",
-        "enableRawAndStructuredBuffers",
-        "skipOptimization",
-        "enableMinimumPrecision",
-        "enable11_1DoubleExtensions",
-        "enable11_1ShaderExtensions",
-        "allResourcesBound",
-    ];
-    let names: Vec<_> = NAMES
+    let names: Vec<_> = GLOBAL_FLAGS
         .iter()
         .enumerate()
         .filter(|(i, _)| token & (1 << (11 + i)) != 0)

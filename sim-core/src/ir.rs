@@ -327,3 +327,48 @@ pub struct DecodedProgram {
     /// Every instruction and declaration, in token order.
     pub instructions: Vec<Instruction>,
 }
+
+/// Resource dimension names by `D3D10_SB_RESOURCE_DIMENSION` value, as
+/// listings print them (`reference/dxbc-format.md` §7).
+pub const RESOURCE_DIMENSIONS: [&str; 13] = [
+    "unknown",
+    "buffer",
+    "texture1d",
+    "texture2d",
+    "texture2dms",
+    "texture3d",
+    "texturecube",
+    "texture1darray",
+    "texture2darray",
+    "texture2dmsarray",
+    "texturecubearray",
+    "raw_buffer",
+    "structured_buffer",
+];
+
+/// Return-type names by `D3D10_SB_RESOURCE_RETURN_TYPE` value (§7; 0 is unused).
+pub const RETURN_TYPES: [&str; 10] = [
+    "",
+    "unorm",
+    "snorm",
+    "sint",
+    "uint",
+    "float",
+    "mixed",
+    "double",
+    "continued",
+    "unused",
+];
+
+/// `dcl_globalFlags` names, from opcode-token bit 11 upward (§3.1).
+pub const GLOBAL_FLAGS: [&str; 9] = [
+    "refactoringAllowed",
+    "enableDoublePrecisionFloatOps",
+    "forceEarlyDepthStencil",
+    "enableRawAndStructuredBuffers",
+    "skipOptimization",
+    "enableMinimumPrecision",
+    "enable11_1DoubleExtensions",
+    "enable11_1ShaderExtensions",
+    "allResourcesBound",
+];

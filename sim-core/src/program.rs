@@ -1398,6 +1398,24 @@ impl Lowering {
         })
     }
 
+    /// Up to `N` source operands, each read as `class_of(position)`; unused
+    /// slots hold an immediate 0 that the executor never reads.
+    fn sources<const N: usize>(
+        &self,
+        ops: &[Operand],
+        class_of: impl Fn(usize) -> Class,
+    ) -> Result<[Src; N], LoadError> {
+        let mut src = [Src {
+            kind: SrcKind::Imm([0; 4]),
+            swz: [0, 1, 2, 3],
+            modifier: SrcMod::None,
+        }; N];
+        for (i, o) in ops.iter().enumerate().take(N) {
+            src[i] = self.src(o, class_of(i))?;
+        }
+        Ok(src)
+    }
+
     fn dst(&self, op: &Operand) -> Result<Dst, LoadError> {
         let mask = match op.components {
             Components::Four(Selection::Mask(m)) => m,
@@ -1620,15 +1638,7 @@ impl Lowering {
         };
         if let Some(op) = alu_op {
             let dst = self.dst(&ops[0])?;
-            let none = Src {
-                kind: SrcKind::Imm([0; 4]),
-                swz: [0, 1, 2, 3],
-                modifier: SrcMod::None,
-            };
-            let mut src = [none; 4];
-            for (i, o) in ops[1..].iter().enumerate() {
-                src[i] = self.src(o, class)?;
-            }
+            let src: [Src; 4] = self.sources(&ops[1..], |_| class)?;
             self.emit(
                 OpKind::Alu {
                     op,
@@ -1664,23 +1674,14 @@ impl Lowering {
         };
         if let Some(op) = dop {
             let dst = self.dst(&ops[0])?;
-            let none = Src {
-                kind: SrcKind::Imm([0; 4]),
-                swz: [0, 1, 2, 3],
-                modifier: SrcMod::None,
-            };
-            let mut src = [none; 3];
-            for (i, o) in ops[1..].iter().enumerate() {
-                // Sources read as doubles take double modifiers; the 32-bit
-                // sources of ftod (float), itod/utod (int) and the dmovc
-                // condition take the 32-bit kind.
-                let class = match (op, i) {
-                    (DoubleOp::FromF32, _) => Class::Float,
-                    (DoubleOp::FromI32 | DoubleOp::FromU32, _) | (DoubleOp::Movc, 0) => Class::Int,
-                    _ => Class::Double,
-                };
-                src[i] = self.src(o, class)?;
-            }
+            // Sources read as doubles take double modifiers; the 32-bit
+            // sources of ftod (float), itod/utod (int) and the dmovc
+            // condition take the 32-bit kind.
+            let src: [Src; 3] = self.sources(&ops[1..], |i| match (op, i) {
+                (DoubleOp::FromF32, _) => Class::Float,
+                (DoubleOp::FromI32 | DoubleOp::FromU32, _) | (DoubleOp::Movc, 0) => Class::Int,
+                _ => Class::Double,
+            })?;
             self.emit(
                 OpKind::Double {
                     op,
@@ -1704,15 +1705,7 @@ impl Lowering {
         };
         if let Some(op) = alu2 {
             let dst = [self.dst(&ops[0])?, self.dst(&ops[1])?];
-            let none = Src {
-                kind: SrcKind::Imm([0; 4]),
-                swz: [0, 1, 2, 3],
-                modifier: SrcMod::None,
-            };
-            let mut src = [none; 3];
-            for (i, o) in ops[2..].iter().enumerate() {
-                src[i] = self.src(o, class)?;
-            }
+            let src: [Src; 3] = self.sources(&ops[2..], |_| class)?;
             self.emit(OpKind::Alu2 { op, dst, src }, t);
             return Ok(());
         }
