@@ -14,11 +14,6 @@ use std::path::{Path, PathBuf};
 
 /// Rows that are legal in a compute shader but need no conformance job.
 const EXCEPTIONS: &[(Opcode, &str)] = &[
-    // Debug-only instructions: neither the functional spec nor the reference
-    // notes define a result to check (sm5sim's choice, ending the thread /
-    // counting the break, is tested in tests/subroutines.rs).
-    (Opcode::Abort, "debug-only; no specified effect"),
-    (Opcode::DebugBreak, "debug-only; no specified effect"),
     // Interface call through a class-linkage function table (FS §22.7.19):
     // it runs once class instances are bound (Program::bind_class_instances,
     // D3D's SetShader), which job files cannot express yet; tests/class_linkage.rs
