@@ -7,6 +7,7 @@
 //! the shader declares is bound, every init and expectation fits its resource.
 //! Errors are [`JobError`]s naming the file and the TOML key.
 
+use crate::compiler::{self, CompileError, CompileOptions, Compiled, HlslRequest};
 use serde::Deserialize;
 use sim_core::program::{BufferDeclKind, Program};
 use sim_core::rdef::InputType;
@@ -54,6 +55,9 @@ pub enum JobError {
         /// why
         source: LoadError,
     },
+    /// The HLSL shader could not be compiled (the error names the file).
+    #[error(transparent)]
+    Compile(#[from] CompileError),
     /// A dispatch was refused.
     #[error("steps[{step}]: {source}")]
     Dispatch {
@@ -71,6 +75,14 @@ pub enum JobError {
 #[serde(deny_unknown_fields)]
 struct JobFile {
     shader: PathBuf,
+    /// HLSL only: entry point (default `main`).
+    entry: Option<String>,
+    /// HLSL only: target profile (default `cs_5_0`).
+    profile: Option<String>,
+    /// HLSL only: `NAME = "VALUE"` macros.
+    defines: Option<toml::Table>,
+    /// HLSL only: include directories, relative to the job file.
+    include_dirs: Option<Vec<PathBuf>>,
     #[serde(default)]
     resources: BTreeMap<String, ResourceSpec>,
     #[serde(default)]
@@ -382,6 +394,8 @@ pub struct Job {
     pub path: PathBuf,
     /// the shader
     pub program: Program,
+    /// how an HLSL shader was compiled (None for DXBC and listings)
+    pub compiled: Option<Compiled>,
     /// resources in name order
     pub resources: Vec<Resource>,
     steps: Vec<Step>,
@@ -443,12 +457,25 @@ impl Job {
     /// # Errors
     /// [`JobError`] naming the file and TOML key of the first problem.
     pub fn load(path: &Path, load: &LoadOptions) -> Result<Self, JobError> {
+        Self::load_with(path, load, &CompileOptions::default())
+    }
+
+    /// [`Job::load`] with options for compiling an HLSL shader (`--fxc`,
+    /// `--no-cache`).
+    ///
+    /// # Errors
+    /// As [`Job::load`], and [`JobError::Compile`].
+    pub fn load_with(
+        path: &Path,
+        load: &LoadOptions,
+        compile: &CompileOptions,
+    ) -> Result<Self, JobError> {
         let text = std::fs::read_to_string(path).map_err(|source| JobError::Io {
             path: path.to_owned(),
             source,
         })?;
         let base = path.parent().unwrap_or(Path::new(".")).to_owned();
-        Self::from_toml(&text, path, &base, load)
+        Self::from_toml_with(&text, path, &base, load, compile)
     }
 
     /// Check a job given as TOML text; relative paths are resolved against `base`.
@@ -461,6 +488,20 @@ impl Job {
         base: &Path,
         load: &LoadOptions,
     ) -> Result<Self, JobError> {
+        Self::from_toml_with(text, path, base, load, &CompileOptions::default())
+    }
+
+    /// [`Job::from_toml`] with options for compiling an HLSL shader.
+    ///
+    /// # Errors
+    /// As [`Job::load_with`].
+    pub fn from_toml_with(
+        text: &str,
+        path: &Path,
+        base: &Path,
+        load: &LoadOptions,
+        compile: &CompileOptions,
+    ) -> Result<Self, JobError> {
         let spec_err = |key: String, message: String| JobError::Spec {
             path: path.to_owned(),
             key,
@@ -471,10 +512,33 @@ impl Job {
             message: e.to_string(),
         })?;
         let shader_path = base.join(&file.shader);
-        let bytes = std::fs::read(&shader_path).map_err(|source| JobError::Io {
-            path: shader_path.clone(),
-            source,
-        })?;
+        let (bytes, compiled) = if compiler::is_hlsl(&shader_path) {
+            let req = hlsl_request(&file, &shader_path, base).map_err(|(k, m)| spec_err(k, m))?;
+            let c = compiler::compile(&req, compile)?;
+            (c.dxbc.clone(), Some(c))
+        } else {
+            let given = [
+                ("entry", file.entry.is_some()),
+                ("profile", file.profile.is_some()),
+                ("defines", file.defines.is_some()),
+                ("include_dirs", file.include_dirs.is_some()),
+            ];
+            if let Some((key, _)) = given.iter().find(|(_, g)| *g) {
+                return Err(spec_err(
+                    (*key).into(),
+                    format!(
+                        "entry, profile, defines and include_dirs apply to HLSL shaders only \
+                         (shader = \"{}\" is not a .hlsl file)",
+                        file.shader.display()
+                    ),
+                ));
+            }
+            let bytes = std::fs::read(&shader_path).map_err(|source| JobError::Io {
+                path: shader_path.clone(),
+                source,
+            })?;
+            (bytes, None)
+        };
         let program =
             Program::from_file_bytes(&bytes, load).map_err(|source| JobError::Shader {
                 path: shader_path.clone(),
@@ -615,6 +679,7 @@ impl Job {
         Ok(Job {
             path: path.to_owned(),
             program,
+            compiled,
             resources,
             steps,
             base: base.to_owned(),
@@ -1127,6 +1192,51 @@ fn resolve_resource(
     }
     r.name = name.to_string();
     Ok(r)
+}
+
+/// The compilation a job's HLSL shader asks for; include dirs are relative
+/// to the job file. Errors are (TOML key, message).
+fn hlsl_request(file: &JobFile, shader: &Path, base: &Path) -> Result<HlslRequest, KeyErr> {
+    let mut req = HlslRequest::new(shader);
+    for (key, value) in [("entry", &file.entry), ("profile", &file.profile)] {
+        if let Some(v) = value {
+            if v.is_empty() || v.chars().any(char::is_whitespace) {
+                return Err((key.into(), format!("'{v}' is not a name")));
+            }
+        }
+    }
+    if let Some(e) = &file.entry {
+        req.entry = e.clone();
+    }
+    if let Some(p) = &file.profile {
+        req.profile = p.clone();
+    }
+    for (name, value) in file.defines.iter().flatten() {
+        let key = format!("defines.{name}");
+        if name.is_empty() || name.contains('=') || name.chars().any(char::is_whitespace) {
+            return Err((key, format!("'{name}' is not a macro name")));
+        }
+        let text = match value {
+            toml::Value::String(s) => s.clone(),
+            toml::Value::Integer(i) => i.to_string(),
+            toml::Value::Float(f) => f.to_string(),
+            toml::Value::Boolean(b) => u8::from(*b).to_string(),
+            _ => {
+                return Err((
+                    key,
+                    "expected a string (or a number or boolean), as in NAME = \"VALUE\"".into(),
+                ))
+            }
+        };
+        req.defines.insert(name.clone(), text);
+    }
+    req.include_dirs = file
+        .include_dirs
+        .iter()
+        .flatten()
+        .map(|d| base.join(d))
+        .collect();
+    Ok(req)
 }
 
 fn typed_format(spec: &ResourceSpec) -> Result<Format, KeyErr> {

@@ -24,6 +24,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod compiler;
 pub mod fuzzing;
 pub mod job;
 

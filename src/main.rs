@@ -5,7 +5,8 @@
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
-use sm5sim::job::{Job, StepReport};
+use sm5sim::compiler::{self, CompileError, CompileOptions, Compiled, HlslRequest};
+use sm5sim::job::{Job, JobError, StepReport};
 use sm5sim::sim_core::container::{ChecksumPolicy, Container};
 use sm5sim::sim_core::{asm, disasm, encode, LoadOptions, Program};
 use sm5sim::sim_sched::DispatchOptions;
@@ -52,6 +53,30 @@ enum Command {
         /// Watchdog: stop a dispatch that executes more warp-instructions than this.
         #[arg(long, value_name = "N")]
         max_instructions: Option<u64>,
+        #[command(flatten)]
+        hlsl: HlslArgs,
+    },
+    /// Compile HLSL to a DXBC container with fxc (cached; see the README).
+    Compile {
+        /// The HLSL source.
+        source: PathBuf,
+        /// Where to write the container.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Entry point.
+        #[arg(short = 'E', long, default_value = "main")]
+        entry: String,
+        /// Target profile.
+        #[arg(short = 'T', long, default_value = "cs_5_0")]
+        profile: String,
+        /// Define a macro (VALUE defaults to 1). Repeatable.
+        #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]")]
+        defines: Vec<String>,
+        /// Add an include directory. Repeatable.
+        #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+        include_dirs: Vec<PathBuf>,
+        #[command(flatten)]
+        hlsl: HlslArgs,
     },
     /// Describe a shader: profile, thread group, TGSM, resource bindings, and
     /// which instructions the executor cannot run yet.
@@ -80,6 +105,48 @@ enum Command {
     },
 }
 
+/// How HLSL is compiled (`run` and `compile`).
+#[derive(clap::Args)]
+struct HlslArgs {
+    /// The HLSL compiler (before SM5SIM_FXC and an `fxc` on PATH).
+    #[arg(long, value_name = "PATH")]
+    fxc: Option<PathBuf>,
+    /// Compile even if the DXBC is cached, and do not store it.
+    #[arg(long)]
+    no_cache: bool,
+}
+
+impl HlslArgs {
+    fn options(self) -> CompileOptions {
+        CompileOptions {
+            fxc: self.fxc,
+            no_cache: self.no_cache,
+        }
+    }
+}
+
+/// Say on stderr what compiling cost, and pass on the compiler's warnings.
+fn report_compile(c: &Compiled) {
+    eprint!("{}", c.diagnostics);
+    if c.cached {
+        eprintln!(
+            "note: {}: DXBC from the cache{}",
+            c.source.display(),
+            c.cache_file
+                .as_ref()
+                .map(|f| format!(" ({})", f.display()))
+                .unwrap_or_default()
+        );
+    } else {
+        eprintln!(
+            "note: {}: compiled with {} in {:.3} s",
+            c.source.display(),
+            c.compiler.display(),
+            c.compile_time.as_secs_f64()
+        );
+    }
+}
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("SM5SIM_LOG"))
@@ -90,7 +157,25 @@ fn main() -> ExitCode {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // A compile error: the compiler's messages as it printed them, then one line.
+            let compile_error = e.chain().find_map(|c| {
+                c.downcast_ref::<CompileError>()
+                    .or_else(|| match c.downcast_ref::<JobError>() {
+                        Some(JobError::Compile(c)) => Some(c),
+                        _ => None,
+                    })
+            });
+            if let Some(c) = compile_error {
+                if let CompileError::Failed { output, .. } = c {
+                    eprint!("{output}");
+                    if !output.is_empty() && !output.ends_with('\n') {
+                        eprintln!();
+                    }
+                }
+                eprintln!("error: {}", c.summary());
+            } else {
+                eprintln!("error: {e:#}");
+            }
             ExitCode::from(2)
         }
     }
@@ -135,6 +220,30 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 .with_context(|| format!("writing {}", output.display()))?;
             Ok(true)
         }
+        Command::Compile {
+            source,
+            output,
+            entry,
+            profile,
+            defines,
+            include_dirs,
+            hlsl,
+        } => {
+            let mut req = HlslRequest::new(&source);
+            req.entry = entry;
+            req.profile = profile;
+            req.include_dirs = include_dirs;
+            for d in &defines {
+                let (name, value) = d.split_once('=').unwrap_or((d, "1"));
+                if name.is_empty() {
+                    bail!("-D {d}: expected NAME or NAME=VALUE");
+                }
+                req.defines.insert(name.to_string(), value.to_string());
+            }
+            let c = compiler::compile_to_file(&req, &hlsl.options(), &output)?;
+            report_compile(&c);
+            Ok(true)
+        }
         Command::Info { file, no_checksum } => {
             let bytes =
                 std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
@@ -154,6 +263,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             no_checksum,
             timeout,
             max_instructions,
+            hlsl,
         } => {
             if warp_width == 0 {
                 bail!("--warp-width must be at least 1");
@@ -161,7 +271,10 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             let options = LoadOptions {
                 verify_checksum: !no_checksum,
             };
-            let job = Job::load(&job, &options)?;
+            let job = Job::load_with(&job, &options, &hlsl.options())?;
+            if let Some(c) = &job.compiled {
+                report_compile(c);
+            }
             let mut dumps = Vec::new();
             for d in &dump {
                 let (name, file) = d

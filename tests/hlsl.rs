@@ -1,0 +1,568 @@
+//! HLSL source input (`shader = "x.hlsl"`, `sm5sim compile`): compiler
+//! discovery order, the DXBC cache and its key, the no-compiler message and
+//! compile errors, tested with fake compilers (shell scripts that copy a known
+//! DXBC and log their calls); and, where a real compiler is found, every
+//! example compiled from its HLSL.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh, empty directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("hlsl")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// `sm5sim` with a controlled environment: no `SM5SIM_FXC` unless given,
+/// `PATH` = `path` only, the cache in `cache`.
+fn sm5sim(args: &[&str], path: &Path, cache: &Path, fxc_env: Option<&Path>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sm5sim"));
+    cmd.args(args)
+        .env_remove("SM5SIM_FXC")
+        .env("PATH", path)
+        .env("SM5SIM_CACHE_DIR", cache);
+    if let Some(f) = fxc_env {
+        cmd.env("SM5SIM_FXC", f);
+    }
+    cmd.output().expect("run sm5sim")
+}
+
+/// A small histogram job whose shader is `shader` (written beside it as a
+/// copy of the histogram example's HLSL, with `prefix` before it), plus
+/// `extra` top-level keys.
+fn hlsl_job(dir: &Path, prefix: &str, extra: &str) -> PathBuf {
+    let src = std::fs::read_to_string(root().join("examples/histogram/histogram.hlsl")).unwrap();
+    std::fs::write(dir.join("x.hlsl"), format!("{prefix}{src}")).unwrap();
+    write_job(dir, "x.hlsl", extra)
+}
+
+fn write_job(dir: &Path, shader: &str, extra: &str) -> PathBuf {
+    let path = dir.join("job.toml");
+    std::fs::write(
+        &path,
+        format!(
+            r#"shader = "{shader}"
+{extra}
+
+[resources.keys]
+elements = 1024
+init = {{ random_u32 = {{ seed = 7 }} }}
+
+[resources.bins]
+elements = 256
+init = {{ fill_u32 = 0 }}
+
+[resources.Params]
+init = {{ fields = {{ key_count = 1024 }} }}
+
+[[steps]]
+dispatch = [4, 1, 1]
+
+[[steps]]
+expect = {{ resource = "bins", sum_u32 = 1024 }}
+"#
+        ),
+    )
+    .unwrap();
+    path
+}
+
+/// A fake compiler `dir/name`: appends `TAG ARGS...` to `dir/calls.log`,
+/// answers `--version`, fails like fxc on sources containing `SYNTAX_ERROR`,
+/// else copies the histogram example's DXBC to the `-Fo` path.
+#[cfg(unix)]
+fn fake_compiler(dir: &Path, name: &str, tag: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(dir).unwrap();
+    let log = dir.join("calls.log");
+    let dxbc = root().join("examples/histogram/histogram.dxbc");
+    let script = format!(
+        r#"#!/bin/sh
+PATH=/usr/bin:/bin
+echo "{tag} $*" >> '{log}'
+if [ "$1" = "--version" ]; then echo "fake fxc {tag}"; exit 0; fi
+src="$1"; out=""
+while [ $# -gt 0 ]; do
+  if [ "$1" = "-Fo" ]; then out="$2"; shift; fi
+  shift
+done
+if grep -q SYNTAX_ERROR "$src"; then
+  echo "$src(3,5): error X3000: syntax error: unexpected token 'SYNTAX_ERROR'" >&2
+  echo "compilation failed; no code produced" >&2
+  exit 1
+fi
+echo "$src(1,1): warning X3206: fake warning" >&2
+cp '{dxbc}' "$out"
+"#,
+        log = log.display(),
+        dxbc = dxbc.display()
+    );
+    let path = dir.join(name);
+    std::fs::write(&path, script).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// The lines a fake compiler in `dir` logged.
+fn calls(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("calls.log"))
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn compiles(dir: &Path) -> usize {
+    calls(dir)
+        .iter()
+        .filter(|l| !l.ends_with("--version"))
+        .count()
+}
+
+#[test]
+fn without_a_compiler_an_hlsl_job_fails_with_one_clear_message() {
+    let dir = scratch("no_compiler");
+    let empty = dir.join("empty_path");
+    std::fs::create_dir_all(&empty).unwrap();
+    let cache = dir.join("cache");
+    let job = hlsl_job(&dir, "", "");
+    let o = sm5sim(&["run", job.to_str().unwrap()], &empty, &cache, None);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}\n{err}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(err.lines().count(), 1, "one message: {err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains("x.hlsl: no HLSL compiler found"), "{err}");
+    assert!(
+        err.contains("--fxc PATH") && err.contains("SM5SIM_FXC") && err.contains("setup.sh"),
+        "says how to get one: {err}"
+    );
+
+    let src = dir.join("x.hlsl");
+    let o = sm5sim(
+        &[
+            "compile",
+            src.to_str().unwrap(),
+            "-o",
+            dir.join("x.dxbc").to_str().unwrap(),
+        ],
+        &empty,
+        &cache,
+        None,
+    );
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("no HLSL compiler found"), "{err}");
+    assert!(!dir.join("x.dxbc").exists());
+
+    // DXBC and listings keep working without a compiler.
+    for shader in ["histogram.dxbc", "histogram.asm"] {
+        let abs = root().join("examples/histogram").join(shader);
+        let job = write_job(&dir, &abs.display().to_string(), "");
+        let o = sm5sim(&["run", job.to_str().unwrap()], &empty, &cache, None);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{shader}: {out}\n{err}");
+        assert!(out.contains(": ok"), "{out}");
+    }
+}
+
+#[test]
+fn hlsl_keys_are_rejected_for_other_shaders() {
+    let dir = scratch("keys_for_dxbc");
+    let abs = root().join("examples/histogram/histogram.dxbc");
+    for (extra, key) in [
+        ("entry = \"main\"", "entry"),
+        ("profile = \"cs_5_0\"", "profile"),
+        ("defines = { N = \"1\" }", "defines"),
+        ("include_dirs = [\".\"]", "include_dirs"),
+    ] {
+        let job = write_job(&dir, &abs.display().to_string(), extra);
+        let o = sm5sim(&["run", job.to_str().unwrap()], &dir, &dir, None);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!("job.toml: {key}: "))
+                && err.contains("apply to HLSL shaders only"),
+            "{err}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn discovery_order_is_flag_then_env_then_path() {
+    let dir = scratch("discovery");
+    let flag = fake_compiler(&dir.join("flag"), "my-fxc", "FLAG");
+    let env = fake_compiler(&dir.join("env"), "env-fxc", "ENV");
+    fake_compiler(&dir.join("path"), "fxc", "PATH");
+    let path = dir.join("path");
+    let cache = dir.join("cache");
+    let job = hlsl_job(&dir, "", "");
+    let job = job.to_str().unwrap();
+    let flag_s = flag.to_str().unwrap();
+
+    let run = |args: &[&str], env_fxc: Option<&Path>| {
+        let o = sm5sim(args, &path, &cache, env_fxc);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+        assert!(out.contains(": ok"), "{out}");
+        err
+    };
+    let err = run(
+        &["run", job, "--no-cache", "--fxc", flag_s],
+        Some(env.as_path()),
+    );
+    assert!(
+        err.contains("compiled with") && err.contains("my-fxc"),
+        "{err}"
+    );
+    assert_eq!(
+        (
+            compiles(&dir.join("flag")),
+            compiles(&dir.join("env")),
+            compiles(&dir.join("path"))
+        ),
+        (1, 0, 0)
+    );
+    run(&["run", job, "--no-cache"], Some(env.as_path()));
+    assert_eq!(
+        (
+            compiles(&dir.join("flag")),
+            compiles(&dir.join("env")),
+            compiles(&dir.join("path"))
+        ),
+        (1, 1, 0)
+    );
+    run(&["run", job, "--no-cache"], None);
+    assert_eq!(
+        (
+            compiles(&dir.join("flag")),
+            compiles(&dir.join("env")),
+            compiles(&dir.join("path"))
+        ),
+        (1, 1, 1)
+    );
+    // --no-cache never asks for the version either.
+    assert!(calls(&dir.join("path"))
+        .iter()
+        .all(|l| !l.contains("--version")));
+
+    // A named compiler that is not there is an error, not a fall-through.
+    let missing = dir.join("nowhere/fxc");
+    let o = sm5sim(
+        &["run", job, "--fxc", missing.to_str().unwrap()],
+        &path,
+        &cache,
+        None,
+    );
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--fxc names") && err.contains("nowhere"),
+        "{err}"
+    );
+    let o = sm5sim(&["run", job], &path, &cache, Some(&missing));
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("SM5SIM_FXC names"), "{err}");
+    assert_eq!(compiles(&dir.join("path")), 1);
+}
+
+#[cfg(unix)]
+#[test]
+fn the_cache_saves_the_compiler_and_its_key_sees_every_input() {
+    let dir = scratch("cache");
+    let fake_dir = dir.join("bin");
+    fake_compiler(&fake_dir, "fxc", "PATH");
+    let cache = dir.join("cache");
+    std::fs::create_dir_all(dir.join("inc")).unwrap();
+    std::fs::write(dir.join("inc/common.hlsli"), "#define ONE 1\n").unwrap();
+    let prefix = "#include \"common.hlsli\"\n";
+    let defines = |n: u32, entry: &str| {
+        format!("entry = \"{entry}\"\ndefines = {{ N = \"{n}\", M = 2 }}\ninclude_dirs = [\"inc\"]")
+    };
+    let job = hlsl_job(&dir, prefix, &defines(1, "main"));
+    let job_s = job.to_str().unwrap().to_string();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", job_s.as_str()];
+        args.extend_from_slice(extra);
+        let o = sm5sim(&args, &fake_dir, &cache, None);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+        assert!(out.contains(": ok"), "{out}");
+        err
+    };
+
+    let err = run(&[]);
+    assert!(err.contains("compiled with"), "{err}");
+    assert!(
+        err.contains("warning X3206: fake warning"),
+        "warnings pass: {err}"
+    );
+    assert_eq!(compiles(&fake_dir), 1);
+    let first = calls(&fake_dir);
+    assert_eq!(
+        first.len(),
+        2,
+        "--version once, then the compile: {first:?}"
+    );
+    let inc = dir.join("inc");
+    let compile_line = &first[1];
+    for arg in [
+        "-E main".to_string(),
+        "-T cs_5_0".into(),
+        "-D M=2 -D N=1".into(),
+        format!("-I {}", inc.display()),
+        "-Fo ".into(),
+    ] {
+        assert!(compile_line.contains(&arg), "{arg} in {compile_line}");
+    }
+    let entries: Vec<_> = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        entries
+            .iter()
+            .any(|n| n.len() == 64 + 5 && n.ends_with(".dxbc")),
+        "{entries:?}"
+    );
+    assert!(entries.iter().all(|n| !n.ends_with(".tmp")), "{entries:?}");
+
+    // Second run: no compiler process at all, not even --version; the
+    // compiler's warnings are replayed.
+    let err = run(&[]);
+    assert!(err.contains("DXBC from the cache"), "{err}");
+    assert!(err.contains("warning X3206: fake warning"), "{err}");
+    assert_eq!(calls(&fake_dir).len(), 2);
+
+    // A define, the entry point and an include file each change the key.
+    hlsl_job(&dir, prefix, &defines(2, "main"));
+    assert!(run(&[]).contains("compiled with"));
+    assert_eq!(compiles(&fake_dir), 2);
+    hlsl_job(&dir, prefix, &defines(2, "other"));
+    assert!(run(&[]).contains("compiled with"));
+    assert_eq!(compiles(&fake_dir), 3);
+    assert!(calls(&fake_dir)[3].contains("-E other"));
+    std::fs::write(dir.join("inc/common.hlsli"), "#define ONE 2\n").unwrap();
+    assert!(run(&[]).contains("compiled with"));
+    assert_eq!(compiles(&fake_dir), 4);
+    assert!(run(&[]).contains("DXBC from the cache"));
+    assert_eq!(compiles(&fake_dir), 4);
+
+    // --no-cache compiles every time.
+    assert!(run(&["--no-cache"]).contains("compiled with"));
+    assert!(run(&["--no-cache"]).contains("compiled with"));
+    assert_eq!(compiles(&fake_dir), 6);
+    // Still one --version call in all: it is remembered per compiler.
+    assert_eq!(
+        calls(&fake_dir)
+            .iter()
+            .filter(|l| l.ends_with("--version"))
+            .count(),
+        1
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn compile_errors_are_shown_as_the_compiler_printed_them() {
+    let dir = scratch("compile_error");
+    let fake_dir = dir.join("bin");
+    fake_compiler(&fake_dir, "fxc", "PATH");
+    let cache = dir.join("cache");
+    let job = hlsl_job(&dir, "SYNTAX_ERROR\n", "");
+    let src = dir.join("x.hlsl");
+    let expected_line = format!(
+        "{}(3,5): error X3000: syntax error: unexpected token 'SYNTAX_ERROR'",
+        src.display()
+    );
+    for args in [
+        vec!["run", job.to_str().unwrap()],
+        vec![
+            "compile",
+            src.to_str().unwrap(),
+            "-o",
+            dir.join("x.dxbc").to_str().unwrap(),
+        ],
+    ] {
+        let o = sm5sim(&args, &fake_dir, &cache, None);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{out}\n{err}");
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines[0], expected_line, "{err}");
+        assert_eq!(lines[1], "compilation failed; no code produced", "{err}");
+        assert!(
+            lines[2].starts_with("error: ")
+                && lines[2].contains("x.hlsl: HLSL compilation failed")
+                && lines[2].contains("exited with status 1"),
+            "{err}"
+        );
+        assert_eq!(lines.len(), 3, "{err}");
+    }
+    assert!(!dir.join("x.dxbc").exists());
+    // Failures are not cached.
+    assert_eq!(compiles(&fake_dir), 2);
+}
+
+#[cfg(unix)]
+#[test]
+fn compile_writes_the_container() {
+    let dir = scratch("compile");
+    let fake_dir = dir.join("bin");
+    fake_compiler(&fake_dir, "fxc", "PATH");
+    let cache = dir.join("cache");
+    hlsl_job(&dir, "", "");
+    let src = dir.join("x.hlsl");
+    let out = dir.join("out.dxbc");
+    let o = sm5sim(
+        &[
+            "compile",
+            src.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "-E",
+            "cs",
+            "-T",
+            "cs_5_1",
+            "-D",
+            "A=1",
+            "-DB",
+            "-I",
+            "/some/dir",
+        ],
+        &fake_dir,
+        &cache,
+        None,
+    );
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(root().join("examples/histogram/histogram.dxbc")).unwrap()
+    );
+    let line = calls(&fake_dir).pop().unwrap();
+    for arg in [
+        "-E cs",
+        "-T cs_5_1",
+        "-D A=1 -D B=1",
+        "-I /some/dir",
+        "-nologo",
+    ] {
+        assert!(line.contains(arg), "{arg} in {line}");
+    }
+}
+
+/// A real compiler: `SM5SIM_FXC`, `fxc` on PATH, or the shared tools'
+/// install at /work/fxc/fxc.
+fn real_compiler() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("SM5SIM_FXC").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        for d in std::env::split_paths(&path) {
+            let p = d.join(sm5sim::compiler::FXC_NAME);
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+    }
+    Some(PathBuf::from("/work/fxc/fxc")).filter(|p| p.is_file())
+}
+
+#[test]
+fn every_example_runs_from_its_hlsl_with_a_real_compiler() {
+    let Some(fxc) = real_compiler() else {
+        println!(
+            "note: skipped: no HLSL compiler (SM5SIM_FXC, fxc on PATH, /work/fxc/fxc); \
+             the committed DXBC is tested by tests/cli.rs"
+        );
+        return;
+    };
+    let dir = scratch("real");
+    let cache = dir.join("cache");
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut n = 0;
+    for entry in std::fs::read_dir(root().join("examples")).unwrap() {
+        let ex = entry.unwrap().path();
+        let name = ex.file_name().unwrap().to_string_lossy().into_owned();
+        let hlsl = ex.join(format!("{name}.hlsl"));
+        let job = ex.join(format!("{name}.toml"));
+        if !hlsl.is_file() || !job.is_file() {
+            continue;
+        }
+        let text_job = std::fs::read_to_string(&job).unwrap();
+        let from = format!("shader = \"{name}.dxbc\"");
+        assert!(text_job.contains(&from), "{}", job.display());
+        let to = format!(
+            "shader = \"{}\"",
+            hlsl.display().to_string().replace('\\', "/")
+        );
+        let new_job = dir.join(format!("{name}.toml"));
+        std::fs::write(&new_job, text_job.replace(&from, &to)).unwrap();
+
+        let o = sm5sim(
+            &[
+                "run",
+                new_job.to_str().unwrap(),
+                "--fxc",
+                fxc.to_str().unwrap(),
+            ],
+            Path::new(&path),
+            &cache,
+            None,
+        );
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{name}:\n{out}\n{err}");
+        assert!(out.contains(": ok") && !out.contains("FAILED"), "{out}");
+        assert!(err.contains("compiled with"), "{err}");
+
+        // Again through `compile`: from the cache, no compiler.
+        let dxbc = dir.join(format!("{name}.dxbc"));
+        let o = sm5sim(
+            &[
+                "compile",
+                hlsl.to_str().unwrap(),
+                "-o",
+                dxbc.to_str().unwrap(),
+                "--fxc",
+                fxc.to_str().unwrap(),
+            ],
+            Path::new(&path),
+            &cache,
+            None,
+        );
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        assert!(err.contains("DXBC from the cache"), "{err}");
+        let same = std::fs::read(&dxbc).unwrap()
+            == std::fs::read(ex.join(format!("{name}.dxbc"))).unwrap();
+        println!(
+            "{name}: passes from HLSL; DXBC {} the committed one",
+            if same {
+                "byte-identical to"
+            } else {
+                "differs from"
+            }
+        );
+        n += 1;
+    }
+    assert_eq!(n, 8, "one job per workload");
+    println!("compiled with {}", fxc.display());
+}
