@@ -83,6 +83,9 @@ struct JobFile {
     defines: Option<toml::Table>,
     /// HLSL only: include directories, relative to the job file.
     include_dirs: Option<Vec<PathBuf>>,
+    /// Class linkage: the function table (`ft#`) of the class instance bound
+    /// to each interface slot, as D3D's `SetShader` binds class instances.
+    class_instances: Option<Vec<u32>>,
     #[serde(default)]
     resources: BTreeMap<String, ResourceSpec>,
     #[serde(default)]
@@ -539,11 +542,26 @@ impl Job {
             })?;
             (bytes, None)
         };
-        let program =
+        let mut program =
             Program::from_file_bytes(&bytes, load).map_err(|source| JobError::Shader {
                 path: shader_path.clone(),
                 source,
             })?;
+        match (&file.class_instances, program.unbound_interface_slot()) {
+            (Some(tables), _) => program
+                .bind_class_instances(tables)
+                .map_err(|e| spec_err("class_instances".into(), e.to_string()))?,
+            (None, Some(_)) => {
+                let slots: u32 = program.interfaces.iter().map(|i| i.array_len).sum();
+                return Err(spec_err(
+                    "class_instances".into(),
+                    format!(
+                        "the shader calls through {slots} interface slot(s); give class_instances = [ft#, …], one function table per slot"
+                    ),
+                ));
+            }
+            (None, None) => {}
+        }
 
         let mut resources = Vec::new();
         for (name, spec) in &file.resources {

@@ -66,3 +66,22 @@ fn unbound_or_foreign_instances_are_refused() {
     let e = p.bind_class_instances(&[0, 1]).unwrap_err().to_string();
     assert!(e.contains("1 interface slots, 2 class instances"), "{e}");
 }
+
+#[test]
+fn a_job_must_bind_class_instances() {
+    use sm5sim::job::Job;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/families");
+    let toml = "shader = \"class_linkage.dxbc\"\n[resources.output]\nelements = 8\n[[steps]]\ndispatch = [1, 1, 1]\n";
+    let e = Job::from_toml(toml, &dir.join("job.toml"), &dir, &LoadOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("class_instances") && e.contains("1 interface slot"),
+        "{e}"
+    );
+    let bad = toml.replace("[resources", "class_instances = [5]\n[resources");
+    let e = Job::from_toml(&bad, &dir.join("job.toml"), &dir, &LoadOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("ft5 is not a table of fp0"), "{e}");
+}

@@ -14,18 +14,8 @@ use std::path::{Path, PathBuf};
 
 /// Rows that are legal in a compute shader but need no conformance job.
 const EXCEPTIONS: &[(Opcode, &str)] = &[
-    // Interface call through a class-linkage function table (FS §22.7.19):
-    // it runs once class instances are bound (Program::bind_class_instances,
-    // D3D's SetShader), which job files cannot express yet; tests/class_linkage.rs
-    // runs it (checked below: the shader loads and its fcall needs a binding).
-    (
-        Opcode::InterfaceCall,
-        "class linkage; needs bound class instances, which jobs cannot express yet",
-    ),
+    // (none: every such row has a job)
 ];
-
-/// A program with `fcall`: it loads, and needs class instances bound.
-const FCALL_SHADER: &str = "tests/families/class_linkage.dxbc";
 
 fn job_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
@@ -92,20 +82,6 @@ fn every_compute_opcode_has_a_conformance_job() {
             op.mnemonic()
         );
     }
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(FCALL_SHADER);
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let (decoded, _) = Program::decode_file_bytes(&bytes, &LoadOptions::default()).unwrap();
-    assert!(decoded
-        .instructions
-        .iter()
-        .any(|i| i.opcode == Opcode::InterfaceCall));
-    let program = Program::from_file_bytes(&bytes, &LoadOptions::default())
-        .unwrap_or_else(|e| panic!("{FCALL_SHADER} must load: {e}"));
-    assert_eq!(
-        program.unbound_interface_slot(),
-        Some(0),
-        "fcall needs a bound class instance"
-    );
     let rows: Vec<Opcode> = OPCODE_TABLE
         .iter()
         .map(|r| r.opcode)
