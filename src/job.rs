@@ -401,6 +401,9 @@ pub struct Job {
     pub compiled: Option<Compiled>,
     /// resources in name order
     pub resources: Vec<Resource>,
+    /// Things that are legal but probably not meant, e.g. a constant buffer
+    /// smaller than the shader declares (reads past it return 0, FS §7.5).
+    pub warnings: Vec<String>,
     steps: Vec<Step>,
     base: PathBuf,
 }
@@ -694,11 +697,30 @@ impl Job {
                 other => return Err(spec_err(key, format!("unknown step kind '{other}'"))),
             }
         }
+        let mut warnings = Vec::new();
+        for r in resources.iter().filter(|r| r.view == View::Constant) {
+            if let Some(decl) = program
+                .constant_buffers
+                .iter()
+                .find(|c| c.slot == r.slot.index)
+            {
+                let declared = decl.size_vec4 as usize * 16;
+                if r.buffer.len_bytes() < declared {
+                    warnings.push(format!(
+                        "resources.{}: {} bytes bound to {}, which the shader declares as {declared} bytes; reads past the end return 0",
+                        r.name,
+                        r.buffer.len_bytes(),
+                        r.slot
+                    ));
+                }
+            }
+        }
         Ok(Job {
             path: path.to_owned(),
             program,
             compiled,
             resources,
+            warnings,
             steps,
             base: base.to_owned(),
         })

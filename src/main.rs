@@ -303,6 +303,9 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 timeout: (timeout > 0.0).then(|| Duration::from_secs_f64(timeout)),
                 cancel: Some(cancel),
             };
+            for w in &job.warnings {
+                println!("warning: {w}");
+            }
             let reports = job.run(&options)?;
             let mut ok = true;
             for (i, r) in reports.iter().enumerate() {

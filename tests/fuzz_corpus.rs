@@ -34,3 +34,15 @@ fn assembler_corpus_replays_without_panic() {
         "the corpus holds at least the eight workload listings ({n})"
     );
 }
+
+#[test]
+fn execute_corpus_replays_without_panic() {
+    let n = replay("execute", sm5sim::fuzzing::execute);
+    assert!(n >= 8, "{n}");
+}
+
+#[test]
+fn job_file_corpus_replays_without_panic() {
+    let n = replay("job_file", sm5sim::fuzzing::job_file);
+    assert!(n >= 8, "{n}");
+}
