@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+mod dump;
 mod info;
 
 #[derive(Parser)]
@@ -32,6 +33,9 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run a job file: create its resources, run its steps, check its expectations.
+    #[command(
+        after_help = "Examples:\n  sm5sim run examples/histogram/histogram.toml\n  sm5sim run job.toml --threads 1 --warp-width 1 --dump bins=bins.npy\n  sm5sim run job.toml --timeout 5 --json\n\nExit status: 0 every expectation holds, 1 one fails, 2 bad input or a stopped dispatch."
+    )]
     Run {
         /// The job file (TOML).
         job: PathBuf,
@@ -53,10 +57,16 @@ enum Command {
         /// Watchdog: stop a dispatch that executes more warp-instructions than this.
         #[arg(long, value_name = "N")]
         max_instructions: Option<u64>,
+        /// Print the results as one JSON document on stdout instead of text.
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         hlsl: HlslArgs,
     },
     /// Compile HLSL to a DXBC container with fxc (cached; see the README).
+    #[command(
+        after_help = "Examples:\n  sm5sim compile examples/scan/scan.hlsl -o scan.dxbc\n  sm5sim compile blur.hlsl -o blur.dxbc -E blur_x -D RADIUS=4 -I include --fxc /opt/fxc/fxc"
+    )]
     Compile {
         /// The HLSL source.
         source: PathBuf,
@@ -80,6 +90,9 @@ enum Command {
     },
     /// Describe a shader: profile, thread group, TGSM, resource bindings, and
     /// which instructions the executor cannot run yet.
+    #[command(
+        after_help = "Examples:\n  sm5sim info examples/matmul/matmul.dxbc\n  sm5sim info shader.asm"
+    )]
     Info {
         /// The shader (.dxbc / .cso).
         file: PathBuf,
@@ -88,6 +101,7 @@ enum Command {
         no_checksum: bool,
     },
     /// Assemble an fxc listing into a DXBC container (with fxc's checksum).
+    #[command(after_help = "Examples:\n  sm5sim asm examples/reduce/reduce.asm -o reduce.dxbc")]
     Asm {
         /// The listing (.asm), as fxc /Fc or D3DDisassemble prints it.
         listing: PathBuf,
@@ -96,6 +110,9 @@ enum Command {
         output: PathBuf,
     },
     /// Print a shader's instructions and declarations in fxc's listing syntax.
+    #[command(
+        after_help = "Examples:\n  sm5sim disasm examples/histogram/histogram.dxbc\n  sm5sim disasm edited.dxbc --no-checksum"
+    )]
     Disasm {
         /// The shader (.dxbc / .cso).
         file: PathBuf,
@@ -264,6 +281,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             timeout,
             max_instructions,
             hlsl,
+            json,
         } => {
             if warp_width == 0 {
                 bail!("--warp-width must be at least 1");
@@ -303,12 +321,17 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 timeout: (timeout > 0.0).then(|| Duration::from_secs_f64(timeout)),
                 cancel: Some(cancel),
             };
-            for w in &job.warnings {
-                println!("warning: {w}");
+            if !json {
+                for w in &job.warnings {
+                    println!("warning: {w}");
+                }
             }
             let reports = job.run(&options)?;
-            let mut ok = true;
-            for (i, r) in reports.iter().enumerate() {
+            let mut ok = reports.iter().all(|r| r.passed());
+            if json {
+                println!("{}", report_json(&job, &reports, ok));
+            }
+            for (i, r) in reports.iter().enumerate().filter(|_| !json) {
                 match r {
                     StepReport::Dispatch {
                         groups,
@@ -363,10 +386,60 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             }
             for (name, file) in dumps {
                 let r = job.resource(&name).context("checked above")?;
-                std::fs::write(&file, r.buffer.to_bytes())
-                    .with_context(|| format!("writing {}", file.display()))?;
+                dump::dump(r, &file)?;
             }
             Ok(ok)
         }
     }
+}
+
+/// The results of `run --json`: the job, its warnings, and one object per step.
+fn report_json(job: &Job, reports: &[StepReport], passed: bool) -> String {
+    use serde_json::json;
+    let steps: Vec<serde_json::Value> = reports
+        .iter()
+        .enumerate()
+        .map(|(i, r)| match r {
+            StepReport::Dispatch {
+                groups,
+                stats,
+                elapsed,
+            } => json!({
+                "step": i,
+                "kind": "dispatch",
+                "groups": groups,
+                "threads": stats.threads,
+                "warp_instructions": stats.warp_instructions,
+                "barriers": stats.barriers,
+                "aborted_threads": stats.aborted_threads,
+                "debug_breaks": stats.debug_breaks,
+                "seconds": elapsed.as_secs_f64(),
+            }),
+            StepReport::Set { resource } => {
+                json!({ "step": i, "kind": "set", "resource": resource })
+            }
+            StepReport::Expect {
+                what,
+                mismatches,
+                first,
+            } => json!({
+                "step": i,
+                "kind": "expect",
+                "what": what,
+                "passed": *mismatches == 0,
+                "mismatches": mismatches,
+                "first": first
+                    .iter()
+                    .map(|m| json!({ "index": m.index, "expected": m.expected, "got": m.got }))
+                    .collect::<Vec<_>>(),
+            }),
+        })
+        .collect();
+    json!({
+        "job": job.path.display().to_string(),
+        "passed": passed,
+        "warnings": job.warnings,
+        "steps": steps,
+    })
+    .to_string()
 }

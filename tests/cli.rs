@@ -414,3 +414,82 @@ fn a_runaway_shader_is_stopped_by_the_watchdog() {
     );
     assert!(err.contains("group (0, 0, 0), lane 0"), "{err}");
 }
+
+#[test]
+fn dump_writes_numpy_arrays_typed_by_the_view() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli/npy");
+    std::fs::create_dir_all(&dir).unwrap();
+    let job = root().join("tests/conformance/typed_buffers/typed_buffers.toml");
+    let (dst, counters, narrow) = (
+        dir.join("dst.npy"),
+        dir.join("counters.npy"),
+        dir.join("narrow.npy"),
+    );
+    let o = sm5sim(&[
+        "run",
+        job.to_str().unwrap(),
+        "--dump",
+        &format!("dst={}", dst.display()),
+        "--dump",
+        &format!("counters={}", counters.display()),
+        "--dump",
+        &format!("narrow={}", narrow.display()),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
+    let read = |p: &Path| npyz::NpyFile::new(std::fs::File::open(p).unwrap()).unwrap();
+    // R8G8B8A8_UNORM reads back as float32 [4, 4]: element 0 = (0, 128/255, 1, 1).
+    let f = read(&dst);
+    assert_eq!(f.shape(), &[4, 4]);
+    let v: Vec<f32> = f.into_vec().unwrap();
+    assert_eq!(&v[..4], &[0.0, 128.0 / 255.0, 1.0, 1.0]);
+    // R32_UINT → uint32 [2, 1]; R16G16_SINT → int32 [4, 2] (sign-extended).
+    let c = read(&counters);
+    assert_eq!(c.shape(), &[2, 1]);
+    assert_eq!(c.into_vec::<u32>().unwrap(), vec![10, 30]);
+    let n = read(&narrow);
+    assert_eq!(n.shape(), &[4, 2]);
+    assert_eq!(
+        n.into_vec::<i32>().unwrap(),
+        vec![-30000, 0, -10000, -20000, 10000, -32768, 30000, -32768]
+    );
+    // PNG needs a 2D texture: refused with a clear message.
+    let o = sm5sim(&[
+        "run",
+        job.to_str().unwrap(),
+        "--dump",
+        &format!("dst={}", dir.join("x.png").display()),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).1.contains("PNG dumps are for 2D textures"),
+        "{:?}",
+        text(&o)
+    );
+}
+
+#[test]
+fn json_output_is_one_parseable_document() {
+    let p = job(
+        "json",
+        &format!("{SMALL}\n[[steps]]\nexpect = {{ resource = \"bins\", fill_u32 = 0 }}\n"),
+    );
+    let o = sm5sim(&["run", p.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&text(&o).0).expect("stdout is JSON");
+    assert_eq!(v["passed"], false);
+    assert_eq!(v["steps"][0]["kind"], "dispatch");
+    assert_eq!(v["steps"][0]["threads"], 256);
+    assert_eq!(v["steps"][1]["kind"], "expect");
+    assert_eq!(v["steps"][1]["mismatches"], 3);
+    assert_eq!(v["steps"][1]["first"][0]["index"], 1);
+    assert_eq!(v["steps"][1]["first"][0]["got"], "1");
+}
+
+#[test]
+fn every_subcommand_help_has_examples() {
+    for sub in ["run", "info", "disasm", "asm", "compile"] {
+        let o = sm5sim(&[sub, "--help"]);
+        assert_eq!(o.status.code(), Some(0));
+        assert!(text(&o).0.contains("Examples:\n  sm5sim "), "{sub}");
+    }
+}
