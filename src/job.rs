@@ -38,7 +38,7 @@ pub enum JobError {
         message: String,
     },
     /// A value in the job file is wrong.
-    #[error("{path}: {key}: {message}")]
+    #[error("{path}{}: {key}: {message}{}", at.as_ref().map_or(String::new(), |a| format!(":{}:{}", a.line, a.column)), at.as_ref().map_or(String::new(), |a| format!("\n{}", a.excerpt)))]
     Spec {
         /// the job file
         path: PathBuf,
@@ -46,6 +46,8 @@ pub enum JobError {
         key: String,
         /// what is wrong
         message: String,
+        /// where the key stands in the file, when it can be found
+        at: Option<TextPosition>,
     },
     /// The shader could not be loaded.
     #[error("{path}: {source}")]
@@ -66,6 +68,74 @@ pub enum JobError {
         /// why
         source: DispatchError,
     },
+}
+
+/// A place in a job file: 1-based line and column, and the line with a caret.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextPosition {
+    /// 1-based line
+    pub line: usize,
+    /// 1-based column (characters)
+    pub column: usize,
+    /// the line, a newline, and a caret under the column
+    pub excerpt: String,
+}
+
+/// Where the key path `key` (`resources.keys.init`, `steps[2].expect`)
+/// stands in `text`: the deepest part of the path that exists.
+fn locate(text: &str, key: &str) -> Option<TextPosition> {
+    let doc = toml_edit::ImDocument::parse(text.to_string()).ok()?;
+    let mut span = None;
+    let mut item: &toml_edit::Item = doc.as_item();
+    for part in key.split('.') {
+        let (name, index) = match part.split_once('[') {
+            Some((n, rest)) => (n, rest.trim_end_matches(']').parse::<usize>().ok()),
+            None => (part, None),
+        };
+        let table = item.as_table_like()?;
+        let (k, next) = table.get_key_value(name)?;
+        span = k.span().or(span);
+        item = next;
+        if let Some(i) = index {
+            item = match item {
+                toml_edit::Item::ArrayOfTables(a) => {
+                    let t = a.get(i)?;
+                    span = t.span().or(span);
+                    // an array-of-tables element is reached as a table
+                    return position(text, span?.start).map(|p| {
+                        let rest: Vec<&str> = key.splitn(2, ']').collect();
+                        match rest
+                            .get(1)
+                            .map(|r| r.trim_start_matches('.'))
+                            .filter(|r| !r.is_empty())
+                        {
+                            Some(sub) => t
+                                .get_key_value(sub.split('.').next().unwrap_or(sub))
+                                .and_then(|(k, _)| k.span())
+                                .and_then(|s| position(text, s.start))
+                                .unwrap_or(p),
+                            None => p,
+                        }
+                    });
+                }
+                other => other.get(i)?,
+            };
+        }
+    }
+    position(text, span?.start)
+}
+
+fn position(text: &str, offset: usize) -> Option<TextPosition> {
+    let before = text.get(..offset)?;
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = text[line_start..offset].chars().count() + 1;
+    let line_text = text[line_start..].lines().next().unwrap_or("");
+    Some(TextPosition {
+        line,
+        column,
+        excerpt: format!("{line_text}\n{}^", " ".repeat(column - 1)),
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -508,7 +578,31 @@ impl Job {
         load: &LoadOptions,
         compile: &CompileOptions,
     ) -> Result<Self, JobError> {
+        Self::parse(text, path, base, load, compile).map_err(|e| match e {
+            JobError::Spec {
+                path,
+                key,
+                message,
+                at: None,
+            } => JobError::Spec {
+                at: locate(text, &key),
+                path,
+                key,
+                message,
+            },
+            other => other,
+        })
+    }
+
+    fn parse(
+        text: &str,
+        path: &Path,
+        base: &Path,
+        load: &LoadOptions,
+        compile: &CompileOptions,
+    ) -> Result<Self, JobError> {
         let spec_err = |key: String, message: String| JobError::Spec {
+            at: None,
             path: path.to_owned(),
             key,
             message,
@@ -769,6 +863,7 @@ impl Job {
                     if let Some(c) = content {
                         let words = generate(c, r.buffer.len_words(), &self.program, r, &self.base)
                             .map_err(|m| JobError::Spec {
+                                at: None,
                                 path: self.path.clone(),
                                 key: format!("steps[{i}].set"),
                                 message: m,
@@ -776,6 +871,7 @@ impl Job {
                         r.buffer
                             .write_words(0, &words)
                             .map_err(|e| JobError::Spec {
+                                at: None,
                                 path: self.path.clone(),
                                 key: format!("steps[{i}].set"),
                                 message: e.to_string(),
@@ -866,6 +962,7 @@ impl Job {
                 let expected =
                     generate(content, got.len(), &self.program, r, &self.base).map_err(|m| {
                         JobError::Spec {
+                            at: None,
                             path: self.path.clone(),
                             key: format!("steps[{step}].expect"),
                             message: m,

@@ -117,3 +117,17 @@ fn a_constant_buffer_smaller_than_declared_is_run_with_a_warning() {
     let reports = job.run(&Default::default()).unwrap();
     assert!(reports.iter().all(|r| r.passed()));
 }
+
+#[test]
+fn job_file_errors_point_at_the_line_and_column() {
+    let toml = "shader = \"histogram.dxbc\"\n\n[resources.keys]\ninit = { u32 = [1] }\n[resources.bins]\nelements = 256\n[resources.Params]\ninit = { u32 = [1, 0, 0, 0] }\n\n[[steps]]\ndispatch = [1, 1, 1]\n\n[[steps]]\n  expect = { resource = \"nope\", fill_u32 = 0 }\n";
+    let e = job_error("examples/histogram", toml);
+    assert!(
+        e.contains("job.toml:14:3: steps[1].expect: no resource named 'nope'"),
+        "{e}"
+    );
+    assert!(
+        e.ends_with("  expect = { resource = \"nope\", fill_u32 = 0 }\n  ^"),
+        "{e}"
+    );
+}
