@@ -1549,11 +1549,22 @@ impl<'p> GroupExecutor<'p> {
                 _ => bits,
             })
         };
-        let pairs: Vec<usize> = [0usize, 1]
-            .into_iter()
-            .filter(|p| dst.mask & (0b11 << (2 * p)) != 0)
-            .collect();
-        let set: Vec<usize> = (0..4).filter(|c| dst.mask & (1 << c) != 0).collect();
+        // destination pairs (xy = 0, zw = 1) and set components, in order
+        let (mut pairs, mut npairs) = ([0usize; 2], 0);
+        for p in 0..2 {
+            if dst.mask & (0b11 << (2 * p)) != 0 {
+                pairs[npairs] = p;
+                npairs += 1;
+            }
+        }
+        let (mut set, mut nset) = ([0usize; 4], 0);
+        for c in 0..4 {
+            if dst.mask & (1 << c) != 0 {
+                set[nset] = c;
+                nset += 1;
+            }
+        }
+        let (pairs, set) = (&pairs[..npairs], &set[..nset]);
         for l in 0..w {
             match op {
                 ToF32 | ToI32 | ToU32 | Eq | Ge | Lt | Ne => {
