@@ -713,7 +713,11 @@ impl<'p> GroupExecutor<'p> {
 
     /// If no lane is active, jump to the next instruction that can revive lanes.
     fn settle(&self, warp: &mut Warp) {
-        while !any(&warp.active) {
+        // The common case, some lane still active, costs one scan.
+        if any(&warp.active) {
+            return;
+        }
+        loop {
             let Some(&Frame::Call { return_pc }) = warp.frames.last() else {
                 break;
             };
@@ -725,9 +729,9 @@ impl<'p> GroupExecutor<'p> {
             }
             warp.frames.pop();
             warp.pc = return_pc as usize;
-        }
-        if any(&warp.active) {
-            return;
+            if any(&warp.active) {
+                return;
+            }
         }
         match warp.frames.last() {
             None => warp.done = true,
@@ -1172,21 +1176,30 @@ impl<'p> GroupExecutor<'p> {
         } else {
             sb[..w].fill(0);
         }
+        // The memory kind is decided once per instruction, not per lane.
         let view = Self::view(b, res);
-        for l in 0..w {
-            if warp.active[l] == 0 {
+        for c in 0..4 {
+            if dst.mask & (1 << c) == 0 {
                 continue;
             }
-            for c in 0..4 {
-                if dst.mask & (1 << c) == 0 {
-                    continue;
+            let k = swz[c] as u32;
+            let out = &mut r[c * w..(c + 1) * w];
+            match (res, view) {
+                (Res::Tgsm(g), _) => {
+                    for l in 0..w {
+                        if warp.active[l] != 0 {
+                            out[l] = self.tgsm.load(self.tgsm.word_index(g, sa[l], sb[l], k));
+                        }
+                    }
                 }
-                let k = swz[c] as u32;
-                r[c * w + l] = match (res, view) {
-                    (Res::Tgsm(g), _) => self.tgsm.load(self.tgsm.word_index(g, sa[l], sb[l], k)),
-                    (_, Some(v)) => v.load(v.word_index(sa[l], sb[l], k)),
-                    (_, None) => 0,
-                };
+                (_, Some(v)) => {
+                    for l in 0..w {
+                        if warp.active[l] != 0 {
+                            out[l] = v.load(v.word_index(sa[l], sb[l], k));
+                        }
+                    }
+                }
+                (_, None) => out.fill(0),
             }
         }
         self.write(warp, dst, &r);
