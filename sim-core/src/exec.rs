@@ -717,10 +717,7 @@ impl<'p> GroupExecutor<'p> {
         if any(&warp.active) {
             return;
         }
-        loop {
-            let Some(&Frame::Call { return_pc }) = warp.frames.last() else {
-                break;
-            };
+        while let Some(&Frame::Call { return_pc }) = warp.frames.last() {
             // Every lane of the call has returned: resume the caller with
             // them and with the lanes that skipped a conditional call.
             let base = (warp.frames.len() - 1) * 4 * self.w;
