@@ -1,0 +1,19 @@
+// Race benchmark case `group_total_plain_rmw` (bug; kind: cross-group-rmw). See MANIFEST.toml.
+// Built with (in tests/races/): /work/fxc/fxc group_total_plain_rmw_bug.hlsl -E main -T cs_5_0 -Fo group_total_plain_rmw_bug.dxbc -Fc group_total_plain_rmw_bug.asm
+// BUG: Each group reduces correctly in TGSM, then thread 0 of the group adds
+// the group's sum to o[0] with a plain load/add/store. Within a group only one
+// thread writes, but thread 0 of another group does the same read-modify-write
+// concurrently, and groups have no order (compute-model.md §6.3), so a group's
+// total can be lost. Correct twin: Thread 0 adds with InterlockedAdd
+// (atomic_iadd), indivisible and globally coherent (compute-model.md §6.1.2,
+// §6.1.6).
+RWStructuredBuffer<uint> o : register(u0);
+groupshared uint sum;
+[numthreads(64,1,1)]
+void main(uint3 gid : SV_GroupID, uint t : SV_GroupIndex) {
+  if (t == 0) sum = 0;
+  GroupMemoryBarrierWithGroupSync();
+  InterlockedAdd(sum, t + gid.x);
+  GroupMemoryBarrierWithGroupSync();
+  if (t == 0) o[0] = o[0] + sum;
+}

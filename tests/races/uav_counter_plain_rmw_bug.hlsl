@@ -1,0 +1,14 @@
+// Race benchmark case `uav_counter_plain_rmw` (bug; kind: cross-group-rmw). See MANIFEST.toml.
+// Built with (in tests/races/): /work/fxc/fxc uav_counter_plain_rmw_bug.hlsl -E main -T cs_5_0 -Fo uav_counter_plain_rmw_bug.dxbc -Fc uav_counter_plain_rmw_bug.asm
+// BUG: o[0] += 1 is a plain load, add and store of one UAV word done by every
+// even thread of every group; two threads (of the same or of different groups)
+// can read the same old value and one increment is lost (compute-model.md
+// §6.1.2: only atomics are indivisible; §6.3: no order between groups).
+// Correct twin: InterlockedAdd(o[0], 1) compiles to atomic_iadd, an
+// indivisible read-modify-write that is globally coherent (compute-model.md
+// §6.1.2, §6.1.6).
+RWStructuredBuffer<uint> o : register(u0);
+[numthreads(64,1,1)]
+void main(uint3 gid : SV_GroupID, uint t : SV_GroupIndex) {
+  if ((t & 1) == 0) o[0] += 1;
+}
