@@ -197,7 +197,7 @@ fn hlsl_keys_are_rejected_for_other_shaders() {
         let (_, err) = text(&o);
         assert_eq!(o.status.code(), Some(2), "{err}");
         assert!(
-            err.contains(&format!("job.toml: {key}: "))
+            err.contains(&format!("job.toml:2:1: {key}: "))
                 && err.contains("apply to HLSL shaders only"),
             "{err}"
         );
