@@ -285,7 +285,7 @@ impl<'a> Parser<'a, '_> {
     }
 
     /// The next line, or an error at the version line naming `what`.
-    fn expect(&mut self, what: &str) -> Result<Line<'a>, AsmError> {
+    fn required_line(&mut self, what: &str) -> Result<Line<'a>, AsmError> {
         self.next().ok_or_else(|| {
             error_at(
                 &self.end,
@@ -298,7 +298,7 @@ impl<'a> Parser<'a, '_> {
     /// The next line that is not blank.
     fn expect_nonblank(&mut self, what: &str) -> Result<Line<'a>, AsmError> {
         loop {
-            let l = self.expect(what)?;
+            let l = self.required_line(what)?;
             if !l.is_blank() {
                 return Ok(l);
             }
@@ -369,7 +369,7 @@ impl<'a> Parser<'a, '_> {
         let mut variables: Vec<CbVariable> = Vec::new();
         let mut in_defaults = false;
         loop {
-            let line = self.expect(&format!("'}}' closing the block of '{name}'"))?;
+            let line = self.required_line(&format!("'}}' closing the block of '{name}'"))?;
             let t = line.text();
             let defaults = in_defaults;
             in_defaults = false;
@@ -459,7 +459,7 @@ impl<'a> Parser<'a, '_> {
         }
         let mut members: Vec<(String, u32, TypeDesc, Line<'a>)> = Vec::new();
         let close = loop {
-            let line = self.expect("'}' closing the struct")?;
+            let line = self.required_line("'}' closing the struct")?;
             let t = line.text();
             if t.is_empty() {
                 continue;
@@ -565,7 +565,7 @@ impl<'a> Parser<'a, '_> {
             ));
         }
         let ncols = if with_id { 7 } else { 6 };
-        let rule = self.expect("the binding table's rule line")?;
+        let rule = self.required_line("the binding table's rule line")?;
         let dashes: Vec<&str> = rule.body.split_whitespace().collect();
         if dashes.len() != ncols || !dashes.iter().all(|d| d.chars().all(|c| c == '-')) {
             return Err(error_at(
