@@ -7,7 +7,7 @@ use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use sm5sim::compiler::{self, CompileError, CompileOptions, Compiled, HlslRequest};
 use sm5sim::job::{Job, JobError, StepReport};
-use sm5sim::sim_core::container::{ChecksumPolicy, Container};
+use sm5sim::sim_core::container::Container;
 use sm5sim::sim_core::{asm, disasm, encode, LoadOptions, Program};
 use sm5sim::sim_sched::DispatchOptions;
 use std::path::PathBuf;
@@ -209,13 +209,8 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             let (decoded, _) = Program::decode_file_bytes(&bytes, &options)
                 .with_context(|| file.display().to_string())?;
             if bytes.starts_with(b"DXBC") {
-                let policy = if no_checksum {
-                    ChecksumPolicy::Skip
-                } else {
-                    ChecksumPolicy::Verify
-                };
-                let container =
-                    Container::parse(&bytes, policy).with_context(|| file.display().to_string())?;
+                let container = Container::parse(&bytes, options.checksum_policy())
+                    .with_context(|| file.display().to_string())?;
                 print!("{}", disasm::full_listing(&container, &decoded));
             } else {
                 print!("{}", disasm::disassemble(&decoded));

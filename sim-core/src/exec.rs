@@ -1104,10 +1104,20 @@ impl<'p> GroupExecutor<'p> {
                     kind,
                     ret,
                     res,
+                    structured,
                     addr,
                     a,
                     b: bsrc,
-                } => self.atomic(warp, b, kind, ret.as_ref(), res, &addr, &a, &bsrc),
+                } => self.atomic(
+                    warp,
+                    b,
+                    kind,
+                    ret.as_ref(),
+                    (res, structured),
+                    &addr,
+                    &a,
+                    &bsrc,
+                ),
                 OpKind::Counter { dst, uav, alloc } => {
                     let mut r = std::mem::take(&mut self.sc.r);
                     let counter = b.uav(uav).map(|v| v.buffer().counter());
@@ -1256,7 +1266,7 @@ impl<'p> GroupExecutor<'p> {
         b: &Bindings<'_>,
         kind: AtomicKind,
         ret: Option<&Dst>,
-        res: Res,
+        (res, structured): (Res, bool),
         addr: &Src,
         a: &Src,
         bsrc: &Src,
@@ -1270,11 +1280,7 @@ impl<'p> GroupExecutor<'p> {
         self.fetch(warp, b, addr, 0b11, &mut sa);
         self.fetch(warp, b, a, 1, &mut sv);
         self.fetch(warp, b, bsrc, 1, &mut sw);
-        let structured = match res {
-            Res::Tgsm(g) => self.prog.tgsm.iter().any(|t| t.reg == g && t.stride != 0),
-            _ => Self::view(b, res)
-                .is_some_and(|v| matches!(v.kind(), sim_mem::ViewKind::Structured { .. })),
-        };
+
         let view = Self::view(b, res);
         for l in 0..w {
             if warp.active[l] == 0 {

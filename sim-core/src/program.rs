@@ -32,6 +32,17 @@ impl Default for LoadOptions {
     }
 }
 
+impl LoadOptions {
+    /// The container checksum policy these options ask for.
+    pub fn checksum_policy(&self) -> ChecksumPolicy {
+        if self.verify_checksum {
+            ChecksumPolicy::Verify
+        } else {
+            ChecksumPolicy::Skip
+        }
+    }
+}
+
 /// How a t# or u# was declared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BufferDeclKind {
@@ -393,6 +404,8 @@ pub(crate) enum OpKind {
         kind: AtomicKind,
         ret: Option<Dst>,
         res: Res,
+        /// address is (structure index, byte offset) rather than one byte offset / element
+        structured: bool,
         addr: Src,
         a: Src,
         b: Src,
@@ -505,18 +518,7 @@ impl Program {
     /// RDEF, a malformed token stream, a program that is not a compute shader
     /// or breaks a limit, or an instruction the executor does not support yet.
     pub fn from_dxbc(bytes: &[u8], options: &LoadOptions) -> Result<Self, LoadError> {
-        let policy = if options.verify_checksum {
-            ChecksumPolicy::Verify
-        } else {
-            ChecksumPolicy::Skip
-        };
-        let container = Container::parse(bytes, policy)?;
-        let shader = container.shader_chunk()?;
-        let decoded = decode_program_bytes(shader.data, shader.data_offset)?;
-        let reflection = match container.chunk(b"RDEF") {
-            Some(c) => Some(parse_rdef(c.data)?),
-            None => None,
-        };
+        let (decoded, reflection) = Self::decode_with_reflection(bytes, options)?;
         Self::from_decoded(decoded, reflection)
     }
 
@@ -526,12 +528,7 @@ impl Program {
     /// # Errors
     /// As [`Program::from_dxbc`], less the validation errors.
     pub fn decode_only(bytes: &[u8], options: &LoadOptions) -> Result<DecodedProgram, LoadError> {
-        let policy = if options.verify_checksum {
-            ChecksumPolicy::Verify
-        } else {
-            ChecksumPolicy::Skip
-        };
-        let container = Container::parse(bytes, policy)?;
+        let container = Container::parse(bytes, options.checksum_policy())?;
         let shader = container.shader_chunk()?;
         decode_program_bytes(shader.data, shader.data_offset)
     }
@@ -594,12 +591,7 @@ impl Program {
         bytes: &[u8],
         options: &LoadOptions,
     ) -> Result<(DecodedProgram, Option<Reflection>), LoadError> {
-        let policy = if options.verify_checksum {
-            ChecksumPolicy::Verify
-        } else {
-            ChecksumPolicy::Skip
-        };
-        let container = Container::parse(bytes, policy)?;
+        let container = Container::parse(bytes, options.checksum_policy())?;
         let shader = container.shader_chunk()?;
         let decoded = decode_program_bytes(shader.data, shader.data_offset)?;
         let reflection = match container.chunk(b"RDEF") {
@@ -1966,6 +1958,7 @@ impl Lowering {
                         kind,
                         ret,
                         res,
+                        structured: matches!(decl, Some(BufferDeclKind::Structured { .. })),
                         addr,
                         a,
                         b,
