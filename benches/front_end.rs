@@ -170,6 +170,7 @@ fn main() {
         constant_buffers: vec![],
         srvs: vec![],
         uavs: vec![Some(BufferView::raw(&out))],
+        ..Default::default()
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)

@@ -180,6 +180,7 @@ fn bench_histogram(c: &mut Criterion, ctx: &Ctx, name: &str, full_n: usize, seed
         constant_buffers: vec![Some(&cb)],
         srvs: vec![Some(BufferView::raw(&keys_buf))],
         uavs: vec![Some(BufferView::raw(&bins))],
+        ..Default::default()
     };
     let groups = [(n as u32).div_ceil(p.threads_per_group()), 1, 1];
     let native = || ctx.pool.install(|| native_histogram(&keys));
@@ -218,6 +219,7 @@ fn bench_reduce(c: &mut Criterion, ctx: &Ctx) {
         constant_buffers: vec![Some(&cb)],
         srvs: vec![Some(BufferView::structured(&v, 4).unwrap())],
         uavs: vec![Some(BufferView::structured(&total, 4).unwrap())],
+        ..Default::default()
     };
     let groups = [(n as u32).div_ceil(256), 1, 1];
     let native = || ctx.pool.install(|| native_sum(&values));
@@ -264,6 +266,7 @@ fn bench_scan(c: &mut Criterion, ctx: &Ctx) {
         constant_buffers: vec![],
         srvs: vec![Some(BufferView::structured(&i, 4).unwrap())],
         uavs: vec![Some(BufferView::structured(&out, 4).unwrap())],
+        ..Default::default()
     };
     let groups = [(n / 512) as u32, 1, 1];
     let mut native_out = vec![0u32; n];
@@ -326,6 +329,7 @@ fn bench_matmul(c: &mut Criterion, ctx: &Ctx) {
             Some(BufferView::structured(&bb, 4).unwrap()),
         ],
         uavs: vec![Some(BufferView::structured(&cbuf, 4).unwrap())],
+        ..Default::default()
     };
     let groups = [n as u32 / 16, n as u32 / 16, 1];
     let mut native_c = vec![0f32; n * n];
@@ -412,6 +416,7 @@ fn bench_cas_float_add(c: &mut Criterion, ctx: &Ctx) {
         constant_buffers: vec![Some(&cb)],
         srvs: vec![Some(BufferView::structured(&vb, 4).unwrap())],
         uavs: vec![Some(BufferView::raw(&sums))],
+        ..Default::default()
     };
     let groups = [(n as u32).div_ceil(64), 1, 1];
     let native = || ctx.pool.install(|| native_slot_sums(&fv, slots));
@@ -463,6 +468,7 @@ fn bench_saxpy(c: &mut Criterion, ctx: &Ctx) {
         constant_buffers: vec![Some(&cb)],
         srvs: vec![Some(BufferView::structured(&xb, 16).unwrap())],
         uavs: vec![Some(BufferView::structured(&yb, 16).unwrap())],
+        ..Default::default()
     };
     let groups = [(n as u32).div_ceil(128), 1, 1];
     let run = |o: &DispatchOptions| {
@@ -529,6 +535,7 @@ fn bench_mandelbrot(c: &mut Criterion, ctx: &Ctx) {
         constant_buffers: vec![Some(&cb)],
         srvs: vec![],
         uavs: vec![Some(BufferView::structured(&it, 4).unwrap())],
+        ..Default::default()
     };
     let groups = [(w as u32).div_ceil(8), (h as u32).div_ceil(8), 1];
     let mut native_out = vec![0u32; w * h];

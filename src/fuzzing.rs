@@ -88,6 +88,7 @@ pub fn execute(data: &[u8]) {
         constant_buffers: vec![Some(&cb[..]); 15],
         srvs: vec![None; srv_bufs.len()],
         uavs: vec![None; uav_bufs.len()],
+        ..Default::default()
     };
     for d in &program.srvs {
         if let Some(b) = srv_bufs.get(d.slot as usize) {

@@ -18,6 +18,7 @@
 //!     constant_buffers: vec![Some(&params[..])],
 //!     srvs: vec![Some(BufferView::raw(&keys))],
 //!     uavs: vec![Some(BufferView::raw(&bins))],
+//!     ..Default::default()
 //! };
 //! dispatch(&program, &bindings, [1, 1, 1], &DispatchOptions::default()).unwrap();
 //! assert_eq!(bins.load(2), Some(2));

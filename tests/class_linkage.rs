@@ -19,6 +19,7 @@ fn run(p: &Program, warp_width: usize) -> Result<Vec<u32>, DispatchError> {
         constant_buffers: vec![],
         srvs: vec![],
         uavs: vec![Some(BufferView::structured(&out, 4).unwrap())],
+        ..Default::default()
     };
     dispatch(
         p,

@@ -101,6 +101,7 @@ fn run_io(
         constant_buffers: vec![],
         srvs: vec![Some(BufferView::structured(&t0, stride).unwrap())],
         uavs: vec![Some(BufferView::structured(&u0, 4).unwrap())],
+        ..Default::default()
     };
     dispatch(p, &b, [groups, 1, 1], &o).unwrap();
     u0.to_words()
@@ -597,6 +598,7 @@ fn constant_buffer_dynamic_index_icb_and_indexable_temps() {
                 constant_buffers: vec![Some(&cb[..])],
                 srvs: vec![Some(BufferView::structured(&t0, 4).unwrap())],
                 uavs: vec![Some(BufferView::structured(&u0, 4).unwrap())],
+                ..Default::default()
             };
             dispatch(&p, &b, [1, 1, 1], &opts(w)).unwrap();
             expect_words(&format!("{name} {what} warp {w}"), &u0.to_words(), &want, 7);
@@ -827,6 +829,7 @@ fn atomics_on_raw_uav_all_ops_with_and_without_original() {
                 Some(BufferView::raw(&u0)),
                 Some(BufferView::structured(&u1, 4).unwrap()),
             ],
+            ..Default::default()
         };
         dispatch(
             &p,
@@ -974,6 +977,7 @@ fn atomics_on_structured_uavs_uint_and_int_member() {
                 Some(BufferView::structured(&u1, 8).unwrap()),
                 Some(BufferView::structured(&u2, 4).unwrap()),
             ],
+            ..Default::default()
         };
         dispatch(
             &p,
@@ -1103,6 +1107,7 @@ fn atomics_on_groupshared_all_ops() {
                 Some(BufferView::structured(&u0, 4).unwrap()),
                 Some(BufferView::structured(&u1, 4).unwrap()),
             ],
+            ..Default::default()
         };
         dispatch(
             &p,
@@ -1217,6 +1222,7 @@ fn atomics_out_of_bounds_write_nothing_and_return_zero() {
                 Some(BufferView::structured(&u1, 8).unwrap()),
                 Some(BufferView::structured(&u2, 4).unwrap()),
             ],
+            ..Default::default()
         };
         dispatch(&p, &b, [1, 1, 1], &opts(w)).unwrap();
         let what = format!("{name} warp {w}");
@@ -1255,6 +1261,7 @@ fn bufinfo_reports_bytes_for_raw_and_structures_for_structured() {
                 Some(BufferView::structured(&u1, 16).unwrap()),
                 Some(BufferView::structured(&u2, 4).unwrap()),
             ],
+            ..Default::default()
         };
         dispatch(&p, &b, [1, 1, 1], &opts(1)).unwrap();
         // raw: bytes; structured: whole structures (a trailing partial one does not count)
@@ -1813,66 +1820,67 @@ fn alu_float_edge_cases() {
 // ---------------------------------------------------------------------------
 // 6. Unsupported features are refused at load time, with mnemonic and offset.
 
-/// Dword offset (in the token stream) of the instruction on the listing line
-/// starting with `prefix`, found by walking the tokens of the .dxbc; also
-/// checks that its opcode number is `opcode`.
-fn token_of_listing_line(name: &str, prefix: &str, opcode: u32) -> u32 {
-    let text = listing(name);
-    let body: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.starts_with("//") && !l.is_empty())
+#[test]
+fn texture_load_reads_texels_and_zero_out_of_range() {
+    use sm5sim::sim_mem::{Format, Texture, TextureDesc, TextureView, ViewDimension, ViewRange};
+    let name = "unsupported_texture";
+    let p = Program::from_dxbc(&dxbc(name), &LoadOptions::default()).unwrap();
+    // a 4x1 R32G32B32A32_FLOAT texture: texel x holds (x, x+0.25, x+0.5, x+0.75)
+    let tex = Texture::new(TextureDesc::texture2d(Format::R32G32B32A32_FLOAT, 4, 1)).unwrap();
+    let bytes: Vec<u8> = (0..4)
+        .flat_map(|x| [0.0f32, 0.25, 0.5, 0.75].map(|d| x as f32 + d))
+        .flat_map(f32::to_le_bytes)
         .collect();
-    assert!(body[0].starts_with("cs_5_0"));
-    assert!(
-        !text.contains("dcl_immediateConstantBuffer"),
-        "multi-line icb not handled"
-    );
-    let k = body[1..]
-        .iter()
-        .position(|l| l.starts_with(prefix))
-        .unwrap_or_else(|| panic!("{name}.asm has no `{prefix}` line"));
-    let bytes = dxbc(name);
-    let c = Container::parse(&bytes, ChecksumPolicy::Verify).unwrap();
-    let sh = c.shader_chunk().unwrap();
-    let words: Vec<u32> = sh
-        .data
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect();
-    let mut pos = 2usize; // after the version and length tokens
-    for _ in 0..k {
-        let tok = words[pos];
-        let len = if tok & 0x7ff == 53 {
-            words[pos + 1] as usize // customdata: length in the next dword
+    tex.write_subresource(0, 0, &bytes).unwrap();
+    let view = TextureView::srv(
+        &tex,
+        ViewDimension::Texture2D,
+        Format::R32G32B32A32_FLOAT,
+        ViewRange::default(),
+    )
+    .unwrap();
+    let out = Buffer::from_words(&[0xdead_beef; 32]);
+    let b = Bindings {
+        uavs: vec![Some(BufferView::structured(&out, 16).unwrap())],
+        srv_textures: vec![Some(view)],
+        ..Default::default()
+    };
+    dispatch(&p, &b, [1, 1, 1], &DispatchOptions::default()).unwrap();
+    let got: Vec<f32> = out.to_words().into_iter().map(f32::from_bits).collect();
+    for t in 0..8 {
+        // FS §22.4.6: x ≥ width is out of range: 0 in the four present channels
+        let want = if t < 4 {
+            [0.0, 0.25, 0.5, 0.75].map(|d| t as f32 + d)
         } else {
-            ((tok >> 24) & 0x7f) as usize
+            [0.0; 4]
         };
-        pos += len;
+        assert_eq!(got[4 * t..4 * t + 4], want, "thread {t}");
     }
-    assert_eq!(words[pos] & 0x7ff, opcode, "{name}: opcode at dword {pos}");
-    pos as u32
 }
 
 #[test]
-fn unsupported_texture_load_is_refused_with_mnemonic_and_offset() {
-    let name = "unsupported_texture";
-    // opcode 45 = ld
-    let token = token_of_listing_line(name, "ld_indexable(texture2d)", 45);
-    let err = Program::from_dxbc(&dxbc(name), &LoadOptions::default()).unwrap_err();
-    match err {
-        LoadError::Unsupported {
+fn unsupported_register_space_is_refused_with_mnemonic_and_offset() {
+    // sm5sim binds register space 0 only: a space-1 range is Unsupported at its declaration.
+    let listing = "cs_5_1
+dcl_globalFlags refactoringAllowed
+dcl_resource_buffer (uint,uint,uint,uint) T0[0:0], space=1
+dcl_uav_typed_texture2d (unorm,unorm,unorm,unorm) U0[0:0], space=0
+dcl_temps 1
+dcl_thread_group 1, 1, 1
+ld_indexable(buffer)(uint,uint,uint,uint) r0.xyzw, l(0, 0, 0, 0), T0[0].xyzw
+store_uav_typed U0[0].xyzw, l(0, 0, 0, 0), r0.xyzw
+ret
+";
+    match Program::from_listing(listing) {
+        Err(LoadError::Unsupported {
             mnemonic,
-            token: t,
+            token,
             what,
-        } => {
-            assert_eq!(t, token, "dword offset");
-            assert_eq!(
-                mnemonic, "ld_indexable(texture2d)(float,float,float,float)",
-                "mnemonic as in the listing"
-            );
-            assert!(what.contains("texture"), "{what}");
+        }) => {
+            assert!(mnemonic.starts_with("dcl_resource"), "{mnemonic}");
+            assert!(token > 0, "dword offset of the declaration");
+            assert!(what.contains("space 1"), "{what}");
         }
-        other => panic!("{name}: expected Unsupported, got {other:?}"),
+        other => panic!("expected Unsupported, got {other:?}"),
     }
 }

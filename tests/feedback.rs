@@ -45,6 +45,7 @@ ret
             Some(BufferView::structured(&out, 4).unwrap()),
             Some(BufferView::typed(&typed, Format::R32_UINT)),
         ],
+        ..Default::default()
     };
     dispatch(&p, &b, [1, 1, 1], &DispatchOptions::default()).unwrap();
     // loads: raw byte 4, structure 1 offset 4, typed element 2; then three

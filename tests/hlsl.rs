@@ -514,7 +514,18 @@ fn every_example_runs_from_its_hlsl_with_a_real_compiler() {
             "shader = \"{}\"",
             hlsl.display().to_string().replace('\\', "/")
         );
-        let new_job = dir.join(format!("{name}.toml"));
+        // the job beside copies of its data files (input images, expected outputs)
+        let job_dir = dir.join(&name);
+        std::fs::create_dir_all(&job_dir).unwrap();
+        for f in std::fs::read_dir(&ex).unwrap() {
+            let f = f.unwrap().path();
+            if f.extension()
+                .is_some_and(|e| !["toml", "dxbc", "asm", "hlsl"].contains(&&*e.to_string_lossy()))
+            {
+                std::fs::copy(&f, job_dir.join(f.file_name().unwrap())).unwrap();
+            }
+        }
+        let new_job = job_dir.join(format!("{name}.toml"));
         std::fs::write(&new_job, text_job.replace(&from, &to)).unwrap();
 
         let o = sm5sim(

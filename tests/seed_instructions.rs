@@ -132,6 +132,7 @@ fn store_structured_uav_masks_swizzles_and_index_out_of_bounds() {
                 constant_buffers: vec![Some(&cb[..])],
                 srvs: vec![],
                 uavs: vec![structured(&out, 48)],
+                ..Default::default()
             };
             let stats = dispatch(&program, &b, [2, 1, 1], &opts(ww)).unwrap();
             assert_eq!(stats.threads, 128);
@@ -158,6 +159,7 @@ fn store_structured_uav_each_mask_writes_exactly_its_words() {
         constant_buffers: vec![Some(&cb[..])],
         srvs: vec![],
         uavs: vec![structured(&out, 48)],
+        ..Default::default()
     };
     dispatch(&program, &b, [1, 1, 1], &opts(32)).unwrap();
     let w = out.to_words();
@@ -257,6 +259,7 @@ fn store_structured_tgsm_masks_swizzles_and_index_out_of_bounds() {
                 constant_buffers: vec![Some(&cb[..])],
                 srvs: vec![],
                 uavs: vec![structured(&out, 48), structured(&guard, 16)],
+                ..Default::default()
             };
             let stats = dispatch(&program, &b, [groups, 1, 1], &opts(ww)).unwrap();
             assert_eq!(stats.groups, groups as u64);
@@ -345,6 +348,7 @@ fn store_structured_uav_byte_offset_out_of_bounds() {
             constant_buffers: vec![Some(&cb[..])],
             srvs: vec![structured(&srv, 16)],
             uavs: vec![structured(&out, 28)],
+            ..Default::default()
         };
         dispatch(&program, &b, [1, 1, 1], &opts(ww)).unwrap();
         assert_words(&format!("u0 warp={ww}"), &out.to_words(), &want, T_WORDS);
@@ -366,6 +370,7 @@ fn store_structured_tgsm_byte_offset_out_of_bounds() {
             constant_buffers: vec![],
             srvs: vec![structured(&srv, 16)],
             uavs: vec![structured(&out, 28), structured(&guard, 4)],
+            ..Default::default()
         };
         dispatch(&program, &b, [1, 1, 1], &opts(ww)).unwrap();
         assert_words(
@@ -453,6 +458,7 @@ fn imm_atomic_cmp_exch_returns_the_original_on_uav_and_tgsm() {
                 structured(&results, 20),
                 structured(&st1, 4),
             ],
+            ..Default::default()
         };
         dispatch(&program, &b, [groups, 1, 1], &opts(ww)).unwrap();
         assert_words(&format!("raw u0 warp={ww}"), &raw.to_words(), &after, 1);
@@ -502,6 +508,7 @@ fn imm_atomic_cmp_exch_signed_zero_does_not_exchange() {
             structured(&results, 20),
             structured(&st1, 4),
         ],
+        ..Default::default()
     };
     dispatch(&program, &b, [1, 1, 1], &opts(32)).unwrap();
     let r = results.to_words();
@@ -548,6 +555,7 @@ fn hammer(groups: u32, per_thread: u32, warp_width: usize) {
         constant_buffers: vec![Some(&cb[..])],
         srvs: vec![],
         uavs: vec![Some(BufferView::raw(&counter)), structured(&won, 4)],
+        ..Default::default()
     };
     let stats = dispatch(&program, &b, [groups, 1, 1], &opts(warp_width)).unwrap();
     assert_eq!(stats.groups, groups as u64);

@@ -15,6 +15,7 @@ fn run(listing: &str, threads: u32, warp_width: usize) -> Vec<u32> {
         constant_buffers: vec![],
         srvs: vec![],
         uavs: vec![Some(BufferView::structured(&out, 4).unwrap())],
+        ..Default::default()
     };
     dispatch(
         &p,
@@ -133,6 +134,7 @@ ret
         constant_buffers: vec![],
         srvs: vec![],
         uavs: vec![Some(BufferView::structured(&out, 4).unwrap())],
+        ..Default::default()
     };
     for w in [1, 4] {
         out.write_words(0, &[1, 1, 1, 1]).unwrap();

@@ -48,6 +48,7 @@ fn bind(out: &Buffer) -> Bindings<'_> {
         constant_buffers: vec![],
         srvs: vec![],
         uavs: vec![Some(BufferView::structured(out, 4).unwrap())],
+        ..Default::default()
     }
 }
 

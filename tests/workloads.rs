@@ -62,6 +62,7 @@ fn check_histogram(name: &str, n: u32, seed: u64) {
             constant_buffers: vec![Some(&cb)],
             srvs: vec![Some(BufferView::raw(&keys_buf))],
             uavs: vec![Some(BufferView::raw(&bins))],
+            ..Default::default()
         };
         dispatch(&p, &b, [groups, 1, 1], &o).unwrap();
         assert_eq!(bins.to_words(), native, "{name} {o:?}");
@@ -92,6 +93,7 @@ fn reduce_matches_native() {
             constant_buffers: vec![Some(&cb)],
             srvs: vec![Some(BufferView::structured(&v, 4).unwrap())],
             uavs: vec![Some(BufferView::structured(&total, 4).unwrap())],
+            ..Default::default()
         };
         dispatch(&p, &b, [n.div_ceil(256), 1, 1], &o).unwrap();
         assert_eq!(total.to_words(), vec![native], "{o:?}");
@@ -122,6 +124,7 @@ fn scan_matches_native() {
             constant_buffers: vec![],
             srvs: vec![Some(BufferView::structured(&i, 4).unwrap())],
             uavs: vec![Some(BufferView::structured(&out, 4).unwrap())],
+            ..Default::default()
         };
         dispatch(&p, &b, [groups, 1, 1], &o).unwrap();
         assert_eq!(out.to_words(), native, "{o:?}");
@@ -156,6 +159,7 @@ fn matmul_matches_native() {
                 Some(BufferView::structured(&bb, 4).unwrap()),
             ],
             uavs: vec![Some(BufferView::structured(&c, 4).unwrap())],
+            ..Default::default()
         };
         dispatch(&p, &b, [n as u32 / 16, n as u32 / 16, 1], &o).unwrap();
         assert_eq!(f(&c.to_words()), native, "{o:?}");
@@ -177,6 +181,7 @@ fn saxpy_matches_native() {
             constant_buffers: vec![Some(&cb)],
             srvs: vec![Some(BufferView::structured(&xb, 16).unwrap())],
             uavs: vec![Some(BufferView::structured(&yb, 16).unwrap())],
+            ..Default::default()
         };
         dispatch(&p, &b, [(n as u32).div_ceil(128), 1, 1], &o).unwrap();
         assert_eq!(f(&yb.to_words()), native, "{o:?}");
@@ -209,6 +214,7 @@ fn mandelbrot_matches_native() {
             constant_buffers: vec![Some(&cb)],
             srvs: vec![],
             uavs: vec![Some(BufferView::structured(&it, 4).unwrap())],
+            ..Default::default()
         };
         dispatch(&p, &b, [w.div_ceil(8), h.div_ceil(8), 1], &o).unwrap();
         assert_eq!(it.to_words(), native, "{o:?}");
@@ -238,6 +244,7 @@ fn cas_float_add_matches_native_within_rounding() {
             constant_buffers: vec![Some(&cb)],
             srvs: vec![Some(BufferView::structured(&vb, 4).unwrap())],
             uavs: vec![Some(BufferView::raw(&sums))],
+            ..Default::default()
         };
         dispatch(&p, &b, [n.div_ceil(64), 1, 1], &o).unwrap();
         for (s, got) in f(&sums.to_words()).iter().enumerate() {

@@ -85,6 +85,7 @@ pub fn run_last_group(program: &Program, g: u32, partials: &Buffer, counter: &Bu
             Some(BufferView::raw(partials)),
             Some(BufferView::raw(counter)),
         ],
+        ..Default::default()
     };
     GroupExecutor::new(program, 1).run_group([g, 0, 0], &b);
 }
@@ -95,6 +96,7 @@ pub fn run_append(program: &Program, g: u32, out: &Buffer) {
         constant_buffers: vec![],
         srvs: vec![],
         uavs: vec![Some(BufferView::structured(out, 4).expect("stride 4"))],
+        ..Default::default()
     };
     GroupExecutor::new(program, 1).run_group([g, 0, 0], &b);
 }

@@ -28,7 +28,7 @@
 
 use crate::program::*;
 use sim_mem::format::{f16_to_f32, f32_to_f16_rtz};
-use sim_mem::{AtomicOp, Bindings, BufferView, Tgsm};
+use sim_mem::{sampling, AtomicOp, Bindings, BufferView, TextureView, Tgsm, ViewDimension};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -1137,11 +1137,14 @@ impl<'p> GroupExecutor<'p> {
                     self.write(warp, &dst, &r);
                     self.sc.r = r;
                 }
+                OpKind::Texture { index } => {
+                    self.texture(warp, b, &prog.tex_ops[index as usize]);
+                }
                 OpKind::Bufinfo { dst, res } => {
                     let v = match res {
                         Res::Srv(s) => b.srv(s).map_or(0, |v| v.bufinfo()),
                         Res::Uav(s) => b.uav(s).map_or(0, |v| v.bufinfo()),
-                        Res::Tgsm(_) => 0,
+                        _ => 0,
                     };
                     let mut r = std::mem::take(&mut self.sc.r);
                     r.fill(v);
@@ -1158,8 +1161,171 @@ impl<'p> GroupExecutor<'p> {
         match res {
             Res::Srv(s) => b.srv(s),
             Res::Uav(s) => b.uav(s),
-            Res::Tgsm(_) => None,
+            _ => None,
         }
+    }
+
+    fn texture_view<'b>(b: &Bindings<'b>, res: Res) -> Option<TextureView<'b>> {
+        match res {
+            Res::SrvTexture(s) => b.srv_texture(s),
+            Res::UavTexture(s) => b.uav_texture(s),
+            _ => None,
+        }
+    }
+
+    /// A texture instruction (`reference/sm5-compute-isa.md` §10–11; FS
+    /// §22.4): per active lane, the address or coordinate and the extras are
+    /// read, the texture is loaded, sampled or queried through
+    /// [`sim_mem::TextureView`] and [`sim_mem::sampling`], and the result is
+    /// swizzled by the resource operand. An unbound texture or sampler reads 0.
+    fn texture(&mut self, warp: &mut Warp, b: &Bindings<'_>, op: &TexOp) {
+        let w = self.w;
+        let mut sa = std::mem::take(&mut self.sc.s[0]);
+        let mut s1 = std::mem::take(&mut self.sc.s[1]);
+        let mut s2 = std::mem::take(&mut self.sc.s[2]);
+        let mut r = std::mem::take(&mut self.sc.r);
+        let view = Self::texture_view(b, op.res);
+        // an unbound sampler slot samples with the default state (FS §7.18.17)
+        let sampler = Some(b.sampler(op.sampler).copied().unwrap_or_default());
+        self.fetch(warp, b, &op.addr, 0b1111, &mut sa);
+        let extras = match op.kind {
+            TexKind::Store => 2,
+            TexKind::LdMs
+            | TexKind::SampleL
+            | TexKind::SampleCLz
+            | TexKind::SampleD
+            | TexKind::Gather { .. } => 2,
+            _ => 0,
+        };
+        if extras > 0 {
+            self.fetch(warp, b, &op.extra[0], 0b1111, &mut s1);
+            self.fetch(warp, b, &op.extra[1], 0b1111, &mut s2);
+        }
+        let off = op.offset.map(|o| o as i32);
+        let get = |v: &[u32], c: usize, l: usize| v[c * w + l];
+        let getf = |v: &[u32], c: usize, l: usize| f32::from_bits(v[c * w + l]);
+        for l in 0..w {
+            if warp.active[l] == 0 {
+                continue;
+            }
+            let addr = [
+                get(&sa, 0, l),
+                get(&sa, 1, l),
+                get(&sa, 2, l),
+                get(&sa, 3, l),
+            ];
+            let coord = addr.map(f32::from_bits);
+            let texel: [u32; 4] = match (op.kind, view) {
+                (TexKind::Store, Some(v)) => {
+                    let value = [
+                        get(&s1, 0, l),
+                        get(&s1, 1, l),
+                        get(&s1, 2, l),
+                        get(&s1, 3, l),
+                    ];
+                    v.store([addr[0], addr[1], addr[2]], value);
+                    continue;
+                }
+                (TexKind::Store, None) => continue,
+                (TexKind::Ld, Some(v)) => {
+                    let a = offset_address(v.dimension(), addr, off);
+                    if v.is_uav() {
+                        v.load(a, 0, 0)
+                    } else {
+                        v.load(a, addr[3], 0)
+                    }
+                }
+                (TexKind::LdMs, Some(v)) => {
+                    v.load(offset_address(v.dimension(), addr, off), 0, get(&s1, 0, l))
+                }
+                (TexKind::SampleL, Some(v)) => match sampler {
+                    Some(s) => sampling::sample(
+                        &v,
+                        &s,
+                        coord,
+                        sampling::Lod::Explicit(getf(&s1, 0, l)),
+                        off,
+                        None,
+                    ),
+                    None => [0; 4],
+                },
+                (TexKind::SampleD, Some(v)) => match sampler {
+                    Some(s) => sampling::sample(
+                        &v,
+                        &s,
+                        coord,
+                        sampling::Lod::Gradients {
+                            ddx: [getf(&s1, 0, l), getf(&s1, 1, l), getf(&s1, 2, l)],
+                            ddy: [getf(&s2, 0, l), getf(&s2, 1, l), getf(&s2, 2, l)],
+                        },
+                        off,
+                        None,
+                    ),
+                    None => [0; 4],
+                },
+                (TexKind::SampleCLz, Some(v)) => match sampler {
+                    Some(s) => sampling::sample(
+                        &v,
+                        &s,
+                        coord,
+                        sampling::Lod::Zero,
+                        off,
+                        Some(getf(&s1, 0, l)),
+                    ),
+                    None => [0; 4],
+                },
+                (
+                    TexKind::Gather {
+                        channel,
+                        po,
+                        compare,
+                    },
+                    Some(v),
+                ) => match sampler {
+                    Some(s) => {
+                        let o = if po {
+                            [get(&s1, 0, l) as i32, get(&s1, 1, l) as i32]
+                        } else {
+                            [off[0], off[1]]
+                        };
+                        let reference = compare.then(|| getf(&s2, 0, l));
+                        sampling::gather(&v, &s, coord, o, channel as usize, reference)
+                    }
+                    None => [0; 4],
+                },
+                (TexKind::Resinfo { mode }, Some(v)) => {
+                    let info = v.resinfo(addr[0]);
+                    resinfo_result(v.dimension(), info, mode)
+                }
+                (TexKind::Resinfo { mode }, None) => {
+                    resinfo_result(sim_mem::ViewDimension::Texture2D, [0; 4], mode)
+                }
+                (TexKind::SampleInfo { uint }, v) => {
+                    let n = v.map_or(0, |v| v.sample_count());
+                    if uint {
+                        [n, 0, 0, 0]
+                    } else {
+                        [(n as f32).to_bits(), 0, 0, 0]
+                    }
+                }
+                (TexKind::SamplePos, v) => {
+                    let n = v.map_or(0, |v| v.sample_count());
+                    let [x, y] = sampling::sample_position(n, addr[0]);
+                    [x.to_bits(), y.to_bits(), 0, 0]
+                }
+                (_, None) => [0; 4],
+            };
+            for c in 0..4 {
+                r[c * w + l] = texel[op.swz[c] as usize];
+            }
+        }
+        if !matches!(op.kind, TexKind::Store) {
+            self.write(warp, &op.dst, &r);
+        }
+        self.sc.s[0] = sa;
+        self.sc.s[1] = s1;
+        self.sc.s[2] = s2;
+        self.sc.r = r;
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1277,11 +1443,12 @@ impl<'p> GroupExecutor<'p> {
         let mut sw = std::mem::take(&mut self.sc.s[2]);
         let mut r = std::mem::take(&mut self.sc.r);
         // address: .x = byte offset (raw) or index, .y = byte offset (structured)
-        self.fetch(warp, b, addr, 0b11, &mut sa);
+        self.fetch(warp, b, addr, 0b111, &mut sa);
         self.fetch(warp, b, a, 1, &mut sv);
         self.fetch(warp, b, bsrc, 1, &mut sw);
 
         let view = Self::view(b, res);
+        let tex = Self::texture_view(b, res);
         for l in 0..w {
             if warp.active[l] == 0 {
                 continue;
@@ -1311,6 +1478,9 @@ impl<'p> GroupExecutor<'p> {
                 (Res::Tgsm(g), _) => {
                     let i = self.tgsm.word_index(g, x, y, 0);
                     self.tgsm.atomic(i, op)
+                }
+                (Res::UavTexture(_), _) => {
+                    tex.and_then(|t| t.atomic([sa[l], sa[w + l], sa[2 * w + l]], op))
                 }
                 (_, Some(view)) => view.atomic(view.word_index(x, y, 0), op),
                 (_, None) => None,
@@ -1740,6 +1910,44 @@ impl Warp {
             pc: 0,
             done: true,
         }
+    }
+}
+
+/// Add `_aoffimmi` offsets to the texel coordinates of an `ld`/`ldms`
+/// address (not to the slice or mip), wrapping: a negative result becomes a
+/// huge unsigned coordinate, out of range (`sm5-compute-isa.md` §10).
+fn offset_address(dim: ViewDimension, a: [u32; 4], off: [i32; 3]) -> [u32; 3] {
+    let n = match dim {
+        ViewDimension::Texture1D | ViewDimension::Texture1DArray => 1,
+        ViewDimension::Texture3D => 3,
+        _ => 2,
+    };
+    let mut out = [a[0], a[1], a[2]];
+    for (k, o) in out.iter_mut().enumerate().take(n) {
+        *o = o.wrapping_add(off[k] as u32);
+    }
+    out
+}
+
+/// `resinfo`'s result from the view's integer sizes (FS §22.4.14): `_uint`
+/// integers; the default, floats; `_rcpFloat`, reciprocals of the sizes
+/// (width, height, depth, not array sizes) and the rest as floats.
+fn resinfo_result(dim: ViewDimension, info: [u32; 4], mode: u8) -> [u32; 4] {
+    match mode {
+        2 => info,
+        1 => {
+            let sizes = match dim {
+                ViewDimension::Texture1D | ViewDimension::Texture1DArray => 1,
+                ViewDimension::Texture3D => 3,
+                _ => 2,
+            };
+            let mut out = info.map(|v| (v as f32).to_bits());
+            for v in out.iter_mut().take(sizes) {
+                *v = (1.0 / f32::from_bits(*v)).to_bits();
+            }
+            out
+        }
+        _ => info.map(|v| (v as f32).to_bits()),
     }
 }
 

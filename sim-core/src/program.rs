@@ -74,6 +74,46 @@ pub struct BufferDecl {
     pub token: u32,
 }
 
+/// A declared texture SRV (`dcl_resource_texture*`) or texture UAV
+/// (`dcl_uav_typed_texture*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextureDecl {
+    /// Register number (t# or u#).
+    pub slot: u32,
+    /// The declared dimension (D3D10_SB_RESOURCE_DIMENSION).
+    pub dimension: sim_mem::ViewDimension,
+    /// Declared return type of x, y, z, w (1 unorm, 2 snorm, 3 sint, 4 uint, 5 float).
+    pub return_types: [u8; 4],
+    /// Declared sample count of a `texture2dms(array)` (0 when the shader leaves it open).
+    pub sample_count: u32,
+    /// `_glc`: globally coherent (UAVs only).
+    pub globally_coherent: bool,
+    /// Dword offset of the declaration.
+    pub token: u32,
+}
+
+/// How a sampler was declared (`dcl_sampler s#, mode_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SamplerMode {
+    /// `mode_default`
+    Default,
+    /// `mode_comparison`: used by `*_c` instructions
+    Comparison,
+    /// `mode_mono` (a D3D10 mono-1-bit sampler; not used in compute)
+    Mono,
+}
+
+/// A declared sampler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SamplerDecl {
+    /// Register number (s#).
+    pub slot: u32,
+    /// Its mode.
+    pub mode: SamplerMode,
+    /// Dword offset of the declaration.
+    pub token: u32,
+}
+
 /// A declared constant buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConstantBufferDecl {
@@ -179,6 +219,55 @@ pub(crate) enum Res {
     Srv(u32),
     Uav(u32),
     Tgsm(u32),
+    /// a texture SRV t#
+    SrvTexture(u32),
+    /// a texture UAV u#
+    UavTexture(u32),
+}
+
+/// What a texture instruction does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TexKind {
+    /// `ld`, `ld_uav_typed` on a texture: `addr` = int address (mip in .w for SRVs)
+    Ld,
+    /// `ldms`: `extra[0]` = sample index
+    LdMs,
+    /// `store_uav_typed` on a texture: `extra[0]` = value
+    Store,
+    /// `sample_l`: `extra[0]` = LOD
+    SampleL,
+    /// `sample_d`: `extra[0]`, `extra[1]` = ddx, ddy
+    SampleD,
+    /// `sample_c_lz`: `extra[0]` = reference
+    SampleCLz,
+    /// `gather4*`: channel from the sampler operand; `extra[0]` = programmable offset when `po`, `extra[1]` = reference when `compare`
+    Gather {
+        channel: u8,
+        po: bool,
+        compare: bool,
+    },
+    /// `resinfo`: `addr` = mip; 0 float, 1 rcpFloat, 2 uint
+    Resinfo { mode: u8 },
+    /// `sampleinfo[_uint]`
+    SampleInfo { uint: bool },
+    /// `samplepos`: `addr` = sample index
+    SamplePos,
+}
+
+/// A texture instruction, kept beside the code so `OpKind` stays small.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct TexOp {
+    pub kind: TexKind,
+    pub dst: Dst,
+    pub addr: Src,
+    /// `Res::SrvTexture` or `Res::UavTexture`
+    pub res: Res,
+    /// the resource operand's swizzle, applied to the result
+    pub swz: [u8; 4],
+    pub sampler: u32,
+    /// `_aoffimmi(u, v, w)`
+    pub offset: [i8; 3],
+    pub extra: [Src; 2],
 }
 
 /// Single-destination ALU operations.
@@ -427,6 +516,10 @@ pub(crate) enum OpKind {
         threads: bool,
         uglobal: bool,
     },
+    /// a texture instruction: `Program::tex_ops[index]`
+    Texture {
+        index: u32,
+    },
     Nop,
 }
 
@@ -475,11 +568,19 @@ pub struct Program {
     pub srvs: Vec<BufferDecl>,
     /// UAVs (u#), in declaration order.
     pub uavs: Vec<BufferDecl>,
+    /// Texture SRVs (t#), in declaration order.
+    pub srv_textures: Vec<TextureDecl>,
+    /// Texture UAVs (u#), in declaration order.
+    pub uav_textures: Vec<TextureDecl>,
+    /// Samplers (s#), in declaration order.
+    pub samplers: Vec<SamplerDecl>,
     /// TGSM regions, in declaration order.
     pub tgsm: Vec<TgsmDecl>,
     /// The immediate constant buffer, 4 words per vec4.
     pub icb: Vec<u32>,
     pub(crate) code: Vec<Op>,
+    /// texture instructions, indexed by `OpKind::Texture`
+    pub(crate) tex_ops: Vec<TexOp>,
     pub(crate) switches: Vec<SwitchTable>,
     /// word offset of each x# register's storage within a lane-major block, by register number
     pub(crate) xtemp_layout: Vec<Option<(u32, u32)>>,
@@ -730,6 +831,21 @@ impl Program {
     pub fn uav(&self, slot: u32) -> Option<&BufferDecl> {
         self.uavs.iter().find(|d| d.slot == slot)
     }
+
+    /// The declaration of texture SRV slot `t#`.
+    pub fn srv_texture(&self, slot: u32) -> Option<&TextureDecl> {
+        self.srv_textures.iter().find(|d| d.slot == slot)
+    }
+
+    /// The declaration of texture UAV slot `u#`.
+    pub fn uav_texture(&self, slot: u32) -> Option<&TextureDecl> {
+        self.uav_textures.iter().find(|d| d.slot == slot)
+    }
+
+    /// The declaration of sampler slot `s#`.
+    pub fn sampler(&self, slot: u32) -> Option<&SamplerDecl> {
+        self.samplers.iter().find(|d| d.slot == slot)
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -747,8 +863,6 @@ struct Lowering {
     labels: Vec<(u32, u32)>,
     /// labels named by call/callc, with the call's dword offset
     calls: Vec<(u32, u32)>,
-    /// typed SRV/UAV slots and samplers: declared, not executed yet
-    typed: Vec<(OperandType, u32)>,
     blocks: Vec<Block>,
     /// mnemonic and token of the instruction being lowered
     at: (String, u32),
@@ -781,6 +895,10 @@ impl Lowering {
                 constant_buffers: Vec::new(),
                 srvs: Vec::new(),
                 uavs: Vec::new(),
+                srv_textures: Vec::new(),
+                uav_textures: Vec::new(),
+                samplers: Vec::new(),
+                tex_ops: Vec::new(),
                 tgsm: Vec::new(),
                 icb: Vec::new(),
                 code: Vec::new(),
@@ -792,7 +910,6 @@ impl Lowering {
                 interface_calls: Vec::new(),
                 bound_tables: Vec::new(),
             },
-            typed: Vec::new(),
             labels: Vec::new(),
             calls: Vec::new(),
             blocks: Vec::new(),
@@ -1137,19 +1254,82 @@ impl Lowering {
                 let uav = ins.opcode == DclUavTyped;
                 self.push_buffer_decl(ins, uav, slots, BufferDeclKind::Typed { return_types })?;
             }
-            DclResource | DclUavTyped | DclSampler => {
-                // Recorded, so that instructions using them are reported as
-                // unsupported; a program that only declares them still runs.
-                let op = ins
-                    .operands
-                    .first()
-                    .ok_or_else(|| self.invalid("no operand"))?;
-                let reg = if self.p.version.is_sm51() {
-                    op.indices.get(1).map(|i| i.imm as u32)
-                } else {
-                    op.reg()
+            DclResource | DclUavTyped => {
+                use sim_mem::ViewDimension as V;
+                let dimension = match ins.controls() & 0x1f {
+                    2 => V::Texture1D,
+                    3 => V::Texture2D,
+                    4 => V::Texture2DMS,
+                    5 => V::Texture3D,
+                    6 => V::TextureCube,
+                    7 => V::Texture1DArray,
+                    8 => V::Texture2DArray,
+                    9 => V::Texture2DMSArray,
+                    10 => V::TextureCubeArray,
+                    d => return Err(self.invalid(format!("resource dimension {d}"))),
                 };
-                self.typed.push((op.ty, reg.unwrap_or(u32::MAX)));
+                let uav = ins.opcode == DclUavTyped;
+                if uav && !dimension.allowed_for_uav() {
+                    return Err(self.invalid(format!("a UAV cannot be a {}", dimension.name())));
+                }
+                let slots = self.decl_slots(ins, 1)?;
+                let token = self.raw(ins, 0)?;
+                let return_types = [0, 4, 8, 12].map(|s| ((token >> s) & 0xf) as u8);
+                let limit = if uav { 64 } else { 128 };
+                for slot in slots {
+                    if slot >= limit {
+                        return Err(self.invalid(format!(
+                            "slot {slot} is past the last slot ({})",
+                            limit - 1
+                        )));
+                    }
+                    let taken = if uav {
+                        self.p.uav(slot).is_some() || self.p.uav_texture(slot).is_some()
+                    } else {
+                        self.p.srv(slot).is_some() || self.p.srv_texture(slot).is_some()
+                    };
+                    if taken {
+                        return Err(self.invalid(format!("slot {slot} is declared twice")));
+                    }
+                    let decl = TextureDecl {
+                        slot,
+                        dimension,
+                        return_types,
+                        sample_count: if dimension.is_multisampled() {
+                            (ins.token >> 16) & 0x7f
+                        } else {
+                            0
+                        },
+                        globally_coherent: uav && ins.token & (1 << 16) != 0,
+                        token: ins.offset,
+                    };
+                    if uav {
+                        self.p.uav_textures.push(decl);
+                    } else {
+                        self.p.srv_textures.push(decl);
+                    }
+                }
+            }
+            DclSampler => {
+                let mode = match ins.controls() & 0xf {
+                    0 => SamplerMode::Default,
+                    1 => SamplerMode::Comparison,
+                    2 => SamplerMode::Mono,
+                    m => return Err(self.invalid(format!("sampler mode {m}"))),
+                };
+                for slot in self.decl_slots(ins, 0)? {
+                    if slot >= 16 {
+                        return Err(self.invalid(format!("s{slot} is past the last sampler (s15)")));
+                    }
+                    if self.p.sampler(slot).is_some() {
+                        return Err(self.invalid(format!("s{slot} is declared twice")));
+                    }
+                    self.p.samplers.push(SamplerDecl {
+                        slot,
+                        mode,
+                        token: ins.offset,
+                    });
+                }
             }
             // Class linkage (TPF "Function Body", "Function Table", "Interface").
             DclFunctionBody => {}
@@ -1441,16 +1621,11 @@ impl Lowering {
             op.reg()
                 .ok_or_else(|| self.invalid("resource register must be immediate"))?
         };
-        if self.typed.contains(&(op.ty, reg)) {
-            let what = if op.ty == OperandType::Sampler {
-                "a sampler"
-            } else {
-                "a texture"
-            };
-            return Err(self.unsupported(format!(
-                "{}{reg} is {what}; textures and samplers are not executed yet",
-                op.ty.name()
-            )));
+        if op.ty == OperandType::Resource && self.p.srv_texture(reg).is_some() {
+            return Ok((Res::SrvTexture(reg), None));
+        }
+        if op.ty == OperandType::UnorderedAccessView && self.p.uav_texture(reg).is_some() {
+            return Ok((Res::UavTexture(reg), None));
         }
         Ok(match op.ty {
             OperandType::Resource => (
@@ -1492,6 +1667,217 @@ impl Lowering {
                 )))
             }
         })
+    }
+
+    /// A sampler operand `s#` (SM5.1: `S#[id][slot]`): its slot, which must be declared.
+    fn sampler_operand(&self, op: &Operand) -> Result<u32, LoadError> {
+        if op.ty != OperandType::Sampler {
+            return Err(self.invalid("expected a sampler operand s#"));
+        }
+        let reg = if self.p.version.is_sm51() {
+            match op.indices.get(1) {
+                Some(Index { imm, rel: None }) => *imm as u32,
+                Some(_) => return Err(self.unsupported("dynamically indexed sampler ranges")),
+                None => return Err(self.invalid("an SM5.1 sampler operand needs [id][slot]")),
+            }
+        } else {
+            op.reg()
+                .ok_or_else(|| self.invalid("sampler register must be immediate"))?
+        };
+        if self.p.sampler(reg).is_none() {
+            return Err(self.invalid(format!("s{reg} is not declared")));
+        }
+        Ok(reg)
+    }
+
+    /// Lower a texture instruction (`reference/sm5-compute-isa.md` §10;
+    /// operand orders from FS §22.4) into a [`TexOp`].
+    fn texture_instruction(&mut self, ins: &Instruction) -> Result<(), LoadError> {
+        use sim_mem::ViewDimension as V;
+        use Opcode as O;
+        let ops = &ins.operands;
+        let zero = Src {
+            kind: SrcKind::Imm([0; 4]),
+            swz: [0, 1, 2, 3],
+            modifier: SrcMod::None,
+        };
+        let need = |n: usize| -> Result<(), LoadError> {
+            if ops.len() < n {
+                Err(self.invalid(format!("needs {n} operands")))
+            } else {
+                Ok(())
+            }
+        };
+        // operand positions: resource, sampler and the rest
+        let (res_at, sampler_at) = match ins.opcode {
+            O::StoreUavTyped => (0, None),
+            O::SampleInfo => (1, None),
+            O::Gather4Po | O::Gather4PoC => (3, Some(4)),
+            O::SampleL | O::SampleD | O::SampleCLz | O::Gather4 | O::Gather4C => (2, Some(3)),
+            _ => (2, None),
+        };
+        need(res_at + 1 + sampler_at.is_some() as usize)?;
+        let (res, _) = self.res(&ops[res_at])?;
+        let decl = match res {
+            Res::SrvTexture(t) => *self.p.srv_texture(t).expect("checked by res()"),
+            Res::UavTexture(u) => *self.p.uav_texture(u).expect("checked by res()"),
+            _ => return Err(self.invalid("needs a texture t# or u#")),
+        };
+        let dim = decl.dimension;
+        let is_uav = matches!(res, Res::UavTexture(_));
+        let sampler = match sampler_at {
+            Some(i) => self.sampler_operand(&ops[i])?,
+            None => 0,
+        };
+        let sampling = sampler_at.is_some();
+        if sampling && is_uav {
+            return Err(self.invalid("UAVs cannot be sampled"));
+        }
+        if sampling && dim.is_multisampled() {
+            return Err(self.invalid("multisampled textures cannot be sampled"));
+        }
+        let float_rt =
+            decl.return_types[0] == 5 || decl.return_types[0] == 1 || decl.return_types[0] == 2;
+        let kind = match ins.opcode {
+            O::Ld | O::LdUavTyped => {
+                if ins.opcode == O::LdUavTyped && !is_uav {
+                    return Err(self.invalid("ld_uav_typed reads a u#"));
+                }
+                if ins.opcode == O::Ld && is_uav {
+                    return Err(self.invalid("ld reads a t#; use ld_uav_typed for a u#"));
+                }
+                if dim.is_cube() {
+                    return Err(self.invalid("ld cannot read a cube texture"));
+                }
+                if dim.is_multisampled() {
+                    return Err(self.invalid("ld cannot read a multisampled texture; use ldms"));
+                }
+                TexKind::Ld
+            }
+            O::LdMs => {
+                if !dim.is_multisampled() {
+                    return Err(self.invalid("ldms reads a texture2dms(array)"));
+                }
+                TexKind::LdMs
+            }
+            O::StoreUavTyped => TexKind::Store,
+            O::SampleL => TexKind::SampleL,
+            O::SampleD => TexKind::SampleD,
+            O::SampleCLz => TexKind::SampleCLz,
+            O::Gather4 | O::Gather4C | O::Gather4Po | O::Gather4PoC => {
+                if matches!(dim, V::Texture1D | V::Texture1DArray | V::Texture3D) {
+                    return Err(self.invalid("gather4 needs a 2D, 2D array or cube texture"));
+                }
+                let po = matches!(ins.opcode, O::Gather4Po | O::Gather4PoC);
+                if po && dim.is_cube() {
+                    return Err(self.invalid("gather4_po cannot read a cube texture"));
+                }
+                let s_op = &ops[sampler_at.unwrap_or(0)];
+                TexKind::Gather {
+                    channel: s_op.swizzle()[0],
+                    po,
+                    compare: matches!(ins.opcode, O::Gather4C | O::Gather4PoC),
+                }
+            }
+            O::Resinfo => TexKind::Resinfo {
+                mode: (ins.controls() & 3) as u8,
+            },
+            O::SampleInfo => TexKind::SampleInfo {
+                uint: ins.controls() & 1 != 0,
+            },
+            O::SamplePos => TexKind::SamplePos,
+            _ => return Err(self.invalid("not a texture instruction")),
+        };
+        if matches!(kind, TexKind::SampleCLz)
+            || matches!(kind, TexKind::Gather { compare: true, .. })
+        {
+            let mode = self.p.sampler(sampler).map(|s| s.mode);
+            if mode != Some(SamplerMode::Comparison) {
+                return Err(self.invalid(format!(
+                    "s{sampler} must be declared mode_comparison for a comparison instruction"
+                )));
+            }
+        }
+        if matches!(kind, TexKind::SampleL | TexKind::SampleD) && !float_rt {
+            return Err(self.invalid("integer textures cannot be sampled"));
+        }
+        let offset = ins.extended.sample_offsets.unwrap_or([0; 3]);
+        let swz = if matches!(kind, TexKind::Store) {
+            [0, 1, 2, 3]
+        } else {
+            ops[res_at].swizzle()
+        };
+        // destination, address and extras per FS §22.4
+        let (dst, addr, extra) = match kind {
+            TexKind::Store => {
+                if ops.len() < 3 {
+                    return Err(self.invalid("store_uav_typed needs u#, address, value"));
+                }
+                let dst = Dst {
+                    kind: DstKind::Null,
+                    mask: 0,
+                };
+                (
+                    dst,
+                    self.src(&ops[1], Class::Int)?,
+                    [self.src(&ops[2], Class::Move)?, zero],
+                )
+            }
+            TexKind::SampleInfo { .. } => (self.dst(&ops[0])?, zero, [zero, zero]),
+            _ => {
+                let dst = self.dst(&ops[0])?;
+                let addr_class = match kind {
+                    TexKind::Ld | TexKind::LdMs | TexKind::Resinfo { .. } | TexKind::SamplePos => {
+                        Class::Int
+                    }
+                    _ => Class::Float,
+                };
+                let addr = self.src(&ops[1], addr_class)?;
+                let tail = |k: usize| ops.get(k);
+                let mut extra = [zero, zero];
+                match kind {
+                    TexKind::LdMs => {
+                        let o = tail(3).ok_or_else(|| self.invalid("ldms needs a sample index"))?;
+                        extra[0] = self.src(o, Class::Int)?;
+                    }
+                    TexKind::SampleL | TexKind::SampleCLz => {
+                        let o = tail(4).ok_or_else(|| self.invalid("needs a LOD or reference"))?;
+                        extra[0] = self.src(o, Class::Float)?;
+                    }
+                    TexKind::SampleD => {
+                        let (Some(x), Some(y)) = (tail(4), tail(5)) else {
+                            return Err(self.invalid("sample_d needs ddx and ddy"));
+                        };
+                        extra = [self.src(x, Class::Float)?, self.src(y, Class::Float)?];
+                    }
+                    TexKind::Gather { po, compare, .. } => {
+                        if po {
+                            extra[0] = self.src(&ops[2], Class::Int)?;
+                        }
+                        if compare {
+                            let at = sampler_at.unwrap_or(0) + 1;
+                            let o = tail(at).ok_or_else(|| self.invalid("needs a reference"))?;
+                            extra[1] = self.src(o, Class::Float)?;
+                        }
+                    }
+                    _ => {}
+                }
+                (dst, addr, extra)
+            }
+        };
+        let index = self.p.tex_ops.len() as u32;
+        self.p.tex_ops.push(TexOp {
+            kind,
+            dst,
+            addr,
+            res,
+            swz,
+            sampler,
+            offset,
+            extra,
+        });
+        self.emit(OpKind::Texture { index }, ins.offset);
+        Ok(())
     }
 
     fn store_count(&self, op: &Operand) -> Result<u8, LoadError> {
@@ -1937,8 +2323,16 @@ impl Lowering {
                     (None, &ops[..])
                 };
                 let (res, decl) = self.res(&rest[0])?;
-                if matches!(res, Res::Srv(_)) {
+                if matches!(res, Res::Srv(_) | Res::SrvTexture(_)) {
                     return Err(self.invalid("atomics need a UAV or TGSM"));
+                }
+                if let Res::UavTexture(u) = res {
+                    let rt = self.p.uav_texture(u).map_or(0, |d| d.return_types[0]);
+                    if !matches!(rt, 3 | 4) {
+                        return Err(self.invalid(
+                            "atomics on a texture UAV need it declared uint or sint (an R32_UINT/R32_SINT view)",
+                        ));
+                    }
                 }
                 if let Some(BufferDeclKind::Typed { return_types }) = decl {
                     if !matches!(return_types[0], 3 | 4) {
@@ -1984,13 +2378,35 @@ impl Lowering {
                     t,
                 );
             }
+            O::Ld | O::LdUavTyped
+                if matches!(
+                    self.res(&ops[2])?.0,
+                    Res::SrvTexture(_) | Res::UavTexture(_)
+                ) =>
+            {
+                self.texture_instruction(ins)?;
+            }
+            O::StoreUavTyped if matches!(self.res(&ops[0])?.0, Res::UavTexture(_)) => {
+                self.texture_instruction(ins)?;
+            }
+            O::LdMs
+            | O::SampleL
+            | O::SampleD
+            | O::SampleCLz
+            | O::Gather4
+            | O::Gather4C
+            | O::Gather4Po
+            | O::Gather4PoC
+            | O::Resinfo
+            | O::SampleInfo
+            | O::SamplePos => {
+                self.texture_instruction(ins)?;
+            }
             O::Ld | O::LdUavTyped => {
                 let dst = self.dst(&ops[0])?;
                 let (res, kind) = self.res(&ops[2])?;
                 if !matches!(kind, Some(BufferDeclKind::Typed { .. })) {
-                    return Err(
-                        self.invalid("needs a typed buffer (textures are not executed yet)")
-                    );
+                    return Err(self.invalid("needs a typed buffer or a texture"));
                 }
                 if ins.opcode == O::LdUavTyped && !matches!(res, Res::Uav(_)) {
                     return Err(self.invalid("ld_uav_typed reads a u#"));
@@ -2021,8 +2437,8 @@ impl Lowering {
             O::Bufinfo => {
                 let dst = self.dst(&ops[0])?;
                 let (res, _) = self.res(&ops[1])?;
-                if matches!(res, Res::Tgsm(_)) {
-                    return Err(self.invalid("bufinfo takes a t# or u#"));
+                if !matches!(res, Res::Srv(_) | Res::Uav(_)) {
+                    return Err(self.invalid("bufinfo takes a buffer t# or u#"));
                 }
                 self.emit(OpKind::Bufinfo { dst, res }, t);
             }
@@ -2040,11 +2456,29 @@ impl Lowering {
             }
             // Feedback loads (§16): the load itself, then a residency status.
             // sm5sim has no tiled resources, so every access is fully mapped.
-            O::LdRawFeedback | O::LdStructuredFeedback | O::LdUavTypedFeedback => {
+            O::LdRawFeedback
+            | O::LdStructuredFeedback
+            | O::LdUavTypedFeedback
+            | O::LdFeedback
+            | O::LdMsFeedback
+            | O::SampleLFeedback
+            | O::SampleCLzFeedback
+            | O::Gather4Feedback
+            | O::Gather4CFeedback
+            | O::Gather4PoFeedback
+            | O::Gather4PoCFeedback => {
                 let base = match ins.opcode {
                     O::LdRawFeedback => O::LdRaw,
                     O::LdStructuredFeedback => O::LdStructured,
-                    _ => O::LdUavTyped,
+                    O::LdUavTypedFeedback => O::LdUavTyped,
+                    O::LdFeedback => O::Ld,
+                    O::LdMsFeedback => O::LdMs,
+                    O::SampleLFeedback => O::SampleL,
+                    O::SampleCLzFeedback => O::SampleCLz,
+                    O::Gather4Feedback => O::Gather4,
+                    O::Gather4CFeedback => O::Gather4C,
+                    O::Gather4PoFeedback => O::Gather4Po,
+                    _ => O::Gather4PoC,
                 };
                 let mut plain = ins.clone();
                 plain.opcode = base;
@@ -2125,9 +2559,6 @@ impl Lowering {
                 let label = self.label_operand(target)?;
                 self.calls.push((label, ins.offset));
                 self.emit(OpKind::Call { label, cond }, t);
-            }
-            _ if info.class == Class::Texture => {
-                return Err(self.unsupported("texture instructions are not executed yet"));
             }
             _ => {
                 return Err(self.unsupported("this instruction is not executed yet"));

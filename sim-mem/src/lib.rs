@@ -14,15 +14,23 @@
 
 pub mod addressing;
 pub mod atomic;
+mod bc;
 pub mod buffer;
 pub mod format;
+pub mod sampler;
+pub mod sampling;
 pub mod sync;
+pub mod texture;
 pub mod tgsm;
 
 pub use addressing::{raw_word_index, structured_word_index};
 pub use atomic::AtomicOp;
 pub use buffer::{Buffer, BufferView, MemError, ViewKind};
 pub use format::{ChannelKind, Format};
+pub use sampler::{AddressMode, ComparisonFunc, Filter, FilterType, Reduction, SamplerDesc};
+pub use texture::{
+    Texture, TextureDesc, TextureDimension, TextureError, TextureView, ViewDimension, ViewRange,
+};
 pub use tgsm::{Tgsm, TgsmRegion, MAX_TGSM_BYTES};
 
 /// The resources bound for one dispatch, by slot number.
@@ -39,6 +47,12 @@ pub struct Bindings<'a> {
     pub srvs: Vec<Option<BufferView<'a>>>,
     /// Unordered access views `u#`.
     pub uavs: Vec<Option<BufferView<'a>>>,
+    /// Texture SRVs `t#` (a slot holds a buffer view in `srvs` or a texture view here).
+    pub srv_textures: Vec<Option<TextureView<'a>>>,
+    /// Texture UAVs `u#` (a slot holds a buffer view in `uavs` or a texture view here).
+    pub uav_textures: Vec<Option<TextureView<'a>>>,
+    /// Samplers `s#`.
+    pub samplers: Vec<Option<SamplerDesc>>,
 }
 
 impl<'a> Bindings<'a> {
@@ -53,5 +67,17 @@ impl<'a> Bindings<'a> {
     /// The UAV in slot `slot`, if bound.
     pub fn uav(&self, slot: u32) -> Option<BufferView<'a>> {
         self.uavs.get(slot as usize).copied().flatten()
+    }
+    /// The texture SRV in slot `slot`, if bound.
+    pub fn srv_texture(&self, slot: u32) -> Option<TextureView<'a>> {
+        self.srv_textures.get(slot as usize).copied().flatten()
+    }
+    /// The texture UAV in slot `slot`, if bound.
+    pub fn uav_texture(&self, slot: u32) -> Option<TextureView<'a>> {
+        self.uav_textures.get(slot as usize).copied().flatten()
+    }
+    /// The sampler in slot `slot`, if bound.
+    pub fn sampler(&self, slot: u32) -> Option<&SamplerDesc> {
+        self.samplers.get(slot as usize).and_then(|s| s.as_ref())
     }
 }

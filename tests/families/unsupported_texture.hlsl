@@ -1,6 +1,5 @@
-// Covers: loading a shader that uses something sm5sim does not execute
-// (textures) must fail with LoadError::Unsupported naming the mnemonic and
-// the dword offset of the first instruction that needs it.
+// Covers: ld on a Texture2D (once unsupported, hence the name): in-range
+// texels and the zero result out of range (FS 22.4.6).
 // fxc (run in tests/families): /work/fxc/fxc unsupported_texture.hlsl -E main -T cs_5_0 -Fo unsupported_texture.dxbc -Fc unsupported_texture.asm
 Texture2D<float4> image : register(t0);
 RWStructuredBuffer<float4> output : register(u0);
