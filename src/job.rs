@@ -9,10 +9,14 @@
 
 use crate::compiler::{self, CompileError, CompileOptions, Compiled, HlslRequest};
 use serde::Deserialize;
-use sim_core::program::{BufferDeclKind, Program};
+use sim_core::program::{BufferDeclKind, Program, TextureDecl};
 use sim_core::rdef::InputType;
 use sim_core::{LoadError, LoadOptions};
-use sim_mem::{Bindings, Buffer, BufferView, ChannelKind, Format, MemError};
+use sim_mem::{
+    AddressMode, Bindings, Buffer, BufferView, ChannelKind, ComparisonFunc, Filter, Format,
+    MemError, SamplerDesc, Texture, TextureDesc, TextureDimension, TextureView, ViewDimension,
+    ViewRange,
+};
 use sim_sched::{dispatch, DispatchError, DispatchOptions, DispatchStats};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -92,8 +96,10 @@ fn locate(text: &str, key: &str) -> Option<TextPosition> {
             Some((n, rest)) => (n, rest.trim_end_matches(']').parse::<usize>().ok()),
             None => (part, None),
         };
-        let table = item.as_table_like()?;
-        let (k, next) = table.get_key_value(name)?;
+        // a part that is not there: the deepest part found
+        let Some((k, next)) = item.as_table_like().and_then(|t| t.get_key_value(name)) else {
+            break;
+        };
         span = k.span().or(span);
         item = next;
         if let Some(i) = index {
@@ -118,7 +124,11 @@ fn locate(text: &str, key: &str) -> Option<TextPosition> {
                         }
                     });
                 }
-                other => other.get(i)?,
+                other => {
+                    let v = other.get(i)?;
+                    span = v.span().or(span);
+                    v
+                }
             };
         }
     }
@@ -159,6 +169,8 @@ struct JobFile {
     #[serde(default)]
     resources: BTreeMap<String, ResourceSpec>,
     #[serde(default)]
+    samplers: BTreeMap<String, SamplerSpec>,
+    #[serde(default)]
     steps: Vec<toml::Table>,
 }
 
@@ -171,8 +183,76 @@ struct ResourceSpec {
     format: Option<String>,
     elements: Option<u64>,
     size_bytes: Option<u64>,
-    init: Option<toml::Table>,
+    /// A contents table; for textures also a list of per-subresource tables.
+    init: Option<toml::Value>,
     counter: Option<u32>,
+    // Textures.
+    width: Option<u32>,
+    height: Option<u32>,
+    depth: Option<u32>,
+    array_size: Option<u32>,
+    mips: Option<u32>,
+    samples: Option<u32>,
+    most_detailed_mip: Option<u32>,
+    mip_count: Option<u32>,
+    first_slice: Option<u32>,
+    slice_count: Option<u32>,
+}
+
+impl ResourceSpec {
+    /// The keys that only textures take, and whether each is given.
+    fn texture_keys(&self) -> [(&'static str, bool); 10] {
+        [
+            ("width", self.width.is_some()),
+            ("height", self.height.is_some()),
+            ("depth", self.depth.is_some()),
+            ("array_size", self.array_size.is_some()),
+            ("mips", self.mips.is_some()),
+            ("samples", self.samples.is_some()),
+            ("most_detailed_mip", self.most_detailed_mip.is_some()),
+            ("mip_count", self.mip_count.is_some()),
+            ("first_slice", self.first_slice.is_some()),
+            ("slice_count", self.slice_count.is_some()),
+        ]
+    }
+
+    /// The keys that only buffers take, and whether each is given.
+    fn buffer_keys(&self) -> [(&'static str, bool); 4] {
+        [
+            ("stride", self.stride.is_some()),
+            ("elements", self.elements.is_some()),
+            ("size_bytes", self.size_bytes.is_some()),
+            ("counter", self.counter.is_some()),
+        ]
+    }
+
+    /// Whether `key` is given (for pointing errors at it).
+    fn has(&self, key: &str) -> bool {
+        key == "format" && self.format.is_some()
+            || key == "view" && self.view.is_some()
+            || self
+                .texture_keys()
+                .iter()
+                .chain(self.buffer_keys().iter())
+                .any(|&(k, given)| k == key && given)
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SamplerSpec {
+    slot: Option<String>,
+    filter: Option<String>,
+    address: Option<String>,
+    address_u: Option<String>,
+    address_v: Option<String>,
+    address_w: Option<String>,
+    mip_lod_bias: Option<f32>,
+    max_anisotropy: Option<u32>,
+    comparison: Option<String>,
+    border_color: Option<Vec<f32>>,
+    min_lod: Option<f32>,
+    max_lod: Option<f32>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq)]
@@ -244,6 +324,10 @@ struct Content {
     random_f32: Option<RandomF32>,
     file: Option<PathBuf>,
     fields: Option<toml::Table>,
+    /// Textures: one texel value everywhere, converted by the format.
+    fill_texel: Option<Vec<f64>>,
+    /// Textures: a PNG file for one subresource.
+    png: Option<PathBuf>,
 }
 
 impl Content {
@@ -260,10 +344,39 @@ impl Content {
             self.random_f32.is_some(),
             self.file.is_some(),
             self.fields.is_some(),
+            self.fill_texel.is_some(),
+            self.png.is_some(),
         ]
         .iter()
         .filter(|&&b| b)
         .count()
+    }
+
+    /// The key of the form given (for error positions).
+    fn form(&self) -> &'static str {
+        [
+            ("u32", self.u32.is_some()),
+            ("i32", self.i32.is_some()),
+            ("f32", self.f32.is_some()),
+            ("fill_u32", self.fill_u32.is_some()),
+            ("fill_f32", self.fill_f32.is_some()),
+            ("iota_u32", self.iota_u32.is_some()),
+            ("iota_f32", self.iota_f32.is_some()),
+            ("random_u32", self.random_u32.is_some()),
+            ("random_f32", self.random_f32.is_some()),
+            ("file", self.file.is_some()),
+            ("fields", self.fields.is_some()),
+            ("fill_texel", self.fill_texel.is_some()),
+            ("png", self.png.is_some()),
+        ]
+        .iter()
+        .find(|(_, given)| *given)
+        .map_or("", |(k, _)| k)
+    }
+
+    /// Whether this is a texture-only form (`fill_texel`, `png`).
+    fn is_texel_form(&self) -> bool {
+        self.fill_texel.is_some() || self.png.is_some()
     }
 
     /// Whether the words are floats (for comparisons with a tolerance).
@@ -414,6 +527,24 @@ pub enum View {
     Constant,
     /// typed buffer of this DXGI format
     Typed(Format),
+    /// texture view: its dimension, format and range of mips and slices
+    Texture {
+        /// the view dimension
+        dimension: ViewDimension,
+        /// the view's format (the texture's)
+        format: Format,
+        /// the mips and slices it sees
+        range: ViewRange,
+    },
+}
+
+/// What a resource's contents live in.
+#[derive(Debug)]
+pub enum Storage {
+    /// a buffer (raw, structured, typed or constant views)
+    Buffer(Buffer),
+    /// a texture
+    Texture(Texture),
 }
 
 /// A resource of a job.
@@ -426,7 +557,54 @@ pub struct Resource {
     /// how it is viewed
     pub view: View,
     /// its contents
-    pub buffer: Buffer,
+    pub storage: Storage,
+}
+
+impl Resource {
+    /// The raw storage, as 32-bit words: a buffer's contents, or a texture's
+    /// subresources in D3D order (each starting on a 4-byte boundary, rows
+    /// tightly packed; see [`sim_mem::texture`]).
+    pub fn data(&self) -> &Buffer {
+        match &self.storage {
+            Storage::Buffer(b) => b,
+            Storage::Texture(t) => t.data(),
+        }
+    }
+
+    /// The buffer, unless this is a texture.
+    pub fn buffer(&self) -> Option<&Buffer> {
+        match &self.storage {
+            Storage::Buffer(b) => Some(b),
+            Storage::Texture(_) => None,
+        }
+    }
+
+    /// The texture, if this is one.
+    pub fn texture(&self) -> Option<&Texture> {
+        match &self.storage {
+            Storage::Texture(t) => Some(t),
+            Storage::Buffer(_) => None,
+        }
+    }
+}
+
+/// A sampler of a job (`[samplers.NAME]`).
+#[derive(Debug, Clone)]
+pub struct Sampler {
+    /// its key in `[samplers]`
+    pub name: String,
+    /// its slot `s#`
+    pub slot: u32,
+    /// its state
+    pub desc: SamplerDesc,
+}
+
+/// Where a texture contents form goes: one subresource, or (None) the whole
+/// texture (word forms and `fill_texel`) or mip 0 slice 0 (`png`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Subresource {
+    mip: u32,
+    slice: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -434,7 +612,8 @@ enum Step {
     Dispatch([u32; 3]),
     Set {
         resource: usize,
-        content: Option<Content>,
+        content: Option<Box<Content>>,
+        sub: Option<Subresource>,
         counter: Option<u32>,
     },
     Expect(Expect),
@@ -458,6 +637,11 @@ enum Check {
     MinU32(u32),
     MaxU32(u32),
     Counter(u32),
+    /// mip 0 slice 0 of a 2D texture against a PNG, texel by texel
+    Png {
+        path: PathBuf,
+        tolerance: u32,
+    },
 }
 
 /// A job ready to run: the shader loaded, resources created and initialised.
@@ -471,6 +655,8 @@ pub struct Job {
     pub compiled: Option<Compiled>,
     /// resources in name order
     pub resources: Vec<Resource>,
+    /// samplers in name order
+    pub samplers: Vec<Sampler>,
     /// Things that are legal but probably not meant, e.g. a constant buffer
     /// smaller than the shader declares (reads past it return 0, FS §7.5).
     pub warnings: Vec<String>,
@@ -681,18 +867,48 @@ impl Job {
             }
             resources.push(r);
         }
+        let mut samplers: Vec<Sampler> = Vec::new();
+        for (name, spec) in &file.samplers {
+            let key = format!("samplers.{name}");
+            let s = resolve_sampler(name, spec, &program).map_err(|(k, m)| {
+                spec_err(
+                    if k.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{key}.{k}")
+                    },
+                    m,
+                )
+            })?;
+            if let Some(other) = samplers.iter().find(|o| o.slot == s.slot) {
+                return Err(spec_err(
+                    key,
+                    format!("slot s{} is already bound to '{}'", s.slot, other.name),
+                ));
+            }
+            samplers.push(s);
+        }
         // Every slot the shader declares must be bound.
         let declared = program
             .srvs
             .iter()
-            .map(|d| Slot {
+            .map(|d| d.slot)
+            .chain(program.srv_textures.iter().map(|d| d.slot))
+            .map(|index| Slot {
                 kind: SlotKind::Srv,
-                index: d.slot,
+                index,
             })
-            .chain(program.uavs.iter().map(|d| Slot {
-                kind: SlotKind::Uav,
-                index: d.slot,
-            }))
+            .chain(
+                program
+                    .uavs
+                    .iter()
+                    .map(|d| d.slot)
+                    .chain(program.uav_textures.iter().map(|d| d.slot))
+                    .map(|index| Slot {
+                        kind: SlotKind::Uav,
+                        index,
+                    }),
+            )
             .chain(program.constant_buffers.iter().map(|c| Slot {
                 kind: SlotKind::ConstantBuffer,
                 index: c.slot,
@@ -705,6 +921,20 @@ impl Job {
                 return Err(spec_err(
                     "resources".into(),
                     format!("the shader declares {slot}{named} but the job binds nothing there"),
+                ));
+            }
+        }
+        for decl in &program.samplers {
+            if !samplers.iter().any(|s| s.slot == decl.slot) {
+                let name = rdef_sampler_name(&program, decl.slot);
+                let hint = name.as_deref().unwrap_or("NAME");
+                return Err(spec_err(
+                    "samplers".into(),
+                    format!(
+                        "the shader declares s{}{} but the job binds no sampler there; add [samplers.{hint}]",
+                        decl.slot,
+                        name.as_ref().map(|n| format!(" ('{n}')")).unwrap_or_default()
+                    ),
                 ));
             }
         }
@@ -754,16 +984,33 @@ impl Job {
                         _ => return Err(spec_err(key, "needs resource = \"NAME\"".into())),
                     };
                     let ri = find(&key, &rname)?;
+                    let r = &resources[ri];
                     let counter =
                         take_u32(&mut t, "counter").map_err(|m| spec_err(key.clone(), m))?;
+                    if counter.is_some() && r.texture().is_some() {
+                        return Err(spec_err(
+                            key,
+                            format!("'{rname}' is a texture; only buffer UAVs have a counter"),
+                        ));
+                    }
                     if kind == "set" {
+                        let sub = if r.texture().is_some() {
+                            take_subresource(&mut t).map_err(|m| spec_err(key.clone(), m))?
+                        } else {
+                            None
+                        };
                         let content = if t.is_empty() {
                             None
                         } else {
                             let c = parse_content(t).map_err(|m| spec_err(key.clone(), m))?;
-                            check_content(&c, &resources[ri], &program, base, true)
-                                .map_err(|m| spec_err(key.clone(), m))?;
-                            Some(c)
+                            if r.texture().is_some() {
+                                texture_writes(&c, sub, r, &program, base)
+                                    .map_err(|m| spec_err(key.clone(), m))?;
+                            } else {
+                                check_content(&c, r, &program, base, true)
+                                    .map_err(|m| spec_err(key.clone(), m))?;
+                            }
+                            Some(Box::new(c))
                         };
                         if content.is_none() && counter.is_none() {
                             return Err(spec_err(key, "set needs contents or counter".into()));
@@ -771,15 +1018,35 @@ impl Job {
                         steps.push(Step::Set {
                             resource: ri,
                             content,
+                            sub,
                             counter,
                         });
                     } else {
                         let text = format!("{rname} {}", value_text(value));
                         let check =
                             parse_check(t, counter).map_err(|m| spec_err(key.clone(), m))?;
-                        if let Check::Words { content, .. } = &check {
-                            check_content(content, &resources[ri], &program, base, false)
-                                .map_err(|m| spec_err(key.clone(), m))?;
+                        match &check {
+                            Check::Words { content, .. } => {
+                                check_content(content, r, &program, base, false)
+                                    .map_err(|m| spec_err(key.clone(), m))?;
+                            }
+                            Check::Png { path, .. } => {
+                                let (w, h) = png_target(r).map_err(|m| spec_err(key.clone(), m))?;
+                                let png = read_png(&base.join(path))
+                                    .map_err(|m| spec_err(format!("{key}.png"), m))?;
+                                if (png.width, png.height) != (w, h) {
+                                    return Err(spec_err(
+                                        format!("{key}.png"),
+                                        format!(
+                                            "{} is {}x{}, but '{rname}' (mip 0) is {w}x{h}",
+                                            path.display(),
+                                            png.width,
+                                            png.height
+                                        ),
+                                    ));
+                                }
+                            }
+                            _ => {}
                         }
                         steps.push(Step::Expect(Expect {
                             resource: ri,
@@ -799,12 +1066,26 @@ impl Job {
                 .find(|c| c.slot == r.slot.index)
             {
                 let declared = decl.size_vec4 as usize * 16;
-                if r.buffer.len_bytes() < declared {
+                if r.data().len_bytes() < declared {
                     warnings.push(format!(
                         "resources.{}: {} bytes bound to {}, which the shader declares as {declared} bytes; reads past the end return 0",
                         r.name,
-                        r.buffer.len_bytes(),
+                        r.data().len_bytes(),
                         r.slot
+                    ));
+                }
+            }
+        }
+        for decl in &program.samplers {
+            let comparison = decl.mode == sim_core::program::SamplerMode::Comparison;
+            if let Some(s) = samplers.iter().find(|s| s.slot == decl.slot) {
+                let compares = s.desc.filter.reduction == sim_mem::Reduction::Comparison;
+                if comparison && !compares {
+                    warnings.push(format!(
+                        "samplers.{}: s{} is declared for comparisons (SampleCmp) but its filter {} is not a COMPARISON_ one",
+                        s.name,
+                        s.slot,
+                        s.desc.filter.name()
                     ));
                 }
             }
@@ -814,6 +1095,7 @@ impl Job {
             program,
             compiled,
             resources,
+            samplers,
             warnings,
             steps,
             base: base.to_owned(),
@@ -843,7 +1125,7 @@ impl Job {
                         .resources
                         .iter()
                         .filter(|r| r.view == View::Constant)
-                        .map(|r| (r.slot.index, r.buffer.to_words()))
+                        .map(|r| (r.slot.index, r.data().to_words()))
                         .collect();
                     let bindings = self.bindings(&cbs);
                     let stats = dispatch(&self.program, &bindings, *groups, options)
@@ -857,28 +1139,32 @@ impl Job {
                 Step::Set {
                     resource,
                     content,
+                    sub,
                     counter,
                 } => {
                     let r = &self.resources[*resource];
+                    let err = |message: String| JobError::Spec {
+                        at: None,
+                        path: self.path.clone(),
+                        key: format!("steps[{i}].set"),
+                        message,
+                    };
                     if let Some(c) = content {
-                        let words = generate(c, r.buffer.len_words(), &self.program, r, &self.base)
-                            .map_err(|m| JobError::Spec {
-                                at: None,
-                                path: self.path.clone(),
-                                key: format!("steps[{i}].set"),
-                                message: m,
-                            })?;
-                        r.buffer
-                            .write_words(0, &words)
-                            .map_err(|e| JobError::Spec {
-                                at: None,
-                                path: self.path.clone(),
-                                key: format!("steps[{i}].set"),
-                                message: e.to_string(),
-                            })?;
+                        if r.texture().is_some() {
+                            let w = texture_writes(c, *sub, r, &self.program, &self.base)
+                                .map_err(err)?;
+                            write_texture(r, w).map_err(err)?;
+                        } else {
+                            let words =
+                                generate(c, r.data().len_words(), &self.program, r, &self.base)
+                                    .map_err(err)?;
+                            r.data()
+                                .write_words(0, &words)
+                                .map_err(|e| err(e.to_string()))?;
+                        }
                     }
                     if let Some(v) = counter {
-                        r.buffer
+                        r.data()
                             .counter()
                             .store(*v, sim_mem::sync::Ordering::Relaxed);
                     }
@@ -893,27 +1179,58 @@ impl Job {
     }
 
     fn bindings<'a>(&'a self, cbs: &'a [(u32, Vec<u32>)]) -> Bindings<'a> {
-        let mut b = Bindings::default();
-        for r in &self.resources {
-            let i = r.slot.index as usize;
-            let view = match r.view {
-                View::Raw => BufferView::raw(&r.buffer),
-                View::Structured(stride) => match BufferView::structured(&r.buffer, stride) {
-                    Ok(v) => v,
-                    Err(_) => continue, // strides are checked at load
-                },
-                View::Typed(f) => BufferView::typed(&r.buffer, f),
-                View::Constant => continue,
-            };
-            let list = if r.slot.kind == SlotKind::Srv {
-                &mut b.srvs
-            } else {
-                &mut b.uavs
-            };
+        fn put<T: Clone>(list: &mut Vec<Option<T>>, i: usize, v: T) {
             if list.len() <= i {
                 list.resize(i + 1, None);
             }
-            list[i] = Some(view);
+            list[i] = Some(v);
+        }
+        let mut b = Bindings::default();
+        for r in &self.resources {
+            let i = r.slot.index as usize;
+            let uav = r.slot.kind == SlotKind::Uav;
+            let view = match (r.view, &r.storage) {
+                (View::Raw, Storage::Buffer(buf)) => BufferView::raw(buf),
+                (View::Structured(stride), Storage::Buffer(buf)) => {
+                    match BufferView::structured(buf, stride) {
+                        Ok(v) => v,
+                        Err(_) => continue, // strides are checked at load
+                    }
+                }
+                (View::Typed(f), Storage::Buffer(buf)) => BufferView::typed(buf, f),
+                (
+                    View::Texture {
+                        dimension,
+                        format,
+                        range,
+                    },
+                    Storage::Texture(t),
+                ) => {
+                    let v = if uav {
+                        TextureView::uav(t, dimension, format, range)
+                    } else {
+                        TextureView::srv(t, dimension, format, range)
+                    };
+                    // views are checked at load
+                    if let Ok(v) = v {
+                        put(
+                            if uav {
+                                &mut b.uav_textures
+                            } else {
+                                &mut b.srv_textures
+                            },
+                            i,
+                            v,
+                        );
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            put(if uav { &mut b.uavs } else { &mut b.srvs }, i, view);
+        }
+        for s in &self.samplers {
+            put(&mut b.samplers, s.slot as usize, s.desc);
         }
         for (slot, words) in cbs {
             let i = *slot as usize;
@@ -927,7 +1244,10 @@ impl Job {
 
     fn check(&self, e: &Expect, step: usize) -> Result<StepReport, JobError> {
         let r = &self.resources[e.resource];
-        let got = r.buffer.to_words();
+        let got = match e.check {
+            Check::Png { .. } => Vec::new(), // compared texel by texel
+            _ => r.data().to_words(),
+        };
         let scalar = |mismatch: bool, expected: u32, got: u32| StepReport::Expect {
             what: e.text.clone(),
             mismatches: mismatch as usize,
@@ -955,8 +1275,22 @@ impl Job {
                 scalar(m != *v, *v, m)
             }
             Check::Counter(v) => {
-                let c = r.buffer.counter().load(sim_mem::sync::Ordering::Relaxed);
+                let c = r.data().counter().load(sim_mem::sync::Ordering::Relaxed);
                 scalar(c != *v, *v, c)
+            }
+            Check::Png { path, tolerance } => {
+                let (mismatches, first) = compare_png(r, &self.base.join(path), *tolerance)
+                    .map_err(|m| JobError::Spec {
+                        at: None,
+                        path: self.path.clone(),
+                        key: format!("steps[{step}].expect"),
+                        message: m,
+                    })?;
+                StepReport::Expect {
+                    what: e.text.clone(),
+                    mismatches,
+                    first,
+                }
             }
             Check::Words { content, ulps, abs } => {
                 let expected =
@@ -1062,7 +1396,7 @@ fn parse_content(t: toml::Table) -> Result<Content, String> {
         .try_into()
         .map_err(|e: toml::de::Error| e.message().to_string())?;
     if c.count() != 1 {
-        return Err("give exactly one of u32, i32, f32, fill_u32, fill_f32, iota_u32, iota_f32, random_u32, random_f32, file, fields".into());
+        return Err("give exactly one of u32, i32, f32, fill_u32, fill_f32, iota_u32, iota_f32, random_u32, random_f32, file, fields (textures also: fill_texel, png)".into());
     }
     Ok(c)
 }
@@ -1088,6 +1422,23 @@ fn parse_check(mut t: toml::Table, counter: Option<u32>) -> Result<Check, String
             };
         }
     }
+    let tolerance = take_u32(&mut t, "tolerance")?;
+    if let Some(p) = t.remove("png") {
+        let toml::Value::String(p) = p else {
+            return Err("png must be a file name".into());
+        };
+        return if t.is_empty() {
+            Ok(Check::Png {
+                path: PathBuf::from(p),
+                tolerance: tolerance.unwrap_or(0),
+            })
+        } else {
+            Err("png is compared on its own (with tolerance = N)".into())
+        };
+    }
+    if tolerance.is_some() {
+        return Err("tolerance applies to png expectations (ulps and abs to float forms)".into());
+    }
     let ulps = take_u32(&mut t, "ulps")?.unwrap_or(0);
     let abs = match t.remove("abs") {
         None => None,
@@ -1096,6 +1447,11 @@ fn parse_check(mut t: toml::Table, counter: Option<u32>) -> Result<Check, String
         Some(_) => return Err("abs must be a non-negative number".into()),
     };
     let content = parse_content(t)?;
+    if content.fill_texel.is_some() {
+        return Err(
+            "expect compares a texture's raw words (u32, fill_u32, …) or its texels with png = \"FILE\"; fill_texel only initialises".into(),
+        );
+    }
     if (ulps > 0 || abs.is_some()) && !content.is_float() {
         return Err(
             "ulps and abs apply to float expectations (f32, fill_f32, iota_f32, random_f32)".into(),
@@ -1106,6 +1462,45 @@ fn parse_check(mut t: toml::Table, counter: Option<u32>) -> Result<Check, String
         ulps,
         abs,
     })
+}
+
+/// The HLSL name of sampler `s#` in RDEF.
+fn rdef_sampler_name(program: &Program, slot: u32) -> Option<String> {
+    let refl = program.reflection.as_ref()?;
+    refl.bindings
+        .iter()
+        .find(|b| b.input_type == InputType::Sampler && b.bind_point == slot)
+        .map(|b| b.name.clone())
+}
+
+/// What RDEF says of texture slot `slot`: its view dimension and return type
+/// (D3D_SRV_DIMENSION; D3D_RESOURCE_RETURN_TYPE, as declarations number them),
+/// when RDEF binds a texture (not a buffer) there.
+fn rdef_texture(program: &Program, slot: Slot) -> Option<(ViewDimension, u8)> {
+    let refl = program.reflection.as_ref()?;
+    let prefix = match slot.kind {
+        SlotKind::Srv => "t",
+        SlotKind::Uav => "u",
+        SlotKind::ConstantBuffer => return None,
+    };
+    let b = refl.resource_at(prefix, 0, slot.index)?;
+    if !matches!(b.input_type, InputType::Texture | InputType::UavRwTyped) {
+        return None;
+    }
+    use ViewDimension::*;
+    let dim = match b.dimension {
+        2 => Texture1D,
+        3 => Texture1DArray,
+        4 => Texture2D,
+        5 => Texture2DArray,
+        6 => Texture2DMS,
+        7 => Texture2DMSArray,
+        8 => Texture3D,
+        9 => TextureCube,
+        10 => TextureCubeArray,
+        _ => return None, // buffers
+    };
+    Some((dim, u8::try_from(b.return_type).unwrap_or(0)))
 }
 
 fn rdef_name(program: &Program, slot: Slot) -> Option<String> {
@@ -1138,7 +1533,19 @@ fn resolve_resource(
     // Slot: given, or found by name in RDEF.
     let binding = program.reflection.as_ref().and_then(|r| r.binding(name));
     let slot = match (&spec.slot, binding) {
-        (Some(s), _) => parse_slot(s).ok_or_else(|| e("slot", format!("'{s}' is not a slot like t0, u1, cb0")))?,
+        (Some(s), _) => parse_slot(s).ok_or_else(|| {
+            if s.trim().to_ascii_lowercase().starts_with('s') {
+                e("slot", format!("'{s}' is a sampler slot; samplers go under [samplers.NAME]"))
+            } else {
+                e("slot", format!("'{s}' is not a slot like t0, u1, cb0"))
+            }
+        })?,
+        (None, Some(b)) if b.input_type == InputType::Sampler => {
+            return Err(e(
+                "",
+                format!("'{name}' is a sampler in the shader; bind it under [samplers.{name}]"),
+            ))
+        }
         (None, Some(b)) => Slot {
             kind: match b.input_type {
                 InputType::CBuffer => SlotKind::ConstantBuffer,
@@ -1160,6 +1567,56 @@ fn resolve_resource(
         SlotKind::Uav => program.uav(slot.index).map(|d| d.kind),
         SlotKind::ConstantBuffer => None,
     };
+    // A texture: a texture view named, or the shader (or RDEF) declaring one.
+    let texture_decl = match slot.kind {
+        SlotKind::Srv => program.srv_texture(slot.index),
+        SlotKind::Uav => program.uav_texture(slot.index),
+        SlotKind::ConstantBuffer => None,
+    };
+    let rdef = if declared.is_none() && texture_decl.is_none() {
+        rdef_texture(program, slot)
+    } else {
+        None
+    };
+    let given_dimension = spec.view.as_deref().and_then(ViewDimension::from_name);
+    if given_dimension.is_some()
+        || (spec.view.is_none() && (texture_decl.is_some() || rdef.is_some()))
+    {
+        return resolve_texture(
+            name,
+            spec,
+            slot,
+            TextureDeclared {
+                given: given_dimension,
+                decl: texture_decl,
+                rdef,
+                buffer: declared,
+            },
+            program,
+            base,
+        );
+    }
+    if let Some(d) = texture_decl {
+        return Err(e(
+            "view",
+            format!(
+                "the shader declares {slot} as a {0}; give view = \"{0}\" (or leave view out), format and width",
+                d.dimension.name()
+            ),
+        ));
+    }
+    let buffer_view = matches!(
+        spec.view.as_deref(),
+        None | Some("raw" | "structured" | "typed" | "constant")
+    );
+    for (key, given) in spec.texture_keys() {
+        if given && buffer_view {
+            return Err(e(
+                key,
+                format!("{key} belongs to textures (view = \"texture2d\", …); this is a buffer"),
+            ));
+        }
+    }
     let view = match spec.view.as_deref() {
         Some("typed") => View::Typed(typed_format(spec)?),
         Some("constant") => View::Constant,
@@ -1175,10 +1632,14 @@ fn resolve_resource(
             }
         }),
         Some(other) => {
+            let textures: Vec<_> = ViewDimension::ALL.iter().map(|d| d.name()).collect();
             return Err(e(
                 "view",
-                format!("'{other}' is not raw, structured, typed or constant"),
-            ))
+                format!(
+                    "'{other}' is not raw, structured, typed, constant or a texture view ({})",
+                    textures.join(", ")
+                ),
+            ));
         }
         None => match (slot.kind, declared) {
             (SlotKind::ConstantBuffer, _) => View::Constant,
@@ -1222,25 +1683,7 @@ fn resolve_resource(
             ))
         }
         (_, View::Typed(f), Some(BufferDeclKind::Typed { return_types })) => {
-            // Integer declarations need integer formats of the same signedness; float,
-            // unorm and snorm declarations need non-integer formats (FS §5.2 view compatibility).
-            let ok = match (return_types[0], f.kind()) {
-                (4, k) => k == ChannelKind::Uint,
-                (3, k) => k == ChannelKind::Sint,
-                (_, k) => !matches!(k, ChannelKind::Uint | ChannelKind::Sint),
-            };
-            if !ok {
-                let t = ["", "unorm", "snorm", "sint", "uint", "float"]
-                    .get(return_types[0] as usize)
-                    .unwrap_or(&"?");
-                return Err(e(
-                    "format",
-                    format!(
-                        "{} does not fit {slot}, which the shader declares as {t}",
-                        f.name()
-                    ),
-                ));
-            }
+            check_return_type(return_types[0], f, slot)?;
         }
         (_, View::Typed(_), Some(_))
         | (_, View::Raw | View::Structured(_), Some(BufferDeclKind::Typed { .. })) => {
@@ -1266,7 +1709,13 @@ fn resolve_resource(
         return Err(e("counter", "only UAVs have a hidden counter".into()));
     }
     let content = match &spec.init {
-        Some(t) => Some(parse_content(t.clone()).map_err(|m| e("init", m))?),
+        Some(toml::Value::Table(t)) => Some(parse_content(t.clone()).map_err(|m| e("init", m))?),
+        Some(_) => {
+            return Err(e(
+                "init",
+                "expected a table such as { fill_u32 = 0 } (lists of per-subresource tables are for textures)".into(),
+            ))
+        }
         None => None,
     };
     // Size.
@@ -1275,6 +1724,7 @@ fn resolve_resource(
         View::Structured(s) => s as u64,
         View::Constant => 16,
         View::Typed(f) => f.size_bytes() as u64,
+        View::Texture { .. } => return Err(e("view", "textures are resolved apart".into())),
     };
     let size = match (spec.elements, spec.size_bytes) {
         (Some(_), Some(_)) => return Err(e("", "give elements or size_bytes, not both".into())),
@@ -1312,18 +1762,18 @@ fn resolve_resource(
         name: name.to_string(),
         slot,
         view,
-        buffer,
+        storage: Storage::Buffer(buffer),
     };
     if let Some(c) = &content {
         check_content(c, &r, program, base, true).map_err(|m| e("init", m))?;
         let words =
-            generate(c, r.buffer.len_words(), program, &r, base).map_err(|m| e("init", m))?;
-        r.buffer
+            generate(c, r.data().len_words(), program, &r, base).map_err(|m| e("init", m))?;
+        r.data()
             .write_words(0, &words)
             .map_err(|m| e("init", m.to_string()))?;
     }
     if let Some(c) = spec.counter {
-        r.buffer
+        r.data()
             .counter()
             .store(c, sim_mem::sync::Ordering::Relaxed);
     }
@@ -1383,16 +1833,47 @@ fn typed_format(spec: &ResourceSpec) -> Result<Format, KeyErr> {
             "a typed view needs format = \"R32_UINT\" (a DXGI format name)".to_string(),
         )
     })?;
-    Format::from_name(name).ok_or_else(|| {
-        let known: Vec<_> = Format::ALL.iter().map(|f| f.name()).collect();
-        (
-            "format".to_string(),
-            format!(
-                "'{name}' is not a typed-buffer format (known: {})",
-                known.join(", ")
-            ),
-        )
-    })
+    Format::from_name(name)
+        .filter(|f| f.buffer_viewable())
+        .ok_or_else(|| {
+            let known: Vec<_> = Format::ALL
+                .iter()
+                .filter(|f| f.buffer_viewable())
+                .map(|f| f.name())
+                .collect();
+            (
+                "format".to_string(),
+                format!(
+                    "'{name}' is not a typed-buffer format (known: {})",
+                    known.join(", ")
+                ),
+            )
+        })
+}
+
+/// Integer declarations need integer formats of the same signedness; float,
+/// unorm and snorm declarations need non-integer formats (FS §5.2 view
+/// compatibility). `return_type` numbers as declarations do (1 unorm, 2
+/// snorm, 3 sint, 4 uint, 5 float).
+fn check_return_type(return_type: u8, f: Format, slot: Slot) -> Result<(), KeyErr> {
+    let ok = match (return_type, f.kind()) {
+        (4, k) => k == ChannelKind::Uint,
+        (3, k) => k == ChannelKind::Sint,
+        (_, k) => !matches!(k, ChannelKind::Uint | ChannelKind::Sint),
+    };
+    if ok {
+        return Ok(());
+    }
+    let t = ["", "unorm", "snorm", "sint", "uint", "float"]
+        .get(return_type as usize)
+        .unwrap_or(&"?");
+    Err((
+        "format".into(),
+        format!(
+            "{} does not fit {slot}, which the shader declares as {t}",
+            f.name()
+        ),
+    ))
 }
 
 fn describe_decl(d: Option<BufferDeclKind>) -> String {
@@ -1426,7 +1907,14 @@ fn check_content(
     base: &Path,
     _init: bool,
 ) -> Result<(), String> {
-    let words = r.buffer.len_words();
+    if c.is_texel_form() && r.texture().is_none() {
+        return Err(format!(
+            "{} is for textures; '{}' is a buffer",
+            c.form(),
+            r.name
+        ));
+    }
+    let words = r.data().len_words();
     if let Some(n) = c.natural_words(base)? {
         if n != words {
             return Err(format!(
@@ -1435,6 +1923,18 @@ fn check_content(
             ));
         }
     }
+    check_generators(c)?;
+    if c.fields.is_some() {
+        if r.view != View::Constant {
+            return Err("fields = {...} initialises constant buffers only".into());
+        }
+        generate(c, words, program, r, base)?;
+    }
+    Ok(())
+}
+
+/// Check the ranges of random generators.
+fn check_generators(c: &Content) -> Result<(), String> {
     if let Some(rnd) = &c.random_u32 {
         if rnd.min > rnd.max {
             return Err(format!("random_u32: min {} > max {}", rnd.min, rnd.max));
@@ -1444,12 +1944,6 @@ fn check_content(
         if rnd.min.is_nan() || rnd.max.is_nan() || rnd.min > rnd.max {
             return Err("random_f32: needs min ≤ max".into());
         }
-    }
-    if c.fields.is_some() {
-        if r.view != View::Constant {
-            return Err("fields = {...} initialises constant buffers only".into());
-        }
-        generate(c, words, program, r, base)?;
     }
     Ok(())
 }
@@ -1586,6 +2080,915 @@ fn cbuffer_fields(
         }
     }
     Ok(words)
+}
+
+// ---------------------------------------------------------------------------
+// Textures
+
+/// What the shader (or its RDEF) says of a texture resource's slot.
+struct TextureDeclared<'a> {
+    /// the view the job names
+    given: Option<ViewDimension>,
+    /// the shader's texture declaration
+    decl: Option<&'a TextureDecl>,
+    /// RDEF's dimension and return type, when the shader declares nothing
+    rdef: Option<(ViewDimension, u8)>,
+    /// the shader's buffer declaration of the slot (an error for a texture)
+    buffer: Option<BufferDeclKind>,
+}
+
+/// The key of `spec` that an error message from sim-mem is about: the first
+/// of `candidates` whose needle the message contains and which the spec
+/// gives, else `fallback`.
+fn error_key(
+    message: &str,
+    spec: &ResourceSpec,
+    candidates: &[(&str, &str)],
+    fallback: &str,
+) -> String {
+    candidates
+        .iter()
+        .find(|(needle, key)| message.contains(needle) && spec.has(key))
+        .map_or(fallback, |(_, key)| key)
+        .to_string()
+}
+
+fn resolve_texture(
+    name: &str,
+    spec: &ResourceSpec,
+    slot: Slot,
+    declared: TextureDeclared,
+    program: &Program,
+    base: &Path,
+) -> Result<Resource, KeyErr> {
+    let e = |k: &str, m: String| (k.to_string(), m);
+    let view_key = if spec.view.is_some() { "view" } else { "" };
+    if slot.kind == SlotKind::ConstantBuffer {
+        return Err(e(
+            view_key,
+            format!("textures go with t# or u# slots (this is {slot})"),
+        ));
+    }
+    if let Some(b) = declared.buffer {
+        let what = match b {
+            BufferDeclKind::Raw => "a raw buffer".to_string(),
+            BufferDeclKind::Structured { stride } => {
+                format!("a structured buffer (stride {stride})")
+            }
+            BufferDeclKind::Typed { .. } => "a typed buffer".to_string(),
+        };
+        return Err(e(
+            view_key,
+            format!("the shader declares {slot} as {what}, not a texture"),
+        ));
+    }
+    for (key, given) in spec.buffer_keys() {
+        if given {
+            return Err(e(
+                key,
+                format!("{key} belongs to buffers; a texture's size is width, height, depth, array_size, mips and samples"),
+            ));
+        }
+    }
+    let declared_dimension = declared
+        .decl
+        .map(|d| d.dimension)
+        .or(declared.rdef.map(|r| r.0));
+    let dimension = match (declared.given, declared_dimension) {
+        (Some(g), Some(d)) if g != d => {
+            return Err(e(
+                "view",
+                format!(
+                    "the shader declares {slot} as {}, not {}",
+                    d.name(),
+                    g.name()
+                ),
+            ))
+        }
+        (Some(g), _) => g,
+        (None, Some(d)) => d,
+        (None, None) => {
+            return Err(e(
+                "view",
+                format!("the shader does not declare {slot}; give view = ..."),
+            ))
+        }
+    };
+    if slot.kind == SlotKind::Uav && !dimension.allowed_for_uav() {
+        return Err(e(
+            view_key,
+            format!(
+                "a UAV cannot be a {} (no multisampled or cube UAVs)",
+                dimension.name()
+            ),
+        ));
+    }
+    // Format: required, and of the declared return type's kind.
+    let format = texture_format(spec)?;
+    let return_type = declared
+        .decl
+        .map(|d| d.return_types[0])
+        .or(declared.rdef.map(|r| r.1))
+        .filter(|&t| (1..=5).contains(&t));
+    if let Some(t) = return_type {
+        check_return_type(t, format, slot)?;
+    }
+    if slot.kind == SlotKind::Uav && !format.uav_storable() {
+        return Err(e(
+            "format",
+            format!("{} cannot be the format of a texture UAV", format.name()),
+        ));
+    }
+    // Size.
+    let resource_dimension = dimension.resource_dimension();
+    let width = spec.width.ok_or_else(|| {
+        e(
+            "",
+            format!(
+                "a {} needs width = N{}",
+                dimension.name(),
+                match resource_dimension {
+                    TextureDimension::Texture1D => "",
+                    TextureDimension::Texture2D => " and height = N",
+                    TextureDimension::Texture3D => ", height = N and depth = N",
+                }
+            ),
+        )
+    })?;
+    let height = spec.height.unwrap_or(1);
+    if resource_dimension == TextureDimension::Texture1D && height != 1 {
+        return Err(e(
+            "height",
+            format!("a {} has no height; leave height out", dimension.name()),
+        ));
+    }
+    let depth = spec.depth.unwrap_or(1);
+    if resource_dimension != TextureDimension::Texture3D && depth != 1 {
+        return Err(e(
+            "depth",
+            "depth is for texture3d; slices are array_size".into(),
+        ));
+    }
+    let array_size = spec
+        .array_size
+        .unwrap_or(if dimension.is_cube() { 6 } else { 1 });
+    if resource_dimension == TextureDimension::Texture3D && array_size != 1 {
+        return Err(e(
+            "array_size",
+            "a texture3d has no slices; give depth = N".into(),
+        ));
+    }
+    let declared_samples = declared.decl.map(|d| d.sample_count).filter(|&n| n != 0);
+    let samples = match (spec.samples, declared_samples) {
+        (Some(n), Some(d)) if n != d => {
+            return Err(e(
+                "samples",
+                format!("the shader declares {slot} with {d} samples"),
+            ))
+        }
+        (Some(n), _) => n,
+        (None, Some(d)) => d,
+        (None, None) if dimension.is_multisampled() => {
+            return Err(e(
+                "",
+                format!("a {} needs samples = N (2, 4, 8 or 16)", dimension.name()),
+            ))
+        }
+        (None, None) => 1,
+    };
+    if !dimension.is_multisampled() && samples != 1 {
+        return Err(e(
+            "samples",
+            "samples is for texture2dms and texture2dmsarray views".into(),
+        ));
+    }
+    let desc = TextureDesc {
+        dimension: resource_dimension,
+        format,
+        width,
+        height,
+        depth,
+        array_size,
+        mip_levels: spec.mips.unwrap_or(1),
+        sample_count: samples,
+    };
+    let texture = Texture::new(desc).map_err(|err| {
+        let m = err.to_string();
+        let key = error_key(
+            &m,
+            spec,
+            &[
+                ("width", "width"),
+                ("height", "height"),
+                ("depth", "depth"),
+                ("array_size", "array_size"),
+                ("mips", "mips"),
+                ("sample", "samples"),
+                (format.name(), "format"),
+            ],
+            "",
+        );
+        (key, m)
+    })?;
+    // The view's range, checked by making the view.
+    if slot.kind == SlotKind::Uav && spec.mip_count.is_some_and(|n| n != 1) {
+        return Err(e(
+            "mip_count",
+            "a UAV sees one mip, most_detailed_mip; mip_count is for SRVs".into(),
+        ));
+    }
+    let range = ViewRange {
+        first_mip: spec.most_detailed_mip.unwrap_or(0),
+        mip_count: if slot.kind == SlotKind::Uav {
+            None
+        } else {
+            spec.mip_count
+        },
+        first_slice: spec.first_slice.unwrap_or(0),
+        slice_count: spec.slice_count,
+    };
+    let made = if slot.kind == SlotKind::Uav {
+        TextureView::uav(&texture, dimension, format, range).map(|_| ())
+    } else {
+        TextureView::srv(&texture, dimension, format, range).map(|_| ())
+    };
+    if let Err(err) = made {
+        let m = err.to_string();
+        let key = error_key(
+            &m,
+            spec,
+            &[
+                ("first mip", "most_detailed_mip"),
+                ("mips", "mip_count"),
+                ("mips", "most_detailed_mip"),
+                ("mips", "mips"),
+                ("slice", "slice_count"),
+                ("slice", "first_slice"),
+                ("slice", "array_size"),
+                ("square", "height"),
+                ("samples", "samples"),
+                ("format", "format"),
+            ],
+            view_key,
+        );
+        return Err((key, m));
+    }
+    let r = Resource {
+        name: name.to_string(),
+        slot,
+        view: View::Texture {
+            dimension,
+            format,
+            range,
+        },
+        storage: Storage::Texture(texture),
+    };
+    if let Some(init) = &spec.init {
+        for (key, sub, content) in parse_texture_init(init)? {
+            let w = texture_writes(&content, sub, &r, program, base).map_err(|m| e(&key, m))?;
+            write_texture(&r, w).map_err(|m| e(&key, m))?;
+        }
+    }
+    Ok(r)
+}
+
+fn texture_format(spec: &ResourceSpec) -> Result<Format, KeyErr> {
+    let name = spec.format.as_deref().ok_or_else(|| {
+        (
+            String::new(),
+            "a texture needs format = \"R8G8B8A8_UNORM\" (a DXGI format name)".to_string(),
+        )
+    })?;
+    Format::from_name(name).ok_or_else(|| {
+        let known: Vec<_> = Format::ALL.iter().map(|f| f.name()).collect();
+        (
+            "format".to_string(),
+            format!(
+                "'{name}' is not a DXGI format sm5sim knows (known: {})",
+                known.join(", ")
+            ),
+        )
+    })
+}
+
+/// `mip = M, slice = S` of a texture contents table, removed from it.
+fn take_subresource(t: &mut toml::Table) -> Result<Option<Subresource>, String> {
+    let mip = take_u32(t, "mip")?;
+    let slice = take_u32(t, "slice")?;
+    Ok((mip.is_some() || slice.is_some()).then(|| Subresource {
+        mip: mip.unwrap_or(0),
+        slice: slice.unwrap_or(0),
+    }))
+}
+
+/// A texture's `init`: one contents table (optionally with mip and slice),
+/// or a list of them, one per subresource. Each with the key its errors
+/// point at.
+fn parse_texture_init(
+    v: &toml::Value,
+) -> Result<Vec<(String, Option<Subresource>, Content)>, KeyErr> {
+    let entry = |key: String, t: &toml::Table, list: bool| {
+        let mut t = t.clone();
+        let sub = take_subresource(&mut t).map_err(|m| (key.clone(), m))?;
+        let sub = if list {
+            Some(sub.unwrap_or(Subresource { mip: 0, slice: 0 }))
+        } else {
+            sub
+        };
+        let c = parse_content(t).map_err(|m| (key.clone(), m))?;
+        Ok((format!("{key}.{}", c.form()), sub, c))
+    };
+    match v {
+        toml::Value::Table(t) => Ok(vec![entry("init".into(), t, false)?]),
+        toml::Value::Array(a) if !a.is_empty() => a
+            .iter()
+            .enumerate()
+            .map(|(i, item)| match item {
+                toml::Value::Table(t) => entry(format!("init[{i}]"), t, true),
+                _ => Err((
+                    format!("init[{i}]"),
+                    "expected { mip = M, slice = S, <contents> }".into(),
+                )),
+            })
+            .collect(),
+        _ => Err((
+            "init".into(),
+            "expected a contents table such as { png = \"in.png\" }, or a list of { mip = M, slice = S, <contents> }".into(),
+        )),
+    }
+}
+
+/// What a texture contents form writes.
+enum TexWrite {
+    /// every word of the storage
+    Words(Vec<u32>),
+    /// whole subresources
+    Subresources(Vec<(Subresource, Vec<u8>)>),
+}
+
+/// The writes content `c` makes to texture resource `r`: word forms fill the
+/// whole storage (or, with `sub`, one subresource), `fill_texel` every texel
+/// of every subresource (or of `sub`), `png` mip 0 slice 0 (or `sub`).
+fn texture_writes(
+    c: &Content,
+    sub: Option<Subresource>,
+    r: &Resource,
+    program: &Program,
+    base: &Path,
+) -> Result<TexWrite, String> {
+    let (Some(tex), View::Texture { format, .. }) = (r.texture(), r.view) else {
+        return Err(format!("'{}' is not a texture", r.name));
+    };
+    let desc = tex.desc();
+    if let Some(s) = sub {
+        if s.mip >= desc.mip_levels || s.slice >= desc.array_size {
+            return Err(format!(
+                "mip {} slice {} is not a subresource of '{}' ({} mips, {} slices)",
+                s.mip, s.slice, r.name, desc.mip_levels, desc.array_size
+            ));
+        }
+    }
+    let size_of = |s: Subresource| tex.subresource_range(s.mip, s.slice).map_or(0, |r| r.len());
+    if let Some(p) = &c.png {
+        let s = sub.unwrap_or(Subresource { mip: 0, slice: 0 });
+        let png = read_png(&base.join(p))?;
+        let bytes = png_subresource(&png, p, r, tex, format, s)?;
+        return Ok(TexWrite::Subresources(vec![(s, bytes)]));
+    }
+    if let Some(v) = &c.fill_texel {
+        let texel = encode_texel(format, texel_registers(v, format)?)?;
+        let all: Vec<Subresource> = match sub {
+            Some(s) => vec![s],
+            None => (0..desc.array_size)
+                .flat_map(|slice| (0..desc.mip_levels).map(move |mip| Subresource { mip, slice }))
+                .collect(),
+        };
+        return Ok(TexWrite::Subresources(
+            all.into_iter()
+                .map(|s| (s, texel.repeat(size_of(s) / texel.len().max(1))))
+                .collect(),
+        ));
+    }
+    if c.fields.is_some() {
+        return Err("fields = {...} initialises constant buffers only".into());
+    }
+    check_generators(c)?;
+    let Some(s) = sub else {
+        let words = r.data().len_words();
+        if let Some(n) = c.natural_words(base)? {
+            if n != words {
+                return Err(format!(
+                    "{n} values given but '{}' holds {words} 32-bit words (all its subresources)",
+                    r.name
+                ));
+            }
+        }
+        return Ok(TexWrite::Words(generate(c, words, program, r, base)?));
+    };
+    let size = size_of(s);
+    if let Some(f) = &c.file {
+        let p = base.join(f);
+        let bytes = std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        if bytes.len() != size {
+            return Err(format!(
+                "{}: {} bytes, but mip {} slice {} of '{}' holds {size} bytes",
+                p.display(),
+                bytes.len(),
+                s.mip,
+                s.slice,
+                r.name
+            ));
+        }
+        return Ok(TexWrite::Subresources(vec![(s, bytes)]));
+    }
+    let words = size.div_ceil(4);
+    if let Some(n) = c.natural_words(base)? {
+        if n != words {
+            return Err(format!(
+                "{n} values given but mip {} slice {} of '{}' holds {words} 32-bit words",
+                s.mip, s.slice, r.name
+            ));
+        }
+    }
+    let mut bytes: Vec<u8> = generate(c, words, program, r, base)?
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    bytes.truncate(size);
+    Ok(TexWrite::Subresources(vec![(s, bytes)]))
+}
+
+fn write_texture(r: &Resource, w: TexWrite) -> Result<(), String> {
+    let Some(tex) = r.texture() else {
+        return Err(format!("'{}' is not a texture", r.name));
+    };
+    match w {
+        TexWrite::Words(words) => tex.data().write_words(0, &words).map_err(|e| e.to_string()),
+        TexWrite::Subresources(list) => list.into_iter().try_for_each(|(s, bytes)| {
+            tex.write_subresource(s.mip, s.slice, &bytes)
+                .map_err(|e| e.to_string())
+        }),
+    }
+}
+
+/// `fill_texel = [r, g, b, a]` as register values for `format`: integers
+/// for UINT/SINT formats, floats otherwise; missing channels 0 (alpha 1).
+fn texel_registers(values: &[f64], format: Format) -> Result<[u32; 4], String> {
+    if values.is_empty() || values.len() > 4 {
+        return Err("fill_texel takes 1 to 4 values [r, g, b, a]".into());
+    }
+    let kind = format.kind();
+    let mut regs = match kind {
+        ChannelKind::Uint | ChannelKind::Sint => [0, 0, 0, 1],
+        _ => [0, 0, 0, 1.0f32.to_bits()],
+    };
+    for (reg, &v) in regs.iter_mut().zip(values) {
+        *reg = match kind {
+            ChannelKind::Uint if v.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&v) => {
+                v as u32
+            }
+            ChannelKind::Sint
+                if v.fract() == 0.0 && (i32::MIN as f64..=i32::MAX as f64).contains(&v) =>
+            {
+                v as i32 as u32
+            }
+            ChannelKind::Uint | ChannelKind::Sint => {
+                return Err(format!(
+                    "{v} is not a 32-bit {} integer, as {} needs",
+                    if kind == ChannelKind::Uint {
+                        "unsigned"
+                    } else {
+                        "signed"
+                    },
+                    format.name()
+                ))
+            }
+            _ => (v as f32).to_bits(),
+        };
+    }
+    Ok(regs)
+}
+
+/// One texel of `format` holding register values `regs`.
+fn encode_texel(format: Format, regs: [u32; 4]) -> Result<Vec<u8>, String> {
+    format.encode_texel(regs).ok_or_else(|| {
+        format!(
+            "{} texels cannot be converted from values; give the raw contents (file = \"…\", u32 = [...])",
+            format.name()
+        )
+    })
+}
+
+/// The format whose conversions give an sRGB format's stored values (the
+/// UNORM format of the same layout), or `f` itself.
+fn stored_format(f: Format) -> Format {
+    if f.is_srgb() {
+        Format::from_name(f.name().trim_end_matches("_SRGB")).unwrap_or(f)
+    } else {
+        f
+    }
+}
+
+/// Whether every channel of `f` is an 8-bit UNORM (or UNORM_SRGB) one.
+fn is_8bit_unorm(f: Format) -> bool {
+    !f.is_block_compressed()
+        && f.kind() == ChannelKind::Unorm
+        && !f.channel_bits().is_empty()
+        && f.channel_bits().iter().all(|&b| b == 8)
+}
+
+/// The bit depth (8 or 16) of the PNG a texture of `format` dumps to: 8 for
+/// 8-bit UNORM and UNORM_SRGB formats, 16 for the others.
+pub fn png_bit_depth(format: Format) -> u8 {
+    if is_8bit_unorm(format) {
+        8
+    } else {
+        16
+    }
+}
+
+/// An 8- or 16-bit image: `channels` values per pixel (1 gray, 2 gray and
+/// alpha, 3 RGB, 4 RGBA), pixels row by row from the top left.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PngImage {
+    /// width in pixels
+    pub width: u32,
+    /// height in pixels
+    pub height: u32,
+    /// values per pixel: 1, 2, 3 or 4
+    pub channels: usize,
+    /// 8 or 16
+    pub bit_depth: u8,
+    /// `width × height × channels` values
+    pub values: Vec<u16>,
+}
+
+impl PngImage {
+    /// The largest value: 255 or 65535.
+    pub fn max(&self) -> u16 {
+        if self.bit_depth == 8 {
+            255
+        } else {
+            u16::MAX
+        }
+    }
+
+    /// Pixel `i` as (R, G, B, A): gray is copied to R, G and B; a missing
+    /// alpha is the largest value.
+    fn rgba(&self, i: usize) -> [u16; 4] {
+        let p = &self.values[i * self.channels..(i + 1) * self.channels];
+        let max = self.max();
+        match *p {
+            [g] => [g, g, g, max],
+            [g, a] => [g, g, g, a],
+            [r, g, b] => [r, g, b, max],
+            [r, g, b, a] => [r, g, b, a],
+            _ => [0, 0, 0, max],
+        }
+    }
+}
+
+/// Read an 8- or 16-bit gray, gray+alpha, RGB or RGBA PNG (palette and
+/// low-bit-depth images are expanded to 8 bits).
+///
+/// # Errors
+/// A message naming the file when it cannot be read or decoded.
+pub fn read_png(path: &Path) -> Result<PngImage, String> {
+    use image::DynamicImage as D;
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let img =
+        image::ImageReader::with_format(std::io::BufReader::new(file), image::ImageFormat::Png)
+            .decode()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    let (width, height) = (img.width(), img.height());
+    let wide = |v: Vec<u8>| v.into_iter().map(u16::from).collect::<Vec<_>>();
+    let (channels, bit_depth, values) = match img {
+        D::ImageLuma8(b) => (1, 8, wide(b.into_raw())),
+        D::ImageLumaA8(b) => (2, 8, wide(b.into_raw())),
+        D::ImageRgb8(b) => (3, 8, wide(b.into_raw())),
+        D::ImageRgba8(b) => (4, 8, wide(b.into_raw())),
+        D::ImageLuma16(b) => (1, 16, b.into_raw()),
+        D::ImageLumaA16(b) => (2, 16, b.into_raw()),
+        D::ImageRgb16(b) => (3, 16, b.into_raw()),
+        D::ImageRgba16(b) => (4, 16, b.into_raw()),
+        other => {
+            return Err(format!(
+                "{}: {:?} images are not supported (8- or 16-bit gray, gray+alpha, RGB or RGBA)",
+                path.display(),
+                other.color()
+            ))
+        }
+    };
+    Ok(PngImage {
+        width,
+        height,
+        channels,
+        bit_depth,
+        values,
+    })
+}
+
+/// The bytes of subresource `s` of `tex` from `png`: 8-bit RGBA into
+/// R8G8B8A8_UNORM(_SRGB) byte for byte; otherwise each pixel as (R, G, B,
+/// A) values, divided by 255 or 65535 into [0, 1] (the integers themselves
+/// for UINT/SINT formats) and converted by the format (sRGB formats: the PNG
+/// values are the stored values, as their UNORM twins convert them).
+fn png_subresource(
+    png: &PngImage,
+    file: &Path,
+    r: &Resource,
+    tex: &Texture,
+    format: Format,
+    s: Subresource,
+) -> Result<Vec<u8>, String> {
+    let [w, h, d] = tex.mip_size(s.mip);
+    if tex.desc().sample_count > 1 {
+        return Err("png initialises single-sample textures".into());
+    }
+    if d != 1 {
+        return Err(format!(
+            "png fills a 2D image, but mip {} of '{}' is {w}x{h}x{d}",
+            s.mip, r.name
+        ));
+    }
+    if (png.width, png.height) != (w, h) {
+        return Err(format!(
+            "{} is {}x{}, but mip {} of '{}' is {w}x{h}",
+            file.display(),
+            png.width,
+            png.height,
+            s.mip,
+            r.name
+        ));
+    }
+    if matches!(format.name(), "R8G8B8A8_UNORM" | "R8G8B8A8_UNORM_SRGB")
+        && png.channels == 4
+        && png.bit_depth == 8
+    {
+        return Ok(png.values.iter().map(|&v| v as u8).collect());
+    }
+    let f = stored_format(format);
+    let integer = matches!(f.kind(), ChannelKind::Uint | ChannelKind::Sint);
+    let max = png.max() as f64;
+    let mut out = Vec::with_capacity(w as usize * h as usize * f.size_bytes() as usize);
+    for i in 0..(w as usize * h as usize) {
+        let rgba = png.rgba(i);
+        let regs = rgba.map(|v| {
+            if integer {
+                v as u32
+            } else {
+                ((v as f64 / max) as f32).to_bits()
+            }
+        });
+        out.extend(encode_texel(f, regs)?);
+    }
+    Ok(out)
+}
+
+/// The size of mip 0 of a texture that PNGs can stand for (2D, single
+/// sample), or why not.
+///
+/// # Errors
+/// A message when `r` is a buffer or not a single-sample 2D texture.
+pub fn png_target(r: &Resource) -> Result<(u32, u32), String> {
+    let Some(tex) = r.texture() else {
+        return Err(format!(
+            "'{}' is a buffer; PNGs are for 2D textures (mip 0, slice 0)",
+            r.name
+        ));
+    };
+    let desc = tex.desc();
+    if desc.dimension != TextureDimension::Texture2D {
+        return Err(format!(
+            "'{}' is a {:?} texture; PNGs are for 2D textures (mip 0, slice 0)",
+            r.name, desc.dimension
+        ));
+    }
+    if desc.sample_count > 1 {
+        return Err(format!(
+            "'{}' is multisampled; PNGs are for single-sample 2D textures",
+            r.name
+        ));
+    }
+    Ok((desc.width, desc.height))
+}
+
+/// Mip 0, slice 0 of a 2D texture resource as an image, as `--dump
+/// NAME=FILE.png` writes it: gray for 1-channel formats, RGB for 2- and
+/// 3-channel ones (missing channels 0), RGBA for 4 channels; `bit_depth` 8
+/// or 16 (None: [`png_bit_depth`] of the format). Values: 8-bit UNORM and
+/// UNORM_SRGB formats their stored bytes (× 257 for 16 bits); UINT/SINT
+/// formats the integer clamped to the range; others decoded to float,
+/// clamped to [0, 1], × 255 or 65535, + 0.5, truncated (NaN → 0).
+///
+/// # Errors
+/// A message when the resource is not a single-sample 2D texture.
+pub fn texture_image(r: &Resource, bit_depth: Option<u8>) -> Result<PngImage, String> {
+    let (width, height) = png_target(r)?;
+    let (Some(tex), View::Texture { format, .. }) = (r.texture(), r.view) else {
+        return Err(format!("'{}' is not a texture", r.name));
+    };
+    let bit_depth = bit_depth.unwrap_or_else(|| png_bit_depth(format));
+    let f = stored_format(format);
+    let max: u32 = if bit_depth == 8 { 255 } else { 65535 };
+    let channels = match format.channels() {
+        1 => 1,
+        2 | 3 => 3,
+        _ => 4,
+    };
+    let kind = f.kind();
+    let level = |reg: u32| -> u16 {
+        let v = match kind {
+            ChannelKind::Uint => reg.min(max),
+            ChannelKind::Sint => (reg as i32).clamp(0, max as i32) as u32,
+            _ => {
+                let x = f32::from_bits(reg);
+                if x > 0.0 {
+                    (x.min(1.0) as f64 * max as f64 + 0.5) as u32
+                } else {
+                    0 // negative, zero or NaN
+                }
+            }
+        };
+        v as u16
+    };
+    let mut values = Vec::with_capacity(width as usize * height as usize * channels);
+    for y in 0..height {
+        for x in 0..width {
+            let regs = tex.read_texel(f, 0, 0, [x, y, 0], 0).unwrap_or_default();
+            values.extend(regs[..channels].iter().map(|&v| level(v)));
+        }
+    }
+    Ok(PngImage {
+        width,
+        height,
+        channels,
+        bit_depth,
+        values,
+    })
+}
+
+/// Compare mip 0 slice 0 of `r` with the PNG at `path`, converted to its bit
+/// depth as [`texture_image`] does; values may differ by `tolerance`. R, G
+/// and B are compared (only the first when both images are gray), alpha when
+/// the PNG has it. Returns how many values differ and the first few.
+fn compare_png(
+    r: &Resource,
+    path: &Path,
+    tolerance: u32,
+) -> Result<(usize, Vec<Mismatch>), String> {
+    let want = read_png(path)?;
+    let have = texture_image(r, Some(want.bit_depth))?;
+    if (want.width, want.height) != (have.width, have.height) {
+        return Err(format!(
+            "{} is {}x{}, but '{}' (mip 0) is {}x{}",
+            path.display(),
+            want.width,
+            want.height,
+            r.name,
+            have.width,
+            have.height
+        ));
+    }
+    let gray = want.channels <= 2 && have.channels <= 2;
+    let alpha = want.channels == 2 || want.channels == 4;
+    let compared: Vec<usize> = (0..4)
+        .filter(|&c| match c {
+            3 => alpha,
+            0 => true,
+            _ => !gray,
+        })
+        .collect();
+    let mut count = 0;
+    let mut first = Vec::new();
+    for i in 0..(want.width as usize * want.height as usize) {
+        let (a, b) = (want.rgba(i), have.rgba(i));
+        for &c in &compared {
+            if (a[c] as u32).abs_diff(b[c] as u32) > tolerance {
+                count += 1;
+                if first.len() < MISMATCHES_SHOWN {
+                    let (x, y) = (i % want.width as usize, i / want.width as usize);
+                    first.push(Mismatch {
+                        index: i,
+                        expected: format!("{} (x {x}, y {y}, {})", a[c], ["R", "G", "B", "A"][c]),
+                        got: b[c].to_string(),
+                    });
+                }
+            }
+        }
+    }
+    Ok((count, first))
+}
+
+// ---------------------------------------------------------------------------
+// Samplers
+
+fn resolve_sampler(name: &str, spec: &SamplerSpec, program: &Program) -> Result<Sampler, KeyErr> {
+    let e = |k: &str, m: String| (k.to_string(), m);
+    let binding = program.reflection.as_ref().and_then(|r| r.binding(name));
+    let slot = match (&spec.slot, binding) {
+        (Some(s), _) => s
+            .trim()
+            .to_ascii_lowercase()
+            .strip_prefix('s')
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|&n| n < 16)
+            .ok_or_else(|| e("slot", format!("'{s}' is not a sampler slot s0 … s15")))?,
+        (None, Some(b)) if b.input_type == InputType::Sampler => b.bind_point,
+        (None, Some(b)) => {
+            return Err(e(
+                "slot",
+                format!(
+                    "'{name}' is a {}# resource in the shader, not a sampler; resources go under [resources.{name}]",
+                    b.input_type.register_prefix()
+                ),
+            ))
+        }
+        (None, None) => {
+            return Err(e(
+                "slot",
+                format!("'{name}' is not a sampler name in the shader's RDEF; give slot = \"s0\""),
+            ))
+        }
+    };
+    let mut d = SamplerDesc::default();
+    if let Some(f) = &spec.filter {
+        d.filter = Filter::from_name(f).ok_or_else(|| {
+            e(
+                "filter",
+                format!("'{f}' is not a D3D11_FILTER name (e.g. MIN_MAG_MIP_LINEAR, MIN_MAG_MIP_POINT, MIN_MAG_LINEAR_MIP_POINT, ANISOTROPIC, COMPARISON_MIN_MAG_MIP_LINEAR)"),
+            )
+        })?;
+    }
+    let mode = |key: &str, v: &str| {
+        AddressMode::from_name(v).ok_or_else(|| {
+            e(
+                key,
+                format!("'{v}' is not WRAP, MIRROR, CLAMP, BORDER or MIRROR_ONCE"),
+            )
+        })
+    };
+    if let Some(a) = &spec.address {
+        d.address = [mode("address", a)?; 3];
+    }
+    for (i, (key, v)) in [
+        ("address_u", &spec.address_u),
+        ("address_v", &spec.address_v),
+        ("address_w", &spec.address_w),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if let Some(v) = v {
+            d.address[i] = mode(key, v)?;
+        }
+    }
+    if let Some(c) = &spec.comparison {
+        d.comparison = ComparisonFunc::from_name(c).ok_or_else(|| {
+            let known: Vec<_> = ComparisonFunc::ALL.iter().map(|f| f.name()).collect();
+            e(
+                "comparison",
+                format!("'{c}' is not a comparison ({})", known.join(", ")),
+            )
+        })?;
+    }
+    if let Some(b) = &spec.border_color {
+        d.border_color = <[f32; 4]>::try_from(b.as_slice()).map_err(|_| {
+            e(
+                "border_color",
+                format!("needs 4 values [r, g, b, a], not {}", b.len()),
+            )
+        })?;
+    }
+    if let Some(v) = spec.mip_lod_bias {
+        d.mip_lod_bias = v;
+    }
+    if let Some(v) = spec.max_anisotropy {
+        d.max_anisotropy = v;
+    }
+    if let Some(v) = spec.min_lod {
+        d.min_lod = v;
+    }
+    if let Some(v) = spec.max_lod {
+        d.max_lod = v;
+    }
+    d.validate().map_err(|m| {
+        let key = [
+            ("max_anisotropy", spec.max_anisotropy.is_some()),
+            ("mip_lod_bias", spec.mip_lod_bias.is_some()),
+            ("min_lod", spec.min_lod.is_some()),
+            ("max_lod", spec.max_lod.is_some()),
+        ]
+        .into_iter()
+        .find(|(k, given)| *given && m.starts_with(k))
+        .map_or("", |(k, _)| k);
+        e(key, m)
+    })?;
+    Ok(Sampler {
+        name: name.to_string(),
+        slot,
+        desc: d,
+    })
 }
 
 #[cfg(test)]

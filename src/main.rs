@@ -10,7 +10,7 @@ use sm5sim::job::{Job, JobError, StepReport};
 use sm5sim::sim_core::container::Container;
 use sm5sim::sim_core::{asm, disasm, encode, LoadOptions, Program};
 use sm5sim::sim_sched::DispatchOptions;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -34,7 +34,7 @@ struct Cli {
 enum Command {
     /// Run a job file: create its resources, run its steps, check its expectations.
     #[command(
-        after_help = "Examples:\n  sm5sim run examples/histogram/histogram.toml\n  sm5sim run job.toml --threads 1 --warp-width 1 --dump bins=bins.npy\n  sm5sim run job.toml --timeout 5 --json\n\nExit status: 0 every expectation holds, 1 one fails, 2 bad input or a stopped dispatch."
+        after_help = "Examples:\n  sm5sim run examples/histogram/histogram.toml\n  sm5sim run job.toml --threads 1 --warp-width 1 --dump bins=bins.npy\n  sm5sim run examples/gaussian_blur/gaussian_blur.toml --dump dst=blurred.png\n  sm5sim run job.toml --timeout 5 --json\n\nExit status: 0 every expectation holds, 1 one fails, 2 bad input or a stopped dispatch."
     )]
     Run {
         /// The job file (TOML).
@@ -45,7 +45,8 @@ enum Command {
         /// Lanes per warp (1 up to the thread-group size).
         #[arg(long, default_value_t = 32)]
         warp_width: usize,
-        /// After the last step, write resource NAME's bytes (little-endian) to FILE. Repeatable.
+        /// After the last step, write resource NAME to FILE: raw little-endian bytes,
+        /// a NumPy array (.npy), or a 2D texture's mip 0 as PNG (.png). Repeatable.
         #[arg(long, value_name = "NAME=FILE")]
         dump: Vec<String>,
         /// Load the shader even if its container checksum is wrong.
@@ -293,13 +294,15 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 let (name, file) = d
                     .split_once('=')
                     .with_context(|| format!("--dump {d}: expected NAME=FILE"))?;
-                if job.resource(name).is_none() {
+                let Some(r) = job.resource(name) else {
                     let names: Vec<_> = job.resources.iter().map(|r| r.name.as_str()).collect();
                     bail!(
                         "--dump {d}: the job has no resource '{name}' (it has: {})",
                         names.join(", ")
                     );
-                }
+                };
+                // Refuse a dump that cannot be written before anything runs.
+                dump::check(r, Path::new(file))?;
                 dumps.push((name.to_string(), PathBuf::from(file)));
             }
             if !(timeout >= 0.0 && timeout.is_finite()) {

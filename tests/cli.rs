@@ -55,7 +55,10 @@ fn every_example_job_passes() {
             }
         }
     }
-    assert_eq!(n, 8, "one job per workload");
+    assert_eq!(
+        n, 10,
+        "one job per example: 8 workloads and 2 image examples"
+    );
 }
 
 const SMALL: &str = r#"
@@ -276,13 +279,40 @@ fn info_describes_bindings_and_what_cannot_run() {
         "{out}"
     );
 
-    // A real shader that samples textures: the executor cannot run those yet.
-    let f = root().join("../shared/corpus/bgfx/cs_assao_apply.dxbc");
+    // A shader with something the executor does not run (a register space
+    // other than 0): info names it instead of failing.
+    let dir = root().join("target/tmp/cli-info");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("space1.asm");
+    std::fs::write(
+        &f,
+        "cs_5_1
+dcl_globalFlags refactoringAllowed
+dcl_resource_buffer (uint,uint,uint,uint) T0[0:0], space=1
+dcl_uav_typed_texture2d (unorm,unorm,unorm,unorm) U0[0:0], space=0
+dcl_temps 1
+dcl_thread_group 1, 1, 1
+ld_indexable(buffer)(uint,uint,uint,uint) r0.xyzw, l(0, 0, 0, 0), T0[0].xyzw
+store_uav_typed U0[0].xyzw, l(0, 0, 0, 0), r0.xyzw
+ret
+",
+    )
+    .unwrap();
     let o = sm5sim(&["info", f.to_str().unwrap()]);
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(out.contains("executor:      cannot run yet"), "{out}");
-    assert!(out.contains("sample_l_indexable"), "{out}");
+    assert!(out.contains("space 1"), "{out}");
+
+    // A real shader that samples textures runs.
+    let f = root().join("../shared/corpus/bgfx/cs_assao_apply.dxbc");
+    let o = sm5sim(&["info", f.to_str().unwrap()]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        out.contains("executor:      runs every instruction"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -296,6 +326,8 @@ fn disasm_reproduces_fxc_listings_byte_for_byte() {
         "reduce",
         "saxpy_structured",
         "scan",
+        "gaussian_blur",
+        "downsample_tonemap",
     ] {
         let dir = root().join("examples").join(name);
         let o = sm5sim(&["disasm", dir.join(format!("{name}.dxbc")).to_str().unwrap()]);

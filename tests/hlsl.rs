@@ -574,6 +574,9 @@ fn every_example_runs_from_its_hlsl_with_a_real_compiler() {
         );
         n += 1;
     }
-    assert_eq!(n, 8, "one job per workload");
+    assert_eq!(
+        n, 10,
+        "one job per example: 8 workloads and 2 image examples"
+    );
     println!("compiled with {}", fxc.display());
 }

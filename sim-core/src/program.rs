@@ -866,6 +866,9 @@ struct Lowering {
     blocks: Vec<Block>,
     /// mnemonic and token of the instruction being lowered
     at: (String, u32),
+    /// registers whose declaration was unsupported (survey mode): their uses
+    /// are reported as unsupported too, not as undeclared
+    unsupported_decls: Vec<(OperandType, u32)>,
 }
 
 fn full_mnemonic(ins: &Instruction) -> String {
@@ -914,6 +917,7 @@ impl Lowering {
             calls: Vec::new(),
             blocks: Vec::new(),
             at: ("program".into(), 0),
+            unsupported_decls: Vec::new(),
         };
         if version.program_type != ProgramType::Compute {
             return Err(l.invalid(format!(
@@ -946,6 +950,9 @@ impl Lowering {
         for ins in &decoded.instructions {
             l.at = (full_mnemonic(ins), ins.offset);
             let r = l.declaration(ins);
+            if matches!(r, Err(LoadError::Unsupported { .. })) {
+                l.note_unsupported_declaration(ins);
+            }
             keep_going(r, &mut l, false)?;
         }
         l.check_declarations()?;
@@ -1027,6 +1034,23 @@ impl Lowering {
             mnemonic: self.at.0.clone(),
             token: self.at.1,
             what: what.into(),
+        }
+    }
+
+    /// Remember the registers of a declaration that could not be supported.
+    fn note_unsupported_declaration(&mut self, ins: &Instruction) {
+        let Some(op) = ins.operands.first() else {
+            return;
+        };
+        if self.p.version.is_sm51() {
+            if let [_, lo, hi] = op.indices.as_slice() {
+                let hi = hi.imm.min(lo.imm + 128);
+                for r in lo.imm..=hi {
+                    self.unsupported_decls.push((op.ty, r as u32));
+                }
+            }
+        } else if let Some(r) = op.reg() {
+            self.unsupported_decls.push((op.ty, r));
         }
     }
 
@@ -1621,6 +1645,12 @@ impl Lowering {
             op.reg()
                 .ok_or_else(|| self.invalid("resource register must be immediate"))?
         };
+        if self.unsupported_decls.contains(&(op.ty, reg)) {
+            return Err(self.unsupported(format!(
+                "{}{reg}'s declaration is not supported",
+                op.ty.name()
+            )));
+        }
         if op.ty == OperandType::Resource && self.p.srv_texture(reg).is_some() {
             return Ok((Res::SrvTexture(reg), None));
         }
@@ -1684,6 +1714,9 @@ impl Lowering {
             op.reg()
                 .ok_or_else(|| self.invalid("sampler register must be immediate"))?
         };
+        if self.unsupported_decls.contains(&(op.ty, reg)) {
+            return Err(self.unsupported(format!("s{reg}'s declaration is not supported")));
+        }
         if self.p.sampler(reg).is_none() {
             return Err(self.invalid(format!("s{reg} is not declared")));
         }

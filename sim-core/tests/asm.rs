@@ -77,6 +77,8 @@ const EXPECTED_LOSSY: &[(&str, usize)] = &[
     ("texture_load_rgba16_snorm_float_scaled_cs.dxbc", 16),
     ("texture_load_rgba16_unorm_float_cs.dxbc", 16),
     ("texture_load_rgba16_unorm_float_scaled_cs.dxbc", 16),
+    ("downsample_tonemap.dxbc", 3),
+    ("gaussian_blur.dxbc", 24),
 ];
 
 /// Listing/bytecode pairs.

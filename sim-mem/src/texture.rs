@@ -424,7 +424,7 @@ fn write_bytes(words: &[AtomicU32], start: usize, bytes: &[u8]) {
 }
 
 /// How a shader sees a texture (`D3D11_SRV_DIMENSION` / `D3D11_UAV_DIMENSION`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ViewDimension {
     /// `Texture1D`
     Texture1D,
