@@ -1268,6 +1268,12 @@ impl Assembler {
                 },
             ));
         }
+        if matches!(op, Opcode::SampleLFeedback | Opcode::SampleCLzFeedback)
+            && ins.extended.sample_offsets.is_none()
+        {
+            // fxc sizes these as if the `_aoffimmi` token were there: one zero dword pads them
+            ins.raw = vec![0];
+        }
         let parts = split_top(rest, base);
         match op.info().shape {
             Shape::Ops { dsts, srcs } => {

@@ -202,7 +202,7 @@ fn decode_instruction(words: &[u32], start: usize) -> DecodeResult<(Instruction,
             ins.raw = words[cur.pos..end].to_vec();
         }
         (None, Some(expected)) => {
-            while cur.pos < end {
+            while cur.pos < end && ins.operands.len() < expected {
                 let op = decode_operand(&mut cur, 0).map_err(|(at, kind)| match kind {
                     DecodeErrorKind::Truncated(_) => (
                         at,
@@ -213,6 +213,26 @@ fn decode_instruction(words: &[u32], start: usize) -> DecodeResult<(Instruction,
                     k => (at, k),
                 })?;
                 ins.operands.push(op);
+            }
+            // fxc pads `sample_l_s` / `sample_c_lz_s` without `_aoffimmi` to the
+            // length of the offset form with one zero dword; trailing zeros are
+            // kept (in `raw`) so the instruction re-encodes bit for bit.
+            let rest = &words[cur.pos..end];
+            if ins.operands.len() == expected && !rest.is_empty() && rest.iter().all(|&w| w == 0) {
+                ins.raw = rest.to_vec();
+            } else if !rest.is_empty() {
+                let mut extra = 0;
+                while cur.pos < end && decode_operand(&mut cur, 0).is_ok() {
+                    extra += 1;
+                }
+                return Err((
+                    start,
+                    DecodeErrorKind::OperandCount {
+                        mnemonic: info.mnemonic,
+                        expected,
+                        found: ins.operands.len() + extra.max(1),
+                    },
+                ));
             }
             if ins.operands.len() != expected {
                 return Err((
