@@ -1268,10 +1268,12 @@ impl Assembler {
                 },
             ));
         }
-        if matches!(op, Opcode::SampleLFeedback | Opcode::SampleCLzFeedback)
-            && ins.extended.sample_offsets.is_none()
+        // fxc pads `samplepos`, and `sample_l_s` / `sample_c_lz_s` without
+        // `_aoffimmi`, with one zero dword (the decoder keeps it in `raw`)
+        if op == Opcode::SamplePos
+            || (matches!(op, Opcode::SampleLFeedback | Opcode::SampleCLzFeedback)
+                && ins.extended.sample_offsets.is_none())
         {
-            // fxc sizes these as if the `_aoffimmi` token were there: one zero dword pads them
             ins.raw = vec![0];
         }
         let parts = split_top(rest, base);

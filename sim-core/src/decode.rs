@@ -214,9 +214,9 @@ fn decode_instruction(words: &[u32], start: usize) -> DecodeResult<(Instruction,
                 })?;
                 ins.operands.push(op);
             }
-            // fxc pads `sample_l_s` / `sample_c_lz_s` without `_aoffimmi` to the
-            // length of the offset form with one zero dword; trailing zeros are
-            // kept (in `raw`) so the instruction re-encodes bit for bit.
+            // fxc pads `samplepos`, and `sample_l_s` / `sample_c_lz_s` without
+            // `_aoffimmi`, with one zero dword; trailing zeros are kept (in
+            // `raw`) so the instruction re-encodes bit for bit.
             let rest = &words[cur.pos..end];
             if ins.operands.len() == expected && !rest.is_empty() && rest.iter().all(|&w| w == 0) {
                 ins.raw = rest.to_vec();

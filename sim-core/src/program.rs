@@ -1744,7 +1744,7 @@ impl Lowering {
         // operand positions: resource, sampler and the rest
         let (res_at, sampler_at) = match ins.opcode {
             O::StoreUavTyped => (0, None),
-            O::SampleInfo => (1, None),
+            O::SampleInfo | O::SamplePos => (1, None),
             O::Gather4Po | O::Gather4PoC => (3, Some(4)),
             O::SampleL | O::SampleD | O::SampleCLz | O::Gather4 | O::Gather4C => (2, Some(3)),
             _ => (2, None),
@@ -1865,7 +1865,17 @@ impl Lowering {
                     }
                     _ => Class::Float,
                 };
-                let addr = self.src(&ops[1], addr_class)?;
+                // samplepos dest, t#, sampleIndex (FS §22.4.22): the index comes last
+                let addr_at = if matches!(kind, TexKind::SamplePos) {
+                    2
+                } else {
+                    1
+                };
+                let addr = self.src(
+                    ops.get(addr_at)
+                        .ok_or_else(|| self.invalid("samplepos needs a sample index"))?,
+                    addr_class,
+                )?;
                 let tail = |k: usize| ops.get(k);
                 let mut extra = [zero, zero];
                 match kind {

@@ -1,0 +1,26 @@
+// gather4_po_c (GatherCmp with a non-immediate offset) on a Texture2D: each address mode (s0-s4).
+// One thread per coordinate set; results at o[thread * 5 + k].
+// fxc gather4_po_c_2d.hlsl -E main -T cs_5_0 -Fo gather4_po_c_2d.dxbc -Fc gather4_po_c_2d.asm
+Texture2D<float> tex : register(t0);
+StructuredBuffer<float4> coords : register(t1);
+StructuredBuffer<int4> offs : register(t2);
+RWStructuredBuffer<float4> o : register(u0);
+SamplerComparisonState s_wrap : register(s0);
+SamplerComparisonState s_mirror : register(s1);
+SamplerComparisonState s_clamp : register(s2);
+SamplerComparisonState s_border : register(s3);
+SamplerComparisonState s_mirror_once : register(s4);
+
+[numthreads(8, 1, 1)]
+void main(uint i : SV_GroupIndex)
+{
+    float4 c = coords[i * 2];
+    float4 p = coords[i * 2 + 1];
+    int2 off = offs[i].xy;
+    uint b = i * 5;
+    o[b + 0] = tex.GatherCmp(s_wrap, c.xy, p.x, off);
+    o[b + 1] = tex.GatherCmp(s_mirror, c.xy, p.x, off);
+    o[b + 2] = tex.GatherCmp(s_clamp, c.xy, p.x, off);
+    o[b + 3] = tex.GatherCmp(s_border, c.xy, p.x, off);
+    o[b + 4] = tex.GatherCmp(s_mirror_once, c.xy, p.x, off);
+}

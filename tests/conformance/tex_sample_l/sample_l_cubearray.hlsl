@@ -1,0 +1,34 @@
+// sample_l (SampleLevel) on a TextureCubeArray: each of the five address modes (s0-s4 point, s5-s9 linear)
+// One thread per coordinate set; results at o[thread * 10 + k].
+// fxc sample_l_cubearray.hlsl -E main -T cs_5_0 -Fo sample_l_cubearray.dxbc -Fc sample_l_cubearray.asm
+TextureCubeArray<float> tex : register(t0);
+StructuredBuffer<float4> coords : register(t1);
+RWStructuredBuffer<float> o : register(u0);
+SamplerState p_wrap : register(s0);
+SamplerState p_mirror : register(s1);
+SamplerState p_clamp : register(s2);
+SamplerState p_border : register(s3);
+SamplerState p_mirror_once : register(s4);
+SamplerState l_wrap : register(s5);
+SamplerState l_mirror : register(s6);
+SamplerState l_clamp : register(s7);
+SamplerState l_border : register(s8);
+SamplerState l_mirror_once : register(s9);
+
+[numthreads(11, 1, 1)]
+void main(uint i : SV_GroupIndex)
+{
+    float4 c = coords[i * 2];
+    float lod = coords[i * 2 + 1].x;
+    uint b = i * 10;
+    o[b + 0] = tex.SampleLevel(p_wrap, c.xyzw, lod);
+    o[b + 1] = tex.SampleLevel(p_mirror, c.xyzw, lod);
+    o[b + 2] = tex.SampleLevel(p_clamp, c.xyzw, lod);
+    o[b + 3] = tex.SampleLevel(p_border, c.xyzw, lod);
+    o[b + 4] = tex.SampleLevel(p_mirror_once, c.xyzw, lod);
+    o[b + 5] = tex.SampleLevel(l_wrap, c.xyzw, lod);
+    o[b + 6] = tex.SampleLevel(l_mirror, c.xyzw, lod);
+    o[b + 7] = tex.SampleLevel(l_clamp, c.xyzw, lod);
+    o[b + 8] = tex.SampleLevel(l_border, c.xyzw, lod);
+    o[b + 9] = tex.SampleLevel(l_mirror_once, c.xyzw, lod);
+}
