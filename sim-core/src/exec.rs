@@ -15,6 +15,10 @@
 //! - Memory: UAV/SRV words through [`sim_mem::BufferView`] (relaxed atomics),
 //!   TGSM through [`sim_mem::Tgsm`] (plain memory; a group runs on one OS
 //!   thread). Lanes of a warp access memory in lane order.
+//! - Checking (`sm5sim check`): an executor may carry a
+//!   [`crate::check::Checker`]; memory instructions, `sync`s and barrier
+//!   releases then report to it. Without one, each memory instruction tests
+//!   `Option::is_some` once (not per lane), and nothing else changes.
 //!
 //! Arithmetic follows `reference/sm5-compute-isa.md` and the float rules of
 //! `reference/compute-model.md` §8: denormals flushed on float inputs and
@@ -26,9 +30,12 @@
 // iterator zips of four or five slices would obscure them.
 #![allow(clippy::needless_range_loop)]
 
+use crate::check::{Checker, MemOp, Space};
 use crate::program::*;
 use sim_mem::format::{f16_to_f32, f32_to_f16_rtz};
-use sim_mem::{sampling, AtomicOp, Bindings, BufferView, TextureView, Tgsm, ViewDimension};
+use sim_mem::{
+    sampling, AtomicOp, Bindings, BufferView, TextureView, Tgsm, ViewDimension, ViewKind,
+};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -237,6 +244,10 @@ pub struct GroupExecutor<'p> {
     stats: ExecStats,
     /// warp-instructions left before the next look at the watchdog
     until_check: u32,
+    /// the concurrency checker, when checking (`None` in a plain run)
+    check: Option<Box<Checker>>,
+    /// per warp, the barrier it parked at in this round (checking only)
+    round: Vec<Option<u32>>,
 }
 
 #[inline]
@@ -455,7 +466,23 @@ impl<'p> GroupExecutor<'p> {
             group: [0; 3],
             stats: ExecStats::default(),
             until_check: WATCHDOG_INTERVAL,
+            check: None,
+            round: Vec::new(),
         }
+    }
+
+    /// Attach a concurrency checker (or detach it with `None`): from now on
+    /// every group this executor runs reports its memory accesses, `sync`s
+    /// and barriers to it. The caller brackets each dispatch with
+    /// [`Checker::begin_dispatch`] and [`Checker::end_dispatch`]
+    /// (`sim_sched::dispatch_checked` does all of this).
+    pub fn set_checker(&mut self, checker: Option<Box<Checker>>) {
+        self.check = checker;
+    }
+
+    /// Take the attached checker back.
+    pub fn take_checker(&mut self) -> Option<Box<Checker>> {
+        self.check.take()
     }
 
     /// The warp width in use.
@@ -509,10 +536,20 @@ impl<'p> GroupExecutor<'p> {
             }
         }
         self.stats.groups += 1;
+        let checking = self.check.is_some();
+        if let Some(ck) = self.check.as_deref_mut() {
+            ck.begin_group(group, self.w);
+        }
         loop {
             let mut parked = 0;
+            if checking {
+                self.round.clear();
+            }
             for wi in 0..self.warps.len() {
                 if self.warps[wi].done {
+                    if checking {
+                        self.round.push(None);
+                    }
                     continue;
                 }
                 let mut warp = std::mem::replace(&mut self.warps[wi], Warp::empty());
@@ -521,6 +558,11 @@ impl<'p> GroupExecutor<'p> {
                     Exit::Stopped(reason) => Some(self.runaway(&warp, reason)),
                     _ => None,
                 };
+                if checking {
+                    // a parked warp's pc is just past its sync
+                    let at = (exit == Exit::Barrier).then(|| warp.pc as u32 - 1);
+                    self.round.push(at);
+                }
                 self.warps[wi] = warp;
                 if let Some(e) = stopped {
                     return Err(e);
@@ -532,7 +574,13 @@ impl<'p> GroupExecutor<'p> {
             if parked == 0 {
                 break;
             }
+            if let Some(ck) = self.check.as_deref_mut() {
+                ck.barrier_round(&self.round);
+            }
             self.stats.barriers += 1;
+        }
+        if let Some(ck) = self.check.as_deref_mut() {
+            ck.end_group();
         }
         Ok(())
     }
@@ -1001,6 +1049,9 @@ impl<'p> GroupExecutor<'p> {
                     self.settle(warp);
                 }
                 OpKind::Sync { threads, uglobal } => {
+                    if let Some(ck) = self.check.as_deref_mut() {
+                        ck.sync(warp.pc as u32 - 1, &warp.active, &warp.exists, &warp.flat);
+                    }
                     if uglobal {
                         sim_mem::sync::fence(sim_mem::sync::Ordering::SeqCst);
                     }
@@ -1058,6 +1109,9 @@ impl<'p> GroupExecutor<'p> {
                     let mut r = std::mem::take(&mut self.sc.r);
                     self.fetch(warp, b, &addr, 1, &mut sa);
                     let view = Self::view(b, res);
+                    if self.check.is_some() {
+                        self.check_mem(warp, res, view, MemOp::Read, &sa, None, &[0], None);
+                    }
                     for l in 0..w {
                         if warp.active[l] == 0 {
                             continue;
@@ -1076,6 +1130,10 @@ impl<'p> GroupExecutor<'p> {
                     let mut sv = std::mem::take(&mut self.sc.s[1]);
                     self.fetch(warp, b, &addr, 1, &mut sa);
                     self.fetch(warp, b, &value, 0b1111, &mut sv);
+                    if self.check.is_some() {
+                        let view = Self::view(b, res);
+                        self.check_mem(warp, res, view, MemOp::Write, &sa, None, &[0], Some(&sv));
+                    }
                     if let Some(view) = Self::view(b, res) {
                         for l in 0..w {
                             if warp.active[l] != 0 {
@@ -1121,6 +1179,9 @@ impl<'p> GroupExecutor<'p> {
                 OpKind::Counter { dst, uav, alloc } => {
                     let mut r = std::mem::take(&mut self.sc.r);
                     let counter = b.uav(uav).map(|v| v.buffer().counter());
+                    if let Some(ck) = self.check.as_deref_mut() {
+                        ck.counter(&warp.active, &warp.flat);
+                    }
                     for l in 0..w {
                         if warp.active[l] == 0 {
                             continue;
@@ -1328,6 +1389,55 @@ impl<'p> GroupExecutor<'p> {
         self.sc.r = r;
     }
 
+    /// Report a memory instruction's accesses to the checker: for each
+    /// active lane, dwords `ks` at address (`a`, `b`) — byte offset; or
+    /// structure index and byte offset; or a typed element — with the values
+    /// stored (`values[i·W + lane]` for dword `ks[i]`). SRVs are read-only
+    /// and texture UAVs are not tracked.
+    #[cold]
+    #[allow(clippy::too_many_arguments)]
+    fn check_mem(
+        &mut self,
+        warp: &Warp,
+        res: Res,
+        view: Option<BufferView<'_>>,
+        op: MemOp,
+        a: &[u32],
+        b: Option<&[u32]>,
+        ks: &[u32],
+        values: Option<&[u32]>,
+    ) {
+        let w = self.w;
+        let pc = warp.pc as u32 - 1;
+        let Some(ck) = self.check.as_deref_mut() else {
+            return;
+        };
+        let space = match (res, view) {
+            (Res::Tgsm(g), _) => Space::Tgsm(g),
+            (Res::Uav(u), Some(_)) => Space::Uav(u),
+            _ => return,
+        };
+        for l in 0..w {
+            if warp.active[l] == 0 {
+                continue;
+            }
+            let (x, y) = (a[l], b.map_or(0, |b| b[l]));
+            for (i, &k) in ks.iter().enumerate() {
+                let word = match (res, view) {
+                    (Res::Tgsm(g), _) => self.tgsm.word_index(g, x, y, k),
+                    (_, Some(v)) => match v.kind() {
+                        // typed views are shadowed per element
+                        ViewKind::Typed { .. } => (k == 0 && x < v.bufinfo()).then_some(x as usize),
+                        _ => v.word_index(x, y, k),
+                    },
+                    (_, None) => None,
+                };
+                let value = values.map_or(0, |v| v[i * w + l]);
+                ck.access(pc, space, op, warp.flat[l], word, (x, y, k), value);
+            }
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn load(
         &mut self,
@@ -1351,6 +1461,17 @@ impl<'p> GroupExecutor<'p> {
         }
         // The memory kind is decided once per instruction, not per lane.
         let view = Self::view(b, res);
+        if self.check.is_some() {
+            let mut ks = [0u32; 4];
+            let mut n = 0;
+            for c in 0..4 {
+                if dst.mask & (1 << c) != 0 {
+                    ks[n] = swz[c] as u32;
+                    n += 1;
+                }
+            }
+            self.check_mem(warp, res, view, MemOp::Read, &sa, Some(&sb), &ks[..n], None);
+        }
         for c in 0..4 {
             if dst.mask & (1 << c) == 0 {
                 continue;
@@ -1404,6 +1525,11 @@ impl<'p> GroupExecutor<'p> {
         }
         self.fetch(warp, b, value, (1u8 << count) - 1, &mut sv);
         let view = Self::view(b, res);
+        if self.check.is_some() {
+            let ks = [0, 1, 2, 3];
+            let ks = &ks[..count as usize];
+            self.check_mem(warp, res, view, MemOp::Write, &sa, Some(&sb), ks, Some(&sv));
+        }
         for l in 0..w {
             if warp.active[l] == 0 {
                 continue;
@@ -1449,6 +1575,13 @@ impl<'p> GroupExecutor<'p> {
 
         let view = Self::view(b, res);
         let tex = Self::texture_view(b, res);
+        if self.check.is_some() {
+            let op = MemOp::Atomic {
+                cas: kind == AtomicKind::CmpExch,
+            };
+            let y = structured.then(|| sa[w..2 * w].to_vec());
+            self.check_mem(warp, res, view, op, &sa, y.as_deref(), &[0], None);
+        }
         for l in 0..w {
             if warp.active[l] == 0 {
                 continue;

@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub mod asm;
+pub mod check;
 pub mod container;
 pub mod decode;
 pub mod disasm;

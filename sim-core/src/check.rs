@@ -1,0 +1,1558 @@
+//! The concurrency checker behind `sm5sim check`: data races on TGSM and UAV
+//! words, divergent barriers, reads of uninitialised TGSM and out-of-bounds
+//! accesses, found with shadow state while a dispatch runs.
+//!
+//! # What counts as a bug
+//!
+//! The rules are D3D11's memory model as `reference/compute-model.md` §5–§6
+//! digests it (FS §7.14 memory model, §18.6.6 TGSM, §18.6.7 and §22.17.7
+//! `sync`; `sim-mem/MEMORY_MODEL.md` maps them onto Rust):
+//!
+//! - **Within a group**, two accesses to one 32-bit word by different threads
+//!   conflict when at least one writes. They are ordered only by a barrier
+//!   that every thread of the group passes (`_t`) with a fence of the right
+//!   scope between them: `_g` for TGSM (`sync_g_t`, `sync_uglobal_g_t`, …),
+//!   `_ugroup` or `_uglobal` for UAVs (`sync_ugroup_t`, `sync_uglobal_t`, …).
+//!   A `sync` without `_t` is a fence: it orders the calling thread's own
+//!   accesses and nothing between threads. Lanes of one warp race like any
+//!   other threads (D3D promises no warp-synchronous execution). Atomics
+//!   never race with atomics; an atomic and a plain access do.
+//! - **Across groups** of one dispatch, conflicting plain (non-atomic)
+//!   accesses to a UAV word race (groups have no order, §6.3). The one
+//!   exception is D3D's only cross-group channel, the "last group" pattern:
+//!   an access is *published* when the UAV is declared globally coherent
+//!   (`_glc`) and the accessing thread executed `sync_uglobal` after it; the
+//!   later group's access is *acquired* when its thread performed a UAV
+//!   atomic (a counter) before it. Published and acquired: no race;
+//!   otherwise `cross-group-visibility` (FS §7.14.4). Reader-side
+//!   `sync_uglobal` is not demanded.
+//! - A `sync_*_t` barrier must be reached by every thread of the group
+//!   (§6.2): lanes of a warp inactive at the barrier (divergent flow, or
+//!   returned), warps parked at different barriers, or warps finished while
+//!   others wait are a `divergent-barrier` error (like compute-sanitizer's
+//!   synccheck).
+//! - TGSM starts undefined (§5): a plain or atomic read of a TGSM word that
+//!   no thread of the group has written yet is an `uninitialised-read`
+//!   (like initcheck).
+//! - A UAV or TGSM access outside its view or region is legal (reads 0,
+//!   writes dropped) but reported as an `out-of-bounds` warning (like
+//!   memcheck).
+//!
+//! # How
+//!
+//! Groups run one after another on the calling OS thread
+//! (`sim_sched::dispatch_checked`), in their linear order (x fastest), so the
+//! shadow state needs no synchronisation and the findings are deterministic.
+//! Every memory instruction of a checking executor reports each lane's word
+//! here (a plain run only tests `Option::is_some` once per instruction).
+//!
+//! Shadow state, per word (TGSM: a dense array per group; UAVs: a hash map
+//! per group, plus a paged array per UAV that lives for the dispatch):
+//! - the group's barrier *epoch* — a counter per memory class, advanced when
+//!   every warp is released from a `_t` barrier whose fence covers the class
+//!   — and, in the current epoch, the last plain write, plain read and
+//!   atomic, each with the last one by a *different* thread, so that "some
+//!   other thread accessed this word in this epoch" is answered exactly;
+//! - per thread: how many `sync` instructions it executed (two conflicting
+//!   accesses in one epoch but on different sides of some `sync` are a
+//!   `barrier-scope` race: a barrier was there, of the wrong kind), how many
+//!   `sync_uglobal`, and whether it performed a UAV atomic;
+//! - across groups: each UAV word's last plain write and plain read by an
+//!   earlier group, with whether it was published.
+//!
+//! The kind of a race between a read and a write follows program order (the
+//! lower pc first): a write before the read in the program is `raw`, after it
+//! `war`, whatever order the simulator happened to run them in. A plain read
+//! racing only with atomics is dropped when its thread later executes
+//! `imm_atomic_cmp_exch` on the same word: that is the compare-and-swap loop
+//! idiom, whose first read is a guess the exchange validates. A cross-group
+//! read of a word that the same thread then writes is a `cross-group-rmw`
+//! (a lost update), reported instead of the write-write race.
+//!
+//! Findings are deduplicated: one per (kind, resource, pair of
+//! instructions), keeping the first example and counting occurrences.
+//!
+//! Not checked: texture UAVs, and two UAV slots bound to one buffer (each
+//! slot has its own shadow).
+
+use crate::disasm::disassemble_lines;
+use crate::ir::{DecodedProgram, Instruction};
+use crate::opcodes::{Class, Opcode};
+use crate::program::Program;
+use sim_mem::{Bindings, TgsmRegion, ViewKind};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Which checks [`Checker`] performs. [`Default`] is all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// Data races on TGSM and UAV words, within and across groups
+    /// (`raw`, `war`, `waw`, `benign`, `atomic-vs-plain`, `barrier-scope`,
+    /// `cross-group-rmw`, `cross-group-visibility`).
+    pub races: bool,
+    /// Barriers not reached by every thread of the group (`divergent-barrier`).
+    pub barriers: bool,
+    /// TGSM read before any thread of the group wrote it (`uninitialised-read`).
+    pub uninitialised: bool,
+    /// UAV and TGSM accesses out of bounds (`out-of-bounds`, a warning).
+    pub bounds: bool,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        Self {
+            races: true,
+            barriers: true,
+            uninitialised: true,
+            bounds: true,
+        }
+    }
+}
+
+/// What a [`Finding`] reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FindingKind {
+    /// A write and a later (in program order) read of one word by different
+    /// threads of a group with no barrier between them.
+    Raw,
+    /// A read and a later (in program order) write by different threads of a
+    /// group with no barrier between them.
+    War,
+    /// Two writes of different values by different threads with nothing
+    /// ordering them (within a group, or from two groups).
+    Waw,
+    /// Two unordered writes of the same value: a race by the letter, with a
+    /// deterministic outcome (32-bit stores are atomic, FS §7.14.2).
+    Benign,
+    /// A plain store and an atomic on one word, unordered (for TGSM the
+    /// word's value is then undefined, FS §7.14.2).
+    AtomicVsPlain,
+    /// Conflicting accesses within a group separated by a `sync` that does
+    /// not order them: no `_t`, or a fence of the other memory class.
+    BarrierScope,
+    /// A plain read-modify-write of a UAV word that another group also
+    /// writes: updates can be lost.
+    CrossGroupRmw,
+    /// A plain access to a UAV word that another group writes (or reads,
+    /// for a write) without the `_glc` + `sync_uglobal` + atomic protocol.
+    CrossGroupVisibility,
+    /// A `sync_*_t` reached by only some threads of the group.
+    DivergentBarrier,
+    /// A TGSM word read (plainly or by an atomic) before any thread of the
+    /// group wrote it.
+    UninitialisedRead,
+    /// A UAV or TGSM access outside its view or region (legal: reads 0,
+    /// writes dropped).
+    OutOfBounds,
+}
+
+impl FindingKind {
+    /// Every kind, in report order.
+    pub const ALL: [FindingKind; 11] = [
+        FindingKind::Raw,
+        FindingKind::War,
+        FindingKind::Waw,
+        FindingKind::Benign,
+        FindingKind::AtomicVsPlain,
+        FindingKind::BarrierScope,
+        FindingKind::CrossGroupRmw,
+        FindingKind::CrossGroupVisibility,
+        FindingKind::DivergentBarrier,
+        FindingKind::UninitialisedRead,
+        FindingKind::OutOfBounds,
+    ];
+
+    /// The kind's name as reports and `tests/races/MANIFEST.toml` spell it
+    /// (`raw`, `cross-group-rmw`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            FindingKind::Raw => "raw",
+            FindingKind::War => "war",
+            FindingKind::Waw => "waw",
+            FindingKind::Benign => "benign",
+            FindingKind::AtomicVsPlain => "atomic-vs-plain",
+            FindingKind::BarrierScope => "barrier-scope",
+            FindingKind::CrossGroupRmw => "cross-group-rmw",
+            FindingKind::CrossGroupVisibility => "cross-group-visibility",
+            FindingKind::DivergentBarrier => "divergent-barrier",
+            FindingKind::UninitialisedRead => "uninitialised-read",
+            FindingKind::OutOfBounds => "out-of-bounds",
+        }
+    }
+
+    /// Errors are undefined or schedule-dependent behaviour; warnings are
+    /// legal (benign races, out-of-bounds accesses).
+    pub fn severity(self) -> Severity {
+        match self {
+            FindingKind::Benign | FindingKind::OutOfBounds => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+
+    /// A one-line description of the kind.
+    pub fn description(self) -> &'static str {
+        match self {
+            FindingKind::Raw => "read-after-write race between threads of a group, no barrier between them",
+            FindingKind::War => "write-after-read race between threads of a group, no barrier between them",
+            FindingKind::Waw => "write-write race: different values, nothing orders the writes",
+            FindingKind::Benign => "benign write-write race: unordered writes of the same value",
+            FindingKind::AtomicVsPlain => "atomic and plain store on one word, unordered",
+            FindingKind::BarrierScope => "a sync separates the accesses but does not order them (no _t, or a fence of the other memory: _g for TGSM, _ugroup/_uglobal for UAVs)",
+            FindingKind::CrossGroupRmw => "plain read-modify-write of a word another group also writes: updates can be lost",
+            FindingKind::CrossGroupVisibility => "cross-group access without the globallycoherent + sync_uglobal + atomic protocol",
+            FindingKind::DivergentBarrier => "barrier not reached by every thread of the group",
+            FindingKind::UninitialisedRead => "groupshared word read before any thread of the group wrote it",
+            FindingKind::OutOfBounds => "access outside the view or region (reads 0, writes dropped)",
+        }
+    }
+}
+
+impl std::fmt::Display for FindingKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Undefined or schedule-dependent behaviour.
+    Error,
+    /// Legal, but probably not meant.
+    Warning,
+}
+
+/// What one side of a finding did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccessOp {
+    /// A plain load.
+    Read,
+    /// A plain store.
+    Write,
+    /// An atomic read-modify-write.
+    Atomic,
+    /// A `sync` instruction.
+    Barrier,
+}
+
+impl AccessOp {
+    /// `read`, `write`, `atomic` or `barrier`.
+    pub fn name(self) -> &'static str {
+        match self {
+            AccessOp::Read => "read",
+            AccessOp::Write => "write",
+            AccessOp::Atomic => "atomic",
+            AccessOp::Barrier => "barrier",
+        }
+    }
+}
+
+/// An instruction of the program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Site {
+    /// Index in the lowered program (the executor's pc).
+    pub pc: u32,
+    /// Dword offset of the instruction in the token stream (the version token is 0).
+    pub dword: u32,
+    /// The instruction as the disassembler (and fxc's listing) prints it, without indentation.
+    pub text: String,
+    /// Its 1-based line in the listing given to [`Checker::set_listing`], if found there.
+    pub line: Option<u32>,
+}
+
+/// A thread of the dispatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ThreadRef {
+    /// `SV_GroupID` of its group.
+    pub group: [u32; 3],
+    /// `SV_GroupThreadID`.
+    pub thread: [u32; 3],
+    /// `SV_GroupIndex` (the flattened thread index).
+    pub index: u32,
+}
+
+/// One side of a finding: who did what where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Access {
+    /// The instruction.
+    pub site: Site,
+    /// The thread that executed it.
+    pub thread: ThreadRef,
+    /// What it did.
+    pub op: AccessOp,
+    /// The value written, for plain stores.
+    pub value: Option<u32>,
+}
+
+/// One deduplicated report: the first example of a (kind, resource, pair of
+/// instructions), with the number of times it occurred.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// What was found.
+    pub kind: FindingKind,
+    /// The memory: `g#` or `u#`; `None` for barrier findings.
+    pub resource: Option<String>,
+    /// Its name: the job's resource name or the HLSL name (RDEF or listing header).
+    pub resource_name: Option<String>,
+    /// Byte offset of the word within the view (UAV) or region (TGSM); for
+    /// out-of-bounds accesses, the byte address that was out of range.
+    pub byte_offset: Option<u64>,
+    /// The access first in program order (the lower pc), or the only one.
+    pub first: Access,
+    /// The other access of a race, or for a divergent barrier a thread that
+    /// did not arrive (with the barrier it waits at, or the instruction it was
+    /// at when the group's other threads waited).
+    pub second: Option<Access>,
+    /// For write-write races: whether both wrote the same value.
+    pub benign: bool,
+    /// How many times this (kind, resource, instruction pair) occurred.
+    pub count: u64,
+    /// Index of the dispatch (since the checker was created) of the first example.
+    pub dispatch: usize,
+}
+
+impl Finding {
+    /// Error or warning.
+    pub fn severity(&self) -> Severity {
+        self.kind.severity()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Internal shadow state
+
+/// A memory instruction's kind of access, as the executor reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MemOp {
+    Read,
+    Write,
+    /// an atomic; `cas` for `imm_atomic_cmp_exch`
+    Atomic {
+        cas: bool,
+    },
+}
+
+/// The memory an access goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Space {
+    /// TGSM region g#
+    Tgsm(u32),
+    /// buffer UAV u#
+    Uav(u32),
+}
+
+impl Space {
+    fn id(self) -> u32 {
+        match self {
+            Space::Tgsm(g) => g,
+            Space::Uav(u) => 0x8000_0000 | u,
+        }
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+/// An access in the shadow state (within a group).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Acc {
+    thread: u32,
+    pc: u32,
+    /// `sync` instructions the thread had executed before it
+    syncs: u32,
+    value: u32,
+}
+
+impl Acc {
+    const EMPTY: Acc = Acc {
+        thread: NONE,
+        pc: 0,
+        syncs: 0,
+        value: 0,
+    };
+}
+
+/// The last access of one kind, and the last by a thread other than its.
+#[derive(Debug, Clone, Copy)]
+struct Pair {
+    last: Acc,
+    other: Acc,
+}
+
+impl Pair {
+    const EMPTY: Pair = Pair {
+        last: Acc::EMPTY,
+        other: Acc::EMPTY,
+    };
+
+    fn push(&mut self, a: Acc) {
+        if self.last.thread != a.thread {
+            self.other = self.last;
+        }
+        self.last = a;
+    }
+
+    /// The most recent access by a thread other than `t`, if any.
+    fn not_by(&self, t: u32) -> Option<Acc> {
+        if self.last.thread != NONE && self.last.thread != t {
+            Some(self.last)
+        } else if self.other.thread != NONE && self.other.thread != t {
+            Some(self.other)
+        } else {
+            None
+        }
+    }
+}
+
+/// A word's accesses in the current epoch of the current group.
+#[derive(Debug, Clone, Copy)]
+struct WordState {
+    /// the group (sequence number) this state belongs to (dense TGSM shadow)
+    gen: u32,
+    epoch: u32,
+    /// some thread of the group wrote it (any epoch)
+    written: bool,
+    writes: Pair,
+    reads: Pair,
+    atomics: Pair,
+}
+
+impl WordState {
+    const EMPTY: WordState = WordState {
+        gen: NONE,
+        epoch: 0,
+        written: false,
+        writes: Pair::EMPTY,
+        reads: Pair::EMPTY,
+        atomics: Pair::EMPTY,
+    };
+
+    fn enter_epoch(&mut self, epoch: u32) {
+        if self.epoch != epoch {
+            self.epoch = epoch;
+            self.writes = Pair::EMPTY;
+            self.reads = Pair::EMPTY;
+            self.atomics = Pair::EMPTY;
+        }
+    }
+}
+
+/// An access by an earlier group, kept for the rest of the dispatch.
+#[derive(Debug, Clone, Copy)]
+struct XAcc {
+    group: u32,
+    thread: u32,
+    pc: u32,
+    value: u32,
+    published: bool,
+}
+
+impl XAcc {
+    const EMPTY: XAcc = XAcc {
+        group: NONE,
+        thread: 0,
+        pc: 0,
+        value: 0,
+        published: false,
+    };
+
+    fn get(&self) -> Option<XAcc> {
+        (self.group != NONE).then_some(*self)
+    }
+
+    /// Keep an unpublished record over a published one: any unpublished
+    /// access is a race for every later group.
+    fn merge(&mut self, new: XAcc) {
+        if self.group == NONE || self.published || !new.published {
+            *self = new;
+        }
+    }
+}
+
+/// A UAV word's plain accesses by earlier groups of the dispatch.
+#[derive(Debug, Clone, Copy)]
+struct XWord {
+    write: XAcc,
+    read: XAcc,
+}
+
+const PAGE: usize = 1024;
+
+/// The cross-group shadow of one UAV, in pages allocated on first touch.
+#[derive(Debug, Default, Clone)]
+struct XShadow {
+    pages: Vec<Option<Box<[XWord]>>>,
+}
+
+impl XShadow {
+    fn get(&self, word: u32) -> Option<XWord> {
+        let w = word as usize;
+        self.pages
+            .get(w / PAGE)
+            .and_then(|p| p.as_ref())
+            .map(|p| p[w % PAGE])
+    }
+
+    fn get_mut(&mut self, word: u32) -> &mut XWord {
+        let w = word as usize;
+        if self.pages.len() <= w / PAGE {
+            self.pages.resize(w / PAGE + 1, None);
+        }
+        let page = self.pages[w / PAGE].get_or_insert_with(|| {
+            vec![
+                XWord {
+                    write: XAcc::EMPTY,
+                    read: XAcc::EMPTY,
+                };
+                PAGE
+            ]
+            .into_boxed_slice()
+        });
+        &mut page[w % PAGE]
+    }
+}
+
+/// A group's plain read of a word an earlier group wrote, not (yet) safe.
+#[derive(Debug, Clone, Copy)]
+struct XgRead {
+    reader: Acc,
+    writer: XAcc,
+    /// the reader then wrote the word: a read-modify-write
+    rmw: bool,
+}
+
+/// A UAV word's state within the current group.
+#[derive(Debug, Clone, Copy)]
+struct UavWord {
+    ws: WordState,
+    /// the group's last plain write, with the writer's `sync_uglobal` count then
+    last_write: Option<(Acc, u32)>,
+    /// the group's first plain read, with the reader's `sync_uglobal` count then
+    first_read: Option<(Acc, u32)>,
+    xg_read: Option<XgRead>,
+}
+
+/// Per-thread state within the current group.
+#[derive(Debug, Clone, Copy, Default)]
+struct ThreadState {
+    /// `sync` instructions executed
+    syncs: u32,
+    /// `sync_uglobal*` instructions executed
+    uglobal: u32,
+    /// performed a UAV atomic (or counter operation)
+    acquired: bool,
+    /// key of the thread's last plain UAV read (`NO_KEY`: none)
+    last_read: u64,
+}
+
+const NO_KEY: u64 = u64::MAX;
+
+/// One side of a hit: an access by a thread of some group (sequence number).
+#[derive(Debug, Clone, Copy)]
+struct Side {
+    group: u32,
+    thread: u32,
+    pc: u32,
+    op: AccessOp,
+    value: Option<u32>,
+}
+
+/// A within-group conflict: (kind, the earlier access, its op, the reader
+/// whose later CAS on the word would excuse it, benign).
+type Conflict = (FindingKind, Acc, AccessOp, Option<u32>, bool);
+
+/// An occurrence, before deduplication.
+#[derive(Debug, Clone, Copy)]
+struct Hit {
+    kind: FindingKind,
+    space: Option<Space>,
+    byte_offset: Option<u64>,
+    a: Side,
+    b: Option<Side>,
+    benign: bool,
+}
+
+/// FxHash (rustc's hasher): the shadow maps' keys are small integers.
+#[derive(Default, Clone, Copy)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(v as u64);
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// What the checker knows about one instruction.
+#[derive(Debug, Clone, Default)]
+struct SiteInfo {
+    dword: u32,
+    text: String,
+    line: Option<u32>,
+    /// for `sync`: (`_t`, orders TGSM, orders UAVs, `_uglobal`)
+    sync: Option<(bool, bool, bool, bool)>,
+}
+
+/// A bound buffer UAV, as the checker needs it.
+#[derive(Debug, Clone, Copy)]
+struct UavInfo {
+    kind: ViewKind,
+    /// bytes per word of the shadow: 4, or a typed element's size
+    unit: u64,
+}
+
+/// The concurrency checker of one program: attach it to a
+/// [`crate::exec::GroupExecutor`] (or use `sim_sched::dispatch_checked`),
+/// run dispatches, read [`Checker::findings`]. See the module documentation
+/// for the rules.
+#[derive(Debug, Default)]
+pub struct Checker {
+    opts: CheckOptions,
+    sites: Vec<SiteInfo>,
+    thread_group: [u32; 3],
+    threads_per_group: usize,
+    regions: Vec<Option<TgsmRegion>>,
+    /// `_glc`, by UAV slot
+    glc: Vec<bool>,
+    /// resource names by slot text (`u0`)
+    names: HashMap<String, String>,
+
+    // -- per dispatch
+    dispatches: usize,
+    groups: [u32; 3],
+    uavs: Vec<Option<UavInfo>>,
+    xg: Vec<XShadow>,
+
+    // -- per group
+    warp_width: usize,
+    seq: u32,
+    gen: u32,
+    tgsm_epoch: u32,
+    uav_epoch: u32,
+    threads: Vec<ThreadState>,
+    tgsm: Vec<WordState>,
+    uav: FxMap<u64, UavWord>,
+    /// plain reads racing only with atomics, by (reader, space and word key)
+    pending: FxMap<(u32, u64), Hit>,
+    /// (thread, key) pairs that executed `imm_atomic_cmp_exch`
+    validated: FxMap<(u32, u64), ()>,
+
+    // -- results
+    findings: Vec<Finding>,
+    index: FxMap<(FindingKind, u32, u32, u32), usize>,
+}
+
+/// The instruction's text as the listing prints it, without indentation.
+fn instruction_text(p: &DecodedProgram, ins: &Instruction) -> String {
+    let one = DecodedProgram {
+        version: p.version,
+        instructions: vec![ins.clone()],
+    };
+    disassemble_lines(&one)
+        .get(1)
+        .map(|l| l.trim().to_string())
+        .unwrap_or_default()
+}
+
+fn key(space: Space, word: u32) -> u64 {
+    (space.id() as u64) << 32 | word as u64
+}
+
+impl Checker {
+    /// A checker for `program` performing the checks `options` selects. It
+    /// knows each instruction's disassembly, and the HLSL names of the UAVs
+    /// from the program's reflection (RDEF or listing header).
+    pub fn new(program: &Program, options: CheckOptions) -> Self {
+        let decoded = &program.decoded;
+        let by_offset: HashMap<u32, &Instruction> = decoded
+            .instructions
+            .iter()
+            .filter(|i| i.opcode.info().class != Class::Decl)
+            .map(|i| (i.offset, i))
+            .collect();
+        let mut texts: HashMap<u32, String> = HashMap::new();
+        let sites = program
+            .code
+            .iter()
+            .map(|op| {
+                let ins = by_offset.get(&op.token);
+                let text = texts
+                    .entry(op.token)
+                    .or_insert_with(|| {
+                        ins.map_or_else(String::new, |i| instruction_text(decoded, i))
+                    })
+                    .clone();
+                let sync = ins.filter(|i| i.opcode == Opcode::Sync).map(|i| {
+                    let c = i.controls();
+                    (c & 1 != 0, c & 2 != 0, c & 12 != 0, c & 8 != 0)
+                });
+                SiteInfo {
+                    dword: op.token,
+                    text,
+                    line: None,
+                    sync,
+                }
+            })
+            .collect();
+        let mut glc = Vec::new();
+        for u in &program.uavs {
+            if glc.len() <= u.slot as usize {
+                glc.resize(u.slot as usize + 1, false);
+            }
+            glc[u.slot as usize] = u.globally_coherent;
+        }
+        let mut names = HashMap::new();
+        if let Some(r) = &program.reflection {
+            use crate::rdef::InputType as T;
+            for b in &r.bindings {
+                let uav = matches!(
+                    b.input_type,
+                    T::UavRwTyped
+                        | T::UavRwStructured
+                        | T::UavRwByteAddress
+                        | T::UavAppendStructured
+                        | T::UavConsumeStructured
+                        | T::UavRwStructuredWithCounter
+                );
+                if uav && b.bind_count == 1 {
+                    names.insert(format!("u{}", b.bind_point), b.name.clone());
+                }
+            }
+        }
+        Self {
+            opts: options,
+            sites,
+            thread_group: program.thread_group,
+            threads_per_group: program.threads_per_group() as usize,
+            regions: program.tgsm_regions(),
+            glc,
+            names,
+            ..Default::default()
+        }
+    }
+
+    /// Map instructions to the lines of `listing`, an fxc listing of the
+    /// program (the `.asm` it was assembled from, or `disasm::full_listing`
+    /// of its container): each instruction, in order, takes the next line
+    /// whose text (trimmed) equals its disassembly. Instructions not found
+    /// keep no line.
+    pub fn set_listing(&mut self, listing: &str) {
+        let lines: Vec<&str> = listing.lines().map(str::trim).collect();
+        let mut order: Vec<(u32, usize)> = self
+            .sites
+            .iter()
+            .enumerate()
+            .map(|(pc, s)| (s.dword, pc))
+            .collect();
+        order.sort_unstable();
+        let mut at = 0usize;
+        let mut found: HashMap<u32, u32> = HashMap::new();
+        for &(dword, pc) in &order {
+            if let Some(&l) = found.get(&dword) {
+                self.sites[pc].line = Some(l);
+                continue;
+            }
+            let text = self.sites[pc].text.as_str();
+            if text.is_empty() {
+                continue;
+            }
+            if let Some(i) = lines[at..].iter().position(|l| *l == text) {
+                let line = (at + i + 1) as u32;
+                at += i + 1;
+                found.insert(dword, line);
+                self.sites[pc].line = Some(line);
+            }
+        }
+    }
+
+    /// Name the resource in `slot` (`u0`, `g1`) in reports, replacing the
+    /// reflection's name.
+    pub fn set_resource_name(&mut self, slot: &str, name: &str) {
+        self.names
+            .insert(slot.to_ascii_lowercase(), name.to_string());
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> CheckOptions {
+        self.opts
+    }
+
+    /// The findings so far, in the order first seen.
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+
+    /// The findings, sorted by severity, kind and instruction.
+    pub fn into_findings(self) -> Vec<Finding> {
+        let mut f = self.findings;
+        f.sort_by_key(|f| {
+            (
+                f.severity(),
+                f.kind,
+                f.first.site.pc,
+                f.second.as_ref().map(|s| s.site.pc),
+            )
+        });
+        f
+    }
+
+    /// Whether any finding is an error (not a warning).
+    pub fn has_errors(&self) -> bool {
+        self.findings
+            .iter()
+            .any(|f| f.severity() == Severity::Error)
+    }
+
+    /// Start a dispatch of `groups` against `bindings`: the cross-group
+    /// shadow starts empty (the end of a dispatch orders everything, FS
+    /// §5.3.9).
+    pub fn begin_dispatch(&mut self, bindings: &Bindings<'_>, groups: [u32; 3]) {
+        self.groups = groups;
+        self.uavs = bindings
+            .uavs
+            .iter()
+            .map(|v| {
+                v.map(|v| UavInfo {
+                    kind: v.kind(),
+                    unit: match v.kind() {
+                        ViewKind::Typed { format } => format.size_bytes() as u64,
+                        _ => 4,
+                    },
+                })
+            })
+            .collect();
+        self.xg = vec![XShadow::default(); self.uavs.len()];
+    }
+
+    /// End the dispatch begun by [`Checker::begin_dispatch`].
+    pub fn end_dispatch(&mut self) {
+        self.xg = Vec::new();
+        self.dispatches += 1;
+    }
+
+    // -- hooks called by the executor ----------------------------------
+
+    /// A group starts; `seq` is its linear index in the dispatch.
+    pub(crate) fn begin_group(&mut self, group: [u32; 3], warp_width: usize) {
+        let [x, y, _] = self.groups;
+        self.seq = group[0]
+            .wrapping_add(group[1].wrapping_mul(x))
+            .wrapping_add(group[2].wrapping_mul(x.wrapping_mul(y)));
+        self.warp_width = warp_width.max(1);
+        self.gen = self.gen.wrapping_add(1);
+        if self.gen == NONE {
+            self.gen = 0;
+            self.tgsm.fill(WordState::EMPTY);
+        }
+        self.tgsm_epoch = 0;
+        self.uav_epoch = 0;
+        self.threads.clear();
+        self.threads.resize(
+            self.threads_per_group,
+            ThreadState {
+                last_read: NO_KEY,
+                ..Default::default()
+            },
+        );
+        let words = self
+            .regions
+            .iter()
+            .flatten()
+            .map(|r| r.base_word + r.size_bytes as usize / 4)
+            .max()
+            .unwrap_or(0);
+        if self.tgsm.len() != words {
+            self.tgsm = vec![WordState::EMPTY; words];
+        }
+        self.uav.clear();
+        self.pending.clear();
+        self.validated.clear();
+    }
+
+    /// A memory access by thread `thread` (`SV_GroupIndex`) at `pc`: word
+    /// `word` of `space` (`None`: out of bounds), at address operands
+    /// `addr` = (byte offset or index, structure byte offset, dword k), with
+    /// the value stored.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn access(
+        &mut self,
+        pc: u32,
+        space: Space,
+        op: MemOp,
+        thread: u32,
+        word: Option<usize>,
+        addr: (u32, u32, u32),
+        value: u32,
+    ) {
+        let Some(word) = word else {
+            if self.opts.bounds {
+                let byte = self.byte_address(space, addr);
+                self.report(Hit {
+                    kind: FindingKind::OutOfBounds,
+                    space: Some(space),
+                    byte_offset: byte,
+                    a: self.side(thread, pc, op, value),
+                    b: None,
+                    benign: false,
+                });
+            }
+            return;
+        };
+        let t = thread as usize;
+        let Some(ts) = self.threads.get(t).copied() else {
+            return;
+        };
+        let acc = Acc {
+            thread,
+            pc,
+            syncs: ts.syncs,
+            value,
+        };
+        let k = key(space, word as u32);
+        if let MemOp::Atomic { cas } = op {
+            if cas {
+                self.validated.insert((thread, k), ());
+            }
+        }
+        match space {
+            Space::Tgsm(g) => {
+                let Some(mut ws) = self.tgsm.get(word).copied() else {
+                    return;
+                };
+                if ws.gen != self.gen {
+                    ws = WordState::EMPTY;
+                    ws.gen = self.gen;
+                }
+                let byte = self.byte_offset(space, word as u32);
+                if self.opts.uninitialised && !ws.written && op != MemOp::Write {
+                    self.report(Hit {
+                        kind: FindingKind::UninitialisedRead,
+                        space: Some(space),
+                        byte_offset: byte,
+                        a: self.side(thread, pc, op, value),
+                        b: None,
+                        benign: false,
+                    });
+                }
+                if op != MemOp::Read {
+                    ws.written = true;
+                }
+                ws.enter_epoch(self.tgsm_epoch);
+                if self.opts.races {
+                    self.races(&mut ws, op, acc, Space::Tgsm(g), word as u32, byte);
+                }
+                self.tgsm[word] = ws;
+            }
+            Space::Uav(slot) => {
+                if matches!(op, MemOp::Atomic { .. }) {
+                    self.threads[t].acquired = true;
+                }
+                if !self.opts.races {
+                    return;
+                }
+                let byte = self.byte_offset(space, word as u32);
+                let mut u = self.uav.get(&k).copied().unwrap_or(UavWord {
+                    ws: WordState::EMPTY,
+                    last_write: None,
+                    first_read: None,
+                    xg_read: None,
+                });
+                u.ws.enter_epoch(self.uav_epoch);
+                self.races(&mut u.ws, op, acc, space, word as u32, byte);
+                if op == MemOp::Read || op == MemOp::Write {
+                    self.cross_group(&mut u, slot, word as u32, byte, op, acc, ts, k);
+                }
+                match op {
+                    MemOp::Read => {
+                        self.threads[t].last_read = k;
+                        if u.first_read.is_none() {
+                            u.first_read = Some((acc, ts.uglobal));
+                        }
+                    }
+                    MemOp::Write => u.last_write = Some((acc, ts.uglobal)),
+                    MemOp::Atomic { .. } => {}
+                }
+                self.uav.insert(k, u);
+            }
+        }
+    }
+
+    /// A UAV counter operation (`imm_atomic_alloc`/`consume`) by the active
+    /// lanes: an atomic, so it acquires.
+    pub(crate) fn counter(&mut self, active: &[u32], flat: &[u32]) {
+        for (&a, &f) in active.iter().zip(flat) {
+            if a != 0 {
+                if let Some(t) = self.threads.get_mut(f as usize) {
+                    t.acquired = true;
+                }
+            }
+        }
+    }
+
+    /// A `sync` at `pc` executed by the active lanes of a warp.
+    pub(crate) fn sync(&mut self, pc: u32, active: &[u32], exists: &[u32], flat: &[u32]) {
+        let (threads, _, _, uglobal) = self
+            .sites
+            .get(pc as usize)
+            .and_then(|s| s.sync)
+            .unwrap_or((false, false, false, false));
+        let mut arrived = None;
+        let mut missing = None;
+        for l in 0..active.len() {
+            let f = flat[l];
+            if active[l] != 0 {
+                arrived.get_or_insert(f);
+                if let Some(t) = self.threads.get_mut(f as usize) {
+                    t.syncs = t.syncs.wrapping_add(1);
+                    if uglobal {
+                        t.uglobal = t.uglobal.wrapping_add(1);
+                    }
+                }
+            } else if exists[l] != 0 {
+                missing.get_or_insert(f);
+            }
+        }
+        if threads && self.opts.barriers {
+            if let (Some(a), Some(m)) = (arrived, missing) {
+                self.report(Hit {
+                    kind: FindingKind::DivergentBarrier,
+                    space: None,
+                    byte_offset: None,
+                    a: self.side(a, pc, AccessOp::Barrier, 0),
+                    b: Some(Side {
+                        group: self.seq,
+                        thread: m,
+                        pc,
+                        op: AccessOp::Barrier,
+                        value: None,
+                    }),
+                    benign: false,
+                });
+            }
+        }
+    }
+
+    /// Every unfinished warp of the group has parked or finished: `warps[i]`
+    /// is the pc of the barrier warp i waits at, or `None` when it finished.
+    /// Checks that all wait at one barrier and none finished, then advances
+    /// the epochs the barrier's fences cover.
+    pub(crate) fn barrier_round(&mut self, warps: &[Option<u32>]) {
+        let w = self.warp_width as u32;
+        let mut first: Option<(usize, u32)> = None;
+        let (mut tgsm, mut uav) = (true, true);
+        for (i, p) in warps.iter().enumerate() {
+            let Some(pc) = *p else { continue };
+            first.get_or_insert((i, pc));
+            let (_, g, u, _) = self
+                .sites
+                .get(pc as usize)
+                .and_then(|s| s.sync)
+                .unwrap_or((true, false, false, false));
+            tgsm &= g;
+            uav &= u;
+        }
+        let Some((wi, pc)) = first else { return };
+        if self.opts.barriers {
+            let other = warps
+                .iter()
+                .enumerate()
+                .find(|(_, p)| **p != Some(pc))
+                .map(|(i, p)| (i, *p));
+            if let Some((oi, op)) = other {
+                let b = Side {
+                    group: self.seq,
+                    thread: oi as u32 * w,
+                    // a finished warp: its thread is shown at the barrier it never reached
+                    pc: op.unwrap_or(pc),
+                    op: AccessOp::Barrier,
+                    value: None,
+                };
+                self.report(Hit {
+                    kind: FindingKind::DivergentBarrier,
+                    space: None,
+                    byte_offset: None,
+                    a: self.side(wi as u32 * w, pc, AccessOp::Barrier, 0),
+                    b: Some(b),
+                    benign: false,
+                });
+            }
+        }
+        if tgsm {
+            self.tgsm_epoch = self.tgsm_epoch.wrapping_add(1);
+        }
+        if uav {
+            self.uav_epoch = self.uav_epoch.wrapping_add(1);
+        }
+    }
+
+    /// The group has finished: report what waited for its end, and fold its
+    /// UAV accesses into the cross-group shadow.
+    pub(crate) fn end_group(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        let mut hits: Vec<Hit> = pending
+            .into_iter()
+            .filter(|(k, _)| !self.validated.contains_key(k))
+            .map(|(_, h)| h)
+            .collect();
+        let uav = std::mem::take(&mut self.uav);
+        for (&k, u) in &uav {
+            let slot = (k >> 32) as u32 & 0x7fff_ffff;
+            let word = k as u32;
+            if let Some(x) = u.xg_read {
+                let reader = Side {
+                    group: self.seq,
+                    thread: x.reader.thread,
+                    pc: x.reader.pc,
+                    op: AccessOp::Read,
+                    value: None,
+                };
+                let writer = Side {
+                    group: x.writer.group,
+                    thread: x.writer.thread,
+                    pc: x.writer.pc,
+                    op: AccessOp::Write,
+                    value: Some(x.writer.value),
+                };
+                hits.push(Hit {
+                    kind: if x.rmw {
+                        FindingKind::CrossGroupRmw
+                    } else {
+                        FindingKind::CrossGroupVisibility
+                    },
+                    space: Some(Space::Uav(slot)),
+                    byte_offset: self.byte_offset(Space::Uav(slot), word),
+                    a: reader,
+                    b: Some(writer),
+                    benign: false,
+                });
+            }
+            let glc = self.glc.get(slot as usize).copied().unwrap_or(false);
+            let seq = self.seq;
+            let threads = &self.threads;
+            let publish = |(a, ug): (Acc, u32)| XAcc {
+                group: seq,
+                thread: a.thread,
+                pc: a.pc,
+                value: a.value,
+                published: glc
+                    && threads
+                        .get(a.thread as usize)
+                        .is_some_and(|t| t.uglobal > ug),
+            };
+            let (w, r) = (u.last_write.map(publish), u.first_read.map(publish));
+            if let Some(shadow) = self.xg.get_mut(slot as usize) {
+                let x = shadow.get_mut(word);
+                if let Some(w) = w {
+                    x.write.merge(w);
+                }
+                if let Some(r) = r {
+                    x.read.merge(r);
+                }
+            }
+        }
+        self.uav = uav;
+        self.uav.clear();
+        for h in hits {
+            self.report(h);
+        }
+    }
+
+    // -- the rules --------------------------------------------------------
+
+    /// Within-group races of `acc` against the word's accesses in this epoch;
+    /// then record `acc`.
+    fn races(
+        &mut self,
+        ws: &mut WordState,
+        op: MemOp,
+        acc: Acc,
+        space: Space,
+        word: u32,
+        byte: Option<u64>,
+    ) {
+        let t = acc.thread;
+        let mut found: [Option<Conflict>; 3] = [None; 3];
+        let scoped = |x: &Acc, k: FindingKind| {
+            if x.syncs != acc.syncs {
+                FindingKind::BarrierScope
+            } else {
+                k
+            }
+        };
+        // a write and a read: the order in the program decides raw or war
+        let rw = |write: &Acc, read: &Acc| {
+            if write.syncs != read.syncs {
+                FindingKind::BarrierScope
+            } else if write.pc <= read.pc {
+                FindingKind::Raw
+            } else {
+                FindingKind::War
+            }
+        };
+        match op {
+            MemOp::Read => {
+                if let Some(x) = ws.writes.not_by(t) {
+                    found[0] = Some((rw(&x, &acc), x, AccessOp::Write, None, false));
+                }
+                if let Some(x) = ws.atomics.not_by(t) {
+                    found[1] = Some((rw(&x, &acc), x, AccessOp::Atomic, Some(t), false));
+                }
+                ws.reads.push(acc);
+            }
+            MemOp::Write => {
+                if let Some(x) = ws.writes.not_by(t) {
+                    let (kind, benign) = if x.value == acc.value {
+                        (FindingKind::Benign, true)
+                    } else {
+                        (scoped(&x, FindingKind::Waw), false)
+                    };
+                    found[0] = Some((kind, x, AccessOp::Write, None, benign));
+                }
+                if let Some(x) = ws.reads.not_by(t) {
+                    found[1] = Some((rw(&acc, &x), x, AccessOp::Read, None, false));
+                }
+                if let Some(x) = ws.atomics.not_by(t) {
+                    let k = scoped(&x, FindingKind::AtomicVsPlain);
+                    found[2] = Some((k, x, AccessOp::Atomic, None, false));
+                }
+                ws.writes.push(acc);
+            }
+            MemOp::Atomic { .. } => {
+                if let Some(x) = ws.writes.not_by(t) {
+                    let k = scoped(&x, FindingKind::AtomicVsPlain);
+                    found[0] = Some((k, x, AccessOp::Write, None, false));
+                }
+                if let Some(x) = ws.reads.not_by(t) {
+                    found[1] = Some((rw(&acc, &x), x, AccessOp::Read, Some(x.thread), false));
+                }
+                ws.atomics.push(acc);
+            }
+        }
+        let this = match op {
+            MemOp::Read => AccessOp::Read,
+            MemOp::Write => AccessOp::Write,
+            MemOp::Atomic { .. } => AccessOp::Atomic,
+        };
+        for (kind, x, xop, reader, benign) in found.into_iter().flatten() {
+            let hit = Hit {
+                kind,
+                space: Some(space),
+                byte_offset: byte,
+                a: Side {
+                    group: self.seq,
+                    thread: x.thread,
+                    pc: x.pc,
+                    op: xop,
+                    value: (xop == AccessOp::Write).then_some(x.value),
+                },
+                b: Some(Side {
+                    group: self.seq,
+                    thread: acc.thread,
+                    pc: acc.pc,
+                    op: this,
+                    value: (this == AccessOp::Write).then_some(acc.value),
+                }),
+                benign,
+            };
+            match reader {
+                // a read racing with an atomic waits: its thread's CAS may excuse it
+                Some(r) => {
+                    self.pending.entry((r, key(space, word))).or_insert(hit);
+                }
+                None => self.report(hit),
+            }
+        }
+    }
+
+    /// Cross-group races of a plain access against earlier groups.
+    #[allow(clippy::too_many_arguments)]
+    fn cross_group(
+        &mut self,
+        u: &mut UavWord,
+        slot: u32,
+        word: u32,
+        byte: Option<u64>,
+        op: MemOp,
+        acc: Acc,
+        ts: ThreadState,
+        k: u64,
+    ) {
+        let Some(x) = self.xg.get(slot as usize).and_then(|s| s.get(word)) else {
+            return;
+        };
+        let safe = |a: &XAcc| a.published && ts.acquired;
+        let seq = self.seq;
+        let me = |op: AccessOp, value: Option<u32>| Side {
+            group: seq,
+            thread: acc.thread,
+            pc: acc.pc,
+            op,
+            value,
+        };
+        let them = |a: &XAcc, op: AccessOp| Side {
+            group: a.group,
+            thread: a.thread,
+            pc: a.pc,
+            op,
+            value: (op == AccessOp::Write).then_some(a.value),
+        };
+        match op {
+            MemOp::Read => {
+                if u.last_write.is_some() || u.xg_read.is_some() {
+                    return; // the group's own write comes first, or already noted
+                }
+                if let Some(w) = x.write.get().filter(|w| !safe(w)) {
+                    u.xg_read = Some(XgRead {
+                        reader: acc,
+                        writer: w,
+                        rmw: false,
+                    });
+                }
+            }
+            MemOp::Write => {
+                let rmw = ts.last_read == k;
+                if let Some(p) = u.xg_read.as_mut().filter(|p| p.reader.thread == acc.thread) {
+                    p.rmw = true;
+                }
+                if let Some(w) = x.write.get().filter(|w| !safe(w)) {
+                    if !rmw {
+                        let benign = w.value == acc.value;
+                        self.report(Hit {
+                            kind: if benign {
+                                FindingKind::Benign
+                            } else {
+                                FindingKind::Waw
+                            },
+                            space: Some(Space::Uav(slot)),
+                            byte_offset: byte,
+                            a: them(&w, AccessOp::Write),
+                            b: Some(me(AccessOp::Write, Some(acc.value))),
+                            benign,
+                        });
+                    }
+                }
+                if let Some(r) = x.read.get().filter(|r| !safe(r)) {
+                    self.report(Hit {
+                        kind: if rmw {
+                            FindingKind::CrossGroupRmw
+                        } else {
+                            FindingKind::CrossGroupVisibility
+                        },
+                        space: Some(Space::Uav(slot)),
+                        byte_offset: byte,
+                        a: them(&r, AccessOp::Read),
+                        b: Some(me(AccessOp::Write, Some(acc.value))),
+                        benign: false,
+                    });
+                }
+            }
+            MemOp::Atomic { .. } => {}
+        }
+    }
+
+    // -- reporting ----------------------------------------------------------
+
+    fn side(&self, thread: u32, pc: u32, op: impl Into<AccessOp>, value: u32) -> Side {
+        let op = op.into();
+        Side {
+            group: self.seq,
+            thread,
+            pc,
+            op,
+            value: (op == AccessOp::Write).then_some(value),
+        }
+    }
+
+    /// Byte offset of shadow word `word` within its view or region.
+    fn byte_offset(&self, space: Space, word: u32) -> Option<u64> {
+        match space {
+            Space::Tgsm(g) => {
+                let r = self.regions.get(g as usize).copied().flatten()?;
+                Some((word as u64).checked_sub(r.base_word as u64)? * 4)
+            }
+            Space::Uav(u) => {
+                let info = self.uavs.get(u as usize).copied().flatten()?;
+                Some(word as u64 * info.unit)
+            }
+        }
+    }
+
+    /// The byte address an out-of-bounds access asked for.
+    fn byte_address(&self, space: Space, (a, b, k): (u32, u32, u32)) -> Option<u64> {
+        let stride = match space {
+            Space::Tgsm(g) => self.regions.get(g as usize).copied().flatten()?.stride,
+            Space::Uav(u) => match self.uavs.get(u as usize).copied().flatten()?.kind {
+                ViewKind::Raw => 0,
+                ViewKind::Structured { stride } => stride,
+                ViewKind::Typed { format } => return Some(a as u64 * format.size_bytes() as u64),
+            },
+        };
+        Some(if stride == 0 {
+            (a & !3) as u64 + 4 * k as u64
+        } else {
+            stride as u64 * a as u64 + (b & !3) as u64 + 4 * k as u64
+        })
+    }
+
+    fn thread_ref(&self, group_seq: u32, thread: u32) -> ThreadRef {
+        let [gx, gy, _] = self.groups;
+        let (gx, gy) = (gx.max(1), gy.max(1));
+        let [tx, ty, _] = self.thread_group;
+        let (tx, ty) = (tx.max(1), ty.max(1));
+        ThreadRef {
+            group: [group_seq % gx, (group_seq / gx) % gy, group_seq / (gx * gy)],
+            thread: [thread % tx, (thread / tx) % ty, thread / (tx * ty)],
+            index: thread,
+        }
+    }
+
+    fn site(&self, pc: u32) -> Site {
+        let s = self.sites.get(pc as usize).cloned().unwrap_or_default();
+        Site {
+            pc,
+            dword: s.dword,
+            text: s.text,
+            line: s.line,
+        }
+    }
+
+    fn access_of(&self, s: &Side) -> Access {
+        Access {
+            site: self.site(s.pc),
+            thread: self.thread_ref(s.group, s.thread),
+            op: s.op,
+            value: s.value,
+        }
+    }
+
+    /// Count an occurrence; the first of its (kind, resource, pcs) becomes a finding.
+    fn report(&mut self, mut h: Hit) {
+        if let Some(b) = h.b {
+            if b.pc < h.a.pc {
+                h.b = Some(h.a);
+                h.a = b;
+            }
+        }
+        let k = (
+            h.kind,
+            h.space.map_or(NONE, Space::id),
+            h.a.pc,
+            h.b.map_or(NONE, |b| b.pc),
+        );
+        if let Some(&i) = self.index.get(&k) {
+            self.findings[i].count += 1;
+            return;
+        }
+        let resource = h.space.map(|s| match s {
+            Space::Tgsm(g) => format!("g{g}"),
+            Space::Uav(u) => format!("u{u}"),
+        });
+        let finding = Finding {
+            kind: h.kind,
+            resource_name: resource.as_ref().and_then(|r| self.names.get(r).cloned()),
+            resource,
+            byte_offset: h.byte_offset,
+            first: self.access_of(&h.a),
+            second: h.b.as_ref().map(|b| self.access_of(b)),
+            benign: h.benign,
+            count: 1,
+            dispatch: self.dispatches,
+        };
+        self.index.insert(k, self.findings.len());
+        self.findings.push(finding);
+    }
+}
+
+impl From<MemOp> for AccessOp {
+    fn from(op: MemOp) -> Self {
+        match op {
+            MemOp::Read => AccessOp::Read,
+            MemOp::Write => AccessOp::Write,
+            MemOp::Atomic { .. } => AccessOp::Atomic,
+        }
+    }
+}
+
+/// A finding as text, several lines:
+///
+/// ```text
+/// error[raw] g0 byte 4: read-after-write race between threads of a group, no barrier between them (256 times)
+///   write   line 43 (dword 30) store_structured g0.x, vThreadIDInGroupFlattened.x, l(0), r0.x
+///           group (0, 0, 0) thread (1, 0, 0) [1], value 0x4
+///   read    line 46 (dword 51) ld_structured r0.x, r0.x, l(0), g0.xxxx
+///           group (0, 0, 0) thread (0, 0, 0) [0]
+/// ```
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sev = match self.severity() {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(f, "{sev}[{}]", self.kind)?;
+        if let Some(r) = &self.resource {
+            write!(f, " {r}")?;
+            if let Some(n) = &self.resource_name {
+                write!(f, " ('{n}')")?;
+            }
+        }
+        if let Some(b) = self.byte_offset {
+            write!(f, " byte {b}")?;
+        }
+        write!(f, ": {}", self.kind.description())?;
+        if self.count > 1 {
+            write!(f, " ({} times)", self.count)?;
+        }
+        let side = |f: &mut std::fmt::Formatter<'_>, a: &Access, label: &str| {
+            write!(f, "\n  {label:<8}")?;
+            if let Some(l) = a.site.line {
+                write!(f, "line {l} ")?;
+            }
+            write!(f, "(dword {}) {}", a.site.dword, a.site.text)?;
+            let t = &a.thread;
+            write!(
+                f,
+                "\n          group ({}, {}, {}) thread ({}, {}, {}) [{}]",
+                t.group[0], t.group[1], t.group[2], t.thread[0], t.thread[1], t.thread[2], t.index
+            )?;
+            if let Some(v) = a.value {
+                write!(f, ", value {v:#x}")?;
+            }
+            Ok(())
+        };
+        match self.kind {
+            FindingKind::DivergentBarrier => {
+                side(f, &self.first, "waits")?;
+                match &self.second {
+                    Some(s) if s.site.pc != self.first.site.pc => side(f, s, "waits")?,
+                    Some(s) => {
+                        let t = &s.thread;
+                        write!(
+                            f,
+                            "\n  missing group ({}, {}, {}) thread ({}, {}, {}) [{}]: finished, or inactive in divergent flow",
+                            t.group[0], t.group[1], t.group[2], t.thread[0], t.thread[1], t.thread[2], t.index
+                        )?;
+                    }
+                    None => {}
+                }
+            }
+            _ => {
+                side(f, &self.first, self.first.op.name())?;
+                if let Some(s) = &self.second {
+                    side(f, s, s.op.name())?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
