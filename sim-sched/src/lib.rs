@@ -10,8 +10,14 @@
 //! (rayon's join is a full happens-before edge), so every write of the
 //! dispatch is visible to the caller and to the next dispatch
 //! (`reference/compute-model.md` §1, "Completion").
+//!
+//! Checking ([`dispatch_checked`]): the groups run one after another on the
+//! calling thread, in linear order (x fastest), with one executor carrying a
+//! [`Checker`]; the checker's shadow state therefore needs no
+//! synchronisation and its findings are deterministic.
 
 use rayon::prelude::*;
+use sim_core::check::Checker;
 use sim_core::exec::{ExecStats, GroupExecutor};
 use sim_core::exec::{Runaway, Watchdog};
 use sim_core::Program;
@@ -126,16 +132,7 @@ pub fn dispatch(
     options: &DispatchOptions,
 ) -> Result<DispatchStats, DispatchError> {
     let [x, y, z] = groups;
-    if groups.iter().any(|&g| g > MAX_GROUPS_PER_DIMENSION) {
-        return Err(DispatchError::TooManyGroups { x, y, z });
-    }
-    if program.version.major == 4 && z > 1 {
-        return Err(DispatchError::Cs4Z { x, y, z });
-    }
-    if let Some(slot) = program.unbound_interface_slot() {
-        return Err(DispatchError::UnboundInterface { slot });
-    }
-    let total = x as u64 * y as u64 * z as u64;
+    let total = admit(program, groups)?;
     if total == 0 {
         return Ok(DispatchStats::default());
     }
@@ -171,6 +168,83 @@ pub fn dispatch(
     let s = sum
         .into_inner()
         .unwrap_or_else(|poison| poison.into_inner());
+    Ok(DispatchStats {
+        groups: s.groups,
+        threads: s.groups * program.threads_per_group() as u64,
+        warp_instructions: s.warp_instructions,
+        barriers: s.barriers,
+        aborted_threads: s.aborted_threads,
+        debug_breaks: s.debug_breaks,
+    })
+}
+
+/// Refuse a dispatch D3D would not run; else the number of groups.
+fn admit(program: &Program, groups: [u32; 3]) -> Result<u64, DispatchError> {
+    let [x, y, z] = groups;
+    if groups.iter().any(|&g| g > MAX_GROUPS_PER_DIMENSION) {
+        return Err(DispatchError::TooManyGroups { x, y, z });
+    }
+    if program.version.major == 4 && z > 1 {
+        return Err(DispatchError::Cs4Z { x, y, z });
+    }
+    if let Some(slot) = program.unbound_interface_slot() {
+        return Err(DispatchError::UnboundInterface { slot });
+    }
+    Ok(x as u64 * y as u64 * z as u64)
+}
+
+/// Run `Dispatch(groups[0], groups[1], groups[2])` under the concurrency
+/// checker: the groups run one after another on the calling thread, in
+/// linear order (x fastest; `options.threads` is ignored), with `checker`
+/// attached to the executor. Findings accumulate in `checker` (see
+/// [`sim_core::check`] for the rules); the memory effects are those of a
+/// plain run with one worker.
+///
+/// `checker` must have been made for `program`
+/// ([`Checker::new`]).
+///
+/// # Errors
+/// As [`dispatch`]; a dispatch the watchdog stops keeps the findings made
+/// until then.
+pub fn dispatch_checked(
+    program: &Program,
+    bindings: &Bindings<'_>,
+    groups: [u32; 3],
+    options: &DispatchOptions,
+    checker: &mut Checker,
+) -> Result<DispatchStats, DispatchError> {
+    let [x, y, _] = groups;
+    let total = admit(program, groups)?;
+    if total == 0 {
+        return Ok(DispatchStats::default());
+    }
+    let _span = tracing::debug_span!("dispatch_checked", total).entered();
+    let watchdog = Watchdog::new(
+        options.max_warp_instructions,
+        options.timeout,
+        options.cancel.clone(),
+    );
+    let mut exec = GroupExecutor::new(program, options.warp_width);
+    checker.begin_dispatch(bindings, groups);
+    exec.set_checker(Some(Box::new(std::mem::take(checker))));
+    let mut outcome = Ok(());
+    for g in 0..total {
+        let gid = [
+            (g % x as u64) as u32,
+            ((g / x as u64) % y as u64) as u32,
+            (g / (x as u64 * y as u64)) as u32,
+        ];
+        outcome = exec.run_group_watched(gid, bindings, &watchdog);
+        if outcome.is_err() {
+            break;
+        }
+    }
+    if let Some(c) = exec.take_checker() {
+        *checker = *c;
+    }
+    checker.end_dispatch();
+    outcome?;
+    let s = exec.stats();
     Ok(DispatchStats {
         groups: s.groups,
         threads: s.groups * program.threads_per_group() as u64,
