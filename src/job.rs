@@ -9,6 +9,7 @@
 
 use crate::compiler::{self, CompileError, CompileOptions, Compiled, HlslRequest};
 use serde::Deserialize;
+use sim_core::check::{CheckOptions, Checker, Finding};
 use sim_core::program::{BufferDeclKind, Program, TextureDecl};
 use sim_core::rdef::InputType;
 use sim_core::{LoadError, LoadOptions};
@@ -17,7 +18,7 @@ use sim_mem::{
     MemError, SamplerDesc, Texture, TextureDesc, TextureDimension, TextureView, ViewDimension,
     ViewRange,
 };
-use sim_sched::{dispatch, DispatchError, DispatchOptions, DispatchStats};
+use sim_sched::{dispatch, dispatch_checked, DispatchError, DispatchOptions, DispatchStats};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -662,6 +663,17 @@ pub struct Job {
     pub warnings: Vec<String>,
     steps: Vec<Step>,
     base: PathBuf,
+    /// the shader file's bytes (DXBC or listing), for the checker's listing lines
+    shader_bytes: Vec<u8>,
+}
+
+/// What [`Job::run_checked`] found.
+#[derive(Debug, Clone)]
+pub struct CheckReport {
+    /// The steps' outcomes, as [`Job::run`] gives them.
+    pub steps: Vec<StepReport>,
+    /// The checker's findings, errors first (see [`sim_core::check`]).
+    pub findings: Vec<Finding>,
 }
 
 /// An element that differs from its expectation.
@@ -825,6 +837,7 @@ impl Job {
             })?;
             (bytes, None)
         };
+        let shader_bytes = bytes.clone();
         let mut program =
             Program::from_file_bytes(&bytes, load).map_err(|source| JobError::Shader {
                 path: shader_path.clone(),
@@ -1099,6 +1112,7 @@ impl Job {
             warnings,
             steps,
             base: base.to_owned(),
+            shader_bytes,
         })
     }
 
@@ -1116,6 +1130,60 @@ impl Job {
     /// [`JobError::Dispatch`] when a dispatch is refused (its limits), or
     /// [`JobError::Io`] when a `set` reads a file that has gone.
     pub fn run(&self, options: &DispatchOptions) -> Result<Vec<StepReport>, JobError> {
+        self.run_steps(options, None)
+    }
+
+    /// Run every step as [`Job::run`] does, with each dispatch under the
+    /// concurrency checker (`sim_sched::dispatch_checked`: the groups run
+    /// one after another on this thread, `options.threads` is ignored).
+    /// Findings name the job's resource names and the lines of the shader's
+    /// listing (the `.asm` file itself, or `fxc /Fc`'s listing as
+    /// `sim_core::disasm::full_listing` prints it for a container).
+    ///
+    /// # Errors
+    /// As [`Job::run`].
+    pub fn run_checked(
+        &self,
+        options: &DispatchOptions,
+        checks: CheckOptions,
+    ) -> Result<CheckReport, JobError> {
+        let mut checker = Checker::new(&self.program, checks);
+        if let Some(listing) = self.listing() {
+            checker.set_listing(&listing);
+        }
+        for r in &self.resources {
+            if r.slot.kind == SlotKind::Uav {
+                checker.set_resource_name(&r.slot.to_string(), &r.name);
+            }
+        }
+        let steps = self.run_steps(options, Some(&mut checker))?;
+        Ok(CheckReport {
+            steps,
+            findings: checker.into_findings(),
+        })
+    }
+
+    /// The shader's listing: the file itself when it is one, else what
+    /// `fxc /Fc` prints for the container.
+    fn listing(&self) -> Option<String> {
+        let bytes = &self.shader_bytes;
+        if !bytes.starts_with(b"DXBC") {
+            return String::from_utf8(bytes.clone()).ok();
+        }
+        let container =
+            sim_core::container::Container::parse(bytes, sim_core::container::ChecksumPolicy::Skip)
+                .ok()?;
+        Some(sim_core::disasm::full_listing(
+            &container,
+            &self.program.decoded,
+        ))
+    }
+
+    fn run_steps(
+        &self,
+        options: &DispatchOptions,
+        mut checker: Option<&mut Checker>,
+    ) -> Result<Vec<StepReport>, JobError> {
         let mut reports = Vec::new();
         for (i, step) in self.steps.iter().enumerate() {
             match step {
@@ -1128,8 +1196,11 @@ impl Job {
                         .map(|r| (r.slot.index, r.data().to_words()))
                         .collect();
                     let bindings = self.bindings(&cbs);
-                    let stats = dispatch(&self.program, &bindings, *groups, options)
-                        .map_err(|source| JobError::Dispatch { step: i, source })?;
+                    let stats = match checker.as_deref_mut() {
+                        Some(c) => dispatch_checked(&self.program, &bindings, *groups, options, c),
+                        None => dispatch(&self.program, &bindings, *groups, options),
+                    }
+                    .map_err(|source| JobError::Dispatch { step: i, source })?;
                     reports.push(StepReport::Dispatch {
                         groups: *groups,
                         stats,

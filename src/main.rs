@@ -1,12 +1,14 @@
 //! `sm5sim`: run Direct3D 11 compute shaders on the CPU.
 //!
-//! Exit status: 0 when every expectation holds, 1 when one fails, 2 on bad
-//! input (unreadable or malformed files, bad job files, refused dispatches).
+//! Exit status: 0 when every expectation holds (and, for `check`, nothing
+//! is wrong), 1 when one fails (or `check` finds an error), 2 on bad input
+//! (unreadable or malformed files, bad job files, refused dispatches).
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use sm5sim::compiler::{self, CompileError, CompileOptions, Compiled, HlslRequest};
 use sm5sim::job::{Job, JobError, StepReport};
+use sm5sim::sim_core::check::{Access, CheckOptions, Finding, Severity};
 use sm5sim::sim_core::container::Container;
 use sm5sim::sim_core::{asm, disasm, encode, LoadOptions, Program};
 use sm5sim::sim_sched::DispatchOptions;
@@ -59,6 +61,45 @@ enum Command {
         #[arg(long, value_name = "N")]
         max_instructions: Option<u64>,
         /// Print the results as one JSON document on stdout instead of text.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        hlsl: HlslArgs,
+    },
+    /// Run a job under the concurrency checker: data races on TGSM and UAV
+    /// words, divergent barriers, uninitialised TGSM reads, out-of-bounds
+    /// accesses (all of them unless some are selected).
+    #[command(
+        after_help = "Groups run one after another on one thread, so the findings are deterministic.\n\nExamples:\n  sm5sim check tests/races/job.toml --races\n  sm5sim check examples/reduce/reduce.toml --json\n  sm5sim check job.toml --barriers --uninit --warp-width 64\n\nExit status: 0 nothing wrong, 1 an error found (warnings do not count) or an expectation failed, 2 bad input or a stopped dispatch."
+    )]
+    Check {
+        /// The job file (TOML).
+        job: PathBuf,
+        /// Check for data races (within a group: raw, war, waw, atomic vs plain, barrier of the wrong scope; across groups: read-modify-write, visibility, waw).
+        #[arg(long)]
+        races: bool,
+        /// Check that every barrier is reached by every thread of its group.
+        #[arg(long)]
+        barriers: bool,
+        /// Check for groupshared memory read before any thread of the group wrote it.
+        #[arg(long)]
+        uninit: bool,
+        /// Report UAV and groupshared accesses out of bounds (warnings).
+        #[arg(long)]
+        bounds: bool,
+        /// Lanes per warp (1 up to the thread-group size).
+        #[arg(long, default_value_t = 32)]
+        warp_width: usize,
+        /// Load the shader even if its container checksum is wrong.
+        #[arg(long)]
+        no_checksum: bool,
+        /// Watchdog: stop a dispatch that runs longer than this many seconds (0 = no limit).
+        #[arg(long, default_value_t = 600.0, value_name = "SECONDS")]
+        timeout: f64,
+        /// Watchdog: stop a dispatch that executes more warp-instructions than this.
+        #[arg(long, value_name = "N")]
+        max_instructions: Option<u64>,
+        /// Print the findings as one JSON document on stdout instead of text.
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -199,8 +240,97 @@ fn main() -> ExitCode {
     }
 }
 
+/// The watchdog options of `run` and `check`, with Ctrl-C cancelling.
+fn dispatch_options(
+    threads: usize,
+    warp_width: usize,
+    timeout: f64,
+    max_instructions: Option<u64>,
+) -> anyhow::Result<DispatchOptions> {
+    if warp_width == 0 {
+        bail!("--warp-width must be at least 1");
+    }
+    if !(timeout >= 0.0 && timeout.is_finite()) {
+        bail!("--timeout must be a number of seconds ≥ 0");
+    }
+    // Ctrl-C cancels the running dispatch; the job then ends with an error.
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    Ok(DispatchOptions {
+        threads,
+        warp_width,
+        max_warp_instructions: max_instructions.unwrap_or(u64::MAX),
+        timeout: (timeout > 0.0).then(|| Duration::from_secs_f64(timeout)),
+        cancel: Some(cancel),
+    })
+}
+
 fn run(cli: Cli) -> anyhow::Result<bool> {
     match cli.command {
+        Command::Check {
+            job,
+            races,
+            barriers,
+            uninit,
+            bounds,
+            warp_width,
+            no_checksum,
+            timeout,
+            max_instructions,
+            json,
+            hlsl,
+        } => {
+            let options = dispatch_options(1, warp_width, timeout, max_instructions)?;
+            let load = LoadOptions {
+                verify_checksum: !no_checksum,
+            };
+            let job = Job::load_with(&job, &load, &hlsl.options())?;
+            if let Some(c) = &job.compiled {
+                report_compile(c);
+            }
+            let checks = if races || barriers || uninit || bounds {
+                CheckOptions {
+                    races,
+                    barriers,
+                    uninitialised: uninit,
+                    bounds,
+                }
+            } else {
+                CheckOptions::default()
+            };
+            let report = job.run_checked(&options, checks)?;
+            let errors = report
+                .findings
+                .iter()
+                .filter(|f| f.severity() == Severity::Error)
+                .count();
+            let warnings = report.findings.len() - errors;
+            let expectations = report.steps.iter().all(|r| r.passed());
+            if json {
+                println!(
+                    "{}",
+                    check_json(&job, &report.steps, &report.findings, expectations)
+                );
+            } else {
+                for w in &job.warnings {
+                    println!("warning: {w}");
+                }
+                print_steps(&report.steps);
+                for f in &report.findings {
+                    println!("{f}");
+                }
+                println!(
+                    "check: {errors} error(s), {warnings} warning(s){}",
+                    if expectations {
+                        ""
+                    } else {
+                        "; an expectation FAILED"
+                    }
+                );
+            }
+            Ok(errors == 0 && expectations)
+        }
         Command::Disasm { file, no_checksum } => {
             let bytes =
                 std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
@@ -282,10 +412,10 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             if warp_width == 0 {
                 bail!("--warp-width must be at least 1");
             }
-            let options = LoadOptions {
+            let load = LoadOptions {
                 verify_checksum: !no_checksum,
             };
-            let job = Job::load_with(&job, &options, &hlsl.options())?;
+            let job = Job::load_with(&job, &load, &hlsl.options())?;
             if let Some(c) = &job.compiled {
                 report_compile(c);
             }
@@ -305,82 +435,18 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 dump::check(r, Path::new(file))?;
                 dumps.push((name.to_string(), PathBuf::from(file)));
             }
-            if !(timeout >= 0.0 && timeout.is_finite()) {
-                bail!("--timeout must be a number of seconds ≥ 0");
-            }
-            // Ctrl-C cancels the running dispatch; the job then ends with an error.
-            let cancel = Arc::new(AtomicBool::new(false));
-            let flag = cancel.clone();
-            let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
-            let options = DispatchOptions {
-                threads,
-                warp_width,
-                max_warp_instructions: max_instructions.unwrap_or(u64::MAX),
-                timeout: (timeout > 0.0).then(|| Duration::from_secs_f64(timeout)),
-                cancel: Some(cancel),
-            };
+            let options = dispatch_options(threads, warp_width, timeout, max_instructions)?;
             if !json {
                 for w in &job.warnings {
                     println!("warning: {w}");
                 }
             }
             let reports = job.run(&options)?;
-            let mut ok = reports.iter().all(|r| r.passed());
+            let ok = reports.iter().all(|r| r.passed());
             if json {
                 println!("{}", report_json(&job, &reports, ok));
-            }
-            for (i, r) in reports.iter().enumerate().filter(|_| !json) {
-                match r {
-                    StepReport::Dispatch {
-                        groups,
-                        stats,
-                        elapsed,
-                    } => {
-                        println!(
-                            "step {i}: dispatch {}x{}x{}: {} groups, {} threads, {} warp-instructions, {:.3} s",
-                            groups[0],
-                            groups[1],
-                            groups[2],
-                            stats.groups,
-                            stats.threads,
-                            stats.warp_instructions,
-                            elapsed.as_secs_f64()
-                        );
-                        if stats.aborted_threads > 0 {
-                            println!(
-                                "  warning: {} threads executed abort",
-                                stats.aborted_threads
-                            );
-                        }
-                        if stats.debug_breaks > 0 {
-                            println!(
-                                "  note: debug_break executed {} times (no debugger attached)",
-                                stats.debug_breaks
-                            );
-                        }
-                    }
-                    StepReport::Set { resource } => println!("step {i}: set {resource}"),
-                    StepReport::Expect {
-                        what,
-                        mismatches,
-                        first,
-                    } => {
-                        if *mismatches == 0 {
-                            println!("step {i}: expect {what}: ok");
-                        } else {
-                            ok = false;
-                            println!(
-                                "step {i}: expect {what}: FAILED, {mismatches} element(s) differ"
-                            );
-                            for m in first {
-                                println!("  [{}] expected {}, got {}", m.index, m.expected, m.got);
-                            }
-                            if *mismatches > first.len() {
-                                println!("  … and {} more", mismatches - first.len());
-                            }
-                        }
-                    }
-                }
+            } else {
+                print_steps(&reports);
             }
             for (name, file) in dumps {
                 let r = job.resource(&name).context("checked above")?;
@@ -391,10 +457,137 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
     }
 }
 
+/// The steps' outcomes as text, one line each (failed expectations with
+/// their first differing elements).
+fn print_steps(reports: &[StepReport]) {
+    for (i, r) in reports.iter().enumerate() {
+        match r {
+            StepReport::Dispatch {
+                groups,
+                stats,
+                elapsed,
+            } => {
+                println!(
+                    "step {i}: dispatch {}x{}x{}: {} groups, {} threads, {} warp-instructions, {:.3} s",
+                    groups[0],
+                    groups[1],
+                    groups[2],
+                    stats.groups,
+                    stats.threads,
+                    stats.warp_instructions,
+                    elapsed.as_secs_f64()
+                );
+                if stats.aborted_threads > 0 {
+                    println!(
+                        "  warning: {} threads executed abort",
+                        stats.aborted_threads
+                    );
+                }
+                if stats.debug_breaks > 0 {
+                    println!(
+                        "  note: debug_break executed {} times (no debugger attached)",
+                        stats.debug_breaks
+                    );
+                }
+            }
+            StepReport::Set { resource } => println!("step {i}: set {resource}"),
+            StepReport::Expect {
+                what,
+                mismatches,
+                first,
+            } => {
+                if *mismatches == 0 {
+                    println!("step {i}: expect {what}: ok");
+                } else {
+                    println!("step {i}: expect {what}: FAILED, {mismatches} element(s) differ");
+                    for m in first {
+                        println!("  [{}] expected {}, got {}", m.index, m.expected, m.got);
+                    }
+                    if *mismatches > first.len() {
+                        println!("  … and {} more", mismatches - first.len());
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The results of `run --json`: the job, its warnings, and one object per step.
 fn report_json(job: &Job, reports: &[StepReport], passed: bool) -> String {
     use serde_json::json;
-    let steps: Vec<serde_json::Value> = reports
+    json!({
+        "job": job.path.display().to_string(),
+        "passed": passed,
+        "warnings": job.warnings,
+        "steps": steps_json(reports),
+    })
+    .to_string()
+}
+
+/// The results of `check --json`: the job, `passed` (no error finding and
+/// every expectation held), the counts, the findings and the steps.
+fn check_json(
+    job: &Job,
+    reports: &[StepReport],
+    findings: &[Finding],
+    expectations: bool,
+) -> String {
+    use serde_json::json;
+    let access = |a: &Access| {
+        json!({
+            "pc": a.site.pc,
+            "dword": a.site.dword,
+            "line": a.site.line,
+            "instruction": a.site.text,
+            "op": a.op.name(),
+            "value": a.value,
+            "group": a.thread.group,
+            "thread": a.thread.thread,
+            "thread_index": a.thread.index,
+        })
+    };
+    let errors = findings
+        .iter()
+        .filter(|f| f.severity() == Severity::Error)
+        .count();
+    let list: Vec<serde_json::Value> = findings
+        .iter()
+        .map(|f| {
+            json!({
+                "kind": f.kind.name(),
+                "severity": match f.severity() {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                },
+                "description": f.kind.description(),
+                "resource": f.resource,
+                "resource_name": f.resource_name,
+                "byte_offset": f.byte_offset,
+                "benign": f.benign,
+                "count": f.count,
+                "dispatch": f.dispatch,
+                "first": access(&f.first),
+                "second": f.second.as_ref().map(access),
+            })
+        })
+        .collect();
+    json!({
+        "job": job.path.display().to_string(),
+        "passed": errors == 0 && expectations,
+        "errors": errors,
+        "warnings": findings.len() - errors,
+        "expectations_passed": expectations,
+        "findings": list,
+        "job_warnings": job.warnings,
+        "steps": steps_json(reports),
+    })
+    .to_string()
+}
+
+/// One JSON object per step.
+fn steps_json(reports: &[StepReport]) -> Vec<serde_json::Value> {
+    use serde_json::json;
+    reports
         .iter()
         .enumerate()
         .map(|(i, r)| match r {
@@ -432,12 +625,5 @@ fn report_json(job: &Job, reports: &[StepReport], passed: bool) -> String {
                     .collect::<Vec<_>>(),
             }),
         })
-        .collect();
-    json!({
-        "job": job.path.display().to_string(),
-        "passed": passed,
-        "warnings": job.warnings,
-        "steps": steps,
-    })
-    .to_string()
+        .collect()
 }
