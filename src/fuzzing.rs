@@ -44,12 +44,10 @@ pub fn assembler(data: &[u8]) {
 }
 
 /// Execute whatever program the bytes decode to (as a container, checksum
-/// not verified, or as a bare token stream), with every declared buffer
-/// bound zero-filled, one thread group, under a tight watchdog: the executor
+/// not verified, or as a bare token stream), with tiny pattern-filled
+/// synthetic resources in every declared slot ([`crate::smoke`]), one thread group, under a tight watchdog: the executor
 /// must neither panic nor hang on any program that passes validation.
 pub fn execute(data: &[u8]) {
-    use sim_core::program::BufferDeclKind;
-    use sim_mem::{Bindings, Buffer, BufferView, Format};
     use sim_sched::{dispatch, DispatchOptions};
 
     let options = LoadOptions {
@@ -67,39 +65,12 @@ pub fn execute(data: &[u8]) {
     if program.threads_per_group() > 256 || program.unbound_interface_slot().is_some() {
         return;
     }
-    let slots = |decls: &[sim_core::program::BufferDecl]| {
-        decls.iter().map(|d| d.slot as usize + 1).max().unwrap_or(0)
-    };
-    let srv_bufs: Vec<Buffer> = (0..slots(&program.srvs))
-        .filter_map(|_| Buffer::zeroed(256).ok())
-        .collect();
-    let uav_bufs: Vec<Buffer> = (0..slots(&program.uavs))
-        .filter_map(|_| Buffer::zeroed(256).ok())
-        .collect();
-    let cb = vec![0u32; 64];
-    fn view(b: &Buffer, kind: BufferDeclKind) -> Option<BufferView<'_>> {
-        match kind {
-            BufferDeclKind::Raw => Some(BufferView::raw(b)),
-            BufferDeclKind::Structured { stride } => BufferView::structured(b, stride).ok(),
-            BufferDeclKind::Typed { .. } => Some(BufferView::typed(b, Format::R32_UINT)),
-        }
-    }
-    let mut bindings = Bindings {
-        constant_buffers: vec![Some(&cb[..]); 15],
-        srvs: vec![None; srv_bufs.len()],
-        uavs: vec![None; uav_bufs.len()],
-        ..Default::default()
-    };
-    for d in &program.srvs {
-        if let Some(b) = srv_bufs.get(d.slot as usize) {
-            bindings.srvs[d.slot as usize] = view(b, d.kind);
-        }
-    }
-    for d in &program.uavs {
-        if let Some(b) = uav_bufs.get(d.slot as usize) {
-            bindings.uavs[d.slot as usize] = view(b, d.kind);
-        }
-    }
+    let resources = crate::smoke::Synthetic::new(
+        &program,
+        crate::smoke::Fill::Pattern,
+        crate::smoke::Size::Tiny,
+    );
+    let bindings = resources.bindings();
     let options = DispatchOptions {
         threads: 1,
         warp_width: 8,

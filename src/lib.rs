@@ -28,6 +28,7 @@
 pub mod compiler;
 pub mod fuzzing;
 pub mod job;
+pub mod smoke;
 
 pub use sim_core;
 pub use sim_mem;
