@@ -28,9 +28,10 @@
 //!
 //! Formats left out on purpose: the `_TYPELESS` and depth/stencil formats
 //! (never view formats; their SRV views are the `R32_FLOAT_X8X24_TYPELESS`
-//! family below), `R1_UNORM` (1 bit per texel, not in D3D11), the sub-sampled
-//! `R8G8_B8G8_UNORM` / `G8R8_G8B8_UNORM` (FS §19.4: a texel depends on its
-//! neighbour), and the video (YUV) and palettized formats.
+//! family below), `R1_UNORM` (1 bit per texel: the FS gives neither its bit
+//! order nor a filter other than the DDI-only `TEXT_1BIT`), and the video
+//! (YUV) and palettized formats. The sub-sampled `R8G8_B8G8_UNORM` /
+//! `G8R8_G8B8_UNORM` are 2×1 blocks ([`Format::block_size`], FS §19.4).
 
 use crate::bc::{self, BcKind};
 use std::sync::OnceLock;
@@ -66,6 +67,10 @@ enum Codec {
     Block(BcKind),
     /// A block-compressed format whose R, G, B are sRGB (FS §19.5.6).
     BlockSrgb(BcKind),
+    /// `R8G8_B8G8_UNORM`: a 2×1 block of bytes R, G0, B, G1 (FS §19.4).
+    SubsampledRGBG,
+    /// `G8R8_G8B8_UNORM`: a 2×1 block of bytes G0, R, G1, B (FS §19.4).
+    SubsampledGRGB,
 }
 
 /// Register component of a field: R, G, B, A → 0..3; X (unused bits) and
@@ -225,6 +230,9 @@ formats! {
     BC6H_SF16 16 Float [] Block(Bc6hS);
     BC7_UNORM 16 Unorm [] Block(Bc7);
     BC7_UNORM_SRGB 16 Unorm [] BlockSrgb(Bc7);
+    // Sub-sampled, 2×1 texels per 32-bit block (FS §19.4).
+    R8G8_B8G8_UNORM 4 Unorm [] SubsampledRGBG;
+    G8R8_G8B8_UNORM 4 Unorm [] SubsampledGRGB;
 }
 
 impl Format {
@@ -246,13 +254,31 @@ impl Format {
         matches!(self, Format::R32_UINT | Format::R32_SINT)
     }
 
-    /// Texels per block side: 4 for block-compressed formats (FS §19.5.1), else 1.
+    /// Texels per block side: 4 for block-compressed formats (FS §19.5.1), else 1
+    /// (see [`Format::block_size`] for the sub-sampled formats' 2×1 blocks).
     pub fn block_dim(self) -> u32 {
         if self.is_block_compressed() {
             4
         } else {
             1
         }
+    }
+
+    /// Texels per block, width × height: 4×4 for BC formats (FS §19.5.1),
+    /// 2×1 for the sub-sampled `R8G8_B8G8_UNORM` / `G8R8_G8B8_UNORM` (FS
+    /// §19.4), else 1×1. `size_bytes()` is the size of one block.
+    pub fn block_size(self) -> [u32; 2] {
+        match self.codec() {
+            Codec::Block(_) | Codec::BlockSrgb(_) => [4, 4],
+            Codec::SubsampledRGBG | Codec::SubsampledGRGB => [2, 1],
+            _ => [1, 1],
+        }
+    }
+
+    /// Whether this is one of the sub-sampled formats (FS §19.4), whose two
+    /// texels share R and B.
+    pub fn is_subsampled(self) -> bool {
+        matches!(self.codec(), Codec::SubsampledRGBG | Codec::SubsampledGRGB)
     }
 
     /// Whether this is a BC1–BC7 format (FS §19.5).
@@ -280,6 +306,7 @@ impl Format {
                 BcKind::Bc5U | BcKind::Bc5S => 2,
                 BcKind::Bc6hU | BcKind::Bc6hS => 3,
             },
+            Codec::SubsampledRGBG | Codec::SubsampledGRGB => 3,
             _ => self
                 .components()
                 .iter()
@@ -382,6 +409,17 @@ impl Format {
         match codec {
             Codec::Block(b) => return bc::decode_texel(b, bytes, texel, false),
             Codec::BlockSrgb(b) => return bc::decode_texel(b, bytes, texel, true),
+            Codec::SubsampledRGBG | Codec::SubsampledGRGB => {
+                // FS §19.4: G from the addressed texel, R from the even one, B from the odd one
+                let b = |i: usize| bytes.get(i).copied().unwrap_or(0) as u32;
+                let (r, g, bl) = if codec == Codec::SubsampledRGBG {
+                    (b(0), b(1 + 2 * (texel & 1)), b(2))
+                } else {
+                    (b(1), b(2 * (texel & 1)), b(3))
+                };
+                let f = |v: u32| decode_channel(ChannelKind::Unorm, 8, v);
+                return [f(r), f(g), f(bl), 1.0f32.to_bits()];
+            }
             Codec::SharedExp => return rgb9e5_to_f32(read_bits(bytes, 0, 32)),
             Codec::Plain | Codec::Srgb | Codec::XrBias => {}
         }
@@ -417,7 +455,10 @@ impl Format {
         let mut out = vec![0u8; self.size_bytes() as usize];
         let codec = self.codec();
         match codec {
-            Codec::Block(_) | Codec::BlockSrgb(_) => return out,
+            Codec::Block(_)
+            | Codec::BlockSrgb(_)
+            | Codec::SubsampledRGBG
+            | Codec::SubsampledGRGB => return out,
             Codec::SharedExp => {
                 out.copy_from_slice(&f32_to_rgb9e5(value).to_le_bytes());
                 return out;
@@ -447,7 +488,7 @@ impl Format {
     /// that no D3D11 shader store performs. `None` for block-compressed
     /// formats, whose texels cannot be encoded one at a time.
     pub fn encode_texel(self, value: [u32; 4]) -> Option<Vec<u8>> {
-        if self.is_block_compressed() {
+        if self.is_block_compressed() || self.is_subsampled() {
             None
         } else {
             Some(self.encode(value))
@@ -743,7 +784,7 @@ mod tests {
         for &fmt in Format::ALL {
             assert_eq!(Format::from_name(fmt.name()), Some(fmt));
             let bits: u32 = fmt.channel_bits().iter().sum();
-            if fmt.is_block_compressed() {
+            if fmt.block_size() != [1, 1] {
                 assert_eq!(bits, 0, "{}", fmt.name());
             } else {
                 assert_eq!(bits, fmt.size_bytes() * 8, "{}", fmt.name());

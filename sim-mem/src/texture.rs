@@ -190,13 +190,13 @@ impl Texture {
         if d.sample_count > 1 && (d.dimension != TextureDimension::Texture2D || d.mip_levels != 1) {
             return invalid("multisampled textures are 2D with one mip");
         }
-        if d.sample_count > 1 && d.format.is_block_compressed() {
-            return invalid("block-compressed formats cannot be multisampled");
+        if d.sample_count > 1 && d.format.block_size() != [1, 1] {
+            return invalid("block-compressed and sub-sampled formats cannot be multisampled");
         }
         if d.format.is_block_compressed() && d.dimension == TextureDimension::Texture1D {
             return invalid(format!("{} cannot be a 1D texture", d.format.name()));
         }
-        let bd = d.format.block_dim();
+        let [bw, bh] = d.format.block_size();
         let bytes = d.format.size_bytes() as usize;
         let mut subresources = Vec::new();
         let mut offset = 0u64;
@@ -207,8 +207,8 @@ impl Texture {
                     mip_extent(d.height, mip),
                     mip_extent(d.depth, mip),
                 ];
-                let cols = extent[0].div_ceil(bd) as u64;
-                let rows = extent[1].div_ceil(bd) as u64;
+                let cols = extent[0].div_ceil(bw) as u64;
+                let rows = extent[1].div_ceil(bh) as u64;
                 let row_pitch = cols * bytes as u64 * d.sample_count as u64;
                 let slice_pitch = row_pitch * rows;
                 let size = slice_pitch * extent[2] as u64;
@@ -319,13 +319,13 @@ impl Texture {
         {
             return None;
         }
-        let bd = self.desc.format.block_dim();
+        let [bw, bh] = self.desc.format.block_size();
         let bytes = self.desc.format.size_bytes() as usize;
         Some(
             s.offset
                 + xyz[2] as usize * s.slice_pitch
-                + (xyz[1] / bd) as usize * s.row_pitch
-                + ((xyz[0] / bd) as usize * self.desc.sample_count as usize + sample as usize)
+                + (xyz[1] / bh) as usize * s.row_pitch
+                + ((xyz[0] / bw) as usize * self.desc.sample_count as usize + sample as usize)
                     * bytes,
         )
     }
@@ -345,8 +345,8 @@ impl Texture {
         let mut buf = [0u8; 16];
         let n = format.size_bytes() as usize;
         read_bytes(self.data.words(), at, &mut buf[..n]);
-        let bd = format.block_dim();
-        let texel = ((xyz[1] % bd) * bd + xyz[0] % bd) as usize;
+        let [bw, bh] = format.block_size();
+        let texel = ((xyz[1] % bh) * bw + xyz[0] % bw) as usize;
         Some(format.decode_texel(&buf[..n], texel))
     }
 
@@ -363,7 +363,7 @@ impl Texture {
         xyz: [u32; 3],
         value: [u32; 4],
     ) {
-        if !format.uav_storable() || format.block_dim() != 1 {
+        if !format.uav_storable() || format.block_size() != [1, 1] {
             return;
         }
         let Some(at) = self.element_offset(mip, slice, xyz, 0) else {
@@ -374,7 +374,7 @@ impl Texture {
 
     /// The word holding a 4-byte texel, for atomics on R32 texture UAVs.
     fn texel_word(&self, mip: u32, slice: u32, xyz: [u32; 3]) -> Option<&AtomicU32> {
-        if self.desc.format.size_bytes() != 4 || self.desc.format.block_dim() != 1 {
+        if self.desc.format.size_bytes() != 4 || self.desc.format.block_size() != [1, 1] {
             return None;
         }
         let at = self.element_offset(mip, slice, xyz, 0)?;
@@ -586,7 +586,7 @@ impl<'a> TextureView<'a> {
         if !dimension.allowed_for_uav() {
             return invalid(format!("a UAV cannot be a {}", dimension.name()));
         }
-        if format.is_block_compressed() || format.is_srgb() {
+        if format.is_block_compressed() || format.is_subsampled() || format.is_srgb() {
             return invalid(format!("a UAV cannot have format {}", format.name()));
         }
         Self::new(texture, dimension, format, range, true)
@@ -616,7 +616,7 @@ impl<'a> TextureView<'a> {
             ));
         }
         if format.size_bytes() != d.format.size_bytes()
-            || format.block_dim() != d.format.block_dim()
+            || format.block_size() != d.format.block_size()
         {
             return invalid(format!(
                 "view format {} does not have the element size of the resource's {}",

@@ -858,6 +858,34 @@ fn cases() -> Vec<Case> {
     ));
     // Reserved mode 8 (first byte 0): an all-zero texel, alpha included.
     v.push(case(BC7_UNORM, vec![0u8; 16], 3, [z, z, z, z]));
+    // Sub-sampled 2×1 blocks (FS §19.4): G from the addressed texel, R from
+    // the even one, B from the odd one. R8G8_B8G8 bytes: R, G0, B, G1.
+    let n = |x: f64| ex(x / 255.0);
+    v.push(case(
+        R8G8_B8G8_UNORM,
+        vec![255, 51, 0, 102],
+        0,
+        [one, n(51.0), z, one],
+    ));
+    v.push(case(
+        R8G8_B8G8_UNORM,
+        vec![255, 51, 0, 102],
+        1,
+        [one, n(102.0), z, one],
+    ));
+    // G8R8_G8B8 bytes: G0, R, G1, B.
+    v.push(case(
+        G8R8_G8B8_UNORM,
+        vec![51, 0, 102, 255],
+        0,
+        [z, n(51.0), one, one],
+    ));
+    v.push(case(
+        G8R8_G8B8_UNORM,
+        vec![51, 0, 102, 255],
+        1,
+        [z, n(102.0), one, one],
+    ));
     v
 }
 
@@ -919,7 +947,7 @@ fn decode_is_texel_zero_and_ignores_texel_for_plain_formats() {
         if c.texel == 0 {
             assert_eq!(c.fmt.decode(&c.bytes), c.fmt.decode_texel(&c.bytes, 0));
         }
-        if !c.fmt.is_block_compressed() {
+        if c.fmt.block_size() == [1, 1] {
             assert_eq!(
                 c.fmt.decode_texel(&c.bytes, 0),
                 c.fmt.decode_texel(&c.bytes, 7)
@@ -1001,6 +1029,8 @@ const NAMES: &[&str] = &[
     "BC6H_SF16",
     "BC7_UNORM",
     "BC7_UNORM_SRGB",
+    "R8G8_B8G8_UNORM",
+    "G8R8_G8B8_UNORM",
 ];
 
 #[test]
@@ -1016,13 +1046,7 @@ fn from_name_finds_every_format_by_its_dxgi_name() {
     for f in Format::ALL {
         assert!(NAMES.contains(&f.name()), "{} is not in the list", f.name());
     }
-    for name in [
-        "R1_UNORM",
-        "R8G8_B8G8_UNORM",
-        "D32_FLOAT",
-        "D24_UNORM_S8_UINT",
-        "BC1_TYPELESS",
-    ] {
+    for name in ["R1_UNORM", "D32_FLOAT", "D24_UNORM_S8_UINT", "BC1_TYPELESS"] {
         assert_eq!(Format::from_name(name), None, "{name}");
     }
 }
@@ -1033,10 +1057,21 @@ fn metadata_follows_the_format_tables() {
     for &f in Format::ALL {
         let name = f.name();
         let bc = name.starts_with("BC");
+        let subsampled = name == "R8G8_B8G8_UNORM" || name == "G8R8_G8B8_UNORM";
         assert_eq!(f.is_block_compressed(), bc, "{name}");
+        assert_eq!(f.is_subsampled(), subsampled, "{name}");
         assert_eq!(f.block_dim(), if bc { 4 } else { 1 }, "{name}");
+        let size = match (bc, subsampled) {
+            (true, _) => [4, 4],
+            (_, true) => [2, 1],
+            _ => [1, 1],
+        };
+        assert_eq!(f.block_size(), size, "{name}");
         assert_eq!(f.is_srgb(), name.ends_with("_SRGB"), "{name}");
-        assert_eq!(f.encode_texel([0; 4]).is_none(), bc, "{name}");
+        assert_eq!(f.encode_texel([0; 4]).is_none(), bc || subsampled, "{name}");
+        if subsampled {
+            assert!(!f.uav_storable() && !f.buffer_viewable(), "{name}");
+        }
         if bc {
             let eight = name.starts_with("BC1") || name.starts_with("BC4");
             assert_eq!(f.size_bytes(), if eight { 8 } else { 16 }, "{name}");

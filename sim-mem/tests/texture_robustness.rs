@@ -68,8 +68,9 @@ fn textures() -> Vec<(Texture, ViewDimension)> {
         Format::BC6H_SF16,
         Format::BC7_UNORM,
         Format::R24_UNORM_X8_TYPELESS,
+        Format::R8G8_B8G8_UNORM,
     ] {
-        let bc = format.is_block_compressed();
+        let bc = format.block_size() != [1, 1];
         if !bc {
             let t =
                 Texture::new(desc(TextureDimension::Texture1D, format, 7, 1, 1, 3, 0, 1)).unwrap();
@@ -222,4 +223,26 @@ fn out_of_range_loads_return_zero_and_default_alpha() {
         [0, 0, 0, 1],
         "integer alpha default is 1"
     );
+}
+
+#[test]
+fn subsampled_texels_share_r_and_b_of_their_pair() {
+    // FS §19.4: a 2×1 block R, G0, B, G1 (R8G8_B8G8_UNORM); width 3 needs two blocks
+    let t = Texture::new(TextureDesc::texture2d(Format::R8G8_B8G8_UNORM, 3, 1)).unwrap();
+    t.write_subresource(0, 0, &[255, 0, 0, 255, 0, 51, 255, 102])
+        .unwrap();
+    let v = TextureView::srv(
+        &t,
+        ViewDimension::Texture2D,
+        Format::R8G8_B8G8_UNORM,
+        ViewRange::default(),
+    )
+    .unwrap();
+    let u = |n: u32| (n as f32 / 255.0).to_bits();
+    let one = 1.0f32.to_bits();
+    assert_eq!(v.load([0, 0, 0], 0, 0), [one, 0, 0, one]);
+    assert_eq!(v.load([1, 0, 0], 0, 0), [one, one, 0, one]);
+    assert_eq!(v.load([2, 0, 0], 0, 0), [0, u(51), one, one]);
+    // x = 3 is in the second block but outside the 3-texel width
+    assert_eq!(v.load([3, 0, 0], 0, 0), [0, 0, 0, one]);
 }
