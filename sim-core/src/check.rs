@@ -439,19 +439,20 @@ impl WordState {
 /// An access by an earlier group, kept for the rest of the dispatch.
 #[derive(Debug, Clone, Copy)]
 struct XAcc {
+    /// the group's sequence number; `NONE`: no access
     group: u32,
-    thread: u32,
     pc: u32,
     value: u32,
+    thread: u16,
     published: bool,
 }
 
 impl XAcc {
     const EMPTY: XAcc = XAcc {
         group: NONE,
-        thread: 0,
         pc: 0,
         value: 0,
+        thread: 0,
         published: false,
     };
 
@@ -468,45 +469,43 @@ impl XAcc {
     }
 }
 
-/// A UAV word's plain accesses by earlier groups of the dispatch.
+/// A UAV word's shadow for the dispatch: its plain accesses by earlier
+/// groups, and where the current group's state for it is.
 #[derive(Debug, Clone, Copy)]
 struct XWord {
     write: XAcc,
     read: XAcc,
+    /// the group (`Checker::gen`) that `local` belongs to
+    gen: u32,
+    /// index of the word's state in `Checker::locals`
+    local: u32,
+}
+
+impl XWord {
+    const EMPTY: XWord = XWord {
+        write: XAcc::EMPTY,
+        read: XAcc::EMPTY,
+        gen: NONE,
+        local: 0,
+    };
 }
 
 const PAGE: usize = 1024;
 
-/// The cross-group shadow of one UAV, in pages allocated on first touch.
+/// The shadow of one UAV, in pages allocated on first touch.
 #[derive(Debug, Default, Clone)]
 struct XShadow {
     pages: Vec<Option<Box<[XWord]>>>,
 }
 
 impl XShadow {
-    fn get(&self, word: u32) -> Option<XWord> {
-        let w = word as usize;
-        self.pages
-            .get(w / PAGE)
-            .and_then(|p| p.as_ref())
-            .map(|p| p[w % PAGE])
-    }
-
     fn get_mut(&mut self, word: u32) -> &mut XWord {
         let w = word as usize;
         if self.pages.len() <= w / PAGE {
             self.pages.resize(w / PAGE + 1, None);
         }
-        let page = self.pages[w / PAGE].get_or_insert_with(|| {
-            vec![
-                XWord {
-                    write: XAcc::EMPTY,
-                    read: XAcc::EMPTY,
-                };
-                PAGE
-            ]
-            .into_boxed_slice()
-        });
+        let page =
+            self.pages[w / PAGE].get_or_insert_with(|| vec![XWord::EMPTY; PAGE].into_boxed_slice());
         &mut page[w % PAGE]
     }
 }
@@ -522,7 +521,10 @@ struct XgRead {
 
 /// A UAV word's state within the current group.
 #[derive(Debug, Clone, Copy)]
-struct UavWord {
+struct UavLocal {
+    /// the UAV slot and the word
+    slot: u32,
+    word: u32,
     ws: WordState,
     /// the group's last plain write, with the writer's `sync_uglobal` count then
     last_write: Option<(Acc, u32)>,
@@ -565,6 +567,9 @@ type Conflict = (FindingKind, Acc, AccessOp, Option<u32>, bool);
 struct Hit {
     kind: FindingKind,
     space: Option<Space>,
+    /// the shadow word, for the byte offset
+    word: Option<u32>,
+    /// the byte address, when there is no word (out of bounds)
     byte_offset: Option<u64>,
     a: Side,
     b: Option<Side>,
@@ -642,7 +647,8 @@ pub struct Checker {
     uav_epoch: u32,
     threads: Vec<ThreadState>,
     tgsm: Vec<WordState>,
-    uav: FxMap<u64, UavWord>,
+    /// the UAV words the group touched
+    locals: Vec<UavLocal>,
     /// plain reads racing only with atomics, by (reader, space and word key)
     pending: FxMap<(u32, u64), Hit>,
     /// (thread, key) pairs that executed `imm_atomic_cmp_exch`
@@ -875,7 +881,7 @@ impl Checker {
         if self.tgsm.len() != words {
             self.tgsm = vec![WordState::EMPTY; words];
         }
-        self.uav.clear();
+        self.locals.clear();
         self.pending.clear();
         self.validated.clear();
     }
@@ -885,6 +891,7 @@ impl Checker {
     /// `addr` = (byte offset or index, structure byte offset, dword k), with
     /// the value stored.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub(crate) fn access(
         &mut self,
         pc: u32,
@@ -901,6 +908,7 @@ impl Checker {
                 self.report(Hit {
                     kind: FindingKind::OutOfBounds,
                     space: Some(space),
+                    word: None,
                     byte_offset: byte,
                     a: self.side(thread, pc, op, value),
                     b: None,
@@ -909,8 +917,7 @@ impl Checker {
             }
             return;
         };
-        let t = thread as usize;
-        let Some(ts) = self.threads.get(t).copied() else {
+        let Some(ts) = self.threads.get(thread as usize).copied() else {
             return;
         };
         let acc = Acc {
@@ -919,71 +926,204 @@ impl Checker {
             syncs: ts.syncs,
             value,
         };
-        let k = key(space, word as u32);
-        if let MemOp::Atomic { cas } = op {
-            if cas {
-                self.validated.insert((thread, k), ());
-            }
+        if op == (MemOp::Atomic { cas: true }) {
+            self.validated.insert((thread, key(space, word as u32)), ());
         }
         match space {
-            Space::Tgsm(g) => {
-                let Some(mut ws) = self.tgsm.get(word).copied() else {
-                    return;
-                };
-                if ws.gen != self.gen {
-                    ws = WordState::EMPTY;
-                    ws.gen = self.gen;
+            Space::Tgsm(_) => self.tgsm_access(space, word, op, acc),
+            Space::Uav(slot) => self.uav_access(slot, word as u32, op, acc, ts),
+        }
+    }
+
+    fn tgsm_access(&mut self, space: Space, word: usize, op: MemOp, acc: Acc) {
+        let (gen, epoch, opts) = (self.gen, self.tgsm_epoch, self.opts);
+        let Some(ws) = self.tgsm.get_mut(word) else {
+            return;
+        };
+        if ws.gen != gen {
+            *ws = WordState::EMPTY;
+            ws.gen = gen;
+        }
+        let uninit = opts.uninitialised && !ws.written && op != MemOp::Write;
+        if op != MemOp::Read {
+            ws.written = true;
+        }
+        ws.enter_epoch(epoch);
+        let found = if opts.races {
+            races(ws, op, acc)
+        } else {
+            [None; 3]
+        };
+        if uninit {
+            self.report(Hit {
+                kind: FindingKind::UninitialisedRead,
+                space: Some(space),
+                word: Some(word as u32),
+                byte_offset: None,
+                a: self.side(acc.thread, acc.pc, op, acc.value),
+                b: None,
+                benign: false,
+            });
+        }
+        if found.iter().any(Option::is_some) {
+            self.conflicts(found, space, word as u32, op, acc);
+        }
+    }
+
+    fn uav_access(&mut self, slot: u32, word: u32, op: MemOp, acc: Acc, ts: ThreadState) {
+        let t = acc.thread as usize;
+        if matches!(op, MemOp::Atomic { .. }) {
+            self.threads[t].acquired = true;
+        }
+        if !self.opts.races {
+            return;
+        }
+        let (gen, epoch, seq) = (self.gen, self.uav_epoch, self.seq);
+        let Some(shadow) = self.xg.get_mut(slot as usize) else {
+            return;
+        };
+        let x = shadow.get_mut(word);
+        if x.gen != gen {
+            x.gen = gen;
+            x.local = self.locals.len() as u32;
+            self.locals.push(UavLocal {
+                slot,
+                word,
+                ws: WordState::EMPTY,
+                last_write: None,
+                first_read: None,
+                xg_read: None,
+            });
+        }
+        let (earlier_write, earlier_read) = (x.write.get(), x.read.get());
+        let u = &mut self.locals[x.local as usize];
+        u.ws.enter_epoch(epoch);
+        let found = races(&mut u.ws, op, acc);
+        let k = key(Space::Uav(slot), word);
+        let mut xhits: [Option<Hit>; 2] = [None; 2];
+        // across groups: plain accesses against earlier groups' plain ones
+        let safe = |a: &XAcc| a.published && ts.acquired;
+        match op {
+            MemOp::Read => {
+                // the group's own earlier write comes first; one note per word
+                if u.last_write.is_none() && u.xg_read.is_none() {
+                    if let Some(w) = earlier_write.filter(|w| !safe(w)) {
+                        u.xg_read = Some(XgRead {
+                            reader: acc,
+                            writer: w,
+                            rmw: false,
+                        });
+                    }
                 }
-                let byte = self.byte_offset(space, word as u32);
-                if self.opts.uninitialised && !ws.written && op != MemOp::Write {
-                    self.report(Hit {
-                        kind: FindingKind::UninitialisedRead,
-                        space: Some(space),
-                        byte_offset: byte,
-                        a: self.side(thread, pc, op, value),
-                        b: None,
+                if u.first_read.is_none() {
+                    u.first_read = Some((acc, ts.uglobal));
+                }
+            }
+            MemOp::Write => {
+                let rmw = ts.last_read == k;
+                if let Some(p) = u.xg_read.as_mut().filter(|p| p.reader.thread == acc.thread) {
+                    p.rmw = true;
+                }
+                let me = Side {
+                    group: seq,
+                    thread: acc.thread,
+                    pc: acc.pc,
+                    op: AccessOp::Write,
+                    value: Some(acc.value),
+                };
+                let them = |a: &XAcc, op: AccessOp| Side {
+                    group: a.group,
+                    thread: a.thread as u32,
+                    pc: a.pc,
+                    op,
+                    value: (op == AccessOp::Write).then_some(a.value),
+                };
+                if let Some(w) = earlier_write.filter(|w| !safe(w) && !rmw) {
+                    let benign = w.value == acc.value;
+                    xhits[0] = Some(Hit {
+                        kind: if benign {
+                            FindingKind::Benign
+                        } else {
+                            FindingKind::Waw
+                        },
+                        space: Some(Space::Uav(slot)),
+                        word: Some(word),
+                        byte_offset: None,
+                        a: them(&w, AccessOp::Write),
+                        b: Some(me),
+                        benign,
+                    });
+                }
+                if let Some(r) = earlier_read.filter(|r| !safe(r)) {
+                    xhits[1] = Some(Hit {
+                        kind: if rmw {
+                            FindingKind::CrossGroupRmw
+                        } else {
+                            FindingKind::CrossGroupVisibility
+                        },
+                        space: Some(Space::Uav(slot)),
+                        word: Some(word),
+                        byte_offset: None,
+                        a: them(&r, AccessOp::Read),
+                        b: Some(me),
                         benign: false,
                     });
                 }
-                if op != MemOp::Read {
-                    ws.written = true;
-                }
-                ws.enter_epoch(self.tgsm_epoch);
-                if self.opts.races {
-                    self.races(&mut ws, op, acc, Space::Tgsm(g), word as u32, byte);
-                }
-                self.tgsm[word] = ws;
+                u.last_write = Some((acc, ts.uglobal));
             }
-            Space::Uav(slot) => {
-                if matches!(op, MemOp::Atomic { .. }) {
-                    self.threads[t].acquired = true;
+            MemOp::Atomic { .. } => {}
+        }
+        if op == MemOp::Read {
+            self.threads[t].last_read = k;
+        }
+        if found.iter().any(Option::is_some) {
+            self.conflicts(found, Space::Uav(slot), word, op, acc);
+        }
+        for h in xhits.into_iter().flatten() {
+            self.report(h);
+        }
+    }
+
+    /// Report (or, for a read racing only with atomics, hold back) the
+    /// within-group conflicts [`races`] found for `acc`.
+    #[cold]
+    fn conflicts(
+        &mut self,
+        found: [Option<Conflict>; 3],
+        space: Space,
+        word: u32,
+        op: MemOp,
+        acc: Acc,
+    ) {
+        for (kind, x, xop, reader, benign) in found.into_iter().flatten() {
+            let this = AccessOp::from(op);
+            let hit = Hit {
+                kind,
+                space: Some(space),
+                word: Some(word),
+                byte_offset: None,
+                a: Side {
+                    group: self.seq,
+                    thread: x.thread,
+                    pc: x.pc,
+                    op: xop,
+                    value: (xop == AccessOp::Write).then_some(x.value),
+                },
+                b: Some(Side {
+                    group: self.seq,
+                    thread: acc.thread,
+                    pc: acc.pc,
+                    op: this,
+                    value: (this == AccessOp::Write).then_some(acc.value),
+                }),
+                benign,
+            };
+            match reader {
+                // a read racing with an atomic waits: its thread's CAS may excuse it
+                Some(r) => {
+                    self.pending.entry((r, key(space, word))).or_insert(hit);
                 }
-                if !self.opts.races {
-                    return;
-                }
-                let byte = self.byte_offset(space, word as u32);
-                let mut u = self.uav.get(&k).copied().unwrap_or(UavWord {
-                    ws: WordState::EMPTY,
-                    last_write: None,
-                    first_read: None,
-                    xg_read: None,
-                });
-                u.ws.enter_epoch(self.uav_epoch);
-                self.races(&mut u.ws, op, acc, space, word as u32, byte);
-                if op == MemOp::Read || op == MemOp::Write {
-                    self.cross_group(&mut u, slot, word as u32, byte, op, acc, ts, k);
-                }
-                match op {
-                    MemOp::Read => {
-                        self.threads[t].last_read = k;
-                        if u.first_read.is_none() {
-                            u.first_read = Some((acc, ts.uglobal));
-                        }
-                    }
-                    MemOp::Write => u.last_write = Some((acc, ts.uglobal)),
-                    MemOp::Atomic { .. } => {}
-                }
-                self.uav.insert(k, u);
+                None => self.report(hit),
             }
         }
     }
@@ -1028,6 +1168,7 @@ impl Checker {
                 self.report(Hit {
                     kind: FindingKind::DivergentBarrier,
                     space: None,
+                    word: None,
                     byte_offset: None,
                     a: self.side(a, pc, AccessOp::Barrier, 0),
                     b: Some(Side {
@@ -1081,6 +1222,7 @@ impl Checker {
                 self.report(Hit {
                     kind: FindingKind::DivergentBarrier,
                     space: None,
+                    word: None,
                     byte_offset: None,
                     a: self.side(wi as u32 * w, pc, AccessOp::Barrier, 0),
                     b: Some(b),
@@ -1105,13 +1247,11 @@ impl Checker {
             .filter(|(k, _)| !self.validated.contains_key(k))
             .map(|(_, h)| h)
             .collect();
-        let uav = std::mem::take(&mut self.uav);
-        for (&k, u) in &uav {
-            let slot = (k >> 32) as u32 & 0x7fff_ffff;
-            let word = k as u32;
+        let seq = self.seq;
+        for u in &self.locals {
             if let Some(x) = u.xg_read {
                 let reader = Side {
-                    group: self.seq,
+                    group: seq,
                     thread: x.reader.thread,
                     pc: x.reader.pc,
                     op: AccessOp::Read,
@@ -1119,7 +1259,7 @@ impl Checker {
                 };
                 let writer = Side {
                     group: x.writer.group,
-                    thread: x.writer.thread,
+                    thread: x.writer.thread as u32,
                     pc: x.writer.pc,
                     op: AccessOp::Write,
                     value: Some(x.writer.value),
@@ -1130,19 +1270,19 @@ impl Checker {
                     } else {
                         FindingKind::CrossGroupVisibility
                     },
-                    space: Some(Space::Uav(slot)),
-                    byte_offset: self.byte_offset(Space::Uav(slot), word),
+                    space: Some(Space::Uav(u.slot)),
+                    word: Some(u.word),
+                    byte_offset: None,
                     a: reader,
                     b: Some(writer),
                     benign: false,
                 });
             }
-            let glc = self.glc.get(slot as usize).copied().unwrap_or(false);
-            let seq = self.seq;
+            let glc = self.glc.get(u.slot as usize).copied().unwrap_or(false);
             let threads = &self.threads;
             let publish = |(a, ug): (Acc, u32)| XAcc {
                 group: seq,
-                thread: a.thread,
+                thread: a.thread as u16,
                 pc: a.pc,
                 value: a.value,
                 published: glc
@@ -1151,8 +1291,8 @@ impl Checker {
                         .is_some_and(|t| t.uglobal > ug),
             };
             let (w, r) = (u.last_write.map(publish), u.first_read.map(publish));
-            if let Some(shadow) = self.xg.get_mut(slot as usize) {
-                let x = shadow.get_mut(word);
+            if let Some(shadow) = self.xg.get_mut(u.slot as usize) {
+                let x = shadow.get_mut(u.word);
                 if let Some(w) = w {
                     x.write.merge(w);
                 }
@@ -1161,203 +1301,9 @@ impl Checker {
                 }
             }
         }
-        self.uav = uav;
-        self.uav.clear();
+        self.locals.clear();
         for h in hits {
             self.report(h);
-        }
-    }
-
-    // -- the rules --------------------------------------------------------
-
-    /// Within-group races of `acc` against the word's accesses in this epoch;
-    /// then record `acc`.
-    fn races(
-        &mut self,
-        ws: &mut WordState,
-        op: MemOp,
-        acc: Acc,
-        space: Space,
-        word: u32,
-        byte: Option<u64>,
-    ) {
-        let t = acc.thread;
-        let mut found: [Option<Conflict>; 3] = [None; 3];
-        let scoped = |x: &Acc, k: FindingKind| {
-            if x.syncs != acc.syncs {
-                FindingKind::BarrierScope
-            } else {
-                k
-            }
-        };
-        // a write and a read: the order in the program decides raw or war
-        let rw = |write: &Acc, read: &Acc| {
-            if write.syncs != read.syncs {
-                FindingKind::BarrierScope
-            } else if write.pc <= read.pc {
-                FindingKind::Raw
-            } else {
-                FindingKind::War
-            }
-        };
-        match op {
-            MemOp::Read => {
-                if let Some(x) = ws.writes.not_by(t) {
-                    found[0] = Some((rw(&x, &acc), x, AccessOp::Write, None, false));
-                }
-                if let Some(x) = ws.atomics.not_by(t) {
-                    found[1] = Some((rw(&x, &acc), x, AccessOp::Atomic, Some(t), false));
-                }
-                ws.reads.push(acc);
-            }
-            MemOp::Write => {
-                if let Some(x) = ws.writes.not_by(t) {
-                    let (kind, benign) = if x.value == acc.value {
-                        (FindingKind::Benign, true)
-                    } else {
-                        (scoped(&x, FindingKind::Waw), false)
-                    };
-                    found[0] = Some((kind, x, AccessOp::Write, None, benign));
-                }
-                if let Some(x) = ws.reads.not_by(t) {
-                    found[1] = Some((rw(&acc, &x), x, AccessOp::Read, None, false));
-                }
-                if let Some(x) = ws.atomics.not_by(t) {
-                    let k = scoped(&x, FindingKind::AtomicVsPlain);
-                    found[2] = Some((k, x, AccessOp::Atomic, None, false));
-                }
-                ws.writes.push(acc);
-            }
-            MemOp::Atomic { .. } => {
-                if let Some(x) = ws.writes.not_by(t) {
-                    let k = scoped(&x, FindingKind::AtomicVsPlain);
-                    found[0] = Some((k, x, AccessOp::Write, None, false));
-                }
-                if let Some(x) = ws.reads.not_by(t) {
-                    found[1] = Some((rw(&acc, &x), x, AccessOp::Read, Some(x.thread), false));
-                }
-                ws.atomics.push(acc);
-            }
-        }
-        let this = match op {
-            MemOp::Read => AccessOp::Read,
-            MemOp::Write => AccessOp::Write,
-            MemOp::Atomic { .. } => AccessOp::Atomic,
-        };
-        for (kind, x, xop, reader, benign) in found.into_iter().flatten() {
-            let hit = Hit {
-                kind,
-                space: Some(space),
-                byte_offset: byte,
-                a: Side {
-                    group: self.seq,
-                    thread: x.thread,
-                    pc: x.pc,
-                    op: xop,
-                    value: (xop == AccessOp::Write).then_some(x.value),
-                },
-                b: Some(Side {
-                    group: self.seq,
-                    thread: acc.thread,
-                    pc: acc.pc,
-                    op: this,
-                    value: (this == AccessOp::Write).then_some(acc.value),
-                }),
-                benign,
-            };
-            match reader {
-                // a read racing with an atomic waits: its thread's CAS may excuse it
-                Some(r) => {
-                    self.pending.entry((r, key(space, word))).or_insert(hit);
-                }
-                None => self.report(hit),
-            }
-        }
-    }
-
-    /// Cross-group races of a plain access against earlier groups.
-    #[allow(clippy::too_many_arguments)]
-    fn cross_group(
-        &mut self,
-        u: &mut UavWord,
-        slot: u32,
-        word: u32,
-        byte: Option<u64>,
-        op: MemOp,
-        acc: Acc,
-        ts: ThreadState,
-        k: u64,
-    ) {
-        let Some(x) = self.xg.get(slot as usize).and_then(|s| s.get(word)) else {
-            return;
-        };
-        let safe = |a: &XAcc| a.published && ts.acquired;
-        let seq = self.seq;
-        let me = |op: AccessOp, value: Option<u32>| Side {
-            group: seq,
-            thread: acc.thread,
-            pc: acc.pc,
-            op,
-            value,
-        };
-        let them = |a: &XAcc, op: AccessOp| Side {
-            group: a.group,
-            thread: a.thread,
-            pc: a.pc,
-            op,
-            value: (op == AccessOp::Write).then_some(a.value),
-        };
-        match op {
-            MemOp::Read => {
-                if u.last_write.is_some() || u.xg_read.is_some() {
-                    return; // the group's own write comes first, or already noted
-                }
-                if let Some(w) = x.write.get().filter(|w| !safe(w)) {
-                    u.xg_read = Some(XgRead {
-                        reader: acc,
-                        writer: w,
-                        rmw: false,
-                    });
-                }
-            }
-            MemOp::Write => {
-                let rmw = ts.last_read == k;
-                if let Some(p) = u.xg_read.as_mut().filter(|p| p.reader.thread == acc.thread) {
-                    p.rmw = true;
-                }
-                if let Some(w) = x.write.get().filter(|w| !safe(w)) {
-                    if !rmw {
-                        let benign = w.value == acc.value;
-                        self.report(Hit {
-                            kind: if benign {
-                                FindingKind::Benign
-                            } else {
-                                FindingKind::Waw
-                            },
-                            space: Some(Space::Uav(slot)),
-                            byte_offset: byte,
-                            a: them(&w, AccessOp::Write),
-                            b: Some(me(AccessOp::Write, Some(acc.value))),
-                            benign,
-                        });
-                    }
-                }
-                if let Some(r) = x.read.get().filter(|r| !safe(r)) {
-                    self.report(Hit {
-                        kind: if rmw {
-                            FindingKind::CrossGroupRmw
-                        } else {
-                            FindingKind::CrossGroupVisibility
-                        },
-                        space: Some(Space::Uav(slot)),
-                        byte_offset: byte,
-                        a: them(&r, AccessOp::Read),
-                        b: Some(me(AccessOp::Write, Some(acc.value))),
-                        benign: false,
-                    });
-                }
-            }
-            MemOp::Atomic { .. } => {}
         }
     }
 
@@ -1458,11 +1404,15 @@ impl Checker {
             Space::Tgsm(g) => format!("g{g}"),
             Space::Uav(u) => format!("u{u}"),
         });
+        let byte_offset = match (h.space, h.word) {
+            (Some(space), Some(word)) => self.byte_offset(space, word),
+            _ => h.byte_offset,
+        };
         let finding = Finding {
             kind: h.kind,
             resource_name: resource.as_ref().and_then(|r| self.names.get(r).cloned()),
             resource,
-            byte_offset: h.byte_offset,
+            byte_offset,
             first: self.access_of(&h.a),
             second: h.b.as_ref().map(|b| self.access_of(b)),
             benign: h.benign,
@@ -1472,6 +1422,72 @@ impl Checker {
         self.index.insert(k, self.findings.len());
         self.findings.push(finding);
     }
+}
+
+/// Within-group races of `acc` against the word's accesses in the current
+/// epoch; then record `acc`. Up to three conflicts: with another thread's
+/// plain write, plain read, or atomic.
+#[inline]
+fn races(ws: &mut WordState, op: MemOp, acc: Acc) -> [Option<Conflict>; 3] {
+    let t = acc.thread;
+    let mut found: [Option<Conflict>; 3] = [None; 3];
+    let scoped = |x: &Acc, k: FindingKind| {
+        if x.syncs != acc.syncs {
+            FindingKind::BarrierScope
+        } else {
+            k
+        }
+    };
+    // a write and a read: the order in the program decides raw or war
+    let rw = |write: &Acc, read: &Acc| {
+        if write.syncs != read.syncs {
+            FindingKind::BarrierScope
+        } else if write.pc <= read.pc {
+            FindingKind::Raw
+        } else {
+            FindingKind::War
+        }
+    };
+    match op {
+        MemOp::Read => {
+            if let Some(x) = ws.writes.not_by(t) {
+                found[0] = Some((rw(&x, &acc), x, AccessOp::Write, None, false));
+            }
+            if let Some(x) = ws.atomics.not_by(t) {
+                found[1] = Some((rw(&x, &acc), x, AccessOp::Atomic, Some(t), false));
+            }
+            ws.reads.push(acc);
+        }
+        MemOp::Write => {
+            if let Some(x) = ws.writes.not_by(t) {
+                let (kind, benign) = if x.value == acc.value {
+                    (FindingKind::Benign, true)
+                } else {
+                    (scoped(&x, FindingKind::Waw), false)
+                };
+                found[0] = Some((kind, x, AccessOp::Write, None, benign));
+            }
+            if let Some(x) = ws.reads.not_by(t) {
+                found[1] = Some((rw(&acc, &x), x, AccessOp::Read, None, false));
+            }
+            if let Some(x) = ws.atomics.not_by(t) {
+                let k = scoped(&x, FindingKind::AtomicVsPlain);
+                found[2] = Some((k, x, AccessOp::Atomic, None, false));
+            }
+            ws.writes.push(acc);
+        }
+        MemOp::Atomic { .. } => {
+            if let Some(x) = ws.writes.not_by(t) {
+                let k = scoped(&x, FindingKind::AtomicVsPlain);
+                found[0] = Some((k, x, AccessOp::Write, None, false));
+            }
+            if let Some(x) = ws.reads.not_by(t) {
+                found[1] = Some((rw(&acc, &x), x, AccessOp::Read, Some(x.thread), false));
+            }
+            ws.atomics.push(acc);
+        }
+    }
+    found
 }
 
 impl From<MemOp> for AccessOp {
