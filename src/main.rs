@@ -142,6 +142,30 @@ enum Command {
         #[arg(long)]
         no_checksum: bool,
     },
+    /// Run shaders once each on synthetic resources, without a job file:
+    /// buffers, textures (mip chains, slices, samples) and constant buffers
+    /// zero- or pattern-filled, default samplers. Checks that real shaders
+    /// load and run to completion.
+    #[command(
+        after_help = "Examples:\n  sm5sim smoke ../shared/corpus\n  sm5sim smoke shader.dxbc --fill pattern --groups 4,4,1"
+    )]
+    Smoke {
+        /// Shaders (.dxbc / .cso / .asm), or directories searched recursively for .dxbc and .cso files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// What the resources hold: zero, or pattern (word i = i × 0x9E3779B9).
+        #[arg(long, value_enum, default_value = "zero")]
+        fill: FillArg,
+        /// Thread groups to dispatch, x,y,z.
+        #[arg(long, default_value = "1,1,1", value_parser = parse_groups)]
+        groups: [u32; 3],
+        /// Watchdog: the most warp-instructions per shader.
+        #[arg(long, default_value_t = 50_000_000)]
+        max_instructions: u64,
+        /// Read containers even if their checksum is wrong.
+        #[arg(long)]
+        no_checksum: bool,
+    },
     /// Assemble an fxc listing into a DXBC container (with fxc's checksum).
     #[command(after_help = "Examples:\n  sm5sim asm examples/reduce/reduce.asm -o reduce.dxbc")]
     Asm {
@@ -387,6 +411,13 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             report_compile(&c);
             Ok(true)
         }
+        Command::Smoke {
+            files,
+            fill,
+            groups,
+            max_instructions,
+            no_checksum,
+        } => smoke(&files, fill, groups, max_instructions, no_checksum),
         Command::Info { file, no_checksum } => {
             let bytes =
                 std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
@@ -626,4 +657,97 @@ fn steps_json(reports: &[StepReport]) -> Vec<serde_json::Value> {
             }),
         })
         .collect()
+}
+
+/// `--fill` of `sm5sim smoke`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum FillArg {
+    /// every word 0
+    Zero,
+    /// word i = i × 0x9E3779B9
+    Pattern,
+}
+
+fn parse_groups(s: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    match parts.as_slice() {
+        [x, y, z] => {
+            let n = |v: &str| v.parse::<u32>().map_err(|e| format!("{v}: {e}"));
+            Ok([n(x)?, n(y)?, n(z)?])
+        }
+        _ => Err(format!("'{s}' is not x,y,z")),
+    }
+}
+
+/// Shader files named on the command line, directories expanded (sorted).
+fn shader_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut stack = vec![p.clone()];
+            while let Some(dir) = stack.pop() {
+                let entries = std::fs::read_dir(&dir)
+                    .with_context(|| format!("reading {}", dir.display()))?;
+                for e in entries {
+                    let f = e?.path();
+                    if f.is_dir() {
+                        stack.push(f);
+                    } else if f.extension().is_some_and(|x| x == "dxbc" || x == "cso") {
+                        out.push(f);
+                    }
+                }
+            }
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// `sm5sim smoke`: each shader once on synthetic resources; true when all ran to completion.
+fn smoke(
+    paths: &[PathBuf],
+    fill: FillArg,
+    groups: [u32; 3],
+    max_instructions: u64,
+    no_checksum: bool,
+) -> anyhow::Result<bool> {
+    use sm5sim::smoke::{smoke_run, Fill};
+    let files = shader_files(paths)?;
+    if files.is_empty() {
+        bail!("no .dxbc or .cso files found");
+    }
+    let fill = match fill {
+        FillArg::Zero => Fill::Zero,
+        FillArg::Pattern => Fill::Pattern,
+    };
+    let load = LoadOptions {
+        verify_checksum: !no_checksum,
+    };
+    let options = DispatchOptions {
+        max_warp_instructions: max_instructions,
+        ..Default::default()
+    };
+    let mut ok = 0;
+    for f in &files {
+        let bytes = std::fs::read(f).with_context(|| format!("reading {}", f.display()))?;
+        let outcome = Program::from_file_bytes(&bytes, &load)
+            .map_err(|e| e.to_string())
+            .and_then(|p| smoke_run(&p, fill, groups, &options).map_err(|e| e.to_string()));
+        match outcome {
+            Ok(stats) => {
+                ok += 1;
+                println!(
+                    "ok    {}  ({} groups, {} warp-instructions)",
+                    f.display(),
+                    stats.groups,
+                    stats.warp_instructions
+                );
+            }
+            Err(e) => println!("FAIL  {}: {e}", f.display()),
+        }
+    }
+    println!("{ok} of {} shaders ran to completion", files.len());
+    Ok(ok == files.len())
 }

@@ -525,3 +525,43 @@ fn every_subcommand_help_has_examples() {
         assert!(text(&o).0.contains("Examples:\n  sm5sim "), "{sub}");
     }
 }
+
+#[test]
+fn smoke_runs_shaders_on_synthetic_resources() {
+    // a directory of examples: every shader runs to completion
+    let dir = root().join("examples/gaussian_blur");
+    let o = sm5sim(&["smoke", dir.to_str().unwrap(), "--groups", "2,2,1"]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+    assert!(out.contains("ok    ") && out.contains("(4 groups"), "{out}");
+    assert!(out.contains("1 of 1 shaders ran to completion"), "{out}");
+
+    // a shader that cannot load: a FAIL line and exit status 1
+    let bad = root().join("target/tmp/cli-smoke");
+    std::fs::create_dir_all(&bad).unwrap();
+    let f = bad.join("bad.dxbc");
+    std::fs::write(&f, b"DXBC not really").unwrap();
+    let o = sm5sim(&["smoke", f.to_str().unwrap()]);
+    let (out, _) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("FAIL  ") && out.contains("0 of 1 shaders"),
+        "{out}"
+    );
+
+    // a loop bounded by the resources' contents is stopped by the watchdog and reported
+    let o = sm5sim(&[
+        "smoke",
+        root()
+            .join("../shared/corpus/NvCloth/DxSolverKernelBlob.dxbc")
+            .to_str()
+            .unwrap(),
+        "--fill",
+        "pattern",
+        "--max-instructions",
+        "100000",
+    ]);
+    let (out, _) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("dispatch stopped"), "{out}");
+}
