@@ -1572,3 +1572,86 @@ impl std::fmt::Display for Finding {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn acc(thread: u32, pc: u32, syncs: u32, value: u32) -> Acc {
+        Acc {
+            thread,
+            pc,
+            syncs,
+            value,
+        }
+    }
+
+    #[test]
+    fn a_pair_answers_whether_another_thread_accessed() {
+        let mut p = Pair::EMPTY;
+        assert_eq!(p.not_by(0), None);
+        p.push(acc(1, 10, 0, 0));
+        assert_eq!(p.not_by(1), None);
+        assert_eq!(p.not_by(2).map(|a| a.thread), Some(1));
+        p.push(acc(1, 11, 0, 0));
+        p.push(acc(2, 12, 0, 0));
+        p.push(acc(2, 13, 0, 0));
+        // the last access is thread 2's; the last by another thread is thread 1's
+        assert_eq!(p.not_by(2).map(|a| (a.thread, a.pc)), Some((1, 11)));
+        assert_eq!(p.not_by(1).map(|a| (a.thread, a.pc)), Some((2, 13)));
+        assert_eq!(p.not_by(3).map(|a| a.thread), Some(2));
+    }
+
+    #[test]
+    fn read_write_kinds_follow_program_order_and_syncs() {
+        let mut ws = WordState::EMPTY;
+        // thread 1 reads at pc 5, thread 2 writes at pc 9: war, whatever ran first
+        assert!(races(&mut ws, MemOp::Read, acc(1, 5, 0, 0))
+            .iter()
+            .all(Option::is_none));
+        let f = races(&mut ws, MemOp::Write, acc(2, 9, 0, 7));
+        assert_eq!(f[1].map(|c| c.0), Some(FindingKind::War));
+        // a read at pc 12 of thread 2's write: raw; after a sync of the wrong kind: barrier-scope
+        let f = races(&mut ws, MemOp::Read, acc(3, 12, 0, 0));
+        assert_eq!(f[0].map(|c| c.0), Some(FindingKind::Raw));
+        let f = races(&mut ws, MemOp::Read, acc(4, 12, 1, 0));
+        assert_eq!(f[0].map(|c| c.0), Some(FindingKind::BarrierScope));
+        // same value written again by another thread: benign
+        let f = races(&mut ws, MemOp::Write, acc(5, 9, 0, 7));
+        assert_eq!(f[0].map(|c| (c.0, c.4)), Some((FindingKind::Benign, true)));
+    }
+
+    #[test]
+    fn atomics_race_with_plain_accesses_only() {
+        let mut ws = WordState::EMPTY;
+        races(&mut ws, MemOp::Atomic { cas: false }, acc(1, 3, 0, 0));
+        let f = races(&mut ws, MemOp::Atomic { cas: false }, acc(2, 3, 0, 0));
+        assert!(f.iter().all(Option::is_none), "atomic vs atomic");
+        let f = races(&mut ws, MemOp::Write, acc(3, 8, 0, 1));
+        assert_eq!(f[2].map(|c| c.0), Some(FindingKind::AtomicVsPlain));
+        // a plain read of an atomically written word names its reader, whose CAS may excuse it
+        let f = races(&mut ws, MemOp::Read, acc(4, 9, 0, 0));
+        assert_eq!(f[1].map(|c| (c.0, c.3)), Some((FindingKind::Raw, Some(4))));
+    }
+
+    #[test]
+    fn an_unpublished_cross_group_access_is_kept() {
+        let rec = |group, published| XAcc {
+            group,
+            pc: 0,
+            value: 0,
+            thread: 0,
+            published,
+        };
+        let mut x = XAcc::EMPTY;
+        assert!(x.get().is_none());
+        x.merge(rec(0, false));
+        x.merge(rec(1, true));
+        assert_eq!(x.get().map(|a| (a.group, a.published)), Some((0, false)));
+        x.merge(rec(2, false));
+        assert_eq!(x.get().map(|a| a.group), Some(2));
+        let mut y = rec(0, true);
+        y.merge(rec(1, true));
+        assert_eq!(y.group, 1);
+    }
+}
