@@ -58,12 +58,8 @@ fn check_case(case: &Case, variant: &str, warp_width: usize) -> Vec<Finding> {
         let bytes = std::fs::read(dir().join(format!("{stem}.dxbc"))).unwrap();
         Program::from_dxbc(&bytes, &LoadOptions::default()).unwrap()
     } else {
-        // The hand-edited listings open with a note that the listing-header
-        // parser does not know; their resource names are not needed here.
-        Program::from_listing(&listing).unwrap_or_else(|_| {
-            let decoded = sm5sim::sim_core::asm::assemble(&listing).unwrap();
-            Program::from_decoded(decoded, None).unwrap()
-        })
+        // The hand-edited listings open with a note above fxc's banner.
+        Program::from_listing(&listing).unwrap()
     };
     let buffers: Vec<(u32, &ResourceSpec, Buffer)> = case
         .resources
@@ -108,40 +104,10 @@ fn describe(findings: &[Finding]) -> String {
         .collect::<String>()
 }
 
-/// Cases whose manifest kind the bytecode cannot show: fxc dropped the
-/// barrier of the wrong scope (`DeviceMemoryBarrierWithGroupSync` around
-/// TGSM, `GroupMemoryBarrierWithGroupSync` around a UAV), so the `_bug`
-/// shader has no `sync` at all between the two accesses and its race is a
-/// plain `raw` one. `expected_kind` checks that the listing indeed has no
-/// `sync` between the two lines.
-const NO_SYNC_LEFT: [&str; 2] = [
-    "tgsm_synced_with_device_barrier",
-    "uav_synced_with_tgsm_barrier",
-];
-
-/// The kind the checker must report for `case`.
-fn expected_kind(case: &Case) -> &str {
-    if !NO_SYNC_LEFT.contains(&case.name.as_str()) {
-        return &case.kind;
-    }
-    let listing = std::fs::read_to_string(dir().join(format!("{}_bug.asm", case.name))).unwrap();
-    let between: Vec<&str> = listing
-        .lines()
-        .skip(case.lines[0] as usize)
-        .take((case.lines[1] - case.lines[0]) as usize)
-        .collect();
-    assert!(
-        case.kind == "barrier-scope" && !between.iter().any(|l| l.trim().starts_with("sync")),
-        "{}: the deviation no longer applies; lines between: {between:?}",
-        case.name
-    );
-    "raw"
-}
-
 /// Whether `f` is the case's seeded bug: its kind, its instructions' text
 /// and listing lines (in program order).
 fn matches(case: &Case, f: &Finding) -> bool {
-    if f.kind.name() != expected_kind(case) || f.benign != case.benign {
+    if f.kind.name() != case.kind || f.benign != case.benign {
         return false;
     }
     let mut sites = vec![&f.first.site];
