@@ -3,19 +3,52 @@
 use sm5sim::sim_core::disasm::disassemble_lines;
 use sm5sim::sim_core::ir::DecodedProgram;
 use sm5sim::sim_core::opcodes::{Class, Opcode};
-use sm5sim::sim_core::rdef::{InputType, Reflection};
+use sm5sim::sim_core::rdef::{InputType, Reflection, ResourceBinding};
 use sm5sim::sim_core::{LoadError, Program};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
 
-fn type_name(t: InputType) -> String {
-    match t {
+/// HLSL spelling of a typed SRV/UAV binding from its RDEF dimension, return
+/// type and component count, e.g. `Texture2D<float4>`, `RWTexture2D<unorm float4>`.
+fn typed_name(b: &ResourceBinding, uav: bool) -> String {
+    const DIMS: [&str; 12] = [
+        "?",
+        "Buffer",
+        "Texture1D",
+        "Texture1DArray",
+        "Texture2D",
+        "Texture2DArray",
+        "Texture2DMS",
+        "Texture2DMSArray",
+        "Texture3D",
+        "TextureCube",
+        "TextureCubeArray",
+        "Buffer",
+    ];
+    let dim = DIMS.get(b.dimension as usize).copied().unwrap_or("?");
+    let ty = match b.return_type {
+        1 => "unorm float",
+        2 => "snorm float",
+        3 => "int",
+        4 => "uint",
+        5 => "float",
+        7 => "double",
+        _ => "mixed",
+    };
+    let n = ((b.flags >> 2) & 3) + 1;
+    let n = if n > 1 { n.to_string() } else { String::new() };
+    format!("{}{dim}<{ty}{n}>", if uav { "RW" } else { "" })
+}
+
+fn type_name(b: &ResourceBinding) -> String {
+    match b.input_type {
         InputType::CBuffer => "cbuffer".into(),
         InputType::TBuffer => "tbuffer".into(),
-        InputType::Texture => "texture (typed SRV)".into(),
-        InputType::Sampler => "sampler".into(),
-        InputType::UavRwTyped => "typed UAV".into(),
+        InputType::Texture => typed_name(b, false),
+        InputType::Sampler if b.flags & 2 != 0 => "SamplerComparisonState".into(),
+        InputType::Sampler => "SamplerState".into(),
+        InputType::UavRwTyped => typed_name(b, true),
         InputType::Structured => "StructuredBuffer".into(),
         InputType::UavRwStructured => "RWStructuredBuffer".into(),
         InputType::ByteAddress => "ByteAddressBuffer".into(),
@@ -80,7 +113,7 @@ pub fn describe(file: &Path, d: &DecodedProgram, refl: Option<&Reflection>) -> S
                     "  {:<24} {prefix}{:<4} {}",
                     b.name,
                     b.bind_point,
-                    type_name(b.input_type)
+                    type_name(b)
                 );
                 if matches!(
                     b.input_type,

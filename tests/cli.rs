@@ -565,3 +565,18 @@ fn smoke_runs_shaders_on_synthetic_resources() {
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("dispatch stopped"), "{out}");
 }
+
+#[test]
+fn info_names_texture_and_sampler_bindings_as_hlsl_does() {
+    let f = root().join("examples/downsample_tonemap/downsample_tonemap.dxbc");
+    let o = sm5sim(&["info", f.to_str().unwrap()]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    for want in [
+        "linear_clamp             s0    SamplerState",
+        "hdr                      t0    Texture2D<float4>",
+        "ldr                      u0    RWTexture2D<unorm float4>",
+    ] {
+        assert!(out.contains(want), "{want}\n{out}");
+    }
+}
