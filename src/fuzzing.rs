@@ -77,6 +77,7 @@ pub fn execute(data: &[u8]) {
         max_warp_instructions: 50_000,
         timeout: Some(std::time::Duration::from_millis(500)),
         cancel: None,
+        schedule: None,
     };
     let _ = dispatch(&program, &bindings, [1, 1, 1], &options);
 }

@@ -18,7 +18,9 @@ use sim_mem::{
     MemError, SamplerDesc, Texture, TextureDesc, TextureDimension, TextureView, ViewDimension,
     ViewRange,
 };
-use sim_sched::{dispatch, dispatch_checked, DispatchError, DispatchOptions, DispatchStats};
+use sim_sched::{
+    dispatch, dispatch_checked, DispatchError, DispatchOptions, DispatchStats, Schedule,
+};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -464,6 +466,19 @@ pub fn random_f32_words(seed: u64, min: f64, max: f64, n: usize) -> Vec<u32> {
         .collect()
 }
 
+/// The first resource of `a` whose words differ in `b`: (name, first
+/// differing word, its values, how many words differ).
+fn first_difference(
+    a: &[(String, Vec<u32>)],
+    b: &[(String, Vec<u32>)],
+) -> Option<(String, usize, u32, u32, usize)> {
+    a.iter().zip(b).find_map(|((name, x), (_, y))| {
+        let k = x.iter().zip(y).position(|(p, q)| p != q)?;
+        let n = x.iter().zip(y).filter(|(p, q)| p != q).count();
+        Some((name.clone(), k, x[k], y[k], n))
+    })
+}
+
 // ---------------------------------------------------------------------------
 // The loaded job
 
@@ -674,6 +689,61 @@ pub struct CheckReport {
     pub steps: Vec<StepReport>,
     /// The checker's findings, errors first (see [`sim_core::check`]).
     pub findings: Vec<Finding>,
+}
+
+/// One schedule's run in [`Job::run_schedules`].
+#[derive(Debug, Clone)]
+pub struct ScheduleRun {
+    /// its seed (`--schedule-seed` replays it)
+    pub seed: u64,
+    /// the steps' outcomes (failed expectations included)
+    pub steps: Vec<StepReport>,
+}
+
+/// Where two schedules' outputs first differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScheduleDifference {
+    /// the seed of the first schedule run
+    pub seed_a: u64,
+    /// the seed of the first schedule whose outputs differ from it
+    pub seed_b: u64,
+    /// the first resource (in name order) that differs
+    pub resource: String,
+    /// its first differing 32-bit word
+    pub word: usize,
+    /// that word under `seed_a`
+    pub value_a: u32,
+    /// that word under `seed_b`
+    pub value_b: u32,
+    /// how many words of the resource differ
+    pub words_differ: usize,
+}
+
+/// What [`Job::run_schedules`] found.
+#[derive(Debug, Clone)]
+pub struct ScheduleReport {
+    /// one per schedule, in the order run
+    pub runs: Vec<ScheduleRun>,
+    /// None when every schedule left the same outputs
+    pub difference: Option<ScheduleDifference>,
+    /// how many different outputs the schedules left (1 = independent)
+    pub distinct_outputs: usize,
+}
+
+impl ScheduleReport {
+    /// True when every schedule left the same outputs.
+    pub fn independent(&self) -> bool {
+        self.difference.is_none()
+    }
+
+    /// The seeds of the schedules under which an expectation failed.
+    pub fn failed_seeds(&self) -> Vec<u64> {
+        self.runs
+            .iter()
+            .filter(|r| !r.steps.iter().all(StepReport::passed))
+            .map(|r| r.seed)
+            .collect()
+    }
 }
 
 /// An element that differs from its expectation.
@@ -1160,6 +1230,93 @@ impl Job {
         Ok(CheckReport {
             steps,
             findings: checker.into_findings(),
+        })
+    }
+
+    /// The outputs a schedule may change: every UAV resource's raw words
+    /// (its storage, textures included), in name order.
+    pub fn outputs(&self) -> Vec<(String, Vec<u32>)> {
+        self.resources
+            .iter()
+            .filter(|r| r.slot.kind == SlotKind::Uav)
+            .map(|r| (r.name.clone(), r.data().to_words()))
+            .collect()
+    }
+
+    /// Run the job once per seed, each time from the resources' contents and
+    /// counters as they are now, under `Schedule::seeded(seed)` (one thread;
+    /// `options.schedule` and `options.threads` are ignored), and compare
+    /// [`Job::outputs`] between the runs. Failed expectations are kept in
+    /// each run's steps and do not stop the exploration. The resources are
+    /// left as the last schedule left them.
+    ///
+    /// # Errors
+    /// As [`Job::run`], for the first schedule that fails.
+    pub fn run_schedules(
+        &self,
+        options: &DispatchOptions,
+        seeds: &[u64],
+    ) -> Result<ScheduleReport, JobError> {
+        let initial: Vec<(Vec<u32>, u32)> = self
+            .resources
+            .iter()
+            .map(|r| {
+                let b = r.data();
+                (
+                    b.to_words(),
+                    b.counter().load(sim_mem::sync::Ordering::Relaxed),
+                )
+            })
+            .collect();
+        let mut runs = Vec::new();
+        let mut first: Option<Vec<(String, Vec<u32>)>> = None;
+        let mut difference = None;
+        let mut seen: Vec<Vec<(String, Vec<u32>)>> = Vec::new();
+        for &seed in seeds {
+            for (r, (words, counter)) in self.resources.iter().zip(&initial) {
+                let b = r.data();
+                b.write_words(0, words).map_err(|e| JobError::Spec {
+                    at: None,
+                    path: self.path.clone(),
+                    key: format!("resources.{}", r.name),
+                    message: e.to_string(),
+                })?;
+                b.counter()
+                    .store(*counter, sim_mem::sync::Ordering::Relaxed);
+            }
+            let opts = DispatchOptions {
+                threads: 1,
+                schedule: Some(Schedule::seeded(seed)),
+                ..options.clone()
+            };
+            let steps = self.run(&opts)?;
+            runs.push(ScheduleRun { seed, steps });
+            let out = self.outputs();
+            match &first {
+                None => first = Some(out.clone()),
+                Some(a) if difference.is_none() => {
+                    difference = first_difference(a, &out).map(|(resource, word, va, vb, n)| {
+                        ScheduleDifference {
+                            seed_a: seeds[0],
+                            seed_b: seed,
+                            resource,
+                            word,
+                            value_a: va,
+                            value_b: vb,
+                            words_differ: n,
+                        }
+                    });
+                }
+                Some(_) => {}
+            }
+            if !seen.contains(&out) {
+                seen.push(out);
+            }
+        }
+        Ok(ScheduleReport {
+            runs,
+            difference,
+            distinct_outputs: seen.len(),
         })
     }
 

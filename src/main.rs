@@ -11,7 +11,7 @@ use sm5sim::job::{Job, JobError, StepReport};
 use sm5sim::sim_core::check::{Access, CheckOptions, Finding, Severity};
 use sm5sim::sim_core::container::Container;
 use sm5sim::sim_core::{asm, disasm, encode, LoadOptions, Program};
-use sm5sim::sim_sched::DispatchOptions;
+use sm5sim::sim_sched::{DispatchOptions, Schedule};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -63,6 +63,14 @@ enum Command {
         /// Print the results as one JSON document on stdout instead of text.
         #[arg(long)]
         json: bool,
+        /// Deterministic mode: groups one after another on one thread in
+        /// linear order, each warp run until it parks; the same output on every run.
+        #[arg(long, conflicts_with = "schedule_seed")]
+        deterministic: bool,
+        /// Replay one schedule of `check --schedules` (groups on one thread in
+        /// its order, with its warp widths, lane orders and interleaving).
+        #[arg(long, value_name = "S", value_parser = parse_u64)]
+        schedule_seed: Option<u64>,
         #[command(flatten)]
         hlsl: HlslArgs,
     },
@@ -70,7 +78,7 @@ enum Command {
     /// words, divergent barriers, uninitialised TGSM reads, out-of-bounds
     /// accesses (all of them unless some are selected).
     #[command(
-        after_help = "Groups run one after another on one thread, so the findings are deterministic.\n\nExamples:\n  sm5sim check tests/races/job.toml --races\n  sm5sim check examples/reduce/reduce.toml --json\n  sm5sim check job.toml --barriers --uninit --warp-width 64\n\nExit status: 0 nothing wrong, 1 an error found (warnings do not count) or an expectation failed, 2 bad input or a stopped dispatch."
+        after_help = "Groups run one after another on one thread, so the findings are deterministic.\n\nExamples:\n  sm5sim check tests/races/job.toml --races\n  sm5sim check examples/reduce/reduce.toml --json\n  sm5sim check job.toml --barriers --uninit --warp-width 64\n  sm5sim check examples/cas_float_add/cas_float_add.toml --schedules 32 --seed 7\n\nExit status: 0 nothing wrong, 1 an error found (warnings do not count), an expectation failed, or (--schedules) outputs differ between schedules, 2 bad input or a stopped dispatch."
     )]
     Check {
         /// The job file (TOML).
@@ -102,6 +110,13 @@ enum Command {
         /// Print the findings as one JSON document on stdout instead of text.
         #[arg(long)]
         json: bool,
+        /// Schedule exploration instead of the checks: run the job under N
+        /// schedules and compare the final contents of every UAV between them.
+        #[arg(long, value_name = "N", conflicts_with_all = ["races", "barriers", "uninit", "bounds"])]
+        schedules: Option<u64>,
+        /// The seed the schedules' seeds are derived from (SplitMix64 outputs 0..N).
+        #[arg(long, value_name = "S", default_value = "0", value_parser = parse_u64, requires = "schedules")]
+        seed: u64,
         #[command(flatten)]
         hlsl: HlslArgs,
     },
@@ -287,6 +302,7 @@ fn dispatch_options(
         max_warp_instructions: max_instructions.unwrap_or(u64::MAX),
         timeout: (timeout > 0.0).then(|| Duration::from_secs_f64(timeout)),
         cancel: Some(cancel),
+        schedule: None,
     })
 }
 
@@ -303,6 +319,8 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             timeout,
             max_instructions,
             json,
+            schedules,
+            seed,
             hlsl,
         } => {
             let options = dispatch_options(1, warp_width, timeout, max_instructions)?;
@@ -312,6 +330,9 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             let job = Job::load_with(&job, &load, &hlsl.options())?;
             if let Some(c) = &job.compiled {
                 report_compile(c);
+            }
+            if let Some(n) = schedules {
+                return explore_schedules(&job, &options, n, seed, json);
             }
             let checks = if races || barriers || uninit || bounds {
                 CheckOptions {
@@ -439,6 +460,8 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             max_instructions,
             hlsl,
             json,
+            deterministic,
+            schedule_seed,
         } => {
             if warp_width == 0 {
                 bail!("--warp-width must be at least 1");
@@ -466,7 +489,12 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 dump::check(r, Path::new(file))?;
                 dumps.push((name.to_string(), PathBuf::from(file)));
             }
-            let options = dispatch_options(threads, warp_width, timeout, max_instructions)?;
+            let mut options = dispatch_options(threads, warp_width, timeout, max_instructions)?;
+            options.schedule = match (deterministic, schedule_seed) {
+                (true, _) => Some(Schedule::fixed()),
+                (false, Some(s)) => Some(Schedule::seeded(s)),
+                (false, None) => None,
+            };
             if !json {
                 for w in &job.warnings {
                     println!("warning: {w}");
@@ -486,6 +514,104 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             Ok(ok)
         }
     }
+}
+
+/// `sm5sim check --schedules N --seed S`: true when every schedule left the
+/// same outputs and every expectation held under every schedule.
+fn explore_schedules(
+    job: &Job,
+    options: &DispatchOptions,
+    n: u64,
+    base: u64,
+    json: bool,
+) -> anyhow::Result<bool> {
+    if n == 0 {
+        bail!("--schedules must be at least 1");
+    }
+    let seeds: Vec<u64> = (0..n).map(|i| Schedule::derive_seed(base, i)).collect();
+    let report = job.run_schedules(options, &seeds)?;
+    let failed = report.failed_seeds();
+    let ok = report.independent() && failed.is_empty();
+    if json {
+        use serde_json::json;
+        let difference = report.difference.as_ref().map(|d| {
+            json!({
+                "seed_a": d.seed_a,
+                "seed_b": d.seed_b,
+                "resource": d.resource,
+                "word": d.word,
+                "value_a": d.value_a,
+                "value_b": d.value_b,
+                "words_differ": d.words_differ,
+            })
+        });
+        let failures: Vec<serde_json::Value> = report
+            .runs
+            .iter()
+            .filter(|r| failed.contains(&r.seed))
+            .map(|r| json!({ "seed": r.seed, "steps": steps_json(&r.steps) }))
+            .collect();
+        println!(
+            "{}",
+            json!({
+                "job": job.path.display().to_string(),
+                "passed": ok,
+                "schedules": n,
+                "base_seed": base,
+                "seeds": seeds,
+                "schedule_independent": report.independent(),
+                "distinct_outputs": report.distinct_outputs,
+                "difference": difference,
+                "expectations_passed": failed.is_empty(),
+                "failed_expectation_seeds": failed,
+                "failed_expectations": failures,
+                "job_warnings": job.warnings,
+            })
+        );
+        return Ok(ok);
+    }
+    for w in &job.warnings {
+        println!("warning: {w}");
+    }
+    for r in &report.runs {
+        if failed.contains(&r.seed) {
+            println!("schedule seed {}: an expectation FAILED", r.seed);
+            let failing: Vec<StepReport> =
+                r.steps.iter().filter(|s| !s.passed()).cloned().collect();
+            print_steps(&failing);
+        }
+    }
+    match &report.difference {
+        None => println!("schedule-independent: {n} schedules gave identical outputs"),
+        Some(d) => {
+            println!(
+                "schedule-dependent: outputs differ between schedule seeds {} and {}: resource {}, first differing word {} (value {:#010x} vs {:#010x}), {} words differ",
+                d.seed_a, d.seed_b, d.resource, d.word, d.value_a, d.value_b, d.words_differ
+            );
+            println!(
+                "  {} distinct outputs among {n} schedules; replay one with `sm5sim run {} --schedule-seed {}`",
+                report.distinct_outputs,
+                job.path.display(),
+                d.seed_b
+            );
+        }
+    }
+    if !failed.is_empty() {
+        println!(
+            "an expectation FAILED under {} of {n} schedules",
+            failed.len()
+        );
+    }
+    Ok(ok)
+}
+
+/// A u64 in decimal or with 0x.
+fn parse_u64(s: &str) -> Result<u64, String> {
+    let r = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => s.parse(),
+    };
+    r.map_err(|e| format!("{s}: {e}"))
 }
 
 /// The steps' outcomes as text, one line each (failed expectations with

@@ -82,6 +82,8 @@ const MAX_CALL_DEPTH: usize = 32;
 enum Exit {
     Barrier,
     Done,
+    /// The warp's quantum ran out (interleaved runs only).
+    Yield,
     Stopped(StopReason),
 }
 
@@ -248,6 +250,9 @@ pub struct GroupExecutor<'p> {
     check: Option<Box<Checker>>,
     /// per warp, the barrier it parked at in this round (checking only)
     round: Vec<Option<u32>>,
+    /// interleaving warps ([`GroupExecutor::run_group_interleaved`]): a warp
+    /// then yields when `until_check` runs out instead of consulting the watchdog
+    interleave: bool,
 }
 
 #[inline]
@@ -407,7 +412,29 @@ fn sat(x: u32) -> u32 {
 impl<'p> GroupExecutor<'p> {
     /// An executor with warps of `warp_width` lanes (clamped to 1..=threads per group).
     pub fn new(prog: &'p Program, warp_width: usize) -> Self {
+        Self::with_lane_order(prog, warp_width, None)
+    }
+
+    /// An executor with warps of `warp_width` lanes whose lane slots hold the
+    /// threads in `lane_order`: slot `s` (warp `s / W`, lane `s % W`) runs
+    /// the thread whose `SV_GroupIndex` is `lane_order[s]` (None: slot `s`
+    /// runs thread `s`). Only the slot a thread occupies changes — which
+    /// threads share a warp, and the order in which a warp's lanes perform
+    /// their memory operations and atomics; every system value stays the
+    /// thread's own. `lane_order` must be a permutation of
+    /// `0..threads per group` (else it is ignored).
+    pub fn with_lane_order(
+        prog: &'p Program,
+        warp_width: usize,
+        lane_order: Option<&[u32]>,
+    ) -> Self {
         let n = prog.threads_per_group() as usize;
+        let lane_order = lane_order.filter(|o| {
+            let mut seen = vec![false; n];
+            o.len() == n
+                && o.iter()
+                    .all(|&t| (t as usize) < n && !std::mem::replace(&mut seen[t as usize], true))
+        });
         let w = warp_width.clamp(1, n.max(1));
         let [gx, gy, _] = prog.thread_group;
         let xwords: usize = prog
@@ -421,11 +448,14 @@ impl<'p> GroupExecutor<'p> {
                 let mut flat = vec![0; w];
                 let mut exists = vec![0; w];
                 for l in 0..w {
-                    let f = wi * w + l;
-                    if f < n {
+                    let s = wi * w + l;
+                    if s < n {
                         exists[l] = !0;
                     }
-                    let f = f as u32;
+                    let f = match lane_order {
+                        Some(o) if s < n => o[s],
+                        _ => s as u32,
+                    };
                     flat[l] = f;
                     tig[0][l] = f % gx;
                     tig[1][l] = (f / gx) % gy;
@@ -468,6 +498,7 @@ impl<'p> GroupExecutor<'p> {
             until_check: WATCHDOG_INTERVAL,
             check: None,
             round: Vec::new(),
+            interleave: false,
         }
     }
 
@@ -517,25 +548,7 @@ impl<'p> GroupExecutor<'p> {
         bindings: &Bindings<'_>,
         watchdog: &Watchdog,
     ) -> Result<(), Runaway> {
-        self.group = group;
-        self.tgsm.reset();
-        let tg = self.prog.thread_group;
-        for warp in &mut self.warps {
-            warp.regs.fill(0);
-            warp.xregs.fill(0);
-            warp.alive.copy_from_slice(&warp.exists);
-            warp.active.copy_from_slice(&warp.exists);
-            warp.frames.clear();
-            warp.pc = 0;
-            warp.done = false;
-            for c in 0..3 {
-                let base = group[c].wrapping_mul(tg[c]);
-                for (t, &g) in warp.tid[c].iter_mut().zip(&warp.tig[c]) {
-                    *t = base.wrapping_add(g);
-                }
-            }
-        }
-        self.stats.groups += 1;
+        self.start_group(group);
         let checking = self.check.is_some();
         if let Some(ck) = self.check.as_deref_mut() {
             ck.begin_group(group, self.w);
@@ -583,6 +596,113 @@ impl<'p> GroupExecutor<'p> {
             ck.end_group();
         }
         Ok(())
+    }
+
+    /// Run thread group `group` under `watchdog` with its warps interleaved
+    /// at instruction granularity: repeatedly a runnable warp, drawn at
+    /// random, runs a quantum of 1 to 8 instructions (drawn at random), until
+    /// it yields, parks at a barrier or finishes; when every unfinished warp
+    /// is parked, the barrier completes and all resume, as in
+    /// [`GroupExecutor::run_group_watched`]. The draws come from SplitMix64
+    /// seeded with `seed`, so one seed gives one interleaving. Not for
+    /// checking runs (an attached checker is not told about this group).
+    ///
+    /// # Errors
+    /// As [`GroupExecutor::run_group_watched`].
+    pub fn run_group_interleaved(
+        &mut self,
+        group: [u32; 3],
+        bindings: &Bindings<'_>,
+        watchdog: &Watchdog,
+        seed: u64,
+    ) -> Result<(), Runaway> {
+        let mut rng = seed;
+        let mut draw = |n: usize| -> usize {
+            rng = rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = rng;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            (((z >> 32) * n as u64) >> 32) as usize
+        };
+        self.start_group(group);
+        let checker = self.check.take();
+        self.interleave = true;
+        let nw = self.warps.len();
+        let mut parked = vec![false; nw];
+        let mut runnable: Vec<usize> = Vec::with_capacity(nw);
+        let mut unaccounted = 0u64;
+        let mut outcome = Ok(());
+        loop {
+            runnable.clear();
+            runnable.extend((0..nw).filter(|&i| !parked[i] && !self.warps[i].done));
+            if runnable.is_empty() {
+                if !parked.iter().any(|&p| p) {
+                    break;
+                }
+                // every unfinished warp has arrived: the barrier completes
+                parked.fill(false);
+                self.stats.barriers += 1;
+                continue;
+            }
+            let wi = runnable[draw(runnable.len())];
+            // `run_warp` yields when the count reaches 0 before an instruction
+            self.until_check = draw(8) as u32 + 2;
+            let before = self.stats.warp_instructions;
+            let mut warp = std::mem::replace(&mut self.warps[wi], Warp::empty());
+            let exit = self.run_warp(&mut warp, bindings, watchdog);
+            unaccounted += self.stats.warp_instructions - before;
+            let mut stop = None;
+            if unaccounted >= WATCHDOG_INTERVAL as u64 {
+                stop = watchdog.check(unaccounted);
+                unaccounted = 0;
+            }
+            match exit {
+                Exit::Barrier => parked[wi] = true,
+                Exit::Stopped(reason) => stop = Some(reason),
+                Exit::Done | Exit::Yield => {}
+            }
+            if let Some(reason) = stop {
+                outcome = Err(self.runaway(&warp, reason));
+            }
+            self.warps[wi] = warp;
+            if outcome.is_err() {
+                break;
+            }
+        }
+        if outcome.is_ok() && unaccounted > 0 {
+            if let Some(reason) = watchdog.check(unaccounted) {
+                let warp = &self.warps[0];
+                outcome = Err(self.runaway(warp, reason));
+            }
+        }
+        self.interleave = false;
+        self.until_check = WATCHDOG_INTERVAL;
+        self.check = checker;
+        outcome
+    }
+
+    /// Reset registers, masks and TGSM for group `group`.
+    fn start_group(&mut self, group: [u32; 3]) {
+        self.group = group;
+        self.tgsm.reset();
+        let tg = self.prog.thread_group;
+        for warp in &mut self.warps {
+            warp.regs.fill(0);
+            warp.xregs.fill(0);
+            warp.alive.copy_from_slice(&warp.exists);
+            warp.active.copy_from_slice(&warp.exists);
+            warp.frames.clear();
+            warp.pc = 0;
+            warp.done = false;
+            for c in 0..3 {
+                let base = group[c].wrapping_mul(tg[c]);
+                for (t, &g) in warp.tid[c].iter_mut().zip(&warp.tig[c]) {
+                    *t = base.wrapping_add(g);
+                }
+            }
+        }
+        self.stats.groups += 1;
     }
 
     fn runaway(&self, warp: &Warp, reason: StopReason) -> Runaway {
@@ -894,6 +1014,9 @@ impl<'p> GroupExecutor<'p> {
             };
             self.until_check -= 1;
             if self.until_check == 0 {
+                if self.interleave {
+                    return Exit::Yield;
+                }
                 self.until_check = WATCHDOG_INTERVAL;
                 if let Some(reason) = watchdog.check(WATCHDOG_INTERVAL as u64) {
                     return Exit::Stopped(reason);

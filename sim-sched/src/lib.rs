@@ -15,6 +15,12 @@
 //! calling thread, in linear order (x fastest), with one executor carrying a
 //! [`Checker`]; the checker's shadow state therefore needs no
 //! synchronisation and its findings are deterministic.
+//!
+//! Schedules ([`Schedule`], `DispatchOptions::schedule`): the groups run one
+//! after another on the calling thread in an order, warp width, lane order
+//! and warp interleaving drawn from a seed, so one seed replays one schedule
+//! exactly; [`Schedule::fixed`] is the deterministic mode (linear order, the
+//! options' warp width, identity lanes, each warp run until it parks).
 
 use rayon::prelude::*;
 use sim_core::check::Checker;
@@ -44,6 +50,138 @@ pub struct DispatchOptions {
     pub timeout: Option<Duration>,
     /// Cancels the dispatch promptly once set (e.g. from a Ctrl-C handler).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Run the groups one after another on the calling thread under this
+    /// schedule (`threads` is then ignored). None (the default): in
+    /// parallel, in whatever order the pool takes them.
+    pub schedule: Option<Schedule>,
+}
+
+/// One SplitMix64 step: advance `state` and return the next 64-bit output.
+pub fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A uniform draw in `0..n` (n ≥ 1) from one SplitMix64 output.
+fn below(state: &mut u64, n: u64) -> u64 {
+    ((splitmix64(state) >> 32) * n) >> 32
+}
+
+/// A single-threaded, reproducible order of execution for a dispatch.
+///
+/// A seeded schedule draws, from SplitMix64 streams derived from its seed
+/// and the dispatch's group count:
+/// - the order of the groups (a Fisher–Yates permutation of 0..groups);
+/// - per group (by linear group index, so independent of the order), the
+///   warp width, one of 1, 2, 4, 8, 16, 32 and the group size (clamped to
+///   the group size);
+/// - per group, the mapping of threads to lane slots (a permutation of the
+///   group's threads: which threads share a warp, and the order in which a
+///   warp's lanes perform their memory operations and atomics; system values
+///   stay each thread's own);
+/// - per group, the interleaving of its warps: a random runnable warp runs
+///   a random quantum of 1 to 8 instructions, then another is drawn
+///   (barriers still hold every warp until all have arrived).
+///
+/// [`Schedule::fixed`] is the deterministic mode: linear group order,
+/// `DispatchOptions::warp_width`, identity lanes, each warp run until it
+/// parks (as `dispatch` runs a group), so the output is the same on every run
+/// and machine.
+///
+/// Several dispatches under one schedule draw from the same seed; a
+/// dispatch with a different group count draws a different group order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Schedule {
+    seed: u64,
+    fixed: bool,
+}
+
+/// How one group runs under a [`Schedule`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupPlan {
+    /// lanes per warp
+    pub warp_width: usize,
+    /// thread (`SV_GroupIndex`) in each lane slot; None = identity
+    pub lane_order: Option<Vec<u32>>,
+    /// the interleaving's seed; None = each warp runs until it parks
+    pub interleave: Option<u64>,
+}
+
+impl Schedule {
+    /// The schedule drawn from `seed`.
+    pub fn seeded(seed: u64) -> Self {
+        Self { seed, fixed: false }
+    }
+
+    /// The deterministic mode's fixed schedule (seed 0, nothing drawn).
+    pub fn fixed() -> Self {
+        Self {
+            seed: 0,
+            fixed: true,
+        }
+    }
+
+    /// The `i`-th schedule seed derived from `base`: output `i` (from 0) of
+    /// SplitMix64 seeded with `base` (what `sm5sim check --schedules N
+    /// --seed S` runs).
+    pub fn derive_seed(base: u64, i: u64) -> u64 {
+        let mut state = base.wrapping_add(i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        splitmix64(&mut state)
+    }
+
+    /// The seed (0 for the fixed schedule).
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Whether this is the deterministic mode's fixed schedule.
+    pub fn is_fixed(&self) -> bool {
+        self.fixed
+    }
+
+    /// The order in which the `total` groups of a dispatch run (linear
+    /// indices, x fastest).
+    pub fn group_order(&self, total: u64) -> Vec<u64> {
+        let mut order: Vec<u64> = (0..total).collect();
+        if !self.fixed {
+            let mut st = self.seed ^ 0x6772_6f75_7073_0000 ^ total.rotate_left(17);
+            for i in (1..order.len()).rev() {
+                let j = below(&mut st, i as u64 + 1) as usize;
+                order.swap(i, j);
+            }
+        }
+        order
+    }
+
+    /// How group `g` (linear index) of a program with `threads` threads per
+    /// group runs; `warp_width` is the options' width (the fixed schedule's).
+    pub fn group_plan(&self, g: u64, threads: usize, warp_width: usize) -> GroupPlan {
+        let n = threads.max(1);
+        if self.fixed {
+            return GroupPlan {
+                warp_width: warp_width.clamp(1, n),
+                lane_order: None,
+                interleave: None,
+            };
+        }
+        let mut st = self.seed ^ g.wrapping_mul(0xD1B5_4A32_D192_ED03);
+        splitmix64(&mut st);
+        let widths = [1, 2, 4, 8, 16, 32, n];
+        let w = widths[below(&mut st, widths.len() as u64) as usize].min(n);
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        for i in (1..n).rev() {
+            let j = below(&mut st, i as u64 + 1) as usize;
+            order.swap(i, j);
+        }
+        GroupPlan {
+            warp_width: w,
+            lane_order: Some(order),
+            interleave: Some(splitmix64(&mut st)),
+        }
+    }
 }
 
 impl Default for DispatchOptions {
@@ -54,6 +192,7 @@ impl Default for DispatchOptions {
             max_warp_instructions: u64::MAX,
             timeout: Some(Duration::from_secs(60)),
             cancel: None,
+            schedule: None,
         }
     }
 }
@@ -136,6 +275,9 @@ pub fn dispatch(
     if total == 0 {
         return Ok(DispatchStats::default());
     }
+    if let Some(schedule) = &options.schedule {
+        return dispatch_scheduled(program, bindings, groups, total, options, schedule);
+    }
     let _span = tracing::debug_span!("dispatch", x, y, z, total).entered();
     let sum = Mutex::new(ExecStats::default());
     let watchdog = Watchdog::new(
@@ -175,6 +317,68 @@ pub fn dispatch(
         barriers: s.barriers,
         aborted_threads: s.aborted_threads,
         debug_breaks: s.debug_breaks,
+    })
+}
+
+/// `dispatch` under `schedule`: the groups one after another on this thread.
+fn dispatch_scheduled(
+    program: &Program,
+    bindings: &Bindings<'_>,
+    groups: [u32; 3],
+    total: u64,
+    options: &DispatchOptions,
+    schedule: &Schedule,
+) -> Result<DispatchStats, DispatchError> {
+    let [x, y, _] = groups;
+    let _span = tracing::debug_span!("dispatch_scheduled", total, seed = schedule.seed).entered();
+    let watchdog = Watchdog::new(
+        options.max_warp_instructions,
+        options.timeout,
+        options.cancel.clone(),
+    );
+    let n = program.threads_per_group() as usize;
+    let mut sum = ExecStats::default();
+    // one executor per warp width: a group with a new lane order gets a new one
+    let mut fixed_exec: Option<GroupExecutor<'_>> = None;
+    let mut outcome = Ok(());
+    for g in schedule.group_order(total) {
+        let gid = [
+            (g % x as u64) as u32,
+            ((g / x as u64) % y as u64) as u32,
+            (g / (x as u64 * y as u64)) as u32,
+        ];
+        let plan = schedule.group_plan(g, n, options.warp_width);
+        let mut fresh;
+        let exec = match &plan.lane_order {
+            None => fixed_exec.get_or_insert_with(|| GroupExecutor::new(program, plan.warp_width)),
+            Some(order) => {
+                fresh = GroupExecutor::with_lane_order(program, plan.warp_width, Some(order));
+                &mut fresh
+            }
+        };
+        let before = exec.stats();
+        outcome = match plan.interleave {
+            None => exec.run_group_watched(gid, bindings, &watchdog),
+            Some(seed) => exec.run_group_interleaved(gid, bindings, &watchdog, seed),
+        };
+        let s = exec.stats();
+        sum.groups += s.groups - before.groups;
+        sum.warp_instructions += s.warp_instructions - before.warp_instructions;
+        sum.barriers += s.barriers - before.barriers;
+        sum.aborted_threads += s.aborted_threads - before.aborted_threads;
+        sum.debug_breaks += s.debug_breaks - before.debug_breaks;
+        if outcome.is_err() {
+            break;
+        }
+    }
+    outcome?;
+    Ok(DispatchStats {
+        groups: sum.groups,
+        threads: sum.groups * n as u64,
+        warp_instructions: sum.warp_instructions,
+        barriers: sum.barriers,
+        aborted_threads: sum.aborted_threads,
+        debug_breaks: sum.debug_breaks,
     })
 }
 
@@ -296,5 +500,71 @@ impl Drop for Collect<'_, '_> {
         total.barriers += s.barriers;
         total.aborted_threads += s.aborted_threads;
         total.debug_breaks += s.debug_breaks;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn is_permutation(v: &[u64], n: u64) -> bool {
+        let mut s = v.to_vec();
+        s.sort_unstable();
+        s == (0..n).collect::<Vec<_>>()
+    }
+
+    #[test]
+    fn seeded_schedules_draw_permutations_and_widths() {
+        let mut widths = std::collections::BTreeSet::new();
+        let mut orders = std::collections::BTreeSet::new();
+        for i in 0..64 {
+            let s = Schedule::seeded(Schedule::derive_seed(7, i));
+            let order = s.group_order(37);
+            assert!(is_permutation(&order, 37));
+            assert_eq!(order, s.group_order(37), "replays");
+            orders.insert(order);
+            for g in 0..4 {
+                let p = s.group_plan(g, 48, 32);
+                assert_eq!(p, s.group_plan(g, 48, 32), "replays");
+                assert!([1, 2, 4, 8, 16, 32, 48].contains(&p.warp_width));
+                widths.insert(p.warp_width);
+                let lanes: Vec<u64> = p.lane_order.unwrap().iter().map(|&t| t as u64).collect();
+                assert!(is_permutation(&lanes, 48));
+                assert!(p.interleave.is_some());
+            }
+        }
+        assert_eq!(widths.len(), 7, "{widths:?}");
+        assert!(orders.len() > 60);
+        // widths are clamped to the group size
+        for i in 0..32 {
+            let p = Schedule::seeded(i).group_plan(0, 3, 32);
+            assert!((1..=3).contains(&p.warp_width));
+        }
+    }
+
+    #[test]
+    fn the_fixed_schedule_is_linear_and_identity() {
+        let s = Schedule::fixed();
+        assert!(s.is_fixed());
+        assert_eq!(s.group_order(5), vec![0, 1, 2, 3, 4]);
+        let p = s.group_plan(3, 256, 32);
+        assert_eq!(
+            p,
+            GroupPlan {
+                warp_width: 32,
+                lane_order: None,
+                interleave: None
+            }
+        );
+        assert_eq!(s.group_plan(0, 8, 32).warp_width, 8);
+    }
+
+    #[test]
+    fn derived_seeds_are_splitmix64_outputs() {
+        let mut st = 42u64;
+        let a = splitmix64(&mut st);
+        let b = splitmix64(&mut st);
+        assert_eq!(Schedule::derive_seed(42, 0), a);
+        assert_eq!(Schedule::derive_seed(42, 1), b);
     }
 }
