@@ -221,3 +221,56 @@ fn a_missing_barrier_is_schedule_dependent() {
     assert!(!report.independent());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Group 3's thread 5 loops forever; the watchdog stops a scheduled dispatch
+/// too (instruction budget and timeout), naming that group and thread.
+#[test]
+fn the_watchdog_stops_a_scheduled_dispatch() {
+    use sm5sim::sim_core::asm::assemble;
+    use sm5sim::sim_core::Program;
+    use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
+    use sm5sim::sim_sched::{dispatch, DispatchError};
+    use std::time::Duration;
+    const RUNAWAY: &str = "
+cs_5_0
+dcl_uav_structured u0, 4
+dcl_input vThreadGroupID.x
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 2
+dcl_thread_group 8, 1, 1
+ieq r0.x, vThreadGroupID.x, l(3)
+ieq r0.y, vThreadIDInGroupFlattened.x, l(5)
+and r0.x, r0.x, r0.y
+if_nz r0.x
+  loop
+    iadd r1.y, r1.y, l(1)
+  endloop
+endif
+store_structured u0.x, vThreadIDInGroupFlattened.x, l(0), l(1)
+ret
+";
+    let p = Program::from_decoded(assemble(RUNAWAY).unwrap(), None).unwrap();
+    let out = Buffer::zeroed(8 * 4).unwrap();
+    let b = Bindings {
+        uavs: vec![Some(BufferView::structured(&out, 4).unwrap())],
+        ..Default::default()
+    };
+    for (seed, budget, timeout) in [
+        (1, 100_000, None),
+        (2, u64::MAX, Some(Duration::from_millis(200))),
+    ] {
+        let options = DispatchOptions {
+            schedule: Some(Schedule::seeded(seed)),
+            max_warp_instructions: budget,
+            timeout,
+            ..Default::default()
+        };
+        match dispatch(&p, &b, [8, 1, 1], &options) {
+            Err(DispatchError::Runaway(r)) => {
+                assert_eq!(r.group, [3, 0, 0], "{r}");
+                assert_eq!(r.lane, 5, "{r}");
+            }
+            other => panic!("seed {seed}: {other:?}"),
+        }
+    }
+}

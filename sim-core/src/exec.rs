@@ -629,23 +629,24 @@ impl<'p> GroupExecutor<'p> {
         let checker = self.check.take();
         self.interleave = true;
         let nw = self.warps.len();
-        let mut parked = vec![false; nw];
-        let mut runnable: Vec<usize> = Vec::with_capacity(nw);
+        // warps that may run, and those parked at the current barrier
+        let mut runnable: Vec<usize> = (0..nw).collect();
+        let mut parked: Vec<usize> = Vec::with_capacity(nw);
         let mut unaccounted = 0u64;
         let mut outcome = Ok(());
         loop {
-            runnable.clear();
-            runnable.extend((0..nw).filter(|&i| !parked[i] && !self.warps[i].done));
             if runnable.is_empty() {
-                if !parked.iter().any(|&p| p) {
+                if parked.is_empty() {
                     break;
                 }
                 // every unfinished warp has arrived: the barrier completes
-                parked.fill(false);
+                parked.sort_unstable();
+                std::mem::swap(&mut runnable, &mut parked);
                 self.stats.barriers += 1;
                 continue;
             }
-            let wi = runnable[draw(runnable.len())];
+            let pick = draw(runnable.len());
+            let wi = runnable[pick];
             // `run_warp` yields when the count reaches 0 before an instruction
             self.until_check = draw(8) as u32 + 2;
             let before = self.stats.warp_instructions;
@@ -658,9 +659,15 @@ impl<'p> GroupExecutor<'p> {
                 unaccounted = 0;
             }
             match exit {
-                Exit::Barrier => parked[wi] = true,
+                Exit::Barrier => {
+                    runnable.swap_remove(pick);
+                    parked.push(wi);
+                }
+                Exit::Done => {
+                    runnable.swap_remove(pick);
+                }
                 Exit::Stopped(reason) => stop = Some(reason),
-                Exit::Done | Exit::Yield => {}
+                Exit::Yield => {}
             }
             if let Some(reason) = stop {
                 outcome = Err(self.runaway(&warp, reason));
