@@ -274,3 +274,44 @@ ret
         }
     }
 }
+
+/// A failing expectation is reported per schedule without stopping the
+/// exploration; the outputs are still compared.
+#[test]
+fn a_failing_expectation_is_reported_per_schedule() {
+    let dir = std::env::temp_dir().join(format!("sm5sim-expect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(job_path("histogram"))
+        .unwrap()
+        .replace(
+            "../../examples/",
+            &format!("{}/examples/", env!("CARGO_MANIFEST_DIR")),
+        )
+        .replace("sum_u32 = 4096", "sum_u32 = 4095");
+    let path = dir.join("histogram.toml");
+    std::fs::write(&path, text).unwrap();
+    let (code, out, err) = sm5sim(&[
+        "check",
+        path.to_str().unwrap(),
+        "--schedules",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["schedule_independent"], true);
+    assert_eq!(v["expectations_passed"], false);
+    assert_eq!(v["failed_expectation_seeds"].as_array().unwrap().len(), 3);
+    let (code, out, _) = sm5sim(&["check", path.to_str().unwrap(), "--schedules", "3"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("schedule-independent: 3 schedules gave identical outputs"),
+        "{out}"
+    );
+    assert!(
+        out.contains("an expectation FAILED under 3 of 3 schedules"),
+        "{out}"
+    );
+    assert!(out.contains("FAILED, 1 element(s) differ"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
