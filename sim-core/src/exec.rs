@@ -12,6 +12,12 @@
 //! - A `sync_*_t` parks the warp; once every unfinished warp of the group is
 //!   parked they all resume (`reference/compute-model.md` §6.2 choice (a): a
 //!   finished thread counts as arrived).
+//! - Schedules (`sim_sched::Schedule`): [`GroupExecutor::with_lane_order`]
+//!   puts threads in other lane slots, and
+//!   [`GroupExecutor::run_group_interleaved`] switches warps after random
+//!   quanta of 1–8 instructions instead of running each until it parks (a
+//!   warp yields when `until_check` runs out, so a plain run pays nothing
+//!   for it).
 //! - Memory: UAV/SRV words through [`sim_mem::BufferView`] (relaxed atomics),
 //!   TGSM through [`sim_mem::Tgsm`] (plain memory; a group runs on one OS
 //!   thread). Lanes of a warp access memory in lane order.
