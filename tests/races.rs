@@ -379,3 +379,39 @@ fn the_check_command_reports_in_text_and_json() {
     assert!(text.contains("check: 0 error(s), 0 warning(s)"), "{text}");
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// Texture UAVs are shadowed per texel like buffer words: a neighbour's
+/// texel read without a barrier is a race, and the twin with
+/// `DeviceMemoryBarrierWithGroupSync` (`sync_uglobal_t`) is clean.
+#[test]
+fn texture_uav_races_are_found_and_the_synced_twin_is_clean() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/texture_races");
+    for warp_width in [1, 32, 64] {
+        let options = DispatchOptions {
+            warp_width,
+            ..Default::default()
+        };
+        let bug = Job::load(&dir.join("texture_race_bug.toml"), &LoadOptions::default()).unwrap();
+        let report = bug.run_checked(&options, CheckOptions::default()).unwrap();
+        assert_eq!(report.findings.len(), 1, "{}", describe(&report.findings));
+        let f = &report.findings[0];
+        assert_eq!(f.kind.name(), "raw", "{}", describe(&report.findings));
+        assert!(
+            f.first.site.text.starts_with("store_uav_typed u0"),
+            "{}",
+            describe(&report.findings)
+        );
+        let second = f.second.as_ref().unwrap();
+        assert!(
+            second
+                .site
+                .text
+                .starts_with("ld_uav_typed_indexable(texture2d)"),
+            "{}",
+            describe(&report.findings)
+        );
+        let ok = Job::load(&dir.join("texture_race_ok.toml"), &LoadOptions::default()).unwrap();
+        let report = ok.run_checked(&options, CheckOptions::default()).unwrap();
+        assert!(report.findings.is_empty(), "{}", describe(&report.findings));
+    }
+}

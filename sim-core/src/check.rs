@@ -72,8 +72,9 @@
 //! Findings are deduplicated: one per (kind, resource, pair of
 //! instructions), keeping the first example and counting occurrences.
 //!
-//! Not checked: texture UAVs, and two UAV slots bound to one buffer (each
-//! slot has its own shadow).
+//! Texture UAVs are shadowed per texel (an element of the texture's
+//! storage). Not checked: two UAV slots bound to one buffer (each slot has
+//! its own shadow).
 
 use crate::disasm::disassemble_lines;
 use crate::ir::{DecodedProgram, Instruction};
@@ -838,6 +839,19 @@ impl Checker {
                 })
             })
             .collect();
+        // texture UAVs are shadowed per texel (their words are elements of
+        // the texture's storage, `TextureView::uav_element`)
+        for (slot, t) in bindings.uav_textures.iter().enumerate() {
+            if let Some(t) = t {
+                if self.uavs.len() <= slot {
+                    self.uavs.resize(slot + 1, None);
+                }
+                self.uavs[slot] = Some(UavInfo {
+                    kind: ViewKind::Typed { format: t.format() },
+                    unit: t.format().size_bytes() as u64,
+                });
+            }
+        }
         self.xg = vec![XShadow::default(); self.uavs.len()];
     }
 

@@ -1398,6 +1398,16 @@ impl<'p> GroupExecutor<'p> {
             self.fetch(warp, b, &op.extra[0], 0b1111, &mut s1);
             self.fetch(warp, b, &op.extra[1], 0b1111, &mut s2);
         }
+        if self.check.is_some() {
+            if let (Res::UavTexture(u), TexKind::Ld | TexKind::Store) = (op.res, op.kind) {
+                let (mop, values) = if op.kind == TexKind::Store {
+                    (MemOp::Write, Some(&s1[..]))
+                } else {
+                    (MemOp::Read, None)
+                };
+                self.check_texture(warp, u, view, mop, &sa, values);
+            }
+        }
         let off = op.offset.map(|o| o as i32);
         let get = |v: &[u32], c: usize, l: usize| v[c * w + l];
         let getf = |v: &[u32], c: usize, l: usize| f32::from_bits(v[c * w + l]);
@@ -1525,11 +1535,49 @@ impl<'p> GroupExecutor<'p> {
         self.sc.r = r;
     }
 
+    /// Report a texture UAV access (`ld_uav_typed`, `store_uav_typed`, an
+    /// atomic) to the checker: for each active lane, the texel at address
+    /// (`a[lane]`, `a[W + lane]`, `a[2W + lane]`), shadowed per element of the
+    /// texture's storage ([`sim_mem::TextureView::uav_element`]); `values`
+    /// holds the stored x components. An unbound slot is not tracked.
+    #[cold]
+    fn check_texture(
+        &mut self,
+        warp: &Warp,
+        slot: u32,
+        view: Option<TextureView<'_>>,
+        op: MemOp,
+        a: &[u32],
+        values: Option<&[u32]>,
+    ) {
+        let w = self.w;
+        let pc = warp.pc as u32 - 1;
+        let (Some(ck), Some(v)) = (self.check.as_deref_mut(), view) else {
+            return;
+        };
+        for l in 0..w {
+            if warp.active[l] == 0 {
+                continue;
+            }
+            let addr = [a[l], a[w + l], a[2 * w + l]];
+            let value = values.map_or(0, |v| v[l]);
+            ck.access(
+                pc,
+                Space::Uav(slot),
+                op,
+                warp.flat[l],
+                v.uav_element(addr),
+                (addr[0], addr[1], 0),
+                value,
+            );
+        }
+    }
+
     /// Report a memory instruction's accesses to the checker: for each
     /// active lane, dwords `ks` at address (`a`, `b`) — byte offset; or
     /// structure index and byte offset; or a typed element — with the values
-    /// stored (`values[i·W + lane]` for dword `ks[i]`). SRVs are read-only
-    /// and texture UAVs are not tracked.
+    /// stored (`values[i·W + lane]` for dword `ks[i]`). SRVs are read-only;
+    /// texture UAVs go through [`Self::check_texture`].
     #[cold]
     #[allow(clippy::too_many_arguments)]
     fn check_mem(
@@ -1716,7 +1764,10 @@ impl<'p> GroupExecutor<'p> {
                 cas: kind == AtomicKind::CmpExch,
             };
             let y = structured.then(|| sa[w..2 * w].to_vec());
-            self.check_mem(warp, res, view, op, &sa, y.as_deref(), &[0], None);
+            match res {
+                Res::UavTexture(u) => self.check_texture(warp, u, tex, op, &sa, None),
+                _ => self.check_mem(warp, res, view, op, &sa, y.as_deref(), &[0], None),
+            }
         }
         for l in 0..w {
             if warp.active[l] == 0 {

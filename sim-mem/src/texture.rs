@@ -808,6 +808,17 @@ impl<'a> TextureView<'a> {
         Some(op.apply(w))
     }
 
+    /// The element a UAV access at `addr` touches, as an index into the
+    /// texture's storage in units of the element size (byte offset ÷
+    /// `format.size_bytes()`), or `None` out of range: a key that tells two
+    /// accesses to the same texel apart from others, for the concurrency
+    /// checker.
+    pub fn uav_element(&self, addr: [u32; 3]) -> Option<usize> {
+        let (mip, s, xyz) = self.uav_target(addr)?;
+        let at = self.texture.element_offset(mip, s, xyz, 0)?;
+        Some(at / self.format.size_bytes().max(1) as usize)
+    }
+
     fn uav_target(&self, addr: [u32; 3]) -> Option<(u32, u32, [u32; 3])> {
         let (mut xyz, slice) = self.split(addr);
         if self.texture.desc.dimension == TextureDimension::Texture3D {
