@@ -78,6 +78,8 @@ pub fn execute(data: &[u8]) {
         timeout: Some(std::time::Duration::from_millis(500)),
         cancel: None,
         schedule: None,
+        profile: false,
+        trace: false,
     };
     let _ = dispatch(&program, &bindings, [1, 1, 1], &options);
 }

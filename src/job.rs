@@ -19,7 +19,8 @@ use sim_mem::{
     ViewRange,
 };
 use sim_sched::{
-    dispatch, dispatch_checked, DispatchError, DispatchOptions, DispatchStats, Schedule,
+    dispatch_checked, dispatch_profiled, DispatchError, DispatchOptions, DispatchProfile,
+    DispatchStats, Schedule,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -768,6 +769,8 @@ pub enum StepReport {
         stats: DispatchStats,
         /// wall-clock time
         elapsed: Duration,
+        /// where the time went (only with `DispatchOptions::profile`)
+        profile: Option<Box<DispatchProfile>>,
     },
     /// A resource was re-initialised.
     Set {
@@ -1353,15 +1356,17 @@ impl Job {
                         .map(|r| (r.slot.index, r.data().to_words()))
                         .collect();
                     let bindings = self.bindings(&cbs);
-                    let stats = match checker.as_deref_mut() {
-                        Some(c) => dispatch_checked(&self.program, &bindings, *groups, options, c),
-                        None => dispatch(&self.program, &bindings, *groups, options),
+                    let (stats, profile) = match checker.as_deref_mut() {
+                        Some(c) => dispatch_checked(&self.program, &bindings, *groups, options, c)
+                            .map(|s| (s, None)),
+                        None => dispatch_profiled(&self.program, &bindings, *groups, options),
                     }
                     .map_err(|source| JobError::Dispatch { step: i, source })?;
                     reports.push(StepReport::Dispatch {
                         groups: *groups,
                         stats,
                         elapsed: start.elapsed(),
+                        profile: profile.map(Box::new),
                     });
                 }
                 Step::Set {

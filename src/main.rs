@@ -11,7 +11,7 @@ use sm5sim::job::{Job, JobError, StepReport};
 use sm5sim::sim_core::check::{Access, CheckOptions, Finding, Severity};
 use sm5sim::sim_core::container::Container;
 use sm5sim::sim_core::{asm, disasm, encode, LoadOptions, Program};
-use sm5sim::sim_sched::{DispatchOptions, Schedule};
+use sm5sim::sim_sched::{DispatchOptions, DispatchProfile, DispatchStats, Schedule};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -71,6 +71,16 @@ enum Command {
         /// its order, with its warp widths, lane orders and interleaving).
         #[arg(long, value_name = "S", value_parser = parse_u64)]
         schedule_seed: Option<u64>,
+        /// Profile each dispatch: wall time, groups/s, lanes/s, lane-instructions
+        /// per opcode, SIMD efficiency, barriers, atomics, memory traffic, worker busy time.
+        #[arg(long)]
+        profile: bool,
+        /// Write the profile of each dispatch to FILE as JSON (implies profiling).
+        #[arg(long, value_name = "FILE")]
+        profile_json: Option<PathBuf>,
+        /// Write a Chrome/Perfetto trace (JSON) of the groups on their workers to FILE.
+        #[arg(long, value_name = "FILE")]
+        trace: Option<PathBuf>,
         #[command(flatten)]
         hlsl: HlslArgs,
     },
@@ -303,6 +313,8 @@ fn dispatch_options(
         timeout: (timeout > 0.0).then(|| Duration::from_secs_f64(timeout)),
         cancel: Some(cancel),
         schedule: None,
+        profile: false,
+        trace: false,
     })
 }
 
@@ -462,6 +474,9 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             json,
             deterministic,
             schedule_seed,
+            profile,
+            profile_json,
+            trace,
         } => {
             if warp_width == 0 {
                 bail!("--warp-width must be at least 1");
@@ -495,6 +510,8 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 (false, Some(s)) => Some(Schedule::seeded(s)),
                 (false, None) => None,
             };
+            options.profile = profile || profile_json.is_some() || trace.is_some();
+            options.trace = trace.is_some();
             if !json {
                 for w in &job.warnings {
                     println!("warning: {w}");
@@ -506,6 +523,21 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 println!("{}", report_json(&job, &reports, ok));
             } else {
                 print_steps(&reports);
+                if profile {
+                    print_profiles(&reports);
+                }
+            }
+            if let Some(file) = &profile_json {
+                let doc = serde_json::json!({
+                    "job": job.path.display().to_string(),
+                    "dispatches": profiles_json(&reports),
+                });
+                std::fs::write(file, format!("{doc:#}\n"))
+                    .with_context(|| format!("writing {}", file.display()))?;
+            }
+            if let Some(file) = &trace {
+                std::fs::write(file, chrome_trace(&reports))
+                    .with_context(|| format!("writing {}", file.display()))?;
             }
             for (name, file) in dumps {
                 let r = job.resource(&name).context("checked above")?;
@@ -623,6 +655,7 @@ fn print_steps(reports: &[StepReport]) {
                 groups,
                 stats,
                 elapsed,
+                ..
             } => {
                 println!(
                     "step {i}: dispatch {}x{}x{}: {} groups, {} threads, {} warp-instructions, {:.3} s",
@@ -741,6 +774,192 @@ fn check_json(
     .to_string()
 }
 
+/// Opcodes a text profile lists by name; the rest are summed as "other".
+const PROFILE_TOP: usize = 15;
+
+/// Per second, guarding a zero duration.
+fn per_second(n: u64, d: Duration) -> f64 {
+    let s = d.as_secs_f64();
+    if s > 0.0 {
+        n as f64 / s
+    } else {
+        0.0
+    }
+}
+
+/// A count with a k/M/G suffix.
+fn si(x: f64) -> String {
+    match x {
+        x if x >= 1e9 => format!("{:.2} G", x / 1e9),
+        x if x >= 1e6 => format!("{:.2} M", x / 1e6),
+        x if x >= 1e3 => format!("{:.2} k", x / 1e3),
+        x => format!("{x:.0} "),
+    }
+}
+
+/// One dispatch's profile as JSON (`--profile-json`, and under `--json`).
+fn profile_json(
+    step: usize,
+    groups: [u32; 3],
+    stats: &DispatchStats,
+    p: &DispatchProfile,
+) -> serde_json::Value {
+    use serde_json::json;
+    let e = &p.exec;
+    let total = e.active_lanes.max(1) as f64;
+    let opcodes: Vec<_> = p
+        .by_opcode
+        .iter()
+        .map(|(m, n)| json!({ "mnemonic": m, "lane_instructions": n, "share": *n as f64 / total }))
+        .collect();
+    json!({
+        "step": step,
+        "groups": groups,
+        "wall_seconds": p.wall.as_secs_f64(),
+        "thread_groups": stats.groups,
+        "lanes": stats.threads,
+        "groups_per_second": per_second(stats.groups, p.wall),
+        "lanes_per_second": per_second(stats.threads, p.wall),
+        "warp_instructions": e.warp_instructions,
+        "lane_instructions": e.active_lanes,
+        "lane_instructions_per_second": per_second(e.active_lanes, p.wall),
+        "simd_efficiency": e.simd_efficiency(),
+        "opcodes": opcodes,
+        "barriers": stats.barriers,
+        "atomics": e.atomics,
+        "compare_exchanges": e.compare_exchanges,
+        "cas_retries": e.cas_failures,
+        "tgsm_bytes_read": e.tgsm_read,
+        "tgsm_bytes_written": e.tgsm_written,
+        "uav_bytes_read": e.uav_read,
+        "uav_bytes_written": e.uav_written,
+        "srv_bytes_read": e.srv_read,
+        "worker_busy_seconds": p.worker_busy.iter().map(|d| d.as_secs_f64()).collect::<Vec<_>>(),
+    })
+}
+
+/// The profiles of every dispatch step.
+fn profiles_json(reports: &[StepReport]) -> Vec<serde_json::Value> {
+    reports
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| match r {
+            StepReport::Dispatch {
+                groups,
+                stats,
+                profile: Some(p),
+                ..
+            } => Some(profile_json(i, *groups, stats, p)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `run --profile`: each dispatch's profile as text.
+fn print_profiles(reports: &[StepReport]) {
+    for (i, r) in reports.iter().enumerate() {
+        let StepReport::Dispatch {
+            stats,
+            profile: Some(p),
+            ..
+        } = r
+        else {
+            continue;
+        };
+        let e = &p.exec;
+        println!("profile of step {i}:");
+        println!(
+            "  wall {:.3} ms; {} groups ({}groups/s), {} lanes ({}lanes/s), {}lane-instructions/s",
+            p.wall.as_secs_f64() * 1e3,
+            stats.groups,
+            si(per_second(stats.groups, p.wall)),
+            stats.threads,
+            si(per_second(stats.threads, p.wall)),
+            si(per_second(e.active_lanes, p.wall)),
+        );
+        println!(
+            "  {} warp-instructions, {} lane-instructions, SIMD efficiency {:.1} %",
+            e.warp_instructions,
+            e.active_lanes,
+            100.0 * e.simd_efficiency()
+        );
+        let total = e.active_lanes.max(1) as f64;
+        println!("  {:<24} {:>16} {:>8}", "opcode", "lane-instr", "share");
+        for (m, n) in p.by_opcode.iter().take(PROFILE_TOP) {
+            println!("  {m:<24} {n:>16} {:>7.1}%", 100.0 * *n as f64 / total);
+        }
+        if p.by_opcode.len() > PROFILE_TOP {
+            let rest: u64 = p.by_opcode[PROFILE_TOP..].iter().map(|(_, n)| n).sum();
+            println!(
+                "  {:<24} {rest:>16} {:>7.1}%",
+                "other",
+                100.0 * rest as f64 / total
+            );
+        }
+        println!(
+            "  barriers {}; atomics {} (compare-exchange {}, failed = retries {})",
+            stats.barriers, e.atomics, e.compare_exchanges, e.cas_failures
+        );
+        println!(
+            "  TGSM bytes read {}, written {}; UAV bytes read {}, written {}; SRV bytes read {}",
+            e.tgsm_read, e.tgsm_written, e.uav_read, e.uav_written, e.srv_read
+        );
+        let busy: Vec<String> = p
+            .worker_busy
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| !d.is_zero())
+            .map(|(w, d)| format!("{w}: {:.3}", d.as_secs_f64() * 1e3))
+            .collect();
+        let sum: f64 = p.worker_busy.iter().map(|d| d.as_secs_f64()).sum();
+        println!(
+            "  worker busy ms: {} (sum {:.3} ms)",
+            busy.join(", "),
+            sum * 1e3
+        );
+    }
+}
+
+/// `run --trace FILE`: a Chrome trace (JSON array of complete events), one
+/// event per group on its worker's row (pid 1, tid = rayon worker index) and
+/// one per dispatch (pid 0); dispatches follow one another, each placed
+/// after the previous dispatches' wall times (time between them not shown).
+fn chrome_trace(reports: &[StepReport]) -> String {
+    use serde_json::json;
+    let mut events = Vec::new();
+    let mut offset = 0.0f64;
+    for (i, r) in reports.iter().enumerate() {
+        let StepReport::Dispatch {
+            profile: Some(p), ..
+        } = r
+        else {
+            continue;
+        };
+        events.push(json!({
+            "name": format!("dispatch (step {i})"),
+            "ph": "X",
+            "ts": offset,
+            "dur": p.wall.as_secs_f64() * 1e6,
+            "pid": 0,
+            "tid": 0,
+        }));
+        for s in &p.spans {
+            let [x, y, z] = s.group;
+            events.push(json!({
+                "name": format!("group ({x}, {y}, {z})"),
+                "ph": "X",
+                "ts": offset + s.start.as_secs_f64() * 1e6,
+                "dur": s.duration.as_secs_f64() * 1e6,
+                "pid": 1,
+                "tid": s.worker,
+                "args": { "step": i },
+            }));
+        }
+        offset += p.wall.as_secs_f64() * 1e6;
+    }
+    serde_json::Value::Array(events).to_string()
+}
+
 /// One JSON object per step.
 fn steps_json(reports: &[StepReport]) -> Vec<serde_json::Value> {
     use serde_json::json;
@@ -752,17 +971,24 @@ fn steps_json(reports: &[StepReport]) -> Vec<serde_json::Value> {
                 groups,
                 stats,
                 elapsed,
-            } => json!({
-                "step": i,
-                "kind": "dispatch",
-                "groups": groups,
-                "threads": stats.threads,
-                "warp_instructions": stats.warp_instructions,
-                "barriers": stats.barriers,
-                "aborted_threads": stats.aborted_threads,
-                "debug_breaks": stats.debug_breaks,
-                "seconds": elapsed.as_secs_f64(),
-            }),
+                profile,
+            } => {
+                let mut v = json!({
+                    "step": i,
+                    "kind": "dispatch",
+                    "groups": groups,
+                    "threads": stats.threads,
+                    "warp_instructions": stats.warp_instructions,
+                    "barriers": stats.barriers,
+                    "aborted_threads": stats.aborted_threads,
+                    "debug_breaks": stats.debug_breaks,
+                    "seconds": elapsed.as_secs_f64(),
+                });
+                if let Some(p) = profile {
+                    v["profile"] = profile_json(i, *groups, stats, p);
+                }
+                v
+            }
             StepReport::Set { resource } => {
                 json!({ "step": i, "kind": "set", "resource": resource })
             }

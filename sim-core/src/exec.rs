@@ -61,6 +61,105 @@ pub struct ExecStats {
     pub debug_breaks: u64,
 }
 
+/// Throughput counters of one executor (`sm5sim run --profile`), kept only
+/// when profiling is switched on ([`GroupExecutor::set_profiling`]): a plain
+/// run tests one `Option` per warp-instruction and per memory instruction.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Profile {
+    /// Per instruction (program counter): lane-instructions executed, i.e.
+    /// the active lanes when it issued, summed over warp-instructions.
+    pub lanes_by_pc: Vec<u64>,
+    /// Warp-instructions executed.
+    pub warp_instructions: u64,
+    /// Lane slots issued: warp-instructions × warp width.
+    pub lane_slots: u64,
+    /// Lane-instructions executed (the sum of `lanes_by_pc`).
+    pub active_lanes: u64,
+    /// Atomic operations (per lane; `imm_atomic_*` and `atomic_*`, UAV or TGSM).
+    pub atomics: u64,
+    /// Of those, compare-exchanges.
+    pub compare_exchanges: u64,
+    /// Compare-exchanges that failed (the value found differed from the
+    /// comparand): a shader's CAS loop retries once per failure.
+    pub cas_failures: u64,
+    /// TGSM bytes read (loads, and 4 per atomic).
+    pub tgsm_read: u64,
+    /// TGSM bytes written (stores, and 4 per atomic).
+    pub tgsm_written: u64,
+    /// UAV bytes read (raw, structured and typed buffer loads; 4 per atomic).
+    pub uav_read: u64,
+    /// UAV bytes written (raw, structured and typed buffer stores; 4 per atomic).
+    pub uav_written: u64,
+    /// SRV bytes read (raw, structured and typed buffer loads).
+    pub srv_read: u64,
+}
+
+impl Profile {
+    fn new(prog: &Program) -> Self {
+        Self {
+            lanes_by_pc: vec![0; prog.code.len()],
+            ..Self::default()
+        }
+    }
+
+    /// Add `other`'s counters (of the same program) to these.
+    pub fn merge(&mut self, other: &Profile) {
+        if self.lanes_by_pc.len() < other.lanes_by_pc.len() {
+            self.lanes_by_pc.resize(other.lanes_by_pc.len(), 0);
+        }
+        for (a, b) in self.lanes_by_pc.iter_mut().zip(&other.lanes_by_pc) {
+            *a += b;
+        }
+        self.warp_instructions += other.warp_instructions;
+        self.lane_slots += other.lane_slots;
+        self.active_lanes += other.active_lanes;
+        self.atomics += other.atomics;
+        self.compare_exchanges += other.compare_exchanges;
+        self.cas_failures += other.cas_failures;
+        self.tgsm_read += other.tgsm_read;
+        self.tgsm_written += other.tgsm_written;
+        self.uav_read += other.uav_read;
+        self.uav_written += other.uav_written;
+        self.srv_read += other.srv_read;
+    }
+
+    /// SIMD efficiency: active lanes / warp width over all executed
+    /// warp-instructions (1.0 when nothing ran).
+    pub fn simd_efficiency(&self) -> f64 {
+        if self.lane_slots == 0 {
+            1.0
+        } else {
+            self.active_lanes as f64 / self.lane_slots as f64
+        }
+    }
+
+    /// Lane-instructions per opcode mnemonic (`mad`, `ld_structured`, …;
+    /// without modifiers such as `_sat`), most executed first, ties by name.
+    pub fn by_opcode(&self, prog: &Program) -> Vec<(String, u64)> {
+        let names: std::collections::HashMap<u32, &'static str> = prog
+            .decoded
+            .instructions
+            .iter()
+            .map(|i| (i.offset, i.opcode.mnemonic()))
+            .collect();
+        let mut sums: std::collections::BTreeMap<&'static str, u64> = Default::default();
+        for (pc, &n) in self.lanes_by_pc.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let name = prog
+                .code
+                .get(pc)
+                .and_then(|op| names.get(&op.token).copied())
+                .unwrap_or("?");
+            *sums.entry(name).or_default() += n;
+        }
+        let mut v: Vec<(String, u64)> = sums.into_iter().map(|(k, n)| (k.to_string(), n)).collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        v
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Frame {
     If {
@@ -259,6 +358,16 @@ pub struct GroupExecutor<'p> {
     /// interleaving warps ([`GroupExecutor::run_group_interleaved`]): a warp
     /// then yields when `until_check` runs out instead of consulting the watchdog
     interleave: bool,
+    /// throughput counters, when profiling (`None` in a plain run)
+    prof: Option<Box<Profile>>,
+}
+
+/// Bytes of one element of a typed buffer view (16 when unknown).
+fn typed_bytes(view: Option<BufferView<'_>>) -> u64 {
+    match view.map(|v| v.kind()) {
+        Some(ViewKind::Typed { format }) => format.size_bytes() as u64,
+        _ => 16,
+    }
 }
 
 #[inline]
@@ -505,6 +614,7 @@ impl<'p> GroupExecutor<'p> {
             check: None,
             round: Vec::new(),
             interleave: false,
+            prof: None,
         }
     }
 
@@ -520,6 +630,16 @@ impl<'p> GroupExecutor<'p> {
     /// Take the attached checker back.
     pub fn take_checker(&mut self) -> Option<Box<Checker>> {
         self.check.take()
+    }
+
+    /// Switch throughput profiling on (fresh counters) or off.
+    pub fn set_profiling(&mut self, on: bool) {
+        self.prof = on.then(|| Box::new(Profile::new(self.prog)));
+    }
+
+    /// The profile gathered since profiling was switched on (None when off).
+    pub fn profile(&self) -> Option<&Profile> {
+        self.prof.as_deref()
     }
 
     /// The warp width in use.
@@ -1037,6 +1157,13 @@ impl<'p> GroupExecutor<'p> {
             }
             warp.pc += 1;
             self.stats.warp_instructions += 1;
+            if let Some(p) = self.prof.as_deref_mut() {
+                let n = warp.active.iter().filter(|&&a| a != 0).count() as u64;
+                p.lanes_by_pc[warp.pc - 1] += n;
+                p.warp_instructions += 1;
+                p.active_lanes += n;
+                p.lane_slots += w as u64;
+            }
             match op.kind {
                 OpKind::Alu { op, dst, src, sat } => self.alu(warp, b, op, &dst, &src, sat),
                 OpKind::Alu2 { op, dst, src } => self.alu2(warp, b, op, &dst, &src),
@@ -1248,6 +1375,10 @@ impl<'p> GroupExecutor<'p> {
                     if self.check.is_some() {
                         self.check_mem(warp, res, view, MemOp::Read, &sa, None, &[0], None);
                     }
+                    if self.prof.is_some() {
+                        let bytes = typed_bytes(view);
+                        self.profile_mem(warp, res, bytes, false, false);
+                    }
                     for l in 0..w {
                         if warp.active[l] == 0 {
                             continue;
@@ -1269,6 +1400,10 @@ impl<'p> GroupExecutor<'p> {
                     if self.check.is_some() {
                         let view = Self::view(b, res);
                         self.check_mem(warp, res, view, MemOp::Write, &sa, None, &[0], Some(&sv));
+                    }
+                    if self.prof.is_some() {
+                        let bytes = typed_bytes(Self::view(b, res));
+                        self.profile_mem(warp, res, bytes, true, false);
                     }
                     if let Some(view) = Self::view(b, res) {
                         for l in 0..w {
@@ -1353,6 +1488,34 @@ impl<'p> GroupExecutor<'p> {
     }
 
     // -- memory ---------------------------------------------------------
+
+    /// Profiling: `bytes` per active lane read (`write` false) or written
+    /// at `res`, and `atomics` per active lane (an atomic reads and writes 4).
+    fn profile_mem(&mut self, warp: &Warp, res: Res, bytes: u64, write: bool, atomic: bool) {
+        let Some(p) = self.prof.as_deref_mut() else {
+            return;
+        };
+        let n = warp.active.iter().filter(|&&a| a != 0).count() as u64;
+        let (r, wr) = if atomic {
+            p.atomics += n;
+            (n * 4, n * 4)
+        } else if write {
+            (0, n * bytes)
+        } else {
+            (n * bytes, 0)
+        };
+        match res {
+            Res::Tgsm(_) => {
+                p.tgsm_read += r;
+                p.tgsm_written += wr;
+            }
+            Res::Srv(_) | Res::SrvTexture(_) => p.srv_read += r,
+            _ => {
+                p.uav_read += r;
+                p.uav_written += wr;
+            }
+        }
+    }
 
     fn view<'b>(b: &Bindings<'b>, res: Res) -> Option<BufferView<'b>> {
         match res {
@@ -1656,6 +1819,10 @@ impl<'p> GroupExecutor<'p> {
             }
             self.check_mem(warp, res, view, MemOp::Read, &sa, Some(&sb), &ks[..n], None);
         }
+        if self.prof.is_some() {
+            let bytes = 4 * (dst.mask & 0xf).count_ones() as u64;
+            self.profile_mem(warp, res, bytes, false, false);
+        }
         for c in 0..4 {
             if dst.mask & (1 << c) == 0 {
                 continue;
@@ -1713,6 +1880,9 @@ impl<'p> GroupExecutor<'p> {
             let ks = [0, 1, 2, 3];
             let ks = &ks[..count as usize];
             self.check_mem(warp, res, view, MemOp::Write, &sa, Some(&sb), ks, Some(&sv));
+        }
+        if self.prof.is_some() {
+            self.profile_mem(warp, res, 4 * count as u64, true, false);
         }
         for l in 0..w {
             if warp.active[l] == 0 {
@@ -1809,6 +1979,19 @@ impl<'p> GroupExecutor<'p> {
             let old = old.unwrap_or(0);
             for c in 0..4 {
                 r[c * w + l] = old;
+            }
+        }
+        if self.prof.is_some() {
+            self.profile_mem(warp, res, 4, true, true);
+            if kind == AtomicKind::CmpExch {
+                let failed = (0..w)
+                    .filter(|&l| warp.active[l] != 0 && r[l] != sv[l])
+                    .count() as u64;
+                let n = warp.active.iter().filter(|&&a| a != 0).count() as u64;
+                if let Some(p) = self.prof.as_deref_mut() {
+                    p.compare_exchanges += n;
+                    p.cas_failures += failed;
+                }
             }
         }
         if let Some(d) = ret {

@@ -24,14 +24,14 @@
 
 use rayon::prelude::*;
 use sim_core::check::Checker;
-use sim_core::exec::{ExecStats, GroupExecutor};
+use sim_core::exec::{ExecStats, GroupExecutor, Profile};
 use sim_core::exec::{Runaway, Watchdog};
 use sim_core::Program;
 use sim_mem::Bindings;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The most thread groups per dimension (`D3D11_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION`, FS §18.6.2).
 pub const MAX_GROUPS_PER_DIMENSION: u32 = 65535;
@@ -54,6 +54,13 @@ pub struct DispatchOptions {
     /// schedule (`threads` is then ignored). None (the default): in
     /// parallel, in whatever order the pool takes them.
     pub schedule: Option<Schedule>,
+    /// Gather a [`DispatchProfile`] ([`dispatch_profiled`]): per-opcode
+    /// lane-instructions, SIMD efficiency, memory traffic, per-worker busy
+    /// time. Default false: a plain run counts nothing extra.
+    pub profile: bool,
+    /// With `profile`: also record each group's span on its worker
+    /// ([`DispatchProfile::spans`], for a Chrome trace).
+    pub trace: bool,
 }
 
 /// One SplitMix64 step: advance `state` and return the next 64-bit output.
@@ -193,6 +200,8 @@ impl Default for DispatchOptions {
             timeout: Some(Duration::from_secs(60)),
             cancel: None,
             schedule: None,
+            profile: false,
+            trace: false,
         }
     }
 }
@@ -257,6 +266,64 @@ pub struct DispatchStats {
     pub debug_breaks: u64,
 }
 
+/// Where a dispatch's time went (`DispatchOptions::profile`).
+#[derive(Debug, Clone, Default)]
+pub struct DispatchProfile {
+    /// Wall time of the dispatch, from the first group's start to the last's end
+    /// as seen by the caller.
+    pub wall: Duration,
+    /// The executors' counters, summed.
+    pub exec: Profile,
+    /// Lane-instructions per opcode mnemonic, most executed first.
+    pub by_opcode: Vec<(String, u64)>,
+    /// Time spent inside groups, per worker (rayon thread index; one entry
+    /// for a dispatch run on the calling thread).
+    pub worker_busy: Vec<Duration>,
+    /// Each group's span, in the order they ended per worker (only with
+    /// `DispatchOptions::trace`).
+    pub spans: Vec<GroupSpan>,
+}
+
+/// One group's run on a worker, relative to the dispatch's start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GroupSpan {
+    /// `SV_GroupID`.
+    pub group: [u32; 3],
+    /// The worker (rayon thread index; 0 on the calling thread).
+    pub worker: usize,
+    /// When it started, after the dispatch's start.
+    pub start: Duration,
+    /// How long it ran.
+    pub duration: Duration,
+}
+
+/// What profiling workers add up.
+#[derive(Debug, Default)]
+struct ProfileSum {
+    exec: Profile,
+    busy: Vec<Duration>,
+    spans: Vec<GroupSpan>,
+}
+
+impl ProfileSum {
+    fn add_busy(&mut self, worker: usize, d: Duration) {
+        if self.busy.len() <= worker {
+            self.busy.resize(worker + 1, Duration::ZERO);
+        }
+        self.busy[worker] += d;
+    }
+
+    fn finish(self, program: &Program, wall: Duration) -> DispatchProfile {
+        DispatchProfile {
+            wall,
+            by_opcode: self.exec.by_opcode(program),
+            exec: self.exec,
+            worker_busy: self.busy,
+            spans: self.spans,
+        }
+    }
+}
+
 /// Run `Dispatch(groups[0], groups[1], groups[2])`.
 ///
 /// A zero in any dimension runs nothing and is not an error (FS §18.6.2).
@@ -270,16 +337,32 @@ pub fn dispatch(
     groups: [u32; 3],
     options: &DispatchOptions,
 ) -> Result<DispatchStats, DispatchError> {
+    dispatch_profiled(program, bindings, groups, options).map(|(s, _)| s)
+}
+
+/// [`dispatch`], also returning the profile when `options.profile` is set
+/// (None otherwise, and for an empty dispatch).
+///
+/// # Errors
+/// As [`dispatch`].
+pub fn dispatch_profiled(
+    program: &Program,
+    bindings: &Bindings<'_>,
+    groups: [u32; 3],
+    options: &DispatchOptions,
+) -> Result<(DispatchStats, Option<DispatchProfile>), DispatchError> {
     let [x, y, z] = groups;
     let total = admit(program, groups)?;
     if total == 0 {
-        return Ok(DispatchStats::default());
+        return Ok((DispatchStats::default(), None));
     }
     if let Some(schedule) = &options.schedule {
         return dispatch_scheduled(program, bindings, groups, total, options, schedule);
     }
     let _span = tracing::debug_span!("dispatch", x, y, z, total).entered();
     let sum = Mutex::new(ExecStats::default());
+    let profile = options.profile.then(|| Mutex::new(ProfileSum::default()));
+    let start = Instant::now();
     let watchdog = Watchdog::new(
         options.max_warp_instructions,
         options.timeout,
@@ -287,9 +370,21 @@ pub fn dispatch(
     );
     let run = || {
         (0..total).into_par_iter().try_for_each_init(
-            || Collect {
-                exec: GroupExecutor::new(program, options.warp_width),
-                sum: &sum,
+            || {
+                let mut exec = GroupExecutor::new(program, options.warp_width);
+                exec.set_profiling(profile.is_some());
+                Collect {
+                    exec,
+                    sum: &sum,
+                    profile: profile.as_ref().map(|p| WorkerProfile {
+                        sum: p,
+                        worker: rayon::current_thread_index().unwrap_or(0),
+                        busy: Duration::ZERO,
+                        spans: Vec::new(),
+                        trace: options.trace,
+                        start,
+                    }),
+                }
             },
             |c, g| {
                 let gid = [
@@ -297,7 +392,15 @@ pub fn dispatch(
                     ((g / x as u64) % y as u64) as u32,
                     (g / (x as u64 * y as u64)) as u32,
                 ];
-                c.exec.run_group_watched(gid, bindings, &watchdog)
+                match &mut c.profile {
+                    None => c.exec.run_group_watched(gid, bindings, &watchdog),
+                    Some(p) => {
+                        let t0 = Instant::now();
+                        let r = c.exec.run_group_watched(gid, bindings, &watchdog);
+                        p.record(gid, t0, Instant::now());
+                        r
+                    }
+                }
             },
         )
     };
@@ -306,18 +409,27 @@ pub fn dispatch(
     } else {
         pool(options.threads)?.install(run)
     };
+    let wall = start.elapsed();
     outcome?;
     let s = sum
         .into_inner()
         .unwrap_or_else(|poison| poison.into_inner());
-    Ok(DispatchStats {
-        groups: s.groups,
-        threads: s.groups * program.threads_per_group() as u64,
-        warp_instructions: s.warp_instructions,
-        barriers: s.barriers,
-        aborted_threads: s.aborted_threads,
-        debug_breaks: s.debug_breaks,
-    })
+    let profile = profile.map(|p| {
+        p.into_inner()
+            .unwrap_or_else(|poison| poison.into_inner())
+            .finish(program, wall)
+    });
+    Ok((
+        DispatchStats {
+            groups: s.groups,
+            threads: s.groups * program.threads_per_group() as u64,
+            warp_instructions: s.warp_instructions,
+            barriers: s.barriers,
+            aborted_threads: s.aborted_threads,
+            debug_breaks: s.debug_breaks,
+        },
+        profile,
+    ))
 }
 
 /// `dispatch` under `schedule`: the groups one after another on this thread.
@@ -328,7 +440,7 @@ fn dispatch_scheduled(
     total: u64,
     options: &DispatchOptions,
     schedule: &Schedule,
-) -> Result<DispatchStats, DispatchError> {
+) -> Result<(DispatchStats, Option<DispatchProfile>), DispatchError> {
     let [x, y, _] = groups;
     let _span = tracing::debug_span!("dispatch_scheduled", total, seed = schedule.seed).entered();
     let watchdog = Watchdog::new(
@@ -341,6 +453,8 @@ fn dispatch_scheduled(
     // one executor per warp width: a group with a new lane order gets a new one
     let mut fixed_exec: Option<GroupExecutor<'_>> = None;
     let mut outcome = Ok(());
+    let mut profile = options.profile.then(ProfileSum::default);
+    let start = Instant::now();
     for g in schedule.group_order(total) {
         let gid = [
             (g % x as u64) as u32,
@@ -357,10 +471,29 @@ fn dispatch_scheduled(
             }
         };
         let before = exec.stats();
+        if profile.is_some() {
+            exec.set_profiling(true);
+        }
+        let t0 = Instant::now();
         outcome = match plan.interleave {
             None => exec.run_group_watched(gid, bindings, &watchdog),
             Some(seed) => exec.run_group_interleaved(gid, bindings, &watchdog, seed),
         };
+        if let Some(p) = &mut profile {
+            let t1 = Instant::now();
+            p.add_busy(0, t1 - t0);
+            if options.trace {
+                p.spans.push(GroupSpan {
+                    group: gid,
+                    worker: 0,
+                    start: t0 - start,
+                    duration: t1 - t0,
+                });
+            }
+            if let Some(e) = exec.profile() {
+                p.exec.merge(e);
+            }
+        }
         let s = exec.stats();
         sum.groups += s.groups - before.groups;
         sum.warp_instructions += s.warp_instructions - before.warp_instructions;
@@ -371,15 +504,19 @@ fn dispatch_scheduled(
             break;
         }
     }
+    let wall = start.elapsed();
     outcome?;
-    Ok(DispatchStats {
-        groups: sum.groups,
-        threads: sum.groups * n as u64,
-        warp_instructions: sum.warp_instructions,
-        barriers: sum.barriers,
-        aborted_threads: sum.aborted_threads,
-        debug_breaks: sum.debug_breaks,
-    })
+    Ok((
+        DispatchStats {
+            groups: sum.groups,
+            threads: sum.groups * n as u64,
+            warp_instructions: sum.warp_instructions,
+            barriers: sum.barriers,
+            aborted_threads: sum.aborted_threads,
+            debug_breaks: sum.debug_breaks,
+        },
+        profile.map(|p| p.finish(program, wall)),
+    ))
 }
 
 /// Refuse a dispatch D3D would not run; else the number of groups.
@@ -489,10 +626,43 @@ fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, DispatchError> {
 struct Collect<'a, 'p> {
     exec: GroupExecutor<'p>,
     sum: &'a Mutex<ExecStats>,
+    profile: Option<WorkerProfile<'a>>,
+}
+
+/// A profiling worker's time inside groups.
+struct WorkerProfile<'a> {
+    sum: &'a Mutex<ProfileSum>,
+    worker: usize,
+    busy: Duration,
+    spans: Vec<GroupSpan>,
+    trace: bool,
+    start: Instant,
+}
+
+impl WorkerProfile<'_> {
+    fn record(&mut self, group: [u32; 3], t0: Instant, t1: Instant) {
+        self.busy += t1 - t0;
+        if self.trace {
+            self.spans.push(GroupSpan {
+                group,
+                worker: self.worker,
+                start: t0 - self.start,
+                duration: t1 - t0,
+            });
+        }
+    }
 }
 
 impl Drop for Collect<'_, '_> {
     fn drop(&mut self) {
+        if let Some(p) = &mut self.profile {
+            let mut sum = p.sum.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(e) = self.exec.profile() {
+                sum.exec.merge(e);
+            }
+            sum.add_busy(p.worker, p.busy);
+            sum.spans.append(&mut p.spans);
+        }
         let s = self.exec.stats();
         let mut total = self.sum.lock().unwrap_or_else(|p| p.into_inner());
         total.groups += s.groups;

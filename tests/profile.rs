@@ -1,0 +1,223 @@
+//! `sm5sim run --profile`: the per-opcode lane-instruction counts, SIMD
+//! efficiency, atomics and memory traffic of small shaders whose counts are
+//! known exactly, and the JSON files `--profile-json` and `--trace` write.
+
+use sm5sim::sim_core::asm::assemble;
+use sm5sim::sim_core::Program;
+use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
+use sm5sim::sim_sched::{dispatch_profiled, DispatchOptions, DispatchProfile, Schedule};
+use std::process::Command;
+
+/// Four instructions per thread, no divergence.
+const STRAIGHT: &str = "
+cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadID.x
+dcl_temps 2
+dcl_thread_group 64, 1, 1
+ishl r0.x, vThreadID.x, l(2)
+iadd r1.x, vThreadID.x, l(1)
+store_raw u0.x, r0.x, r1.x
+ret
+";
+
+/// One warp of 32: a quarter of the lanes take the `if`; then every lane
+/// tries the same compare-exchange (0 → 1) on word 0 — the first lane in
+/// lane order wins, the other 31 fail.
+const DIVERGENT: &str = "
+cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 3
+dcl_tgsm_raw g0, 16
+dcl_thread_group 32, 1, 1
+and r0.x, vThreadIDInGroupFlattened.x, l(3)
+if_z r0.x
+  iadd r1.x, vThreadIDInGroupFlattened.x, l(1)
+  store_raw g0.xy, l(0), r1.xxxx
+  atomic_iadd u0, l(4), l(1)
+endif
+imm_atomic_cmp_exch r2.x, u0, l(0), l(0), l(1)
+ret
+";
+
+fn program(src: &str) -> Program {
+    Program::from_decoded(assemble(src).unwrap_or_else(|e| panic!("{e}")), None).unwrap()
+}
+
+fn run(p: &Program, out: &Buffer, groups: [u32; 3], options: &DispatchOptions) -> DispatchProfile {
+    let b = Bindings {
+        uavs: vec![Some(BufferView::raw(out))],
+        ..Default::default()
+    };
+    let (_, profile) = dispatch_profiled(p, &b, groups, options).unwrap();
+    profile.expect("profiling was on")
+}
+
+fn count(p: &DispatchProfile, mnemonic: &str) -> u64 {
+    p.by_opcode
+        .iter()
+        .find(|(m, _)| m == mnemonic)
+        .map_or(0, |(_, n)| *n)
+}
+
+#[test]
+fn straight_line_counts_are_threads_times_instructions() {
+    let p = program(STRAIGHT);
+    let groups = 4u64;
+    let threads = groups * 64;
+    for (threads_opt, schedule) in [(2, None), (1, Some(Schedule::fixed()))] {
+        let out = Buffer::zeroed(threads as usize * 4).unwrap();
+        let options = DispatchOptions {
+            threads: threads_opt,
+            warp_width: 32,
+            schedule,
+            profile: true,
+            ..Default::default()
+        };
+        let prof = run(&p, &out, [groups as u32, 1, 1], &options);
+        for m in ["ishl", "iadd", "store_raw", "ret"] {
+            assert_eq!(count(&prof, m), threads, "{m}: {:?}", prof.by_opcode);
+        }
+        assert_eq!(prof.by_opcode.len(), 4, "{:?}", prof.by_opcode);
+        let e = &prof.exec;
+        assert_eq!(e.active_lanes, threads * 4);
+        assert_eq!(e.warp_instructions, groups * 2 * 4);
+        assert_eq!(e.simd_efficiency(), 1.0);
+        assert_eq!(e.uav_written, threads * 4);
+        assert_eq!(e.uav_read + e.tgsm_read + e.tgsm_written + e.srv_read, 0);
+        assert_eq!(e.atomics, 0);
+        assert!(!prof.worker_busy.is_empty());
+        assert!(prof.spans.is_empty(), "no trace asked for");
+    }
+}
+
+#[test]
+fn divergence_lowers_simd_efficiency_exactly() {
+    let p = program(DIVERGENT);
+    let out = Buffer::zeroed(8).unwrap();
+    let options = DispatchOptions {
+        threads: 1,
+        warp_width: 32,
+        profile: true,
+        trace: true,
+        ..Default::default()
+    };
+    let prof = run(&p, &out, [1, 1, 1], &options);
+    // issued with: and 32, if 32, iadd 8, store_raw 8, atomic_iadd 8,
+    // endif 8 (the lanes inside), imm_atomic_cmp_exch 32, ret 32
+    let expect = [
+        ("and", 32),
+        ("if", 32),
+        ("iadd", 8),
+        ("store_raw", 8),
+        ("atomic_iadd", 8),
+        ("endif", 8),
+        ("imm_atomic_cmp_exch", 32),
+        ("ret", 32),
+    ];
+    for (m, n) in expect {
+        assert_eq!(count(&prof, m), n, "{m}: {:?}", prof.by_opcode);
+    }
+    let e = &prof.exec;
+    assert_eq!(e.warp_instructions, 8);
+    assert_eq!(e.active_lanes, 160);
+    assert_eq!(e.simd_efficiency(), 160.0 / (8.0 * 32.0));
+    assert_eq!(e.atomics, 8 + 32);
+    assert_eq!(e.compare_exchanges, 32);
+    assert_eq!(e.cas_failures, 31);
+    assert_eq!(e.tgsm_written, 8 * 8);
+    assert_eq!((e.uav_read, e.uav_written), (40 * 4, 40 * 4));
+    assert_eq!(prof.spans.len(), 1);
+    assert_eq!(prof.spans[0].group, [0, 0, 0]);
+    assert_eq!(out.to_words(), [1, 8]);
+}
+
+#[test]
+fn profile_off_gathers_nothing() {
+    let p = program(STRAIGHT);
+    let out = Buffer::zeroed(64 * 4).unwrap();
+    let b = Bindings {
+        uavs: vec![Some(BufferView::raw(&out))],
+        ..Default::default()
+    };
+    let (stats, prof) = dispatch_profiled(&p, &b, [1, 1, 1], &DispatchOptions::default()).unwrap();
+    assert!(prof.is_none());
+    assert_eq!(stats.warp_instructions, 8);
+}
+
+#[test]
+fn cli_writes_profile_json_and_a_chrome_trace() {
+    let dir = std::env::temp_dir().join(format!("sm5sim-profile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pj = dir.join("profile.json");
+    let tj = dir.join("trace.json");
+    let job = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/reduce/reduce.toml");
+    let out = Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+        .args(["run", job, "--threads", "2", "--profile", "--profile-json"])
+        .arg(&pj)
+        .arg("--trace")
+        .arg(&tj)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("profile of step 0:"), "{stdout}");
+    assert!(stdout.contains("SIMD efficiency"), "{stdout}");
+
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&pj).unwrap()).unwrap();
+    let ds = doc["dispatches"].as_array().unwrap();
+    assert_eq!(ds.len(), 2);
+    for d in ds {
+        for f in [
+            "step",
+            "groups",
+            "wall_seconds",
+            "groups_per_second",
+            "lanes_per_second",
+            "warp_instructions",
+            "lane_instructions",
+            "simd_efficiency",
+            "opcodes",
+            "barriers",
+            "atomics",
+            "compare_exchanges",
+            "cas_retries",
+            "tgsm_bytes_read",
+            "tgsm_bytes_written",
+            "uav_bytes_read",
+            "uav_bytes_written",
+            "srv_bytes_read",
+            "worker_busy_seconds",
+        ] {
+            assert!(d.get(f).is_some(), "missing {f}: {d}");
+        }
+        let sum: u64 = d["opcodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["lane_instructions"].as_u64().unwrap())
+            .sum();
+        assert_eq!(sum, d["lane_instructions"].as_u64().unwrap());
+        let eff = d["simd_efficiency"].as_f64().unwrap();
+        assert!(eff > 0.0 && eff <= 1.0);
+        assert!(d["barriers"].as_u64().unwrap() > 0);
+    }
+
+    let trace: serde_json::Value = serde_json::from_slice(&std::fs::read(&tj).unwrap()).unwrap();
+    let events = trace.as_array().unwrap();
+    let groups = ds[0]["thread_groups"].as_u64().unwrap() as usize;
+    // one event per group per dispatch, and one per dispatch
+    assert_eq!(events.len(), 2 * groups + 2);
+    for e in events {
+        assert_eq!(e["ph"], "X");
+        for f in ["name", "ts", "dur", "pid", "tid"] {
+            assert!(e.get(f).is_some(), "missing {f}: {e}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
