@@ -1546,18 +1546,18 @@ impl<'p> GroupExecutor<'p> {
         let mut r = std::mem::take(&mut self.sc.r);
         let view = Self::texture_view(b, op.res);
         // an unbound sampler slot samples with the default state (FS §7.18.17)
-        let sampler = Some(b.sampler(op.sampler).copied().unwrap_or_default());
+        let sampler = b.sampler(op.sampler).copied().unwrap_or_default();
         self.fetch(warp, b, &op.addr, 0b1111, &mut sa);
-        let extras = match op.kind {
-            TexKind::Store => 2,
-            TexKind::LdMs
-            | TexKind::SampleL
-            | TexKind::SampleCLz
-            | TexKind::SampleD
-            | TexKind::Gather { .. } => 2,
-            _ => 0,
-        };
-        if extras > 0 {
+        let has_extras = matches!(
+            op.kind,
+            TexKind::Store
+                | TexKind::LdMs
+                | TexKind::SampleL
+                | TexKind::SampleCLz
+                | TexKind::SampleD
+                | TexKind::Gather { .. }
+        );
+        if has_extras {
             self.fetch(warp, b, &op.extra[0], 0b1111, &mut s1);
             self.fetch(warp, b, &op.extra[1], 0b1111, &mut s2);
         }
@@ -1608,42 +1608,33 @@ impl<'p> GroupExecutor<'p> {
                 (TexKind::LdMs, Some(v)) => {
                     v.load(offset_address(v.dimension(), addr, off), 0, get(&s1, 0, l))
                 }
-                (TexKind::SampleL, Some(v)) => match sampler {
-                    Some(s) => sampling::sample(
-                        &v,
-                        &s,
-                        coord,
-                        sampling::Lod::Explicit(getf(&s1, 0, l)),
-                        off,
-                        None,
-                    ),
-                    None => [0; 4],
-                },
-                (TexKind::SampleD, Some(v)) => match sampler {
-                    Some(s) => sampling::sample(
-                        &v,
-                        &s,
-                        coord,
-                        sampling::Lod::Gradients {
-                            ddx: [getf(&s1, 0, l), getf(&s1, 1, l), getf(&s1, 2, l)],
-                            ddy: [getf(&s2, 0, l), getf(&s2, 1, l), getf(&s2, 2, l)],
-                        },
-                        off,
-                        None,
-                    ),
-                    None => [0; 4],
-                },
-                (TexKind::SampleCLz, Some(v)) => match sampler {
-                    Some(s) => sampling::sample(
-                        &v,
-                        &s,
-                        coord,
-                        sampling::Lod::Zero,
-                        off,
-                        Some(getf(&s1, 0, l)),
-                    ),
-                    None => [0; 4],
-                },
+                (TexKind::SampleL, Some(v)) => sampling::sample(
+                    &v,
+                    &sampler,
+                    coord,
+                    sampling::Lod::Explicit(getf(&s1, 0, l)),
+                    off,
+                    None,
+                ),
+                (TexKind::SampleD, Some(v)) => sampling::sample(
+                    &v,
+                    &sampler,
+                    coord,
+                    sampling::Lod::Gradients {
+                        ddx: [getf(&s1, 0, l), getf(&s1, 1, l), getf(&s1, 2, l)],
+                        ddy: [getf(&s2, 0, l), getf(&s2, 1, l), getf(&s2, 2, l)],
+                    },
+                    off,
+                    None,
+                ),
+                (TexKind::SampleCLz, Some(v)) => sampling::sample(
+                    &v,
+                    &sampler,
+                    coord,
+                    sampling::Lod::Zero,
+                    off,
+                    Some(getf(&s1, 0, l)),
+                ),
                 (
                     TexKind::Gather {
                         channel,
@@ -1651,18 +1642,15 @@ impl<'p> GroupExecutor<'p> {
                         compare,
                     },
                     Some(v),
-                ) => match sampler {
-                    Some(s) => {
-                        let o = if po {
-                            [get(&s1, 0, l) as i32, get(&s1, 1, l) as i32]
-                        } else {
-                            [off[0], off[1]]
-                        };
-                        let reference = compare.then(|| getf(&s2, 0, l));
-                        sampling::gather(&v, &s, coord, o, channel as usize, reference)
-                    }
-                    None => [0; 4],
-                },
+                ) => {
+                    let o = if po {
+                        [get(&s1, 0, l) as i32, get(&s1, 1, l) as i32]
+                    } else {
+                        [off[0], off[1]]
+                    };
+                    let reference = compare.then(|| getf(&s2, 0, l));
+                    sampling::gather(&v, &sampler, coord, o, channel as usize, reference)
+                }
                 (TexKind::Resinfo { mode }, Some(v)) => {
                     let info = v.resinfo(addr[0]);
                     resinfo_result(v.dimension(), info, mode)
@@ -2416,15 +2404,21 @@ impl Warp {
     }
 }
 
+/// Texel axes of a mip of `dim` (1, 2 or 3; a cube face has 2): the
+/// coordinates `_aoffimmi` offsets and the sizes `resinfo_rcpFloat` inverts.
+fn texel_axes(dim: ViewDimension) -> usize {
+    match dim {
+        ViewDimension::Texture1D | ViewDimension::Texture1DArray => 1,
+        ViewDimension::Texture3D => 3,
+        _ => 2,
+    }
+}
+
 /// Add `_aoffimmi` offsets to the texel coordinates of an `ld`/`ldms`
 /// address (not to the slice or mip), wrapping: a negative result becomes a
 /// huge unsigned coordinate, out of range (`sm5-compute-isa.md` §10).
 fn offset_address(dim: ViewDimension, a: [u32; 4], off: [i32; 3]) -> [u32; 3] {
-    let n = match dim {
-        ViewDimension::Texture1D | ViewDimension::Texture1DArray => 1,
-        ViewDimension::Texture3D => 3,
-        _ => 2,
-    };
+    let n = texel_axes(dim);
     let mut out = [a[0], a[1], a[2]];
     for (k, o) in out.iter_mut().enumerate().take(n) {
         *o = o.wrapping_add(off[k] as u32);
@@ -2439,11 +2433,7 @@ fn resinfo_result(dim: ViewDimension, info: [u32; 4], mode: u8) -> [u32; 4] {
     match mode {
         2 => info,
         1 => {
-            let sizes = match dim {
-                ViewDimension::Texture1D | ViewDimension::Texture1DArray => 1,
-                ViewDimension::Texture3D => 3,
-                _ => 2,
-            };
+            let sizes = texel_axes(dim);
             let mut out = info.map(|v| (v as f32).to_bits());
             for v in out.iter_mut().take(sizes) {
                 *v = (1.0 / f32::from_bits(*v)).to_bits();

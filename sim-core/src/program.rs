@@ -1752,10 +1752,11 @@ impl Lowering {
         need(res_at + 1 + sampler_at.is_some() as usize)?;
         let (res, _) = self.res(&ops[res_at])?;
         let decl = match res {
-            Res::SrvTexture(t) => *self.p.srv_texture(t).expect("checked by res()"),
-            Res::UavTexture(u) => *self.p.uav_texture(u).expect("checked by res()"),
-            _ => return Err(self.invalid("needs a texture t# or u#")),
-        };
+            Res::SrvTexture(t) => self.p.srv_texture(t).copied(),
+            Res::UavTexture(u) => self.p.uav_texture(u).copied(),
+            _ => None,
+        }
+        .ok_or_else(|| self.invalid("needs a texture t# or u#"))?;
         let dim = decl.dimension;
         let is_uav = matches!(res, Res::UavTexture(_));
         let sampler = match sampler_at {

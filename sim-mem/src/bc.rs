@@ -60,6 +60,9 @@ pub(crate) fn decode_texel(bc: BcKind, block: &[u8], texel: usize, srgb: bool) -
     let mut b = [0u8; 16];
     let n = block.len().min(16);
     b[..n].copy_from_slice(&block[..n]);
+    // the two 8-byte halves: BC1/BC4 blocks, or alpha and colour of BC2/BC3
+    let lo: [u8; 8] = std::array::from_fn(|i| b[i]);
+    let hi: [u8; 8] = std::array::from_fn(|i| b[8 + i]);
     let one = 1.0f32.to_bits();
     let unorm8 = |v: u8| (v as f32 / 255.0).to_bits();
     let color8 = |v: u8| {
@@ -71,17 +74,17 @@ pub(crate) fn decode_texel(bc: BcKind, block: &[u8], texel: usize, srgb: bool) -
     };
     match bc {
         BcKind::Bc1 => {
-            let [r, g, bl, a] = bc1_color(&b[..8], texel, true);
+            let [r, g, bl, a] = bc1_color(&lo, texel, true);
             [color8(r), color8(g), color8(bl), unorm8(a)]
         }
         BcKind::Bc2 => {
-            let [r, g, bl, _] = bc1_color(&b[8..], texel, false);
-            let nibble = (u64::from_le_bytes(b[..8].try_into().unwrap()) >> (4 * texel)) & 0xf;
+            let [r, g, bl, _] = bc1_color(&hi, texel, false);
+            let nibble = (u64::from_le_bytes(lo) >> (4 * texel)) & 0xf;
             let a = ((nibble as f64 / 15.0) as f32).to_bits();
             [color8(r), color8(g), color8(bl), a]
         }
         BcKind::Bc3 => {
-            let [r, g, bl, _] = bc1_color(&b[8..], texel, false);
+            let [r, g, bl, _] = bc1_color(&hi, texel, false);
             let a = bc4_channel(&b[..8], texel, false);
             [color8(r), color8(g), color8(bl), a]
         }
@@ -119,7 +122,7 @@ pub(crate) fn decode_texel(bc: BcKind, block: &[u8], texel: usize, srgb: bool) -
 /// FS §19.5.6: endpoints promoted by MSB replication (§19.5.3); the
 /// three-colour mode (colour_0 ≤ colour_1, unsigned) only for BC1 itself —
 /// BC2 and BC3 always use four colours (FS §19.5.7–8).
-fn bc1_color(block: &[u8], texel: usize, bc1: bool) -> [u8; 4] {
+fn bc1_color(block: &[u8; 8], texel: usize, bc1: bool) -> [u8; 4] {
     let c0 = u16::from_le_bytes([block[0], block[1]]);
     let c1 = u16::from_le_bytes([block[2], block[3]]);
     let expand = |c: u16| -> [u32; 3] {
@@ -129,7 +132,7 @@ fn bc1_color(block: &[u8], texel: usize, bc1: bool) -> [u8; 4] {
         [r << 3 | r >> 2, g << 2 | g >> 4, b << 3 | b >> 2]
     };
     let (p0, p1) = (expand(c0), expand(c1));
-    let indices = u32::from_le_bytes(block[4..8].try_into().unwrap());
+    let indices = u32::from_le_bytes([block[4], block[5], block[6], block[7]]);
     let index = (indices >> (2 * texel)) & 3;
     let four = c0 > c1 || !bc1;
     let mix = |f: &dyn Fn(u32, u32) -> u32| -> [u8; 4] {
