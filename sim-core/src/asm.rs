@@ -1268,14 +1268,7 @@ impl Assembler {
                 },
             ));
         }
-        // fxc pads `samplepos`, and `sample_l_s` / `sample_c_lz_s` without
-        // `_aoffimmi`, with one zero dword (the decoder keeps it in `raw`)
-        if op == Opcode::SamplePos
-            || (matches!(op, Opcode::SampleLFeedback | Opcode::SampleCLzFeedback)
-                && ins.extended.sample_offsets.is_none())
-        {
-            ins.raw = vec![0];
-        }
+        ins.raw = vec![0; op.fxc_padding(ins.extended.sample_offsets.is_some())];
         let parts = split_top(rest, base);
         match op.info().shape {
             Shape::Ops { dsts, srcs } => {

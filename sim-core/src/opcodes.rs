@@ -338,6 +338,19 @@ opcode_table! {
 pub const NUM_OPCODES: usize = 236;
 
 impl Opcode {
+    /// Zero dwords fxc appends after the operands of this instruction:
+    /// `samplepos` always, and `sample_l_s` / `sample_c_lz_s` when they have
+    /// no `_aoffimmi` token (fxc sizes them as if it were there). The
+    /// decoder keeps such trailing zeros in `Instruction::raw`; the
+    /// assembler writes them, so listings re-encode bit for bit.
+    pub fn fxc_padding(self, has_offsets: bool) -> usize {
+        match self {
+            Opcode::SamplePos => 1,
+            Opcode::SampleLFeedback | Opcode::SampleCLzFeedback if !has_offsets => 1,
+            _ => 0,
+        }
+    }
+
     /// The table row of this opcode.
     pub fn info(self) -> &'static OpcodeInfo {
         &OPCODE_TABLE[self as usize]
