@@ -675,53 +675,62 @@ impl<'p> GroupExecutor<'p> {
         watchdog: &Watchdog,
     ) -> Result<(), Runaway> {
         self.start_group(group);
-        let checking = self.check.is_some();
         if let Some(ck) = self.check.as_deref_mut() {
             ck.begin_group(group, self.w);
         }
+        // The warps leave `self` for the group, so each runs in place.
+        let mut warps = std::mem::take(&mut self.warps);
+        let outcome = self.run_rounds(&mut warps, bindings, watchdog);
+        self.warps = warps;
+        outcome?;
+        if let Some(ck) = self.check.as_deref_mut() {
+            ck.end_group();
+        }
+        Ok(())
+    }
+
+    /// Barrier rounds: every unfinished warp runs until it parks at a
+    /// barrier or finishes; a round in which none parked ends the group.
+    fn run_rounds(
+        &mut self,
+        warps: &mut [Warp],
+        bindings: &Bindings<'_>,
+        watchdog: &Watchdog,
+    ) -> Result<(), Runaway> {
+        let checking = self.check.is_some();
         loop {
             let mut parked = 0;
             if checking {
                 self.round.clear();
             }
-            for wi in 0..self.warps.len() {
-                if self.warps[wi].done {
+            for warp in warps.iter_mut() {
+                if warp.done {
                     if checking {
                         self.round.push(None);
                     }
                     continue;
                 }
-                let mut warp = std::mem::replace(&mut self.warps[wi], Warp::empty());
-                let exit = self.run_warp(&mut warp, bindings, watchdog);
-                let stopped = match exit {
-                    Exit::Stopped(reason) => Some(self.runaway(&warp, reason)),
-                    _ => None,
-                };
+                let exit = self.run_warp(warp, bindings, watchdog);
+                if let Exit::Stopped(reason) = exit {
+                    return Err(self.runaway(warp, reason));
+                }
                 if checking {
                     // a parked warp's pc is just past its sync
                     let at = (exit == Exit::Barrier).then(|| warp.pc as u32 - 1);
                     self.round.push(at);
-                }
-                self.warps[wi] = warp;
-                if let Some(e) = stopped {
-                    return Err(e);
                 }
                 if exit == Exit::Barrier {
                     parked += 1;
                 }
             }
             if parked == 0 {
-                break;
+                return Ok(());
             }
             if let Some(ck) = self.check.as_deref_mut() {
                 ck.barrier_round(&self.round);
             }
             self.stats.barriers += 1;
         }
-        if let Some(ck) = self.check.as_deref_mut() {
-            ck.end_group();
-        }
-        Ok(())
     }
 
     /// Run thread group `group` under `watchdog` with its warps interleaved
@@ -888,74 +897,113 @@ impl<'p> GroupExecutor<'p> {
     fn fetch(&self, warp: &Warp, b: &Bindings<'_>, src: &Src, comps: u8, out: &mut [u32]) {
         let w = self.w;
         for c in 0..4 {
-            if comps & (1 << c) == 0 {
-                continue;
+            if comps & (1 << c) != 0 {
+                self.fetch_comp(warp, b, src, c, &mut out[c * w..(c + 1) * w]);
             }
-            let sc = src.swz[c] as usize;
-            let o = &mut out[c * w..(c + 1) * w];
+        }
+    }
+
+    /// Destination component `c` of `src` (source component `swz[c]`, modifier
+    /// applied) for all W lanes: a slice of the warp's registers or system
+    /// values when no copy is needed (no modifier), else `buf` (≥ W words),
+    /// filled. The hot path of every ALU instruction.
+    #[inline]
+    fn operand<'a>(
+        &self,
+        warp: &'a Warp,
+        b: &Bindings<'_>,
+        src: &Src,
+        c: usize,
+        buf: &'a mut [u32],
+    ) -> &'a [u32] {
+        let w = self.w;
+        let sc = src.swz[c] as usize;
+        if matches!(
+            src.modifier,
+            SrcMod::None | SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg
+        ) {
             match src.kind {
                 SrcKind::Temp(r) => {
                     let base = (r as usize * 4 + sc) * w;
-                    o.copy_from_slice(&warp.regs[base..base + w]);
+                    return &warp.regs[base..base + w];
                 }
-                SrcKind::Imm(v) => o.fill(v[sc]),
-                SrcKind::ThreadId => match warp.tid.get(sc) {
-                    Some(t) => o.copy_from_slice(t),
-                    None => o.fill(0),
-                },
-                SrcKind::ThreadIdInGroup => match warp.tig.get(sc) {
-                    Some(t) => o.copy_from_slice(t),
-                    None => o.fill(0),
-                },
-                SrcKind::GroupId => o.fill(self.group.get(sc).copied().unwrap_or(0)),
-                SrcKind::Flattened => o.copy_from_slice(&warp.flat),
-                SrcKind::Cb { slot, index } => {
-                    if index.rel.is_none() {
-                        o.fill(self.cb_word(b, slot, index.imm as u64 * 4 + sc as u64));
+                SrcKind::ThreadId if sc < 3 => return &warp.tid[sc],
+                SrcKind::ThreadIdInGroup if sc < 3 => return &warp.tig[sc],
+                SrcKind::Flattened => return &warp.flat,
+                _ => {}
+            }
+        }
+        let o = &mut buf[..w];
+        self.fetch_comp(warp, b, src, c, o);
+        o
+    }
+
+    /// Destination component `c` of `src` into `o` (W words).
+    fn fetch_comp(&self, warp: &Warp, b: &Bindings<'_>, src: &Src, c: usize, o: &mut [u32]) {
+        let w = self.w;
+        let sc = src.swz[c] as usize;
+        match src.kind {
+            SrcKind::Temp(r) => {
+                let base = (r as usize * 4 + sc) * w;
+                o.copy_from_slice(&warp.regs[base..base + w]);
+            }
+            SrcKind::Imm(v) => o.fill(v[sc]),
+            SrcKind::ThreadId => match warp.tid.get(sc) {
+                Some(t) => o.copy_from_slice(t),
+                None => o.fill(0),
+            },
+            SrcKind::ThreadIdInGroup => match warp.tig.get(sc) {
+                Some(t) => o.copy_from_slice(t),
+                None => o.fill(0),
+            },
+            SrcKind::GroupId => o.fill(self.group.get(sc).copied().unwrap_or(0)),
+            SrcKind::Flattened => o.copy_from_slice(&warp.flat),
+            SrcKind::Cb { slot, index } => {
+                if index.rel.is_none() {
+                    o.fill(self.cb_word(b, slot, index.imm as u64 * 4 + sc as u64));
+                } else {
+                    for (l, v) in o.iter_mut().enumerate() {
+                        let e = self.idx_value(warp, &index, l) as u64;
+                        *v = self.cb_word(b, slot, e * 4 + sc as u64);
+                    }
+                }
+            }
+            SrcKind::Icb { index } => {
+                let icb = &self.prog.icb;
+                for (l, v) in o.iter_mut().enumerate() {
+                    let e = self.idx_value(warp, &index, l) as usize;
+                    *v = e
+                        .checked_mul(4)
+                        .and_then(|i| icb.get(i + sc))
+                        .copied()
+                        .unwrap_or(0);
+                }
+            }
+            SrcKind::XTemp { x, index } => {
+                let (base, size) = self.prog.xtemp_layout[x as usize].unwrap_or((0, 0));
+                for (l, v) in o.iter_mut().enumerate() {
+                    let e = self.idx_value(warp, &index, l);
+                    // out of range is undefined (FS §7.3): read 0
+                    *v = if e < size {
+                        warp.xregs[((base + e * 4) as usize + sc) * w + l]
                     } else {
-                        for (l, v) in o.iter_mut().enumerate() {
-                            let e = self.idx_value(warp, &index, l) as u64;
-                            *v = self.cb_word(b, slot, e * 4 + sc as u64);
-                        }
-                    }
-                }
-                SrcKind::Icb { index } => {
-                    let icb = &self.prog.icb;
-                    for (l, v) in o.iter_mut().enumerate() {
-                        let e = self.idx_value(warp, &index, l) as usize;
-                        *v = e
-                            .checked_mul(4)
-                            .and_then(|i| icb.get(i + sc))
-                            .copied()
-                            .unwrap_or(0);
-                    }
-                }
-                SrcKind::XTemp { x, index } => {
-                    let (base, size) = self.prog.xtemp_layout[x as usize].unwrap_or((0, 0));
-                    for (l, v) in o.iter_mut().enumerate() {
-                        let e = self.idx_value(warp, &index, l);
-                        // out of range is undefined (FS §7.3): read 0
-                        *v = if e < size {
-                            warp.xregs[((base + e * 4) as usize + sc) * w + l]
-                        } else {
-                            0
-                        };
-                    }
+                        0
+                    };
                 }
             }
-            match src.modifier {
-                SrcMod::None => {}
-                SrcMod::FNeg => o.iter_mut().for_each(|v| *v ^= 0x8000_0000),
-                SrcMod::FAbs => o.iter_mut().for_each(|v| *v &= 0x7fff_ffff),
-                SrcMod::FAbsNeg => o.iter_mut().for_each(|v| *v |= 0x8000_0000),
-                SrcMod::INeg => o.iter_mut().for_each(|v| *v = v.wrapping_neg()),
-                SrcMod::IAbs => o.iter_mut().for_each(|v| *v = (*v as i32).unsigned_abs()),
-                SrcMod::IAbsNeg => o
-                    .iter_mut()
-                    .for_each(|v| *v = (*v as i32).unsigned_abs().wrapping_neg()),
-                // applied by `double` to the assembled 64-bit values
-                SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg => {}
-            }
+        }
+        match src.modifier {
+            SrcMod::None => {}
+            SrcMod::FNeg => o.iter_mut().for_each(|v| *v ^= 0x8000_0000),
+            SrcMod::FAbs => o.iter_mut().for_each(|v| *v &= 0x7fff_ffff),
+            SrcMod::FAbsNeg => o.iter_mut().for_each(|v| *v |= 0x8000_0000),
+            SrcMod::INeg => o.iter_mut().for_each(|v| *v = v.wrapping_neg()),
+            SrcMod::IAbs => o.iter_mut().for_each(|v| *v = (*v as i32).unsigned_abs()),
+            SrcMod::IAbsNeg => o
+                .iter_mut()
+                .for_each(|v| *v = (*v as i32).unsigned_abs().wrapping_neg()),
+            // applied by `double` to the assembled 64-bit values
+            SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg => {}
         }
     }
 
@@ -1010,6 +1058,39 @@ impl<'p> GroupExecutor<'p> {
     fn mask<'a>(&self, warp: &'a mut Warp, depth: usize, k: usize) -> &'a mut [u32] {
         let start = (depth * 4 + k) * self.w;
         &mut warp.masks[start..start + self.w]
+    }
+
+    /// `out[lane]` = all ones where component 0 of `src` is nonzero (`nz`)
+    /// or zero (`!nz`), else 0 (W words).
+    #[inline]
+    fn condition(&mut self, warp: &Warp, b: &Bindings<'_>, src: &Src, nz: bool, out: &mut [u32]) {
+        let mut buf = std::mem::take(&mut self.sc.s[0]);
+        let c = self.operand(warp, b, src, 0, &mut buf);
+        let z = bool_mask(!nz);
+        for (o, &c) in out.iter_mut().zip(c) {
+            *o = bool_mask(c == 0) ^ !z;
+        }
+        self.sc.s[0] = buf;
+    }
+
+    /// The lanes a `break`/`continue`/`ret`/`call`, conditional when `cond`
+    /// is given, applies to: `active & condition` (W words into `out`).
+    fn leaving(
+        &mut self,
+        warp: &Warp,
+        b: &Bindings<'_>,
+        cond: &Option<(Src, bool)>,
+        out: &mut [u32],
+    ) {
+        match cond {
+            None => out.copy_from_slice(&warp.active),
+            Some((src, nz)) => {
+                self.condition(warp, b, src, *nz, out);
+                for (o, &a) in out.iter_mut().zip(&warp.active) {
+                    *o &= a;
+                }
+            }
+        }
     }
 
     /// If no lane is active, jump to the next instruction that can revive lanes.
@@ -1079,15 +1160,7 @@ impl<'p> GroupExecutor<'p> {
     ) {
         let w = self.w;
         let mut lanes = std::mem::take(&mut self.sc.lanes);
-        match cond {
-            None => lanes[..w].copy_from_slice(&warp.active),
-            Some((src, nz)) => {
-                self.fetch(warp, b, src, 1, &mut lanes);
-                for l in 0..w {
-                    lanes[l] = warp.active[l] & bool_mask((lanes[l] != 0) == *nz);
-                }
-            }
-        }
+        self.leaving(warp, b, cond, &mut lanes[..w]);
         if any(&lanes[..w]) {
             let target = match kind {
                 Leave::Ret => warp
@@ -1165,26 +1238,41 @@ impl<'p> GroupExecutor<'p> {
                 p.lane_slots += w as u64;
             }
             match op.kind {
-                OpKind::Alu { op, dst, src, sat } => self.alu(warp, b, op, &dst, &src, sat),
-                OpKind::Alu2 { op, dst, src } => self.alu2(warp, b, op, &dst, &src),
-                OpKind::Double { op, dst, src, sat } => self.double(warp, b, op, &dst, &src, sat),
+                OpKind::Alu {
+                    op,
+                    ref dst,
+                    ref src,
+                    sat,
+                } => self.alu(warp, b, op, dst, src, sat),
+                OpKind::Alu2 {
+                    op,
+                    ref dst,
+                    ref src,
+                } => self.alu2(warp, b, op, dst, src),
+                OpKind::Double {
+                    op,
+                    ref dst,
+                    ref src,
+                    sat,
+                } => self.double(warp, b, op, dst, src, sat),
                 OpKind::If {
-                    cond,
+                    ref cond,
                     nz,
                     else_pc,
                     endif_pc,
                 } => {
-                    let mut c = std::mem::take(&mut self.sc.s[0]);
-                    self.fetch(warp, b, &cond, 1, &mut c);
                     let base = self.frame_masks(warp);
-                    for l in 0..w {
-                        let t = bool_mask((c[l] != 0) == nz);
-                        let a = warp.active[l];
-                        warp.masks[base + l] = a;
-                        warp.masks[base + w + l] = a & !t;
-                        warp.active[l] = a & t;
+                    let mut t = std::mem::take(&mut self.sc.lanes);
+                    self.condition(warp, b, cond, nz, &mut t[..w]);
+                    let (m0, m1) = warp.masks[base..base + 2 * w].split_at_mut(w);
+                    let lanes = m0.iter_mut().zip(m1).zip(warp.active.iter_mut());
+                    for (((m0, m1), a), &t) in lanes.zip(&t[..w]) {
+                        let av = *a;
+                        *m0 = av;
+                        *m1 = av & !t;
+                        *a = av & t;
                     }
-                    self.sc.s[0] = c;
+                    self.sc.lanes = t;
                     warp.frames.push(Frame::If {
                         else_pc,
                         endif_pc,
@@ -1220,9 +1308,9 @@ impl<'p> GroupExecutor<'p> {
                 OpKind::EndLoop { start_pc } => {
                     let d = warp.frames.len() - 1;
                     let (brk, cont) = ((d * 4) * w, (d * 4 + 1) * w);
-                    for l in 0..w {
-                        warp.active[l] |= warp.masks[cont + l];
-                        warp.masks[cont + l] = 0;
+                    let cm = &mut warp.masks[cont..cont + w];
+                    for (a, c) in warp.active.iter_mut().zip(cm) {
+                        *a |= std::mem::take(c);
                     }
                     if any(&warp.active) {
                         warp.pc = start_pc as usize + 1;
@@ -1232,10 +1320,10 @@ impl<'p> GroupExecutor<'p> {
                         self.settle(warp);
                     }
                 }
-                OpKind::Break { cond } => self.leave(warp, b, &cond, Leave::Break),
-                OpKind::Continue { cond } => self.leave(warp, b, &cond, Leave::Continue),
-                OpKind::Ret { cond } => self.leave(warp, b, &cond, Leave::Ret),
-                OpKind::Call { label, cond } => {
+                OpKind::Break { ref cond } => self.leave(warp, b, cond, Leave::Break),
+                OpKind::Continue { ref cond } => self.leave(warp, b, cond, Leave::Continue),
+                OpKind::Ret { ref cond } => self.leave(warp, b, cond, Leave::Ret),
+                OpKind::Call { label, ref cond } => {
                     let depth = warp
                         .frames
                         .iter()
@@ -1245,20 +1333,14 @@ impl<'p> GroupExecutor<'p> {
                         continue;
                     }
                     let mut lanes = std::mem::take(&mut self.sc.lanes);
-                    match &cond {
-                        None => lanes[..w].copy_from_slice(&warp.active),
-                        Some((src, nz)) => {
-                            self.fetch(warp, b, src, 1, &mut lanes);
-                            for l in 0..w {
-                                lanes[l] = warp.active[l] & bool_mask((lanes[l] != 0) == *nz);
-                            }
-                        }
-                    }
+                    self.leaving(warp, b, cond, &mut lanes[..w]);
                     let base = self.frame_masks(warp);
-                    for l in 0..w {
-                        warp.masks[base + l] = 0;
-                        warp.masks[base + w + l] = warp.active[l] & !lanes[l];
-                        warp.active[l] = lanes[l];
+                    let (m0, m1) = warp.masks[base..base + 2 * w].split_at_mut(w);
+                    let it = m0.iter_mut().zip(m1).zip(warp.active.iter_mut());
+                    for (((m0, m1), a), &l) in it.zip(&lanes[..w]) {
+                        *m0 = 0;
+                        *m1 = *a & !l;
+                        *a = l;
                     }
                     self.sc.lanes = lanes;
                     warp.frames.push(Frame::Call {
@@ -1267,9 +1349,9 @@ impl<'p> GroupExecutor<'p> {
                     warp.pc = label as usize;
                     self.settle(warp);
                 }
-                OpKind::Switch { sel, id } => {
+                OpKind::Switch { ref sel, id } => {
                     let mut s = std::mem::take(&mut self.sc.s[0]);
-                    self.fetch(warp, b, &sel, 1, &mut s);
+                    self.fetch(warp, b, sel, 1, &mut s);
                     let base = self.frame_masks(warp);
                     let values = &prog.switches[id as usize].values;
                     for l in 0..w {
@@ -1286,20 +1368,29 @@ impl<'p> GroupExecutor<'p> {
                 }
                 OpKind::Case { value } => {
                     let base = (warp.frames.len() - 1) * 4 * w;
-                    for l in 0..w {
-                        let join = warp.masks[base + w + l]
-                            & bool_mask(warp.masks[base + 3 * w + l] == value);
-                        warp.active[l] |= join;
-                        warp.masks[base + w + l] &= !join;
+                    let (_, rest) = warp.masks[base..base + 4 * w].split_at_mut(w);
+                    let (pending, rest) = rest.split_at_mut(w);
+                    let selector = &rest[w..];
+                    let it = pending.iter_mut().zip(selector).zip(warp.active.iter_mut());
+                    for ((p, &sel), a) in it {
+                        let join = *p & bool_mask(sel == value);
+                        *a |= join;
+                        *p &= !join;
                     }
                     self.settle(warp);
                 }
                 OpKind::Default => {
                     let base = (warp.frames.len() - 1) * 4 * w;
-                    for l in 0..w {
-                        let join = warp.masks[base + w + l] & warp.masks[base + 2 * w + l];
-                        warp.active[l] |= join;
-                        warp.masks[base + w + l] &= !join;
+                    let (_, rest) = warp.masks[base..base + 3 * w].split_at_mut(w);
+                    let (pending, default) = rest.split_at_mut(w);
+                    let it = pending
+                        .iter_mut()
+                        .zip(&*default)
+                        .zip(warp.active.iter_mut());
+                    for ((p, &d), a) in it {
+                        let join = *p & d;
+                        *a |= join;
+                        *p &= !join;
                     }
                     self.settle(warp);
                 }
@@ -1350,27 +1441,27 @@ impl<'p> GroupExecutor<'p> {
                     self.settle(warp);
                 }
                 OpKind::LdRaw {
-                    dst,
-                    addr,
+                    ref dst,
+                    ref addr,
                     res,
                     swz,
-                } => self.load(warp, b, &dst, &addr, None, res, swz),
+                } => self.load(warp, b, dst, addr, None, res, swz),
                 OpKind::LdStructured {
-                    dst,
-                    index,
-                    offset,
+                    ref dst,
+                    ref index,
+                    ref offset,
                     res,
                     swz,
-                } => self.load(warp, b, &dst, &index, Some(&offset), res, swz),
+                } => self.load(warp, b, dst, index, Some(offset), res, swz),
                 OpKind::LdTyped {
-                    dst,
-                    addr,
+                    ref dst,
+                    ref addr,
                     res,
                     swz,
                 } => {
                     let mut sa = std::mem::take(&mut self.sc.s[0]);
                     let mut r = std::mem::take(&mut self.sc.r);
-                    self.fetch(warp, b, &addr, 1, &mut sa);
+                    self.fetch(warp, b, addr, 1, &mut sa);
                     let view = Self::view(b, res);
                     if self.check.is_some() {
                         self.check_mem(warp, res, view, MemOp::Read, &sa, None, &[0], None);
@@ -1388,15 +1479,19 @@ impl<'p> GroupExecutor<'p> {
                             r[c * w + l] = v[swz[c] as usize];
                         }
                     }
-                    self.write(warp, &dst, &r);
+                    self.write(warp, dst, &r);
                     self.sc.s[0] = sa;
                     self.sc.r = r;
                 }
-                OpKind::StoreTyped { res, addr, value } => {
+                OpKind::StoreTyped {
+                    res,
+                    ref addr,
+                    ref value,
+                } => {
                     let mut sa = std::mem::take(&mut self.sc.s[0]);
                     let mut sv = std::mem::take(&mut self.sc.s[1]);
-                    self.fetch(warp, b, &addr, 1, &mut sa);
-                    self.fetch(warp, b, &value, 0b1111, &mut sv);
+                    self.fetch(warp, b, addr, 1, &mut sa);
+                    self.fetch(warp, b, value, 0b1111, &mut sv);
                     if self.check.is_some() {
                         let view = Self::view(b, res);
                         self.check_mem(warp, res, view, MemOp::Write, &sa, None, &[0], Some(&sv));
@@ -1419,35 +1514,39 @@ impl<'p> GroupExecutor<'p> {
                 OpKind::StoreRaw {
                     res,
                     count,
-                    addr,
-                    value,
-                } => self.store(warp, b, res, count, &addr, None, &value),
+                    ref addr,
+                    ref value,
+                } => self.store(warp, b, res, count, addr, None, value),
                 OpKind::StoreStructured {
                     res,
                     count,
-                    index,
-                    offset,
-                    value,
-                } => self.store(warp, b, res, count, &index, Some(&offset), &value),
+                    ref index,
+                    ref offset,
+                    ref value,
+                } => self.store(warp, b, res, count, index, Some(offset), value),
                 OpKind::Atomic {
                     kind,
-                    ret,
+                    ref ret,
                     res,
                     structured,
-                    addr,
-                    a,
-                    b: bsrc,
+                    ref addr,
+                    ref a,
+                    b: ref bsrc,
                 } => self.atomic(
                     warp,
                     b,
                     kind,
                     ret.as_ref(),
                     (res, structured),
-                    &addr,
-                    &a,
-                    &bsrc,
+                    addr,
+                    a,
+                    bsrc,
                 ),
-                OpKind::Counter { dst, uav, alloc } => {
+                OpKind::Counter {
+                    ref dst,
+                    uav,
+                    alloc,
+                } => {
                     let mut r = std::mem::take(&mut self.sc.r);
                     let counter = b.uav(uav).map(|v| v.buffer().counter());
                     if let Some(ck) = self.check.as_deref_mut() {
@@ -1466,13 +1565,13 @@ impl<'p> GroupExecutor<'p> {
                         };
                         r[l..].iter_mut().step_by(w).take(4).for_each(|x| *x = v);
                     }
-                    self.write(warp, &dst, &r);
+                    self.write(warp, dst, &r);
                     self.sc.r = r;
                 }
                 OpKind::Texture { index } => {
                     self.texture(warp, b, &prog.tex_ops[index as usize]);
                 }
-                OpKind::Bufinfo { dst, res } => {
+                OpKind::Bufinfo { ref dst, res } => {
                     let v = match res {
                         Res::Srv(s) => b.srv(s).map_or(0, |v| v.bufinfo()),
                         Res::Uav(s) => b.uav(s).map_or(0, |v| v.bufinfo()),
@@ -1480,7 +1579,7 @@ impl<'p> GroupExecutor<'p> {
                     };
                     let mut r = std::mem::take(&mut self.sc.r);
                     r.fill(v);
-                    self.write(warp, &dst, &r);
+                    self.write(warp, dst, &r);
                     self.sc.r = r;
                 }
             }
@@ -1785,16 +1884,19 @@ impl<'p> GroupExecutor<'p> {
         swz: [u8; 4],
     ) {
         let w = self.w;
-        let mut sa = std::mem::take(&mut self.sc.s[0]);
-        let mut sb = std::mem::take(&mut self.sc.s[1]);
+        let mut ba = std::mem::take(&mut self.sc.s[0]);
+        let mut bb = std::mem::take(&mut self.sc.s[1]);
         let mut r = std::mem::take(&mut self.sc.r);
-        self.fetch(warp, b, a, 1, &mut sa);
-        if let Some(off) = off {
-            self.fetch(warp, b, off, 1, &mut sb);
-        } else {
-            sb[..w].fill(0);
-        }
-        // The memory kind is decided once per instruction, not per lane.
+        let wr: &Warp = warp;
+        let sa = self.operand(wr, b, a, 0, &mut ba);
+        let sb: &[u32] = match off {
+            Some(off) => self.operand(wr, b, off, 0, &mut bb),
+            None => {
+                bb[..w].fill(0);
+                &bb[..w]
+            }
+        };
+        // The memory kind and bounds are decided once per instruction, not per lane.
         let view = Self::view(b, res);
         if self.check.is_some() {
             let mut ks = [0u32; 4];
@@ -1805,12 +1907,13 @@ impl<'p> GroupExecutor<'p> {
                     n += 1;
                 }
             }
-            self.check_mem(warp, res, view, MemOp::Read, &sa, Some(&sb), &ks[..n], None);
+            self.check_mem(wr, res, view, MemOp::Read, sa, Some(sb), &ks[..n], None);
         }
         if self.prof.is_some() {
             let bytes = 4 * (dst.mask & 0xf).count_ones() as u64;
-            self.profile_mem(warp, res, bytes, false, false);
+            self.profile_mem(wr, res, bytes, false, false);
         }
+        let active = &wr.active;
         for c in 0..4 {
             if dst.mask & (1 << c) == 0 {
                 continue;
@@ -1819,25 +1922,44 @@ impl<'p> GroupExecutor<'p> {
             let out = &mut r[c * w..(c + 1) * w];
             match (res, view) {
                 (Res::Tgsm(g), _) => {
-                    for l in 0..w {
-                        if warp.active[l] != 0 {
-                            out[l] = self.tgsm.load(self.tgsm.word_index(g, sa[l], sb[l], k));
+                    let Some((base, ext)) = self.tgsm.extent(g) else {
+                        out.fill(0);
+                        continue;
+                    };
+                    let words = &self.tgsm.words()[base..];
+                    for (l, o) in out.iter_mut().enumerate() {
+                        if active[l] != 0 {
+                            let i = ext.word_index(sa[l], sb[l], k);
+                            *o = i.and_then(|i| words.get(i)).copied().unwrap_or(0);
                         }
                     }
                 }
-                (_, Some(v)) => {
-                    for l in 0..w {
-                        if warp.active[l] != 0 {
-                            out[l] = v.load(v.word_index(sa[l], sb[l], k));
+                (_, Some(v)) => match v.extent() {
+                    Some(ext) => {
+                        let words = v.buffer().words();
+                        for (l, o) in out.iter_mut().enumerate() {
+                            if active[l] != 0 {
+                                let i = ext.word_index(sa[l], sb[l], k);
+                                *o = i
+                                    .and_then(|i| words.get(i))
+                                    .map_or(0, |x| x.load(sim_mem::sync::Ordering::Relaxed));
+                            }
                         }
                     }
-                }
+                    None => {
+                        for (l, o) in out.iter_mut().enumerate() {
+                            if active[l] != 0 {
+                                *o = v.load(v.word_index(sa[l], sb[l], k));
+                            }
+                        }
+                    }
+                },
                 (_, None) => out.fill(0),
             }
         }
         self.write(warp, dst, &r);
-        self.sc.s[0] = sa;
-        self.sc.s[1] = sb;
+        self.sc.s[0] = ba;
+        self.sc.s[1] = bb;
         self.sc.r = r;
     }
 
@@ -1853,43 +1975,61 @@ impl<'p> GroupExecutor<'p> {
         value: &Src,
     ) {
         let w = self.w;
-        let mut sa = std::mem::take(&mut self.sc.s[0]);
-        let mut sb = std::mem::take(&mut self.sc.s[1]);
+        let mut ba = std::mem::take(&mut self.sc.s[0]);
+        let mut bb = std::mem::take(&mut self.sc.s[1]);
         let mut sv = std::mem::take(&mut self.sc.s[2]);
-        self.fetch(warp, b, a, 1, &mut sa);
-        if let Some(off) = off {
-            self.fetch(warp, b, off, 1, &mut sb);
-        } else {
-            sb[..w].fill(0);
-        }
-        self.fetch(warp, b, value, (1u8 << count) - 1, &mut sv);
+        let wr: &Warp = warp;
+        let sa = self.operand(wr, b, a, 0, &mut ba);
+        let sb: &[u32] = match off {
+            Some(off) => self.operand(wr, b, off, 0, &mut bb),
+            None => {
+                bb[..w].fill(0);
+                &bb[..w]
+            }
+        };
+        self.fetch(wr, b, value, (1u8 << count) - 1, &mut sv);
         let view = Self::view(b, res);
         if self.check.is_some() {
             let ks = [0, 1, 2, 3];
             let ks = &ks[..count as usize];
-            self.check_mem(warp, res, view, MemOp::Write, &sa, Some(&sb), ks, Some(&sv));
+            self.check_mem(wr, res, view, MemOp::Write, sa, Some(sb), ks, Some(&sv));
         }
         if self.prof.is_some() {
-            self.profile_mem(warp, res, 4 * count as u64, true, false);
+            self.profile_mem(wr, res, 4 * count as u64, true, false);
         }
-        for l in 0..w {
-            if warp.active[l] == 0 {
-                continue;
-            }
-            for k in 0..count as usize {
-                let v = sv[k * w + l];
-                match (res, view) {
-                    (Res::Tgsm(g), _) => {
-                        let i = self.tgsm.word_index(g, sa[l], sb[l], k as u32);
-                        self.tgsm.store(i, v)
+        let active = &wr.active;
+        // lane by lane, each lane's dwords in order (a later lane wins a collision)
+        match (res, view) {
+            (Res::Tgsm(g), _) => {
+                if let Some((base, ext)) = self.tgsm.extent(g) {
+                    let words = &mut self.tgsm.words_mut()[base..];
+                    for l in 0..w {
+                        if active[l] == 0 {
+                            continue;
+                        }
+                        for k in 0..count as usize {
+                            let i = ext.word_index(sa[l], sb[l], k as u32);
+                            if let Some(x) = i.and_then(|i| words.get_mut(i)) {
+                                *x = sv[k * w + l];
+                            }
+                        }
                     }
-                    (_, Some(view)) => view.store(view.word_index(sa[l], sb[l], k as u32), v),
-                    (_, None) => {}
                 }
             }
+            (_, Some(view)) => {
+                for l in 0..w {
+                    if active[l] == 0 {
+                        continue;
+                    }
+                    for k in 0..count as usize {
+                        view.store(view.word_index(sa[l], sb[l], k as u32), sv[k * w + l]);
+                    }
+                }
+            }
+            (_, None) => {}
         }
-        self.sc.s[0] = sa;
-        self.sc.s[1] = sb;
+        self.sc.s[0] = ba;
+        self.sc.s[1] = bb;
         self.sc.s[2] = sv;
     }
 
@@ -2004,70 +2144,58 @@ impl<'p> GroupExecutor<'p> {
     ) {
         use AluOp::*;
         let w = self.w;
-        let nsrc = match op {
-            Mad | Movc | Imad | Msad | Ubfe | Ibfe => 3,
-            Bfi => 4,
-            Add | Mul | Div | Dp2 | Dp3 | Dp4 | Min | Max | Eq | Ne | Lt | Ge | Iadd | Imax
-            | Imin | Umax | Umin | Ieq | Ine | Ilt | Ige | Ult | Uge | And | Or | Xor | Ishl
-            | Ishr | Ushr => 2,
-            _ => 1,
-        };
-        let comps = match op {
-            Dp2 => 0b0011,
-            Dp3 => 0b0111,
-            Dp4 => 0b1111,
-            _ => dst.mask,
-        };
         let mut s = std::mem::take(&mut self.sc.s);
         let mut r = std::mem::take(&mut self.sc.r);
-        for (i, src) in src.iter().enumerate().take(nsrc) {
-            self.fetch(warp, b, src, comps, &mut s[i]);
+        let wr: &Warp = warp;
+        let [s0, s1, s2, s3] = &mut s;
+        // Each destination component is computed from operand slices that
+        // point straight into the register file when no copy is needed;
+        // all sources are read before `write` changes any register.
+        macro_rules! each {
+            (|$comp:ident| $body:block) => {
+                for $comp in 0..4 {
+                    if dst.mask & (1 << $comp) != 0 {
+                        $body
+                    }
+                }
+            };
         }
-        let [a, bb, c, d] = &s;
         macro_rules! map1 {
             ($f:expr) => {{
                 let f = $f;
-                for comp in 0..4 {
-                    if comps & (1 << comp) != 0 {
-                        let rg = comp * w..(comp + 1) * w;
-                        for (r, &x) in r[rg.clone()].iter_mut().zip(&a[rg]) {
-                            *r = f(x);
-                        }
+                each!(|comp| {
+                    let x = self.operand(wr, b, &src[0], comp, s0);
+                    for (o, &x) in r[comp * w..(comp + 1) * w].iter_mut().zip(x) {
+                        *o = f(x);
                     }
-                }
+                })
             }};
         }
         macro_rules! map2 {
             ($f:expr) => {{
                 let f = $f;
-                for comp in 0..4 {
-                    if comps & (1 << comp) != 0 {
-                        let rg = comp * w..(comp + 1) * w;
-                        for ((r, &x), &y) in
-                            r[rg.clone()].iter_mut().zip(&a[rg.clone()]).zip(&bb[rg])
-                        {
-                            *r = f(x, y);
-                        }
+                each!(|comp| {
+                    let x = self.operand(wr, b, &src[0], comp, s0);
+                    let y = self.operand(wr, b, &src[1], comp, s1);
+                    let out = &mut r[comp * w..(comp + 1) * w];
+                    for ((o, &x), &y) in out.iter_mut().zip(x).zip(y) {
+                        *o = f(x, y);
                     }
-                }
+                })
             }};
         }
         macro_rules! map3 {
             ($f:expr) => {{
                 let f = $f;
-                for comp in 0..4 {
-                    if comps & (1 << comp) != 0 {
-                        let rg = comp * w..(comp + 1) * w;
-                        for (((r, &x), &y), &z) in r[rg.clone()]
-                            .iter_mut()
-                            .zip(&a[rg.clone()])
-                            .zip(&bb[rg.clone()])
-                            .zip(&c[rg])
-                        {
-                            *r = f(x, y, z);
-                        }
+                each!(|comp| {
+                    let x = self.operand(wr, b, &src[0], comp, s0);
+                    let y = self.operand(wr, b, &src[1], comp, s1);
+                    let z = self.operand(wr, b, &src[2], comp, s2);
+                    let out = &mut r[comp * w..(comp + 1) * w];
+                    for (((o, &x), &y), &z) in out.iter_mut().zip(x).zip(y).zip(z) {
+                        *o = f(x, y, z);
                     }
-                }
+                })
             }};
         }
         match op {
@@ -2081,15 +2209,24 @@ impl<'p> GroupExecutor<'p> {
                     Dp3 => 3,
                     _ => 4,
                 };
-                for l in 0..w {
-                    let mut acc = fin(fout(fin(a[l]) * fin(bb[l])));
-                    for comp in 1..n {
-                        let p = fin(fout(fin(a[comp * w + l]) * fin(bb[comp * w + l])));
-                        acc = fin(fout(acc + p));
+                // products rounded, then summed left to right, each sum rounded
+                let (acc, rest) = r.split_at_mut(w);
+                for comp in 0..n {
+                    let x = self.operand(wr, b, &src[0], comp, s0);
+                    let y = self.operand(wr, b, &src[1], comp, s1);
+                    if comp == 0 {
+                        for ((a, &x), &y) in acc.iter_mut().zip(x).zip(y) {
+                            *a = fout(fin(x) * fin(y));
+                        }
+                    } else {
+                        for ((a, &x), &y) in acc.iter_mut().zip(x).zip(y) {
+                            *a = fout(fin(*a) + fin(fout(fin(x) * fin(y))));
+                        }
                     }
-                    let v = fout(acc);
-                    for comp in 0..4 {
-                        r[comp * w + l] = v;
+                }
+                for comp in 1..4 {
+                    if dst.mask & (1 << comp) != 0 {
+                        rest[(comp - 1) * w..comp * w].copy_from_slice(acc);
                     }
                 }
             }
@@ -2147,15 +2284,16 @@ impl<'p> GroupExecutor<'p> {
             Ushr => map2!(|x: u32, y| x >> (y & 31)),
             Ubfe => map3!(ubfe),
             Ibfe => map3!(ibfe),
-            Bfi => {
-                for comp in 0..4 {
-                    if comps & (1 << comp) != 0 {
-                        for l in comp * w..(comp + 1) * w {
-                            r[l] = bfi(a[l], bb[l], c[l], d[l]);
-                        }
-                    }
+            Bfi => each!(|comp| {
+                let x = self.operand(wr, b, &src[0], comp, s0);
+                let y = self.operand(wr, b, &src[1], comp, s1);
+                let z = self.operand(wr, b, &src[2], comp, s2);
+                let v = self.operand(wr, b, &src[3], comp, s3);
+                let out = &mut r[comp * w..(comp + 1) * w];
+                for (l, o) in out.iter_mut().enumerate() {
+                    *o = bfi(x[l], y[l], z[l], v[l]);
                 }
-            }
+            }),
             Bfrev => map1!(|x: u32| x.reverse_bits()),
             Countbits => map1!(|x: u32| x.count_ones()),
             FirstbitHi => map1!(firstbit_hi),
@@ -2320,23 +2458,28 @@ impl<'p> GroupExecutor<'p> {
         use Alu2Op::*;
         let w = self.w;
         let comps = dst[0].mask | dst[1].mask;
-        let nsrc = match op {
-            Sincos => 1,
-            Swapc => 3,
-            _ => 2,
-        };
         let mut s = std::mem::take(&mut self.sc.s);
         let mut r = std::mem::take(&mut self.sc.r);
         let mut r2 = std::mem::take(&mut self.sc.r2);
-        for (i, src) in src.iter().enumerate().take(nsrc) {
-            self.fetch(warp, b, src, comps, &mut s[i]);
-        }
+        let wr: &Warp = warp;
+        let [s0, s1, s2, _] = &mut s;
         for comp in 0..4 {
             if comps & (1 << comp) == 0 {
                 continue;
             }
-            for l in comp * w..(comp + 1) * w {
-                let (x, y) = (s[0][l], s[1][l]);
+            let xs = self.operand(wr, b, &src[0], comp, s0);
+            let ys: &[u32] = if op == Sincos {
+                xs
+            } else {
+                self.operand(wr, b, &src[1], comp, s1)
+            };
+            let zs: &[u32] = if op == Swapc {
+                self.operand(wr, b, &src[2], comp, s2)
+            } else {
+                xs
+            };
+            for l in 0..w {
+                let (x, y) = (xs[l], ys[l]);
                 let (p, q) = match op {
                     Imul => {
                         let v = (x as i32 as i64).wrapping_mul(y as i32 as i64) as u64;
@@ -2364,7 +2507,7 @@ impl<'p> GroupExecutor<'p> {
                         (fout(f.sin()), fout(f.cos()))
                     }
                     Swapc => {
-                        let z = s[2][l];
+                        let z = zs[l];
                         if x != 0 {
                             (z, y)
                         } else {
@@ -2372,8 +2515,8 @@ impl<'p> GroupExecutor<'p> {
                         }
                     }
                 };
-                r[l] = p;
-                r2[l] = q;
+                r[comp * w + l] = p;
+                r2[comp * w + l] = q;
             }
         }
         // all sources were read before either destination is written (§1)

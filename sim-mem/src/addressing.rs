@@ -38,11 +38,37 @@ pub fn structured_word_index(
     byte_offset: u32,
     k: u32,
 ) -> Option<usize> {
-    if stride == 0 || index as u64 >= size_bytes / stride as u64 {
+    // index < size / stride, without a division: (index + 1)·stride ≤ size
+    if stride == 0 || (index as u64 + 1) * stride as u64 > size_bytes {
         return None;
     }
     let addr = stride as u64 * index as u64 + (byte_offset & !3) as u64 + 4 * k as u64;
     (addr + 4 <= size_bytes).then_some((addr / 4) as usize)
+}
+
+/// The bounds of a raw view or region (`stride` 0) or a structured one, so
+/// that the per-lane address arithmetic of an access can be set up once per
+/// instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Extent {
+    /// Size in bytes.
+    pub size_bytes: u64,
+    /// Structure stride in bytes; 0 for raw.
+    pub stride: u32,
+}
+
+impl Extent {
+    /// Word index of dword `k` at (`a`, `b`): [`raw_word_index`] of byte
+    /// offset `a` for a raw extent, [`structured_word_index`] of structure
+    /// `a` at byte offset `b` for a structured one.
+    #[inline]
+    pub fn word_index(self, a: u32, b: u32, k: u32) -> Option<usize> {
+        if self.stride == 0 {
+            raw_word_index(self.size_bytes, a, k)
+        } else {
+            structured_word_index(self.size_bytes, self.stride, a, b, k)
+        }
+    }
 }
 
 #[cfg(test)]

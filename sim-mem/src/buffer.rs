@@ -1,6 +1,6 @@
 //! Buffers (arrays of `AtomicU32` words) and raw/structured views of them.
 
-use crate::addressing::{raw_word_index, structured_word_index};
+use crate::addressing::{raw_word_index, structured_word_index, Extent};
 use crate::atomic::AtomicOp;
 use crate::format::Format;
 use crate::sync::{AtomicU32, Ordering};
@@ -235,6 +235,23 @@ impl<'a> BufferView<'a> {
             ViewKind::Typed { format } if format.size_bytes() == 4 => {
                 (k == 0 && (a as u64) < self.size_bytes() / 4).then_some(a as usize)
             }
+            ViewKind::Typed { .. } => None,
+        }
+    }
+
+    /// The view's bounds for word access when it is raw or structured
+    /// (`None` for a typed view, whose words go through [`BufferView::word_index`]).
+    #[inline]
+    pub fn extent(&self) -> Option<Extent> {
+        match self.kind {
+            ViewKind::Raw => Some(Extent {
+                size_bytes: self.size_bytes(),
+                stride: 0,
+            }),
+            ViewKind::Structured { stride } => Some(Extent {
+                size_bytes: self.size_bytes(),
+                stride,
+            }),
             ViewKind::Typed { .. } => None,
         }
     }

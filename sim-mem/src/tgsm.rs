@@ -7,7 +7,7 @@
 //! group runs on one OS thread, and its lanes run one after another.
 //! Contents start at zero for every group (D3D leaves them undefined).
 
-use crate::addressing::{raw_word_index, structured_word_index};
+use crate::addressing::{raw_word_index, structured_word_index, Extent};
 use crate::atomic::AtomicOp;
 
 /// The most TGSM a cs_5_x group may declare, in bytes (FS §18.6.6; cs_4_x: 16384).
@@ -67,6 +67,20 @@ impl Tgsm {
         Some(r.base_word + i)
     }
 
+    /// Where region `g#` starts in the arena (its first word) and its
+    /// bounds; `None` when `g#` is not declared.
+    #[inline]
+    pub fn extent(&self, g: u32) -> Option<(usize, Extent)> {
+        let r = self.regions.get(g as usize).copied().flatten()?;
+        Some((
+            r.base_word,
+            Extent {
+                size_bytes: r.size_bytes as u64,
+                stride: r.stride,
+            },
+        ))
+    }
+
     /// Load arena word `i`; 0 when `None`.
     #[inline]
     pub fn load(&self, i: Option<usize>) -> u32 {
@@ -88,9 +102,14 @@ impl Tgsm {
             .map(|w| op.apply_plain(w))
     }
 
-    /// The whole arena (for tests and debugging).
+    /// The whole arena, every region back to back (see [`Tgsm::extent`]).
     pub fn words(&self) -> &[u32] {
         &self.words
+    }
+
+    /// The whole arena, writable.
+    pub fn words_mut(&mut self) -> &mut [u32] {
+        &mut self.words
     }
 }
 
