@@ -1914,6 +1914,19 @@ impl<'p> GroupExecutor<'p> {
             self.profile_mem(wr, res, bytes, false, false);
         }
         let active = &wr.active;
+        // A coalesced or uniform access (every lane, active or not, on one
+        // line of words in bounds) is read without per-lane bounds arithmetic;
+        // the inactive lanes' values are dropped by `write`.
+        let k_max = (0..4)
+            .filter(|c| dst.mask & (1 << c) != 0)
+            .map(|c| swz[c] as u32)
+            .max()
+            .unwrap_or(0);
+        let ext = match (res, view) {
+            (Res::Tgsm(g), _) => self.tgsm.extent(g).map(|(_, e)| e),
+            (_, v) => v.and_then(|v| v.extent()),
+        };
+        let line = ext.and_then(|e| sim_mem::affine_words(e, sa, sb, k_max));
         for c in 0..4 {
             if dst.mask & (1 << c) == 0 {
                 continue;
@@ -1927,6 +1940,17 @@ impl<'p> GroupExecutor<'p> {
                         continue;
                     };
                     let words = &self.tgsm.words()[base..];
+                    if let Some((first, step)) = line {
+                        let first = first + k as usize;
+                        if step == 1 {
+                            out.copy_from_slice(&words[first..first + w]);
+                        } else {
+                            for (l, o) in out.iter_mut().enumerate() {
+                                *o = words[first + step * l];
+                            }
+                        }
+                        continue;
+                    }
                     for (l, o) in out.iter_mut().enumerate() {
                         if active[l] != 0 {
                             let i = ext.word_index(sa[l], sb[l], k);
@@ -1937,6 +1961,13 @@ impl<'p> GroupExecutor<'p> {
                 (_, Some(v)) => match v.extent() {
                     Some(ext) => {
                         let words = v.buffer().words();
+                        if let Some((first, step)) = line {
+                            let first = first + k as usize;
+                            for (l, o) in out.iter_mut().enumerate() {
+                                *o = words[first + step * l].load(sim_mem::sync::Ordering::Relaxed);
+                            }
+                            continue;
+                        }
                         for (l, o) in out.iter_mut().enumerate() {
                             if active[l] != 0 {
                                 let i = ext.word_index(sa[l], sb[l], k);
@@ -1998,31 +2029,59 @@ impl<'p> GroupExecutor<'p> {
             self.profile_mem(wr, res, 4 * count as u64, true, false);
         }
         let active = &wr.active;
-        // lane by lane, each lane's dwords in order (a later lane wins a collision)
+        // A full warp's coalesced or uniform store skips the per-lane bounds
+        // arithmetic (`line`); the order stays lane by lane, each lane's
+        // dwords in order, so a later lane wins a collision.
+        let full = active.iter().all(|&a| a != 0);
+        let ext = match (res, view) {
+            (Res::Tgsm(g), _) => self.tgsm.extent(g).map(|(_, e)| e),
+            (_, v) => v.and_then(|v| v.extent()),
+        };
+        let line = ext
+            .filter(|_| full)
+            .and_then(|e| sim_mem::affine_words(e, sa, sb, count as u32 - 1));
         match (res, view) {
             (Res::Tgsm(g), _) => {
                 if let Some((base, ext)) = self.tgsm.extent(g) {
                     let words = &mut self.tgsm.words_mut()[base..];
-                    for l in 0..w {
-                        if active[l] == 0 {
-                            continue;
+                    if let Some((first, step)) = line {
+                        for l in 0..w {
+                            for k in 0..count as usize {
+                                words[first + step * l + k] = sv[k * w + l];
+                            }
                         }
-                        for k in 0..count as usize {
-                            let i = ext.word_index(sa[l], sb[l], k as u32);
-                            if let Some(x) = i.and_then(|i| words.get_mut(i)) {
-                                *x = sv[k * w + l];
+                    } else {
+                        for l in 0..w {
+                            if active[l] == 0 {
+                                continue;
+                            }
+                            for k in 0..count as usize {
+                                let i = ext.word_index(sa[l], sb[l], k as u32);
+                                if let Some(x) = i.and_then(|i| words.get_mut(i)) {
+                                    *x = sv[k * w + l];
+                                }
                             }
                         }
                     }
                 }
             }
             (_, Some(view)) => {
-                for l in 0..w {
-                    if active[l] == 0 {
-                        continue;
+                if let Some((first, step)) = line {
+                    let words = view.buffer().words();
+                    for l in 0..w {
+                        for k in 0..count as usize {
+                            words[first + step * l + k]
+                                .store(sv[k * w + l], sim_mem::sync::Ordering::Relaxed);
+                        }
                     }
-                    for k in 0..count as usize {
-                        view.store(view.word_index(sa[l], sb[l], k as u32), sv[k * w + l]);
+                } else {
+                    for l in 0..w {
+                        if active[l] == 0 {
+                            continue;
+                        }
+                        for k in 0..count as usize {
+                            view.store(view.word_index(sa[l], sb[l], k as u32), sv[k * w + l]);
+                        }
                     }
                 }
             }

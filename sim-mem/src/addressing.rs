@@ -71,6 +71,46 @@ impl Extent {
     }
 }
 
+/// When the word indices of an access by lanes `0..n` at (`a[l]`, `b[l]`)
+/// (as for [`Extent::word_index`]) lie on a line, `first + step·l` with
+/// `step ≥ 0` words, and every dword `0..=k_max` of every lane is in bounds,
+/// returns `(first, step)`: the lanes' dword `k` is then word
+/// `first + step·l + k`, exactly as [`Extent::word_index`] would give. `None`
+/// otherwise (the caller goes lane by lane). One pass over the lanes; this is
+/// how a coalesced or uniform access skips the per-lane bounds arithmetic.
+pub fn affine_words(ext: Extent, a: &[u32], b: &[u32], k_max: u32) -> Option<(usize, usize)> {
+    let n = a.len().min(b.len());
+    if n == 0 {
+        return None;
+    }
+    let stride = ext.stride as u64;
+    let byte = |l: usize| -> u64 {
+        if stride == 0 {
+            (a[l] & !3) as u64
+        } else {
+            stride * a[l] as u64 + (b[l] & !3) as u64
+        }
+    };
+    let first = byte(0);
+    let step = if n > 1 {
+        byte(1).checked_sub(first)?
+    } else {
+        0
+    };
+    let on_line = if stride == 0 {
+        (0..n).all(|l| (a[l] & !3) as u64 == first + step * l as u64)
+    } else {
+        // every structure index in range too (the byte address alone does not say)
+        let count = ext.size_bytes / stride;
+        (0..n).all(|l| {
+            stride * a[l] as u64 + (b[l] & !3) as u64 == first + step * l as u64
+                && (a[l] as u64) < count
+        })
+    };
+    let last = first + step * (n as u64 - 1) + 4 * k_max as u64;
+    (on_line && last + 4 <= ext.size_bytes).then_some(((first / 4) as usize, (step / 4) as usize))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,5 +140,70 @@ mod tests {
         // the last struct's overflow leaves the view: dropped.
         assert_eq!(structured_word_index(32, 8, 3, 8, 0), None);
         assert_eq!(structured_word_index(32, 8, 3, u32::MAX, 0), None);
+    }
+
+    /// `affine_words` agrees with `Extent::word_index` on every lane and
+    /// dword whenever it answers, and answers for coalesced and uniform
+    /// accesses.
+    #[test]
+    fn affine_words_agree_with_word_index() {
+        let mut seed = 7u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as u32
+        };
+        let mut answered = 0;
+        for case in 0..20_000 {
+            let stride = [0, 4, 8, 12, 16][case % 5];
+            let ext = Extent {
+                size_bytes: 4 * (1 + next() % 64) as u64,
+                stride,
+            };
+            let n = 1 + next() as usize % 8;
+            let (a0, b0) = (next() % 40, next() % 24);
+            let (da, db) = (next() % 3, [0, 4][next() as usize % 2]);
+            let mut a: Vec<u32> = (0..n as u32).map(|l| a0 + da * l).collect();
+            let b: Vec<u32> = (0..n as u32).map(|l| b0 + db * l).collect();
+            if next() % 4 == 0 {
+                let l = next() as usize % n;
+                a[l] = next() % 64; // off the line, sometimes
+            }
+            let k_max = next() % 4;
+            if let Some((first, step)) = affine_words(ext, &a, &b, k_max) {
+                answered += 1;
+                for l in 0..n {
+                    for k in 0..=k_max {
+                        assert_eq!(
+                            ext.word_index(a[l], b[l], k),
+                            Some(first + step * l + k as usize),
+                            "{ext:?} a={a:?} b={b:?} lane {l} dword {k}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(answered > 1000, "only {answered} answered");
+        let ext = Extent {
+            size_bytes: 256,
+            stride: 4,
+        };
+        let lanes: Vec<u32> = (0..32).collect();
+        assert_eq!(
+            affine_words(ext, &lanes, &[0; 32], 0),
+            Some((0, 1)),
+            "coalesced"
+        );
+        assert_eq!(
+            affine_words(ext, &[5; 32], &[0; 32], 0),
+            Some((5, 0)),
+            "uniform"
+        );
+        assert_eq!(
+            affine_words(ext, &[64; 32], &[0; 32], 0),
+            None,
+            "index out of range"
+        );
     }
 }
