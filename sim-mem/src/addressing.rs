@@ -97,15 +97,13 @@ pub fn affine_words(ext: Extent, a: &[u32], b: &[u32], k_max: u32) -> Option<(us
     } else {
         0
     };
-    let on_line = if stride == 0 {
-        (0..n).all(|l| (a[l] & !3) as u64 == first + step * l as u64)
-    } else {
+    let on_line = match ext.size_bytes.checked_div(stride) {
+        None => (0..n).all(|l| (a[l] & !3) as u64 == first + step * l as u64),
         // every structure index in range too (the byte address alone does not say)
-        let count = ext.size_bytes / stride;
-        (0..n).all(|l| {
+        Some(count) => (0..n).all(|l| {
             stride * a[l] as u64 + (b[l] & !3) as u64 == first + step * l as u64
                 && (a[l] as u64) < count
-        })
+        }),
     };
     let last = first + step * (n as u64 - 1) + 4 * k_max as u64;
     (on_line && last + 4 <= ext.size_bytes).then_some(((first / 4) as usize, (step / 4) as usize))
