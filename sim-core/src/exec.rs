@@ -319,6 +319,9 @@ struct Warp {
     masks: Vec<u32>,
     pc: usize,
     done: bool,
+    /// every one of the W lanes is active (kept by `settle` and `endloop`):
+    /// a register write is then a plain copy
+    full: bool,
 }
 
 /// Scratch space for operands: 4 components × W lanes each.
@@ -330,6 +333,10 @@ struct Scratch {
     /// lanes leaving with break/continue/ret (4·W so `fetch` can fill it)
     lanes: Vec<u32>,
 }
+
+/// Zeros for up to the largest warp (a group of at most 1024 threads, FS
+/// §18.6.6): the operand `l(0)` and a missing offset, without a fill.
+static ZEROS: [u32; 1024] = [0; 1024];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Leave {
@@ -372,7 +379,15 @@ fn typed_bytes(view: Option<BufferView<'_>>) -> u64 {
 
 #[inline]
 fn any(m: &[u32]) -> bool {
-    m.iter().any(|&x| x != 0)
+    // an OR over all lanes (vectorises) rather than a search
+    m.iter().fold(0, |acc, &x| acc | x) != 0
+}
+
+/// (some lane set, every lane set), in one pass that vectorises.
+#[inline]
+fn any_all(m: &[u32]) -> (bool, bool) {
+    let (or, and) = m.iter().fold((0, !0), |(o, a), &x| (o | x, a & x));
+    (or != 0, and != 0)
 }
 
 #[inline]
@@ -589,6 +604,7 @@ impl<'p> GroupExecutor<'p> {
                     masks: Vec::new(),
                     pc: 0,
                     done: false,
+                    full: false,
                 }
             })
             .collect();
@@ -834,6 +850,7 @@ impl<'p> GroupExecutor<'p> {
             warp.xregs.fill(0);
             warp.alive.copy_from_slice(&warp.exists);
             warp.active.copy_from_slice(&warp.exists);
+            warp.full = any_all(&warp.exists).1;
             warp.frames.clear();
             warp.pc = 0;
             warp.done = false;
@@ -930,6 +947,7 @@ impl<'p> GroupExecutor<'p> {
                 SrcKind::ThreadId if sc < 3 => return &warp.tid[sc],
                 SrcKind::ThreadIdInGroup if sc < 3 => return &warp.tig[sc],
                 SrcKind::Flattened => return &warp.flat,
+                SrcKind::Imm(v) if v[sc] == 0 && w <= ZEROS.len() => return &ZEROS[..w],
                 _ => {}
             }
         }
@@ -1020,6 +1038,10 @@ impl<'p> GroupExecutor<'p> {
                     let base = (r as usize * 4 + c) * w;
                     let d = &mut warp.regs[base..base + w];
                     let v = &res[c * w..(c + 1) * w];
+                    if warp.full {
+                        d.copy_from_slice(v);
+                        continue;
+                    }
                     for ((d, &v), &m) in d.iter_mut().zip(v).zip(&warp.active) {
                         *d = (v & m) | (*d & !m);
                     }
@@ -1093,10 +1115,13 @@ impl<'p> GroupExecutor<'p> {
         }
     }
 
-    /// If no lane is active, jump to the next instruction that can revive lanes.
+    /// Note whether every lane is active; if none is, jump to the next
+    /// instruction that can revive lanes.
     fn settle(&self, warp: &mut Warp) {
         // The common case, some lane still active, costs one scan.
-        if any(&warp.active) {
+        let (some, all) = any_all(&warp.active);
+        warp.full = all;
+        if some {
             return;
         }
         while let Some(&Frame::Call { return_pc }) = warp.frames.last() {
@@ -1108,7 +1133,9 @@ impl<'p> GroupExecutor<'p> {
             }
             warp.frames.pop();
             warp.pc = return_pc as usize;
-            if any(&warp.active) {
+            let (some, all) = any_all(&warp.active);
+            warp.full = all;
+            if some {
                 return;
             }
         }
@@ -1312,7 +1339,9 @@ impl<'p> GroupExecutor<'p> {
                     for (a, c) in warp.active.iter_mut().zip(cm) {
                         *a |= std::mem::take(c);
                     }
-                    if any(&warp.active) {
+                    let (some, all) = any_all(&warp.active);
+                    warp.full = all;
+                    if some {
                         warp.pc = start_pc as usize + 1;
                     } else {
                         warp.active.copy_from_slice(&warp.masks[brk..brk + w]);
@@ -1891,6 +1920,7 @@ impl<'p> GroupExecutor<'p> {
         let sa = self.operand(wr, b, a, 0, &mut ba);
         let sb: &[u32] = match off {
             Some(off) => self.operand(wr, b, off, 0, &mut bb),
+            None if w <= ZEROS.len() => &ZEROS[..w],
             None => {
                 bb[..w].fill(0);
                 &bb[..w]
@@ -2013,6 +2043,7 @@ impl<'p> GroupExecutor<'p> {
         let sa = self.operand(wr, b, a, 0, &mut ba);
         let sb: &[u32] = match off {
             Some(off) => self.operand(wr, b, off, 0, &mut bb),
+            None if w <= ZEROS.len() => &ZEROS[..w],
             None => {
                 bb[..w].fill(0);
                 &bb[..w]
@@ -2032,7 +2063,7 @@ impl<'p> GroupExecutor<'p> {
         // A full warp's coalesced or uniform store skips the per-lane bounds
         // arithmetic (`line`); the order stays lane by lane, each lane's
         // dwords in order, so a later lane wins a collision.
-        let full = active.iter().all(|&a| a != 0);
+        let full = wr.full;
         let ext = match (res, view) {
             (Res::Tgsm(g), _) => self.tgsm.extent(g).map(|(_, e)| e),
             (_, v) => v.and_then(|v| v.extent()),
@@ -2126,6 +2157,14 @@ impl<'p> GroupExecutor<'p> {
                 _ => self.check_mem(warp, res, view, op, &sa, y.as_deref(), &[0], None),
             }
         }
+        // a TGSM region's bounds and words, set up once
+        let mut tgsm = match res {
+            Res::Tgsm(g) => self
+                .tgsm
+                .extent(g)
+                .map(|(base, ext)| (ext, &mut self.tgsm.words_mut()[base..])),
+            _ => None,
+        };
         for l in 0..w {
             if warp.active[l] == 0 {
                 continue;
@@ -2151,11 +2190,16 @@ impl<'p> GroupExecutor<'p> {
                     value: sw[l],
                 },
             };
+            // Without a returned value, an operation that cannot change
+            // the word (add 0, or 0, and !0, …) is unobservable: skipped.
+            if ret.is_none() && op.is_identity() {
+                continue;
+            }
             let old = match (res, view) {
-                (Res::Tgsm(g), _) => {
-                    let i = self.tgsm.word_index(g, x, y, 0);
-                    self.tgsm.atomic(i, op)
-                }
+                (Res::Tgsm(_), _) => tgsm
+                    .as_mut()
+                    .and_then(|(ext, words)| words.get_mut(ext.word_index(x, y, 0)?))
+                    .map(|w| op.apply_plain(w)),
                 (Res::UavTexture(_), _) => {
                     tex.and_then(|t| t.atomic([sa[l], sa[w + l], sa[2 * w + l]], op))
                 }
@@ -2602,6 +2646,7 @@ impl Warp {
             masks: Vec::new(),
             pc: 0,
             done: true,
+            full: false,
         }
     }
 }

@@ -83,30 +83,43 @@ pub fn affine_words(ext: Extent, a: &[u32], b: &[u32], k_max: u32) -> Option<(us
     if n == 0 {
         return None;
     }
-    let stride = ext.stride as u64;
-    let byte = |l: usize| -> u64 {
-        if stride == 0 {
-            (a[l] & !3) as u64
-        } else {
-            stride * a[l] as u64 + (b[l] & !3) as u64
-        }
-    };
-    let first = byte(0);
-    let step = if n > 1 {
-        byte(1).checked_sub(first)?
+    let (a, b) = (&a[..n], &b[..n]);
+    let raw = ext.stride == 0;
+    let lo = if raw { !3 } else { !0 };
+    // Each of a (masked for raw) and b & !3 must be a0 + da·l without
+    // wrapping: checked in u32 (a loop that vectorises), then the ends in u64.
+    let (a0, b0) = (a[0] & lo, b[0] & !3);
+    let (da, db) = if n > 1 {
+        ((a[1] & lo).wrapping_sub(a0), (b[1] & !3).wrapping_sub(b0))
     } else {
-        0
+        (0, 0)
     };
-    let on_line = match ext.size_bytes.checked_div(stride) {
-        None => (0..n).all(|l| (a[l] & !3) as u64 == first + step * l as u64),
-        // every structure index in range too (the byte address alone does not say)
-        Some(count) => (0..n).all(|l| {
-            stride * a[l] as u64 + (b[l] & !3) as u64 == first + step * l as u64
-                && (a[l] as u64) < count
-        }),
+    let mut on_line = true;
+    let (mut ai, mut bi) = (a0, b0);
+    for (&x, &y) in a.iter().zip(b) {
+        on_line &= (x & lo) == ai;
+        on_line &= raw || (y & !3) == bi;
+        ai = ai.wrapping_add(da);
+        bi = bi.wrapping_add(db);
+    }
+    let span = n as u64 - 1;
+    let a_last = a0 as u64 + da as u64 * span;
+    let b_last = b0 as u64 + db as u64 * span;
+    if !on_line || a_last > u32::MAX as u64 || (!raw && b_last > u32::MAX as u64) {
+        return None;
+    }
+    // a and b never decrease along the lanes, so the last lane has the
+    // largest structure index and the largest address
+    let (first, step) = match ext.size_bytes.checked_div(ext.stride as u64) {
+        None => (a0 as u64, da as u64),
+        Some(count) if a_last < count => (
+            ext.stride as u64 * a0 as u64 + b0 as u64,
+            ext.stride as u64 * da as u64 + db as u64,
+        ),
+        Some(_) => return None,
     };
-    let last = first + step * (n as u64 - 1) + 4 * k_max as u64;
-    (on_line && last + 4 <= ext.size_bytes).then_some(((first / 4) as usize, (step / 4) as usize))
+    let last = first + step * span + 4 * k_max as u64;
+    (last + 4 <= ext.size_bytes).then_some(((first / 4) as usize, (step / 4) as usize))
 }
 
 #[cfg(test)]
@@ -161,12 +174,17 @@ mod tests {
             };
             let n = 1 + next() as usize % 8;
             let (a0, b0) = (next() % 40, next() % 24);
-            let (da, db) = (next() % 3, [0, 4][next() as usize % 2]);
-            let mut a: Vec<u32> = (0..n as u32).map(|l| a0 + da * l).collect();
-            let b: Vec<u32> = (0..n as u32).map(|l| b0 + db * l).collect();
-            if next() % 4 == 0 {
-                let l = next() as usize % n;
-                a[l] = next() % 64; // off the line, sometimes
+            // steps of 0, 1, 2 and −1 structures (raw: bytes), 0, 4 and −4 bytes
+            let da = [0, 1, 2, 4, u32::MAX][next() as usize % 5];
+            let db = [0, 4, 4u32.wrapping_neg()][next() as usize % 3];
+            let line = |x0: u32, d: u32, l: u32| x0.wrapping_add(d.wrapping_mul(l));
+            let mut a: Vec<u32> = (0..n as u32).map(|l| line(a0, da, l)).collect();
+            let mut b: Vec<u32> = (0..n as u32).map(|l| line(b0, db, l)).collect();
+            // off the line, sometimes
+            match next() % 8 {
+                0 => a[next() as usize % n] = next() % 64,
+                1 => b[next() as usize % n] = next() % 32,
+                _ => {}
             }
             let k_max = next() % 4;
             if let Some((first, step)) = affine_words(ext, &a, &b, k_max) {

@@ -58,6 +58,22 @@ impl AtomicOp {
         }
     }
 
+    /// True when the operation leaves every word as it was (add or xor 0,
+    /// or 0, and all ones, max with the type's minimum, min with its
+    /// maximum): without a returned value such an atomic is unobservable
+    /// (D3D atomics imply no fence, `sm5-compute-isa.md` §12).
+    #[inline]
+    pub fn is_identity(self) -> bool {
+        match self {
+            AtomicOp::And(v) => v == !0,
+            AtomicOp::Or(v) | AtomicOp::Xor(v) | AtomicOp::Add(v) | AtomicOp::UMax(v) => v == 0,
+            AtomicOp::IMax(v) => v == i32::MIN as u32,
+            AtomicOp::IMin(v) => v == i32::MAX as u32,
+            AtomicOp::UMin(v) => v == !0,
+            AtomicOp::Exchange(_) | AtomicOp::CompareExchange { .. } => false,
+        }
+    }
+
     /// Apply to a shared word in one atomic step; returns the value before.
     ///
     /// Ordering: `Relaxed`. D3D atomics imply no fence (§12 "Atomics imply no
