@@ -76,10 +76,7 @@ pub fn execute(data: &[u8]) {
         warp_width: 8,
         max_warp_instructions: 50_000,
         timeout: Some(std::time::Duration::from_millis(500)),
-        cancel: None,
-        schedule: None,
-        profile: false,
-        trace: false,
+        ..DispatchOptions::default()
     };
     let _ = dispatch(&program, &bindings, [1, 1, 1], &options);
 }

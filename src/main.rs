@@ -6,12 +6,13 @@
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
 use sm5sim::compiler::{self, CompileError, CompileOptions, Compiled, HlslRequest};
 use sm5sim::job::{Job, JobError, StepReport};
 use sm5sim::sim_core::check::{Access, CheckOptions, Finding, Severity};
 use sm5sim::sim_core::container::Container;
 use sm5sim::sim_core::{asm, disasm, encode, LoadOptions, Program};
-use sm5sim::sim_sched::{DispatchOptions, DispatchProfile, DispatchStats, Schedule};
+use sm5sim::sim_sched::{DispatchOptions, DispatchProfile, DispatchStats, Progress, Schedule};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -315,7 +316,77 @@ fn dispatch_options(
         schedule: None,
         profile: false,
         trace: false,
+        progress: None,
     })
+}
+
+/// A progress bar on stderr for each dispatch that has run longer than a
+/// second (indicatif hides it when stderr is not a terminal): a thread reads
+/// the dispatch's [`Progress`] ten times a second until dropped.
+struct ProgressDisplay {
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl ProgressDisplay {
+    fn start(progress: Arc<Progress>) -> Self {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let (mut current, mut since) = (0, std::time::Instant::now());
+            let mut bar: Option<ProgressBar> = None;
+            while !flag.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                let s = progress.snapshot();
+                if s.dispatches != current {
+                    if let Some(b) = bar.take() {
+                        b.finish_and_clear();
+                    }
+                    (current, since) = (s.dispatches, std::time::Instant::now());
+                }
+                if s.dispatches == 0 || s.done >= s.groups {
+                    if let Some(b) = bar.take() {
+                        b.finish_and_clear();
+                    }
+                    continue;
+                }
+                let elapsed = since.elapsed().as_secs_f64();
+                if bar.is_none() && elapsed >= 1.0 {
+                    let b = ProgressBar::new(s.groups);
+                    let style =
+                        ProgressStyle::with_template("{prefix} [{bar:40}] {pos}/{len} {msg}")
+                            .unwrap_or_else(|_| ProgressStyle::default_bar());
+                    b.set_style(style);
+                    b.set_prefix(format!("dispatch {}", s.dispatches));
+                    bar = Some(b);
+                }
+                if let Some(b) = &bar {
+                    // the rate since the dispatch began (indicatif's own
+                    // would start when the bar appears)
+                    let rate = s.done as f64 / elapsed.max(1e-3);
+                    let left = (s.groups - s.done) as f64 / rate.max(1e-9);
+                    b.set_position(s.done);
+                    b.set_message(format!("groups, {rate:.0} groups/s, ~{left:.0} s left"));
+                }
+            }
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+        });
+        Self {
+            stop,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for ProgressDisplay {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }
 
 fn run(cli: Cli) -> anyhow::Result<bool> {
@@ -517,7 +588,12 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                     println!("warning: {w}");
                 }
             }
-            let reports = job.run(&options)?;
+            let progress = Arc::new(Progress::new());
+            options.progress = Some(progress.clone());
+            let display = ProgressDisplay::start(progress);
+            let reports = job.run(&options);
+            drop(display);
+            let reports = reports?;
             let ok = reports.iter().all(|r| r.passed());
             if json {
                 println!("{}", report_json(&job, &reports, ok));

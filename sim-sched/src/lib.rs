@@ -29,7 +29,7 @@ use sim_core::exec::{Runaway, Watchdog};
 use sim_core::Program;
 use sim_mem::Bindings;
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -61,6 +61,10 @@ pub struct DispatchOptions {
     /// With `profile`: also record each group's span on its worker
     /// ([`DispatchProfile::spans`], for a Chrome trace).
     pub trace: bool,
+    /// Live progress for a display (the CLI's progress bar): each dispatch
+    /// with these options announces its group count here and counts its
+    /// finished groups. Default None (nothing counted).
+    pub progress: Option<Arc<Progress>>,
 }
 
 /// One SplitMix64 step: advance `state` and return the next 64-bit output.
@@ -202,7 +206,57 @@ impl Default for DispatchOptions {
             schedule: None,
             profile: false,
             trace: false,
+            progress: None,
         }
+    }
+}
+
+/// Live progress of the dispatches that share it through
+/// [`DispatchOptions::progress`]: which dispatch is running, its number of
+/// groups and how many have finished. Written with relaxed atomics (one
+/// increment per group), read from another thread by a display; the three
+/// numbers of a [`Progress::snapshot`] may be a moment apart.
+#[derive(Debug, Default)]
+pub struct Progress {
+    dispatches: AtomicU64,
+    groups: AtomicU64,
+    done: AtomicU64,
+}
+
+/// What a [`Progress`] says at one moment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProgressSnapshot {
+    /// Dispatches begun so far (the current one is number `dispatches`).
+    pub dispatches: u64,
+    /// Groups of the current dispatch.
+    pub groups: u64,
+    /// Groups of the current dispatch finished so far.
+    pub done: u64,
+}
+
+impl Progress {
+    /// A fresh counter (no dispatch begun).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The current numbers.
+    pub fn snapshot(&self) -> ProgressSnapshot {
+        ProgressSnapshot {
+            dispatches: self.dispatches.load(Ordering::Relaxed),
+            groups: self.groups.load(Ordering::Relaxed),
+            done: self.done.load(Ordering::Relaxed),
+        }
+    }
+
+    fn begin(&self, groups: u64) {
+        self.done.store(0, Ordering::Relaxed);
+        self.groups.store(groups, Ordering::Relaxed);
+        self.dispatches.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn group_done(&self) {
+        self.done.fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -360,6 +414,10 @@ pub fn dispatch_profiled(
         return dispatch_scheduled(program, bindings, groups, total, options, schedule);
     }
     let _span = tracing::debug_span!("dispatch", x, y, z, total).entered();
+    let progress = options.progress.as_deref();
+    if let Some(p) = progress {
+        p.begin(total);
+    }
     let sum = Mutex::new(ExecStats::default());
     let profile = options.profile.then(|| Mutex::new(ProfileSum::default()));
     let start = Instant::now();
@@ -392,7 +450,7 @@ pub fn dispatch_profiled(
                     ((g / x as u64) % y as u64) as u32,
                     (g / (x as u64 * y as u64)) as u32,
                 ];
-                match &mut c.profile {
+                let r = match &mut c.profile {
                     None => c.exec.run_group_watched(gid, bindings, &watchdog),
                     Some(p) => {
                         let t0 = Instant::now();
@@ -400,7 +458,11 @@ pub fn dispatch_profiled(
                         p.record(gid, t0, Instant::now());
                         r
                     }
+                };
+                if let Some(p) = progress {
+                    p.group_done();
                 }
+                r
             },
         )
     };
@@ -443,6 +505,9 @@ fn dispatch_scheduled(
 ) -> Result<(DispatchStats, Option<DispatchProfile>), DispatchError> {
     let [x, y, _] = groups;
     let _span = tracing::debug_span!("dispatch_scheduled", total, seed = schedule.seed).entered();
+    if let Some(p) = &options.progress {
+        p.begin(total);
+    }
     let watchdog = Watchdog::new(
         options.max_warp_instructions,
         options.timeout,
@@ -479,6 +544,9 @@ fn dispatch_scheduled(
             None => exec.run_group_watched(gid, bindings, &watchdog),
             Some(seed) => exec.run_group_interleaved(gid, bindings, &watchdog, seed),
         };
+        if let Some(p) = &options.progress {
+            p.group_done();
+        }
         if let Some(p) = &mut profile {
             let t1 = Instant::now();
             p.add_busy(0, t1 - t0);
@@ -560,6 +628,9 @@ pub fn dispatch_checked(
         return Ok(DispatchStats::default());
     }
     let _span = tracing::debug_span!("dispatch_checked", total).entered();
+    if let Some(p) = &options.progress {
+        p.begin(total);
+    }
     let watchdog = Watchdog::new(
         options.max_warp_instructions,
         options.timeout,
@@ -576,6 +647,9 @@ pub fn dispatch_checked(
             (g / (x as u64 * y as u64)) as u32,
         ];
         outcome = exec.run_group_watched(gid, bindings, &watchdog);
+        if let Some(p) = &options.progress {
+            p.group_done();
+        }
         if outcome.is_err() {
             break;
         }
