@@ -332,6 +332,8 @@ struct Scratch {
     r2: Vec<u32>,
     /// lanes leaving with break/continue/ret (4·W so `fetch` can fill it)
     lanes: Vec<u32>,
+    /// `alu`/`alu2`: results (2 × 4·W) and one W-word buffer per source (4·W)
+    alu: Vec<u32>,
 }
 
 /// Zeros for up to the largest warp (a group of at most 1024 threads, FS
@@ -392,11 +394,10 @@ fn any_all(m: &[u32]) -> (bool, bool) {
 
 #[inline]
 fn ftz(x: u32) -> u32 {
-    if x & 0x7f80_0000 == 0 {
-        x & 0x8000_0000
-    } else {
-        x
-    }
+    // zero exponent (a denormal or zero): keep only the sign. Branch-free,
+    // so that the lane loops around it vectorise.
+    let zero_exp = ((x & 0x7f80_0000 == 0) as u32).wrapping_neg();
+    x & !(zero_exp & 0x7fff_ffff)
 }
 
 #[inline]
@@ -411,11 +412,8 @@ fn fout(x: f32) -> u32 {
 
 #[inline]
 fn bool_mask(b: bool) -> u32 {
-    if b {
-        !0
-    } else {
-        0
-    }
+    // branch-free (0 → 0, 1 → all ones), so that lane loops vectorise
+    (b as u32).wrapping_neg()
 }
 
 fn fmin(a: f32, b: f32) -> f32 {
@@ -623,6 +621,7 @@ impl<'p> GroupExecutor<'p> {
                 r: vec![0; 4 * w],
                 r2: vec![0; 4 * w],
                 lanes: vec![0; 4 * w],
+                alu: vec![0; 12 * w],
             },
             group: [0; 3],
             stats: ExecStats::default(),
@@ -1117,13 +1116,20 @@ impl<'p> GroupExecutor<'p> {
 
     /// Note whether every lane is active; if none is, jump to the next
     /// instruction that can revive lanes.
+    #[inline]
     fn settle(&self, warp: &mut Warp) {
         // The common case, some lane still active, costs one scan.
         let (some, all) = any_all(&warp.active);
         warp.full = all;
-        if some {
-            return;
+        if !some {
+            self.revive(warp);
         }
+    }
+
+    /// `settle` when no lane is active: resume a caller whose lanes have all
+    /// returned, else jump to where lanes can come back.
+    #[inline(never)]
+    fn revive(&self, warp: &mut Warp) {
         while let Some(&Frame::Call { return_pc }) = warp.frames.last() {
             // Every lane of the call has returned: resume the caller with
             // them and with the lanes that skipped a conditional call.
@@ -2247,10 +2253,16 @@ impl<'p> GroupExecutor<'p> {
     ) {
         use AluOp::*;
         let w = self.w;
-        let mut s = std::mem::take(&mut self.sc.s);
-        let mut r = std::mem::take(&mut self.sc.r);
+        // one scratch vector: result (4·W), then one W-word buffer per source
+        let mut buf = std::mem::take(&mut self.sc.alu);
+        let (r, rest) = buf.split_at_mut(4 * w);
+        let (s0, rest) = rest.split_at_mut(w);
+        let (s1, rest) = rest.split_at_mut(w);
+        let (s2, rest) = rest.split_at_mut(w);
+        let s3 = &mut rest[..w];
+
         let wr: &Warp = warp;
-        let [s0, s1, s2, s3] = &mut s;
+
         // Each destination component is computed from operand slices that
         // point straight into the register file when no copy is needed;
         // all sources are read before `write` changes any register.
@@ -2419,8 +2431,7 @@ impl<'p> GroupExecutor<'p> {
             }
         }
         self.write(warp, dst, &r);
-        self.sc.s = s;
-        self.sc.r = r;
+        self.sc.alu = buf;
     }
 
     /// Double-precision instructions. A double occupies a component pair, x
@@ -2561,11 +2572,15 @@ impl<'p> GroupExecutor<'p> {
         use Alu2Op::*;
         let w = self.w;
         let comps = dst[0].mask | dst[1].mask;
-        let mut s = std::mem::take(&mut self.sc.s);
-        let mut r = std::mem::take(&mut self.sc.r);
-        let mut r2 = std::mem::take(&mut self.sc.r2);
+        let mut buf = std::mem::take(&mut self.sc.alu);
+        let (r, rest) = buf.split_at_mut(4 * w);
+        let (r2, rest) = rest.split_at_mut(4 * w);
+        let (s0, rest) = rest.split_at_mut(w);
+        let (s1, rest) = rest.split_at_mut(w);
+        let s2 = &mut rest[..w];
+
         let wr: &Warp = warp;
-        let [s0, s1, s2, _] = &mut s;
+
         for comp in 0..4 {
             if comps & (1 << comp) == 0 {
                 continue;
@@ -2625,9 +2640,7 @@ impl<'p> GroupExecutor<'p> {
         // all sources were read before either destination is written (§1)
         self.write(warp, &dst[0], &r);
         self.write(warp, &dst[1], &r2);
-        self.sc.s = s;
-        self.sc.r = r;
-        self.sc.r2 = r2;
+        self.sc.alu = buf;
     }
 }
 
