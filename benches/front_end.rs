@@ -6,10 +6,11 @@
 //! - `decode/load`: the whole load (`Program::from_dxbc`: decode, validation,
 //!   lowering) over those of the same files the executor runs.
 //! - `dispatch_1_group`: `Dispatch(1, 1, 1)` of a one-thread shader that
-//!   stores one word: `threads_2` with `DispatchOptions { threads: 2 }` (the
-//!   call builds its worker pool, as every such dispatch does), `in_pool`
-//!   with `threads: 0` called inside an existing 2-thread rayon pool (the
-//!   dispatch alone).
+//!   stores one word: `threads_2` with `DispatchOptions { threads: 2 }`
+//!   (what a caller pays: a one-group dispatch runs on the calling thread),
+//!   `in_pool` with `threads: 0` through `pool.install` of an existing
+//!   2-thread rayon pool (the dispatch plus the bench's own hand-over to that
+//!   pool and back).
 //!
 //! ```text
 //! cargo bench --bench front_end

@@ -329,7 +329,6 @@ struct Warp {
 struct Scratch {
     s: [Vec<u32>; 4],
     r: Vec<u32>,
-    r2: Vec<u32>,
     /// lanes leaving with break/continue/ret (4·W so `fetch` can fill it)
     lanes: Vec<u32>,
     /// `alu`/`alu2`: results (2 × 4·W) and one W-word buffer per source (4·W)
@@ -619,7 +618,6 @@ impl<'p> GroupExecutor<'p> {
                     vec![0; 4 * w],
                 ],
                 r: vec![0; 4 * w],
-                r2: vec![0; 4 * w],
                 lanes: vec![0; 4 * w],
                 alu: vec![0; 12 * w],
             },

@@ -426,47 +426,51 @@ pub fn dispatch_profiled(
         options.timeout,
         options.cancel.clone(),
     );
-    let run = || {
-        (0..total).into_par_iter().try_for_each_init(
-            || {
-                let mut exec = GroupExecutor::new(program, options.warp_width);
-                exec.set_profiling(profile.is_some());
-                Collect {
-                    exec,
-                    sum: &sum,
-                    profile: profile.as_ref().map(|p| WorkerProfile {
-                        sum: p,
-                        worker: rayon::current_thread_index().unwrap_or(0),
-                        busy: Duration::ZERO,
-                        spans: Vec::new(),
-                        trace: options.trace,
-                        start,
-                    }),
-                }
-            },
-            |c, g| {
-                let gid = [
-                    (g % x as u64) as u32,
-                    ((g / x as u64) % y as u64) as u32,
-                    (g / (x as u64 * y as u64)) as u32,
-                ];
-                let r = match &mut c.profile {
-                    None => c.exec.run_group_watched(gid, bindings, &watchdog),
-                    Some(p) => {
-                        let t0 = Instant::now();
-                        let r = c.exec.run_group_watched(gid, bindings, &watchdog);
-                        p.record(gid, t0, Instant::now());
-                        r
-                    }
-                };
-                if let Some(p) = progress {
-                    p.group_done();
-                }
-                r
-            },
-        )
+    let init = || {
+        let mut exec = GroupExecutor::new(program, options.warp_width);
+        exec.set_profiling(profile.is_some());
+        Collect {
+            exec,
+            sum: &sum,
+            profile: profile.as_ref().map(|p| WorkerProfile {
+                sum: p,
+                worker: rayon::current_thread_index().unwrap_or(0),
+                busy: Duration::ZERO,
+                spans: Vec::new(),
+                trace: options.trace,
+                start,
+            }),
+        }
     };
-    let outcome = if options.threads == 0 {
+    let one = |c: &mut Collect<'_, '_>, g: u64| {
+        let gid = [
+            (g % x as u64) as u32,
+            ((g / x as u64) % y as u64) as u32,
+            (g / (x as u64 * y as u64)) as u32,
+        ];
+        let r = match &mut c.profile {
+            None => c.exec.run_group_watched(gid, bindings, &watchdog),
+            Some(p) => {
+                let t0 = Instant::now();
+                let r = c.exec.run_group_watched(gid, bindings, &watchdog);
+                p.record(gid, t0, Instant::now());
+                r
+            }
+        };
+        if let Some(p) = progress {
+            p.group_done();
+        }
+        r
+    };
+    let run = || (0..total).into_par_iter().try_for_each_init(init, one);
+    let outcome = if total == 1 {
+        // One group runs on the calling thread: handing it to the pool and
+        // waiting for it to come back would cost more than many small groups.
+        let mut c = init();
+        let r = one(&mut c, 0);
+        drop(c);
+        r
+    } else if options.threads == 0 {
         run()
     } else {
         pool(options.threads)?.install(run)
