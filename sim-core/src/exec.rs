@@ -2428,7 +2428,7 @@ impl<'p> GroupExecutor<'p> {
                 }
             }
         }
-        self.write(warp, dst, &r);
+        self.write(warp, dst, r);
         self.sc.alu = buf;
     }
 
@@ -2636,8 +2636,8 @@ impl<'p> GroupExecutor<'p> {
             }
         }
         // all sources were read before either destination is written (§1)
-        self.write(warp, &dst[0], &r);
-        self.write(warp, &dst[1], &r2);
+        self.write(warp, &dst[0], r);
+        self.write(warp, &dst[1], r2);
         self.sc.alu = buf;
     }
 }
