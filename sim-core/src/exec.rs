@@ -40,7 +40,7 @@ use crate::check::{Checker, MemOp, Space};
 use crate::program::*;
 use sim_mem::format::{f16_to_f32, f32_to_f16_rtz};
 use sim_mem::{
-    sampling, AtomicOp, Bindings, BufferView, TextureView, Tgsm, ViewDimension, ViewKind,
+    sampling, AtomicOp, Bindings, BufferView, Extent, TextureView, Tgsm, ViewDimension, ViewKind,
 };
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -339,6 +339,19 @@ struct Scratch {
 /// §18.6.6): the operand `l(0)` and a missing offset, without a fill.
 static ZEROS: [u32; 1024] = [0; 1024];
 
+/// W zeros: a slice of [`ZEROS`], or `buf` filled should W ever exceed it.
+#[inline]
+fn zeros(w: usize, buf: &mut [u32]) -> &[u32] {
+    match ZEROS.get(..w) {
+        Some(z) => z,
+        None => {
+            let o = &mut buf[..w];
+            o.fill(0);
+            o
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Leave {
     Break,
@@ -376,12 +389,6 @@ fn typed_bytes(view: Option<BufferView<'_>>) -> u64 {
         Some(ViewKind::Typed { format }) => format.size_bytes() as u64,
         _ => 16,
     }
-}
-
-#[inline]
-fn any(m: &[u32]) -> bool {
-    // an OR over all lanes (vectorises) rather than a search
-    m.iter().fold(0, |acc, &x| acc | x) != 0
 }
 
 /// (some lane set, every lane set), in one pass that vectorises.
@@ -944,7 +951,7 @@ impl<'p> GroupExecutor<'p> {
                 SrcKind::ThreadId if sc < 3 => return &warp.tid[sc],
                 SrcKind::ThreadIdInGroup if sc < 3 => return &warp.tig[sc],
                 SrcKind::Flattened => return &warp.flat,
-                SrcKind::Imm(v) if v[sc] == 0 && w <= ZEROS.len() => return &ZEROS[..w],
+                SrcKind::Imm(v) if v[sc] == 0 => return zeros(w, buf),
                 _ => {}
             }
         }
@@ -1085,9 +1092,8 @@ impl<'p> GroupExecutor<'p> {
     fn condition(&mut self, warp: &Warp, b: &Bindings<'_>, src: &Src, nz: bool, out: &mut [u32]) {
         let mut buf = std::mem::take(&mut self.sc.s[0]);
         let c = self.operand(warp, b, src, 0, &mut buf);
-        let z = bool_mask(!nz);
         for (o, &c) in out.iter_mut().zip(c) {
-            *o = bool_mask(c == 0) ^ !z;
+            *o = bool_mask((c != 0) == nz);
         }
         self.sc.s[0] = buf;
     }
@@ -1192,7 +1198,7 @@ impl<'p> GroupExecutor<'p> {
         let w = self.w;
         let mut lanes = std::mem::take(&mut self.sc.lanes);
         self.leaving(warp, b, cond, &mut lanes[..w]);
-        if any(&lanes[..w]) {
+        if any_all(&lanes[..w]).0 {
             let target = match kind {
                 Leave::Ret => warp
                     .frames
@@ -1905,6 +1911,16 @@ impl<'p> GroupExecutor<'p> {
         }
     }
 
+    /// The bounds of a raw or structured access to `res`: its TGSM region's
+    /// or its raw/structured `view`'s (None: undeclared region, unbound or
+    /// typed view).
+    fn bounds(&self, res: Res, view: Option<BufferView<'_>>) -> Option<Extent> {
+        match res {
+            Res::Tgsm(g) => self.tgsm.region(g).map(|(e, _)| e),
+            _ => view.and_then(|v| v.extent()),
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn load(
         &mut self,
@@ -1924,11 +1940,7 @@ impl<'p> GroupExecutor<'p> {
         let sa = self.operand(wr, b, a, 0, &mut ba);
         let sb: &[u32] = match off {
             Some(off) => self.operand(wr, b, off, 0, &mut bb),
-            None if w <= ZEROS.len() => &ZEROS[..w],
-            None => {
-                bb[..w].fill(0);
-                &bb[..w]
-            }
+            None => zeros(w, &mut bb),
         };
         // The memory kind and bounds are decided once per instruction, not per lane.
         let view = Self::view(b, res);
@@ -1956,10 +1968,11 @@ impl<'p> GroupExecutor<'p> {
             .map(|c| swz[c] as u32)
             .max()
             .unwrap_or(0);
-        let ext = match (res, view) {
-            (Res::Tgsm(g), _) => self.tgsm.extent(g).map(|(_, e)| e),
-            (_, v) => v.and_then(|v| v.extent()),
+        let tgsm = match res {
+            Res::Tgsm(g) => self.tgsm.region(g),
+            _ => None,
         };
+        let ext = self.bounds(res, view);
         let line = ext.and_then(|e| sim_mem::affine_words(e, sa, sb, k_max));
         for c in 0..4 {
             if dst.mask & (1 << c) == 0 {
@@ -1968,12 +1981,11 @@ impl<'p> GroupExecutor<'p> {
             let k = swz[c] as u32;
             let out = &mut r[c * w..(c + 1) * w];
             match (res, view) {
-                (Res::Tgsm(g), _) => {
-                    let Some((base, ext)) = self.tgsm.extent(g) else {
+                (Res::Tgsm(_), _) => {
+                    let Some((ext, words)) = tgsm else {
                         out.fill(0);
                         continue;
                     };
-                    let words = &self.tgsm.words()[base..];
                     if let Some((first, step)) = line {
                         let first = first + k as usize;
                         if step == 1 {
@@ -1992,7 +2004,7 @@ impl<'p> GroupExecutor<'p> {
                         }
                     }
                 }
-                (_, Some(v)) => match v.extent() {
+                (_, Some(v)) => match ext {
                     Some(ext) => {
                         let words = v.buffer().words();
                         if let Some((first, step)) = line {
@@ -2047,11 +2059,7 @@ impl<'p> GroupExecutor<'p> {
         let sa = self.operand(wr, b, a, 0, &mut ba);
         let sb: &[u32] = match off {
             Some(off) => self.operand(wr, b, off, 0, &mut bb),
-            None if w <= ZEROS.len() => &ZEROS[..w],
-            None => {
-                bb[..w].fill(0);
-                &bb[..w]
-            }
+            None => zeros(w, &mut bb),
         };
         self.fetch(wr, b, value, (1u8 << count) - 1, &mut sv);
         let view = Self::view(b, res);
@@ -2068,17 +2076,13 @@ impl<'p> GroupExecutor<'p> {
         // arithmetic (`line`); the order stays lane by lane, each lane's
         // dwords in order, so a later lane wins a collision.
         let full = wr.full;
-        let ext = match (res, view) {
-            (Res::Tgsm(g), _) => self.tgsm.extent(g).map(|(_, e)| e),
-            (_, v) => v.and_then(|v| v.extent()),
-        };
+        let ext = self.bounds(res, view);
         let line = ext
             .filter(|_| full)
             .and_then(|e| sim_mem::affine_words(e, sa, sb, count as u32 - 1));
         match (res, view) {
             (Res::Tgsm(g), _) => {
-                if let Some((base, ext)) = self.tgsm.extent(g) {
-                    let words = &mut self.tgsm.words_mut()[base..];
+                if let Some((ext, words)) = self.tgsm.region_mut(g) {
                     if let Some((first, step)) = line {
                         for l in 0..w {
                             for k in 0..count as usize {
@@ -2163,10 +2167,7 @@ impl<'p> GroupExecutor<'p> {
         }
         // a TGSM region's bounds and words, set up once
         let mut tgsm = match res {
-            Res::Tgsm(g) => self
-                .tgsm
-                .extent(g)
-                .map(|(base, ext)| (ext, &mut self.tgsm.words_mut()[base..])),
+            Res::Tgsm(g) => self.tgsm.region_mut(g),
             _ => None,
         };
         for l in 0..w {

@@ -7,8 +7,7 @@
 //! group runs on one OS thread, and its lanes run one after another.
 //! Contents start at zero for every group (D3D leaves them undefined).
 
-use crate::addressing::{raw_word_index, structured_word_index, Extent};
-use crate::atomic::AtomicOp;
+use crate::addressing::Extent;
 
 /// The most TGSM a cs_5_x group may declare, in bytes (FS §18.6.6; cs_4_x: 16384).
 pub const MAX_TGSM_BYTES: u32 = 32768;
@@ -58,58 +57,40 @@ impl Tgsm {
     #[inline]
     pub fn word_index(&self, g: u32, a: u32, b: u32, k: u32) -> Option<usize> {
         let r = self.regions.get(g as usize).copied().flatten()?;
-        let size = r.size_bytes as u64;
-        let i = if r.stride == 0 {
-            raw_word_index(size, a, k)?
-        } else {
-            structured_word_index(size, r.stride, a, b, k)?
-        };
-        Some(r.base_word + i)
+        Some(r.base_word + Self::extent(r).word_index(a, b, k)?)
     }
 
-    /// Where region `g#` starts in the arena (its first word) and its
-    /// bounds; `None` when `g#` is not declared.
+    /// Region `g#`: its bounds and its words (indexed as
+    /// [`Extent::word_index`] gives them); `None` when `g#` is not declared.
     #[inline]
-    pub fn extent(&self, g: u32) -> Option<(usize, Extent)> {
+    pub fn region(&self, g: u32) -> Option<(Extent, &[u32])> {
         let r = self.regions.get(g as usize).copied().flatten()?;
-        Some((
-            r.base_word,
-            Extent {
-                size_bytes: r.size_bytes as u64,
-                stride: r.stride,
-            },
-        ))
+        let words = self
+            .words
+            .get(r.base_word..r.base_word + r.size_bytes as usize / 4)?;
+        Some((Self::extent(r), words))
     }
 
-    /// Load arena word `i`; 0 when `None`.
+    /// [`Tgsm::region`], writable.
     #[inline]
-    pub fn load(&self, i: Option<usize>) -> u32 {
-        i.and_then(|i| self.words.get(i)).copied().unwrap_or(0)
+    pub fn region_mut(&mut self, g: u32) -> Option<(Extent, &mut [u32])> {
+        let r = self.regions.get(g as usize).copied().flatten()?;
+        let words = self
+            .words
+            .get_mut(r.base_word..r.base_word + r.size_bytes as usize / 4)?;
+        Some((Self::extent(r), words))
     }
 
-    /// Store arena word `i`; dropped when `None`.
-    #[inline]
-    pub fn store(&mut self, i: Option<usize>, v: u32) {
-        if let Some(w) = i.and_then(|i| self.words.get_mut(i)) {
-            *w = v;
+    fn extent(r: TgsmRegion) -> Extent {
+        Extent {
+            size_bytes: r.size_bytes as u64,
+            stride: r.stride,
         }
     }
 
-    /// Read-modify-write of arena word `i`; returns the old value, `None` when out of range.
-    #[inline]
-    pub fn atomic(&mut self, i: Option<usize>, op: AtomicOp) -> Option<u32> {
-        i.and_then(|i| self.words.get_mut(i))
-            .map(|w| op.apply_plain(w))
-    }
-
-    /// The whole arena, every region back to back (see [`Tgsm::extent`]).
+    /// The whole arena, every region back to back.
     pub fn words(&self) -> &[u32] {
         &self.words
-    }
-
-    /// The whole arena, writable.
-    pub fn words_mut(&mut self) -> &mut [u32] {
-        &mut self.words
     }
 }
 
@@ -132,11 +113,17 @@ mod tests {
             }),
         ]);
         // g0 has 2 structures; index 2 is out and must not reach g1.
-        t.store(t.word_index(0, 2, 0, 0), 9);
-        assert_eq!(t.words(), &[0; 6]);
-        t.store(t.word_index(1, 12, 0, 0), 7);
+        assert_eq!(t.word_index(0, 2, 0, 0), None);
+        let (e0, w0) = t.region_mut(0).unwrap();
+        assert_eq!((e0.word_index(2, 0, 0), w0.len()), (None, 2));
+        w0[1] = 9;
+        assert_eq!(t.words(), &[0, 9, 0, 0, 0, 0]);
+        let (e1, w1) = t.region_mut(1).unwrap();
+        w1[e1.word_index(12, 0, 0).unwrap()] = 7;
         assert_eq!(t.words()[5], 7);
+        assert_eq!(t.word_index(1, 12, 0, 0), Some(5));
         assert_eq!(t.word_index(1, 16, 0, 0), None);
         assert_eq!(t.word_index(2, 0, 0, 0), None, "undeclared g2");
+        assert!(t.region(2).is_none());
     }
 }

@@ -443,11 +443,7 @@ pub fn dispatch_profiled(
         }
     };
     let one = |c: &mut Collect<'_, '_>, g: u64| {
-        let gid = [
-            (g % x as u64) as u32,
-            ((g / x as u64) % y as u64) as u32,
-            (g / (x as u64 * y as u64)) as u32,
-        ];
+        let gid = group_id(g, groups);
         let r = match &mut c.profile {
             None => c.exec.run_group_watched(gid, bindings, &watchdog),
             Some(p) => {
@@ -507,7 +503,6 @@ fn dispatch_scheduled(
     options: &DispatchOptions,
     schedule: &Schedule,
 ) -> Result<(DispatchStats, Option<DispatchProfile>), DispatchError> {
-    let [x, y, _] = groups;
     let _span = tracing::debug_span!("dispatch_scheduled", total, seed = schedule.seed).entered();
     if let Some(p) = &options.progress {
         p.begin(total);
@@ -525,11 +520,7 @@ fn dispatch_scheduled(
     let mut profile = options.profile.then(ProfileSum::default);
     let start = Instant::now();
     for g in schedule.group_order(total) {
-        let gid = [
-            (g % x as u64) as u32,
-            ((g / x as u64) % y as u64) as u32,
-            (g / (x as u64 * y as u64)) as u32,
-        ];
+        let gid = group_id(g, groups);
         let plan = schedule.group_plan(g, n, options.warp_width);
         let mut fresh;
         let exec = match &plan.lane_order {
@@ -626,7 +617,6 @@ pub fn dispatch_checked(
     options: &DispatchOptions,
     checker: &mut Checker,
 ) -> Result<DispatchStats, DispatchError> {
-    let [x, y, _] = groups;
     let total = admit(program, groups)?;
     if total == 0 {
         return Ok(DispatchStats::default());
@@ -645,11 +635,7 @@ pub fn dispatch_checked(
     exec.set_checker(Some(Box::new(std::mem::take(checker))));
     let mut outcome = Ok(());
     for g in 0..total {
-        let gid = [
-            (g % x as u64) as u32,
-            ((g / x as u64) % y as u64) as u32,
-            (g / (x as u64 * y as u64)) as u32,
-        ];
+        let gid = group_id(g, groups);
         outcome = exec.run_group_watched(gid, bindings, &watchdog);
         if let Some(p) = &options.progress {
             p.group_done();
@@ -672,6 +658,12 @@ pub fn dispatch_checked(
         aborted_threads: s.aborted_threads,
         debug_breaks: s.debug_breaks,
     })
+}
+
+/// `SV_GroupID` of linear group `g` of a dispatch of `groups` (x fastest).
+fn group_id(g: u64, [x, y, _]: [u32; 3]) -> [u32; 3] {
+    let (x, y) = (x as u64, y as u64);
+    [(g % x) as u32, ((g / x) % y) as u32, (g / (x * y)) as u32]
 }
 
 /// The worker pool for `threads` threads, built once per thread count and
