@@ -37,11 +37,12 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::check::{Checker, MemOp, Space};
+use crate::lanes::*;
 use crate::program::*;
-use sim_mem::format::{f16_to_f32, f32_to_f16_rtz};
 use sim_mem::{
     sampling, AtomicOp, Bindings, BufferView, Extent, TextureView, Tgsm, ViewDimension, ViewKind,
 };
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -322,6 +323,8 @@ struct Warp {
     /// every one of the W lanes is active (kept by `settle` and `endloop`):
     /// a register write is then a plain copy
     full: bool,
+    /// scratch of the fast ALU path: three source buffers and four results (7·W)
+    fast_buf: Vec<u32>,
 }
 
 /// Scratch space for operands: 4 components × W lanes each.
@@ -350,6 +353,215 @@ fn zeros(w: usize, buf: &mut [u32]) -> &[u32] {
             o
         }
     }
+}
+
+/// Where a pre-resolved source's W lane values are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Row {
+    /// word offset of a temp component in the warp's register file
+    Temp(u32),
+    /// word offset of an immediate's W copies in `GroupExecutor::fast_imm`
+    Imm(u32),
+    /// vThreadID component
+    Tid(u8),
+    /// vThreadIDInGroup component
+    Tig(u8),
+    /// vThreadIDInGroupFlattened
+    Flat,
+    /// vThreadGroupID component (uniform: filled per instruction)
+    Group(u8),
+    /// a constant-buffer word at an immediate index (uniform: filled per instruction)
+    Cb { slot: u32, word: u64 },
+}
+
+/// The register file as seen by a [`FastAlu`]'s sources: the rows before
+/// the destination row (`lo`) and after it (`hi`, starting at word
+/// `hi_start`) when the result is written in place, else all of it in `lo`;
+/// and the system values.
+struct Rows<'a> {
+    lo: &'a [u32],
+    hi: &'a [u32],
+    hi_start: usize,
+    tid: &'a [Vec<u32>; 3],
+    tig: &'a [Vec<u32>; 3],
+    flat: &'a [u32],
+}
+
+/// A source of one destination component of a [`FastAlu`]: the swizzle
+/// applied, the modifier still to apply (immediates are pre-modified).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FastSrc {
+    row: Row,
+    modifier: SrcMod,
+}
+
+/// One destination component: its word offset in the register file and its
+/// sources.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FastComp {
+    dst: u32,
+    src: [FastSrc; 3],
+}
+
+/// A component-wise ALU instruction into a temp whose sources are temps,
+/// immediates, system values or immediately indexed constant-buffer words,
+/// resolved once per executor: per destination component, the lane kernel
+/// and where each source's lane values are. The hot path of every shader;
+/// the general [`GroupExecutor::alu`] handles everything else, with the same
+/// kernels.
+#[derive(Debug, Clone, Copy)]
+struct FastAlu {
+    op: LaneOp,
+    sat: bool,
+    /// one component, and no source reads the destination row: a full
+    /// warp computes it straight into the register file
+    direct: bool,
+    n: u8,
+    comps: [FastComp; 4],
+}
+
+/// A source modifier applied to one 32-bit value (the double modifiers are
+/// applied by `double` to assembled 64-bit values, so they leave it as is).
+fn modify(v: u32, m: SrcMod) -> u32 {
+    match m {
+        SrcMod::None | SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg => v,
+        SrcMod::FNeg => v ^ 0x8000_0000,
+        SrcMod::FAbs => v & 0x7fff_ffff,
+        SrcMod::FAbsNeg => v | 0x8000_0000,
+        SrcMod::INeg => v.wrapping_neg(),
+        SrcMod::IAbs => (v as i32).unsigned_abs(),
+        SrcMod::IAbsNeg => (v as i32).unsigned_abs().wrapping_neg(),
+    }
+}
+
+/// [`modify`] on every lane (one loop per modifier, so that each vectorises).
+fn apply_modifier(o: &mut [u32], m: SrcMod) {
+    match m {
+        SrcMod::None | SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg => {}
+        SrcMod::FNeg => o.iter_mut().for_each(|v| *v ^= 0x8000_0000),
+        SrcMod::FAbs => o.iter_mut().for_each(|v| *v &= 0x7fff_ffff),
+        SrcMod::FAbsNeg => o.iter_mut().for_each(|v| *v |= 0x8000_0000),
+        SrcMod::INeg => o.iter_mut().for_each(|v| *v = v.wrapping_neg()),
+        SrcMod::IAbs => o.iter_mut().for_each(|v| *v = (*v as i32).unsigned_abs()),
+        SrcMod::IAbsNeg => o
+            .iter_mut()
+            .for_each(|v| *v = (*v as i32).unsigned_abs().wrapping_neg()),
+    }
+}
+
+/// The pre-resolved ALU instructions of `prog` for warps of `w` lanes: per
+/// pc, the [`FastAlu`] form of an instruction that has one (else `None`),
+/// and the immediate rows they read (W copies of each distinct value).
+fn resolve_fast(prog: &Program, w: usize) -> (Vec<Option<FastAlu>>, Vec<u32>) {
+    let mut imm: Vec<u32> = Vec::new();
+    let mut seen: HashMap<u32, u32> = HashMap::new();
+    let mut fast = Vec::with_capacity(prog.code.len());
+    for op in &prog.code {
+        fast.push(resolve_alu(prog, op, w, &mut |v| {
+            let o = *seen.entry(v).or_insert_with(|| imm.len() as u32);
+            if o as usize == imm.len() {
+                imm.extend(std::iter::repeat_n(v, w));
+            }
+            o
+        }));
+    }
+    (fast, imm)
+}
+
+/// The [`FastAlu`] form of `op`, if it has one; `imm_row` gives the
+/// offset of an immediate's row.
+fn resolve_alu(
+    prog: &Program,
+    op: &Op,
+    w: usize,
+    imm_row: &mut impl FnMut(u32) -> u32,
+) -> Option<FastAlu> {
+    let OpKind::Alu {
+        op,
+        ref dst,
+        ref src,
+        sat,
+    } = op.kind
+    else {
+        return None;
+    };
+    let lane = lane_op(op)?;
+    let DstKind::Temp(r) = dst.kind else {
+        return None;
+    };
+    if r >= prog.temps {
+        return None;
+    }
+    let unused = FastSrc {
+        row: Row::Flat,
+        modifier: SrcMod::None,
+    };
+    let mut comps = [FastComp {
+        dst: 0,
+        src: [unused; 3],
+    }; 4];
+    let mut n = 0;
+    for c in (0..4).filter(|c| dst.mask & (1 << c) != 0) {
+        let mut s = [unused; 3];
+        for (i, s) in s.iter_mut().enumerate().take(lane.arity as usize) {
+            *s = resolve_src(prog, &src[i], c, w, imm_row)?;
+        }
+        comps[n] = FastComp {
+            dst: u32::try_from((r as usize * 4 + c) * w).ok()?,
+            src: s,
+        };
+        n += 1;
+    }
+    let direct = n == 1
+        && comps[0].src[..lane.arity as usize]
+            .iter()
+            .all(|s| s.row != Row::Temp(comps[0].dst));
+    (n > 0).then_some(FastAlu {
+        op: lane,
+        sat,
+        direct,
+        n: n as u8,
+        comps,
+    })
+}
+
+/// Destination component `c`'s view of `s` as a [`FastSrc`], if it has one.
+fn resolve_src(
+    prog: &Program,
+    s: &Src,
+    c: usize,
+    w: usize,
+    imm_row: &mut impl FnMut(u32) -> u32,
+) -> Option<FastSrc> {
+    let sc = s.swz[c] as usize;
+    let modifier = s.modifier;
+    if matches!(modifier, SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg) {
+        return None;
+    }
+    // an immediate (or a missing system-value component, which reads 0)
+    let imm = |v: u32, imm_row: &mut dyn FnMut(u32) -> u32| FastSrc {
+        row: Row::Imm(imm_row(modify(v, modifier))),
+        modifier: SrcMod::None,
+    };
+    let row = match s.kind {
+        SrcKind::Temp(r) if r < prog.temps => {
+            Row::Temp(u32::try_from((r as usize * 4 + sc) * w).ok()?)
+        }
+        SrcKind::Imm(v) => return Some(imm(*v.get(sc)?, imm_row)),
+        SrcKind::ThreadId if sc < 3 => Row::Tid(sc as u8),
+        SrcKind::ThreadIdInGroup if sc < 3 => Row::Tig(sc as u8),
+        SrcKind::GroupId if sc < 3 => Row::Group(sc as u8),
+        SrcKind::ThreadId | SrcKind::ThreadIdInGroup | SrcKind::GroupId => {
+            return Some(imm(0, imm_row))
+        }
+        SrcKind::Flattened => Row::Flat,
+        SrcKind::Cb { slot, index } if index.rel.is_none() => Row::Cb {
+            slot,
+            word: index.imm as u64 * 4 + sc as u64,
+        },
+        _ => return None,
+    };
+    Some(FastSrc { row, modifier })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -381,6 +593,10 @@ pub struct GroupExecutor<'p> {
     interleave: bool,
     /// throughput counters, when profiling (`None` in a plain run)
     prof: Option<Box<Profile>>,
+    /// per pc, the pre-resolved form of a fast ALU instruction
+    fast: Vec<Option<FastAlu>>,
+    /// the immediate rows the fast ALU instructions read
+    fast_imm: Vec<u32>,
 }
 
 /// Bytes of one element of a typed buffer view (16 when unknown).
@@ -396,111 +612,6 @@ fn typed_bytes(view: Option<BufferView<'_>>) -> u64 {
 fn any_all(m: &[u32]) -> (bool, bool) {
     let (or, and) = m.iter().fold((0, !0), |(o, a), &x| (o | x, a & x));
     (or != 0, and != 0)
-}
-
-#[inline]
-fn ftz(x: u32) -> u32 {
-    // zero exponent (a denormal or zero): keep only the sign. Branch-free,
-    // so that the lane loops around it vectorise.
-    let zero_exp = ((x & 0x7f80_0000 == 0) as u32).wrapping_neg();
-    x & !(zero_exp & 0x7fff_ffff)
-}
-
-#[inline]
-fn fin(x: u32) -> f32 {
-    f32::from_bits(ftz(x))
-}
-
-#[inline]
-fn fout(x: f32) -> u32 {
-    ftz(x.to_bits())
-}
-
-#[inline]
-fn bool_mask(b: bool) -> u32 {
-    // branch-free (0 → 0, 1 → all ones), so that lane loops vectorise
-    (b as u32).wrapping_neg()
-}
-
-fn fmin(a: f32, b: f32) -> f32 {
-    if a.is_nan() {
-        b
-    } else if b.is_nan() || a < b {
-        a
-    } else if b < a {
-        b
-    } else if a.is_sign_negative() {
-        a
-    } else {
-        b
-    }
-}
-
-fn fmax(a: f32, b: f32) -> f32 {
-    if a.is_nan() {
-        b
-    } else if b.is_nan() || a > b {
-        a
-    } else if b > a {
-        b
-    } else if a.is_sign_positive() {
-        a
-    } else {
-        b
-    }
-}
-
-fn ubfe(w: u32, o: u32, v: u32) -> u32 {
-    let (w, o) = (w & 31, o & 31);
-    if w == 0 {
-        0
-    } else if w + o < 32 {
-        (v << (32 - w - o)) >> (32 - w)
-    } else {
-        v >> o
-    }
-}
-
-fn ibfe(w: u32, o: u32, v: u32) -> u32 {
-    let (w, o) = (w & 31, o & 31);
-    if w == 0 {
-        0
-    } else if w + o < 32 {
-        (((v << (32 - w - o)) as i32) >> (32 - w)) as u32
-    } else {
-        ((v as i32) >> o) as u32
-    }
-}
-
-fn bfi(w: u32, o: u32, ins: u32, base: u32) -> u32 {
-    let (w, o) = (w & 31, o & 31);
-    let mask = (((1u64 << w) - 1) << o) as u32;
-    ((ins << o) & mask) | (base & !mask)
-}
-
-fn firstbit_hi(v: u32) -> u32 {
-    if v == 0 {
-        !0
-    } else {
-        v.leading_zeros()
-    }
-}
-
-fn firstbit_shi(v: u32) -> u32 {
-    let v = if (v as i32) < 0 { !v } else { v };
-    firstbit_hi(v)
-}
-
-fn msad(r: u32, s: u32, acc: u32) -> u32 {
-    let mut acc = acc;
-    for i in 0..4 {
-        let a = (r >> (8 * i)) & 0xff;
-        let b = (s >> (8 * i)) & 0xff;
-        if a != 0 {
-            acc = acc.wrapping_add(a.abs_diff(b));
-        }
-    }
-    acc
 }
 
 fn dmin(a: f64, b: f64) -> f64 {
@@ -529,17 +640,6 @@ fn dsat(x: f64) -> f64 {
         0.0
     } else {
         x.min(1.0)
-    }
-}
-
-fn sat(x: u32) -> u32 {
-    let f = fin(x);
-    if f.is_nan() || f <= 0.0 {
-        0
-    } else if f >= 1.0 {
-        1.0f32.to_bits()
-    } else {
-        ftz(x)
     }
 }
 
@@ -609,9 +709,11 @@ impl<'p> GroupExecutor<'p> {
                     pc: 0,
                     done: false,
                     full: false,
+                    fast_buf: vec![0; 7 * w],
                 }
             })
             .collect();
+        let (fast, fast_imm) = resolve_fast(prog, w);
         Self {
             prog,
             w,
@@ -635,6 +737,8 @@ impl<'p> GroupExecutor<'p> {
             round: Vec::new(),
             interleave: false,
             prof: None,
+            fast,
+            fast_imm,
         }
     }
 
@@ -1014,19 +1118,142 @@ impl<'p> GroupExecutor<'p> {
                 }
             }
         }
-        match src.modifier {
-            SrcMod::None => {}
-            SrcMod::FNeg => o.iter_mut().for_each(|v| *v ^= 0x8000_0000),
-            SrcMod::FAbs => o.iter_mut().for_each(|v| *v &= 0x7fff_ffff),
-            SrcMod::FAbsNeg => o.iter_mut().for_each(|v| *v |= 0x8000_0000),
-            SrcMod::INeg => o.iter_mut().for_each(|v| *v = v.wrapping_neg()),
-            SrcMod::IAbs => o.iter_mut().for_each(|v| *v = (*v as i32).unsigned_abs()),
-            SrcMod::IAbsNeg => o
-                .iter_mut()
-                .for_each(|v| *v = (*v as i32).unsigned_abs().wrapping_neg()),
-            // applied by `double` to the assembled 64-bit values
-            SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg => {}
+        apply_modifier(o, src.modifier);
+    }
+
+    /// A pre-resolved ALU instruction ([`FastAlu`]). In a full warp, a
+    /// one-component instruction that reads no source from its destination
+    /// is computed straight into the register file; otherwise every
+    /// component is computed into the warp's scratch before any is written,
+    /// then copied (full warp) or blended into the register file.
+    fn run_fast(&self, warp: &mut Warp, b: &Bindings<'_>, f: &FastAlu) {
+        let w = self.w;
+        let Warp {
+            regs,
+            fast_buf,
+            tid,
+            tig,
+            flat,
+            active,
+            full,
+            ..
+        } = warp;
+        let (s0, rest) = fast_buf.split_at_mut(w);
+        let (s1, rest) = rest.split_at_mut(w);
+        let (s2, r) = rest.split_at_mut(w);
+        if *full && f.direct {
+            let c = &f.comps[0];
+            let d = c.dst as usize;
+            let (lo, rest) = regs.split_at_mut(d);
+            let (out, hi) = rest.split_at_mut(w);
+            let v = Rows {
+                lo,
+                hi,
+                hi_start: d + w,
+                tid,
+                tig,
+                flat,
+            };
+            self.fast_comp(&v, b, f, c, [s0, s1, s2], out);
+            return;
         }
+        let v = Rows {
+            lo: regs,
+            hi: &[],
+            hi_start: usize::MAX,
+            tid,
+            tig,
+            flat,
+        };
+        let comps = &f.comps[..f.n as usize];
+        for (k, c) in comps.iter().enumerate() {
+            let out = &mut r[k * w..(k + 1) * w];
+            self.fast_comp(&v, b, f, c, [&mut *s0, &mut *s1, &mut *s2], out);
+        }
+        for (k, c) in comps.iter().enumerate() {
+            let d = &mut regs[c.dst as usize..c.dst as usize + w];
+            let v = &r[k * w..(k + 1) * w];
+            if *full {
+                d.copy_from_slice(v);
+            } else {
+                for ((d, &v), &m) in d.iter_mut().zip(v).zip(active.iter()) {
+                    *d = (v & m) | (*d & !m);
+                }
+            }
+        }
+    }
+
+    /// One destination component of a [`FastAlu`] into `out` (W words).
+    #[inline(always)]
+    fn fast_comp(
+        &self,
+        v: &Rows<'_>,
+        b: &Bindings<'_>,
+        f: &FastAlu,
+        c: &FastComp,
+        [s0, s1, s2]: [&mut [u32]; 3],
+        out: &mut [u32],
+    ) {
+        let x = self.fast_src(v, b, &c.src[0], s0);
+        let y = match f.op.arity {
+            1 => x,
+            _ => self.fast_src(v, b, &c.src[1], s1),
+        };
+        let z = match f.op.arity {
+            3 => self.fast_src(v, b, &c.src[2], s2),
+            _ => x,
+        };
+        (f.op.kernel)(out, x, y, z);
+        if f.sat {
+            out.iter_mut().for_each(|x| *x = sat(*x));
+        }
+    }
+
+    /// The W lane values of a pre-resolved source: a slice of the register
+    /// file, the system values or the immediate rows when unmodified, else
+    /// `buf` (W words), filled and modified.
+    #[inline(always)]
+    fn fast_src<'a>(
+        &'a self,
+        v: &Rows<'a>,
+        b: &Bindings<'_>,
+        s: &FastSrc,
+        buf: &'a mut [u32],
+    ) -> &'a [u32] {
+        let w = self.w;
+        let row: &[u32] = match s.row {
+            Row::Temp(o) => {
+                let o = o as usize;
+                if o < v.lo.len() {
+                    &v.lo[o..o + w]
+                } else {
+                    &v.hi[o - v.hi_start..o - v.hi_start + w]
+                }
+            }
+            Row::Imm(o) => &self.fast_imm[o as usize..o as usize + w],
+            Row::Tid(k) => &v.tid[k as usize],
+            Row::Tig(k) => &v.tig[k as usize],
+            Row::Flat => v.flat,
+            Row::Group(k) => {
+                let o = &mut buf[..w];
+                o.fill(self.group[k as usize]);
+                apply_modifier(o, s.modifier);
+                return o;
+            }
+            Row::Cb { slot, word } => {
+                let o = &mut buf[..w];
+                o.fill(self.cb_word(b, slot, word));
+                apply_modifier(o, s.modifier);
+                return o;
+            }
+        };
+        if s.modifier == SrcMod::None {
+            return row;
+        }
+        let o = &mut buf[..w];
+        o.copy_from_slice(row);
+        apply_modifier(o, s.modifier);
+        o
     }
 
     /// Write `res[c·W + lane]` to `dst` for its masked components and the active lanes.
@@ -1280,7 +1507,10 @@ impl<'p> GroupExecutor<'p> {
                     ref dst,
                     ref src,
                     sat,
-                } => self.alu(warp, b, op, dst, src, sat),
+                } => match self.fast.get(warp.pc - 1) {
+                    Some(Some(f)) => self.run_fast(warp, b, f),
+                    _ => self.alu(warp, b, op, dst, src, sat),
+                },
                 OpKind::Alu2 {
                     op,
                     ref dst,
@@ -2274,49 +2504,7 @@ impl<'p> GroupExecutor<'p> {
                 }
             };
         }
-        macro_rules! map1 {
-            ($f:expr) => {{
-                let f = $f;
-                each!(|comp| {
-                    let x = self.operand(wr, b, &src[0], comp, s0);
-                    for (o, &x) in r[comp * w..(comp + 1) * w].iter_mut().zip(x) {
-                        *o = f(x);
-                    }
-                })
-            }};
-        }
-        macro_rules! map2 {
-            ($f:expr) => {{
-                let f = $f;
-                each!(|comp| {
-                    let x = self.operand(wr, b, &src[0], comp, s0);
-                    let y = self.operand(wr, b, &src[1], comp, s1);
-                    let out = &mut r[comp * w..(comp + 1) * w];
-                    for ((o, &x), &y) in out.iter_mut().zip(x).zip(y) {
-                        *o = f(x, y);
-                    }
-                })
-            }};
-        }
-        macro_rules! map3 {
-            ($f:expr) => {{
-                let f = $f;
-                each!(|comp| {
-                    let x = self.operand(wr, b, &src[0], comp, s0);
-                    let y = self.operand(wr, b, &src[1], comp, s1);
-                    let z = self.operand(wr, b, &src[2], comp, s2);
-                    let out = &mut r[comp * w..(comp + 1) * w];
-                    for (((o, &x), &y), &z) in out.iter_mut().zip(x).zip(y).zip(z) {
-                        *o = f(x, y, z);
-                    }
-                })
-            }};
-        }
         match op {
-            Add => map2!(|x, y| fout(fin(x) + fin(y))),
-            Mul => map2!(|x, y| fout(fin(x) * fin(y))),
-            Mad => map3!(|x, y, z| fout(fin(fout(fin(x) * fin(y))) + fin(z))),
-            Div => map2!(|x, y| fout(fin(x) / fin(y))),
             Dp2 | Dp3 | Dp4 => {
                 let n = match op {
                     Dp2 => 2,
@@ -2344,60 +2532,6 @@ impl<'p> GroupExecutor<'p> {
                     }
                 }
             }
-            Min => map2!(|x, y| fout(fmin(fin(x), fin(y)))),
-            Max => map2!(|x, y| fout(fmax(fin(x), fin(y)))),
-            Exp => map1!(|x| fout(fin(x).exp2())),
-            Log => map1!(|x| fout(fin(x).log2())),
-            Frc => map1!(|x| {
-                let f = fin(x);
-                if f.is_infinite() {
-                    f32::NAN.to_bits()
-                } else {
-                    // −0 → +0; results just below 1 round to 1 in f32: clamp to [0, 1)
-                    let v = f - f.floor();
-                    fout(if v >= 1.0 {
-                        1.0 - f32::EPSILON / 2.0
-                    } else {
-                        v + 0.0
-                    })
-                }
-            }),
-            RoundNe => map1!(|x| fout(fin(x).round_ties_even())),
-            RoundNi => map1!(|x| fout(fin(x).floor())),
-            RoundPi => map1!(|x| fout(fin(x).ceil())),
-            RoundZ => map1!(|x| fout(fin(x).trunc())),
-            Rcp => map1!(|x| fout(1.0 / fin(x))),
-            Rsq => map1!(|x| fout(1.0 / fin(x).sqrt())),
-            Sqrt => map1!(|x| fout(fin(x).sqrt())),
-            Eq => map2!(|x, y| bool_mask(fin(x) == fin(y))),
-            Ne => map2!(|x, y| bool_mask(fin(x) != fin(y))),
-            Lt => map2!(|x, y| bool_mask(fin(x) < fin(y))),
-            Ge => map2!(|x, y| bool_mask(fin(x) >= fin(y))),
-            Mov => map1!(|x| x),
-            Movc => map3!(|c, x, y| if c != 0 { x } else { y }),
-            Iadd => map2!(|x: u32, y| x.wrapping_add(y)),
-            Imad => map3!(|x: u32, y: u32, z| x.wrapping_mul(y).wrapping_add(z)),
-            Imax => map2!(|x, y| (x as i32).max(y as i32) as u32),
-            Imin => map2!(|x, y| (x as i32).min(y as i32) as u32),
-            Umax => map2!(|x: u32, y| x.max(y)),
-            Umin => map2!(|x: u32, y| x.min(y)),
-            Ineg => map1!(|x: u32| x.wrapping_neg()),
-            Ieq => map2!(|x, y| bool_mask(x == y)),
-            Ine => map2!(|x, y| bool_mask(x != y)),
-            Ilt => map2!(|x, y| bool_mask((x as i32) < (y as i32))),
-            Ige => map2!(|x, y| bool_mask((x as i32) >= (y as i32))),
-            Ult => map2!(|x, y| bool_mask(x < y)),
-            Uge => map2!(|x, y| bool_mask(x >= y)),
-            Msad => map3!(msad),
-            And => map2!(|x, y| x & y),
-            Or => map2!(|x, y| x | y),
-            Xor => map2!(|x, y| x ^ y),
-            Not => map1!(|x: u32| !x),
-            Ishl => map2!(|x: u32, y| x << (y & 31)),
-            Ishr => map2!(|x, y| ((x as i32) >> (y & 31)) as u32),
-            Ushr => map2!(|x: u32, y| x >> (y & 31)),
-            Ubfe => map3!(ubfe),
-            Ibfe => map3!(ibfe),
             Bfi => each!(|comp| {
                 let x = self.operand(wr, b, &src[0], comp, s0);
                 let y = self.operand(wr, b, &src[1], comp, s1);
@@ -2408,17 +2542,23 @@ impl<'p> GroupExecutor<'p> {
                     *o = bfi(x[l], y[l], z[l], v[l]);
                 }
             }),
-            Bfrev => map1!(|x: u32| x.reverse_bits()),
-            Countbits => map1!(|x: u32| x.count_ones()),
-            FirstbitHi => map1!(firstbit_hi),
-            FirstbitLo => map1!(|x: u32| if x == 0 { !0 } else { x.trailing_zeros() }),
-            FirstbitShi => map1!(firstbit_shi),
-            Ftoi => map1!(|x| fin(x) as i32 as u32),
-            Ftou => map1!(|x| fin(x) as u32),
-            Itof => map1!(|x| fout(x as i32 as f32)),
-            Utof => map1!(|x| fout(x as f32)),
-            F16tof32 => map1!(f16_to_f32),
-            F32tof16 => map1!(f32_to_f16_rtz),
+            _ => {
+                let Some(k) = lane_op(op) else {
+                    unreachable!("every other ALU opcode has a lane kernel")
+                };
+                each!(|comp| {
+                    let x = self.operand(wr, b, &src[0], comp, s0);
+                    let y = match k.arity {
+                        1 => x,
+                        _ => self.operand(wr, b, &src[1], comp, s1),
+                    };
+                    let z = match k.arity {
+                        3 => self.operand(wr, b, &src[2], comp, s2),
+                        _ => x,
+                    };
+                    (k.kernel)(&mut r[comp * w..(comp + 1) * w], x, y, z);
+                })
+            }
         }
         if saturate {
             for comp in 0..4 {
@@ -2659,6 +2799,7 @@ impl Warp {
             pc: 0,
             done: true,
             full: false,
+            fast_buf: Vec::new(),
         }
     }
 }
@@ -2733,5 +2874,250 @@ mod tests {
         assert_eq!(fmin(f32::NAN, 1.0), 1.0);
         assert!(fmin(-0.0, 0.0).is_sign_negative());
         assert!(fmax(-0.0, 0.0).is_sign_positive());
+    }
+
+    /// A deterministic xorshift generator for the differential test.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+        fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+            xs[self.below(xs.len())]
+        }
+    }
+
+    const FLOAT_OPS: [(&str, usize); 25] = [
+        ("add", 2),
+        ("mul", 2),
+        ("mad", 3),
+        ("div", 2),
+        ("min", 2),
+        ("max", 2),
+        ("exp", 1),
+        ("log", 1),
+        ("frc", 1),
+        ("round_ne", 1),
+        ("round_ni", 1),
+        ("round_pi", 1),
+        ("round_z", 1),
+        ("rcp", 1),
+        ("rsq", 1),
+        ("sqrt", 1),
+        ("eq", 2),
+        ("ne", 2),
+        ("lt", 2),
+        ("ge", 2),
+        ("mov", 1),
+        ("dp2", 2),
+        ("dp3", 2),
+        ("dp4", 2),
+        ("ftoi", 1),
+    ];
+    const INT_OPS: [(&str, usize); 32] = [
+        ("movc", 3),
+        ("iadd", 2),
+        ("imad", 3),
+        ("imax", 2),
+        ("imin", 2),
+        ("umax", 2),
+        ("umin", 2),
+        ("ineg", 1),
+        ("ieq", 2),
+        ("ine", 2),
+        ("ilt", 2),
+        ("ige", 2),
+        ("ult", 2),
+        ("uge", 2),
+        ("msad", 3),
+        ("and", 2),
+        ("or", 2),
+        ("xor", 2),
+        ("not", 1),
+        ("ishl", 2),
+        ("ishr", 2),
+        ("ushr", 2),
+        ("ubfe", 3),
+        ("ibfe", 3),
+        ("bfi", 4),
+        ("bfrev", 1),
+        ("countbits", 1),
+        ("firstbit_hi", 1),
+        ("firstbit_lo", 1),
+        ("firstbit_shi", 1),
+        ("utof", 1),
+        ("f16tof32", 1),
+    ];
+
+    /// A random source operand in fxc syntax, with a modifier where `float`.
+    fn random_src(rng: &mut Rng, float: bool) -> String {
+        const SWZ: &str = "xyzw";
+        let swz: String = (0..4)
+            .map(|_| SWZ.as_bytes()[rng.below(4)] as char)
+            .collect();
+        let base = match rng.below(10) {
+            0 => {
+                // raw bits: small integers, floats, denormals, NaN, infinities
+                let vals = [
+                    0u32,
+                    1,
+                    2,
+                    31,
+                    0x8000_0000,
+                    0x3f80_0000,
+                    0xbf00_0000,
+                    0x0000_0001,
+                    0x807f_ffff,
+                    0x7fc0_0000,
+                    0x7f80_0000,
+                    0x4b00_0001,
+                    0xffff_ffff,
+                    0x0012_3456,
+                ];
+                let l: Vec<String> = (0..4)
+                    .map(|_| format!("0x{:08x}", vals[rng.below(vals.len())]))
+                    .collect();
+                return format!("l({})", l.join(", "));
+            }
+            1 => format!("vThreadID.{swz}"),
+            2 => format!("vThreadIDInGroup.{swz}"),
+            3 => format!("vThreadGroupID.{swz}"),
+            4 => "vThreadIDInGroupFlattened.x".to_string(),
+            5 => format!("cb0[{}].{swz}", rng.below(2)),
+            _ => format!("r{}.{swz}", rng.below(4)),
+        };
+        match (float, rng.below(6)) {
+            (true, 0) => format!("-{base}"),
+            (true, 1) => format!("|{base}|"),
+            (true, 2) => format!("-|{base}|"),
+            (false, 0) => format!("-{base}"),
+            _ => base,
+        }
+    }
+
+    /// A random shader of component-wise ALU instructions (some inside a
+    /// lane-dependent `if`) over r0–r3, which it stores to u0 at the end.
+    fn random_shader(rng: &mut Rng) -> String {
+        let mut s = String::from(
+            "cs_5_0\ndcl_globalFlags refactoringAllowed\n\
+             dcl_constantbuffer CB0[2], immediateIndexed\ndcl_uav_raw u0\n\
+             dcl_input vThreadGroupID.xyz\ndcl_input vThreadIDInGroupFlattened\n\
+             dcl_input vThreadID.xyz\ndcl_input vThreadIDInGroup.xyz\n\
+             dcl_temps 5\ndcl_thread_group 40, 1, 1\n\
+             utof r0.xyzw, vThreadID.xyzx\nmov r1.xyzw, vThreadIDInGroup.xyzx\n\
+             mov r2.xyzw, cb0[0].xyzw\nmov r3.xyzw, cb0[1].wzyx\n",
+        );
+        let mut depth = 0;
+        for _ in 0..24 {
+            if depth == 0 && rng.below(6) == 0 {
+                let c = rng.below(40);
+                s += &format!("ult r4.x, vThreadIDInGroupFlattened.x, l({c})\nif_nz r4.x\n");
+                depth += 1;
+            } else if depth > 0 && rng.below(4) == 0 {
+                s += "endif\n";
+                depth -= 1;
+            }
+            let float = rng.below(2) == 0;
+            let (op, n) = if float {
+                FLOAT_OPS[rng.below(FLOAT_OPS.len())]
+            } else {
+                INT_OPS[rng.below(INT_OPS.len())]
+            };
+            let no_sat = ["eq", "ne", "lt", "ge", "ftoi"];
+            let sat = if float && !no_sat.contains(&op) && rng.below(5) == 0 {
+                "_sat"
+            } else {
+                ""
+            };
+            let mask = loop {
+                let m: String = "xyzw".chars().filter(|_| rng.below(2) == 0).collect();
+                if !m.is_empty() {
+                    break m;
+                }
+            };
+            let srcs: Vec<String> = (0..n).map(|_| random_src(rng, float)).collect();
+            s += &format!("{op}{sat} r{}.{mask}, {}\n", rng.below(4), srcs.join(", "));
+        }
+        if depth > 0 {
+            s += "endif\n";
+        }
+        s += "ishl r4.x, vThreadIDInGroupFlattened.x, l(6)\n";
+        for r in 0..4 {
+            s += &format!("store_raw u0.xyzw, r4.x, r{r}.xyzw\niadd r4.x, r4.x, l(16)\n");
+        }
+        s + "ret\n"
+    }
+
+    /// Runs one group of `prog` at warp width `w`, fast path on or off; u0's words.
+    fn run_alu_shader(prog: &Program, w: usize, fast: bool) -> (Vec<u32>, usize) {
+        let cb: Vec<u32> = vec![
+            0x3f80_0000,
+            0x0000_0003,
+            0x8000_0001,
+            0xc040_0000,
+            7,
+            0xffff_fff0,
+            0x4120_0000,
+            0,
+        ];
+        let out = sim_mem::Buffer::zeroed(40 * 64).unwrap();
+        let b = Bindings {
+            constant_buffers: vec![Some(&cb[..])],
+            uavs: vec![Some(BufferView::raw(&out))],
+            ..Default::default()
+        };
+        let mut ex = GroupExecutor::new(prog, w);
+        let resolved = ex.fast.iter().flatten().count();
+        if !fast {
+            ex.fast.iter_mut().for_each(|f| *f = None);
+        }
+        ex.run_group([1, 2, 3], &b);
+        (out.to_words(), resolved)
+    }
+
+    /// The pre-resolved ALU path computes exactly what the general path
+    /// computes: random shaders over every operand kind, modifier, swizzle
+    /// and mask, in full and partial warps (a lane-dependent `if`; 40
+    /// threads in warps of 1, 3, 8, 32 and 40), compared bit for bit.
+    #[test]
+    fn fast_alu_path_matches_general_path() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let (mut ran, mut resolved) = (0, 0);
+        for case in 0..300 {
+            let text = random_shader(&mut rng);
+            let decoded =
+                crate::asm::assemble(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+            let prog = Program::from_decoded(decoded, None)
+                .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+            for w in [1, 3, 8, 32, 40] {
+                let (general, _) = run_alu_shader(&prog, w, false);
+                let (fast, n) = run_alu_shader(&prog, w, true);
+                assert_eq!(fast, general, "case {case}, warp width {w}\n{text}");
+                resolved += n;
+                ran += 1;
+            }
+        }
+        // most instructions take the fast path (dp*, bfi and the stores do not)
+        assert!(
+            resolved > ran * 15,
+            "{resolved} fast instructions in {ran} runs"
+        );
+    }
+
+    #[test]
+    fn every_alu_opcode_but_four_has_a_lane_kernel() {
+        use AluOp::*;
+        for op in [Dp2, Dp3, Dp4, Bfi] {
+            assert!(lane_op(op).is_none());
+        }
+        for op in [Add, Mad, Movc, Msad, Ubfe, F32tof16, FirstbitShi, Utof] {
+            assert!(lane_op(op).is_some());
+        }
     }
 }

@@ -15,6 +15,7 @@ pub mod error;
 pub mod exec;
 pub mod header;
 pub mod ir;
+mod lanes;
 pub mod listing_reflection;
 pub mod opcodes;
 pub mod program;

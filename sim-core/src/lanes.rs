@@ -1,0 +1,276 @@
+//! Lane semantics of the component-wise ALU instructions, and their lane
+//! kernels: one function per opcode that applies the instruction to every
+//! lane of one destination component.
+//!
+//! The rules are those of `reference/sm5-compute-isa.md` and the float rules
+//! of `reference/compute-model.md` §8: 32-bit float inputs and outputs are
+//! flushed to zero when denormal (sign kept); `mad` is unfused (the product
+//! rounded); `min`/`max` return the non-NaN operand and order −0 below +0;
+//! float-to-integer conversions truncate (Rust's saturating `as`, NaN → 0).
+//!
+//! The kernels are the one place where these lane functions are applied to
+//! whole warps: the general path of `exec::GroupExecutor::alu` and the
+//! pre-resolved path of its fast ALU instructions both call them, so the two
+//! cannot disagree. Each kernel is a plain loop over zipped slices, written
+//! so that it vectorises.
+
+use crate::program::AluOp;
+use sim_mem::format::{f16_to_f32, f32_to_f16_rtz};
+
+#[inline]
+pub(crate) fn ftz(x: u32) -> u32 {
+    // zero exponent (a denormal or zero): keep only the sign. Branch-free,
+    // so that the lane loops around it vectorise.
+    let zero_exp = ((x & 0x7f80_0000 == 0) as u32).wrapping_neg();
+    x & !(zero_exp & 0x7fff_ffff)
+}
+
+#[inline]
+pub(crate) fn fin(x: u32) -> f32 {
+    f32::from_bits(ftz(x))
+}
+
+#[inline]
+pub(crate) fn fout(x: f32) -> u32 {
+    ftz(x.to_bits())
+}
+
+#[inline]
+pub(crate) fn bool_mask(b: bool) -> u32 {
+    // branch-free (0 → 0, 1 → all ones), so that lane loops vectorise
+    (b as u32).wrapping_neg()
+}
+
+pub(crate) fn fmin(a: f32, b: f32) -> f32 {
+    if a.is_nan() {
+        b
+    } else if b.is_nan() || a < b {
+        a
+    } else if b < a {
+        b
+    } else if a.is_sign_negative() {
+        a
+    } else {
+        b
+    }
+}
+
+pub(crate) fn fmax(a: f32, b: f32) -> f32 {
+    if a.is_nan() {
+        b
+    } else if b.is_nan() || a > b {
+        a
+    } else if b > a {
+        b
+    } else if a.is_sign_positive() {
+        a
+    } else {
+        b
+    }
+}
+
+pub(crate) fn ubfe(w: u32, o: u32, v: u32) -> u32 {
+    let (w, o) = (w & 31, o & 31);
+    if w == 0 {
+        0
+    } else if w + o < 32 {
+        (v << (32 - w - o)) >> (32 - w)
+    } else {
+        v >> o
+    }
+}
+
+pub(crate) fn ibfe(w: u32, o: u32, v: u32) -> u32 {
+    let (w, o) = (w & 31, o & 31);
+    if w == 0 {
+        0
+    } else if w + o < 32 {
+        (((v << (32 - w - o)) as i32) >> (32 - w)) as u32
+    } else {
+        ((v as i32) >> o) as u32
+    }
+}
+
+pub(crate) fn bfi(w: u32, o: u32, ins: u32, base: u32) -> u32 {
+    let (w, o) = (w & 31, o & 31);
+    let mask = (((1u64 << w) - 1) << o) as u32;
+    ((ins << o) & mask) | (base & !mask)
+}
+
+pub(crate) fn firstbit_hi(v: u32) -> u32 {
+    if v == 0 {
+        !0
+    } else {
+        v.leading_zeros()
+    }
+}
+
+pub(crate) fn firstbit_shi(v: u32) -> u32 {
+    let v = if (v as i32) < 0 { !v } else { v };
+    firstbit_hi(v)
+}
+
+pub(crate) fn msad(r: u32, s: u32, acc: u32) -> u32 {
+    let mut acc = acc;
+    for i in 0..4 {
+        let a = (r >> (8 * i)) & 0xff;
+        let b = (s >> (8 * i)) & 0xff;
+        if a != 0 {
+            acc = acc.wrapping_add(a.abs_diff(b));
+        }
+    }
+    acc
+}
+
+pub(crate) fn sat(x: u32) -> u32 {
+    let f = fin(x);
+    if f.is_nan() || f <= 0.0 {
+        0
+    } else if f >= 1.0 {
+        1.0f32.to_bits()
+    } else {
+        ftz(x)
+    }
+}
+
+/// A lane kernel: `o[l] = f(a[l], b[l], c[l])` for every lane `l` of `o`.
+/// Sources the instruction does not have are ignored (pass any slice); the
+/// sources must be at least as long as `o`.
+pub(crate) type Kernel = fn(&mut [u32], &[u32], &[u32], &[u32]);
+
+/// A component-wise ALU instruction's kernel and its number of sources (1–3).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LaneOp {
+    pub kernel: Kernel,
+    pub arity: u8,
+}
+
+macro_rules! lanes {
+    ($o:ident, $a:ident, $b:ident, $c:ident, |$x:ident| $e:expr) => {{
+        let _ = ($b, $c);
+        for (o, &$x) in $o.iter_mut().zip($a) {
+            *o = $e;
+        }
+    }};
+    ($o:ident, $a:ident, $b:ident, $c:ident, |$x:ident, $y:ident| $e:expr) => {{
+        let _ = $c;
+        for ((o, &$x), &$y) in $o.iter_mut().zip($a).zip($b) {
+            *o = $e;
+        }
+    }};
+    ($o:ident, $a:ident, $b:ident, $c:ident, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
+        for (((o, &$x), &$y), &$z) in $o.iter_mut().zip($a).zip($b).zip($c) {
+            *o = $e;
+        }
+    }};
+}
+
+macro_rules! arity {
+    ($x:ident) => {
+        1
+    };
+    ($x:ident, $y:ident) => {
+        2
+    };
+    ($x:ident, $y:ident, $z:ident) => {
+        3
+    };
+}
+
+macro_rules! lane_ops {
+    ($($op:ident => |$($v:ident),+| $e:expr,)*) => {
+        #[allow(non_snake_case)]
+        mod kernels {
+            use super::*;
+            $(
+                pub(super) fn $op(o: &mut [u32], a: &[u32], b: &[u32], c: &[u32]) {
+                    lanes!(o, a, b, c, |$($v),+| $e)
+                }
+            )*
+        }
+
+        /// The kernel of a component-wise instruction; `None` for those that
+        /// combine components (`dp2`–`dp4`) or have four sources (`bfi`).
+        pub(crate) fn lane_op(op: AluOp) -> Option<LaneOp> {
+            Some(match op {
+                $(AluOp::$op => LaneOp { kernel: kernels::$op, arity: arity!($($v),+) },)*
+                _ => return None,
+            })
+        }
+    };
+}
+
+lane_ops! {
+    Add => |x, y| fout(fin(x) + fin(y)),
+    Mul => |x, y| fout(fin(x) * fin(y)),
+    Mad => |x, y, z| fout(fin(fout(fin(x) * fin(y))) + fin(z)),
+    Div => |x, y| fout(fin(x) / fin(y)),
+    Min => |x, y| fout(fmin(fin(x), fin(y))),
+    Max => |x, y| fout(fmax(fin(x), fin(y))),
+    Exp => |x| fout(fin(x).exp2()),
+    Log => |x| fout(fin(x).log2()),
+    Frc => |x| frc(x),
+    RoundNe => |x| fout(fin(x).round_ties_even()),
+    RoundNi => |x| fout(fin(x).floor()),
+    RoundPi => |x| fout(fin(x).ceil()),
+    RoundZ => |x| fout(fin(x).trunc()),
+    Rcp => |x| fout(1.0 / fin(x)),
+    Rsq => |x| fout(1.0 / fin(x).sqrt()),
+    Sqrt => |x| fout(fin(x).sqrt()),
+    Eq => |x, y| bool_mask(fin(x) == fin(y)),
+    Ne => |x, y| bool_mask(fin(x) != fin(y)),
+    Lt => |x, y| bool_mask(fin(x) < fin(y)),
+    Ge => |x, y| bool_mask(fin(x) >= fin(y)),
+    Mov => |x| x,
+    Movc => |c, x, y| if c != 0 { x } else { y },
+    Iadd => |x, y| x.wrapping_add(y),
+    Imad => |x, y, z| x.wrapping_mul(y).wrapping_add(z),
+    Imax => |x, y| (x as i32).max(y as i32) as u32,
+    Imin => |x, y| (x as i32).min(y as i32) as u32,
+    Umax => |x, y| x.max(y),
+    Umin => |x, y| x.min(y),
+    Ineg => |x| x.wrapping_neg(),
+    Ieq => |x, y| bool_mask(x == y),
+    Ine => |x, y| bool_mask(x != y),
+    Ilt => |x, y| bool_mask((x as i32) < (y as i32)),
+    Ige => |x, y| bool_mask((x as i32) >= (y as i32)),
+    Ult => |x, y| bool_mask(x < y),
+    Uge => |x, y| bool_mask(x >= y),
+    Msad => |x, y, z| msad(x, y, z),
+    And => |x, y| x & y,
+    Or => |x, y| x | y,
+    Xor => |x, y| x ^ y,
+    Not => |x| !x,
+    Ishl => |x, y| x << (y & 31),
+    Ishr => |x, y| ((x as i32) >> (y & 31)) as u32,
+    Ushr => |x, y| x >> (y & 31),
+    Ubfe => |x, y, z| ubfe(x, y, z),
+    Ibfe => |x, y, z| ibfe(x, y, z),
+    Bfrev => |x| x.reverse_bits(),
+    Countbits => |x| x.count_ones(),
+    FirstbitHi => |x| firstbit_hi(x),
+    FirstbitLo => |x| if x == 0 { !0 } else { x.trailing_zeros() },
+    FirstbitShi => |x| firstbit_shi(x),
+    Ftoi => |x| fin(x) as i32 as u32,
+    Ftou => |x| fin(x) as u32,
+    Itof => |x| fout(x as i32 as f32),
+    Utof => |x| fout(x as f32),
+    F16tof32 => |x| f16_to_f32(x),
+    F32tof16 => |x| f32_to_f16_rtz(x),
+}
+
+/// `frc`: x − floor(x) in [0, 1); ±inf → NaN; −0 → +0.
+pub(crate) fn frc(x: u32) -> u32 {
+    let f = fin(x);
+    if f.is_infinite() {
+        f32::NAN.to_bits()
+    } else {
+        // results just below 1 round to 1 in f32: clamp to [0, 1)
+        let v = f - f.floor();
+        fout(if v >= 1.0 {
+            1.0 - f32::EPSILON / 2.0
+        } else {
+            v + 0.0
+        })
+    }
+}
