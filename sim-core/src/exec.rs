@@ -1185,6 +1185,7 @@ impl<'p> GroupExecutor<'p> {
 
     /// One destination component of a [`FastAlu`] into `out` (W words).
     #[inline(always)]
+    #[allow(unsafe_code)]
     fn fast_comp(
         &self,
         v: &Rows<'_>,
@@ -1203,7 +1204,9 @@ impl<'p> GroupExecutor<'p> {
             3 => self.fast_src(v, b, &c.src[2], s2),
             _ => x,
         };
-        (f.op.kernel)(out, x, y, z);
+        // SAFETY: `lane_op` returns an AVX2 kernel only on a CPU with AVX2;
+        // a baseline kernel has no precondition.
+        unsafe { (f.op.kernel)(out, x, y, z) };
         if f.sat {
             out.iter_mut().for_each(|x| *x = sat(*x));
         }
@@ -2471,6 +2474,7 @@ impl<'p> GroupExecutor<'p> {
 
     // -- ALU ------------------------------------------------------------
 
+    #[allow(unsafe_code)]
     fn alu(
         &mut self,
         warp: &mut Warp,
@@ -2556,7 +2560,9 @@ impl<'p> GroupExecutor<'p> {
                         3 => self.operand(wr, b, &src[2], comp, s2),
                         _ => x,
                     };
-                    (k.kernel)(&mut r[comp * w..(comp + 1) * w], x, y, z);
+                    // SAFETY: `lane_op` returns an AVX2 kernel only on a
+                    // CPU with AVX2; a baseline kernel has no precondition.
+                    unsafe { (k.kernel)(&mut r[comp * w..(comp + 1) * w], x, y, z) };
                 })
             }
         }

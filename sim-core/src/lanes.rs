@@ -136,7 +136,11 @@ pub(crate) fn sat(x: u32) -> u32 {
 /// A lane kernel: `o[l] = f(a[l], b[l], c[l])` for every lane `l` of `o`.
 /// Sources the instruction does not have are ignored (pass any slice); the
 /// sources must be at least as long as `o`.
-pub(crate) type Kernel = fn(&mut [u32], &[u32], &[u32], &[u32]);
+///
+/// An `unsafe fn` because a kernel may be compiled for AVX2: [`lane_op`]
+/// hands out those only on a CPU that has AVX2 (runtime detection), and
+/// then calling any kernel it returns is sound.
+pub(crate) type Kernel = unsafe fn(&mut [u32], &[u32], &[u32], &[u32]);
 
 /// A component-wise ALU instruction's kernel and its number of sources (1–3).
 #[derive(Debug, Clone, Copy)]
@@ -179,6 +183,7 @@ macro_rules! arity {
 
 macro_rules! lane_ops {
     ($($op:ident => |$($v:ident),+| $e:expr,)*) => {
+        /// The kernels for the baseline instruction set.
         #[allow(non_snake_case)]
         mod kernels {
             use super::*;
@@ -189,15 +194,75 @@ macro_rules! lane_ops {
             )*
         }
 
-        /// The kernel of a component-wise instruction; `None` for those that
-        /// combine components (`dp2`–`dp4`) or have four sources (`bfi`).
+        /// The same kernels compiled for AVX2 (eight lanes per vector
+        /// instruction instead of four): the lane functions are inlined
+        /// into each, so they are the same code, only wider.
+        #[cfg(target_arch = "x86_64")]
+        #[allow(non_snake_case)]
+        mod kernels_avx2 {
+            use super::*;
+            $(
+                #[target_feature(enable = "avx2")]
+                pub(super) unsafe fn $op(o: &mut [u32], a: &[u32], b: &[u32], c: &[u32]) {
+                    lanes!(o, a, b, c, |$($v),+| $e)
+                }
+            )*
+        }
+
+        /// The kernel of a component-wise instruction (the AVX2 one when
+        /// the CPU has AVX2); `None` for those that combine components
+        /// (`dp2`–`dp4`) or have four sources (`bfi`).
         pub(crate) fn lane_op(op: AluOp) -> Option<LaneOp> {
+            let avx2 = has_avx2();
             Some(match op {
-                $(AluOp::$op => LaneOp { kernel: kernels::$op, arity: arity!($($v),+) },)*
+                $(AluOp::$op => LaneOp {
+                    kernel: pick(avx2, kernels::$op, avx2_kernel!($op)),
+                    arity: arity!($($v),+),
+                },)*
                 _ => return None,
             })
         }
+
+        /// Every lane kernel: opcode, arity, baseline and AVX2 versions.
+        #[cfg(test)]
+        pub(crate) fn all_kernels() -> Vec<(AluOp, u8, Kernel, Kernel)> {
+            vec![$((AluOp::$op, arity!($($v),+), kernels::$op, avx2_kernel!($op)),)*]
+        }
     };
+}
+
+#[cfg(target_arch = "x86_64")]
+macro_rules! avx2_kernel {
+    ($op:ident) => {
+        kernels_avx2::$op
+    };
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+macro_rules! avx2_kernel {
+    ($op:ident) => {
+        kernels::$op
+    };
+}
+
+fn pick(avx2: bool, base: Kernel, wide: Kernel) -> Kernel {
+    if avx2 {
+        wide
+    } else {
+        base
+    }
+}
+
+/// Whether this CPU runs the AVX2 kernels (detected once, then cached by std).
+pub(crate) fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 lane_ops! {
@@ -272,5 +337,85 @@ pub(crate) fn frc(x: u32) -> u32 {
         } else {
             v + 0.0
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The AVX2 kernels compute what the baseline ones compute, lane for
+    /// lane (up to NaN payloads), on special values (zeros, denormals, NaNs, infinities,
+    /// integer extremes) and random words, at lengths with and without a
+    /// remainder.
+    #[test]
+    fn avx2_kernels_match_baseline() {
+        if !has_avx2() {
+            eprintln!("no AVX2 on this CPU: only the baseline kernels run here");
+            return;
+        }
+        let special = [
+            0u32,
+            0x8000_0000,
+            1,
+            0x807f_ffff,
+            0x0080_0000,
+            0x3f80_0000,
+            0xbf80_0000,
+            0x7f80_0000,
+            0xff80_0000,
+            0x7fc0_0000,
+            0x7f7f_ffff,
+            0x4f00_0000,
+            0xcf00_0001,
+            0x7fff_ffff,
+            0xffff_ffff,
+            31,
+            32,
+            0x3c00,
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (op, arity, base, wide) in all_kernels() {
+            for len in [1usize, 7, 8, 32, 45] {
+                for _ in 0..40 {
+                    let mut word = || {
+                        let r = next();
+                        if r % 3 == 0 {
+                            special[(r >> 8) as usize % special.len()]
+                        } else {
+                            (r >> 16) as u32
+                        }
+                    };
+                    let a: Vec<u32> = (0..len).map(|_| word()).collect();
+                    let b: Vec<u32> = (0..len).map(|_| word()).collect();
+                    let c: Vec<u32> = (0..len).map(|_| word()).collect();
+                    let (mut o1, mut o2) = (vec![0; len], vec![0; len]);
+                    // SAFETY: the baseline kernel has no precondition; the
+                    // AVX2 one runs only after `has_avx2()` returned true.
+                    unsafe {
+                        base(&mut o1, &a, &b, &c);
+                        wide(&mut o2, &a, &b, &c);
+                    }
+                    // NaN payloads are unspecified (`reference/compute-model.md`
+                    // §8) and follow the compiler's operand order: any NaN
+                    // matches any NaN, every other word must be identical
+                    let nan = |x: u32| f32::from_bits(x).is_nan();
+                    let same = o1
+                        .iter()
+                        .zip(&o2)
+                        .all(|(&x, &y)| x == y || (nan(x) && nan(y)));
+                    assert!(
+                        same,
+                        "{op:?} (arity {arity}) on {a:x?} {b:x?} {c:x?}: {o1:x?} vs {o2:x?}"
+                    );
+                }
+            }
+        }
     }
 }
