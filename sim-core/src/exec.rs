@@ -416,8 +416,27 @@ struct FastAlu {
     /// one component, and no source reads the destination row: a full
     /// warp computes it straight into the register file
     direct: bool,
+    /// 0 for a component-wise instruction; 2–4 for `dp2`–`dp4`, whose
+    /// terms' sources are `comps[..dot].src[..2]` (and whose `op` is `mul`)
+    dot: u8,
+    /// destination components: `comps[..n].dst`
     n: u8,
     comps: [FastComp; 4],
+}
+
+/// `d.copy_from_slice(s)` for a warp's lanes, in fixed 8-word chunks that
+/// compile to a few vector moves instead of a call to `memcpy` (a register
+/// row is only W words).
+#[inline]
+fn copy_lanes(d: &mut [u32], s: &[u32]) {
+    let mut dc = d.chunks_exact_mut(8);
+    let mut sc = s.chunks_exact(8);
+    for (d, s) in (&mut dc).zip(&mut sc) {
+        d.copy_from_slice(s);
+    }
+    for (d, &s) in dc.into_remainder().iter_mut().zip(sc.remainder()) {
+        *d = s;
+    }
 }
 
 /// A source modifier applied to one 32-bit value (the double modifiers are
@@ -485,7 +504,13 @@ fn resolve_alu(
     else {
         return None;
     };
-    let lane = lane_op(op)?;
+    let dot = match op {
+        AluOp::Dp2 => 2,
+        AluOp::Dp3 => 3,
+        AluOp::Dp4 => 4,
+        _ => 0,
+    };
+    let lane = lane_op(if dot > 0 { AluOp::Mul } else { op })?;
     let DstKind::Temp(r) = dst.kind else {
         return None;
     };
@@ -501,25 +526,39 @@ fn resolve_alu(
         src: [unused; 3],
     }; 4];
     let mut n = 0;
-    for c in (0..4).filter(|c| dst.mask & (1 << c) != 0) {
-        let mut s = [unused; 3];
-        for (i, s) in s.iter_mut().enumerate().take(lane.arity as usize) {
-            *s = resolve_src(prog, &src[i], c, w, imm_row)?;
+    if dot > 0 {
+        // the terms' sources; destinations below
+        for (c, comp) in comps.iter_mut().enumerate().take(dot) {
+            comp.src[0] = resolve_src(prog, &src[0], c, w, imm_row)?;
+            comp.src[1] = resolve_src(prog, &src[1], c, w, imm_row)?;
         }
-        comps[n] = FastComp {
-            dst: u32::try_from((r as usize * 4 + c) * w).ok()?,
-            src: s,
-        };
+    }
+    for c in (0..4).filter(|c| dst.mask & (1 << c) != 0) {
+        let d = u32::try_from((r as usize * 4 + c) * w).ok()?;
+        if dot > 0 {
+            comps[n].dst = d;
+        } else {
+            let mut s = [unused; 3];
+            for (i, s) in s.iter_mut().enumerate().take(lane.arity as usize) {
+                *s = resolve_src(prog, &src[i], c, w, imm_row)?;
+            }
+            comps[n] = FastComp { dst: d, src: s };
+        }
         n += 1;
     }
+    let read = if dot > 0 { &comps[..dot] } else { &comps[..1] };
+    let arity = if dot > 0 { 2 } else { lane.arity as usize };
     let direct = n == 1
-        && comps[0].src[..lane.arity as usize]
-            .iter()
-            .all(|s| s.row != Row::Temp(comps[0].dst));
+        && read.iter().all(|c| {
+            c.src[..arity]
+                .iter()
+                .all(|s| s.row != Row::Temp(comps[0].dst))
+        });
     (n > 0).then_some(FastAlu {
         op: lane,
         sat,
         direct,
+        dot: dot as u8,
         n: n as u8,
         comps,
     })
@@ -597,6 +636,8 @@ pub struct GroupExecutor<'p> {
     fast: Vec<Option<FastAlu>>,
     /// the immediate rows the fast ALU instructions read
     fast_imm: Vec<u32>,
+    /// the running-sum kernel of `dp2`–`dp4`
+    dp_acc: Kernel,
 }
 
 /// Bytes of one element of a typed buffer view (16 when unknown).
@@ -739,6 +780,7 @@ impl<'p> GroupExecutor<'p> {
             prof: None,
             fast,
             fast_imm,
+            dp_acc: dp_acc_kernel(),
         }
     }
 
@@ -1154,7 +1196,11 @@ impl<'p> GroupExecutor<'p> {
                 tig,
                 flat,
             };
-            self.fast_comp(&v, b, f, c, [s0, s1, s2], out);
+            if f.dot > 0 {
+                self.fast_dot(&v, b, f, [s0, s1], out);
+            } else {
+                self.fast_comp(&v, b, f, c, [s0, s1, s2], out);
+            }
             return;
         }
         let v = Rows {
@@ -1166,20 +1212,52 @@ impl<'p> GroupExecutor<'p> {
             flat,
         };
         let comps = &f.comps[..f.n as usize];
-        for (k, c) in comps.iter().enumerate() {
-            let out = &mut r[k * w..(k + 1) * w];
-            self.fast_comp(&v, b, f, c, [&mut *s0, &mut *s1, &mut *s2], out);
+        if f.dot > 0 {
+            // one sum, written to every destination component
+            self.fast_dot(&v, b, f, [s0, s1], &mut r[..w]);
+        } else {
+            for (k, c) in comps.iter().enumerate() {
+                let out = &mut r[k * w..(k + 1) * w];
+                self.fast_comp(&v, b, f, c, [&mut *s0, &mut *s1, &mut *s2], out);
+            }
         }
         for (k, c) in comps.iter().enumerate() {
             let d = &mut regs[c.dst as usize..c.dst as usize + w];
+            let k = if f.dot > 0 { 0 } else { k };
             let v = &r[k * w..(k + 1) * w];
             if *full {
-                d.copy_from_slice(v);
+                copy_lanes(d, v);
             } else {
                 for ((d, &v), &m) in d.iter_mut().zip(v).zip(active.iter()) {
                     *d = (v & m) | (*d & !m);
                 }
             }
+        }
+    }
+
+    /// The sum of a pre-resolved `dp2`–`dp4` into `out` (W words): products
+    /// rounded, then summed left to right, each sum rounded — the `mul`
+    /// kernel, then [`dp_acc_kernel`] per further term.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn fast_dot(
+        &self,
+        v: &Rows<'_>,
+        b: &Bindings<'_>,
+        f: &FastAlu,
+        [s0, s1]: [&mut [u32]; 2],
+        out: &mut [u32],
+    ) {
+        for (t, c) in f.comps[..f.dot as usize].iter().enumerate() {
+            let x = self.fast_src(v, b, &c.src[0], &mut *s0);
+            let y = self.fast_src(v, b, &c.src[1], &mut *s1);
+            let k = if t == 0 { f.op.kernel } else { self.dp_acc };
+            // SAFETY: `lane_op` and `dp_acc_kernel` return AVX2 kernels only
+            // on a CPU with AVX2; a baseline kernel has no precondition.
+            unsafe { k(out, x, y, x) };
+        }
+        if f.sat {
+            out.iter_mut().for_each(|x| *x = sat(*x));
         }
     }
 
@@ -2517,18 +2595,17 @@ impl<'p> GroupExecutor<'p> {
                 };
                 // products rounded, then summed left to right, each sum rounded
                 let (acc, rest) = r.split_at_mut(w);
+                let mul = lane_op(Mul).map(|k| k.kernel);
                 for comp in 0..n {
                     let x = self.operand(wr, b, &src[0], comp, s0);
                     let y = self.operand(wr, b, &src[1], comp, s1);
-                    if comp == 0 {
-                        for ((a, &x), &y) in acc.iter_mut().zip(x).zip(y) {
-                            *a = fout(fin(x) * fin(y));
-                        }
-                    } else {
-                        for ((a, &x), &y) in acc.iter_mut().zip(x).zip(y) {
-                            *a = fout(fin(*a) + fin(fout(fin(x) * fin(y))));
-                        }
-                    }
+                    let k = match mul {
+                        Some(mul) if comp == 0 => mul,
+                        _ => self.dp_acc,
+                    };
+                    // SAFETY: `lane_op` and `dp_acc_kernel` return AVX2
+                    // kernels only on a CPU with AVX2.
+                    unsafe { k(acc, x, y, x) };
                 }
                 for comp in 1..4 {
                     if dst.mask & (1 << comp) != 0 {

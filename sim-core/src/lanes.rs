@@ -324,6 +324,38 @@ lane_ops! {
     F32tof16 => |x| f32_to_f16_rtz(x),
 }
 
+/// The running sum of `dp2`–`dp4`: `o[l] += a[l]·b[l]`, the product
+/// rounded (and flushed), then the sum (`c` is ignored). With the `mul`
+/// kernel for the first term this evaluates a dot product left to right,
+/// unfused (`reference/compute-model.md` §8).
+fn dp_acc(o: &mut [u32], a: &[u32], b: &[u32], _c: &[u32]) {
+    for ((o, &x), &y) in o.iter_mut().zip(a).zip(b) {
+        *o = fout(fin(*o) + fin(fout(fin(x) * fin(y))));
+    }
+}
+
+/// [`dp_acc`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn dp_acc_avx2(o: &mut [u32], a: &[u32], b: &[u32], _c: &[u32]) {
+    for ((o, &x), &y) in o.iter_mut().zip(a).zip(b) {
+        *o = fout(fin(*o) + fin(fout(fin(x) * fin(y))));
+    }
+}
+
+/// The running-sum kernel of the dot products (the AVX2 one when the CPU
+/// has AVX2): `o` is read and written, so it must not alias a source.
+pub(crate) fn dp_acc_kernel() -> Kernel {
+    #[cfg(target_arch = "x86_64")]
+    {
+        pick(has_avx2(), dp_acc, dp_acc_avx2)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        dp_acc
+    }
+}
+
 /// `frc`: x − floor(x) in [0, 1); ±inf → NaN; −0 → +0.
 pub(crate) fn frc(x: u32) -> u32 {
     let f = fin(x);
@@ -381,7 +413,10 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        for (op, arity, base, wide) in all_kernels() {
+        let mut kernels = all_kernels();
+        #[cfg(target_arch = "x86_64")]
+        kernels.push((AluOp::Dp4, 3, dp_acc, dp_acc_avx2));
+        for (op, arity, base, wide) in kernels {
             for len in [1usize, 7, 8, 32, 45] {
                 for _ in 0..40 {
                     let mut word = || {
@@ -395,7 +430,8 @@ mod tests {
                     let a: Vec<u32> = (0..len).map(|_| word()).collect();
                     let b: Vec<u32> = (0..len).map(|_| word()).collect();
                     let c: Vec<u32> = (0..len).map(|_| word()).collect();
-                    let (mut o1, mut o2) = (vec![0; len], vec![0; len]);
+                    // the output starts as `c` (the running sum of `dp_acc`)
+                    let (mut o1, mut o2) = (c.clone(), c.clone());
                     // SAFETY: the baseline kernel has no precondition; the
                     // AVX2 one runs only after `has_avx2()` returned true.
                     unsafe {
