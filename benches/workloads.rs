@@ -8,8 +8,9 @@
 //! ```
 //!
 //! Each criterion group (one per workload) has the functions `sm5sim` (2
-//! worker threads, warp width 32), `sm5sim_group` (2 threads, warp width =
-//! the thread-group size) and `native` (a rayon pool of 2 threads). Before a
+//! worker threads, the default warp width: one warp per thread group),
+//! `sm5sim_w32` (2 threads, warps of 32 lanes) and `native` (a rayon pool of
+//! 2 threads). Before a
 //! function is timed, its output is checked against the native one: exactly
 //! for integers and for the float workloads whose operation order is fixed
 //! (matmul, saxpy, mandelbrot: the simulator's `mad` is unfused, as the
@@ -28,7 +29,7 @@ use rayon::prelude::*;
 use sm5sim::job::{random_f32_words, random_u32_words};
 use sm5sim::sim_core::{LoadOptions, Program};
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
-use sm5sim::sim_sched::{dispatch, DispatchOptions};
+use sm5sim::sim_sched::{dispatch, DispatchOptions, WARP_WIDTH_GROUP};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -36,7 +37,7 @@ use std::time::{Duration, Instant, SystemTime};
 const THREADS: usize = 2;
 
 /// A simulator run slower than this (measured on the check) times only the
-/// warp-width-32 variant.
+/// default (group-wide warps) variant.
 const SLOW_RUN: Duration = Duration::from_secs(4);
 
 /// The workloads in table order: (group name, target ratio simulator /
@@ -116,17 +117,16 @@ fn floats(words: &[u32]) -> Vec<f32> {
     words.iter().map(|&w| f32::from_bits(w)).collect()
 }
 
-/// The simulator's functions, `sm5sim` (warp width 32) and `sm5sim_group`
-/// (warp width = group size): for each, `check` runs it once and compares
+/// The simulator's functions, `sm5sim` (the default: warp width = group
+/// size) and `sm5sim_w32` (warp width 32): for each, `check` runs it once and compares
 /// its output with the native one, then `run` is timed.
 fn sim_functions(
     g: &mut BenchmarkGroup<'_, WallTime>,
-    p: &Program,
     run: impl Fn(&DispatchOptions),
     check: impl Fn(&DispatchOptions),
 ) {
-    for (id, warp_width) in [("sm5sim", 32), ("sm5sim_group", p.threads_per_group())] {
-        let o = options(warp_width as usize);
+    for (id, warp_width) in [("sm5sim", WARP_WIDTH_GROUP), ("sm5sim_w32", 32)] {
+        let o = options(warp_width);
         let start = Instant::now();
         check(&o);
         let one_run = start.elapsed();
@@ -135,7 +135,7 @@ fn sim_functions(
         // that is cheap.
         if one_run > SLOW_RUN {
             eprintln!(
-                "one run took {:.1} s: skipping sm5sim_group to keep `cargo bench` short",
+                "one run took {:.1} s: skipping sm5sim_w32 to keep `cargo bench` short",
                 one_run.as_secs_f64()
             );
             break;
@@ -194,7 +194,7 @@ fn bench_histogram(c: &mut Criterion, ctx: &Ctx, name: &str, full_n: usize, seed
         assert_eq!(bins.to_words(), expected, "{name} {o:?}");
     };
     let mut g = ctx.group(c, name, n as u64);
-    sim_functions(&mut g, &p, run, check);
+    sim_functions(&mut g, run, check);
     g.bench_function("native", |b| b.iter(native));
     g.finish();
 }
@@ -233,7 +233,7 @@ fn bench_reduce(c: &mut Criterion, ctx: &Ctx) {
         assert_eq!(total.to_words(), [expected], "reduce {o:?}");
     };
     let mut g = ctx.group(c, "reduce", n as u64);
-    sim_functions(&mut g, &p, run, check);
+    sim_functions(&mut g, run, check);
     g.bench_function("native", |b| b.iter(native));
     g.finish();
 }
@@ -280,7 +280,7 @@ fn bench_scan(c: &mut Criterion, ctx: &Ctx) {
         assert!(out.to_words() == native_out, "scan {o:?}");
     };
     let mut g = ctx.group(c, "scan", n as u64);
-    sim_functions(&mut g, &p, run, check);
+    sim_functions(&mut g, run, check);
     g.bench_function("native", |b| {
         b.iter(|| ctx.pool.install(|| native_scan(&input, &mut native_out)))
     });
@@ -345,7 +345,7 @@ fn bench_matmul(c: &mut Criterion, ctx: &Ctx) {
         assert!(cbuf.to_words() == expected, "matmul {o:?}");
     };
     let mut g = ctx.group(c, "matmul", (n * n * n) as u64);
-    sim_functions(&mut g, &p, run, check);
+    sim_functions(&mut g, run, check);
     g.bench_function("native", |b| {
         b.iter(|| {
             ctx.pool
@@ -430,7 +430,7 @@ fn bench_cas_float_add(c: &mut Criterion, ctx: &Ctx) {
         within(&floats(&sums.to_words()), &format!("{o:?}"));
     };
     let mut g = ctx.group(c, "cas_float_add", n as u64);
-    sim_functions(&mut g, &p, run, check);
+    sim_functions(&mut g, run, check);
     g.bench_function("native", |b| b.iter(native));
     g.finish();
 }
@@ -480,7 +480,7 @@ fn bench_saxpy(c: &mut Criterion, ctx: &Ctx) {
         assert!(yb.to_words() == expected, "saxpy {o:?}");
     };
     let mut g = ctx.group(c, "saxpy", n as u64);
-    sim_functions(&mut g, &p, run, check);
+    sim_functions(&mut g, run, check);
     g.bench_function("native", |b| {
         b.iter(|| ctx.pool.install(|| native_saxpy(a, &fx, &mut fy)))
     });
@@ -550,7 +550,7 @@ fn bench_mandelbrot(c: &mut Criterion, ctx: &Ctx) {
         assert!(it.to_words() == native_out, "mandelbrot {o:?}");
     };
     let mut g = ctx.group(c, "mandelbrot", (w * h) as u64);
-    sim_functions(&mut g, &p, run, check);
+    sim_functions(&mut g, run, check);
     g.bench_function("native", |b| {
         b.iter(|| {
             ctx.pool
@@ -618,16 +618,16 @@ fn print_table(dir: &Path, quick: bool, since: SystemTime) {
     );
     println!(
         "{:<17} {:>16} {:>11} {:>11} {:>11} {:>8} {:>8} {:>7}  result",
-        "workload", "size", "sim w32", "sim wgrp", "native", "ratio", "r wgrp", "target"
+        "workload", "size", "sim", "sim w32", "native", "ratio", "r w32", "target"
     );
     let mut met = 0;
     let mut measured = 0;
     for (name, target) in TABLE {
         let group = group_name(name, quick);
         let sim = median_ns(dir, &group, "sm5sim", since);
-        let sim_group = median_ns(dir, &group, "sm5sim_group", since);
+        let sim_w32 = median_ns(dir, &group, "sm5sim_w32", since);
         let native = median_ns(dir, &group, "native", since);
-        if sim.is_none() && sim_group.is_none() && native.is_none() {
+        if sim.is_none() && sim_w32.is_none() && native.is_none() {
             continue;
         }
         let ratio = |s: Option<f64>| s.zip(native).map(|(s, n)| s / n);
@@ -650,15 +650,15 @@ fn print_table(dir: &Path, quick: bool, since: SystemTime) {
             name,
             sizes(name),
             ms(sim),
-            ms(sim_group),
+            ms(sim_w32),
             ms(native),
             fmt(r),
-            fmt(ratio(sim_group)),
+            fmt(ratio(sim_w32)),
             format!("<={target}x"),
         );
     }
     println!(
-        "targets met: {met} of {measured} (ratio = sim w32 / native; 'r wgrp' = warp width = group size)"
+        "targets met: {met} of {measured} (ratio = sim / native, sim at its default warp width = group size; 'r w32' = warps of 32 lanes)"
     );
 }
 

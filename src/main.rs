@@ -12,7 +12,9 @@ use sm5sim::job::{Job, JobError, StepReport};
 use sm5sim::sim_core::check::{Access, CheckOptions, Finding, Severity};
 use sm5sim::sim_core::container::Container;
 use sm5sim::sim_core::{asm, disasm, encode, LoadOptions, Program};
-use sm5sim::sim_sched::{DispatchOptions, DispatchProfile, DispatchStats, Progress, Schedule};
+use sm5sim::sim_sched::{
+    DispatchOptions, DispatchProfile, DispatchStats, Progress, Schedule, WARP_WIDTH_GROUP,
+};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,8 +47,9 @@ enum Command {
         /// Worker threads (default: every core).
         #[arg(long, default_value_t = 0)]
         threads: usize,
-        /// Lanes per warp (1 up to the thread-group size).
-        #[arg(long, default_value_t = 32)]
+        /// Lanes per warp: 1 up to the thread-group size, or `group` (one warp
+        /// per thread group: the fastest for most shaders).
+        #[arg(long, default_value = "group", value_parser = parse_warp_width)]
         warp_width: usize,
         /// After the last step, write resource NAME to FILE: raw little-endian bytes,
         /// a NumPy array (.npy), or a 2D texture's mip 0 as PNG (.png). Repeatable.
@@ -106,8 +109,8 @@ enum Command {
         /// Report UAV and groupshared accesses out of bounds (warnings).
         #[arg(long)]
         bounds: bool,
-        /// Lanes per warp (1 up to the thread-group size).
-        #[arg(long, default_value_t = 32)]
+        /// Lanes per warp: 1 up to the thread-group size, or `group`.
+        #[arg(long, default_value = "32", value_parser = parse_warp_width)]
         warp_width: usize,
         /// Load the shader even if its container checksum is wrong.
         #[arg(long)]
@@ -287,6 +290,19 @@ fn main() -> ExitCode {
             }
             ExitCode::from(2)
         }
+    }
+}
+
+/// `--warp-width`: a number of lanes ≥ 1, or `group` ([`WARP_WIDTH_GROUP`]).
+fn parse_warp_width(s: &str) -> Result<usize, String> {
+    if s == "group" {
+        return Ok(WARP_WIDTH_GROUP);
+    }
+    match s.parse::<usize>() {
+        Ok(w) if w >= 1 => Ok(w),
+        _ => Err(format!(
+            "{s:?} is not a warp width: give a number of lanes ≥ 1, or `group`"
+        )),
     }
 }
 

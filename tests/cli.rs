@@ -119,12 +119,23 @@ fn threads_and_warp_width_flags_give_the_same_answer() {
     for args in [
         ["--threads", "1"],
         ["--warp-width", "1"],
+        ["--warp-width", "32"],
         ["--warp-width", "256"],
+        ["--warp-width", "group"],
     ] {
         let mut a = vec!["run", p.to_str().unwrap()];
         a.extend(args);
         let o = sm5sim(&a);
         assert_eq!(o.status.code(), Some(0), "{args:?} {:?}", text(&o));
+    }
+    for bad in ["0", "wide", "1.5"] {
+        let o = sm5sim(&["run", p.to_str().unwrap(), "--warp-width", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {:?}", text(&o));
+        assert!(
+            text(&o).1.contains("not a warp width"),
+            "{bad}: {:?}",
+            text(&o)
+        );
     }
 }
 

@@ -141,8 +141,13 @@ fn profile_off_gathers_nothing() {
         uavs: vec![Some(BufferView::raw(&out))],
         ..Default::default()
     };
-    let (stats, prof) = dispatch_profiled(&p, &b, [1, 1, 1], &DispatchOptions::default()).unwrap();
+    let options = DispatchOptions {
+        warp_width: 32,
+        ..Default::default()
+    };
+    let (stats, prof) = dispatch_profiled(&p, &b, [1, 1, 1], &options).unwrap();
     assert!(prof.is_none());
+    // two warps of 32 lanes, four instructions each
     assert_eq!(stats.warp_instructions, 8);
 }
 

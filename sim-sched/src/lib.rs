@@ -36,12 +36,20 @@ use std::time::{Duration, Instant};
 /// The most thread groups per dimension (`D3D11_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION`, FS §18.6.2).
 pub const MAX_GROUPS_PER_DIMENSION: u32 = 65535;
 
+/// [`DispatchOptions::warp_width`] for one warp per thread group (any width
+/// at least the group's thread count is clamped to it).
+pub const WARP_WIDTH_GROUP: usize = usize::MAX;
+
 /// How to run a dispatch.
 #[derive(Debug, Clone)]
 pub struct DispatchOptions {
     /// Worker threads; 0 = every core (rayon's default).
     pub threads: usize,
-    /// Lanes per warp (clamped to 1..=threads per group). Default 32.
+    /// Lanes per warp (clamped to 1..=threads per group). Default
+    /// [`WARP_WIDTH_GROUP`]: one warp per thread group, which interprets
+    /// each instruction once for the whole group and makes barriers free.
+    /// Narrower warps pay the per-instruction cost once per warp but idle
+    /// fewer lanes in divergent code.
     pub warp_width: usize,
     /// Watchdog: the most warp-instructions the dispatch may execute (summed
     /// over all groups, counted in steps of 4096). Default: no limit.
@@ -199,7 +207,7 @@ impl Default for DispatchOptions {
     fn default() -> Self {
         Self {
             threads: 0,
-            warp_width: 32,
+            warp_width: WARP_WIDTH_GROUP,
             max_warp_instructions: u64::MAX,
             timeout: Some(Duration::from_secs(60)),
             cancel: None,
