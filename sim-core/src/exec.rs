@@ -450,6 +450,19 @@ struct Line {
     lanes: std::ops::Range<usize>,
 }
 
+/// From the first set mask word to the last (`None` if none is set): 16
+/// words at a time, each block OR-reduced in a loop that vectorises, so a
+/// wide warp with few active lanes is not scanned word by word.
+fn active_lanes(m: &[u32]) -> Option<std::ops::Range<usize>> {
+    const B: usize = 16;
+    let any = |c: &[u32]| c.iter().fold(0, |a, &x| a | x) != 0;
+    let (i0, c0) = m.chunks(B).enumerate().find(|(_, c)| any(c))?;
+    let l0 = i0 * B + c0.iter().position(|&x| x != 0)?;
+    let (i1, c1) = m.chunks(B).enumerate().rev().find(|(_, c)| any(c))?;
+    let l1 = i1 * B + c1.iter().rposition(|&x| x != 0)?;
+    Some(l0..l1 + 1)
+}
+
 /// The [`Line`] of an access at (`a[l]`, `b[l]`) by `warp`'s active lanes,
 /// dwords `0..=k_max` ([`sim_mem::affine_words`] over the lanes from the
 /// first active one to the last); `None` when they are not on one line in
@@ -458,9 +471,7 @@ fn line_of(warp: &Warp, ext: Extent, a: &[u32], b: &[u32], k_max: u32) -> Option
     let lanes = if warp.full {
         0..a.len()
     } else {
-        let l0 = warp.active.iter().position(|&m| m != 0)?;
-        let l1 = warp.active.iter().rposition(|&m| m != 0)?;
-        l0..l1 + 1
+        active_lanes(&warp.active)?
     };
     let (first, step) = sim_mem::affine_words(ext, &a[lanes.clone()], &b[lanes.clone()], k_max)?;
     Some(Line { first, step, lanes })
@@ -3354,6 +3365,18 @@ mod tests {
             for w in [3, 8, 32, 40] {
                 assert_eq!(run(w), one, "case {case}, warp width {w}\n{text}");
             }
+        }
+    }
+
+    #[test]
+    fn active_lanes_spans_first_to_last_set_word() {
+        let mut m = vec![0u32; 70];
+        assert_eq!(active_lanes(&m), None);
+        for (a, b) in [(0, 0), (5, 5), (15, 16), (3, 69), (40, 47), (69, 69)] {
+            m.fill(0);
+            m[a] = !0;
+            m[b] = !0;
+            assert_eq!(active_lanes(&m), Some(a..b + 1), "{a} {b}");
         }
     }
 
