@@ -477,6 +477,30 @@ fn line_of(warp: &Warp, ext: Extent, a: &[u32], b: &[u32], k_max: u32) -> Option
     Some(Line { first, step, lanes })
 }
 
+/// The [`AtomicOp`] of an atomic instruction for one lane (`v`: its first
+/// operand, `w`: the compare-exchange value). `None` when no value is
+/// returned (`no_ret`) and the operation cannot change the word (add 0, or
+/// 0, and !0, …): unobservable, so skipped.
+#[inline(always)]
+fn atomic_op(kind: AtomicKind, v: u32, w: u32, no_ret: bool) -> Option<AtomicOp> {
+    let op = match kind {
+        AtomicKind::And => AtomicOp::And(v),
+        AtomicKind::Or => AtomicOp::Or(v),
+        AtomicKind::Xor => AtomicOp::Xor(v),
+        AtomicKind::Add => AtomicOp::Add(v),
+        AtomicKind::IMax => AtomicOp::IMax(v),
+        AtomicKind::IMin => AtomicOp::IMin(v),
+        AtomicKind::UMax => AtomicOp::UMax(v),
+        AtomicKind::UMin => AtomicOp::UMin(v),
+        AtomicKind::Exch => AtomicOp::Exchange(v),
+        AtomicKind::CmpExch => AtomicOp::CompareExchange {
+            compare: v,
+            value: w,
+        },
+    };
+    (!no_ret || !op.is_identity()).then_some(op)
+}
+
 /// A source modifier applied to one 32-bit value (the double modifiers are
 /// applied by `double` to assembled 64-bit values, so they leave it as is).
 fn modify(v: u32, m: SrcMod) -> u32 {
@@ -2514,6 +2538,7 @@ impl<'p> GroupExecutor<'p> {
         let mut sa = std::mem::take(&mut self.sc.s[0]);
         let mut sv = std::mem::take(&mut self.sc.s[1]);
         let mut sw = std::mem::take(&mut self.sc.s[2]);
+        let mut sw2 = std::mem::take(&mut self.sc.s[3]);
         let mut r = std::mem::take(&mut self.sc.r);
         // address: .x = byte offset (raw) or index, .y = byte offset (structured)
         self.fetch(warp, b, addr, 0b111, &mut sa);
@@ -2537,53 +2562,84 @@ impl<'p> GroupExecutor<'p> {
             Res::Tgsm(g) => self.tgsm.region_mut(g),
             _ => None,
         };
-        for l in 0..w {
-            if warp.active[l] == 0 {
-                continue;
-            }
-            let (x, y) = if structured {
-                (sa[l], sa[w + l])
-            } else {
-                (sa[l], 0)
-            };
-            let v = sv[l];
-            let op = match kind {
-                AtomicKind::And => AtomicOp::And(v),
-                AtomicKind::Or => AtomicOp::Or(v),
-                AtomicKind::Xor => AtomicOp::Xor(v),
-                AtomicKind::Add => AtomicOp::Add(v),
-                AtomicKind::IMax => AtomicOp::IMax(v),
-                AtomicKind::IMin => AtomicOp::IMin(v),
-                AtomicKind::UMax => AtomicOp::UMax(v),
-                AtomicKind::UMin => AtomicOp::UMin(v),
-                AtomicKind::Exch => AtomicOp::Exchange(v),
-                AtomicKind::CmpExch => AtomicOp::CompareExchange {
-                    compare: v,
-                    value: sw[l],
-                },
-            };
-            // Without a returned value, an operation that cannot change
-            // the word (add 0, or 0, and !0, …) is unobservable: skipped.
-            if ret.is_none() && op.is_identity() {
-                continue;
-            }
-            let old = match (res, view) {
-                (Res::Tgsm(_), _) => tgsm
-                    .as_mut()
-                    .and_then(|(ext, words)| words.get_mut(ext.word_index(x, y, 0)?))
-                    .map(|w| op.apply_plain(w)),
-                (Res::UavTexture(_), _) => {
-                    tex.and_then(|t| t.atomic([sa[l], sa[w + l], sa[2 * w + l]], op))
+        // The operation of lane l; without a returned value, one that cannot
+        // change the word (add 0, or 0, and !0, …) is unobservable: skipped.
+        let lane_op = |l: usize| atomic_op(kind, sv[l], sw[l], ret.is_none());
+        let (sx, sy) = sa.split_at(w);
+        let sy = if structured {
+            &sy[..w]
+        } else {
+            zeros(w, &mut sw2)
+        };
+        let active = &warp.active;
+        // lane by lane, in lane order; the old value goes to r[l] (out of
+        // bounds: nothing written, the returned value is 0, §12)
+        match (res, view) {
+            (Res::Tgsm(_), _) => {
+                let Some((ext, words)) = tgsm.as_mut() else {
+                    r[..w].fill(0);
+                    return self.atomic_done(warp, kind, ret, res, [sa, sv, sw, sw2, r]);
+                };
+                for l in (0..w).filter(|&l| active[l] != 0) {
+                    if let Some(op) = lane_op(l) {
+                        let i = ext.word_index(sx[l], sy[l], 0);
+                        r[l] = i
+                            .and_then(|i| words.get_mut(i))
+                            .map_or(0, |w| op.apply_plain(w));
+                    }
                 }
-                (_, Some(view)) => view.atomic(view.word_index(x, y, 0), op),
-                (_, None) => None,
-            };
-            // out of bounds: nothing written, the returned value is 0 (§12)
-            let old = old.unwrap_or(0);
-            for c in 0..4 {
-                r[c * w + l] = old;
             }
+            (Res::UavTexture(_), _) => {
+                for l in (0..w).filter(|&l| active[l] != 0) {
+                    if let Some(op) = lane_op(l) {
+                        let c = [sa[l], sa[w + l], sa[2 * w + l]];
+                        r[l] = tex.and_then(|t| t.atomic(c, op)).unwrap_or(0);
+                    }
+                }
+            }
+            (_, Some(view)) => {
+                // on a line of words in bounds: no per-lane index arithmetic
+                let line = self
+                    .bounds(res, Some(view))
+                    .and_then(|e| line_of(warp, e, sx, sy, 0));
+                let words = view.buffer().words();
+                match line {
+                    Some(Line { first, step, lanes }) => {
+                        for (i, l) in lanes.enumerate() {
+                            if active[l] != 0 {
+                                if let Some(op) = lane_op(l) {
+                                    r[l] = op.apply(&words[first + step * i]);
+                                }
+                            }
+                        }
+                    }
+                    None => {
+                        for l in (0..w).filter(|&l| active[l] != 0) {
+                            if let Some(op) = lane_op(l) {
+                                r[l] = view
+                                    .atomic(view.word_index(sx[l], sy[l], 0), op)
+                                    .unwrap_or(0);
+                            }
+                        }
+                    }
+                }
+            }
+            (_, None) => r[..w].fill(0),
         }
+        self.atomic_done(warp, kind, ret, res, [sa, sv, sw, sw2, r]);
+    }
+
+    /// The end of [`GroupExecutor::atomic`]: profile counters, the returned
+    /// value (`r[..W]`, to every component of the destination), scratch back.
+    fn atomic_done(
+        &mut self,
+        warp: &mut Warp,
+        kind: AtomicKind,
+        ret: Option<&Dst>,
+        res: Res,
+        [sa, sv, sw, sw2, mut r]: [Vec<u32>; 5],
+    ) {
+        let w = self.w;
         if self.prof.is_some() {
             self.profile_mem(warp, res, 4, true, true);
             if kind == AtomicKind::CmpExch {
@@ -2598,11 +2654,17 @@ impl<'p> GroupExecutor<'p> {
             }
         }
         if let Some(d) = ret {
+            for c in 1..4 {
+                if d.mask & (1 << c) != 0 {
+                    r.copy_within(..w, c * w);
+                }
+            }
             self.write(warp, d, &r);
         }
         self.sc.s[0] = sa;
         self.sc.s[1] = sv;
         self.sc.s[2] = sw;
+        self.sc.s[3] = sw2;
         self.sc.r = r;
     }
 

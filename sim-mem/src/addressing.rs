@@ -94,6 +94,13 @@ pub fn affine_words(ext: Extent, a: &[u32], b: &[u32], k_max: u32) -> Option<(us
     } else {
         (0, 0)
     };
+    // scattered accesses usually fail on the last lane: no pass for them
+    let span32 = (n - 1) as u32;
+    if (a[n - 1] & lo) != a0.wrapping_add(da.wrapping_mul(span32))
+        || (!raw && (b[n - 1] & !3) != b0.wrapping_add(db.wrapping_mul(span32)))
+    {
+        return None;
+    }
     let mut on_line = true;
     let (mut ai, mut bi) = (a0, b0);
     for (&x, &y) in a.iter().zip(b) {
