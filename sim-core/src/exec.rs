@@ -439,15 +439,74 @@ fn copy_lanes(d: &mut [u32], s: &[u32]) {
     }
 }
 
-/// The words of a coalesced or uniform access by the active lanes: lane
-/// `lanes.start + i`'s dword `k` is word `first + step·i + k`, in bounds.
+/// The words of a coalesced, uniform or tiled access by the active lanes, in
+/// bounds: lane `lanes.start + i`'s dword `k` is word [`Line::word`]`(i) + k`
+/// — `first + step·c + row_step·r` for `i = r·p + c` (one row of all the
+/// lanes for a 1-D line).
 #[derive(Debug, Clone)]
 struct Line {
     first: usize,
     step: usize,
+    row_step: usize,
+    /// lanes per row
+    p: usize,
     /// from the first to the last active lane (inactive ones between them
     /// included: their words are in bounds too, and their values unused)
     lanes: std::ops::Range<usize>,
+}
+
+impl Line {
+    /// The word of dword 0 of the `i`-th lane of `lanes`.
+    #[inline]
+    fn word(&self, i: usize) -> usize {
+        self.first + self.step * (i % self.p) + self.row_step * (i / self.p)
+    }
+
+    /// Row by row: the row's first word and its lanes' part of `xs`
+    /// (indexed like `lanes`).
+    #[inline]
+    fn rows<'a, T>(&self, xs: &'a mut [T]) -> impl Iterator<Item = (usize, &'a mut [T])> {
+        let (first, row_step) = (self.first, self.row_step);
+        xs.chunks_mut(self.p)
+            .enumerate()
+            .map(move |(r, x)| (first + row_step * r, x))
+    }
+}
+
+/// The [`Line`] of an access at (`a[l]`, `b[l]`) by `warp`'s active lanes,
+/// dwords `0..=k_max`: [`sim_mem::affine_words`] over the lanes from the
+/// first active one to the last; failing that, for a full warp,
+/// [`sim_mem::affine_words_2d`] in rows of `row` lanes (the thread group's
+/// width, so that a 2-D group's tile accesses qualify). `None` when neither
+/// holds, or no lane is active.
+fn line_of(warp: &Warp, ext: Extent, a: &[u32], b: &[u32], k_max: u32, row: usize) -> Option<Line> {
+    let lanes = if warp.full {
+        0..a.len()
+    } else {
+        active_lanes(&warp.active)?
+    };
+    let (sa, sb) = (&a[lanes.clone()], &b[lanes.clone()]);
+    if let Some((first, step)) = sim_mem::affine_words(ext, sa, sb, k_max) {
+        let p = lanes.len();
+        return Some(Line {
+            first,
+            step,
+            row_step: 0,
+            p,
+            lanes,
+        });
+    }
+    if !warp.full {
+        return None;
+    }
+    let (first, step, row_step) = sim_mem::affine_words_2d(ext, sa, sb, k_max, row)?;
+    Some(Line {
+        first,
+        step,
+        row_step,
+        p: row,
+        lanes,
+    })
 }
 
 /// From the first set mask word to the last (`None` if none is set): 16
@@ -461,20 +520,6 @@ fn active_lanes(m: &[u32]) -> Option<std::ops::Range<usize>> {
     let (i1, c1) = m.chunks(B).enumerate().rev().find(|(_, c)| any(c))?;
     let l1 = i1 * B + c1.iter().rposition(|&x| x != 0)?;
     Some(l0..l1 + 1)
-}
-
-/// The [`Line`] of an access at (`a[l]`, `b[l]`) by `warp`'s active lanes,
-/// dwords `0..=k_max` ([`sim_mem::affine_words`] over the lanes from the
-/// first active one to the last); `None` when they are not on one line in
-/// bounds, or no lane is active.
-fn line_of(warp: &Warp, ext: Extent, a: &[u32], b: &[u32], k_max: u32) -> Option<Line> {
-    let lanes = if warp.full {
-        0..a.len()
-    } else {
-        active_lanes(&warp.active)?
-    };
-    let (first, step) = sim_mem::affine_words(ext, &a[lanes.clone()], &b[lanes.clone()], k_max)?;
-    Some(Line { first, step, lanes })
 }
 
 /// The [`AtomicOp`] of an atomic instruction for one lane (`v`: its first
@@ -2346,7 +2391,8 @@ impl<'p> GroupExecutor<'p> {
             _ => None,
         };
         let ext = self.bounds(res, view);
-        let line = ext.and_then(|e| line_of(wr, e, sa, sb, k_max));
+        let row = self.prog.thread_group[0] as usize;
+        let line = ext.and_then(|e| line_of(wr, e, sa, sb, k_max, row));
         for c in 0..4 {
             if dst.mask & (1 << c) == 0 {
                 continue;
@@ -2359,13 +2405,18 @@ impl<'p> GroupExecutor<'p> {
                         out.fill(0);
                         continue;
                     };
-                    if let Some(Line { first, step, lanes }) = line.clone() {
-                        let (first, out) = (first + k as usize, &mut out[lanes]);
-                        if step == 1 {
-                            out.copy_from_slice(&words[first..first + out.len()]);
-                        } else {
-                            for (i, o) in out.iter_mut().enumerate() {
-                                *o = words[first + step * i];
+                    if let Some(line) = &line {
+                        let (k, step) = (k as usize, line.step);
+                        for (base, out) in line.rows(&mut out[line.lanes.clone()]) {
+                            let base = base + k;
+                            match step {
+                                1 => out.copy_from_slice(&words[base..base + out.len()]),
+                                0 => out.fill(words[base]),
+                                _ => {
+                                    for (c, o) in out.iter_mut().enumerate() {
+                                        *o = words[base + step * c];
+                                    }
+                                }
                             }
                         }
                         continue;
@@ -2380,10 +2431,13 @@ impl<'p> GroupExecutor<'p> {
                 (_, Some(v)) => match ext {
                     Some(ext) => {
                         let words = v.buffer().words();
-                        if let Some(Line { first, step, lanes }) = line.clone() {
-                            let (first, out) = (first + k as usize, &mut out[lanes]);
-                            for (i, o) in out.iter_mut().enumerate() {
-                                *o = words[first + step * i].load(sim_mem::sync::Ordering::Relaxed);
+                        if let Some(line) = &line {
+                            let (k, step) = (k as usize, line.step);
+                            for (base, out) in line.rows(&mut out[line.lanes.clone()]) {
+                                for (c, o) in out.iter_mut().enumerate() {
+                                    *o = words[base + k + step * c]
+                                        .load(sim_mem::sync::Ordering::Relaxed);
+                                }
                             }
                             continue;
                         }
@@ -2450,30 +2504,40 @@ impl<'p> GroupExecutor<'p> {
         // order, so a later lane wins a collision.
         let full = wr.full;
         let ext = self.bounds(res, view);
-        let line = ext.and_then(|e| line_of(wr, e, sa, sb, count as u32 - 1));
+        let row = self.prog.thread_group[0] as usize;
+        let line = ext.and_then(|e| line_of(wr, e, sa, sb, count as u32 - 1, row));
         match (res, view) {
             (Res::Tgsm(g), _) => {
                 if let Some((ext, words)) = self.tgsm.region_mut(g) {
-                    if let Some(Line { first, step, lanes }) = line {
-                        if step == 1 && count == 1 {
-                            // one word per lane, no collisions: a (masked) copy
-                            let d = &mut words[first..first + lanes.len()];
-                            let v = &sv[lanes.clone()];
-                            if full {
-                                d.copy_from_slice(v);
-                            } else {
-                                let m = &active[lanes];
-                                for ((d, &v), &m) in d.iter_mut().zip(v).zip(m) {
-                                    *d = (v & m) | (*d & !m);
+                    if let Some(line) = line {
+                        let one_row = line.lanes.len() <= line.p;
+                        if line.step == 1 && count == 1 && (one_row || line.row_step >= line.p) {
+                            // one word per lane, rows apart: no collisions, a
+                            // (masked) copy per row
+                            let (v, m) = (&sv[line.lanes.clone()], &active[line.lanes.clone()]);
+                            let mut i = 0;
+                            for r in 0..line.lanes.len().div_ceil(line.p) {
+                                let base = line.first + line.row_step * r;
+                                let n = line.p.min(line.lanes.len() - i);
+                                let d = &mut words[base..base + n];
+                                let (v, m) = (&v[i..i + n], &m[i..i + n]);
+                                if full {
+                                    d.copy_from_slice(v);
+                                } else {
+                                    for ((d, &v), &m) in d.iter_mut().zip(v).zip(m) {
+                                        *d = (v & m) | (*d & !m);
+                                    }
                                 }
+                                i += n;
                             }
                         } else {
-                            for (i, l) in lanes.enumerate() {
+                            for (i, l) in line.lanes.clone().enumerate() {
                                 if active[l] == 0 {
                                     continue;
                                 }
+                                let word = line.word(i);
                                 for k in 0..count as usize {
-                                    words[first + step * i + k] = sv[k * w + l];
+                                    words[word + k] = sv[k * w + l];
                                 }
                             }
                         }
@@ -2493,15 +2557,15 @@ impl<'p> GroupExecutor<'p> {
                 }
             }
             (_, Some(view)) => {
-                if let Some(Line { first, step, lanes }) = line {
+                if let Some(line) = line {
                     let words = view.buffer().words();
-                    for (i, l) in lanes.enumerate() {
+                    for (i, l) in line.lanes.clone().enumerate() {
                         if active[l] == 0 {
                             continue;
                         }
+                        let word = line.word(i);
                         for k in 0..count as usize {
-                            words[first + step * i + k]
-                                .store(sv[k * w + l], sim_mem::sync::Ordering::Relaxed);
+                            words[word + k].store(sv[k * w + l], sim_mem::sync::Ordering::Relaxed);
                         }
                     }
                 } else {
@@ -2599,16 +2663,17 @@ impl<'p> GroupExecutor<'p> {
             }
             (_, Some(view)) => {
                 // on a line of words in bounds: no per-lane index arithmetic
+                let row = self.prog.thread_group[0] as usize;
                 let line = self
                     .bounds(res, Some(view))
-                    .and_then(|e| line_of(warp, e, sx, sy, 0));
+                    .and_then(|e| line_of(warp, e, sx, sy, 0, row));
                 let words = view.buffer().words();
                 match line {
-                    Some(Line { first, step, lanes }) => {
-                        for (i, l) in lanes.enumerate() {
+                    Some(line) => {
+                        for (i, l) in line.lanes.clone().enumerate() {
                             if active[l] != 0 {
                                 if let Some(op) = lane_op(l) {
-                                    r[l] = op.apply(&words[first + step * i]);
+                                    r[l] = op.apply(&words[line.word(i)]);
                                 }
                             }
                         }
@@ -3316,19 +3381,42 @@ mod tests {
     /// under a lane-dependent `if`: stores to per-lane slots, then (after a
     /// barrier) loads, then a dump of both TGSM regions and the loaded
     /// values to u0.
-    fn random_memory_shader(rng: &mut Rng) -> String {
-        let mut s = String::from(
+    fn random_memory_shader(rng: &mut Rng, tile: bool) -> String {
+        let group = if tile { "8, 5, 1" } else { "40, 1, 1" };
+        let mut s = format!(
             "cs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_uav_raw u0\n\
              dcl_uav_structured u1, 4\ndcl_input vThreadIDInGroupFlattened\n\
+             dcl_input vThreadIDInGroup.xy\n\
              dcl_temps 4\ndcl_tgsm_structured g0, 4, 96\ndcl_tgsm_raw g1, 384\n\
-             dcl_thread_group 40, 1, 1\n\
+             dcl_thread_group {group}\n\
              mov r2.xyzw, l(0, 0, 0, 0)\n\
-             imad r0.x, vThreadIDInGroupFlattened.x, l(7), l(1)\n",
+             imad r0.x, vThreadIDInGroupFlattened.x, l(7), l(1)\n"
         );
+        // half the time every lane, else a prefix, a suffix, or lanes with
+        // gaps between them
         let cond = |rng: &mut Rng| {
-            // a prefix, a suffix, or lanes with gaps between them
+            if rng.below(2) == 0 {
+                return "if_nz l(1)\n".to_string();
+            }
             let (op, k) = (rng.pick(&["ult", "uge", "and"]), rng.below(41));
             format!("{op} r3.x, vThreadIDInGroupFlattened.x, l({k})\nif_nz r3.x\n")
+        };
+        // r1.x = m·tid + c; for a tile, m·16·y + m·x + c (per-lane slots on
+        // a grid with a row pitch of 16 lanes, not on one line) or a random
+        // grid m1·y + m2·x + c
+        let addr = |rng: &mut Rng, m: usize, c: usize, free: bool| {
+            if !tile {
+                return format!("imad r1.x, vThreadIDInGroupFlattened.x, l({m}), l({c})\n");
+            }
+            let (m1, m2) = if free {
+                (rng.below(9), [0, 1, 2, 4][rng.below(4)])
+            } else {
+                (16 * m, m)
+            };
+            format!(
+                "imad r1.x, vThreadIDInGroup.y, l({m1}), l({c})\n\
+                 imad r1.x, vThreadIDInGroup.x, l({m2}), r1.x\n"
+            )
         };
         // stores: lane slots tid·stride + c, stride ≥ the dwords stored, one
         // c per memory so that no two lanes ever store to the same word
@@ -3339,23 +3427,17 @@ mod tests {
             let c = base[kind];
             match kind {
                 0 => {
-                    s += &format!("imad r1.x, vThreadIDInGroupFlattened.x, l(1), l({c})\n");
+                    s += &addr(rng, 1, c, false);
                     s += "store_structured g0.x, r1.x, l(0), r0.x\n";
                 }
                 1 => {
                     let n = 1 + rng.below(2);
                     let mask = ["x", "xy"][n - 1];
-                    s += &format!(
-                        "imad r1.x, vThreadIDInGroupFlattened.x, l(8), l({})\n",
-                        4 * c
-                    );
+                    s += &addr(rng, 8, 4 * c, false);
                     s += &format!("store_raw g1.{mask}, r1.x, r0.xyxx\n");
                 }
                 _ => {
-                    s += &format!(
-                        "imad r1.x, vThreadIDInGroupFlattened.x, l(4), l({})\n",
-                        4 * c
-                    );
+                    s += &addr(rng, 4, 4 * c, false);
                     s += "store_raw u0.x, r1.x, r0.x\n";
                 }
             }
@@ -3369,7 +3451,7 @@ mod tests {
         for comp in ["x", "y", "z", "w"] {
             s += &cond(rng);
             let (m, c) = ([0, 1, 2, 3][rng.below(4)], rng.below(100));
-            s += &format!("imad r1.x, vThreadIDInGroupFlattened.x, l({m}), l({c})\n");
+            s += &addr(rng, m, c, true);
             match rng.below(3) {
                 0 => s += &format!("ld_structured r2.{comp}, r1.x, l(0), g0.xxxx\n"),
                 1 => {
@@ -3396,15 +3478,17 @@ mod tests {
     }
 
     /// Loads and stores by the active lanes on one line of words (a partial
-    /// warp's coalesced or uniform access, `line_of`) do what lanes one by
-    /// one do: random race-free shaders at warp widths 3, 8, 32 and 40
-    /// against warp width 1, bit for bit.
+    /// warp's coalesced or uniform access, `line_of`) or on a grid (a full
+    /// warp's tile access in an 8×5 group) do what lanes one by one do:
+    /// random race-free shaders at warp widths 3, 8, 32 and 40 against warp
+    /// width 1, bit for bit.
     #[test]
     fn memory_lines_match_single_lanes() {
         let mut rng = Rng(0x1234_5678_9abc_def1);
         let input: Vec<u32> = (0..50u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
-        for case in 0..200 {
-            let text = random_memory_shader(&mut rng);
+        for case in 0..400 {
+            // 40×1 groups, then 8×5 tiles (grids of rows of 8 lanes)
+            let text = random_memory_shader(&mut rng, case >= 200);
             let decoded =
                 crate::asm::assemble(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
             let prog = Program::from_decoded(decoded, None)

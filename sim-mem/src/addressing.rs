@@ -129,6 +129,71 @@ pub fn affine_words(ext: Extent, a: &[u32], b: &[u32], k_max: u32) -> Option<(us
     (last + 4 <= ext.size_bytes).then_some(((first / 4) as usize, (step / 4) as usize))
 }
 
+/// [`affine_words`] for lanes in rows of `p` (a 2-D thread group's rows of
+/// `p` threads, e.g. a 16×16 tile): when lane `r·p + c`'s word indices lie on
+/// the grid `first + step·c + row_step·r` with `step, row_step ≥ 0` words and
+/// every dword `0..=k_max` of every lane is in bounds, returns
+/// `(first, step, row_step)`, exactly as [`Extent::word_index`] would give.
+/// Needs at least two rows of `p ≥ 2` lanes (`n` a multiple of `p`);
+/// `None` otherwise, or when the lanes are off the grid. One pass.
+pub fn affine_words_2d(
+    ext: Extent,
+    a: &[u32],
+    b: &[u32],
+    k_max: u32,
+    p: usize,
+) -> Option<(usize, usize, usize)> {
+    let n = a.len().min(b.len());
+    if p < 2 || n <= p || n % p != 0 {
+        return None;
+    }
+    let rows = n / p;
+    let (a, b) = (&a[..n], &b[..n]);
+    let raw = ext.stride == 0;
+    let lo = if raw { !3 } else { !0 };
+    let (a0, b0) = (a[0] & lo, b[0] & !3);
+    let (da, db) = ((a[1] & lo).wrapping_sub(a0), (b[1] & !3).wrapping_sub(b0));
+    let (ra, rb) = ((a[p] & lo).wrapping_sub(a0), (b[p] & !3).wrapping_sub(b0));
+    let mut on_grid = true;
+    for (r, (ar, br)) in a.chunks_exact(p).zip(b.chunks_exact(p)).enumerate() {
+        let r = r as u32;
+        let (mut ai, mut bi) = (
+            a0.wrapping_add(ra.wrapping_mul(r)),
+            b0.wrapping_add(rb.wrapping_mul(r)),
+        );
+        for (&x, &y) in ar.iter().zip(br) {
+            on_grid &= (x & lo) == ai;
+            on_grid &= raw || (y & !3) == bi;
+            ai = ai.wrapping_add(da);
+            bi = bi.wrapping_add(db);
+        }
+    }
+    // with non-negative steps the last corner is the largest: if it does
+    // not exceed u32::MAX, no lane's value wrapped
+    let (cs, rs) = ((p - 1) as u64, (rows - 1) as u64);
+    let a_last = a0 as u64 + da as u64 * cs + ra as u64 * rs;
+    let b_last = b0 as u64 + db as u64 * cs + rb as u64 * rs;
+    if !on_grid || a_last > u32::MAX as u64 || (!raw && b_last > u32::MAX as u64) {
+        return None;
+    }
+    let s = ext.stride as u64;
+    let (first, step, row_step) = match ext.size_bytes.checked_div(s) {
+        None => (a0 as u64, da as u64, ra as u64),
+        Some(count) if a_last < count => (
+            s * a0 as u64 + b0 as u64,
+            s * da as u64 + db as u64,
+            s * ra as u64 + rb as u64,
+        ),
+        Some(_) => return None,
+    };
+    let last = first + step * cs + row_step * rs + 4 * k_max as u64;
+    (last + 4 <= ext.size_bytes).then_some((
+        (first / 4) as usize,
+        (step / 4) as usize,
+        (row_step / 4) as usize,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,6 +292,76 @@ mod tests {
             affine_words(ext, &[64; 32], &[0; 32], 0),
             None,
             "index out of range"
+        );
+    }
+
+    /// `affine_words_2d` agrees with `Extent::word_index` on every lane of
+    /// random grids (steps of 0, 1, 2, 4 and −1 along a row and between
+    /// rows, lanes off the grid sometimes, rows of 2–8 lanes).
+    #[test]
+    fn affine_words_2d_agree_with_word_index() {
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 32) as u32
+        };
+        let mut answered = 0;
+        for case in 0..20_000 {
+            let stride = [0, 4, 8, 16, 64][case % 5];
+            let ext = Extent {
+                size_bytes: 4 * (1 + next() % 256) as u64,
+                stride,
+            };
+            let p = 2 + next() as usize % 7;
+            let n = p * (2 + next() as usize % 3);
+            let (a0, b0) = (next() % 20, next() % 24);
+            let steps = [0, 1, 2, 4, u32::MAX];
+            let (da, ra) = (steps[next() as usize % 5], steps[next() as usize % 5]);
+            let (db, rb) = (
+                [0, 4, 8][next() as usize % 3],
+                [0, 4, 16][next() as usize % 3],
+            );
+            let at = |x0: u32, d: u32, r: u32, l: usize| {
+                let (c, row) = ((l % p) as u32, (l / p) as u32);
+                x0.wrapping_add(d.wrapping_mul(c))
+                    .wrapping_add(r.wrapping_mul(row))
+            };
+            let mut a: Vec<u32> = (0..n).map(|l| at(a0, da, ra, l)).collect();
+            let mut b: Vec<u32> = (0..n).map(|l| at(b0, db, rb, l)).collect();
+            match next() % 8 {
+                0 => a[next() as usize % n] = next() % 64,
+                1 => b[next() as usize % n] = next() % 32,
+                _ => {}
+            }
+            let k_max = next() % 4;
+            if let Some((first, step, row_step)) = affine_words_2d(ext, &a, &b, k_max, p) {
+                answered += 1;
+                for l in 0..n {
+                    let word = first + step * (l % p) + row_step * (l / p);
+                    for k in 0..=k_max {
+                        assert_eq!(
+                            ext.word_index(a[l], b[l], k),
+                            Some(word + k as usize),
+                            "{ext:?} p={p} a={a:?} b={b:?} lane {l} dword {k}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(answered > 1000, "only {answered} answered");
+        // a 16×16 tile reading row y of a 64-byte structure per lane: no
+        // 1-D line, one grid
+        let ext = Extent {
+            size_bytes: 16 * 64,
+            stride: 64,
+        };
+        let rows: Vec<u32> = (0..256).map(|l| l / 16).collect();
+        assert_eq!(affine_words(ext, &rows, &[0; 256], 3), None);
+        assert_eq!(
+            affine_words_2d(ext, &rows, &[0; 256], 3, 16),
+            Some((0, 0, 16))
         );
     }
 }

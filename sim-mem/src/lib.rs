@@ -23,7 +23,9 @@ pub mod sync;
 pub mod texture;
 pub mod tgsm;
 
-pub use addressing::{affine_words, raw_word_index, structured_word_index, Extent};
+pub use addressing::{
+    affine_words, affine_words_2d, raw_word_index, structured_word_index, Extent,
+};
 pub use atomic::AtomicOp;
 pub use buffer::{Buffer, BufferView, MemError, ViewKind};
 pub use format::{ChannelKind, Format};
