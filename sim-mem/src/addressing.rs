@@ -144,7 +144,7 @@ pub fn affine_words_2d(
     p: usize,
 ) -> Option<(usize, usize, usize)> {
     let n = a.len().min(b.len());
-    if p < 2 || n <= p || n % p != 0 {
+    if p < 2 || n <= p || !n.is_multiple_of(p) {
         return None;
     }
     let rows = n / p;
