@@ -440,9 +440,9 @@ fn copy_lanes(d: &mut [u32], s: &[u32]) {
 }
 
 /// The words of a coalesced, uniform or tiled access by the active lanes, in
-/// bounds: lane `lanes.start + i`'s dword `k` is word [`Line::word`]`(i) + k`
-/// — `first + step·c + row_step·r` for `i = r·p + c` (one row of all the
-/// lanes for a 1-D line).
+/// bounds: lane `lanes.start + i`'s dword `k` is word
+/// `first + step·c + row_step·r + k` for `i = r·p + c` (one row of all the
+/// lanes for a 1-D line; [`Line::each`]).
 #[derive(Debug, Clone)]
 struct Line {
     first: usize,
@@ -456,10 +456,22 @@ struct Line {
 }
 
 impl Line {
-    /// The word of dword 0 of the `i`-th lane of `lanes`.
-    #[inline]
-    fn word(&self, i: usize) -> usize {
-        self.first + self.step * (i % self.p) + self.row_step * (i / self.p)
+    /// `f(lane, word of its dword 0)` for every lane of `lanes`, in lane
+    /// order, row by row (no division per lane).
+    #[inline(always)]
+    fn each(&self, mut f: impl FnMut(usize, usize)) {
+        let mut row = self.first;
+        let mut l = self.lanes.start;
+        while l < self.lanes.end {
+            let end = (l + self.p).min(self.lanes.end);
+            let mut word = row;
+            for lane in l..end {
+                f(lane, word);
+                word += self.step;
+            }
+            row += self.row_step;
+            l = end;
+        }
     }
 
     /// Row by row: the row's first word and its lanes' part of `xs`
@@ -514,11 +526,20 @@ fn line_of(warp: &Warp, ext: Extent, a: &[u32], b: &[u32], k_max: u32, row: usiz
 /// wide warp with few active lanes is not scanned word by word.
 fn active_lanes(m: &[u32]) -> Option<std::ops::Range<usize>> {
     const B: usize = 16;
-    let any = |c: &[u32]| c.iter().fold(0, |a, &x| a | x) != 0;
-    let (i0, c0) = m.chunks(B).enumerate().find(|(_, c)| any(c))?;
-    let l0 = i0 * B + c0.iter().position(|&x| x != 0)?;
-    let (i1, c1) = m.chunks(B).enumerate().rev().find(|(_, c)| any(c))?;
-    let l1 = i1 * B + c1.iter().rposition(|&x| x != 0)?;
+    let (blocks, rest) = m.as_chunks::<B>();
+    let any = |c: &[u32; B]| c.iter().fold(0, |a, &x| a | x) != 0;
+    let tail = blocks.len() * B;
+    let l0 = match blocks.iter().position(any) {
+        Some(i) => i * B + blocks[i].iter().position(|&x| x != 0)?,
+        None => tail + rest.iter().position(|&x| x != 0)?,
+    };
+    let l1 = match rest.iter().rposition(|&x| x != 0) {
+        Some(r) => tail + r,
+        None => {
+            let i = blocks.iter().rposition(any)?;
+            i * B + blocks[i].iter().rposition(|&x| x != 0)?
+        }
+    };
     Some(l0..l1 + 1)
 }
 
@@ -1304,12 +1325,22 @@ impl<'p> GroupExecutor<'p> {
                 flat,
             };
             if f.dot > 0 {
-                self.fast_dot(&v, b, f, [s0, s1], out);
+                self.fast_dot(&v, b, f, [s0, s1], out, 0..w);
             } else {
-                self.fast_comp(&v, b, f, c, [s0, s1, s2], out);
+                self.fast_comp(&v, b, f, c, [s0, s1, s2], out, 0..w);
             }
             return;
         }
+        // a partial wide warp computes and blends from its first active lane
+        // to its last only (finding them costs more than it saves below 128)
+        let lanes = if *full || w < 128 {
+            0..w
+        } else {
+            match active_lanes(active) {
+                Some(lanes) => lanes,
+                None => return,
+            }
+        };
         let v = Rows {
             lo: regs,
             hi: &[],
@@ -1321,21 +1352,23 @@ impl<'p> GroupExecutor<'p> {
         let comps = &f.comps[..f.n as usize];
         if f.dot > 0 {
             // one sum, written to every destination component
-            self.fast_dot(&v, b, f, [s0, s1], &mut r[..w]);
+            self.fast_dot(&v, b, f, [s0, s1], &mut r[..w], lanes.clone());
         } else {
             for (k, c) in comps.iter().enumerate() {
                 let out = &mut r[k * w..(k + 1) * w];
-                self.fast_comp(&v, b, f, c, [&mut *s0, &mut *s1, &mut *s2], out);
+                let s = [&mut *s0, &mut *s1, &mut *s2];
+                self.fast_comp(&v, b, f, c, s, out, lanes.clone());
             }
         }
         for (k, c) in comps.iter().enumerate() {
-            let d = &mut regs[c.dst as usize..c.dst as usize + w];
+            let d = &mut regs[c.dst as usize..c.dst as usize + w][lanes.clone()];
             let k = if f.dot > 0 { 0 } else { k };
-            let v = &r[k * w..(k + 1) * w];
+            let v = &r[k * w..(k + 1) * w][lanes.clone()];
             if *full {
                 copy_lanes(d, v);
             } else {
-                for ((d, &v), &m) in d.iter_mut().zip(v).zip(active.iter()) {
+                let m = &active[lanes.clone()];
+                for ((d, &v), &m) in d.iter_mut().zip(v).zip(m) {
                     *d = (v & m) | (*d & !m);
                 }
             }
@@ -1354,10 +1387,13 @@ impl<'p> GroupExecutor<'p> {
         f: &FastAlu,
         [s0, s1]: [&mut [u32]; 2],
         out: &mut [u32],
+        lanes: std::ops::Range<usize>,
     ) {
+        let out = &mut out[lanes.clone()];
         for (t, c) in f.comps[..f.dot as usize].iter().enumerate() {
             let x = self.fast_src(v, b, &c.src[0], &mut *s0);
             let y = self.fast_src(v, b, &c.src[1], &mut *s1);
+            let (x, y) = (&x[lanes.clone()], &y[lanes.clone()]);
             let k = if t == 0 { f.op.kernel } else { self.dp_acc };
             // SAFETY: `lane_op` and `dp_acc_kernel` return AVX2 kernels only
             // on a CPU with AVX2; a baseline kernel has no precondition.
@@ -1370,7 +1406,7 @@ impl<'p> GroupExecutor<'p> {
 
     /// One destination component of a [`FastAlu`] into `out` (W words).
     #[inline(always)]
-    #[allow(unsafe_code)]
+    #[allow(unsafe_code, clippy::too_many_arguments)]
     fn fast_comp(
         &self,
         v: &Rows<'_>,
@@ -1379,7 +1415,9 @@ impl<'p> GroupExecutor<'p> {
         c: &FastComp,
         [s0, s1, s2]: [&mut [u32]; 3],
         out: &mut [u32],
+        lanes: std::ops::Range<usize>,
     ) {
+        let out = &mut out[lanes.clone()];
         let x = self.fast_src(v, b, &c.src[0], s0);
         let y = match f.op.arity {
             1 => x,
@@ -1389,6 +1427,7 @@ impl<'p> GroupExecutor<'p> {
             3 => self.fast_src(v, b, &c.src[2], s2),
             _ => x,
         };
+        let (x, y, z) = (&x[lanes.clone()], &y[lanes.clone()], &z[lanes]);
         // SAFETY: `lane_op` returns an AVX2 kernel only on a CPU with AVX2;
         // a baseline kernel has no precondition.
         unsafe { (f.op.kernel)(out, x, y, z) };
@@ -1461,7 +1500,16 @@ impl<'p> GroupExecutor<'p> {
                         d.copy_from_slice(v);
                         continue;
                     }
-                    for ((d, &v), &m) in d.iter_mut().zip(v).zip(&warp.active) {
+                    let lanes = match w {
+                        128.. => active_lanes(&warp.active).unwrap_or(0..0),
+                        _ => 0..w,
+                    };
+                    let (d, v, m) = (
+                        &mut d[lanes.clone()],
+                        &v[lanes.clone()],
+                        &warp.active[lanes],
+                    );
+                    for ((d, &v), &m) in d.iter_mut().zip(v).zip(m) {
                         *d = (v & m) | (*d & !m);
                     }
                 }
@@ -2531,15 +2579,13 @@ impl<'p> GroupExecutor<'p> {
                                 i += n;
                             }
                         } else {
-                            for (i, l) in line.lanes.clone().enumerate() {
-                                if active[l] == 0 {
-                                    continue;
+                            line.each(|l, word| {
+                                if active[l] != 0 {
+                                    for k in 0..count as usize {
+                                        words[word + k] = sv[k * w + l];
+                                    }
                                 }
-                                let word = line.word(i);
-                                for k in 0..count as usize {
-                                    words[word + k] = sv[k * w + l];
-                                }
-                            }
+                            });
                         }
                     } else {
                         for l in 0..w {
@@ -2559,15 +2605,14 @@ impl<'p> GroupExecutor<'p> {
             (_, Some(view)) => {
                 if let Some(line) = line {
                     let words = view.buffer().words();
-                    for (i, l) in line.lanes.clone().enumerate() {
-                        if active[l] == 0 {
-                            continue;
+                    line.each(|l, word| {
+                        if active[l] != 0 {
+                            for k in 0..count as usize {
+                                words[word + k]
+                                    .store(sv[k * w + l], sim_mem::sync::Ordering::Relaxed);
+                            }
                         }
-                        let word = line.word(i);
-                        for k in 0..count as usize {
-                            words[word + k].store(sv[k * w + l], sim_mem::sync::Ordering::Relaxed);
-                        }
-                    }
+                    });
                 } else {
                     for l in 0..w {
                         if active[l] == 0 {
@@ -2670,13 +2715,13 @@ impl<'p> GroupExecutor<'p> {
                 let words = view.buffer().words();
                 match line {
                     Some(line) => {
-                        for (i, l) in line.lanes.clone().enumerate() {
+                        line.each(|l, word| {
                             if active[l] != 0 {
                                 if let Some(op) = lane_op(l) {
-                                    r[l] = op.apply(&words[line.word(i)]);
+                                    r[l] = op.apply(&words[word]);
                                 }
                             }
-                        }
+                        });
                     }
                     None => {
                         for l in (0..w).filter(|&l| active[l] != 0) {
@@ -3348,9 +3393,10 @@ mod tests {
     }
 
     /// The pre-resolved ALU path computes exactly what the general path
-    /// computes: random shaders over every operand kind, modifier, swizzle
-    /// and mask, in full and partial warps (a lane-dependent `if`; 40
-    /// threads in warps of 1, 3, 8, 32 and 40), compared bit for bit.
+    /// computes, and both what warps of one lane compute: random shaders
+    /// over every operand kind, modifier, swizzle and mask, in full and
+    /// partial warps (a lane-dependent `if`; 40 threads in warps of 1, 3, 8,
+    /// 32 and 40), compared bit for bit.
     #[test]
     fn fast_alu_path_matches_general_path() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -3361,10 +3407,14 @@ mod tests {
                 crate::asm::assemble(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
             let prog = Program::from_decoded(decoded, None)
                 .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+            let (one, _) = run_alu_shader(&prog, 1, false);
             for w in [1, 3, 8, 32, 40] {
                 let (general, _) = run_alu_shader(&prog, w, false);
                 let (fast, n) = run_alu_shader(&prog, w, true);
                 assert_eq!(fast, general, "case {case}, warp width {w}\n{text}");
+                // and bit for bit what lanes one by one compute (NaNs are
+                // canonical, so not even their payloads depend on the width)
+                assert_eq!(general, one, "case {case}, warp width {w} vs 1\n{text}");
                 resolved += n;
                 ran += 1;
             }
