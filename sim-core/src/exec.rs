@@ -543,30 +543,6 @@ fn active_lanes(m: &[u32]) -> Option<std::ops::Range<usize>> {
     Some(l0..l1 + 1)
 }
 
-/// The [`AtomicOp`] of an atomic instruction for one lane (`v`: its first
-/// operand, `w`: the compare-exchange value). `None` when no value is
-/// returned (`no_ret`) and the operation cannot change the word (add 0, or
-/// 0, and !0, …): unobservable, so skipped.
-#[inline(always)]
-fn atomic_op(kind: AtomicKind, v: u32, w: u32, no_ret: bool) -> Option<AtomicOp> {
-    let op = match kind {
-        AtomicKind::And => AtomicOp::And(v),
-        AtomicKind::Or => AtomicOp::Or(v),
-        AtomicKind::Xor => AtomicOp::Xor(v),
-        AtomicKind::Add => AtomicOp::Add(v),
-        AtomicKind::IMax => AtomicOp::IMax(v),
-        AtomicKind::IMin => AtomicOp::IMin(v),
-        AtomicKind::UMax => AtomicOp::UMax(v),
-        AtomicKind::UMin => AtomicOp::UMin(v),
-        AtomicKind::Exch => AtomicOp::Exchange(v),
-        AtomicKind::CmpExch => AtomicOp::CompareExchange {
-            compare: v,
-            value: w,
-        },
-    };
-    (!no_ret || !op.is_identity()).then_some(op)
-}
-
 /// A source modifier applied to one 32-bit value (the double modifiers are
 /// applied by `double` to assembled 64-bit values, so they leave it as is).
 fn modify(v: u32, m: SrcMod) -> u32 {
@@ -2673,7 +2649,6 @@ impl<'p> GroupExecutor<'p> {
         };
         // The operation of lane l; without a returned value, one that cannot
         // change the word (add 0, or 0, and !0, …) is unobservable: skipped.
-        let lane_op = |l: usize| atomic_op(kind, sv[l], sw[l], ret.is_none());
         let (sx, sy) = sa.split_at(w);
         let sy = if structured {
             &sy[..w]
@@ -2681,60 +2656,90 @@ impl<'p> GroupExecutor<'p> {
             zeros(w, &mut sw2)
         };
         let active = &warp.active;
-        // lane by lane, in lane order; the old value goes to r[l] (out of
-        // bounds: nothing written, the returned value is 0, §12)
-        match (res, view) {
-            (Res::Tgsm(_), _) => {
-                let Some((ext, words)) = tgsm.as_mut() else {
-                    r[..w].fill(0);
-                    return self.atomic_done(warp, kind, ret, res, [sa, sv, sw, sw2, r]);
+        let no_ret = ret.is_none();
+        // The lane loops, instantiated per kind of operation (`mk` makes a
+        // lane's AtomicOp from its operands), so that no lane matches on
+        // the kind.
+        macro_rules! lane_loops {
+            ($mk:expr) => {{
+                let mk = $mk;
+                let lane_op = |l: usize| {
+                    let op: AtomicOp = mk(sv[l], sw[l]);
+                    // without a returned value, an operation that cannot
+                    // change the word (add 0, or 0, and !0, …) is skipped
+                    (!no_ret || !op.is_identity()).then_some(op)
                 };
-                for l in (0..w).filter(|&l| active[l] != 0) {
-                    if let Some(op) = lane_op(l) {
-                        let i = ext.word_index(sx[l], sy[l], 0);
-                        r[l] = i
-                            .and_then(|i| words.get_mut(i))
-                            .map_or(0, |w| op.apply_plain(w));
-                    }
-                }
-            }
-            (Res::UavTexture(_), _) => {
-                for l in (0..w).filter(|&l| active[l] != 0) {
-                    if let Some(op) = lane_op(l) {
-                        let c = [sa[l], sa[w + l], sa[2 * w + l]];
-                        r[l] = tex.and_then(|t| t.atomic(c, op)).unwrap_or(0);
-                    }
-                }
-            }
-            (_, Some(view)) => {
-                // on a line of words in bounds: no per-lane index arithmetic
-                let row = self.prog.thread_group[0] as usize;
-                let line = self
-                    .bounds(res, Some(view))
-                    .and_then(|e| line_of(warp, e, sx, sy, 0, row));
-                let words = view.buffer().words();
-                match line {
-                    Some(line) => {
-                        line.each(|l, word| {
-                            if active[l] != 0 {
-                                if let Some(op) = lane_op(l) {
-                                    r[l] = op.apply(&words[word]);
-                                }
-                            }
-                        });
-                    }
-                    None => {
+                // lane by lane, in lane order; the old value goes to r[l] (out of
+                // bounds: nothing written, the returned value is 0, §12)
+                match (res, view) {
+                    (Res::Tgsm(_), _) => {
+                        let Some((ext, words)) = tgsm.as_mut() else {
+                            r[..w].fill(0);
+                            return self.atomic_done(warp, kind, ret, res, [sa, sv, sw, sw2, r]);
+                        };
                         for l in (0..w).filter(|&l| active[l] != 0) {
                             if let Some(op) = lane_op(l) {
-                                r[l] = view
-                                    .atomic(view.word_index(sx[l], sy[l], 0), op)
-                                    .unwrap_or(0);
+                                let i = ext.word_index(sx[l], sy[l], 0);
+                                r[l] = i
+                                    .and_then(|i| words.get_mut(i))
+                                    .map_or(0, |w| op.apply_plain(w));
                             }
                         }
                     }
+                    (Res::UavTexture(_), _) => {
+                        for l in (0..w).filter(|&l| active[l] != 0) {
+                            if let Some(op) = lane_op(l) {
+                                let c = [sa[l], sa[w + l], sa[2 * w + l]];
+                                r[l] = tex.and_then(|t| t.atomic(c, op)).unwrap_or(0);
+                            }
+                        }
+                    }
+                    (_, Some(view)) => {
+                        // on a line of words in bounds: no per-lane index arithmetic
+                        let row = self.prog.thread_group[0] as usize;
+                        let line = self
+                            .bounds(res, Some(view))
+                            .and_then(|e| line_of(warp, e, sx, sy, 0, row));
+                        let words = view.buffer().words();
+                        match line {
+                            Some(line) => {
+                                line.each(|l, word| {
+                                    if active[l] != 0 {
+                                        if let Some(op) = lane_op(l) {
+                                            r[l] = op.apply(&words[word]);
+                                        }
+                                    }
+                                });
+                            }
+                            None => {
+                                for l in (0..w).filter(|&l| active[l] != 0) {
+                                    if let Some(op) = lane_op(l) {
+                                        r[l] = view
+                                            .atomic(view.word_index(sx[l], sy[l], 0), op)
+                                            .unwrap_or(0);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    (_, None) => r[..w].fill(0),
                 }
-            }
-            (_, None) => r[..w].fill(0),
+            }};
+        }
+        match kind {
+            AtomicKind::And => lane_loops!(|v, _| AtomicOp::And(v)),
+            AtomicKind::Or => lane_loops!(|v, _| AtomicOp::Or(v)),
+            AtomicKind::Xor => lane_loops!(|v, _| AtomicOp::Xor(v)),
+            AtomicKind::Add => lane_loops!(|v, _| AtomicOp::Add(v)),
+            AtomicKind::IMax => lane_loops!(|v, _| AtomicOp::IMax(v)),
+            AtomicKind::IMin => lane_loops!(|v, _| AtomicOp::IMin(v)),
+            AtomicKind::UMax => lane_loops!(|v, _| AtomicOp::UMax(v)),
+            AtomicKind::UMin => lane_loops!(|v, _| AtomicOp::UMin(v)),
+            AtomicKind::Exch => lane_loops!(|v, _| AtomicOp::Exchange(v)),
+            AtomicKind::CmpExch => lane_loops!(|v, w| AtomicOp::CompareExchange {
+                compare: v,
+                value: w,
+            }),
         }
         self.atomic_done(warp, kind, ret, res, [sa, sv, sw, sw2, r]);
     }
