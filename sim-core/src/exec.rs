@@ -323,7 +323,7 @@ struct Warp {
     /// every one of the W lanes is active (kept by `settle` and `endloop`):
     /// a register write is then a plain copy
     full: bool,
-    /// scratch of the fast ALU path: three source buffers and four results (7·W)
+    /// scratch of the fast ALU path: four source buffers and four results (8·W)
     fast_buf: Vec<u32>,
 }
 
@@ -400,7 +400,7 @@ struct FastSrc {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct FastComp {
     dst: u32,
-    src: [FastSrc; 3],
+    src: [FastSrc; 4],
 }
 
 /// A component-wise ALU instruction into a temp whose sources are temps,
@@ -627,7 +627,7 @@ fn resolve_alu(
     };
     let mut comps = [FastComp {
         dst: 0,
-        src: [unused; 3],
+        src: [unused; 4],
     }; 4];
     let mut n = 0;
     if dot > 0 {
@@ -642,7 +642,7 @@ fn resolve_alu(
         if dot > 0 {
             comps[n].dst = d;
         } else {
-            let mut s = [unused; 3];
+            let mut s = [unused; 4];
             for (i, s) in s.iter_mut().enumerate().take(lane.arity as usize) {
                 *s = resolve_src(prog, &src[i], c, w, imm_row)?;
             }
@@ -854,7 +854,7 @@ impl<'p> GroupExecutor<'p> {
                     pc: 0,
                     done: false,
                     full: false,
-                    fast_buf: vec![0; 7 * w],
+                    fast_buf: vec![0; 8 * w],
                 }
             })
             .collect();
@@ -1286,7 +1286,8 @@ impl<'p> GroupExecutor<'p> {
         } = warp;
         let (s0, rest) = fast_buf.split_at_mut(w);
         let (s1, rest) = rest.split_at_mut(w);
-        let (s2, r) = rest.split_at_mut(w);
+        let (s2, rest) = rest.split_at_mut(w);
+        let (s3, r) = rest.split_at_mut(w);
         if *full && f.direct {
             let c = &f.comps[0];
             let d = c.dst as usize;
@@ -1303,7 +1304,7 @@ impl<'p> GroupExecutor<'p> {
             if f.dot > 0 {
                 self.fast_dot(&v, b, f, [s0, s1], out, 0..w);
             } else {
-                self.fast_comp(&v, b, f, c, [s0, s1, s2], out, 0..w);
+                self.fast_comp(&v, b, f, c, [s0, s1, s2, s3], out, 0..w);
             }
             return;
         }
@@ -1332,7 +1333,7 @@ impl<'p> GroupExecutor<'p> {
         } else {
             for (k, c) in comps.iter().enumerate() {
                 let out = &mut r[k * w..(k + 1) * w];
-                let s = [&mut *s0, &mut *s1, &mut *s2];
+                let s = [&mut *s0, &mut *s1, &mut *s2, &mut *s3];
                 self.fast_comp(&v, b, f, c, s, out, lanes.clone());
             }
         }
@@ -1373,7 +1374,7 @@ impl<'p> GroupExecutor<'p> {
             let k = if t == 0 { f.op.kernel } else { self.dp_acc };
             // SAFETY: `lane_op` and `dp_acc_kernel` return AVX2 kernels only
             // on a CPU with AVX2; a baseline kernel has no precondition.
-            unsafe { k(out, x, y, x) };
+            unsafe { k(out, x, y, x, x) };
         }
         if f.sat {
             out.iter_mut().for_each(|x| *x = sat(*x));
@@ -1389,7 +1390,7 @@ impl<'p> GroupExecutor<'p> {
         b: &Bindings<'_>,
         f: &FastAlu,
         c: &FastComp,
-        [s0, s1, s2]: [&mut [u32]; 3],
+        [s0, s1, s2, s3]: [&mut [u32]; 4],
         out: &mut [u32],
         lanes: std::ops::Range<usize>,
     ) {
@@ -1400,13 +1401,18 @@ impl<'p> GroupExecutor<'p> {
             _ => self.fast_src(v, b, &c.src[1], s1),
         };
         let z = match f.op.arity {
-            3 => self.fast_src(v, b, &c.src[2], s2),
+            3 | 4 => self.fast_src(v, b, &c.src[2], s2),
             _ => x,
         };
-        let (x, y, z) = (&x[lanes.clone()], &y[lanes.clone()], &z[lanes]);
+        let u = match f.op.arity {
+            4 => self.fast_src(v, b, &c.src[3], s3),
+            _ => x,
+        };
+        let (x, y, z) = (&x[lanes.clone()], &y[lanes.clone()], &z[lanes.clone()]);
+        let u = &u[lanes];
         // SAFETY: `lane_op` returns an AVX2 kernel only on a CPU with AVX2;
         // a baseline kernel has no precondition.
-        unsafe { (f.op.kernel)(out, x, y, z) };
+        unsafe { (f.op.kernel)(out, x, y, z, u) };
         if f.sat {
             out.iter_mut().for_each(|x| *x = sat(*x));
         }
@@ -2697,12 +2703,11 @@ impl<'p> GroupExecutor<'p> {
                     (_, Some(view)) => {
                         // on a line of words in bounds: no per-lane index arithmetic
                         let row = self.prog.thread_group[0] as usize;
-                        let line = self
-                            .bounds(res, Some(view))
-                            .and_then(|e| line_of(warp, e, sx, sy, 0, row));
+                        let ext = self.bounds(res, Some(view));
+                        let line = ext.and_then(|e| line_of(warp, e, sx, sy, 0, row));
                         let words = view.buffer().words();
-                        match line {
-                            Some(line) => {
+                        match (line, ext) {
+                            (Some(line), _) => {
                                 line.each(|l, word| {
                                     if active[l] != 0 {
                                         if let Some(op) = lane_op(l) {
@@ -2711,7 +2716,17 @@ impl<'p> GroupExecutor<'p> {
                                     }
                                 });
                             }
-                            None => {
+                            // raw or structured: the bounds set up once
+                            (None, Some(ext)) => {
+                                for l in (0..w).filter(|&l| active[l] != 0) {
+                                    if let Some(op) = lane_op(l) {
+                                        let i = ext.word_index(sx[l], sy[l], 0);
+                                        r[l] =
+                                            i.and_then(|i| words.get(i)).map_or(0, |x| op.apply(x));
+                                    }
+                                }
+                            }
+                            (None, None) => {
                                 for l in (0..w).filter(|&l| active[l] != 0) {
                                     if let Some(op) = lane_op(l) {
                                         r[l] = view
@@ -2838,7 +2853,7 @@ impl<'p> GroupExecutor<'p> {
                     };
                     // SAFETY: `lane_op` and `dp_acc_kernel` return AVX2
                     // kernels only on a CPU with AVX2.
-                    unsafe { k(acc, x, y, x) };
+                    unsafe { k(acc, x, y, x, x) };
                 }
                 for comp in 1..4 {
                     if dst.mask & (1 << comp) != 0 {
@@ -2846,16 +2861,6 @@ impl<'p> GroupExecutor<'p> {
                     }
                 }
             }
-            Bfi => each!(|comp| {
-                let x = self.operand(wr, b, &src[0], comp, s0);
-                let y = self.operand(wr, b, &src[1], comp, s1);
-                let z = self.operand(wr, b, &src[2], comp, s2);
-                let v = self.operand(wr, b, &src[3], comp, s3);
-                let out = &mut r[comp * w..(comp + 1) * w];
-                for (l, o) in out.iter_mut().enumerate() {
-                    *o = bfi(x[l], y[l], z[l], v[l]);
-                }
-            }),
             _ => {
                 let Some(k) = lane_op(op) else {
                     unreachable!("every other ALU opcode has a lane kernel")
@@ -2867,12 +2872,17 @@ impl<'p> GroupExecutor<'p> {
                         _ => self.operand(wr, b, &src[1], comp, s1),
                     };
                     let z = match k.arity {
-                        3 => self.operand(wr, b, &src[2], comp, s2),
+                        3 | 4 => self.operand(wr, b, &src[2], comp, s2),
                         _ => x,
                     };
+                    let u = match k.arity {
+                        4 => self.operand(wr, b, &src[3], comp, s3),
+                        _ => x,
+                    };
+                    let out = &mut r[comp * w..(comp + 1) * w];
                     // SAFETY: `lane_op` returns an AVX2 kernel only on a
                     // CPU with AVX2; a baseline kernel has no precondition.
-                    unsafe { (k.kernel)(&mut r[comp * w..(comp + 1) * w], x, y, z) };
+                    unsafe { (k.kernel)(out, x, y, z, u) };
                 })
             }
         }
@@ -3424,7 +3434,7 @@ mod tests {
                 ran += 1;
             }
         }
-        // most instructions take the fast path (dp*, bfi and the stores do not)
+        // most instructions take the fast path (the stores do not)
         assert!(
             resolved > ran * 15,
             "{resolved} fast instructions in {ran} runs"
@@ -3582,12 +3592,12 @@ mod tests {
     }
 
     #[test]
-    fn every_alu_opcode_but_four_has_a_lane_kernel() {
+    fn every_alu_opcode_but_the_dot_products_has_a_lane_kernel() {
         use AluOp::*;
-        for op in [Dp2, Dp3, Dp4, Bfi] {
+        for op in [Dp2, Dp3, Dp4] {
             assert!(lane_op(op).is_none());
         }
-        for op in [Add, Mad, Movc, Msad, Ubfe, F32tof16, FirstbitShi, Utof] {
+        for op in [Add, Mad, Movc, Msad, Ubfe, Bfi, F32tof16, FirstbitShi, Utof] {
             assert!(lane_op(op).is_some());
         }
     }

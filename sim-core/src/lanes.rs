@@ -143,16 +143,16 @@ pub(crate) fn sat(x: u32) -> u32 {
     }
 }
 
-/// A lane kernel: `o[l] = f(a[l], b[l], c[l])` for every lane `l` of `o`.
+/// A lane kernel: `o[l] = f(a[l], b[l], c[l], d[l])` for every lane `l` of `o`.
 /// Sources the instruction does not have are ignored (pass any slice); the
 /// sources must be at least as long as `o`.
 ///
 /// An `unsafe fn` because a kernel may be compiled for AVX2: [`lane_op`]
 /// hands out those only on a CPU that has AVX2 (runtime detection), and
 /// then calling any kernel it returns is sound.
-pub(crate) type Kernel = unsafe fn(&mut [u32], &[u32], &[u32], &[u32]);
+pub(crate) type Kernel = unsafe fn(&mut [u32], &[u32], &[u32], &[u32], &[u32]);
 
-/// A component-wise ALU instruction's kernel and its number of sources (1–3).
+/// A component-wise ALU instruction's kernel and its number of sources (1–4).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct LaneOp {
     pub kernel: Kernel,
@@ -160,20 +160,30 @@ pub(crate) struct LaneOp {
 }
 
 macro_rules! lanes {
-    ($o:ident, $a:ident, $b:ident, $c:ident, |$x:ident| $e:expr) => {{
-        let _ = ($b, $c);
+    ($o:ident, $a:ident, $b:ident, $c:ident, $d:ident, |$x:ident| $e:expr) => {{
+        let _ = ($b, $c, $d);
         for (o, &$x) in $o.iter_mut().zip($a) {
             *o = $e;
         }
     }};
-    ($o:ident, $a:ident, $b:ident, $c:ident, |$x:ident, $y:ident| $e:expr) => {{
-        let _ = $c;
+    ($o:ident, $a:ident, $b:ident, $c:ident, $d:ident, |$x:ident, $y:ident| $e:expr) => {{
+        let _ = ($c, $d);
         for ((o, &$x), &$y) in $o.iter_mut().zip($a).zip($b) {
             *o = $e;
         }
     }};
-    ($o:ident, $a:ident, $b:ident, $c:ident, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
+    ($o:ident, $a:ident, $b:ident, $c:ident, $d:ident, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
+        let _ = $d;
         for (((o, &$x), &$y), &$z) in $o.iter_mut().zip($a).zip($b).zip($c) {
+            *o = $e;
+        }
+    }};
+    (
+        $o:ident, $a:ident, $b:ident, $c:ident, $d:ident,
+        |$x:ident, $y:ident, $z:ident, $u:ident| $e:expr
+    ) => {{
+        let lanes = $o.iter_mut().zip($a).zip($b).zip($c).zip($d);
+        for ((((o, &$x), &$y), &$z), &$u) in lanes {
             *o = $e;
         }
     }};
@@ -189,6 +199,9 @@ macro_rules! arity {
     ($x:ident, $y:ident, $z:ident) => {
         3
     };
+    ($x:ident, $y:ident, $z:ident, $u:ident) => {
+        4
+    };
 }
 
 macro_rules! lane_ops {
@@ -198,8 +211,8 @@ macro_rules! lane_ops {
         mod kernels {
             use super::*;
             $(
-                pub(super) fn $op(o: &mut [u32], a: &[u32], b: &[u32], c: &[u32]) {
-                    lanes!(o, a, b, c, |$($v),+| $e)
+                pub(super) fn $op(o: &mut [u32], a: &[u32], b: &[u32], c: &[u32], d: &[u32]) {
+                    lanes!(o, a, b, c, d, |$($v),+| $e)
                 }
             )*
         }
@@ -213,15 +226,21 @@ macro_rules! lane_ops {
             use super::*;
             $(
                 #[target_feature(enable = "avx2")]
-                pub(super) unsafe fn $op(o: &mut [u32], a: &[u32], b: &[u32], c: &[u32]) {
-                    lanes!(o, a, b, c, |$($v),+| $e)
+                pub(super) unsafe fn $op(
+                    o: &mut [u32],
+                    a: &[u32],
+                    b: &[u32],
+                    c: &[u32],
+                    d: &[u32],
+                ) {
+                    lanes!(o, a, b, c, d, |$($v),+| $e)
                 }
             )*
         }
 
         /// The kernel of a component-wise instruction (the AVX2 one when
         /// the CPU has AVX2); `None` for those that combine components
-        /// (`dp2`–`dp4`) or have four sources (`bfi`).
+        /// (`dp2`–`dp4`).
         pub(crate) fn lane_op(op: AluOp) -> Option<LaneOp> {
             let avx2 = has_avx2();
             Some(match op {
@@ -321,6 +340,7 @@ lane_ops! {
     Ushr => |x, y| x >> (y & 31),
     Ubfe => |x, y, z| ubfe(x, y, z),
     Ibfe => |x, y, z| ibfe(x, y, z),
+    Bfi => |x, y, z, u| bfi(x, y, z, u),
     Bfrev => |x| x.reverse_bits(),
     Countbits => |x| x.count_ones(),
     FirstbitHi => |x| firstbit_hi(x),
@@ -335,10 +355,10 @@ lane_ops! {
 }
 
 /// The running sum of `dp2`–`dp4`: `o[l] += a[l]·b[l]`, the product
-/// rounded (and flushed), then the sum (`c` is ignored). With the `mul`
+/// rounded (and flushed), then the sum (`c` and `d` are ignored). With the `mul`
 /// kernel for the first term this evaluates a dot product left to right,
 /// unfused (`reference/compute-model.md` §8).
-fn dp_acc(o: &mut [u32], a: &[u32], b: &[u32], _c: &[u32]) {
+fn dp_acc(o: &mut [u32], a: &[u32], b: &[u32], _c: &[u32], _d: &[u32]) {
     for ((o, &x), &y) in o.iter_mut().zip(a).zip(b) {
         *o = fout(fin(*o) + fin(fout(fin(x) * fin(y))));
     }
@@ -347,7 +367,7 @@ fn dp_acc(o: &mut [u32], a: &[u32], b: &[u32], _c: &[u32]) {
 /// [`dp_acc`] compiled for AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn dp_acc_avx2(o: &mut [u32], a: &[u32], b: &[u32], _c: &[u32]) {
+unsafe fn dp_acc_avx2(o: &mut [u32], a: &[u32], b: &[u32], _c: &[u32], _d: &[u32]) {
     for ((o, &x), &y) in o.iter_mut().zip(a).zip(b) {
         *o = fout(fin(*o) + fin(fout(fin(x) * fin(y))));
     }
@@ -440,16 +460,20 @@ mod tests {
                     let a: Vec<u32> = (0..len).map(|_| word()).collect();
                     let b: Vec<u32> = (0..len).map(|_| word()).collect();
                     let c: Vec<u32> = (0..len).map(|_| word()).collect();
+                    let d: Vec<u32> = (0..len).map(|_| word()).collect();
                     // the output starts as `c` (the running sum of `dp_acc`)
                     let (mut o1, mut o2) = (c.clone(), c.clone());
                     // SAFETY: the baseline kernel has no precondition; the
                     // AVX2 one runs only after `has_avx2()` returned true.
                     unsafe {
-                        base(&mut o1, &a, &b, &c);
-                        wide(&mut o2, &a, &b, &c);
+                        base(&mut o1, &a, &b, &c, &d);
+                        wide(&mut o2, &a, &b, &c, &d);
                     }
                     // bit for bit, NaNs included (`fout` makes them canonical)
-                    assert_eq!(o1, o2, "{op:?} (arity {arity}) on {a:x?} {b:x?} {c:x?}");
+                    assert_eq!(
+                        o1, o2,
+                        "{op:?} (arity {arity}) on {a:x?} {b:x?} {c:x?} {d:x?}"
+                    );
                 }
             }
         }
