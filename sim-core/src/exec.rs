@@ -2585,7 +2585,20 @@ impl<'p> GroupExecutor<'p> {
                 }
             }
             (_, Some(view)) => {
-                if let Some(line) = line {
+                let apart = |l: &Line| full && l.lanes.len() <= l.p && l.step >= count as usize;
+                if let Some(line) = line.as_ref().filter(|l| apart(l)) {
+                    // a full warp whose lanes' dwords do not overlap, in one
+                    // row: lane by lane over one slice of the buffer
+                    let words = view.buffer().words();
+                    let (n, count) = (line.lanes.len(), count as usize);
+                    let region = &words[line.first..line.first + line.step * (n - 1) + count];
+                    let chunks = region.chunks(line.step.max(1));
+                    for (l, lane) in line.lanes.clone().zip(chunks) {
+                        for (k, x) in lane[..count].iter().enumerate() {
+                            x.store(sv[k * w + l], sim_mem::sync::Ordering::Relaxed);
+                        }
+                    }
+                } else if let Some(line) = line {
                     let words = view.buffer().words();
                     line.each(|l, word| {
                         if active[l] != 0 {
