@@ -325,6 +325,10 @@ struct Warp {
     full: bool,
     /// scratch of the fast ALU path: four source buffers and four results (8·W)
     fast_buf: Vec<u32>,
+    /// from the first active lane to the last (empty if none; all W lanes
+    /// when `full`), kept with `full` by [`Warp::note_active`]: lane loops
+    /// of a partial warp run over these lanes only
+    span: std::ops::Range<usize>,
 }
 
 /// Scratch space for operands: 4 components × W lanes each.
@@ -494,8 +498,10 @@ impl Line {
 fn line_of(warp: &Warp, ext: Extent, a: &[u32], b: &[u32], k_max: u32, row: usize) -> Option<Line> {
     let lanes = if warp.full {
         0..a.len()
+    } else if warp.span.is_empty() {
+        return None;
     } else {
-        active_lanes(&warp.active)?
+        warp.span.clone()
     };
     let (sa, sb) = (&a[lanes.clone()], &b[lanes.clone()]);
     if let Some((first, step)) = sim_mem::affine_words(ext, sa, sb, k_max) {
@@ -855,6 +861,7 @@ impl<'p> GroupExecutor<'p> {
                     done: false,
                     full: false,
                     fast_buf: vec![0; 8 * w],
+                    span: 0..0,
                 }
             })
             .collect();
@@ -1104,7 +1111,7 @@ impl<'p> GroupExecutor<'p> {
             warp.xregs.fill(0);
             warp.alive.copy_from_slice(&warp.exists);
             warp.active.copy_from_slice(&warp.exists);
-            warp.full = any_all(&warp.exists).1;
+            warp.note_active();
             warp.frames.clear();
             warp.pc = 0;
             warp.done = false;
@@ -1282,6 +1289,7 @@ impl<'p> GroupExecutor<'p> {
             flat,
             active,
             full,
+            span,
             ..
         } = warp;
         let (s0, rest) = fast_buf.split_at_mut(w);
@@ -1308,16 +1316,9 @@ impl<'p> GroupExecutor<'p> {
             }
             return;
         }
-        // a partial wide warp computes and blends from its first active lane
-        // to its last only (finding them costs more than it saves below 128)
-        let lanes = if *full || w < 128 {
-            0..w
-        } else {
-            match active_lanes(active) {
-                Some(lanes) => lanes,
-                None => return,
-            }
-        };
+        // a partial warp computes and blends from its first active lane to
+        // its last only
+        let lanes = if *full { 0..w } else { span.clone() };
         let v = Rows {
             lo: regs,
             hi: &[],
@@ -1482,10 +1483,7 @@ impl<'p> GroupExecutor<'p> {
                         d.copy_from_slice(v);
                         continue;
                     }
-                    let lanes = match w {
-                        128.. => active_lanes(&warp.active).unwrap_or(0..0),
-                        _ => 0..w,
-                    };
+                    let lanes = warp.span.clone();
                     let (d, v, m) = (
                         &mut d[lanes.clone()],
                         &v[lanes.clone()],
@@ -1567,10 +1565,7 @@ impl<'p> GroupExecutor<'p> {
     /// instruction that can revive lanes.
     #[inline]
     fn settle(&self, warp: &mut Warp) {
-        // The common case, some lane still active, costs one scan.
-        let (some, all) = any_all(&warp.active);
-        warp.full = all;
-        if !some {
+        if !warp.note_active() {
             self.revive(warp);
         }
     }
@@ -1588,9 +1583,7 @@ impl<'p> GroupExecutor<'p> {
             }
             warp.frames.pop();
             warp.pc = return_pc as usize;
-            let (some, all) = any_all(&warp.active);
-            warp.full = all;
-            if some {
+            if warp.note_active() {
                 return;
             }
         }
@@ -1797,9 +1790,7 @@ impl<'p> GroupExecutor<'p> {
                     for (a, c) in warp.active.iter_mut().zip(cm) {
                         *a |= std::mem::take(c);
                     }
-                    let (some, all) = any_all(&warp.active);
-                    warp.full = all;
-                    if some {
+                    if warp.note_active() {
                         warp.pc = start_pc as usize + 1;
                     } else {
                         warp.active.copy_from_slice(&warp.masks[brk..brk + w]);
@@ -3123,6 +3114,20 @@ impl<'p> GroupExecutor<'p> {
 }
 
 impl Warp {
+    /// After `active` changed: note whether every lane is active (`full`)
+    /// and which lanes span the active ones (`span`); whether any is.
+    #[inline]
+    fn note_active(&mut self) -> bool {
+        let (some, all) = any_all(&self.active);
+        self.full = all;
+        self.span = match (some, all) {
+            (_, true) => 0..self.active.len(),
+            (true, false) => active_lanes(&self.active).unwrap_or(0..0),
+            (false, _) => 0..0,
+        };
+        some
+    }
+
     fn empty() -> Self {
         Warp {
             regs: Vec::new(),
@@ -3139,6 +3144,7 @@ impl Warp {
             done: true,
             full: false,
             fast_buf: Vec::new(),
+            span: 0..0,
         }
     }
 }
