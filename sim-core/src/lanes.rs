@@ -6,13 +6,15 @@
 //! of `reference/compute-model.md` §8: 32-bit float inputs and outputs are
 //! flushed to zero when denormal (sign kept); `mad` is unfused (the product
 //! rounded); `min`/`max` return the non-NaN operand and order −0 below +0;
-//! float-to-integer conversions truncate (Rust's saturating `as`, NaN → 0).
+//! float-to-integer conversions truncate (Rust's saturating `as`, NaN → 0);
+//! a float result that is NaN is the canonical quiet NaN ([`fout`]).
 //!
 //! The kernels are the one place where these lane functions are applied to
 //! whole warps: the general path of `exec::GroupExecutor::alu` and the
 //! pre-resolved path of its fast ALU instructions both call them, so the two
 //! cannot disagree. Each kernel is a plain loop over zipped slices, written
-//! so that it vectorises.
+//! so that it vectorises, compiled for baseline x86-64 and for AVX2 (chosen
+//! at run time: the only `unsafe` of `sim-core` is calling a kernel).
 
 use crate::program::AluOp;
 use sim_mem::format::{f16_to_f32, f32_to_f16_rtz};
