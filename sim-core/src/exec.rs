@@ -137,7 +137,7 @@ impl Profile {
     /// Lane-instructions per opcode mnemonic (`mad`, `ld_structured`, …;
     /// without modifiers such as `_sat`), most executed first, ties by name.
     pub fn by_opcode(&self, prog: &Program) -> Vec<(String, u64)> {
-        let names: std::collections::HashMap<u32, &'static str> = prog
+        let names: HashMap<u32, &'static str> = prog
             .decoded
             .instructions
             .iter()
@@ -407,7 +407,7 @@ struct FastComp {
     src: [FastSrc; 4],
 }
 
-/// A component-wise ALU instruction into a temp whose sources are temps,
+/// An ALU instruction into a temp whose sources are temps,
 /// immediates, system values or immediately indexed constant-buffer words,
 /// resolved once per executor: per destination component, the lane kernel
 /// and where each source's lane values are. The hot path of every shader;
@@ -420,12 +420,32 @@ struct FastAlu {
     /// one component, and no source reads the destination row: a full
     /// warp computes it straight into the register file
     direct: bool,
-    /// 0 for a component-wise instruction; 2–4 for `dp2`–`dp4`, whose
-    /// terms' sources are `comps[..dot].src[..2]` (and whose `op` is `mul`)
-    dot: u8,
-    /// destination components: `comps[..n].dst`
+    /// destination components: `comps[..n].dst`; a dot product's terms'
+    /// sources are `comps[..op.dot].src[..2]`
     n: u8,
     comps: [FastComp; 4],
+}
+
+/// `d[l] = v[l]` where the mask word `m[l]` is all ones, `d[l]` kept where
+/// it is 0: a masked write, branch-free so that it vectorises.
+#[inline]
+fn blend(d: &mut [u32], v: &[u32], m: &[u32]) {
+    for ((d, &v), &m) in d.iter_mut().zip(v).zip(m) {
+        *d = (v & m) | (*d & !m);
+    }
+}
+
+/// A result row `v` into the register row `d` (W words each) for a warp's
+/// active lanes: a copy when every lane is active, else a [`blend`] under
+/// `active` over the span from the first active lane to the last.
+#[inline]
+fn commit(d: &mut [u32], v: &[u32], active: &[u32], full: bool, span: &std::ops::Range<usize>) {
+    if full {
+        copy_lanes(d, v);
+    } else {
+        let s = span.clone();
+        blend(&mut d[s.clone()], &v[s.clone()], &active[s]);
+    }
 }
 
 /// `d.copy_from_slice(s)` for a warp's lanes, in fixed 8-word chunks that
@@ -563,6 +583,13 @@ fn modify(v: u32, m: SrcMod) -> u32 {
     }
 }
 
+/// A uniform source's W lanes: `buf[..w]` filled with `x`, modified by `m`.
+fn splat(buf: &mut [u32], w: usize, x: u32, m: SrcMod) -> &[u32] {
+    let o = &mut buf[..w];
+    o.fill(modify(x, m));
+    o
+}
+
 /// [`modify`] on every lane (one loop per modifier, so that each vectorises).
 fn apply_modifier(o: &mut [u32], m: SrcMod) {
     match m {
@@ -614,13 +641,8 @@ fn resolve_alu(
     else {
         return None;
     };
-    let dot = match op {
-        AluOp::Dp2 => 2,
-        AluOp::Dp3 => 3,
-        AluOp::Dp4 => 4,
-        _ => 0,
-    };
-    let lane = lane_op(if dot > 0 { AluOp::Mul } else { op })?;
+    let lane = lane_op(op);
+    let dot = lane.dot as usize;
     let DstKind::Temp(r) = dst.kind else {
         return None;
     };
@@ -657,7 +679,7 @@ fn resolve_alu(
         n += 1;
     }
     let read = if dot > 0 { &comps[..dot] } else { &comps[..1] };
-    let arity = if dot > 0 { 2 } else { lane.arity as usize };
+    let arity = lane.arity as usize;
     let direct = n == 1
         && read.iter().all(|c| {
             c.src[..arity]
@@ -668,7 +690,6 @@ fn resolve_alu(
         op: lane,
         sat,
         direct,
-        dot: dot as u8,
         n: n as u8,
         comps,
     })
@@ -1309,7 +1330,7 @@ impl<'p> GroupExecutor<'p> {
                 tig,
                 flat,
             };
-            if f.dot > 0 {
+            if f.op.dot > 0 {
                 self.fast_dot(&v, b, f, [s0, s1], out, 0..w);
             } else {
                 self.fast_comp(&v, b, f, c, [s0, s1, s2, s3], out, 0..w);
@@ -1328,7 +1349,7 @@ impl<'p> GroupExecutor<'p> {
             flat,
         };
         let comps = &f.comps[..f.n as usize];
-        if f.dot > 0 {
+        if f.op.dot > 0 {
             // one sum, written to every destination component
             self.fast_dot(&v, b, f, [s0, s1], &mut r[..w], lanes.clone());
         } else {
@@ -1339,17 +1360,9 @@ impl<'p> GroupExecutor<'p> {
             }
         }
         for (k, c) in comps.iter().enumerate() {
-            let d = &mut regs[c.dst as usize..c.dst as usize + w][lanes.clone()];
-            let k = if f.dot > 0 { 0 } else { k };
-            let v = &r[k * w..(k + 1) * w][lanes.clone()];
-            if *full {
-                copy_lanes(d, v);
-            } else {
-                let m = &active[lanes.clone()];
-                for ((d, &v), &m) in d.iter_mut().zip(v).zip(m) {
-                    *d = (v & m) | (*d & !m);
-                }
-            }
+            let d = &mut regs[c.dst as usize..c.dst as usize + w];
+            let k = if f.op.dot > 0 { 0 } else { k };
+            commit(d, &r[k * w..(k + 1) * w], active, *full, span);
         }
     }
 
@@ -1368,7 +1381,7 @@ impl<'p> GroupExecutor<'p> {
         lanes: std::ops::Range<usize>,
     ) {
         let out = &mut out[lanes.clone()];
-        for (t, c) in f.comps[..f.dot as usize].iter().enumerate() {
+        for (t, c) in f.comps[..f.op.dot as usize].iter().enumerate() {
             let x = self.fast_src(v, b, &c.src[0], &mut *s0);
             let y = self.fast_src(v, b, &c.src[1], &mut *s1);
             let (x, y) = (&x[lanes.clone()], &y[lanes.clone()]);
@@ -1444,17 +1457,9 @@ impl<'p> GroupExecutor<'p> {
             Row::Tid(k) => &v.tid[k as usize],
             Row::Tig(k) => &v.tig[k as usize],
             Row::Flat => v.flat,
-            Row::Group(k) => {
-                let o = &mut buf[..w];
-                o.fill(self.group[k as usize]);
-                apply_modifier(o, s.modifier);
-                return o;
-            }
+            Row::Group(k) => return splat(buf, w, self.group[k as usize], s.modifier),
             Row::Cb { slot, word } => {
-                let o = &mut buf[..w];
-                o.fill(self.cb_word(b, slot, word));
-                apply_modifier(o, s.modifier);
-                return o;
+                return splat(buf, w, self.cb_word(b, slot, word), s.modifier)
             }
         };
         if s.modifier == SrcMod::None {
@@ -1479,19 +1484,7 @@ impl<'p> GroupExecutor<'p> {
                     let base = (r as usize * 4 + c) * w;
                     let d = &mut warp.regs[base..base + w];
                     let v = &res[c * w..(c + 1) * w];
-                    if warp.full {
-                        d.copy_from_slice(v);
-                        continue;
-                    }
-                    let lanes = warp.span.clone();
-                    let (d, v, m) = (
-                        &mut d[lanes.clone()],
-                        &v[lanes.clone()],
-                        &warp.active[lanes],
-                    );
-                    for ((d, &v), &m) in d.iter_mut().zip(v).zip(m) {
-                        *d = (v & m) | (*d & !m);
-                    }
+                    commit(d, v, &warp.active, warp.full, &warp.span);
                 }
             }
             DstKind::XTemp { x, index } => {
@@ -2545,9 +2538,7 @@ impl<'p> GroupExecutor<'p> {
                                 if full {
                                     d.copy_from_slice(v);
                                 } else {
-                                    for ((d, &v), &m) in d.iter_mut().zip(v).zip(m) {
-                                        *d = (v & m) | (*d & !m);
-                                    }
+                                    blend(d, v, m);
                                 }
                                 i += n;
                             }
@@ -2657,8 +2648,7 @@ impl<'p> GroupExecutor<'p> {
             Res::Tgsm(g) => self.tgsm.region_mut(g),
             _ => None,
         };
-        // The operation of lane l; without a returned value, one that cannot
-        // change the word (add 0, or 0, and !0, …) is unobservable: skipped.
+        // address components: x, and y for a structured access
         let (sx, sy) = sa.split_at(w);
         let sy = if structured {
             &sy[..w]
@@ -2840,21 +2830,13 @@ impl<'p> GroupExecutor<'p> {
         }
         match op {
             Dp2 | Dp3 | Dp4 => {
-                let n = match op {
-                    Dp2 => 2,
-                    Dp3 => 3,
-                    _ => 4,
-                };
                 // products rounded, then summed left to right, each sum rounded
                 let (acc, rest) = r.split_at_mut(w);
-                let mul = lane_op(Mul).map(|k| k.kernel);
-                for comp in 0..n {
+                let mul = lane_op(op);
+                for comp in 0..mul.dot as usize {
                     let x = self.operand(wr, b, &src[0], comp, s0);
                     let y = self.operand(wr, b, &src[1], comp, s1);
-                    let k = match mul {
-                        Some(mul) if comp == 0 => mul,
-                        _ => self.dp_acc,
-                    };
+                    let k = if comp == 0 { mul.kernel } else { self.dp_acc };
                     // SAFETY: `lane_op` and `dp_acc_kernel` return AVX2
                     // kernels only on a CPU with AVX2.
                     unsafe { k(acc, x, y, x, x) };
@@ -2866,9 +2848,7 @@ impl<'p> GroupExecutor<'p> {
                 }
             }
             _ => {
-                let Some(k) = lane_op(op) else {
-                    unreachable!("every other ALU opcode has a lane kernel")
-                };
+                let k = lane_op(op);
                 each!(|comp| {
                     let x = self.operand(wr, b, &src[0], comp, s0);
                     let y = match k.arity {
@@ -3192,6 +3172,7 @@ fn resinfo_result(dim: ViewDimension, info: [u32; 4], mode: u8) -> [u32; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lanes::tests::Rng;
 
     #[test]
     fn bitfield_edge_cases() {
@@ -3219,23 +3200,6 @@ mod tests {
         assert_eq!(fmin(f32::NAN, 1.0), 1.0);
         assert!(fmin(-0.0, 0.0).is_sign_negative());
         assert!(fmax(-0.0, 0.0).is_sign_positive());
-    }
-
-    /// A deterministic xorshift generator for the differential test.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-        fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-            xs[self.below(xs.len())]
-        }
     }
 
     const FLOAT_OPS: [(&str, usize); 25] = [
@@ -3611,13 +3575,13 @@ mod tests {
     }
 
     #[test]
-    fn every_alu_opcode_but_the_dot_products_has_a_lane_kernel() {
+    fn only_the_dot_products_sum_terms() {
         use AluOp::*;
-        for op in [Dp2, Dp3, Dp4] {
-            assert!(lane_op(op).is_none());
+        for (op, n) in [(Dp2, 2), (Dp3, 3), (Dp4, 4)] {
+            assert_eq!(lane_op(op).dot, n);
         }
         for op in [Add, Mad, Movc, Msad, Ubfe, Bfi, F32tof16, FirstbitShi, Utof] {
-            assert!(lane_op(op).is_some());
+            assert_eq!(lane_op(op).dot, 0);
         }
     }
 }

@@ -154,11 +154,14 @@ pub(crate) fn sat(x: u32) -> u32 {
 /// then calling any kernel it returns is sound.
 pub(crate) type Kernel = unsafe fn(&mut [u32], &[u32], &[u32], &[u32], &[u32]);
 
-/// A component-wise ALU instruction's kernel and its number of sources (1–4).
+/// An ALU instruction's kernel and its number of sources (1–4). For a dot
+/// product (`dot` = 2–4 terms: `dp2`–`dp4`) the kernel is `mul`, for the
+/// first term; each further term adds its product with [`dp_acc_kernel`].
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct LaneOp {
     pub kernel: Kernel,
     pub arity: u8,
+    pub dot: u8,
 }
 
 macro_rules! lanes {
@@ -240,18 +243,25 @@ macro_rules! lane_ops {
             )*
         }
 
-        /// The kernel of a component-wise instruction (the AVX2 one when
-        /// the CPU has AVX2); `None` for those that combine components
-        /// (`dp2`–`dp4`).
-        pub(crate) fn lane_op(op: AluOp) -> Option<LaneOp> {
+        /// The kernel of an ALU instruction (the AVX2 one when the CPU has
+        /// AVX2); every opcode has one (the match is exhaustive).
+        pub(crate) fn lane_op(op: AluOp) -> LaneOp {
             let avx2 = has_avx2();
-            Some(match op {
+            let dot = |dot| LaneOp {
+                kernel: pick(avx2, kernels::Mul, avx2_kernel!(Mul)),
+                arity: 2,
+                dot,
+            };
+            match op {
                 $(AluOp::$op => LaneOp {
                     kernel: pick(avx2, kernels::$op, avx2_kernel!($op)),
                     arity: arity!($($v),+),
+                    dot: 0,
                 },)*
-                _ => return None,
-            })
+                AluOp::Dp2 => dot(2),
+                AluOp::Dp3 => dot(3),
+                AluOp::Dp4 => dot(4),
+            }
         }
 
         /// Every lane kernel: opcode, arity, baseline and AVX2 versions.
@@ -392,7 +402,7 @@ pub(crate) fn dp_acc_kernel() -> Kernel {
 pub(crate) fn frc(x: u32) -> u32 {
     let f = fin(x);
     if f.is_infinite() {
-        f32::NAN.to_bits()
+        CANONICAL_NAN
     } else {
         // results just below 1 round to 1 in f32: clamp to [0, 1)
         let v = f - f.floor();
@@ -405,8 +415,28 @@ pub(crate) fn frc(x: u32) -> u32 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A deterministic xorshift generator for the randomized tests.
+    pub(crate) struct Rng(pub u64);
+
+    impl Rng {
+        pub(crate) fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        pub(crate) fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+
+        pub(crate) fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+            xs[self.below(xs.len())]
+        }
+    }
 
     /// The AVX2 kernels compute what the baseline ones compute, bit for
     /// bit, lane for lane, on special values (zeros, denormals, NaNs, infinities,
@@ -438,13 +468,7 @@ mod tests {
             32,
             0x3c00,
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         let mut kernels = all_kernels();
         #[cfg(target_arch = "x86_64")]
         kernels.push((AluOp::Dp4, 3, dp_acc, dp_acc_avx2));
@@ -452,7 +476,7 @@ mod tests {
             for len in [1usize, 7, 8, 32, 45] {
                 for _ in 0..40 {
                     let mut word = || {
-                        let r = next();
+                        let r = rng.next();
                         if r % 3 == 0 {
                             special[(r >> 8) as usize % special.len()]
                         } else {

@@ -198,6 +198,17 @@ pub fn affine_words_2d(
 mod tests {
     use super::*;
 
+    /// Deterministic pseudo-random words (a 64-bit LCG's high bits) for the
+    /// randomized tests.
+    fn words(mut seed: u64) -> impl FnMut() -> u32 {
+        move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as u32
+        }
+    }
+
     #[test]
     fn raw_bounds_are_per_dword() {
         assert_eq!(raw_word_index(16, 0, 0), Some(0));
@@ -230,13 +241,7 @@ mod tests {
     /// accesses.
     #[test]
     fn affine_words_agree_with_word_index() {
-        let mut seed = 7u64;
-        let mut next = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as u32
-        };
+        let mut next = words(7);
         let mut answered = 0;
         for case in 0..20_000 {
             let stride = [0, 4, 8, 12, 16][case % 5];
@@ -300,13 +305,7 @@ mod tests {
     /// rows, lanes off the grid sometimes, rows of 2–8 lanes).
     #[test]
     fn affine_words_2d_agree_with_word_index() {
-        let mut seed = 0x0123_4567_89ab_cdefu64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 32) as u32
-        };
+        let mut next = words(0x0123_4567_89ab_cdef);
         let mut answered = 0;
         for case in 0..20_000 {
             let stride = [0, 4, 8, 16, 64][case % 5];

@@ -85,7 +85,7 @@ pub(crate) fn decode_texel(bc: BcKind, block: &[u8], texel: usize, srgb: bool) -
         }
         BcKind::Bc3 => {
             let [r, g, bl, _] = bc1_color(&hi, texel, false);
-            let a = bc4_channel(&b[..8], texel, false);
+            let a = bc4_channel(&lo, texel, false);
             [color8(r), color8(g), color8(bl), a]
         }
         BcKind::Bc4U | BcKind::Bc4S => [bc4_channel(&b[..8], texel, bc == BcKind::Bc4S), 0, 0, one],

@@ -243,17 +243,15 @@ impl<'a> BufferView<'a> {
     /// (`None` for a typed view, whose words go through [`BufferView::word_index`]).
     #[inline]
     pub fn extent(&self) -> Option<Extent> {
-        match self.kind {
-            ViewKind::Raw => Some(Extent {
-                size_bytes: self.size_bytes(),
-                stride: 0,
-            }),
-            ViewKind::Structured { stride } => Some(Extent {
-                size_bytes: self.size_bytes(),
-                stride,
-            }),
-            ViewKind::Typed { .. } => None,
-        }
+        let stride = match self.kind {
+            ViewKind::Raw => 0,
+            ViewKind::Structured { stride } => stride,
+            ViewKind::Typed { .. } => return None,
+        };
+        Some(Extent {
+            size_bytes: self.size_bytes(),
+            stride,
+        })
     }
 
     /// Bytes of typed element `element`, or `None` out of range (or not a typed view).

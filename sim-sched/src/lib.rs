@@ -328,6 +328,20 @@ pub struct DispatchStats {
     pub debug_breaks: u64,
 }
 
+impl DispatchStats {
+    /// The stats of a dispatch of `program` whose executors counted `s`.
+    fn of(program: &Program, s: &ExecStats) -> Self {
+        Self {
+            groups: s.groups,
+            threads: s.groups * program.threads_per_group() as u64,
+            warp_instructions: s.warp_instructions,
+            barriers: s.barriers,
+            aborted_threads: s.aborted_threads,
+            debug_breaks: s.debug_breaks,
+        }
+    }
+}
+
 /// Where a dispatch's time went (`DispatchOptions::profile`).
 #[derive(Debug, Clone, Default)]
 pub struct DispatchProfile {
@@ -489,17 +503,7 @@ pub fn dispatch_profiled(
             .unwrap_or_else(|poison| poison.into_inner())
             .finish(program, wall)
     });
-    Ok((
-        DispatchStats {
-            groups: s.groups,
-            threads: s.groups * program.threads_per_group() as u64,
-            warp_instructions: s.warp_instructions,
-            barriers: s.barriers,
-            aborted_threads: s.aborted_threads,
-            debug_breaks: s.debug_breaks,
-        },
-        profile,
-    ))
+    Ok((DispatchStats::of(program, &s), profile))
 }
 
 /// `dispatch` under `schedule`: the groups one after another on this thread.
@@ -578,14 +582,7 @@ fn dispatch_scheduled(
     let wall = start.elapsed();
     outcome?;
     Ok((
-        DispatchStats {
-            groups: sum.groups,
-            threads: sum.groups * n as u64,
-            warp_instructions: sum.warp_instructions,
-            barriers: sum.barriers,
-            aborted_threads: sum.aborted_threads,
-            debug_breaks: sum.debug_breaks,
-        },
+        DispatchStats::of(program, &sum),
         profile.map(|p| p.finish(program, wall)),
     ))
 }
@@ -658,14 +655,7 @@ pub fn dispatch_checked(
     checker.end_dispatch();
     outcome?;
     let s = exec.stats();
-    Ok(DispatchStats {
-        groups: s.groups,
-        threads: s.groups * program.threads_per_group() as u64,
-        warp_instructions: s.warp_instructions,
-        barriers: s.barriers,
-        aborted_threads: s.aborted_threads,
-        debug_breaks: s.debug_breaks,
-    })
+    Ok(DispatchStats::of(program, &s))
 }
 
 /// `SV_GroupID` of linear group `g` of a dispatch of `groups` (x fastest).
