@@ -48,7 +48,11 @@ impl Tgsm {
 
     /// Zero the arena for the next group.
     pub fn reset(&mut self) {
-        self.words.fill(0);
+        // not on an empty arena: see `GroupExecutor::start_group` on glibc's
+        // masked-store memset and dangling pointers
+        if !self.words.is_empty() {
+            self.words.fill(0);
+        }
     }
 
     /// Arena word of dword `k` of an access to `g#` at (`a`, `b`) — byte
