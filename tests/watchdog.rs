@@ -128,3 +128,56 @@ fn cancelling_stops_a_dispatch() {
     };
     assert_eq!(r.reason, StopReason::Cancelled);
 }
+
+/// Every thread adds 1 to word 0 of u0, which nothing reads (so a worker
+/// gathers the adds and applies them when its groups end); then group 3's
+/// lane 5 loops forever.
+const COUNT_THEN_RUN_AWAY: &str = "
+cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadGroupID.x
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 2
+dcl_thread_group 8, 1, 1
+atomic_iadd u0, l(0), l(1)
+ieq r0.x, vThreadGroupID.x, l(3)
+ieq r0.y, vThreadIDInGroupFlattened.x, l(5)
+and r0.x, r0.x, r0.y
+if_nz r0.x
+  loop
+    iadd r1.y, r1.y, l(1)
+  endloop
+endif
+ret
+";
+
+#[test]
+fn atomics_made_before_a_runaway_stop_are_not_lost() {
+    let p = Program::from_decoded(
+        assemble(COUNT_THEN_RUN_AWAY).unwrap_or_else(|e| panic!("{e}")),
+        None,
+    )
+    .unwrap();
+    for threads in [1, 2] {
+        let out = Buffer::zeroed(4).unwrap();
+        let b = Bindings {
+            uavs: vec![Some(BufferView::raw(&out))],
+            ..Default::default()
+        };
+        let options = DispatchOptions {
+            threads,
+            max_warp_instructions: 100_000,
+            timeout: None,
+            ..Default::default()
+        };
+        let err = dispatch(&p, &b, [8, 1, 1], &options).unwrap_err();
+        assert!(matches!(err, DispatchError::Runaway(_)), "{err:?}");
+        let n = out.to_words()[0];
+        if threads == 1 {
+            // groups 0–2 whole, then group 3, whose adds came before its loop
+            assert_eq!(n, 32);
+        } else {
+            assert!(n >= 8 && n.is_multiple_of(8), "{n}");
+        }
+    }
+}

@@ -769,6 +769,34 @@ pub struct GroupExecutor<'p> {
     fast_imm: Vec<u32>,
     /// the running-sum kernel of `dp2`–`dp4`
     dp_acc: Kernel,
+    /// the UAVs whose atomics this executor gathers
+    /// ([`GroupExecutor::privatize_atomics`])
+    private: Vec<PrivateUav>,
+}
+
+/// The largest buffer, in 32-bit words, whose atomics an executor gathers
+/// in words of its own (256 KiB: a histogram's bins, not a frame).
+pub const PRIVATE_ATOMICS_MAX_WORDS: usize = 1 << 16;
+
+/// One UAV's atomics gathered by an executor.
+#[derive(Debug)]
+struct PrivateUav {
+    /// u#
+    slot: u32,
+    /// the one kind of atomic the program applies to it
+    kind: AtomicKind,
+    /// address of the bound buffer's words (which buffer the words are for)
+    buffer: usize,
+    /// per word of the buffer, the operations so far combined, from the
+    /// kind's identity
+    words: Vec<u32>,
+    /// whether some operation has been gathered since the last flush
+    dirty: bool,
+}
+
+/// Address of a buffer view's words: which buffer it is.
+fn buffer_address(v: &BufferView<'_>) -> usize {
+    v.buffer().words().as_ptr().addr()
 }
 
 /// Bytes of one element of a typed buffer view (16 when unknown).
@@ -913,6 +941,82 @@ impl<'p> GroupExecutor<'p> {
             fast,
             fast_imm,
             dp_acc: dp_acc_kernel(),
+            private: Vec::new(),
+        }
+    }
+
+    /// Gather the atomics on the UAVs that no instruction of the program
+    /// reads in words of this executor's own, instead of applying each to
+    /// the bound buffer: plain operations on memory only this worker
+    /// touches, without cache-line contention between workers. Such a UAV
+    /// is one the program changes only with atomics that return nothing,
+    /// all of one commutative kind (`atomic_iadd`, `atomic_umax`, …): no
+    /// thread can observe its words during the dispatch, and its words after
+    /// the dispatch are the same in any order of the operations
+    /// (`reference/compute-model.md` §6.1 items 2 and 7, §6.3: atomics on
+    /// one word are serialized in some order no shader can rely on, and all
+    /// of a dispatch's UAV accesses complete before the next dispatch).
+    /// It must also be
+    /// bound to a raw, structured or typed buffer view of at most
+    /// [`PRIVATE_ATOMICS_MAX_WORDS`] words that no other bound SRV or UAV
+    /// views. With a checker attached nothing is gathered.
+    ///
+    /// The caller must apply the gathered words with
+    /// [`GroupExecutor::flush_atomics`], with these same `bindings`, before
+    /// the dispatch counts as done (`sim_sched::dispatch` flushes when a
+    /// worker's share of the groups ends). Calling it again replaces what is
+    /// gathered: flush first.
+    pub fn privatize_atomics(&mut self, bindings: &Bindings<'_>) {
+        self.private.clear();
+        if self.check.is_some() {
+            return;
+        }
+        for (slot, kind) in self.prog.write_only_atomic_uavs() {
+            let Some(view) = bindings.uav(slot) else {
+                continue;
+            };
+            let n = view.buffer().words().len();
+            let address = buffer_address(&view);
+            let srvs = bindings.srvs.iter().flatten();
+            let other_uavs = (bindings.uavs.iter().enumerate())
+                .filter(|&(u, _)| u != slot as usize)
+                .filter_map(|(_, v)| v.as_ref());
+            let aliased = srvs.chain(other_uavs).any(|v| buffer_address(v) == address);
+            if n == 0 || n > PRIVATE_ATOMICS_MAX_WORDS || aliased {
+                continue;
+            }
+            self.private.push(PrivateUav {
+                slot,
+                kind,
+                buffer: address,
+                words: vec![kind.identity(); n],
+                dirty: false,
+            });
+        }
+    }
+
+    /// Apply the atomics gathered since [`GroupExecutor::privatize_atomics`]
+    /// (or the last flush) to the buffers of `bindings`, one atomic
+    /// operation per word that changed, and start gathering afresh.
+    /// `bindings` must bind the same buffers as when gathering began; a slot
+    /// now bound to another buffer keeps its words (and a later flush with
+    /// the right bindings applies them).
+    pub fn flush_atomics(&mut self, bindings: &Bindings<'_>) {
+        for p in self.private.iter_mut().filter(|p| p.dirty) {
+            let Some(view) = bindings.uav(p.slot) else {
+                continue;
+            };
+            if buffer_address(&view) != p.buffer {
+                continue;
+            }
+            let identity = p.kind.identity();
+            for (x, word) in p.words.iter_mut().zip(view.buffer().words()) {
+                if *x != identity {
+                    p.kind.op(*x, 0).apply(word);
+                    *x = identity;
+                }
+            }
+            p.dirty = false;
         }
     }
 
@@ -2639,6 +2743,16 @@ impl<'p> GroupExecutor<'p> {
 
         let view = Self::view(b, res);
         let tex = Self::texture_view(b, res);
+        // this executor's own words of a UAV that nothing reads
+        // (`privatize_atomics`), out of `self` while the lanes run
+        let private = match (res, view) {
+            (Res::Uav(u), Some(v)) if ret.is_none() => self
+                .private
+                .iter()
+                .position(|p| p.slot == u && p.kind == kind && p.buffer == buffer_address(&v)),
+            _ => None,
+        };
+        let mut private_words = private.map(|i| std::mem::take(&mut self.private[i].words));
         if self.check.is_some() {
             let op = MemOp::Atomic {
                 cas: kind == AtomicKind::CmpExch,
@@ -2706,8 +2820,28 @@ impl<'p> GroupExecutor<'p> {
                         let ext = self.bounds(res, Some(view));
                         let line = ext.and_then(|e| line_of(warp, e, sx, sy, 0, row));
                         let words = view.buffer().words();
-                        match (line, ext) {
-                            (Some(line), _) => {
+                        match (line, ext, private_words.as_deref_mut()) {
+                            // plain operations on this worker's words
+                            (Some(line), _, Some(own)) => {
+                                line.each(|l, word| {
+                                    if active[l] != 0 {
+                                        if let Some(op) = lane_op(l) {
+                                            op.apply_plain(&mut own[word]);
+                                        }
+                                    }
+                                });
+                            }
+                            (None, _, Some(own)) => {
+                                for l in (0..w).filter(|&l| active[l] != 0) {
+                                    if let Some(op) = lane_op(l) {
+                                        let i = view.word_index(sx[l], sy[l], 0);
+                                        if let Some(x) = i.and_then(|i| own.get_mut(i)) {
+                                            op.apply_plain(x);
+                                        }
+                                    }
+                                }
+                            }
+                            (Some(line), _, None) => {
                                 line.each(|l, word| {
                                     if active[l] != 0 {
                                         if let Some(op) = lane_op(l) {
@@ -2717,7 +2851,7 @@ impl<'p> GroupExecutor<'p> {
                                 });
                             }
                             // raw or structured: the bounds set up once
-                            (None, Some(ext)) => {
+                            (None, Some(ext), None) => {
                                 for l in (0..w).filter(|&l| active[l] != 0) {
                                     if let Some(op) = lane_op(l) {
                                         let i = ext.word_index(sx[l], sy[l], 0);
@@ -2726,7 +2860,7 @@ impl<'p> GroupExecutor<'p> {
                                     }
                                 }
                             }
-                            (None, None) => {
+                            (None, None, None) => {
                                 for l in (0..w).filter(|&l| active[l] != 0) {
                                     if let Some(op) = lane_op(l) {
                                         r[l] = view
@@ -2755,6 +2889,10 @@ impl<'p> GroupExecutor<'p> {
                 compare: v,
                 value: w,
             }),
+        }
+        if let (Some(i), Some(words)) = (private, private_words) {
+            self.private[i].words = words;
+            self.private[i].dirty = true;
         }
         self.atomic_done(warp, kind, ret, res, [sa, sv, sw, sw2, r]);
     }
@@ -3566,6 +3704,165 @@ mod tests {
                 assert_eq!(run(w), one, "case {case}, warp width {w}\n{text}");
             }
         }
+    }
+
+    fn program(text: &str) -> Program {
+        let decoded = crate::asm::assemble(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    }
+
+    const ATOMIC_HEAD: &str = "cs_5_0\n\
+        dcl_globalFlags refactoringAllowed\n\
+        dcl_uav_raw u0\n\
+        dcl_uav_raw u1\n\
+        dcl_uav_structured u2, 8\n\
+        dcl_uav_raw u3\n\
+        dcl_input vThreadID.x\n\
+        dcl_temps 2\n\
+        dcl_thread_group 40, 1, 1\n";
+
+    /// Only UAVs changed by no-return atomics of one commutative kind, and
+    /// read by nothing, are candidates for gathering.
+    #[test]
+    fn write_only_atomic_uavs_are_those_nothing_reads() {
+        let found =
+            |body: &str| program(&format!("{ATOMIC_HEAD}{body}ret\n")).write_only_atomic_uavs();
+        assert_eq!(
+            found("atomic_iadd u0, r0.x, l(1)\natomic_umax u1, r0.x, r0.y\nbufinfo_indexable(raw_buffer) r1.x, u0.xxxx\n"),
+            vec![(0, AtomicKind::Add), (1, AtomicKind::UMax)]
+        );
+        // a returned value, a load, a store, a second kind, a compare-store
+        for body in [
+            "imm_atomic_iadd r1.x, u0, r0.x, l(1)\n",
+            "atomic_iadd u0, r0.x, l(1)\nld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r1.x, r0.x, u0.xxxx\n",
+            "store_raw u0.x, r0.x, r0.y\natomic_iadd u0, r0.x, l(1)\n",
+            "atomic_iadd u0, r0.x, l(1)\natomic_or u0, r0.x, l(1)\n",
+            "atomic_cmp_store u0, r0.x, l(0), l(1)\n",
+        ] {
+            assert_eq!(found(body), vec![], "{body}");
+        }
+        assert_eq!(
+            found("atomic_xor u2, r0.xy, r0.z\nimm_atomic_imax r1.x, u3, r0.x, r0.y\n"),
+            vec![(2, AtomicKind::Xor)]
+        );
+    }
+
+    /// Groups whose atomics are gathered by two executors (even and odd
+    /// groups, like two workers) and flushed leave the same words as groups
+    /// applying each atomic to the buffer: random no-return atomics of each
+    /// commutative kind, raw and structured, on coalesced, uniform,
+    /// colliding and out-of-bounds addresses under lane-dependent branches.
+    /// Before the flush the buffers are untouched; a flush with other
+    /// buffers bound keeps the words; an aliased UAV is not gathered.
+    #[test]
+    fn gathered_atomics_match_atomics_on_the_buffer() {
+        let mut rng = Rng(0x5eed_0a70_41c5_0001);
+        let kinds = ["iadd", "and", "or", "xor", "imax", "imin", "umax", "umin"];
+        let mut landed = 0;
+        for case in 0..80 {
+            let (k0, k2) = (rng.pick(&kinds), rng.pick(&kinds));
+            let mut text = ATOMIC_HEAD.to_string();
+            for i in 0..5 {
+                let (bit, m, c) = (rng.below(6), rng.below(3), rng.below(90));
+                let (v1, v2) = (rng.next() as u32, rng.next() as u32 | 1);
+                text += &format!(
+                    "and r1.z, vThreadID.x, l({})\nif_nz r1.z\n\
+                     imad r0.x, vThreadID.x, l({}), l({c})\n\
+                     imad r0.y, vThreadID.x, l({v2}), l({v1})\n",
+                    1 << bit,
+                    [0, 4, 12][m],
+                );
+                text += &match (rng.below(3), i) {
+                    // u0 first, u2 last, so that both are used
+                    (_, 0) | (0, 1..4) => format!("atomic_{k0} u0, r0.x, r0.y\n"),
+                    (1, 1..4) => format!("atomic_{k0} u0, l({}), r0.y\n", 4 * rng.below(70)),
+                    _ => format!(
+                        "udiv r0.z, r0.w, r0.x, l(4)\nand r0.w, r0.w, l(4)\natomic_{k2} u2, r0.zwzz, r0.y\n"
+                    ),
+                };
+                text += "endif\n";
+            }
+            text += "ret\n";
+            let prog = program(&text);
+            assert_eq!(
+                prog.write_only_atomic_uavs().len(),
+                2,
+                "case {case}\n{text}"
+            );
+            let init: Vec<u32> = (0..64).map(|_| rng.next() as u32).collect();
+            let (u0, u2) = (
+                sim_mem::Buffer::from_words(&init),
+                sim_mem::Buffer::from_words(&init),
+            );
+            let bind = |u0, u2, alias: bool| Bindings {
+                uavs: vec![
+                    Some(BufferView::raw(u0)),
+                    None,
+                    Some(BufferView::structured(u2, 8).unwrap()),
+                ],
+                srvs: vec![alias.then(|| BufferView::raw(u2))],
+                ..Default::default()
+            };
+            // every atomic on the buffers
+            let b = bind(&u0, &u2, false);
+            let mut plain = GroupExecutor::new(&prog, 40);
+            for g in 0..6 {
+                plain.run_group([g, 0, 0], &b);
+            }
+            let want = (u0.to_words(), u2.to_words());
+            landed += usize::from(want.0 != init) + usize::from(want.1 != init);
+            // gathered on two executors
+            let (v0, v2) = (
+                sim_mem::Buffer::from_words(&init),
+                sim_mem::Buffer::from_words(&init),
+            );
+            let b = bind(&v0, &v2, false);
+            let mut ex = [GroupExecutor::new(&prog, 40), GroupExecutor::new(&prog, 8)];
+            for e in &mut ex {
+                e.privatize_atomics(&b);
+            }
+            for g in 0..6 {
+                ex[g as usize % 2].run_group([g, 0, 0], &b);
+            }
+            assert_eq!(
+                (v0.to_words(), v2.to_words()),
+                (init.clone(), init.clone()),
+                "case {case}"
+            );
+            // flushing with other buffers bound applies nothing and keeps the words
+            let (o0, o2) = (
+                sim_mem::Buffer::from_words(&init),
+                sim_mem::Buffer::from_words(&init),
+            );
+            ex[0].flush_atomics(&bind(&o0, &o2, false));
+            assert_eq!(
+                (o0.to_words(), o2.to_words()),
+                (init.clone(), init.clone()),
+                "case {case}"
+            );
+            for e in &mut ex {
+                e.flush_atomics(&b);
+            }
+            assert_eq!((v0.to_words(), v2.to_words()), want, "case {case}\n{text}");
+            // u2 also bound as an SRV: only u0 is gathered
+            let (a0, a2) = (
+                sim_mem::Buffer::from_words(&init),
+                sim_mem::Buffer::from_words(&init),
+            );
+            let b = bind(&a0, &a2, true);
+            let mut e = GroupExecutor::new(&prog, 40);
+            e.privatize_atomics(&b);
+            for g in 0..6 {
+                e.run_group([g, 0, 0], &b);
+            }
+            assert_eq!(a0.to_words(), init, "case {case}");
+            assert_eq!(a2.to_words(), want.1, "case {case}");
+            e.flush_atomics(&b);
+            assert_eq!((a0.to_words(), a2.to_words()), want, "case {case}");
+        }
+        // most cases change both buffers (some atomics are out of bounds or
+        // cannot change a word, e.g. a max below it)
+        assert!(landed >= 120, "only {landed} of 160 buffers changed");
     }
 
     #[test]

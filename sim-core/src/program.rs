@@ -15,7 +15,7 @@ use crate::error::LoadError;
 use crate::ir::*;
 use crate::opcodes::{Class, Opcode};
 use crate::rdef::{parse_rdef, Reflection};
-use sim_mem::{TgsmRegion, MAX_TGSM_BYTES};
+use sim_mem::{AtomicOp, TgsmRegion, MAX_TGSM_BYTES};
 
 /// Options for [`Program::from_dxbc`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -387,6 +387,45 @@ pub(crate) enum AtomicKind {
     UMin,
     Exch,
     CmpExch,
+}
+
+impl AtomicKind {
+    /// Whether two operations of this kind give the same word in either
+    /// order (everything but the exchanges).
+    pub(crate) fn commutes(self) -> bool {
+        !matches!(self, AtomicKind::Exch | AtomicKind::CmpExch)
+    }
+
+    /// The operation of this kind with operands `a` (value, or comparand)
+    /// and `b` (the new value of a compare-exchange).
+    pub(crate) fn op(self, a: u32, b: u32) -> AtomicOp {
+        match self {
+            AtomicKind::And => AtomicOp::And(a),
+            AtomicKind::Or => AtomicOp::Or(a),
+            AtomicKind::Xor => AtomicOp::Xor(a),
+            AtomicKind::Add => AtomicOp::Add(a),
+            AtomicKind::IMax => AtomicOp::IMax(a),
+            AtomicKind::IMin => AtomicOp::IMin(a),
+            AtomicKind::UMax => AtomicOp::UMax(a),
+            AtomicKind::UMin => AtomicOp::UMin(a),
+            AtomicKind::Exch => AtomicOp::Exchange(a),
+            AtomicKind::CmpExch => AtomicOp::CompareExchange {
+                compare: a,
+                value: b,
+            },
+        }
+    }
+
+    /// The operand `v` for which `op(v)` leaves every word as it is, for
+    /// the kinds that commute (0 for the exchanges, which have none).
+    pub(crate) fn identity(self) -> u32 {
+        match self {
+            AtomicKind::And | AtomicKind::UMin => !0,
+            AtomicKind::IMax => i32::MIN as u32,
+            AtomicKind::IMin => i32::MAX as u32,
+            _ => 0,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -794,6 +833,75 @@ impl Program {
             .iter()
             .position(|t| t.is_none())
             .map(|s| s as u32)
+    }
+
+    /// The UAV slots (u#) that the program only ever changes by atomics
+    /// without a returned value, all of one kind that commutes with itself
+    /// (`atomic_iadd`, `_and`, `_or`, `_xor`, `_imax`, `_imin`, `_umax`,
+    /// `_umin`), with that kind. No instruction reads such a UAV (no load,
+    /// no `imm_atomic_*`, no texture access, no counter), so no thread can
+    /// observe its words during a dispatch, and the words after it are the
+    /// same whatever the order of the operations: the executor may gather
+    /// them per worker and apply them at the end
+    /// ([`crate::exec::GroupExecutor::privatize_atomics`]). `bufinfo` only
+    /// reads the size and does not count as an access.
+    pub(crate) fn write_only_atomic_uavs(&self) -> Vec<(u32, AtomicKind)> {
+        use std::collections::BTreeMap;
+        // slot -> Some(kind) while a candidate, None once ruled out
+        let mut seen: BTreeMap<u32, Option<AtomicKind>> = BTreeMap::new();
+        for op in &self.code {
+            let touched = match op.kind {
+                OpKind::Atomic {
+                    kind,
+                    ret: None,
+                    res: Res::Uav(u),
+                    ..
+                } if kind.commutes() => {
+                    let e = seen.entry(u).or_insert(Some(kind));
+                    if *e != Some(kind) {
+                        *e = None;
+                    }
+                    continue;
+                }
+                OpKind::LdRaw { res, .. }
+                | OpKind::LdStructured { res, .. }
+                | OpKind::LdTyped { res, .. }
+                | OpKind::StoreTyped { res, .. }
+                | OpKind::StoreRaw { res, .. }
+                | OpKind::StoreStructured { res, .. }
+                | OpKind::Atomic { res, .. } => Some(res),
+                OpKind::Texture { index } => self.tex_ops.get(index as usize).map(|t| t.res),
+                OpKind::Counter { uav, .. } => Some(Res::Uav(uav)),
+                OpKind::Bufinfo { .. }
+                | OpKind::Alu { .. }
+                | OpKind::Double { .. }
+                | OpKind::Alu2 { .. }
+                | OpKind::If { .. }
+                | OpKind::Else { .. }
+                | OpKind::EndIf
+                | OpKind::Loop { .. }
+                | OpKind::EndLoop { .. }
+                | OpKind::Break { .. }
+                | OpKind::Continue { .. }
+                | OpKind::Switch { .. }
+                | OpKind::Case { .. }
+                | OpKind::Default
+                | OpKind::EndSwitch
+                | OpKind::InterfaceCall { .. }
+                | OpKind::Call { .. }
+                | OpKind::Ret { .. }
+                | OpKind::Abort
+                | OpKind::DebugBreak
+                | OpKind::Sync { .. }
+                | OpKind::Nop => None,
+            };
+            if let Some(Res::Uav(u) | Res::UavTexture(u)) = touched {
+                seen.insert(u, None);
+            }
+        }
+        seen.into_iter()
+            .filter_map(|(u, k)| Some((u, k?)))
+            .collect()
     }
 
     /// Threads per group: x·y·z.

@@ -451,8 +451,10 @@ pub fn dispatch_profiled(
     let init = || {
         let mut exec = GroupExecutor::new(program, options.warp_width);
         exec.set_profiling(profile.is_some());
+        exec.privatize_atomics(bindings);
         Collect {
             exec,
+            bindings,
             sum: &sum,
             profile: profile.as_ref().map(|p| WorkerProfile {
                 sum: p,
@@ -464,7 +466,7 @@ pub fn dispatch_profiled(
             }),
         }
     };
-    let one = |c: &mut Collect<'_, '_>, g: u64| {
+    let one = |c: &mut Collect<'_, '_, '_>, g: u64| {
         let gid = group_id(g, groups);
         let r = match &mut c.profile {
             None => c.exec.run_group_watched(gid, bindings, &watchdog),
@@ -691,8 +693,10 @@ fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, DispatchError> {
 }
 
 /// A worker's executor, which adds its counters to the dispatch total when dropped.
-struct Collect<'a, 'p> {
+struct Collect<'a, 'p, 'b> {
     exec: GroupExecutor<'p>,
+    /// the dispatch's bindings, to apply the executor's gathered atomics to
+    bindings: &'a Bindings<'b>,
     sum: &'a Mutex<ExecStats>,
     profile: Option<WorkerProfile<'a>>,
 }
@@ -721,8 +725,12 @@ impl WorkerProfile<'_> {
     }
 }
 
-impl Drop for Collect<'_, '_> {
+impl Drop for Collect<'_, '_, '_> {
     fn drop(&mut self) {
+        // this worker's share of the groups is done: its gathered atomics
+        // go to the buffers (also after an error, so that no operation a
+        // group made is lost)
+        self.exec.flush_atomics(self.bindings);
         if let Some(p) = &mut self.profile {
             let mut sum = p.sum.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(e) = self.exec.profile() {
