@@ -2736,8 +2736,14 @@ impl<'p> GroupExecutor<'p> {
         let mut sw = std::mem::take(&mut self.sc.s[2]);
         let mut sw2 = std::mem::take(&mut self.sc.s[3]);
         let mut r = std::mem::take(&mut self.sc.r);
-        // address: .x = byte offset (raw) or index, .y = byte offset (structured)
-        self.fetch(warp, b, addr, 0b111, &mut sa);
+        // address: .x = byte offset (raw) or index, .y = byte offset
+        // (structured); a texture's coordinates: .xyz
+        let addr_comps = match (res, structured) {
+            (Res::UavTexture(_), _) => 0b111,
+            (_, true) => 0b11,
+            (_, false) => 0b1,
+        };
+        self.fetch(warp, b, addr, addr_comps, &mut sa);
         self.fetch(warp, b, a, 1, &mut sv);
         self.fetch(warp, b, bsrc, 1, &mut sw);
 
@@ -2797,13 +2803,11 @@ impl<'p> GroupExecutor<'p> {
                             r[..w].fill(0);
                             return self.atomic_done(warp, kind, ret, res, [sa, sv, sw, sw2, r]);
                         };
-                        for l in (0..w).filter(|&l| active[l] != 0) {
-                            if let Some(op) = lane_op(l) {
-                                let i = ext.word_index(sx[l], sy[l], 0);
-                                r[l] = i
-                                    .and_then(|i| words.get_mut(i))
-                                    .map_or(0, |w| op.apply_plain(w));
-                            }
+                        for l in warp.span.clone().filter(|&l| active[l] != 0) {
+                            let i = ext.word_index(sx[l], sy[l], 0);
+                            r[l] = i
+                                .and_then(|i| words.get_mut(i))
+                                .map_or(0, |w| mk(sv[l], sw[l]).apply_plain(w));
                         }
                     }
                     (Res::UavTexture(_), _) => {
@@ -2831,13 +2835,37 @@ impl<'p> GroupExecutor<'p> {
                                     }
                                 });
                             }
-                            (None, _, Some(own)) => {
-                                for l in (0..w).filter(|&l| active[l] != 0) {
-                                    if let Some(op) = lane_op(l) {
-                                        let i = view.word_index(sx[l], sy[l], 0);
-                                        if let Some(x) = i.and_then(|i| own.get_mut(i)) {
-                                            op.apply_plain(x);
-                                        }
+                            // (an identity operation changes nothing here:
+                            // no test for it)
+                            (None, Some(ext), Some(own)) if ext.stride == 0 => {
+                                // raw: lane l's word is sx[l] / 4 when below
+                                // the view's last whole word (raw_word_index)
+                                let n = usize::try_from(ext.size_bytes / 4).unwrap_or(usize::MAX);
+                                let n = n.min(own.len());
+                                let own = &mut own[..n];
+                                let span = warp.span.clone();
+                                let lanes = (active[span.clone()].iter().zip(&sx[span.clone()]))
+                                    .zip(sv[span.clone()].iter().zip(&sw[span]));
+                                for ((&a, &x), (&v, &v2)) in lanes {
+                                    let i = (x / 4) as usize;
+                                    if a != 0 && i < own.len() {
+                                        own[i] = mk(v, v2).combine(own[i]);
+                                    }
+                                }
+                            }
+                            (None, Some(ext), Some(own)) => {
+                                for l in warp.span.clone().filter(|&l| active[l] != 0) {
+                                    let i = ext.word_index(sx[l], sy[l], 0);
+                                    if let Some(x) = i.and_then(|i| own.get_mut(i)) {
+                                        mk(sv[l], sw[l]).apply_plain(x);
+                                    }
+                                }
+                            }
+                            (None, None, Some(own)) => {
+                                for l in warp.span.clone().filter(|&l| active[l] != 0) {
+                                    let i = view.word_index(sx[l], sy[l], 0);
+                                    if let Some(x) = i.and_then(|i| own.get_mut(i)) {
+                                        mk(sv[l], sw[l]).apply_plain(x);
                                     }
                                 }
                             }

@@ -36,7 +36,7 @@ pub enum AtomicOp {
 
 impl AtomicOp {
     /// The new value of a word holding `old`.
-    #[inline]
+    #[inline(always)]
     pub fn combine(self, old: u32) -> u32 {
         match self {
             AtomicOp::And(v) => old & v,
