@@ -36,6 +36,7 @@
 // iterator zips of four or five slices would obscure them.
 #![allow(clippy::needless_range_loop)]
 
+use crate::affine::{address_forms, AddressForms};
 use crate::check::{Checker, MemOp, Space};
 use crate::lanes::*;
 use crate::program::*;
@@ -329,6 +330,9 @@ struct Warp {
     /// when `full`), kept with `full` by [`Warp::note_active`]: lane loops
     /// of a partial warp run over these lanes only
     span: std::ops::Range<usize>,
+    /// lane l's SV_GroupIndex is lane 0's plus l (not so under a shuffled
+    /// lane order): the lane-linear address forms apply
+    linear: bool,
 }
 
 /// Scratch space for operands: 4 components × W lanes each.
@@ -515,7 +519,19 @@ impl Line {
 /// [`sim_mem::affine_words_2d`] in rows of `row` lanes (the thread group's
 /// width, so that a 2-D group's tile accesses qualify). `None` when neither
 /// holds, or no lane is active.
-fn line_of(warp: &Warp, ext: Extent, a: &[u32], b: &[u32], k_max: u32, row: usize) -> Option<Line> {
+///
+/// With `forms` (the address operands' lane-linear forms, `crate::affine`,
+/// and the group's `SV_GroupID.x`) on a warp whose lanes are in
+/// `SV_GroupIndex` order, the line comes from the forms in O(1)
+/// ([`sim_mem::affine_line`]) instead of from the lanes' values.
+fn line_of(
+    warp: &Warp,
+    ext: Extent,
+    (a, b): (&[u32], &[u32]),
+    k_max: u32,
+    row: usize,
+    forms: Option<(AddressForms, u32)>,
+) -> Option<Line> {
     let lanes = if warp.full {
         0..a.len()
     } else if warp.span.is_empty() {
@@ -523,6 +539,34 @@ fn line_of(warp: &Warp, ext: Extent, a: &[u32], b: &[u32], k_max: u32, row: usiz
     } else {
         warp.span.clone()
     };
+    if let Some(((fa, fb), group_x)) = forms.filter(|_| warp.linear) {
+        // the forms at the first lane, and their steps from lane to lane
+        let flat = warp.flat[lanes.start];
+        let (a0, da, b0, db) = (fa.at(group_x, flat), fa.f, fb.at(group_x, flat), fb.f);
+        debug_assert!(
+            lanes.clone().zip(0u32..).all(|(l, i)| warp.active[l] == 0
+                || (a[l] == a0.wrapping_add(da.wrapping_mul(i))
+                    && b[l] == b0.wrapping_add(db.wrapping_mul(i)))),
+            "an address operand is off its lane-linear form"
+        );
+        let raw = ext.stride == 0;
+        // dropping the low two bits keeps a line whose step is whole dwords
+        if (!raw || da.is_multiple_of(4)) && (raw || db.is_multiple_of(4)) {
+            let a0 = if raw { a0 & !3 } else { a0 };
+            let n = lanes.len();
+            if let Some((first, step)) =
+                sim_mem::affine_line(ext, (a0, da), (b0 & !3, db), n, k_max)
+            {
+                return Some(Line {
+                    first,
+                    step,
+                    row_step: 0,
+                    p: n,
+                    lanes,
+                });
+            }
+        }
+    }
     let (sa, sb) = (&a[lanes.clone()], &b[lanes.clone()]);
     if let Some((first, step)) = sim_mem::affine_words(ext, sa, sb, k_max) {
         let p = lanes.len();
@@ -772,6 +816,9 @@ pub struct GroupExecutor<'p> {
     /// the UAVs whose atomics this executor gathers
     /// ([`GroupExecutor::privatize_atomics`])
     private: Vec<PrivateUav>,
+    /// per pc, the lane-linear forms of a memory instruction's address
+    /// operands (`crate::affine`)
+    addr_forms: Vec<Option<AddressForms>>,
 }
 
 /// The largest buffer, in 32-bit words, whose atomics an executor gathers
@@ -895,7 +942,9 @@ impl<'p> GroupExecutor<'p> {
                     tig[1][l] = (f / gx) % gy;
                     tig[2][l] = f / (gx * gy);
                 }
+                let linear = flat.iter().zip(flat[0]..).all(|(&f, g)| f == g);
                 Warp {
+                    linear,
                     regs: vec![0; prog.temps as usize * 4 * w],
                     xregs: vec![0; xwords * w],
                     tig,
@@ -942,6 +991,7 @@ impl<'p> GroupExecutor<'p> {
             fast_imm,
             dp_acc: dp_acc_kernel(),
             private: Vec::new(),
+            addr_forms: address_forms(prog),
         }
     }
 
@@ -1847,11 +1897,16 @@ impl<'p> GroupExecutor<'p> {
                     self.condition(warp, b, cond, nz, &mut t[..w]);
                     let (m0, m1) = warp.masks[base..base + 2 * w].split_at_mut(w);
                     let lanes = m0.iter_mut().zip(m1).zip(warp.active.iter_mut());
+                    // whether some and whether every lane stays active, in
+                    // the same pass
+                    let (mut or, mut and) = (0, !0);
                     for (((m0, m1), a), &t) in lanes.zip(&t[..w]) {
                         let av = *a;
                         *m0 = av;
                         *m1 = av & !t;
                         *a = av & t;
+                        or |= *a;
+                        and &= *a;
                     }
                     self.sc.lanes = t;
                     warp.frames.push(Frame::If {
@@ -1859,7 +1914,9 @@ impl<'p> GroupExecutor<'p> {
                         endif_pc,
                         in_else: false,
                     });
-                    self.settle(warp);
+                    if !warp.note_any_all(or != 0, and != 0) {
+                        self.revive(warp);
+                    }
                 }
                 OpKind::Else { .. } => {
                     let d = warp.frames.len() - 1;
@@ -1874,9 +1931,16 @@ impl<'p> GroupExecutor<'p> {
                 OpKind::EndIf => {
                     let d = warp.frames.len() - 1;
                     let start = d * 4 * w;
-                    warp.active.copy_from_slice(&warp.masks[start..start + w]);
+                    let (mut or, mut and) = (0, !0);
+                    for (a, &m) in warp.active.iter_mut().zip(&warp.masks[start..start + w]) {
+                        *a = m;
+                        or |= m;
+                        and &= m;
+                    }
                     warp.frames.pop();
-                    self.settle(warp);
+                    if !warp.note_any_all(or != 0, and != 0) {
+                        self.revive(warp);
+                    }
                 }
                 OpKind::Loop { end_pc } => {
                     let base = self.frame_masks(warp);
@@ -2456,6 +2520,14 @@ impl<'p> GroupExecutor<'p> {
     /// The bounds of a raw or structured access to `res`: its TGSM region's
     /// or its raw/structured `view`'s (None: undeclared region, unbound or
     /// typed view).
+    /// The current instruction's address forms and the group's
+    /// `SV_GroupID.x`, for [`line_of`].
+    #[inline]
+    fn forms(&self, warp: &Warp) -> Option<(AddressForms, u32)> {
+        let f = *self.addr_forms.get(warp.pc.wrapping_sub(1))?;
+        f.map(|f| (f, self.group[0]))
+    }
+
     fn bounds(&self, res: Res, view: Option<BufferView<'_>>) -> Option<Extent> {
         match res {
             Res::Tgsm(g) => self.tgsm.region(g).map(|(e, _)| e),
@@ -2516,7 +2588,8 @@ impl<'p> GroupExecutor<'p> {
         };
         let ext = self.bounds(res, view);
         let row = self.prog.thread_group[0] as usize;
-        let line = ext.and_then(|e| line_of(wr, e, sa, sb, k_max, row));
+        let forms = self.forms(wr);
+        let line = ext.and_then(|e| line_of(wr, e, (sa, sb), k_max, row, forms));
         for c in 0..4 {
             if dst.mask & (1 << c) == 0 {
                 continue;
@@ -2629,7 +2702,8 @@ impl<'p> GroupExecutor<'p> {
         let full = wr.full;
         let ext = self.bounds(res, view);
         let row = self.prog.thread_group[0] as usize;
-        let line = ext.and_then(|e| line_of(wr, e, sa, sb, count as u32 - 1, row));
+        let forms = self.forms(wr);
+        let line = ext.and_then(|e| line_of(wr, e, (sa, sb), count as u32 - 1, row, forms));
         match (res, view) {
             (Res::Tgsm(g), _) => {
                 if let Some((ext, words)) = self.tgsm.region_mut(g) {
@@ -2822,7 +2896,8 @@ impl<'p> GroupExecutor<'p> {
                         // on a line of words in bounds: no per-lane index arithmetic
                         let row = self.prog.thread_group[0] as usize;
                         let ext = self.bounds(res, Some(view));
-                        let line = ext.and_then(|e| line_of(warp, e, sx, sy, 0, row));
+                        let forms = self.forms(warp);
+                        let line = ext.and_then(|e| line_of(warp, e, (sx, sy), 0, row, forms));
                         let words = view.buffer().words();
                         match (line, ext, private_words.as_deref_mut()) {
                             // plain operations on this worker's words
@@ -3271,6 +3346,13 @@ impl Warp {
     #[inline]
     fn note_active(&mut self) -> bool {
         let (some, all) = any_all(&self.active);
+        self.note_any_all(some, all)
+    }
+
+    /// [`Warp::note_active`] when the caller has already found whether some
+    /// and whether every lane of `active` is set.
+    #[inline]
+    fn note_any_all(&mut self, some: bool, all: bool) -> bool {
         self.full = all;
         self.span = match (some, all) {
             (_, true) => 0..self.active.len(),
@@ -3297,6 +3379,7 @@ impl Warp {
             full: false,
             fast_buf: Vec::new(),
             span: 0..0,
+            linear: false,
         }
     }
 }

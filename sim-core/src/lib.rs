@@ -7,6 +7,7 @@
 // is compiled for AVX2 after runtime detection (`lanes.rs`, `exec.rs`).
 #![deny(unsafe_code)]
 
+mod affine;
 pub mod asm;
 pub mod check;
 pub mod container;

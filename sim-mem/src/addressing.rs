@@ -109,10 +109,33 @@ pub fn affine_words(ext: Extent, a: &[u32], b: &[u32], k_max: u32) -> Option<(us
         ai = ai.wrapping_add(da);
         bi = bi.wrapping_add(db);
     }
-    let span = n as u64 - 1;
+    if !on_line {
+        return None;
+    }
+    affine_line(ext, (a0, da), (b0, db), n, k_max)
+}
+
+/// [`affine_words`] for lanes whose values are known to lie on a line:
+/// lane `l` of `0..n` (`n ≥ 1`) accesses (`a0 + da·l`, `b0 + db·l`), each
+/// computed in u32, where `a0` (for a raw extent) and `b0` have their low two
+/// bits clear and `da`, `db` are their steps. Returns `(first, step)` as
+/// `affine_words` would for these lanes; `None` when a value wraps past
+/// `u32::MAX` along the line or a dword `0..=k_max` of some lane is out of
+/// bounds. O(1): the executor uses it when it has derived an address
+/// operand's line from the program (`sim_core`'s lane-linear forms) instead
+/// of checking the lanes one by one.
+pub fn affine_line(
+    ext: Extent,
+    (a0, da): (u32, u32),
+    (b0, db): (u32, u32),
+    n: usize,
+    k_max: u32,
+) -> Option<(usize, usize)> {
+    let raw = ext.stride == 0;
+    let span = n.checked_sub(1)? as u64;
     let a_last = a0 as u64 + da as u64 * span;
     let b_last = b0 as u64 + db as u64 * span;
-    if !on_line || a_last > u32::MAX as u64 || (!raw && b_last > u32::MAX as u64) {
+    if a_last > u32::MAX as u64 || (!raw && b_last > u32::MAX as u64) {
         return None;
     }
     // a and b never decrease along the lanes, so the last lane has the
@@ -303,6 +326,62 @@ mod tests {
     /// `affine_words_2d` agrees with `Extent::word_index` on every lane of
     /// random grids (steps of 0, 1, 2, 4 and −1 along a row and between
     /// rows, lanes off the grid sometimes, rows of 2–8 lanes).
+    /// `affine_line` on lines of any start and step (wrapping ones
+    /// included) gives what `word_index` gives lane by lane, and answers
+    /// exactly when `affine_words` on the lanes' values does.
+    #[test]
+    fn affine_line_agrees_with_word_index_and_affine_words() {
+        let mut next = words(0x7e57_a1f1_0e5c_a1ed);
+        let mut answered = 0;
+        for case in 0..20_000 {
+            let stride = [0, 4, 8, 16, 64][case % 5];
+            let ext = Extent {
+                size_bytes: 4 * (1 + next() % 256) as u64,
+                stride,
+            };
+            let n = 1 + next() as usize % 40;
+            let big = u32::MAX - next() % 64;
+            let a0 = [next() % 40, big][usize::from(next() % 8 == 0)];
+            let b0 = next() % 24;
+            let da = [0, 1, 2, 4, 8, 12, u32::MAX - 3][next() as usize % 7];
+            let db: u32 = [0, 4, 8][next() as usize % 3];
+            let a: Vec<u32> = (0..n as u32)
+                .map(|l| a0.wrapping_add(da.wrapping_mul(l)))
+                .collect();
+            let b: Vec<u32> = (0..n as u32)
+                .map(|l| b0.wrapping_add(db.wrapping_mul(l)))
+                .collect();
+            let k_max = next() % 4;
+            let lo = if stride == 0 { !3 } else { !0 };
+            let line = affine_line(ext, (a0 & lo, da), (b0 & !3, db), n, k_max);
+            if stride != 0 || da % 4 == 0 {
+                // (one lane has no step: affine_words says 0)
+                let line = line.map(|(f, s)| (f, if n == 1 { 0 } else { s }));
+                assert_eq!(
+                    line,
+                    affine_words(ext, &a, &b, k_max),
+                    "{ext:?} a={a:?} b={b:?}"
+                );
+            }
+            if stride == 0 && da % 4 != 0 {
+                continue; // masking the low bits does not keep such a line
+            }
+            if let Some((first, step)) = line {
+                answered += 1;
+                for l in 0..n {
+                    for k in 0..=k_max {
+                        assert_eq!(
+                            ext.word_index(a[l], b[l], k),
+                            Some(first + step * l + k as usize),
+                            "{ext:?} a={a:?} b={b:?} lane {l} dword {k}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(answered > 2000, "only {answered} answered");
+    }
+
     #[test]
     fn affine_words_2d_agree_with_word_index() {
         let mut next = words(0x0123_4567_89ab_cdef);

@@ -24,7 +24,7 @@ pub mod texture;
 pub mod tgsm;
 
 pub use addressing::{
-    affine_words, affine_words_2d, raw_word_index, structured_word_index, Extent,
+    affine_line, affine_words, affine_words_2d, raw_word_index, structured_word_index, Extent,
 };
 pub use atomic::AtomicOp;
 pub use buffer::{Buffer, BufferView, MemError, ViewKind};
