@@ -1,164 +1,373 @@
 //! Lane-linear address operands, found once per program.
 //!
 //! Most compute shaders address memory with `SV_DispatchThreadID.x` or
-//! `SV_GroupIndex` times a stride plus a constant (`ishl r0.x,
-//! vThreadID.x, l(2)`, then `ld_raw … r0.x`). Within a basic block every
-//! active lane runs the same straight-line code under one execution mask, so
-//! such a register component holds `c + g·SV_GroupID.x + f·SV_GroupIndex` for
-//! every active lane, with `c`, `g`, `f` known before the shader runs. A
-//! memory instruction whose address operands have such forms needs no
-//! per-lane check that its lanes' words lie on a line
-//! ([`sim_mem::affine_words`]): the executor evaluates the form at the warp's
-//! first lane and asks [`sim_mem::affine_line`] for the bounds, in O(1).
+//! `SV_GroupIndex` times a stride plus something the same for every thread
+//! (`ishl r0.x, vThreadID.x, l(2)`, then `ld_raw … r0.x`). For such an
+//! operand the value of every active lane is the first active lane's plus
+//! `step·(SV_GroupIndex − the first lane's SV_GroupIndex)`, with `step` known
+//! before the shader runs. A memory instruction whose address operands have
+//! known steps needs no per-lane check that its lanes' words lie on a line
+//! ([`sim_mem::affine_words`]): the executor reads the first active lane's
+//! address and asks [`sim_mem::affine_line`] for the bounds, in O(1).
 //!
-//! The analysis is local to basic blocks: every control-flow instruction
-//! (and every subroutine entry) forgets all forms, so no form ever spans a
-//! change of the execution mask. Only integer instructions that are exact in
-//! u32 arithmetic propagate a form: `mov` (no modifier, no `_sat`), `iadd`,
-//! `ishl` by an immediate, `imad` and `imul`/`umul` (low half) with an
-//! immediate factor, and the `-` (integer negate) source modifier. Any other
-//! write to a component forgets it.
+//! The analysis is a forward dataflow over the structured control flow,
+//! with a divergence rule:
+//! - Immediates, constant-buffer words, `SV_GroupID` and any pure ALU
+//!   result of such values are uniform (step 0); `SV_GroupIndex`, and in a
+//!   one-row group `SV_GroupThreadID.x` and `SV_DispatchThreadID.x`, have
+//!   step 1. `mov`, `iadd`, `ishl` by an immediate, `imad` and `imul`/`umul`
+//!   (low half) by an immediate, and the integer negate modifier carry steps.
+//! - Inside a branch or a loop only a subset of the lanes is active, so what
+//!   held before still holds. After an `if` whose condition is uniform every
+//!   lane took the same branch (a meet of the two branches); after a
+//!   divergent one, or after a loop, a component written inside is unknown.
+//! - At a loop head the entry state meets the back edge's (iterated to a
+//!   fixpoint); a loop with a `continue` forgets what its body writes, and
+//!   switches, calls and subroutine entries forget everything.
+//!
+//! Loads, texture results, atomics' returned values and indexable temps are
+//! never tracked.
 
+use crate::lanes::lane_op;
 use crate::program::*;
+use std::collections::{HashMap, HashSet};
 
-/// `c + g·SV_GroupID.x + f·SV_GroupIndex` (`vThreadIDInGroupFlattened`),
-/// every term in wrapping u32 arithmetic.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct Form {
-    pub c: u32,
-    pub g: u32,
-    pub f: u32,
+/// What is known of one register component: every active lane holds the
+/// first active lane's value plus `step` per `SV_GroupIndex` (wrapping u32);
+/// `konst` is the value itself when it is a known constant (`step` 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Lin {
+    pub step: u32,
+    pub konst: Option<u32>,
 }
 
-impl Form {
-    fn constant(c: u32) -> Form {
-        Form { c, g: 0, f: 0 }
-    }
+impl Lin {
+    const LANE: Lin = Lin {
+        step: 1,
+        konst: None,
+    };
+    const UNIFORM: Lin = Lin {
+        step: 0,
+        konst: None,
+    };
 
-    fn add(self, o: Form) -> Form {
-        Form {
-            c: self.c.wrapping_add(o.c),
-            g: self.g.wrapping_add(o.g),
-            f: self.f.wrapping_add(o.f),
+    fn constant(v: u32) -> Lin {
+        Lin {
+            step: 0,
+            konst: Some(v),
         }
     }
 
-    fn scale(self, k: u32) -> Form {
-        Form {
-            c: self.c.wrapping_mul(k),
-            g: self.g.wrapping_mul(k),
-            f: self.f.wrapping_mul(k),
+    fn add(self, o: Lin) -> Lin {
+        Lin {
+            step: self.step.wrapping_add(o.step),
+            konst: self.konst.zip(o.konst).map(|(a, b)| a.wrapping_add(b)),
         }
     }
 
-    /// A form with no lane term: its value when it is a known constant.
-    fn as_constant(self) -> Option<u32> {
-        (self.g == 0 && self.f == 0).then_some(self.c)
+    fn scale(self, k: u32) -> Lin {
+        Lin {
+            step: self.step.wrapping_mul(k),
+            konst: self.konst.map(|v| v.wrapping_mul(k)),
+        }
     }
 
-    /// The value for a lane with `SV_GroupIndex` = `flat` in group `group_x`.
-    pub(crate) fn at(self, group_x: u32, flat: u32) -> u32 {
-        self.c
-            .wrapping_add(self.g.wrapping_mul(group_x))
-            .wrapping_add(self.f.wrapping_mul(flat))
+    /// `x·y` when one factor is a known constant.
+    fn product(x: Lin, y: Lin) -> Option<Lin> {
+        match (x.konst, y.konst) {
+            (_, Some(k)) => Some(x.scale(k)),
+            (Some(k), None) => Some(y.scale(k)),
+            (None, None) => None,
+        }
     }
 }
 
-/// The forms of a memory instruction's address operands: `a` (byte offset,
+/// The meet of what two paths know: the same step survives, a constant
+/// only if both agree.
+fn meet(a: Option<Lin>, b: Option<Lin>) -> Option<Lin> {
+    let (a, b) = (a?, b?);
+    (a.step == b.step).then(|| Lin {
+        step: a.step,
+        konst: if a.konst == b.konst { a.konst } else { None },
+    })
+}
+
+/// The steps of a memory instruction's address operands: `a` (byte offset,
 /// or structure index) and `b` (byte offset in the structure; 0 for raw).
-pub(crate) type AddressForms = (Form, Form);
+pub(crate) type AddressForms = (u32, u32);
+
+/// A structured construct being walked.
+enum Frame {
+    If {
+        /// the state before the `if`
+        at_if: Vec<Option<Lin>>,
+        /// every lane takes the same branch
+        uniform: bool,
+        /// the state at the end of the `if` branch, once in the `else`
+        then_end: Option<Vec<Option<Lin>>>,
+        written: Vec<bool>,
+    },
+    Loop {
+        pc: usize,
+        entry: Vec<Option<Lin>>,
+        written: Vec<bool>,
+    },
+}
+
+/// What one walk learnt about the loops, to start the next.
+#[derive(Default, PartialEq)]
+struct Loops {
+    /// the state at each loop's `endloop` (the back edge), by loop pc
+    back: HashMap<usize, Vec<Option<Lin>>>,
+    /// the components each loop's body writes
+    written: HashMap<usize, Vec<bool>>,
+    /// loops with a `continue`
+    cont: HashSet<usize>,
+}
 
 /// Per pc, the [`AddressForms`] of each raw or structured load, store and
-/// atomic whose address operands all have forms (`None` elsewhere).
+/// atomic whose address operands both have known steps (`None` elsewhere).
 pub(crate) fn address_forms(prog: &Program) -> Vec<Option<AddressForms>> {
-    let mut known: Vec<Option<Form>> = vec![None; prog.temps as usize * 4];
-    let entries: Vec<usize> = prog
+    // walk until the loop heads agree with the back edges they met
+    let mut loops = Loops::default();
+    for _ in 0..8 {
+        let (forms, next) = walk(prog, &loops, false);
+        if next == loops {
+            return forms;
+        }
+        loops = next;
+    }
+    // no fixpoint yet: loop heads forget what their bodies write
+    walk(prog, &loops, true).0
+}
+
+/// One forward walk over the program, loop heads meeting the back edges of
+/// `prev`; with `conservative`, loop heads forget what their bodies write.
+fn walk(prog: &Program, prev: &Loops, conservative: bool) -> (Vec<Option<AddressForms>>, Loops) {
+    let n = prog.temps as usize * 4;
+    let mut known: Vec<Option<Lin>> = vec![None; n];
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut next = Loops::default();
+    let entries: HashSet<usize> = prog
         .function_bodies
         .iter()
         .map(|&(_, pc)| pc as usize)
         .collect();
     let mut out = Vec::with_capacity(prog.code.len());
+    let forget_written = |state: &mut [Option<Lin>], written: &[bool]| {
+        for (k, &w) in state.iter_mut().zip(written) {
+            if w {
+                *k = None;
+            }
+        }
+    };
     for (pc, op) in prog.code.iter().enumerate() {
         if entries.contains(&pc) {
             known.fill(None);
+            frames.clear();
         }
-        let src = |s: &Src, c: usize, known: &[Option<Form>]| src_form(prog, known, s, c);
-        let zero = Form::constant(0);
-        out.push(match op.kind {
-            OpKind::LdRaw { ref addr, .. } | OpKind::StoreRaw { ref addr, .. } => {
-                src(addr, 0, &known).map(|a| (a, zero))
+        out.push(address_steps(prog, &known, op));
+        let written_now = transfer(prog, op, &mut known);
+        match (&written_now, frames.last_mut()) {
+            (Written::Some(cs), Some(Frame::If { written, .. } | Frame::Loop { written, .. })) => {
+                for &c in cs {
+                    if let Some(w) = written.get_mut(c) {
+                        *w = true;
+                    }
+                }
             }
-            OpKind::LdStructured {
-                ref index,
-                ref offset,
-                ..
+            (Written::All, Some(Frame::If { written, .. } | Frame::Loop { written, .. })) => {
+                written.fill(true)
             }
-            | OpKind::StoreStructured {
-                ref index,
-                ref offset,
-                ..
-            } => src(index, 0, &known).zip(src(offset, 0, &known)),
-            OpKind::Atomic {
-                ref addr,
-                structured,
-                res,
-                ..
-            } if !matches!(res, Res::UavTexture(_)) => {
-                let b = if structured {
-                    src(addr, 1, &known)
-                } else {
-                    Some(zero)
-                };
-                src(addr, 0, &known).zip(b)
+            _ => {}
+        }
+        match op.kind {
+            OpKind::If {
+                ref cond, nz: _, ..
+            } => {
+                let uniform = src_lin(prog, &known, cond, 0).is_some_and(|l| l.step == 0);
+                frames.push(Frame::If {
+                    at_if: known.clone(),
+                    uniform,
+                    then_end: None,
+                    written: vec![false; n],
+                });
             }
-            _ => None,
-        });
-        step(prog, op, &mut known);
+            OpKind::Else { .. } => match frames.last_mut() {
+                Some(Frame::If {
+                    at_if, then_end, ..
+                }) => {
+                    *then_end = Some(std::mem::replace(&mut known, at_if.clone()));
+                }
+                _ => known.fill(None),
+            },
+            OpKind::EndIf => match frames.pop() {
+                Some(Frame::If {
+                    at_if,
+                    uniform,
+                    then_end,
+                    written,
+                }) => {
+                    let (a, b) = match then_end {
+                        Some(t) => (t, std::mem::take(&mut known)),
+                        None => (std::mem::take(&mut known), at_if.clone()),
+                    };
+                    known = if uniform {
+                        a.iter().zip(&b).map(|(&x, &y)| meet(x, y)).collect()
+                    } else {
+                        let mut k = at_if;
+                        forget_written(&mut k, &written);
+                        k
+                    };
+                    mark_parent(&mut frames, &written);
+                }
+                other => {
+                    frames.extend(other);
+                    known.fill(None);
+                }
+            },
+            OpKind::Loop { .. } => {
+                let entry = known.clone();
+                match (prev.back.get(&pc), prev.written.get(&pc)) {
+                    _ if conservative || prev.cont.contains(&pc) => match prev.written.get(&pc) {
+                        Some(w) => forget_written(&mut known, w),
+                        None => known.fill(None),
+                    },
+                    (Some(back), _) => {
+                        for (k, &b) in known.iter_mut().zip(back) {
+                            *k = meet(*k, b);
+                        }
+                    }
+                    // first walk: optimistic, corrected by the next one
+                    (None, _) => {}
+                }
+                frames.push(Frame::Loop {
+                    pc,
+                    entry,
+                    written: vec![false; n],
+                });
+            }
+            OpKind::Continue { .. } => {
+                if let Some(Frame::Loop { pc, .. }) = frames
+                    .iter()
+                    .rev()
+                    .find(|f| matches!(f, Frame::Loop { .. }))
+                {
+                    next.cont.insert(*pc);
+                }
+            }
+            OpKind::EndLoop { .. } => match frames.pop() {
+                Some(Frame::Loop { pc, entry, written }) => {
+                    next.back.insert(pc, std::mem::replace(&mut known, entry));
+                    forget_written(&mut known, &written);
+                    mark_parent(&mut frames, &written);
+                    next.written.insert(pc, written);
+                }
+                other => {
+                    frames.extend(other);
+                    known.fill(None);
+                }
+            },
+            OpKind::Switch { .. } | OpKind::Case { .. } | OpKind::Default | OpKind::EndSwitch => {
+                known.fill(None)
+            }
+            _ => {}
+        }
     }
-    out
+    (out, next)
 }
 
-/// The form of component `c` of `s` (its swizzle and modifier applied).
-fn src_form(prog: &Program, known: &[Option<Form>], s: &Src, c: usize) -> Option<Form> {
+/// Mark `written` in the innermost open construct.
+fn mark_parent(frames: &mut [Frame], written: &[bool]) {
+    if let Some(Frame::If { written: p, .. } | Frame::Loop { written: p, .. }) = frames.last_mut() {
+        for (p, &w) in p.iter_mut().zip(written) {
+            *p |= w;
+        }
+    }
+}
+
+/// The address steps of a raw or structured memory instruction.
+fn address_steps(prog: &Program, known: &[Option<Lin>], op: &Op) -> Option<AddressForms> {
+    let step = |s: &Src, c: usize| src_lin(prog, known, s, c).map(|l| l.step);
+    match op.kind {
+        OpKind::LdRaw { ref addr, .. } | OpKind::StoreRaw { ref addr, .. } => {
+            Some((step(addr, 0)?, 0))
+        }
+        OpKind::LdStructured {
+            ref index,
+            ref offset,
+            ..
+        }
+        | OpKind::StoreStructured {
+            ref index,
+            ref offset,
+            ..
+        } => step(index, 0).zip(step(offset, 0)),
+        OpKind::Atomic {
+            ref addr,
+            structured,
+            res,
+            ..
+        } if !matches!(res, Res::UavTexture(_)) => {
+            let b = if structured { step(addr, 1)? } else { 0 };
+            Some((step(addr, 0)?, b))
+        }
+        _ => None,
+    }
+}
+
+/// What is known of component `c` of `s` (its swizzle and modifier applied).
+fn src_lin(prog: &Program, known: &[Option<Lin>], s: &Src, c: usize) -> Option<Lin> {
     let sc = *s.swz.get(c)? as usize;
     let one_d = prog.thread_group[1] == 1 && prog.thread_group[2] == 1;
-    let f = match s.kind {
-        SrcKind::Temp(r) => *known.get(r as usize * 4 + sc)?,
-        SrcKind::Imm(v) => Some(Form::constant(*v.get(sc)?)),
-        SrcKind::Flattened => Some(Form { c: 0, g: 0, f: 1 }),
-        // in a group of one row, SV_GroupThreadID.x is SV_GroupIndex and
-        // SV_DispatchThreadID.x is SV_GroupID.x·width + SV_GroupIndex
-        SrcKind::ThreadIdInGroup if one_d && sc == 0 => Some(Form { c: 0, g: 0, f: 1 }),
-        SrcKind::ThreadId if one_d && sc == 0 => Some(Form {
-            c: 0,
-            g: prog.thread_group[0],
-            f: 1,
-        }),
-        SrcKind::GroupId if sc == 0 => Some(Form { c: 0, g: 1, f: 0 }),
-        _ => None,
-    }?;
+    let lin = match s.kind {
+        SrcKind::Temp(r) => (*known.get(r as usize * 4 + sc)?)?,
+        SrcKind::Imm(v) => Lin::constant(*v.get(sc)?),
+        SrcKind::Flattened => Lin::LANE,
+        // a missing component reads 0
+        SrcKind::ThreadId | SrcKind::ThreadIdInGroup | SrcKind::GroupId if sc >= 3 => {
+            Lin::constant(0)
+        }
+        SrcKind::GroupId => Lin::UNIFORM,
+        // in a group of one row, SV_GroupThreadID is (SV_GroupIndex, 0, 0)
+        // and SV_DispatchThreadID is SV_GroupID·(width, 1, 1) + it
+        SrcKind::ThreadIdInGroup if one_d => [Lin::LANE, Lin::constant(0)][usize::from(sc > 0)],
+        SrcKind::ThreadId if one_d => [Lin::LANE, Lin::UNIFORM][usize::from(sc > 0)],
+        SrcKind::Cb { index, .. } | SrcKind::Icb { index } if index.rel.is_none() => Lin::UNIFORM,
+        _ => return None,
+    };
     match s.modifier {
-        SrcMod::None => Some(f),
-        SrcMod::INeg => Some(f.scale(u32::MAX)),
+        SrcMod::None => Some(lin),
+        SrcMod::INeg => Some(lin.scale(u32::MAX)),
+        // another modifier of a uniform value is uniform
+        _ if lin.step == 0 => Some(Lin::UNIFORM),
         _ => None,
     }
 }
 
-/// Component `c` of temp `dst` now holds `value[c]`, for the components
-/// `dst` writes.
-fn set(known: &mut [Option<Form>], dst: &Dst, value: [Option<Form>; 4]) {
-    if let DstKind::Temp(r) = dst.kind {
-        for c in (0..4).filter(|c| dst.mask & (1 << c) != 0) {
-            if let Some(k) = known.get_mut(r as usize * 4 + c) {
-                *k = value[c];
+/// Which temp components an instruction wrote.
+enum Written {
+    None,
+    Some(Vec<usize>),
+    /// anything (a subroutine call)
+    All,
+}
+
+/// Update `known` for what `op` writes; which components it wrote.
+fn transfer(prog: &Program, op: &Op, known: &mut [Option<Lin>]) -> Written {
+    const UNKNOWN: [Option<Lin>; 4] = [None; 4];
+    let mut wrote = Vec::new();
+    let mut set = |known: &mut [Option<Lin>], dst: &Dst, value: [Option<Lin>; 4]| {
+        if let DstKind::Temp(r) = dst.kind {
+            for c in (0..4).filter(|c| dst.mask & (1 << c) != 0) {
+                let i = r as usize * 4 + c;
+                if let Some(k) = known.get_mut(i) {
+                    *k = value[c];
+                    wrote.push(i);
+                }
             }
         }
-    }
-}
-
-/// Update `known` for what `op` writes.
-fn step(prog: &Program, op: &Op, known: &mut [Option<Form>]) {
-    const NONE: [Option<Form>; 4] = [None; 4];
+    };
     match op.kind {
         OpKind::Alu {
             op,
@@ -166,29 +375,36 @@ fn step(prog: &Program, op: &Op, known: &mut [Option<Form>]) {
             ref src,
             sat,
         } => {
-            // every source is read before the destination is written
-            let s = |i: usize, c: usize| src_form(prog, known, &src[i], c);
-            let value = |c: usize| -> Option<Form> {
-                if sat {
-                    return None;
-                }
-                match op {
+            let lane = lane_op(op);
+            let s = |i: usize, c: usize| src_lin(prog, known, &src[i], c);
+            let uniform = |c: usize| {
+                let comps = if lane.dot > 0 {
+                    0..lane.dot as usize
+                } else {
+                    c..c + 1
+                };
+                let all = (0..lane.arity as usize)
+                    .all(|i| comps.clone().all(|c| s(i, c).is_some_and(|l| l.step == 0)));
+                all.then_some(Lin::UNIFORM)
+            };
+            let value = |c: usize| -> Option<Lin> {
+                let linear = match op {
+                    _ if sat || lane.dot > 0 => None,
                     AluOp::Mov => s(0, c),
-                    AluOp::Iadd => Some(s(0, c)?.add(s(1, c)?)),
-                    AluOp::Ishl => Some(s(0, c)?.scale(1 << (s(1, c)?.as_constant()? & 31))),
+                    AluOp::Iadd => s(0, c).zip(s(1, c)).map(|(x, y)| x.add(y)),
+                    AluOp::Ineg => s(0, c).map(|x| x.scale(u32::MAX)),
+                    AluOp::Ishl => s(0, c)
+                        .zip(s(1, c).and_then(|k| k.konst))
+                        .map(|(x, k)| x.scale(1 << (k & 31))),
                     AluOp::Imad => {
                         let (x, y, z) = (s(0, c)?, s(1, c)?, s(2, c)?);
-                        let xy = match (x.as_constant(), y.as_constant()) {
-                            (_, Some(k)) => x.scale(k),
-                            (Some(k), None) => y.scale(k),
-                            (None, None) => return None,
-                        };
-                        Some(xy.add(z))
+                        Lin::product(x, y).map(|xy| xy.add(z))
                     }
                     _ => None,
-                }
+                };
+                linear.or_else(|| uniform(c))
             };
-            let value: [Option<Form>; 4] = std::array::from_fn(value);
+            let value: [Option<Lin>; 4] = std::array::from_fn(value);
             set(known, dst, value);
         }
         OpKind::Alu2 {
@@ -196,21 +412,28 @@ fn step(prog: &Program, op: &Op, known: &mut [Option<Form>]) {
             ref dst,
             ref src,
         } => {
-            let s = |i: usize, c: usize| src_form(prog, known, &src[i], c);
-            // imul/umul: dst[1] = the low 32 bits of the product
-            let low = |c: usize| -> Option<Form> {
-                if !matches!(op, Alu2Op::Imul | Alu2Op::Umul) {
-                    return None;
-                }
-                let (x, y) = (s(0, c)?, s(1, c)?);
-                match (x.as_constant(), y.as_constant()) {
-                    (_, Some(k)) => Some(x.scale(k)),
-                    (Some(k), None) => Some(y.scale(k)),
-                    (None, None) => None,
-                }
+            let s = |i: usize, c: usize| src_lin(prog, known, &src[i], c);
+            let arity = match op {
+                Alu2Op::Sincos => 1,
+                Alu2Op::Swapc => 3,
+                _ => 2,
             };
-            let low: [Option<Form>; 4] = std::array::from_fn(low);
-            set(known, &dst[0], NONE);
+            let uniform = |c: usize| {
+                (0..arity)
+                    .all(|i| s(i, c).is_some_and(|l| l.step == 0))
+                    .then_some(Lin::UNIFORM)
+            };
+            // imul/umul: dst[1] = the low 32 bits of the product
+            let low = |c: usize| match op {
+                Alu2Op::Imul | Alu2Op::Umul => s(0, c)
+                    .zip(s(1, c))
+                    .and_then(|(x, y)| Lin::product(x, y))
+                    .or_else(|| uniform(c)),
+                _ => uniform(c),
+            };
+            let (high, low): ([Option<Lin>; 4], [Option<Lin>; 4]) =
+                (std::array::from_fn(uniform), std::array::from_fn(low));
+            set(known, &dst[0], high);
             set(known, &dst[1], low);
         }
         OpKind::Double { ref dst, .. }
@@ -218,39 +441,25 @@ fn step(prog: &Program, op: &Op, known: &mut [Option<Form>]) {
         | OpKind::LdStructured { ref dst, .. }
         | OpKind::LdTyped { ref dst, .. }
         | OpKind::Counter { ref dst, .. }
-        | OpKind::Bufinfo { ref dst, .. } => set(known, dst, NONE),
+        | OpKind::Bufinfo { ref dst, .. } => set(known, dst, UNKNOWN),
         OpKind::Atomic {
             ret: Some(ref d), ..
-        } => set(known, d, NONE),
+        } => set(known, d, UNKNOWN),
         OpKind::Texture { index } => {
             if let Some(t) = prog.tex_ops.get(index as usize) {
-                set(known, &t.dst, NONE);
+                set(known, &t.dst, UNKNOWN);
             }
         }
-        OpKind::Atomic { ret: None, .. }
-        | OpKind::StoreTyped { .. }
-        | OpKind::StoreRaw { .. }
-        | OpKind::StoreStructured { .. }
-        | OpKind::Sync { .. }
-        | OpKind::Nop => {}
-        // control flow: the execution mask may change here or lanes may
-        // arrive from elsewhere
-        OpKind::If { .. }
-        | OpKind::Else { .. }
-        | OpKind::EndIf
-        | OpKind::Loop { .. }
-        | OpKind::EndLoop { .. }
-        | OpKind::Break { .. }
-        | OpKind::Continue { .. }
-        | OpKind::Switch { .. }
-        | OpKind::Case { .. }
-        | OpKind::Default
-        | OpKind::EndSwitch
-        | OpKind::InterfaceCall { .. }
-        | OpKind::Call { .. }
-        | OpKind::Ret { .. }
-        | OpKind::Abort
-        | OpKind::DebugBreak => known.fill(None),
+        OpKind::Call { .. } | OpKind::InterfaceCall { .. } => {
+            known.fill(None);
+            return Written::All;
+        }
+        _ => {}
+    }
+    if wrote.is_empty() {
+        Written::None
+    } else {
+        Written::Some(wrote)
     }
 }
 
@@ -260,58 +469,101 @@ mod tests {
 
     fn forms(body: &str) -> Vec<Option<AddressForms>> {
         let text = format!(
-            "cs_5_0\ndcl_resource_raw t0\ndcl_uav_structured u0, 16\n\
-             dcl_input vThreadID.x\ndcl_input vThreadGroupID.x\n\
+            "cs_5_0\ndcl_constantbuffer CB0[1], immediateIndexed\ndcl_resource_raw t0\n\
+             dcl_uav_structured u0, 16\ndcl_input vThreadID.x\ndcl_input vThreadGroupID.x\n\
              dcl_input vThreadIDInGroupFlattened\ndcl_temps 3\n\
-             dcl_thread_group 64, 1, 1\n{body}ret\n"
+             dcl_tgsm_structured g0, 4, 64\ndcl_thread_group 64, 1, 1\n{body}ret\n"
         );
         let decoded = crate::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let prog = Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}"));
         address_forms(&prog)
     }
 
-    const fn form(c: u32, g: u32, f: u32) -> Form {
-        Form { c, g, f }
-    }
-
-    /// Forms follow `ishl`, `iadd`, `imad`, `imul` and `-`, stop at a
-    /// non-linear operation, and are forgotten at control flow.
+    /// Steps follow `ishl`, `imad`, `imul` and `-`, uniform terms add
+    /// nothing, a non-linear operation loses the step, and a branch keeps
+    /// what held before it; a divergent branch's writes are unknown after it.
     #[test]
-    fn forms_follow_integer_arithmetic_within_a_block() {
-        let f = forms(
+    fn steps_follow_integer_arithmetic() {
+        let ld = "ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed)";
+        let f = forms(&format!(
             "ishl r0.x, vThreadID.x, l(2)\n\
-             ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r1.x, r0.x, t0.xxxx\n\
+             {ld} r1.x, r0.x, t0.xxxx\n\
              imad r0.y, vThreadIDInGroupFlattened.x, l(3), l(5)\n\
              iadd r0.z, r0.y, -vThreadGroupID.x\n\
              store_structured u0.x, r0.z, l(4), r1.x\n\
              imul null, r2.x, r0.x, l(6)\n\
              atomic_iadd u0, r2.xyxx, l(1)\n\
-             mov r2.y, l(8)\n\
+             mov r2.y, cb0[0].y\n\
              atomic_iadd u0, r2.xyxx, l(1)\n\
              xor r0.w, r0.x, l(1)\n\
-             ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r1.x, r0.w, t0.xxxx\n\
+             {ld} r1.x, r0.w, t0.xxxx\n\
              if_nz r1.x\n\
-             ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r1.x, r0.x, t0.xxxx\n\
-             endif\n",
-        );
-        let zero = form(0, 0, 0);
+             {ld} r1.x, r0.x, t0.xxxx\n\
+             ishl r0.x, r0.x, l(1)\n\
+             endif\n\
+             {ld} r1.x, r0.x, t0.xxxx\n"
+        ));
         let want = [
             None,
-            Some((form(0, 256, 4), zero)),
+            Some((4, 0)),
             None,
             None,
-            Some((form(5, u32::MAX, 3), form(4, 0, 0))),
+            Some((3, 0)),
             None,
             None, // r2.y is not known yet
             None,
-            Some((form(0, 1536, 24), form(8, 0, 0))),
+            Some((24, 0)),
             None,
             None, // xor is not tracked
             None,
-            None, // forgotten at if_nz
+            Some((4, 0)), // inside the branch
             None,
+            None,
+            None, // r0.x was written in a divergent branch
             None,
         ];
+        assert_eq!(f, want);
+    }
+
+    /// A loop-carried uniform value stays uniform at the loop head (the
+    /// fixpoint), and is unknown after the loop; a uniform `if` meets its
+    /// branches; a loop with a `continue` forgets what it writes.
+    #[test]
+    fn steps_through_loops_and_uniform_branches() {
+        let st = "store_structured g0.x";
+        let f = forms(&format!(
+            "mov r0.y, l(0)\n\
+             ishl r0.x, vThreadIDInGroupFlattened.x, l(2)\n\
+             loop\n\
+             uge r0.w, r0.y, l(8)\n\
+             breakc_nz r0.w\n\
+             ld_structured r1.x, r0.y, r0.x, g0.xxxx\n\
+             iadd r0.y, -r0.y, l(1)\n\
+             endloop\n\
+             ld_structured r1.x, r0.y, r0.x, g0.xxxx\n\
+             if_nz r1.x\n\
+             mov r0.z, l(1)\n\
+             else\n\
+             mov r0.z, l(2)\n\
+             endif\n\
+             {st}, r0.z, l(0), r1.x\n\
+             if_nz cb0[0].x\n\
+             mov r0.z, l(1)\n\
+             else\n\
+             mov r0.z, l(2)\n\
+             endif\n\
+             {st}, r0.z, l(0), r1.x\n\
+             mov r2.x, l(0)\n\
+             loop\n\
+             {st}, r2.x, l(0), r1.x\n\
+             iadd r2.x, r2.x, l(1)\n\
+             continuec_nz r1.x\n\
+             breakc_nz r1.x\n\
+             endloop\n"
+        ));
+        let mut want = vec![None; f.len()];
+        want[5] = Some((0, 4)); // in the loop: r0.y uniform, r0.x 4 per lane
+        want[20] = Some((0, 0)); // after the uniform if
         assert_eq!(f, want);
     }
 }

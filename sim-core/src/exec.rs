@@ -520,17 +520,17 @@ impl Line {
 /// width, so that a 2-D group's tile accesses qualify). `None` when neither
 /// holds, or no lane is active.
 ///
-/// With `forms` (the address operands' lane-linear forms, `crate::affine`,
-/// and the group's `SV_GroupID.x`) on a warp whose lanes are in
-/// `SV_GroupIndex` order, the line comes from the forms in O(1)
-/// ([`sim_mem::affine_line`]) instead of from the lanes' values.
+/// With `steps` (the address operands' steps per `SV_GroupIndex`,
+/// `crate::affine`) on a warp whose lanes are in `SV_GroupIndex` order, the
+/// line comes from the first active lane's address and the steps in O(1)
+/// ([`sim_mem::affine_line`]) instead of from every lane's values.
 fn line_of(
     warp: &Warp,
     ext: Extent,
     (a, b): (&[u32], &[u32]),
     k_max: u32,
     row: usize,
-    forms: Option<(AddressForms, u32)>,
+    steps: Option<AddressForms>,
 ) -> Option<Line> {
     let lanes = if warp.full {
         0..a.len()
@@ -539,10 +539,8 @@ fn line_of(
     } else {
         warp.span.clone()
     };
-    if let Some(((fa, fb), group_x)) = forms.filter(|_| warp.linear) {
-        // the forms at the first lane, and their steps from lane to lane
-        let flat = warp.flat[lanes.start];
-        let (a0, da, b0, db) = (fa.at(group_x, flat), fa.f, fb.at(group_x, flat), fb.f);
+    if let Some((da, db)) = steps.filter(|_| warp.linear) {
+        let (a0, b0) = (a[lanes.start], b[lanes.start]);
         debug_assert!(
             lanes.clone().zip(0u32..).all(|(l, i)| warp.active[l] == 0
                 || (a[l] == a0.wrapping_add(da.wrapping_mul(i))
@@ -816,7 +814,7 @@ pub struct GroupExecutor<'p> {
     /// the UAVs whose atomics this executor gathers
     /// ([`GroupExecutor::privatize_atomics`])
     private: Vec<PrivateUav>,
-    /// per pc, the lane-linear forms of a memory instruction's address
+    /// per pc, the steps per lane of a memory instruction's address
     /// operands (`crate::affine`)
     addr_forms: Vec<Option<AddressForms>>,
 }
@@ -2520,12 +2518,10 @@ impl<'p> GroupExecutor<'p> {
     /// The bounds of a raw or structured access to `res`: its TGSM region's
     /// or its raw/structured `view`'s (None: undeclared region, unbound or
     /// typed view).
-    /// The current instruction's address forms and the group's
-    /// `SV_GroupID.x`, for [`line_of`].
+    /// The current instruction's address steps, for [`line_of`].
     #[inline]
-    fn forms(&self, warp: &Warp) -> Option<(AddressForms, u32)> {
-        let f = *self.addr_forms.get(warp.pc.wrapping_sub(1))?;
-        f.map(|f| (f, self.group[0]))
+    fn forms(&self, warp: &Warp) -> Option<AddressForms> {
+        *self.addr_forms.get(warp.pc.wrapping_sub(1))?
     }
 
     fn bounds(&self, res: Res, view: Option<BufferView<'_>>) -> Option<Extent> {
@@ -3974,6 +3970,84 @@ mod tests {
         // most cases change both buffers (some atomics are out of bounds or
         // cannot change a word, e.g. a max below it)
         assert!(landed >= 120, "only {landed} of 160 buffers changed");
+    }
+
+    /// Memory instructions whose address steps come from the program
+    /// analysis (`crate::affine`) inside loops with uniform trip counts,
+    /// divergent breaks and continues, and branches that move the address
+    /// for some lanes, touch what lanes one by one touch: random programs of
+    /// loads and (commutative) atomic adds, at warp widths 8 and 40 against
+    /// width 1. In a debug build every such access also checks its active
+    /// lanes against the steps.
+    #[test]
+    fn address_steps_hold_through_loops_and_branches() {
+        let mut rng = Rng(0xa55e_55ed_1009_5eed);
+        let input: Vec<u32> = (0..300u32)
+            .map(|i| i.wrapping_mul(0x9e37_79b9) >> 8)
+            .collect();
+        let mut stepped = 0;
+        for case in 0..150 {
+            let mut t = String::from(
+                "cs_5_0\ndcl_resource_raw t0\ndcl_uav_raw u0\n\
+                 dcl_input vThreadIDInGroupFlattened\ndcl_temps 5\n\
+                 dcl_thread_group 40, 1, 1\nmov r0.x, l(0)\nmov r2.x, l(0)\n",
+            );
+            let (a, c) = ([0, 4, 8, 12][rng.below(4)], rng.below(64));
+            t += &format!("imad r1.x, vThreadIDInGroupFlattened.x, l({a}), l({c})\n");
+            t += &format!(
+                "loop\nuge r3.x, r0.x, l({})\nbreakc_nz r3.x\niadd r0.x, r0.x, l(1)\n",
+                1 + rng.below(5)
+            );
+            for _ in 0..2 + rng.below(4) {
+                let (bit, stride) = (1 << rng.below(6), 4 * rng.below(5));
+                t += &match rng.below(6) {
+                    0 => format!(
+                        "and r3.y, vThreadIDInGroupFlattened.x, l({bit})\nbreakc_nz r3.y\n"
+                    ),
+                    1 => format!(
+                        "and r3.y, vThreadIDInGroupFlattened.x, l({bit})\nif_nz r3.y\n\
+                         iadd r1.x, r1.x, l(4)\nendif\n"
+                    ),
+                    2 => format!(
+                        "and r3.w, vThreadIDInGroupFlattened.x, l({bit})\ncontinuec_nz r3.w\n"
+                    ),
+                    3 => format!(
+                        "if_nz r0.x\nimad r4.x, r0.x, l({stride}), l(8)\nelse\nmov r4.x, l(4)\nendif\n\
+                         iadd r3.z, r1.x, r4.x\nld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r4.y, r3.z, t0.xxxx\n\
+                         iadd r2.x, r2.x, r4.y\n"
+                    ),
+                    4 => format!(
+                        "imad r3.z, r0.x, l({stride}), r1.x\n\
+                         ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r4.y, r3.z, t0.xxxx\n\
+                         iadd r2.x, r2.x, r4.y\n"
+                    ),
+                    _ => format!(
+                        "imad r3.z, r0.x, l({stride}), r1.x\n\
+                         iadd r4.z, r2.x, vThreadIDInGroupFlattened.x\natomic_iadd u0, r3.z, r4.z\n"
+                    ),
+                };
+            }
+            t += "endloop\natomic_iadd u0, r1.x, r2.x\nret\n";
+            let prog = program(&t);
+            stepped +=
+                prog.code.len() - address_forms(&prog).iter().filter(|f| f.is_none()).count();
+            let run = |w: usize| {
+                let out = sim_mem::Buffer::zeroed(1024).unwrap();
+                let inp = sim_mem::Buffer::from_words(&input);
+                let b = Bindings {
+                    srvs: vec![Some(BufferView::raw(&inp))],
+                    uavs: vec![Some(BufferView::raw(&out))],
+                    ..Default::default()
+                };
+                GroupExecutor::new(&prog, w).run_group([0, 0, 0], &b);
+                out.to_words()
+            };
+            let one = run(1);
+            for w in [8, 40] {
+                assert_eq!(run(w), one, "case {case}, warp width {w}\n{t}");
+            }
+        }
+        assert!(stepped > 100, "only {stepped} accesses had steps");
     }
 
     #[test]
