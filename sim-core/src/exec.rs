@@ -589,6 +589,103 @@ fn line_of(
     })
 }
 
+/// Dwords `swz[c]` of `n` lanes' accesses at words `first + step·l` of
+/// `words`, into the `w`-word rows `c` of `rows` (a temp's four components)
+/// for the components `c` in `mask`; every word in bounds (a [`Line`]). With
+/// all four components in order and `step ≥ 4`, one pass lane by lane.
+#[allow(clippy::too_many_arguments)]
+fn load_line(
+    words: &[sim_mem::sync::AtomicU32],
+    first: usize,
+    step: usize,
+    n: usize,
+    mask: u8,
+    swz: [u8; 4],
+    rows: &mut [u32],
+    w: usize,
+) {
+    use sim_mem::sync::Ordering::Relaxed;
+    let k_max = swz.iter().copied().max().unwrap_or(0) as usize;
+    let region = &words[first..first + step * (n - 1) + k_max + 1];
+    if mask & 0xf == 0xf && swz == [0, 1, 2, 3] && step >= 4 {
+        let (r0, rest) = rows.split_at_mut(w);
+        let (r1, rest) = rest.split_at_mut(w);
+        let (r2, r3) = rest.split_at_mut(w);
+        let lanes = (r0.iter_mut().zip(r1.iter_mut())).zip(r2.iter_mut().zip(r3.iter_mut()));
+        for (q, ((x, y), (z, u))) in region.chunks(step).zip(lanes) {
+            let q = &q[..4];
+            (*x, *y, *z, *u) = (
+                q[0].load(Relaxed),
+                q[1].load(Relaxed),
+                q[2].load(Relaxed),
+                q[3].load(Relaxed),
+            );
+        }
+        return;
+    }
+    for c in (0..4).filter(|c| mask & (1 << c) != 0) {
+        let row = &mut rows[c * w..c * w + n];
+        let words = &region[swz[c] as usize..];
+        match step {
+            0 => row.fill(words[0].load(Relaxed)),
+            1 => {
+                for (o, x) in row.iter_mut().zip(words) {
+                    *o = x.load(Relaxed);
+                }
+            }
+            _ => {
+                for (o, q) in row.iter_mut().zip(words.chunks(step)) {
+                    *o = q[0].load(Relaxed);
+                }
+            }
+        }
+    }
+}
+
+/// Store `rows.len() / w` dwords per lane for `n` lanes, dword `k` of lane
+/// `l` from `rows[k·w + l]`, at words `first + step·l + k` of `words`
+/// (`step` ≥ the dwords per lane, so that lanes do not overlap; every word in
+/// bounds: a [`Line`]), lane by lane.
+fn store_line(
+    words: &[sim_mem::sync::AtomicU32],
+    first: usize,
+    step: usize,
+    n: usize,
+    rows: &[u32],
+    w: usize,
+) {
+    use sim_mem::sync::Ordering::Relaxed;
+    let count = rows.len() / w;
+    let region = &words[first..first + step * (n - 1) + count];
+    match count {
+        4 => {
+            let (r0, rest) = rows.split_at(w);
+            let (r1, rest) = rest.split_at(w);
+            let (r2, r3) = rest.split_at(w);
+            let lanes = (r0.iter().zip(r1)).zip(r2.iter().zip(r3));
+            for (q, ((&x, &y), (&z, &u))) in region.chunks(step).zip(lanes) {
+                let q = &q[..4];
+                q[0].store(x, Relaxed);
+                q[1].store(y, Relaxed);
+                q[2].store(z, Relaxed);
+                q[3].store(u, Relaxed);
+            }
+        }
+        1 => {
+            for (q, &x) in region.chunks(step).zip(&rows[..n]) {
+                q[0].store(x, Relaxed);
+            }
+        }
+        _ => {
+            for (l, q) in region.chunks(step).enumerate().take(n) {
+                for (k, x) in q[..count].iter().enumerate() {
+                    x.store(rows[k * w + l], Relaxed);
+                }
+            }
+        }
+    }
+}
+
 /// From the first set mask word to the last (`None` if none is set): 16
 /// words at a time, each block OR-reduced in a loop that vectorises, so a
 /// wide warp with few active lanes is not scanned word by word.
@@ -2586,6 +2683,24 @@ impl<'p> GroupExecutor<'p> {
         let row = self.prog.thread_group[0] as usize;
         let forms = self.forms(wr);
         let line = ext.and_then(|e| line_of(wr, e, (sa, sb), k_max, row, forms));
+        // A full warp reading a buffer on one line of words into a temp:
+        // straight into the register file, lane by lane over the words.
+        if let (Some(line), true, DstKind::Temp(reg), Some(v), false) =
+            (&line, wr.full, dst.kind, view, matches!(res, Res::Tgsm(_)))
+        {
+            // (not for one lane: a warp of one lane takes the general path,
+            // which tests compare this one with)
+            if (2..=line.p).contains(&line.lanes.len()) && reg < self.prog.temps {
+                let words = v.buffer().words();
+                let n = line.lanes.len();
+                let rows = &mut warp.regs[reg as usize * 4 * w..(reg as usize * 4 + 4) * w];
+                load_line(words, line.first, line.step, n, dst.mask, swz, rows, w);
+                self.sc.s[0] = ba;
+                self.sc.s[1] = bb;
+                self.sc.r = r;
+                return;
+            }
+        }
         for c in 0..4 {
             if dst.mask & (1 << c) == 0 {
                 continue;
@@ -2681,17 +2796,10 @@ impl<'p> GroupExecutor<'p> {
             Some(off) => self.operand(wr, b, off, 0, &mut bb),
             None => zeros(w, &mut bb),
         };
-        self.fetch(wr, b, value, (1u8 << count) - 1, &mut sv);
         let view = Self::view(b, res);
-        if self.check.is_some() {
-            let ks = [0, 1, 2, 3];
-            let ks = &ks[..count as usize];
-            self.check_mem(wr, res, view, MemOp::Write, sa, Some(sb), ks, Some(&sv));
-        }
         if self.prof.is_some() {
             self.profile_mem(wr, res, 4 * count as u64, true, false);
         }
-        let active = &wr.active;
         // A coalesced or uniform store skips the per-lane bounds arithmetic
         // (`line`); the order stays lane by lane, each lane's dwords in
         // order, so a later lane wins a collision.
@@ -2700,6 +2808,40 @@ impl<'p> GroupExecutor<'p> {
         let row = self.prog.thread_group[0] as usize;
         let forms = self.forms(wr);
         let line = ext.and_then(|e| line_of(wr, e, (sa, sb), count as u32 - 1, row, forms));
+        // A full warp storing a temp's first components, in order and
+        // unmodified, to a buffer on one line of words whose lanes' dwords
+        // do not overlap: straight from the register file.
+        let identity = [0u8, 1, 2, 3];
+        let direct = match value.kind {
+            SrcKind::Temp(reg)
+                if reg < self.prog.temps
+                    && value.modifier == SrcMod::None
+                    && value.swz[..count as usize] == identity[..count as usize] =>
+            {
+                Some(reg as usize)
+            }
+            _ => None,
+        };
+        if let (Some(line), Some(v), Some(reg), true, None) =
+            (&line, view, direct, full, self.check.as_ref())
+        {
+            let (n, count) = (line.lanes.len(), count as usize);
+            if !matches!(res, Res::Tgsm(_)) && (2..=line.p).contains(&n) && line.step >= count {
+                let rows = &wr.regs[reg * 4 * w..(reg * 4 + count) * w];
+                store_line(v.buffer().words(), line.first, line.step, n, rows, w);
+                self.sc.s[0] = ba;
+                self.sc.s[1] = bb;
+                self.sc.s[2] = sv;
+                return;
+            }
+        }
+        self.fetch(wr, b, value, (1u8 << count) - 1, &mut sv);
+        if self.check.is_some() {
+            let ks = [0, 1, 2, 3];
+            let ks = &ks[..count as usize];
+            self.check_mem(wr, res, view, MemOp::Write, sa, Some(sb), ks, Some(&sv));
+        }
+        let active = &wr.active;
         match (res, view) {
             (Res::Tgsm(g), _) => {
                 if let Some((ext, words)) = self.tgsm.region_mut(g) {
@@ -4048,6 +4190,74 @@ mod tests {
             }
         }
         assert!(stepped > 100, "only {stepped} accesses had steps");
+    }
+
+    /// Multi-dword loads and stores on lines of structures (the register
+    /// file read and written directly for full warps) do what lanes one by
+    /// one do: random masks and swizzles, strides of 1–3 structures, under
+    /// lane-dependent branches, at warp widths 8 and 40 against width 1.
+    #[test]
+    fn multi_dword_lines_match_single_lanes() {
+        let mut rng = Rng(0x0d0d_f00d_4444_0001);
+        let input: Vec<u32> = (0..800u32).map(|i| i.wrapping_mul(0x2545_f491)).collect();
+        let masks = ["x", "xy", "xyz", "xyzw", "xz", "yw", "w"];
+        let swizzles = ["xyzw", "yxwz", "wzyx", "xxxx", "zwxy", "xyzz"];
+        for case in 0..200 {
+            let mut t = String::from(
+                "cs_5_0\ndcl_resource_structured t0, 16\ndcl_uav_structured u0, 16\n\
+                 dcl_input vThreadIDInGroupFlattened\ndcl_temps 4\n\
+                 dcl_thread_group 40, 1, 1\n",
+            );
+            for i in 0..3 {
+                let (m1, c1) = (rng.below(4), rng.below(60));
+                let (lm, ls) = (rng.pick(&masks), rng.pick(&swizzles));
+                t += &format!(
+                    "imad r0.x, vThreadIDInGroupFlattened.x, l({m1}), l({c1})\n\
+                     ld_structured_indexable(structured_buffer, stride=16)(mixed,mixed,mixed,mixed) \
+                     r1.{lm}, r0.x, l(0), t0.{ls}\n"
+                );
+                let branch = rng.below(3) == 0;
+                if branch {
+                    t += &format!(
+                        "and r2.x, vThreadIDInGroupFlattened.x, l({})\nif_nz r2.x\n",
+                        1 << rng.below(6)
+                    );
+                }
+                // each store its own structures: no two lanes or stores collide
+                let (n, m2) = (1 + rng.below(4), 1 + rng.below(3));
+                let sm = &"xyzw"[..n];
+                let ss = &rng.pick(&swizzles)[..n];
+                t += &format!(
+                    "imad r0.y, vThreadIDInGroupFlattened.x, l({m2}), l({})\n\
+                     store_structured u0.{sm}, r0.y, l(0), r1.{ss}\n",
+                    130 * i
+                );
+                if branch {
+                    t += "endif\n";
+                }
+            }
+            t += "ret\n";
+            let prog = program(&t);
+            let run = |w: usize| {
+                let out = sim_mem::Buffer::zeroed(400 * 16).unwrap();
+                let inp = sim_mem::Buffer::from_words(&input);
+                let b = Bindings {
+                    srvs: vec![Some(BufferView::structured(&inp, 16).unwrap())],
+                    uavs: vec![Some(BufferView::structured(&out, 16).unwrap())],
+                    ..Default::default()
+                };
+                GroupExecutor::new(&prog, w).run_group([0, 0, 0], &b);
+                out.to_words()
+            };
+            let one = run(1);
+            assert!(
+                one.iter().any(|&x| x != 0),
+                "case {case}: nothing stored\n{t}"
+            );
+            for w in [8, 40] {
+                assert_eq!(run(w), one, "case {case}, warp width {w}\n{t}");
+            }
+        }
     }
 
     #[test]
