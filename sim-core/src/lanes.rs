@@ -309,7 +309,9 @@ pub(crate) fn has_avx2() -> bool {
 lane_ops! {
     Add => |x, y| fout(fin(x) + fin(y)),
     Mul => |x, y| fout(fin(x) * fin(y)),
-    Mad => |x, y, z| fout(fin(fout(fin(x) * fin(y))) + fin(z)),
+    // the product is rounded and flushed, not fused; a NaN product stays NaN
+    // through the add, so only the result needs the canonical NaN
+    Mad => |x, y, z| fout(f32::from_bits(ftz((fin(x) * fin(y)).to_bits())) + fin(z)),
     Div => |x, y| fout(fin(x) / fin(y)),
     Min => |x, y| fout(fmin(fin(x), fin(y))),
     Max => |x, y| fout(fmax(fin(x), fin(y))),
