@@ -2811,12 +2811,10 @@ impl<'p> GroupExecutor<'p> {
         // A full warp storing a temp's first components, in order and
         // unmodified, to a buffer on one line of words whose lanes' dwords
         // do not overlap: straight from the register file.
-        let identity = [0u8, 1, 2, 3];
+        let in_order = value.swz.iter().zip(0..count).all(|(&s, c)| s == c);
         let direct = match value.kind {
             SrcKind::Temp(reg)
-                if reg < self.prog.temps
-                    && value.modifier == SrcMod::None
-                    && value.swz[..count as usize] == identity[..count as usize] =>
+                if reg < self.prog.temps && value.modifier == SrcMod::None && in_order =>
             {
                 Some(reg as usize)
             }
