@@ -125,15 +125,25 @@ struct Loops {
     cont: HashSet<usize>,
 }
 
-/// Per pc, the [`AddressForms`] of each raw or structured load, store and
-/// atomic whose address operands both have known steps (`None` elsewhere).
-pub(crate) fn address_forms(prog: &Program) -> Vec<Option<AddressForms>> {
+/// What the analysis knows at one instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct PcFacts {
+    /// a raw or structured load, store or atomic whose address operands
+    /// both have known steps: the steps
+    pub addr: Option<AddressForms>,
+    /// an `if`, or a conditional `break`, `continue` or `ret`, whose
+    /// condition is the same for every active lane
+    pub uniform_cond: bool,
+}
+
+/// Per pc, the [`PcFacts`].
+pub(crate) fn analyze(prog: &Program) -> Vec<PcFacts> {
     // walk until the loop heads agree with the back edges they met
     let mut loops = Loops::default();
     for _ in 0..8 {
-        let (forms, next) = walk(prog, &loops, false);
+        let (facts, next) = walk(prog, &loops, false);
         if next == loops {
-            return forms;
+            return facts;
         }
         loops = next;
     }
@@ -141,9 +151,16 @@ pub(crate) fn address_forms(prog: &Program) -> Vec<Option<AddressForms>> {
     walk(prog, &loops, true).0
 }
 
+/// Per pc, the [`AddressForms`] of each raw or structured load, store and
+/// atomic whose address operands both have known steps (`None` elsewhere).
+#[cfg(test)]
+pub(crate) fn address_forms(prog: &Program) -> Vec<Option<AddressForms>> {
+    analyze(prog).into_iter().map(|f| f.addr).collect()
+}
+
 /// One forward walk over the program, loop heads meeting the back edges of
 /// `prev`; with `conservative`, loop heads forget what their bodies write.
-fn walk(prog: &Program, prev: &Loops, conservative: bool) -> (Vec<Option<AddressForms>>, Loops) {
+fn walk(prog: &Program, prev: &Loops, conservative: bool) -> (Vec<PcFacts>, Loops) {
     let n = prog.temps as usize * 4;
     let mut known: Vec<Option<Lin>> = vec![None; n];
     let mut frames: Vec<Frame> = Vec::new();
@@ -166,7 +183,24 @@ fn walk(prog: &Program, prev: &Loops, conservative: bool) -> (Vec<Option<Address
             known.fill(None);
             frames.clear();
         }
-        out.push(address_steps(prog, &known, op));
+        let uniform = |s: &Src| src_lin(prog, &known, s, 0).is_some_and(|l| l.step == 0);
+        let uniform_cond = match op.kind {
+            OpKind::If { ref cond, .. } => uniform(cond),
+            OpKind::Break {
+                cond: Some((ref c, _)),
+            }
+            | OpKind::Continue {
+                cond: Some((ref c, _)),
+            }
+            | OpKind::Ret {
+                cond: Some((ref c, _)),
+            } => uniform(c),
+            _ => false,
+        };
+        out.push(PcFacts {
+            addr: address_steps(prog, &known, op),
+            uniform_cond,
+        });
         let written_now = transfer(prog, op, &mut known);
         match (&written_now, frames.last_mut()) {
             (Written::Some(cs), Some(Frame::If { written, .. } | Frame::Loop { written, .. })) => {

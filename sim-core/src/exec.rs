@@ -36,7 +36,9 @@
 // iterator zips of four or five slices would obscure them.
 #![allow(clippy::needless_range_loop)]
 
-use crate::affine::{address_forms, AddressForms};
+#[cfg(test)]
+use crate::affine::address_forms;
+use crate::affine::{analyze, AddressForms, PcFacts};
 use crate::check::{Checker, MemOp, Space};
 use crate::lanes::*;
 use crate::program::*;
@@ -911,9 +913,9 @@ pub struct GroupExecutor<'p> {
     /// the UAVs whose atomics this executor gathers
     /// ([`GroupExecutor::privatize_atomics`])
     private: Vec<PrivateUav>,
-    /// per pc, the steps per lane of a memory instruction's address
-    /// operands (`crate::affine`)
-    addr_forms: Vec<Option<AddressForms>>,
+    /// per pc, what `crate::affine` knows: the steps per lane of a memory
+    /// instruction's address operands, whether a condition is uniform
+    facts: Vec<PcFacts>,
 }
 
 /// The largest buffer, in 32-bit words, whose atomics an executor gathers
@@ -1086,7 +1088,7 @@ impl<'p> GroupExecutor<'p> {
             fast_imm,
             dp_acc: dp_acc_kernel(),
             private: Vec::new(),
-            addr_forms: address_forms(prog),
+            facts: analyze(prog),
         }
     }
 
@@ -1882,6 +1884,27 @@ impl<'p> GroupExecutor<'p> {
         kind: Leave,
     ) {
         let w = self.w;
+        // a condition the same for every active lane: one lane decides
+        let uniform = self
+            .facts
+            .get(warp.pc.wrapping_sub(1))
+            .is_some_and(|f| f.uniform_cond);
+        if let (Some((src, nz)), true, Some(l0)) = (cond, uniform, warp.span.clone().next()) {
+            let mut buf = std::mem::take(&mut self.sc.s[0]);
+            let c = self.operand(warp, b, src, 0, &mut buf);
+            let taken = (c[l0] != 0) == *nz;
+            debug_assert!(
+                warp.span
+                    .clone()
+                    .all(|l| warp.active[l] == 0 || (c[l] != 0) == (c[l0] != 0)),
+                "a uniform condition differs between lanes"
+            );
+            self.sc.s[0] = buf;
+            if !taken {
+                return;
+            }
+            return self.leave(warp, b, &None, kind);
+        }
         let mut lanes = std::mem::take(&mut self.sc.lanes);
         self.leaving(warp, b, cond, &mut lanes[..w]);
         if any_all(&lanes[..w]).0 {
@@ -1988,6 +2011,37 @@ impl<'p> GroupExecutor<'p> {
                     endif_pc,
                 } => {
                     let base = self.frame_masks(warp);
+                    let uniform = self.facts.get(warp.pc - 1).is_some_and(|f| f.uniform_cond);
+                    if let (true, Some(l0)) = (uniform, warp.span.clone().next()) {
+                        // every active lane takes the same branch: one decides
+                        let mut buf = std::mem::take(&mut self.sc.s[0]);
+                        let c = self.operand(warp, b, cond, 0, &mut buf);
+                        let taken = (c[l0] != 0) == nz;
+                        debug_assert!(
+                            warp.span
+                                .clone()
+                                .all(|l| warp.active[l] == 0 || (c[l] != 0) == (c[l0] != 0)),
+                            "a uniform condition differs between lanes"
+                        );
+                        self.sc.s[0] = buf;
+                        let (m0, m1) = warp.masks[base..base + 2 * w].split_at_mut(w);
+                        m0.copy_from_slice(&warp.active);
+                        if taken {
+                            m1.fill(0);
+                        } else {
+                            m1.copy_from_slice(&warp.active);
+                            warp.active.fill(0);
+                        }
+                        warp.frames.push(Frame::If {
+                            else_pc,
+                            endif_pc,
+                            in_else: false,
+                        });
+                        if !taken && !warp.note_any_all(false, false) {
+                            self.revive(warp);
+                        }
+                        continue;
+                    }
                     let mut t = std::mem::take(&mut self.sc.lanes);
                     self.condition(warp, b, cond, nz, &mut t[..w]);
                     let (m0, m1) = warp.masks[base..base + 2 * w].split_at_mut(w);
@@ -2618,7 +2672,7 @@ impl<'p> GroupExecutor<'p> {
     /// The current instruction's address steps, for [`line_of`].
     #[inline]
     fn forms(&self, warp: &Warp) -> Option<AddressForms> {
-        *self.addr_forms.get(warp.pc.wrapping_sub(1))?
+        self.facts.get(warp.pc.wrapping_sub(1))?.addr
     }
 
     fn bounds(&self, res: Res, view: Option<BufferView<'_>>) -> Option<Extent> {
