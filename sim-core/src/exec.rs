@@ -38,7 +38,7 @@
 
 #[cfg(test)]
 use crate::affine::address_forms;
-use crate::affine::{analyze, AddressForms, PcFacts};
+use crate::affine::{AddressForms, PcFacts};
 use crate::check::{Checker, MemOp, Space};
 use crate::lanes::*;
 use crate::program::*;
@@ -915,7 +915,7 @@ pub struct GroupExecutor<'p> {
     private: Vec<PrivateUav>,
     /// per pc, what `crate::affine` knows: the steps per lane of a memory
     /// instruction's address operands, whether a condition is uniform
-    facts: Vec<PcFacts>,
+    facts: &'p [PcFacts],
 }
 
 /// The largest buffer, in 32-bit words, whose atomics an executor gathers
@@ -1088,7 +1088,7 @@ impl<'p> GroupExecutor<'p> {
             fast_imm,
             dp_acc: dp_acc_kernel(),
             private: Vec::new(),
-            facts: analyze(prog),
+            facts: prog.facts(),
         }
     }
 

@@ -633,6 +633,9 @@ pub struct Program {
     pub(crate) interface_calls: Vec<(usize, u32, u32)>,
     /// the function table bound to each interface slot
     pub(crate) bound_tables: Vec<Option<u32>>,
+    /// what `crate::affine` knows per pc, found on first use (and again
+    /// after the code changes: `bind_class_instances`)
+    pub(crate) facts: std::sync::OnceLock<Vec<crate::affine::PcFacts>>,
 }
 
 /// A declared interface (class linkage, FS §7.15 and TPF "Interface Declaration").
@@ -822,6 +825,7 @@ impl Program {
             };
         }
         self.code = code;
+        self.facts = std::sync::OnceLock::new();
         self.bound_tables = tables.iter().map(|&t| Some(t)).collect();
         Ok(())
     }
@@ -902,6 +906,12 @@ impl Program {
         seen.into_iter()
             .filter_map(|(u, k)| Some((u, k?)))
             .collect()
+    }
+
+    /// Per pc, what the lane-linearity analysis knows (`crate::affine`),
+    /// computed once per program.
+    pub(crate) fn facts(&self) -> &[crate::affine::PcFacts] {
+        self.facts.get_or_init(|| crate::affine::analyze(self))
     }
 
     /// Threads per group: x·y·z.
@@ -1020,6 +1030,7 @@ impl Lowering {
                 function_bodies: Vec::new(),
                 interface_calls: Vec::new(),
                 bound_tables: Vec::new(),
+                facts: std::sync::OnceLock::new(),
             },
             labels: Vec::new(),
             calls: Vec::new(),
