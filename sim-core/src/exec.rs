@@ -335,6 +335,9 @@ struct Warp {
     /// lane l's SV_GroupIndex is lane 0's plus l (not so under a shuffled
     /// lane order): the lane-linear address forms apply
     linear: bool,
+    /// the number of active lanes, once counted since `active` last
+    /// changed (profiling counts per instruction)
+    count: std::cell::Cell<Option<u64>>,
 }
 
 /// Scratch space for operands: 4 components × W lanes each.
@@ -1042,6 +1045,7 @@ impl<'p> GroupExecutor<'p> {
                 let linear = flat.iter().zip(flat[0]..).all(|(&f, g)| f == g);
                 Warp {
                     linear,
+                    count: std::cell::Cell::new(None),
                     regs: vec![0; prog.temps as usize * 4 * w],
                     xregs: vec![0; xwords * w],
                     tig,
@@ -1977,7 +1981,7 @@ impl<'p> GroupExecutor<'p> {
             warp.pc += 1;
             self.stats.warp_instructions += 1;
             if let Some(p) = self.prof.as_deref_mut() {
-                let n = warp.active.iter().filter(|&&a| a != 0).count() as u64;
+                let n = warp.active_count();
                 p.lanes_by_pc[warp.pc - 1] += n;
                 p.warp_instructions += 1;
                 p.active_lanes += n;
@@ -2388,7 +2392,7 @@ impl<'p> GroupExecutor<'p> {
         let Some(p) = self.prof.as_deref_mut() else {
             return;
         };
-        let n = warp.active.iter().filter(|&&a| a != 0).count() as u64;
+        let n = warp.active_count();
         let (r, wr) = if atomic {
             p.atomics += n;
             (n * 4, n * 4)
@@ -3543,6 +3547,7 @@ impl Warp {
     /// and whether every lane of `active` is set.
     #[inline]
     fn note_any_all(&mut self, some: bool, all: bool) -> bool {
+        self.count.set(None);
         self.full = all;
         self.span = match (some, all) {
             (_, true) => 0..self.active.len(),
@@ -3550,6 +3555,19 @@ impl Warp {
             (false, _) => 0..0,
         };
         some
+    }
+
+    /// The number of active lanes (counted once per change of `active`).
+    fn active_count(&self) -> u64 {
+        if let Some(n) = self.count.get() {
+            return n;
+        }
+        let n = self.active[self.span.clone()]
+            .iter()
+            .filter(|&&a| a != 0)
+            .count() as u64;
+        self.count.set(Some(n));
+        n
     }
 
     fn empty() -> Self {
@@ -3570,6 +3588,7 @@ impl Warp {
             fast_buf: Vec::new(),
             span: 0..0,
             linear: false,
+            count: std::cell::Cell::new(None),
         }
     }
 }
