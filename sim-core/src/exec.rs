@@ -1115,12 +1115,16 @@ impl<'p> GroupExecutor<'p> {
     /// The caller must apply the gathered words with
     /// [`GroupExecutor::flush_atomics`], with these same `bindings`, before
     /// the dispatch counts as done (`sim_sched::dispatch` flushes when a
-    /// worker's share of the groups ends). Calling it again replaces what is
-    /// gathered: flush first.
-    pub fn privatize_atomics(&mut self, bindings: &Bindings<'_>) {
+    /// worker's share of the groups ends). Returns whether gathering was
+    /// set up afresh: `false`, and nothing changes, while words gathered
+    /// earlier are not yet flushed (they are never dropped).
+    pub fn privatize_atomics(&mut self, bindings: &Bindings<'_>) -> bool {
+        if self.private.iter().any(|p| p.dirty) {
+            return false;
+        }
         self.private.clear();
         if self.check.is_some() {
-            return;
+            return true;
         }
         for (slot, kind) in self.prog.write_only_atomic_uavs() {
             let Some(view) = bindings.uav(slot) else {
@@ -1144,6 +1148,7 @@ impl<'p> GroupExecutor<'p> {
                 dirty: false,
             });
         }
+        true
     }
 
     /// Apply the atomics gathered since [`GroupExecutor::privatize_atomics`]
@@ -4149,6 +4154,8 @@ mod tests {
                 (init.clone(), init.clone()),
                 "case {case}"
             );
+            // setting up again before a flush changes nothing
+            assert!(!ex[0].privatize_atomics(&b), "case {case}");
             // flushing with other buffers bound applies nothing and keeps the words
             let (o0, o2) = (
                 sim_mem::Buffer::from_words(&init),
