@@ -94,7 +94,7 @@ fn meet(a: Option<Lin>, b: Option<Lin>) -> Option<Lin> {
 
 /// The steps of a memory instruction's address operands: `a` (byte offset,
 /// or structure index) and `b` (byte offset in the structure; 0 for raw).
-pub(crate) type AddressForms = (u32, u32);
+pub(crate) type AddressSteps = (u32, u32);
 
 /// A structured construct being walked.
 enum Frame {
@@ -130,7 +130,7 @@ struct Loops {
 pub(crate) struct PcFacts {
     /// a raw or structured load, store or atomic whose address operands
     /// both have known steps: the steps
-    pub addr: Option<AddressForms>,
+    pub addr: Option<AddressSteps>,
     /// an `if`, or a conditional `break`, `continue` or `ret`, whose
     /// condition is the same for every active lane
     pub uniform_cond: bool,
@@ -151,10 +151,10 @@ pub(crate) fn analyze(prog: &Program) -> Vec<PcFacts> {
     walk(prog, &loops, true).0
 }
 
-/// Per pc, the [`AddressForms`] of each raw or structured load, store and
+/// Per pc, the [`AddressSteps`] of each raw or structured load, store and
 /// atomic whose address operands both have known steps (`None` elsewhere).
 #[cfg(test)]
-pub(crate) fn address_forms(prog: &Program) -> Vec<Option<AddressForms>> {
+pub(crate) fn address_steps(prog: &Program) -> Vec<Option<AddressSteps>> {
     analyze(prog).into_iter().map(|f| f.addr).collect()
 }
 
@@ -198,31 +198,15 @@ fn walk(prog: &Program, prev: &Loops, conservative: bool) -> (Vec<PcFacts>, Loop
             _ => false,
         };
         out.push(PcFacts {
-            addr: address_steps(prog, &known, op),
+            addr: memory_steps(prog, &known, op),
             uniform_cond,
         });
-        let written_now = transfer(prog, op, &mut known);
-        match (&written_now, frames.last_mut()) {
-            (Written::Some(cs), Some(Frame::If { written, .. } | Frame::Loop { written, .. })) => {
-                for &c in cs {
-                    if let Some(w) = written.get_mut(c) {
-                        *w = true;
-                    }
-                }
-            }
-            (Written::All, Some(Frame::If { written, .. } | Frame::Loop { written, .. })) => {
-                written.fill(true)
-            }
-            _ => {}
-        }
+        transfer(prog, op, &mut known, innermost_written(&mut frames));
         match op.kind {
-            OpKind::If {
-                ref cond, nz: _, ..
-            } => {
-                let uniform = src_lin(prog, &known, cond, 0).is_some_and(|l| l.step == 0);
+            OpKind::If { .. } => {
                 frames.push(Frame::If {
                     at_if: known.clone(),
-                    uniform,
+                    uniform: uniform_cond,
                     then_end: None,
                     written: vec![false; n],
                 });
@@ -262,19 +246,17 @@ fn walk(prog: &Program, prev: &Loops, conservative: bool) -> (Vec<PcFacts>, Loop
             },
             OpKind::Loop { .. } => {
                 let entry = known.clone();
-                match (prev.back.get(&pc), prev.written.get(&pc)) {
-                    _ if conservative || prev.cont.contains(&pc) => match prev.written.get(&pc) {
+                if conservative || prev.cont.contains(&pc) {
+                    match prev.written.get(&pc) {
                         Some(w) => forget_written(&mut known, w),
                         None => known.fill(None),
-                    },
-                    (Some(back), _) => {
-                        for (k, &b) in known.iter_mut().zip(back) {
-                            *k = meet(*k, b);
-                        }
                     }
-                    // first walk: optimistic, corrected by the next one
-                    (None, _) => {}
+                } else if let Some(back) = prev.back.get(&pc) {
+                    for (k, &b) in known.iter_mut().zip(back) {
+                        *k = meet(*k, b);
+                    }
                 }
+                // (else the first walk: optimistic, corrected by the next)
                 frames.push(Frame::Loop {
                     pc,
                     entry,
@@ -311,17 +293,24 @@ fn walk(prog: &Program, prev: &Loops, conservative: bool) -> (Vec<PcFacts>, Loop
     (out, next)
 }
 
+/// The components written inside the innermost open construct (nothing
+/// outside every construct: no one asks).
+fn innermost_written(frames: &mut [Frame]) -> &mut [bool] {
+    match frames.last_mut() {
+        Some(Frame::If { written, .. } | Frame::Loop { written, .. }) => written,
+        None => &mut [],
+    }
+}
+
 /// Mark `written` in the innermost open construct.
 fn mark_parent(frames: &mut [Frame], written: &[bool]) {
-    if let Some(Frame::If { written: p, .. } | Frame::Loop { written: p, .. }) = frames.last_mut() {
-        for (p, &w) in p.iter_mut().zip(written) {
-            *p |= w;
-        }
+    for (p, &w) in innermost_written(frames).iter_mut().zip(written) {
+        *p |= w;
     }
 }
 
 /// The address steps of a raw or structured memory instruction.
-fn address_steps(prog: &Program, known: &[Option<Lin>], op: &Op) -> Option<AddressForms> {
+fn memory_steps(prog: &Program, known: &[Option<Lin>], op: &Op) -> Option<AddressSteps> {
     let step = |s: &Src, c: usize| src_lin(prog, known, s, c).map(|l| l.step);
     match op.kind {
         OpKind::LdRaw { ref addr, .. } | OpKind::StoreRaw { ref addr, .. } => {
@@ -379,25 +368,19 @@ fn src_lin(prog: &Program, known: &[Option<Lin>], s: &Src, c: usize) -> Option<L
     }
 }
 
-/// Which temp components an instruction wrote.
-enum Written {
-    None,
-    Some(Vec<usize>),
-    /// anything (a subroutine call)
-    All,
-}
-
-/// Update `known` for what `op` writes; which components it wrote.
-fn transfer(prog: &Program, op: &Op, known: &mut [Option<Lin>]) -> Written {
+/// Update `known` for what `op` writes, marking each temp component it
+/// writes in `written` (every one for a subroutine call).
+fn transfer(prog: &Program, op: &Op, known: &mut [Option<Lin>], written: &mut [bool]) {
     const UNKNOWN: [Option<Lin>; 4] = [None; 4];
-    let mut wrote = Vec::new();
     let mut set = |known: &mut [Option<Lin>], dst: &Dst, value: [Option<Lin>; 4]| {
         if let DstKind::Temp(r) = dst.kind {
             for c in (0..4).filter(|c| dst.mask & (1 << c) != 0) {
                 let i = r as usize * 4 + c;
                 if let Some(k) = known.get_mut(i) {
                     *k = value[c];
-                    wrote.push(i);
+                }
+                if let Some(w) = written.get_mut(i) {
+                    *w = true;
                 }
             }
         }
@@ -486,14 +469,9 @@ fn transfer(prog: &Program, op: &Op, known: &mut [Option<Lin>]) -> Written {
         }
         OpKind::Call { .. } | OpKind::InterfaceCall { .. } => {
             known.fill(None);
-            return Written::All;
+            written.fill(true);
         }
         _ => {}
-    }
-    if wrote.is_empty() {
-        Written::None
-    } else {
-        Written::Some(wrote)
     }
 }
 
@@ -501,7 +479,7 @@ fn transfer(prog: &Program, op: &Op, known: &mut [Option<Lin>]) -> Written {
 mod tests {
     use super::*;
 
-    fn forms(body: &str) -> Vec<Option<AddressForms>> {
+    fn steps(body: &str) -> Vec<Option<AddressSteps>> {
         let text = format!(
             "cs_5_0\ndcl_constantbuffer CB0[1], immediateIndexed\ndcl_resource_raw t0\n\
              dcl_uav_structured u0, 16\ndcl_input vThreadID.x\ndcl_input vThreadGroupID.x\n\
@@ -510,7 +488,7 @@ mod tests {
         );
         let decoded = crate::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let prog = Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}"));
-        address_forms(&prog)
+        address_steps(&prog)
     }
 
     /// Steps follow `ishl`, `imad`, `imul` and `-`, uniform terms add
@@ -519,7 +497,7 @@ mod tests {
     #[test]
     fn steps_follow_integer_arithmetic() {
         let ld = "ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed)";
-        let f = forms(&format!(
+        let f = steps(&format!(
             "ishl r0.x, vThreadID.x, l(2)\n\
              {ld} r1.x, r0.x, t0.xxxx\n\
              imad r0.y, vThreadIDInGroupFlattened.x, l(3), l(5)\n\
@@ -565,7 +543,7 @@ mod tests {
     #[test]
     fn steps_through_loops_and_uniform_branches() {
         let st = "store_structured g0.x";
-        let f = forms(&format!(
+        let f = steps(&format!(
             "mov r0.y, l(0)\n\
              ishl r0.x, vThreadIDInGroupFlattened.x, l(2)\n\
              loop\n\

@@ -37,8 +37,8 @@
 #![allow(clippy::needless_range_loop)]
 
 #[cfg(test)]
-use crate::affine::address_forms;
-use crate::affine::{AddressForms, PcFacts};
+use crate::affine::address_steps;
+use crate::affine::{AddressSteps, PcFacts};
 use crate::check::{Checker, MemOp, Space};
 use crate::lanes::*;
 use crate::program::*;
@@ -535,7 +535,7 @@ fn line_of(
     (a, b): (&[u32], &[u32]),
     k_max: u32,
     row: usize,
-    steps: Option<AddressForms>,
+    steps: Option<AddressSteps>,
 ) -> Option<Line> {
     let lanes = if warp.full {
         0..a.len()
@@ -1092,7 +1092,7 @@ impl<'p> GroupExecutor<'p> {
             fast_imm,
             dp_acc: dp_acc_kernel(),
             private: Vec::new(),
-            facts: prog.facts(),
+            facts: &prog.facts().pcs,
         }
     }
 
@@ -1126,7 +1126,7 @@ impl<'p> GroupExecutor<'p> {
         if self.check.is_some() {
             return true;
         }
-        for (slot, kind) in self.prog.write_only_atomic_uavs() {
+        for &(slot, kind) in &self.prog.facts().write_only_atomic_uavs {
             let Some(view) = bindings.uav(slot) else {
                 continue;
             };
@@ -1894,25 +1894,12 @@ impl<'p> GroupExecutor<'p> {
     ) {
         let w = self.w;
         // a condition the same for every active lane: one lane decides
-        let uniform = self
-            .facts
-            .get(warp.pc.wrapping_sub(1))
-            .is_some_and(|f| f.uniform_cond);
-        if let (Some((src, nz)), true, Some(l0)) = (cond, uniform, warp.span.clone().next()) {
-            let mut buf = std::mem::take(&mut self.sc.s[0]);
-            let c = self.operand(warp, b, src, 0, &mut buf);
-            let taken = (c[l0] != 0) == *nz;
-            debug_assert!(
-                warp.span
-                    .clone()
-                    .all(|l| warp.active[l] == 0 || (c[l] != 0) == (c[l0] != 0)),
-                "a uniform condition differs between lanes"
-            );
-            self.sc.s[0] = buf;
-            if !taken {
-                return;
+        if let Some((src, nz)) = cond {
+            match self.uniform_condition(warp, b, src, *nz) {
+                Some(false) => return,
+                Some(true) => return self.leave(warp, b, &None, kind),
+                None => {}
             }
-            return self.leave(warp, b, &None, kind);
         }
         let mut lanes = std::mem::take(&mut self.sc.lanes);
         self.leaving(warp, b, cond, &mut lanes[..w]);
@@ -2020,19 +2007,8 @@ impl<'p> GroupExecutor<'p> {
                     endif_pc,
                 } => {
                     let base = self.frame_masks(warp);
-                    let uniform = self.facts.get(warp.pc - 1).is_some_and(|f| f.uniform_cond);
-                    if let (true, Some(l0)) = (uniform, warp.span.clone().next()) {
-                        // every active lane takes the same branch: one decides
-                        let mut buf = std::mem::take(&mut self.sc.s[0]);
-                        let c = self.operand(warp, b, cond, 0, &mut buf);
-                        let taken = (c[l0] != 0) == nz;
-                        debug_assert!(
-                            warp.span
-                                .clone()
-                                .all(|l| warp.active[l] == 0 || (c[l] != 0) == (c[l0] != 0)),
-                            "a uniform condition differs between lanes"
-                        );
-                        self.sc.s[0] = buf;
+                    // every active lane takes the same branch: one decides
+                    if let Some(taken) = self.uniform_condition(warp, b, cond, nz) {
                         let (m0, m1) = warp.masks[base..base + 2 * w].split_at_mut(w);
                         m0.copy_from_slice(&warp.active);
                         if taken {
@@ -2046,7 +2022,9 @@ impl<'p> GroupExecutor<'p> {
                             endif_pc,
                             in_else: false,
                         });
-                        if !taken && !warp.note_any_all(false, false) {
+                        if !taken {
+                            // no lane left in this branch
+                            warp.note_any_all(false, false);
                             self.revive(warp);
                         }
                         continue;
@@ -2675,15 +2653,46 @@ impl<'p> GroupExecutor<'p> {
         }
     }
 
+    /// What the analysis knows of the current instruction (`crate::affine`).
+    #[inline]
+    fn facts_here(&self, warp: &Warp) -> PcFacts {
+        self.facts
+            .get(warp.pc.wrapping_sub(1))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Whether the current instruction's condition `src` (true when
+    /// nonzero, for `nz`) holds, when the analysis knows it is the same for
+    /// every active lane: read from the first active lane only. `None` when
+    /// it is not known uniform or no lane is active.
+    fn uniform_condition(
+        &mut self,
+        warp: &Warp,
+        b: &Bindings<'_>,
+        src: &Src,
+        nz: bool,
+    ) -> Option<bool> {
+        let l0 = warp.span.start;
+        if !self.facts_here(warp).uniform_cond || warp.span.is_empty() {
+            return None;
+        }
+        let mut buf = std::mem::take(&mut self.sc.s[0]);
+        let c = self.operand(warp, b, src, 0, &mut buf);
+        let taken = (c[l0] != 0) == nz;
+        debug_assert!(
+            warp.span
+                .clone()
+                .all(|l| warp.active[l] == 0 || (c[l] != 0) == (c[l0] != 0)),
+            "a uniform condition differs between lanes"
+        );
+        self.sc.s[0] = buf;
+        Some(taken)
+    }
+
     /// The bounds of a raw or structured access to `res`: its TGSM region's
     /// or its raw/structured `view`'s (None: undeclared region, unbound or
     /// typed view).
-    /// The current instruction's address steps, for [`line_of`].
-    #[inline]
-    fn forms(&self, warp: &Warp) -> Option<AddressForms> {
-        self.facts.get(warp.pc.wrapping_sub(1))?.addr
-    }
-
     fn bounds(&self, res: Res, view: Option<BufferView<'_>>) -> Option<Extent> {
         match res {
             Res::Tgsm(g) => self.tgsm.region(g).map(|(e, _)| e),
@@ -2744,8 +2753,8 @@ impl<'p> GroupExecutor<'p> {
         };
         let ext = self.bounds(res, view);
         let row = self.prog.thread_group[0] as usize;
-        let forms = self.forms(wr);
-        let line = ext.and_then(|e| line_of(wr, e, (sa, sb), k_max, row, forms));
+        let steps = self.facts_here(wr).addr;
+        let line = ext.and_then(|e| line_of(wr, e, (sa, sb), k_max, row, steps));
         // A full warp reading a buffer on one line of words into a temp:
         // straight into the register file, lane by lane over the words.
         if let (Some(line), true, DstKind::Temp(reg), Some(v), false) =
@@ -2869,8 +2878,8 @@ impl<'p> GroupExecutor<'p> {
         let full = wr.full;
         let ext = self.bounds(res, view);
         let row = self.prog.thread_group[0] as usize;
-        let forms = self.forms(wr);
-        let line = ext.and_then(|e| line_of(wr, e, (sa, sb), count as u32 - 1, row, forms));
+        let steps = self.facts_here(wr).addr;
+        let line = ext.and_then(|e| line_of(wr, e, (sa, sb), count as u32 - 1, row, steps));
         // A full warp storing a temp's first components, in order and
         // unmodified, to a buffer on one line of words whose lanes' dwords
         // do not overlap: straight from the register file.
@@ -3095,8 +3104,8 @@ impl<'p> GroupExecutor<'p> {
                         // on a line of words in bounds: no per-lane index arithmetic
                         let row = self.prog.thread_group[0] as usize;
                         let ext = self.bounds(res, Some(view));
-                        let forms = self.forms(warp);
-                        let line = ext.and_then(|e| line_of(warp, e, (sx, sy), 0, row, forms));
+                        let steps = self.facts_here(warp).addr;
+                        let line = ext.and_then(|e| line_of(warp, e, (sx, sy), 0, row, steps));
                         let words = view.buffer().words();
                         match (line, ext, private_words.as_deref_mut()) {
                             // plain operations on this worker's words
@@ -3109,8 +3118,8 @@ impl<'p> GroupExecutor<'p> {
                                     }
                                 });
                             }
-                            // (an identity operation changes nothing here:
-                            // no test for it)
+                            // (no test for identity operations: on this
+                            // worker's words they cost no more than others)
                             (None, Some(ext), Some(own)) if ext.stride == 0 => {
                                 // raw: lane l's word is sx[l] / 4 when below
                                 // the view's last whole word (raw_word_index)
@@ -3127,15 +3136,7 @@ impl<'p> GroupExecutor<'p> {
                                     }
                                 }
                             }
-                            (None, Some(ext), Some(own)) => {
-                                for l in warp.span.clone().filter(|&l| active[l] != 0) {
-                                    let i = ext.word_index(sx[l], sy[l], 0);
-                                    if let Some(x) = i.and_then(|i| own.get_mut(i)) {
-                                        mk(sv[l], sw[l]).apply_plain(x);
-                                    }
-                                }
-                            }
-                            (None, None, Some(own)) => {
+                            (None, _, Some(own)) => {
                                 for l in warp.span.clone().filter(|&l| active[l] != 0) {
                                     let i = view.word_index(sx[l], sy[l], 0);
                                     if let Some(x) = i.and_then(|i| own.get_mut(i)) {
@@ -4250,7 +4251,7 @@ mod tests {
             t += "endloop\natomic_iadd u0, r1.x, r2.x\nret\n";
             let prog = program(&t);
             stepped +=
-                prog.code.len() - address_forms(&prog).iter().filter(|f| f.is_none()).count();
+                prog.code.len() - address_steps(&prog).iter().filter(|f| f.is_none()).count();
             let run = |w: usize| {
                 let out = sim_mem::Buffer::zeroed(1024).unwrap();
                 let inp = sim_mem::Buffer::from_words(&input);

@@ -633,9 +633,18 @@ pub struct Program {
     pub(crate) interface_calls: Vec<(usize, u32, u32)>,
     /// the function table bound to each interface slot
     pub(crate) bound_tables: Vec<Option<u32>>,
-    /// what `crate::affine` knows per pc, found on first use (and again
+    /// what the executor's analyses know, found on first use (and again
     /// after the code changes: `bind_class_instances`)
-    pub(crate) facts: std::sync::OnceLock<Vec<crate::affine::PcFacts>>,
+    pub(crate) facts: std::sync::OnceLock<Facts>,
+}
+
+/// What the executor's analyses know of a program ([`Program::facts`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Facts {
+    /// per pc, what `crate::affine` knows
+    pub pcs: Vec<crate::affine::PcFacts>,
+    /// [`Program::write_only_atomic_uavs`]
+    pub write_only_atomic_uavs: Vec<(u32, AtomicKind)>,
 }
 
 /// A declared interface (class linkage, FS §7.15 and TPF "Interface Declaration").
@@ -908,10 +917,13 @@ impl Program {
             .collect()
     }
 
-    /// Per pc, what the lane-linearity analysis knows (`crate::affine`),
-    /// computed once per program.
-    pub(crate) fn facts(&self) -> &[crate::affine::PcFacts] {
-        self.facts.get_or_init(|| crate::affine::analyze(self))
+    /// What the executor's analyses know (per pc, `crate::affine`; the
+    /// UAVs whose atomics may be gathered), computed once per program.
+    pub(crate) fn facts(&self) -> &Facts {
+        self.facts.get_or_init(|| Facts {
+            pcs: crate::affine::analyze(self),
+            write_only_atomic_uavs: self.write_only_atomic_uavs(),
+        })
     }
 
     /// Threads per group: x·y·z.

@@ -232,6 +232,20 @@ mod tests {
         }
     }
 
+    /// Every lane's dwords `0..=k_max` are where `word_index` puts them:
+    /// lane `l`'s dword `k` at `word(l) + k`.
+    fn assert_words(ext: Extent, a: &[u32], b: &[u32], k_max: u32, word: impl Fn(usize) -> usize) {
+        for l in 0..a.len() {
+            for k in 0..=k_max {
+                assert_eq!(
+                    ext.word_index(a[l], b[l], k),
+                    Some(word(l) + k as usize),
+                    "{ext:?} a={a:?} b={b:?} lane {l} dword {k}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn raw_bounds_are_per_dword() {
         assert_eq!(raw_word_index(16, 0, 0), Some(0));
@@ -289,15 +303,7 @@ mod tests {
             let k_max = next() % 4;
             if let Some((first, step)) = affine_words(ext, &a, &b, k_max) {
                 answered += 1;
-                for l in 0..n {
-                    for k in 0..=k_max {
-                        assert_eq!(
-                            ext.word_index(a[l], b[l], k),
-                            Some(first + step * l + k as usize),
-                            "{ext:?} a={a:?} b={b:?} lane {l} dword {k}"
-                        );
-                    }
-                }
+                assert_words(ext, &a, &b, k_max, |l| first + step * l);
             }
         }
         assert!(answered > 1000, "only {answered} answered");
@@ -368,15 +374,7 @@ mod tests {
             }
             if let Some((first, step)) = line {
                 answered += 1;
-                for l in 0..n {
-                    for k in 0..=k_max {
-                        assert_eq!(
-                            ext.word_index(a[l], b[l], k),
-                            Some(first + step * l + k as usize),
-                            "{ext:?} a={a:?} b={b:?} lane {l} dword {k}"
-                        );
-                    }
-                }
+                assert_words(ext, &a, &b, k_max, |l| first + step * l);
             }
         }
         assert!(answered > 2000, "only {answered} answered");
@@ -416,16 +414,9 @@ mod tests {
             let k_max = next() % 4;
             if let Some((first, step, row_step)) = affine_words_2d(ext, &a, &b, k_max, p) {
                 answered += 1;
-                for l in 0..n {
-                    let word = first + step * (l % p) + row_step * (l / p);
-                    for k in 0..=k_max {
-                        assert_eq!(
-                            ext.word_index(a[l], b[l], k),
-                            Some(word + k as usize),
-                            "{ext:?} p={p} a={a:?} b={b:?} lane {l} dword {k}"
-                        );
-                    }
-                }
+                assert_words(ext, &a, &b, k_max, |l| {
+                    first + step * (l % p) + row_step * (l / p)
+                });
             }
         }
         assert!(answered > 1000, "only {answered} answered");
