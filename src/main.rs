@@ -265,6 +265,11 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    if let Err(v) = sm5sim::sim_core::isa_override() {
+        let var = sm5sim::sim_core::ISA_ENV;
+        eprintln!("error: {var}={v:?}: expected baseline, avx2 or avx512");
+        return ExitCode::from(2);
+    }
     match run(cli) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),

@@ -913,6 +913,8 @@ pub struct GroupExecutor<'p> {
     fast_imm: Vec<u32>,
     /// the running-sum kernel of `dp2`–`dp4`
     dp_acc: Kernel,
+    /// the instruction set `run_warp` is compiled for on this CPU
+    isa: Isa,
     /// the UAVs whose atomics this executor gathers
     /// ([`GroupExecutor::privatize_atomics`])
     private: Vec<PrivateUav>,
@@ -1091,6 +1093,7 @@ impl<'p> GroupExecutor<'p> {
             fast,
             fast_imm,
             dp_acc: dp_acc_kernel(),
+            isa: crate::lanes::isa(),
             private: Vec::new(),
             facts: &prog.facts().pcs,
         }
@@ -1652,8 +1655,9 @@ impl<'p> GroupExecutor<'p> {
             let y = self.fast_src(v, b, &c.src[1], &mut *s1);
             let (x, y) = (&x[lanes.clone()], &y[lanes.clone()]);
             let k = if t == 0 { f.op.kernel } else { self.dp_acc };
-            // SAFETY: `lane_op` and `dp_acc_kernel` return AVX2 kernels only
-            // on a CPU with AVX2; a baseline kernel has no precondition.
+            // SAFETY: `lane_op` and `dp_acc_kernel` return wide kernels only
+            // for an instruction set the CPU runs (`isa`); a baseline kernel
+            // has no precondition.
             unsafe { k(out, x, y, x, x) };
         }
         if f.sat {
@@ -1690,7 +1694,8 @@ impl<'p> GroupExecutor<'p> {
         };
         let (x, y, z) = (&x[lanes.clone()], &y[lanes.clone()], &z[lanes.clone()]);
         let u = &u[lanes];
-        // SAFETY: `lane_op` returns an AVX2 kernel only on a CPU with AVX2;
+        // SAFETY: `lane_op` returns a wide kernel only for an instruction
+        // set the CPU runs (`isa`);
         // a baseline kernel has no precondition.
         unsafe { (f.op.kernel)(out, x, y, z, u) };
         if f.sat {
@@ -1949,7 +1954,44 @@ impl<'p> GroupExecutor<'p> {
 
     // -- the interpreter loop -----------------------------------------
 
+    /// Run `warp` until it is done, parks (barrier), yields or is stopped:
+    /// [`GroupExecutor::run_warp_body`] in the copy compiled for the widest
+    /// instruction set this CPU runs (`lanes::isa`), so that the lane loops
+    /// inlined into it (masks, blends, copies, conditions) use its vectors.
+    /// The copies are the same code; `tests/cli.rs` compares their results.
+    #[allow(unsafe_code)]
     fn run_warp(&mut self, warp: &mut Warp, b: &Bindings<'_>, watchdog: &Watchdog) -> Exit {
+        #[cfg(target_arch = "x86_64")]
+        match self.isa {
+            // SAFETY: `isa()` is never wider than what the CPU reports
+            // (runtime detection; `SM5SIM_ISA` can only lower it).
+            Isa::Avx512 => return unsafe { self.run_warp_avx512(warp, b, watchdog) },
+            // SAFETY: as above.
+            Isa::Avx2 => return unsafe { self.run_warp_avx2(warp, b, watchdog) },
+            Isa::Baseline => {}
+        }
+        self.run_warp_body(warp, b, watchdog)
+    }
+
+    /// [`GroupExecutor::run_warp_body`] compiled for AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[allow(unsafe_code)]
+    unsafe fn run_warp_avx2(&mut self, warp: &mut Warp, b: &Bindings<'_>, w: &Watchdog) -> Exit {
+        self.run_warp_body(warp, b, w)
+    }
+
+    /// [`GroupExecutor::run_warp_body`] compiled for AVX-512.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2")]
+    #[allow(unsafe_code)]
+    unsafe fn run_warp_avx512(&mut self, warp: &mut Warp, b: &Bindings<'_>, w: &Watchdog) -> Exit {
+        self.run_warp_body(warp, b, w)
+    }
+
+    /// The interpreter loop: one instruction of `warp` after another.
+    #[inline(always)]
+    fn run_warp_body(&mut self, warp: &mut Warp, b: &Bindings<'_>, watchdog: &Watchdog) -> Exit {
         let prog = self.prog;
         let w = self.w;
         loop {
@@ -3284,8 +3326,8 @@ impl<'p> GroupExecutor<'p> {
                     let x = self.operand(wr, b, &src[0], comp, s0);
                     let y = self.operand(wr, b, &src[1], comp, s1);
                     let k = if comp == 0 { mul.kernel } else { self.dp_acc };
-                    // SAFETY: `lane_op` and `dp_acc_kernel` return AVX2
-                    // kernels only on a CPU with AVX2.
+                    // SAFETY: `lane_op` and `dp_acc_kernel` return wide
+                    // kernels only for an instruction set the CPU runs.
                     unsafe { k(acc, x, y, x, x) };
                 }
                 for comp in 1..4 {
@@ -3311,8 +3353,9 @@ impl<'p> GroupExecutor<'p> {
                         _ => x,
                     };
                     let out = &mut r[comp * w..(comp + 1) * w];
-                    // SAFETY: `lane_op` returns an AVX2 kernel only on a
-                    // CPU with AVX2; a baseline kernel has no precondition.
+                    // SAFETY: `lane_op` returns a wide kernel only for an
+                    // instruction set the CPU runs; a baseline kernel has no
+                    // precondition.
                     unsafe { (k.kernel)(out, x, y, z, u) };
                 })
             }

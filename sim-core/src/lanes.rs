@@ -13,8 +13,10 @@
 //! whole warps: the general path of `exec::GroupExecutor::alu` and the
 //! pre-resolved path of its fast ALU instructions both call them, so the two
 //! cannot disagree. Each kernel is a plain loop over zipped slices, written
-//! so that it vectorises, compiled for baseline x86-64 and for AVX2 (chosen
-//! at run time: the only `unsafe` of `sim-core` is calling a kernel).
+//! so that it vectorises, compiled for baseline x86-64, AVX2 and AVX-512
+//! (chosen at run time by [`isa`]; `SM5SIM_ISA` lowers the choice). Calling a
+//! kernel, and `exec`'s interpreter loop compiled for the same sets, are the
+//! `unsafe` of `sim-core`: each needs the CPU to run its instruction set.
 
 use crate::program::AluOp;
 use sim_mem::format::{f16_to_f32, f32_to_f16_rtz};
@@ -149,9 +151,9 @@ pub(crate) fn sat(x: u32) -> u32 {
 /// Sources the instruction does not have are ignored (pass any slice); the
 /// sources must be at least as long as `o`.
 ///
-/// An `unsafe fn` because a kernel may be compiled for AVX2: [`lane_op`]
-/// hands out those only on a CPU that has AVX2 (runtime detection), and
-/// then calling any kernel it returns is sound.
+/// An `unsafe fn` because a kernel may be compiled for AVX2 or AVX-512:
+/// [`lane_op`] hands out only those of [`isa`] (runtime detection, never
+/// wider than the CPU), and then calling any kernel it returns is sound.
 pub(crate) type Kernel = unsafe fn(&mut [u32], &[u32], &[u32], &[u32], &[u32]);
 
 /// An ALU instruction's kernel and its number of sources (1–4). For a dot
@@ -243,18 +245,39 @@ macro_rules! lane_ops {
             )*
         }
 
-        /// The kernel of an ALU instruction (the AVX2 one when the CPU has
-        /// AVX2); every opcode has one (the match is exhaustive).
+        /// The same kernels compiled for AVX-512 (sixteen lanes per vector
+        /// instruction).
+        #[cfg(target_arch = "x86_64")]
+        #[allow(non_snake_case)]
+        mod kernels_avx512 {
+            use super::*;
+            $(
+                #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2")]
+                pub(super) unsafe fn $op(
+                    o: &mut [u32],
+                    a: &[u32],
+                    b: &[u32],
+                    c: &[u32],
+                    d: &[u32],
+                ) {
+                    lanes!(o, a, b, c, d, |$($v),+| $e)
+                }
+            )*
+        }
+
+        /// The kernel of an ALU instruction (the widest the CPU runs:
+        /// AVX-512, AVX2 or the baseline); every opcode has one (the match
+        /// is exhaustive).
         pub(crate) fn lane_op(op: AluOp) -> LaneOp {
-            let avx2 = has_avx2();
+            let isa = isa();
             let dot = |dot| LaneOp {
-                kernel: pick(avx2, kernels::Mul, avx2_kernel!(Mul)),
+                kernel: pick(isa, kernels::Mul, avx2_kernel!(Mul), avx512_kernel!(Mul)),
                 arity: 2,
                 dot,
             };
             match op {
                 $(AluOp::$op => LaneOp {
-                    kernel: pick(avx2, kernels::$op, avx2_kernel!($op)),
+                    kernel: pick(isa, kernels::$op, avx2_kernel!($op), avx512_kernel!($op)),
                     arity: arity!($($v),+),
                     dot: 0,
                 },)*
@@ -266,8 +289,14 @@ macro_rules! lane_ops {
 
         /// Every lane kernel: opcode, arity, baseline and AVX2 versions.
         #[cfg(test)]
-        pub(crate) fn all_kernels() -> Vec<(AluOp, u8, Kernel, Kernel)> {
-            vec![$((AluOp::$op, arity!($($v),+), kernels::$op, avx2_kernel!($op)),)*]
+        pub(crate) fn all_kernels() -> Vec<(AluOp, u8, Kernel, Kernel, Kernel)> {
+            vec![$((
+                AluOp::$op,
+                arity!($($v),+),
+                kernels::$op,
+                avx2_kernel!($op),
+                avx512_kernel!($op),
+            ),)*]
         }
     };
 }
@@ -286,23 +315,89 @@ macro_rules! avx2_kernel {
     };
 }
 
-fn pick(avx2: bool, base: Kernel, wide: Kernel) -> Kernel {
-    if avx2 {
-        wide
-    } else {
-        base
+#[cfg(target_arch = "x86_64")]
+macro_rules! avx512_kernel {
+    ($op:ident) => {
+        kernels_avx512::$op
+    };
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+macro_rules! avx512_kernel {
+    ($op:ident) => {
+        kernels::$op
+    };
+}
+
+/// The widest vector instruction set the kernels are compiled for that this
+/// CPU runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Isa {
+    Baseline,
+    Avx2,
+    /// AVX-512 F, BW, DQ and VL (with AVX2)
+    Avx512,
+}
+
+fn pick(isa: Isa, base: Kernel, avx2: Kernel, avx512: Kernel) -> Kernel {
+    match isa {
+        Isa::Baseline => base,
+        Isa::Avx2 => avx2,
+        Isa::Avx512 => avx512,
     }
 }
 
-/// Whether this CPU runs the AVX2 kernels (detected once, then cached by std).
-pub(crate) fn has_avx2() -> bool {
+/// The environment variable that lowers the instruction set the executor
+/// uses below what the CPU has: `baseline` or `avx2` (`avx512` changes
+/// nothing). For comparing the compiled variants, which must give the same
+/// bits; any other value is ignored here ([`isa_override`] says whether it
+/// is valid).
+pub const ISA_ENV: &str = "SM5SIM_ISA";
+
+/// The instruction set that [`ISA_ENV`] asks for: `Ok(None)` when it is not
+/// set, `Err(value)` when its value is none of `baseline`, `avx2`, `avx512`.
+pub fn isa_override() -> Result<Option<&'static str>, String> {
+    match std::env::var(ISA_ENV) {
+        Err(_) => Ok(None),
+        Ok(v) => match v.as_str() {
+            "baseline" => Ok(Some("baseline")),
+            "avx2" => Ok(Some("avx2")),
+            "avx512" => Ok(Some("avx512")),
+            _ => Err(v),
+        },
+    }
+}
+
+/// The [`Isa`] the executor uses: this CPU's widest, lowered by
+/// [`ISA_ENV`] (detected once per process).
+pub(crate) fn isa() -> Isa {
+    static ISA: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
+    *ISA.get_or_init(|| {
+        let cpu = cpu_isa();
+        match isa_override() {
+            Ok(Some("baseline")) => Isa::Baseline,
+            Ok(Some("avx2")) => cpu.min(Isa::Avx2),
+            _ => cpu,
+        }
+    })
+}
+
+/// This CPU's widest [`Isa`].
+fn cpu_isa() -> Isa {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx2")
+        use std::arch::is_x86_feature_detected as has;
+        if has!("avx512f") && has!("avx512bw") && has!("avx512dq") && has!("avx512vl") {
+            Isa::Avx512
+        } else if has!("avx2") {
+            Isa::Avx2
+        } else {
+            Isa::Baseline
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        false
+        Isa::Baseline
     }
 }
 
@@ -387,12 +482,21 @@ unsafe fn dp_acc_avx2(o: &mut [u32], a: &[u32], b: &[u32], _c: &[u32], _d: &[u32
     }
 }
 
-/// The running-sum kernel of the dot products (the AVX2 one when the CPU
-/// has AVX2): `o` is read and written, so it must not alias a source.
+/// [`dp_acc`] compiled for AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2")]
+unsafe fn dp_acc_avx512(o: &mut [u32], a: &[u32], b: &[u32], _c: &[u32], _d: &[u32]) {
+    for ((o, &x), &y) in o.iter_mut().zip(a).zip(b) {
+        *o = fout(fin(*o) + fin(fout(fin(x) * fin(y))));
+    }
+}
+
+/// The running-sum kernel of the dot products (the widest the CPU runs):
+/// `o` is read and written, so it must not alias a source.
 pub(crate) fn dp_acc_kernel() -> Kernel {
     #[cfg(target_arch = "x86_64")]
     {
-        pick(has_avx2(), dp_acc, dp_acc_avx2)
+        pick(isa(), dp_acc, dp_acc_avx2, dp_acc_avx512)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -440,15 +544,19 @@ pub(crate) mod tests {
         }
     }
 
-    /// The AVX2 kernels compute what the baseline ones compute, bit for
-    /// bit, lane for lane, on special values (zeros, denormals, NaNs, infinities,
-    /// integer extremes) and random words, at lengths with and without a
-    /// remainder.
+    /// The AVX2 and AVX-512 kernels compute what the baseline ones compute,
+    /// bit for bit, lane for lane, on special values (zeros, denormals, NaNs,
+    /// infinities, integer extremes) and random words, at lengths with and
+    /// without a remainder. Each wide set runs where the CPU has it.
     #[test]
-    fn avx2_kernels_match_baseline() {
-        if !has_avx2() {
+    fn wide_kernels_match_baseline() {
+        let isa = cpu_isa();
+        if isa == Isa::Baseline {
             eprintln!("no AVX2 on this CPU: only the baseline kernels run here");
             return;
+        }
+        if isa < Isa::Avx512 {
+            eprintln!("no AVX-512 on this CPU: the AVX-512 kernels are not compared");
         }
         let special = [
             0u32,
@@ -473,9 +581,15 @@ pub(crate) mod tests {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         let mut kernels = all_kernels();
         #[cfg(target_arch = "x86_64")]
-        kernels.push((AluOp::Dp4, 3, dp_acc, dp_acc_avx2));
-        for (op, arity, base, wide) in kernels {
-            for len in [1usize, 7, 8, 32, 45] {
+        kernels.push((AluOp::Dp4, 3, dp_acc, dp_acc_avx2, dp_acc_avx512));
+        let wide_sets = kernels
+            .into_iter()
+            .flat_map(|(op, arity, base, avx2, avx512)| {
+                let avx512 = (isa >= Isa::Avx512).then_some((op, arity, base, avx512, "AVX-512"));
+                std::iter::once((op, arity, base, avx2, "AVX2")).chain(avx512)
+            });
+        for (op, arity, base, wide, set) in wide_sets {
+            for len in [1usize, 7, 8, 16, 32, 45, 77] {
                 for _ in 0..40 {
                     let mut word = || {
                         let r = rng.next();
@@ -491,8 +605,8 @@ pub(crate) mod tests {
                     let d: Vec<u32> = (0..len).map(|_| word()).collect();
                     // the output starts as `c` (the running sum of `dp_acc`)
                     let (mut o1, mut o2) = (c.clone(), c.clone());
-                    // SAFETY: the baseline kernel has no precondition; the
-                    // AVX2 one runs only after `has_avx2()` returned true.
+                    // SAFETY: the baseline kernel has no precondition; a
+                    // wide one runs only where `isa()` found its set.
                     unsafe {
                         base(&mut o1, &a, &b, &c, &d);
                         wide(&mut o2, &a, &b, &c, &d);
@@ -500,7 +614,7 @@ pub(crate) mod tests {
                     // bit for bit, NaNs included (`fout` makes them canonical)
                     assert_eq!(
                         o1, o2,
-                        "{op:?} (arity {arity}) on {a:x?} {b:x?} {c:x?} {d:x?}"
+                        "{set} {op:?} (arity {arity}) on {a:x?} {b:x?} {c:x?} {d:x?}"
                     );
                 }
             }
