@@ -211,6 +211,29 @@ macro_rules! arity {
     };
 }
 
+/// A module `$name` of the kernels compiled with the target features
+/// `$features` (each an `unsafe fn`: callable only where the CPU has them).
+macro_rules! wide_kernels {
+    ($name:ident, $features:literal, $($op:ident => |$($v:ident),+| $e:expr,)*) => {
+        #[allow(non_snake_case)]
+        mod $name {
+            use super::*;
+            $(
+                #[target_feature(enable = $features)]
+                pub(super) unsafe fn $op(
+                    o: &mut [u32],
+                    a: &[u32],
+                    b: &[u32],
+                    c: &[u32],
+                    d: &[u32],
+                ) {
+                    lanes!(o, a, b, c, d, |$($v),+| $e)
+                }
+            )*
+        }
+    };
+}
+
 macro_rules! lane_ops {
     ($($op:ident => |$($v:ident),+| $e:expr,)*) => {
         /// The kernels for the baseline instruction set.
@@ -224,46 +247,18 @@ macro_rules! lane_ops {
             )*
         }
 
-        /// The same kernels compiled for AVX2 (eight lanes per vector
-        /// instruction instead of four): the lane functions are inlined
-        /// into each, so they are the same code, only wider.
+        // The same kernels compiled for AVX2 (eight lanes per vector
+        // instruction instead of four) and for AVX-512 (sixteen): the lane
+        // functions are inlined into each, so they are the same code, only
+        // wider.
         #[cfg(target_arch = "x86_64")]
-        #[allow(non_snake_case)]
-        mod kernels_avx2 {
-            use super::*;
-            $(
-                #[target_feature(enable = "avx2")]
-                pub(super) unsafe fn $op(
-                    o: &mut [u32],
-                    a: &[u32],
-                    b: &[u32],
-                    c: &[u32],
-                    d: &[u32],
-                ) {
-                    lanes!(o, a, b, c, d, |$($v),+| $e)
-                }
-            )*
-        }
-
-        /// The same kernels compiled for AVX-512 (sixteen lanes per vector
-        /// instruction).
+        wide_kernels!(kernels_avx2, "avx2", $($op => |$($v),+| $e,)*);
         #[cfg(target_arch = "x86_64")]
-        #[allow(non_snake_case)]
-        mod kernels_avx512 {
-            use super::*;
-            $(
-                #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2")]
-                pub(super) unsafe fn $op(
-                    o: &mut [u32],
-                    a: &[u32],
-                    b: &[u32],
-                    c: &[u32],
-                    d: &[u32],
-                ) {
-                    lanes!(o, a, b, c, d, |$($v),+| $e)
-                }
-            )*
-        }
+        wide_kernels!(
+            kernels_avx512,
+            "avx512f,avx512bw,avx512dq,avx512vl,avx2",
+            $($op => |$($v),+| $e,)*
+        );
 
         /// The kernel of an ALU instruction (the widest the CPU runs:
         /// AVX-512, AVX2 or the baseline); every opcode has one (the match
@@ -329,11 +324,13 @@ macro_rules! avx512_kernel {
     };
 }
 
-/// The widest vector instruction set the kernels are compiled for that this
-/// CPU runs.
+/// A vector instruction set the kernels and the interpreter loop are
+/// compiled for, narrowest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Isa {
+pub enum Isa {
+    /// baseline x86-64 (SSE2), or any other architecture
     Baseline,
+    /// AVX2
     Avx2,
     /// AVX-512 F, BW, DQ and VL (with AVX2)
     Avx512,
@@ -356,27 +353,26 @@ pub const ISA_ENV: &str = "SM5SIM_ISA";
 
 /// The instruction set that [`ISA_ENV`] asks for: `Ok(None)` when it is not
 /// set, `Err(value)` when its value is none of `baseline`, `avx2`, `avx512`.
-pub fn isa_override() -> Result<Option<&'static str>, String> {
+pub fn isa_override() -> Result<Option<Isa>, String> {
     match std::env::var(ISA_ENV) {
         Err(_) => Ok(None),
         Ok(v) => match v.as_str() {
-            "baseline" => Ok(Some("baseline")),
-            "avx2" => Ok(Some("avx2")),
-            "avx512" => Ok(Some("avx512")),
+            "baseline" => Ok(Some(Isa::Baseline)),
+            "avx2" => Ok(Some(Isa::Avx2)),
+            "avx512" => Ok(Some(Isa::Avx512)),
             _ => Err(v),
         },
     }
 }
 
 /// The [`Isa`] the executor uses: this CPU's widest, lowered by
-/// [`ISA_ENV`] (detected once per process).
+/// [`ISA_ENV`] (never raised; detected once per process).
 pub(crate) fn isa() -> Isa {
     static ISA: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
     *ISA.get_or_init(|| {
         let cpu = cpu_isa();
         match isa_override() {
-            Ok(Some("baseline")) => Isa::Baseline,
-            Ok(Some("avx2")) => cpu.min(Isa::Avx2),
+            Ok(Some(asked)) => cpu.min(asked),
             _ => cpu,
         }
     })

@@ -27,5 +27,5 @@ pub mod rdef;
 pub mod rdef_write;
 
 pub use error::LoadError;
-pub use lanes::{isa_override, ISA_ENV};
+pub use lanes::{isa_override, Isa, ISA_ENV};
 pub use program::{LoadOptions, Program};
