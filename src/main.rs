@@ -1042,8 +1042,12 @@ fn chrome_trace(reports: &[StepReport]) -> String {
         }));
         for s in &p.spans {
             let [x, y, z] = s.group;
+            let name = match s.groups {
+                1 => format!("group ({x}, {y}, {z})"),
+                n => format!("groups ({x}..{}, {y}, {z})", x + n - 1),
+            };
             events.push(json!({
-                "name": format!("group ({x}, {y}, {z})"),
+                "name": name,
                 "ph": "X",
                 "ts": offset + s.start.as_secs_f64() * 1e6,
                 "dur": s.duration.as_secs_f64() * 1e6,

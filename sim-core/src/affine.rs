@@ -137,30 +137,30 @@ pub(crate) struct PcFacts {
 }
 
 /// Per pc, the [`PcFacts`].
-pub(crate) fn analyze(prog: &Program) -> Vec<PcFacts> {
+pub(crate) fn analyze(prog: &Program, packed: bool) -> Vec<PcFacts> {
     // walk until the loop heads agree with the back edges they met
     let mut loops = Loops::default();
     for _ in 0..8 {
-        let (facts, next) = walk(prog, &loops, false);
+        let (facts, next) = walk(prog, packed, &loops, false);
         if next == loops {
             return facts;
         }
         loops = next;
     }
     // no fixpoint yet: loop heads forget what their bodies write
-    walk(prog, &loops, true).0
+    walk(prog, packed, &loops, true).0
 }
 
 /// Per pc, the [`AddressSteps`] of each raw or structured load, store and
 /// atomic whose address operands both have known steps (`None` elsewhere).
 #[cfg(test)]
 pub(crate) fn address_steps(prog: &Program) -> Vec<Option<AddressSteps>> {
-    analyze(prog).into_iter().map(|f| f.addr).collect()
+    analyze(prog, false).into_iter().map(|f| f.addr).collect()
 }
 
 /// One forward walk over the program, loop heads meeting the back edges of
 /// `prev`; with `conservative`, loop heads forget what their bodies write.
-fn walk(prog: &Program, prev: &Loops, conservative: bool) -> (Vec<PcFacts>, Loops) {
+fn walk(prog: &Program, packed: bool, prev: &Loops, conservative: bool) -> (Vec<PcFacts>, Loops) {
     let n = prog.temps as usize * 4;
     let mut known: Vec<Option<Lin>> = vec![None; n];
     let mut frames: Vec<Frame> = Vec::new();
@@ -183,7 +183,7 @@ fn walk(prog: &Program, prev: &Loops, conservative: bool) -> (Vec<PcFacts>, Loop
             known.fill(None);
             frames.clear();
         }
-        let uniform = |s: &Src| src_lin(prog, &known, s, 0).is_some_and(|l| l.step == 0);
+        let uniform = |s: &Src| src_lin(prog, packed, &known, s, 0).is_some_and(|l| l.step == 0);
         let uniform_cond = match op.kind {
             OpKind::If { ref cond, .. } => uniform(cond),
             OpKind::Break {
@@ -198,10 +198,10 @@ fn walk(prog: &Program, prev: &Loops, conservative: bool) -> (Vec<PcFacts>, Loop
             _ => false,
         };
         out.push(PcFacts {
-            addr: memory_steps(prog, &known, op),
+            addr: memory_steps(prog, packed, &known, op),
             uniform_cond,
         });
-        transfer(prog, op, &mut known, innermost_written(&mut frames));
+        transfer(prog, packed, op, &mut known, innermost_written(&mut frames));
         match op.kind {
             OpKind::If { .. } => {
                 frames.push(Frame::If {
@@ -310,8 +310,13 @@ fn mark_parent(frames: &mut [Frame], written: &[bool]) {
 }
 
 /// The address steps of a raw or structured memory instruction.
-fn memory_steps(prog: &Program, known: &[Option<Lin>], op: &Op) -> Option<AddressSteps> {
-    let step = |s: &Src, c: usize| src_lin(prog, known, s, c).map(|l| l.step);
+fn memory_steps(
+    prog: &Program,
+    packed: bool,
+    known: &[Option<Lin>],
+    op: &Op,
+) -> Option<AddressSteps> {
+    let step = |s: &Src, c: usize| src_lin(prog, packed, known, s, c).map(|l| l.step);
     match op.kind {
         OpKind::LdRaw { ref addr, .. } | OpKind::StoreRaw { ref addr, .. } => {
             Some((step(addr, 0)?, 0))
@@ -340,17 +345,26 @@ fn memory_steps(prog: &Program, known: &[Option<Lin>], op: &Op) -> Option<Addres
 }
 
 /// What is known of component `c` of `s` (its swizzle and modifier applied).
-fn src_lin(prog: &Program, known: &[Option<Lin>], s: &Src, c: usize) -> Option<Lin> {
+///
+/// With `packed`, a warp's lanes are the threads of consecutive groups
+/// along x, group after group (`GroupExecutor::packed`): `SV_GroupIndex`,
+/// `SV_GroupThreadID.x` and `SV_GroupID.x` then restart or change within
+/// the warp and are not tracked, while `SV_GroupID.yz` stay uniform and, in
+/// a group of one row, `SV_DispatchThreadID.x` still has step 1
+/// (`first.x·width + lane`).
+fn src_lin(prog: &Program, packed: bool, known: &[Option<Lin>], s: &Src, c: usize) -> Option<Lin> {
     let sc = *s.swz.get(c)? as usize;
     let one_d = prog.thread_group[1] == 1 && prog.thread_group[2] == 1;
     let lin = match s.kind {
         SrcKind::Temp(r) => (*known.get(r as usize * 4 + sc)?)?,
         SrcKind::Imm(v) => Lin::constant(*v.get(sc)?),
-        SrcKind::Flattened => Lin::LANE,
         // a missing component reads 0
         SrcKind::ThreadId | SrcKind::ThreadIdInGroup | SrcKind::GroupId if sc >= 3 => {
             Lin::constant(0)
         }
+        SrcKind::Flattened if packed => return None,
+        SrcKind::ThreadIdInGroup | SrcKind::GroupId if packed && sc == 0 => return None,
+        SrcKind::Flattened => Lin::LANE,
         SrcKind::GroupId => Lin::UNIFORM,
         // in a group of one row, SV_GroupThreadID is (SV_GroupIndex, 0, 0)
         // and SV_DispatchThreadID is SV_GroupID·(width, 1, 1) + it
@@ -370,7 +384,13 @@ fn src_lin(prog: &Program, known: &[Option<Lin>], s: &Src, c: usize) -> Option<L
 
 /// Update `known` for what `op` writes, marking each temp component it
 /// writes in `written` (every one for a subroutine call).
-fn transfer(prog: &Program, op: &Op, known: &mut [Option<Lin>], written: &mut [bool]) {
+fn transfer(
+    prog: &Program,
+    packed: bool,
+    op: &Op,
+    known: &mut [Option<Lin>],
+    written: &mut [bool],
+) {
     const UNKNOWN: [Option<Lin>; 4] = [None; 4];
     let mut set = |known: &mut [Option<Lin>], dst: &Dst, value: [Option<Lin>; 4]| {
         if let DstKind::Temp(r) = dst.kind {
@@ -393,7 +413,7 @@ fn transfer(prog: &Program, op: &Op, known: &mut [Option<Lin>], written: &mut [b
             sat,
         } => {
             let lane = lane_op(op);
-            let s = |i: usize, c: usize| src_lin(prog, known, &src[i], c);
+            let s = |i: usize, c: usize| src_lin(prog, packed, known, &src[i], c);
             let uniform = |c: usize| {
                 let comps = if lane.dot > 0 {
                     0..lane.dot as usize
@@ -429,7 +449,7 @@ fn transfer(prog: &Program, op: &Op, known: &mut [Option<Lin>], written: &mut [b
             ref dst,
             ref src,
         } => {
-            let s = |i: usize, c: usize| src_lin(prog, known, &src[i], c);
+            let s = |i: usize, c: usize| src_lin(prog, packed, known, &src[i], c);
             let arity = match op {
                 Alu2Op::Sincos => 1,
                 Alu2Op::Swapc => 3,
@@ -480,15 +500,63 @@ mod tests {
     use super::*;
 
     fn steps(body: &str) -> Vec<Option<AddressSteps>> {
+        facts(body, false).into_iter().map(|f| f.addr).collect()
+    }
+
+    fn facts(body: &str, packed: bool) -> Vec<PcFacts> {
         let text = format!(
             "cs_5_0\ndcl_constantbuffer CB0[1], immediateIndexed\ndcl_resource_raw t0\n\
              dcl_uav_structured u0, 16\ndcl_input vThreadID.x\ndcl_input vThreadGroupID.x\n\
-             dcl_input vThreadIDInGroupFlattened\ndcl_temps 3\n\
+             dcl_input vThreadIDInGroupFlattened\ndcl_input vThreadGroupID.y\ndcl_temps 3\n\
              dcl_tgsm_structured g0, 4, 64\ndcl_thread_group 64, 1, 1\n{body}ret\n"
         );
         let decoded = crate::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let prog = Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}"));
-        address_steps(&prog)
+        if !packed {
+            assert_eq!(
+                address_steps(&prog),
+                analyze(&prog, false)
+                    .into_iter()
+                    .map(|f| f.addr)
+                    .collect::<Vec<_>>()
+            );
+        }
+        analyze(&prog, packed)
+    }
+
+    /// In a warp of packed groups, `SV_DispatchThreadID.x` of one-row groups
+    /// keeps step 1, while `SV_GroupIndex`, `SV_GroupThreadID.x` and
+    /// `SV_GroupID.x` are not tracked (they restart or change at each
+    /// group); `SV_GroupID.y` stays uniform.
+    #[test]
+    fn packed_groups_keep_the_dispatch_thread_id() {
+        let ld = "ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed)";
+        let body = format!(
+            "ishl r0.x, vThreadID.x, l(2)\n\
+             {ld} r1.x, r0.x, t0.xxxx\n\
+             ishl r0.y, vThreadIDInGroupFlattened.x, l(2)\n\
+             {ld} r1.x, r0.y, t0.xxxx\n\
+             ishl r0.z, vThreadGroupID.x, l(2)\n\
+             {ld} r1.x, r0.z, t0.xxxx\n\
+             ieq r0.w, vThreadGroupID.x, l(2)\n\
+             if_nz r0.w\n\
+             endif\n\
+             ieq r0.w, vThreadGroupID.y, l(2)\n\
+             if_nz r0.w\n\
+             endif\n"
+        );
+        let addr = |packed| -> Vec<_> { facts(&body, packed).iter().map(|f| f.addr).collect() };
+        let uniform = |packed| -> Vec<_> {
+            facts(&body, packed)
+                .iter()
+                .map(|f| f.uniform_cond)
+                .collect()
+        };
+        let s = |x| Some((x, 0));
+        assert_eq!(addr(false)[..6], [None, s(4), None, s(4), None, s(0)]);
+        assert_eq!(addr(true)[..6], [None, s(4), None, None, None, None]);
+        assert_eq!((uniform(false)[7], uniform(false)[10]), (true, true));
+        assert_eq!((uniform(true)[7], uniform(true)[10]), (false, true));
     }
 
     /// Steps follow `ishl`, `imad`, `imul` and `-`, uniform terms add

@@ -314,6 +314,11 @@ struct Warp {
     flat: Vec<u32>,
     /// vThreadID, per component, per lane (depends on the group)
     tid: [Vec<u32>; 3],
+    /// vThreadGroupID, per component, per lane
+    gid: [Vec<u32>; 3],
+    /// per lane, which group of a batch it runs (0 unless packed:
+    /// [`GroupExecutor::packed`])
+    batch: Vec<u32>,
     /// lanes that exist (the last warp may be partial)
     exists: Vec<u32>,
     alive: Vec<u32>,
@@ -332,8 +337,9 @@ struct Warp {
     /// when `full`), kept with `full` by [`Warp::note_active`]: lane loops
     /// of a partial warp run over these lanes only
     span: std::ops::Range<usize>,
-    /// lane l's SV_GroupIndex is lane 0's plus l (not so under a shuffled
-    /// lane order): the lane-linear address forms apply
+    /// lane l runs the thread after lane 0's by l in the executor's order
+    /// (`SV_GroupIndex`, or group after group when packed; not so under a
+    /// shuffled lane order): the lane-linear address forms apply
     linear: bool,
     /// the number of active lanes, once counted since `active` last
     /// changed (profiling counts per instruction)
@@ -397,6 +403,7 @@ struct Rows<'a> {
     hi_start: usize,
     tid: &'a [Vec<u32>; 3],
     tig: &'a [Vec<u32>; 3],
+    gid: &'a [Vec<u32>; 3],
     flat: &'a [u32],
 }
 
@@ -735,6 +742,7 @@ fn splat(buf: &mut [u32], w: usize, x: u32, m: SrcMod) -> &[u32] {
 }
 
 /// [`modify`] on every lane (one loop per modifier, so that each vectorises).
+#[inline(always)]
 fn apply_modifier(o: &mut [u32], m: SrcMod) {
     match m {
         SrcMod::None | SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg => {}
@@ -894,7 +902,9 @@ pub struct GroupExecutor<'p> {
     warps: Vec<Warp>,
     tgsm: Tgsm,
     sc: Scratch,
-    group: [u32; 3],
+    /// thread groups per batch: consecutive along x, their threads one
+    /// after another in the lanes (1 unless [`GroupExecutor::packed`])
+    pack: u32,
     stats: ExecStats,
     /// warp-instructions left before the next look at the watchdog
     until_check: u32,
@@ -922,6 +932,40 @@ pub struct GroupExecutor<'p> {
     /// instruction's address operands, whether a condition is uniform
     facts: &'p [PcFacts],
 }
+
+/// The most groups a packed executor runs at once for `prog`
+/// ([`GroupExecutor::packed`]): 1 when its groups could observe one another
+/// in one warp — it declares TGSM or has a group barrier (`sync_*_t`) —
+/// else as many as give about [`PACKED_LANES`] lanes, within 1024 lanes
+/// and a register file (temps and indexable temps) of at most
+/// [`PACKED_REGISTER_BYTES`], so that it stays in the L1 cache.
+pub fn packed_groups_limit(prog: &Program) -> u32 {
+    let n = prog.threads_per_group().max(1) as usize;
+    let barrier = prog
+        .code
+        .iter()
+        .any(|op| matches!(op.kind, OpKind::Sync { threads: true, .. }));
+    if !prog.tgsm.is_empty() || barrier {
+        return 1;
+    }
+    let xwords: usize = prog
+        .indexable_temps
+        .iter()
+        .map(|x| x.size as usize * 4)
+        .sum();
+    let words_per_lane = (prog.temps as usize * 4 + xwords).max(1);
+    let by_regs = PACKED_REGISTER_BYTES / (4 * words_per_lane * n);
+    let lanes = PACKED_LANES.min(1024);
+    (lanes / n).min(by_regs).max(1) as u32
+}
+
+/// The lanes a packed warp aims at ([`packed_groups_limit`]): on
+/// mandelbrot's 8×8 groups, 256 lanes took 0.22 s where 64 took 0.41 s
+/// (1 thread, the README's machine); 512 gained nothing more.
+pub const PACKED_LANES: usize = 256;
+
+/// The largest register file, in bytes, a packed warp may have.
+pub const PACKED_REGISTER_BYTES: usize = 32 << 10;
 
 /// The largest buffer, in 32-bit words, whose atomics an executor gathers
 /// in words of its own (256 KiB: a histogram's bins, not a frame).
@@ -1011,7 +1055,36 @@ impl<'p> GroupExecutor<'p> {
         warp_width: usize,
         lane_order: Option<&[u32]>,
     ) -> Self {
-        let n = prog.threads_per_group() as usize;
+        Self::build(prog, warp_width, lane_order, 1)
+    }
+
+    /// An executor that runs up to `groups` thread groups at once, as one
+    /// warp: the groups are consecutive along x (`SV_GroupID` `first`,
+    /// `first + (1, 0, 0)`, …, [`GroupExecutor::run_groups_watched`]) and
+    /// lane `k·n + i` runs thread `i` (its `SV_GroupIndex`) of the `k`-th,
+    /// `n` being the threads per group. Each instruction then serves
+    /// `groups` times the lanes for one pass of the interpreter, which is
+    /// what a long ALU loop over small groups (mandelbrot's 8×8) spends its
+    /// time on.
+    ///
+    /// Only a program whose groups cannot observe each other's lanes is
+    /// packed: `groups` is capped by [`packed_groups_limit`], which is 1
+    /// (an ordinary executor with a warp per group) for a program with TGSM
+    /// or a group barrier. Every system value stays each thread's own, and
+    /// the memory effects are those of running the groups one after another
+    /// in lane order (`reference/compute-model.md` §6.1: a dispatch orders
+    /// no two groups). Attaching a checker turns the executor back into an
+    /// ordinary one ([`GroupExecutor::set_checker`]).
+    pub fn packed(prog: &'p Program, groups: u32) -> Self {
+        let pack = groups.clamp(1, packed_groups_limit(prog));
+        Self::build(prog, usize::MAX, None, pack)
+    }
+
+    /// Warps of `warp_width` lanes over batches of `pack` groups (a lane
+    /// order only when `pack` is 1).
+    fn build(prog: &'p Program, warp_width: usize, lane_order: Option<&[u32]>, pack: u32) -> Self {
+        let per_group = prog.threads_per_group() as usize;
+        let n = per_group * pack as usize;
         let lane_order = lane_order.filter(|o| {
             let mut seen = vec![false; n];
             o.len() == n
@@ -1029,22 +1102,31 @@ impl<'p> GroupExecutor<'p> {
             .map(|wi| {
                 let mut tig = [vec![0; w], vec![0; w], vec![0; w]];
                 let mut flat = vec![0; w];
+                let mut batch = vec![0; w];
                 let mut exists = vec![0; w];
                 for l in 0..w {
                     let s = wi * w + l;
                     if s < n {
                         exists[l] = !0;
                     }
-                    let f = match lane_order {
+                    // `v`: the thread's place in the executor's order
+                    let v = match lane_order {
                         Some(o) if s < n => o[s],
                         _ => s as u32,
                     };
+                    let f = v % per_group.max(1) as u32;
+                    batch[l] = v / per_group.max(1) as u32;
                     flat[l] = f;
                     tig[0][l] = f % gx;
                     tig[1][l] = (f / gx) % gy;
                     tig[2][l] = f / (gx * gy);
                 }
-                let linear = flat.iter().zip(flat[0]..).all(|(&f, g)| f == g);
+                let linear = match lane_order {
+                    Some(o) => {
+                        (0..w).all(|l| o.get(wi * w + l).is_none_or(|&v| v == o[wi * w] + l as u32))
+                    }
+                    None => true,
+                };
                 Warp {
                     linear,
                     count: std::cell::Cell::new(None),
@@ -1053,6 +1135,8 @@ impl<'p> GroupExecutor<'p> {
                     tig,
                     flat,
                     tid: [vec![0; w], vec![0; w], vec![0; w]],
+                    gid: [vec![0; w], vec![0; w], vec![0; w]],
+                    batch,
                     alive: exists.clone(),
                     active: exists.clone(),
                     exists,
@@ -1083,7 +1167,7 @@ impl<'p> GroupExecutor<'p> {
                 lanes: vec![0; 4 * w],
                 alu: vec![0; 12 * w],
             },
-            group: [0; 3],
+            pack,
             stats: ExecStats::default(),
             until_check: WATCHDOG_INTERVAL,
             check: None,
@@ -1095,7 +1179,11 @@ impl<'p> GroupExecutor<'p> {
             dp_acc: dp_acc_kernel(),
             isa: crate::lanes::isa(),
             private: Vec::new(),
-            facts: &prog.facts().pcs,
+            facts: if pack > 1 {
+                &prog.facts().packed_pcs
+            } else {
+                &prog.facts().pcs
+            },
         }
     }
 
@@ -1184,7 +1272,18 @@ impl<'p> GroupExecutor<'p> {
     /// and barriers to it. The caller brackets each dispatch with
     /// [`Checker::begin_dispatch`] and [`Checker::end_dispatch`]
     /// (`sim_sched::dispatch_checked` does all of this).
+    ///
+    /// A packed executor ([`GroupExecutor::packed`]) becomes an ordinary
+    /// one with a warp per group first, keeping its counters, profile and
+    /// gathered atomics: the checker follows one group at a time.
     pub fn set_checker(&mut self, checker: Option<Box<Checker>>) {
+        if checker.is_some() && self.pack > 1 {
+            let mut one = Self::new(self.prog, usize::MAX);
+            one.stats = self.stats;
+            one.prof = self.prof.take();
+            one.private = std::mem::take(&mut self.private);
+            *self = one;
+        }
         self.check = checker;
     }
 
@@ -1235,7 +1334,50 @@ impl<'p> GroupExecutor<'p> {
         bindings: &Bindings<'_>,
         watchdog: &Watchdog,
     ) -> Result<(), Runaway> {
-        self.start_group(group);
+        self.run_batch(group, 1, bindings, watchdog)
+    }
+
+    /// The groups per batch: how many groups one pass of a packed executor
+    /// runs ([`GroupExecutor::packed`]; 1 for any other).
+    pub fn groups_per_batch(&self) -> u32 {
+        self.pack
+    }
+
+    /// Run the `count` thread groups `first`, `first + (1, 0, 0)`, …,
+    /// `first + (count − 1, 0, 0)` under `watchdog`: in batches of
+    /// [`GroupExecutor::groups_per_batch`], each as one warp when packed,
+    /// else one after another.
+    ///
+    /// # Errors
+    /// [`Runaway`] (naming the group of the first active lane) when the
+    /// watchdog stops the dispatch while they run; the memory effects so
+    /// far remain, and the groups after that batch do not run.
+    pub fn run_groups_watched(
+        &mut self,
+        first: [u32; 3],
+        count: u32,
+        bindings: &Bindings<'_>,
+        watchdog: &Watchdog,
+    ) -> Result<(), Runaway> {
+        let mut done = 0;
+        while done < count {
+            let n = (count - done).min(self.pack);
+            let at = [first[0].wrapping_add(done), first[1], first[2]];
+            self.run_batch(at, n, bindings, watchdog)?;
+            done += n;
+        }
+        Ok(())
+    }
+
+    /// One batch of `count` ≤ `pack` groups from `first` (x consecutive).
+    fn run_batch(
+        &mut self,
+        group: [u32; 3],
+        count: u32,
+        bindings: &Bindings<'_>,
+        watchdog: &Watchdog,
+    ) -> Result<(), Runaway> {
+        self.start_batch(group, count);
         if let Some(ck) = self.check.as_deref_mut() {
             ck.begin_group(group, self.w);
         }
@@ -1321,7 +1463,7 @@ impl<'p> GroupExecutor<'p> {
             z ^= z >> 31;
             (((z >> 32) * n as u64) >> 32) as usize
         };
-        self.start_group(group);
+        self.start_batch(group, 1);
         let checker = self.check.take();
         self.interleave = true;
         let nw = self.warps.len();
@@ -1385,9 +1527,9 @@ impl<'p> GroupExecutor<'p> {
         outcome
     }
 
-    /// Reset registers, masks and TGSM for group `group`.
-    fn start_group(&mut self, group: [u32; 3]) {
-        self.group = group;
+    /// Reset registers, masks and TGSM for the `count` groups (at most
+    /// `pack`, consecutive along x) from `first`.
+    fn start_batch(&mut self, first: [u32; 3], count: u32) {
         // Empty slices are skipped: glibc's AVX-512 memset clears a short
         // tail with a masked store, and on the dangling pointer of an empty
         // Vec that store takes a microcode assist (perf: ~12% of
@@ -1400,19 +1542,38 @@ impl<'p> GroupExecutor<'p> {
                 warp.xregs.fill(0);
             }
             warp.alive.copy_from_slice(&warp.exists);
-            warp.active.copy_from_slice(&warp.exists);
-            warp.note_active();
+            if count < self.pack {
+                for (a, &k) in warp.alive.iter_mut().zip(&warp.batch) {
+                    *a &= bool_mask(k < count);
+                }
+            }
+            warp.active.copy_from_slice(&warp.alive);
             warp.frames.clear();
             warp.pc = 0;
-            warp.done = false;
+            // a warp of a short batch's missing groups has nothing to run
+            warp.done = !warp.note_active() && warp.span.is_empty();
+            let Warp {
+                tid,
+                tig,
+                gid,
+                batch,
+                ..
+            } = warp;
             for c in 0..3 {
-                let base = group[c].wrapping_mul(tg[c]);
-                for (t, &g) in warp.tid[c].iter_mut().zip(&warp.tig[c]) {
-                    *t = base.wrapping_add(g);
+                let g = &mut gid[c];
+                if c == 0 && self.pack > 1 {
+                    for (g, &k) in g.iter_mut().zip(batch.iter()) {
+                        *g = first[0].wrapping_add(k);
+                    }
+                } else {
+                    g.fill(first[c]);
+                }
+                for ((t, &i), &g) in tid[c].iter_mut().zip(&tig[c]).zip(g.iter()) {
+                    *t = g.wrapping_mul(tg[c]).wrapping_add(i);
                 }
             }
         }
-        self.stats.groups += 1;
+        self.stats.groups += u64::from(count);
     }
 
     fn runaway(&self, warp: &Warp, reason: StopReason) -> Runaway {
@@ -1427,7 +1588,7 @@ impl<'p> GroupExecutor<'p> {
             .map_or_else(|| "?".to_string(), crate::disasm::mnemonic);
         Runaway {
             reason,
-            group: self.group,
+            group: std::array::from_fn(|c| warp.gid[c][lane]),
             lane: warp.flat[lane],
             mnemonic,
             token,
@@ -1497,6 +1658,7 @@ impl<'p> GroupExecutor<'p> {
                 }
                 SrcKind::ThreadId if sc < 3 => return &warp.tid[sc],
                 SrcKind::ThreadIdInGroup if sc < 3 => return &warp.tig[sc],
+                SrcKind::GroupId if sc < 3 => return &warp.gid[sc],
                 SrcKind::Flattened => return &warp.flat,
                 SrcKind::Imm(v) if v[sc] == 0 => return zeros(w, buf),
                 _ => {}
@@ -1525,7 +1687,10 @@ impl<'p> GroupExecutor<'p> {
                 Some(t) => o.copy_from_slice(t),
                 None => o.fill(0),
             },
-            SrcKind::GroupId => o.fill(self.group.get(sc).copied().unwrap_or(0)),
+            SrcKind::GroupId => match warp.gid.get(sc) {
+                Some(g) => o.copy_from_slice(g),
+                None => o.fill(0),
+            },
             SrcKind::Flattened => o.copy_from_slice(&warp.flat),
             SrcKind::Cb { slot, index } => {
                 if index.rel.is_none() {
@@ -1569,6 +1734,7 @@ impl<'p> GroupExecutor<'p> {
     /// is computed straight into the register file; otherwise every
     /// component is computed into the warp's scratch before any is written,
     /// then copied (full warp) or blended into the register file.
+    #[inline(always)]
     fn run_fast(&self, warp: &mut Warp, b: &Bindings<'_>, f: &FastAlu) {
         let w = self.w;
         let Warp {
@@ -1576,6 +1742,7 @@ impl<'p> GroupExecutor<'p> {
             fast_buf,
             tid,
             tig,
+            gid,
             flat,
             active,
             full,
@@ -1597,6 +1764,7 @@ impl<'p> GroupExecutor<'p> {
                 hi_start: d + w,
                 tid,
                 tig,
+                gid,
                 flat,
             };
             if f.op.dot > 0 {
@@ -1615,6 +1783,7 @@ impl<'p> GroupExecutor<'p> {
             hi_start: usize::MAX,
             tid,
             tig,
+            gid,
             flat,
         };
         let comps = &f.comps[..f.n as usize];
@@ -1728,7 +1897,7 @@ impl<'p> GroupExecutor<'p> {
             Row::Tid(k) => &v.tid[k as usize],
             Row::Tig(k) => &v.tig[k as usize],
             Row::Flat => v.flat,
-            Row::Group(k) => return splat(buf, w, self.group[k as usize], s.modifier),
+            Row::Group(k) => &v.gid[k as usize],
             Row::Cb { slot, word } => {
                 return splat(buf, w, self.cb_word(b, slot, word), s.modifier)
             }
@@ -1807,6 +1976,7 @@ impl<'p> GroupExecutor<'p> {
 
     /// The lanes a `break`/`continue`/`ret`/`call`, conditional when `cond`
     /// is given, applies to: `active & condition` (W words into `out`).
+    #[inline(always)]
     fn leaving(
         &mut self,
         warp: &Warp,
@@ -1871,6 +2041,7 @@ impl<'p> GroupExecutor<'p> {
     }
 
     /// Remove `lanes` (in scratch r) from the masks of frames `from..` and from `active`.
+    #[inline(always)]
     fn retire_lanes(&self, warp: &mut Warp, from: usize, lanes: &[u32]) {
         let w = self.w;
         for d in from..warp.frames.len() {
@@ -1890,6 +2061,7 @@ impl<'p> GroupExecutor<'p> {
     /// lanes `active & cond` leave `active`, are cleared from every frame
     /// between here and the target, and join the target's collecting mask
     /// (loop/switch break mask, loop continue mask) or, for `ret`, die.
+    #[inline(always)]
     fn leave(
         &mut self,
         warp: &mut Warp,
@@ -3626,6 +3798,8 @@ impl Warp {
             tig: [Vec::new(), Vec::new(), Vec::new()],
             flat: Vec::new(),
             tid: [Vec::new(), Vec::new(), Vec::new()],
+            gid: [Vec::new(), Vec::new(), Vec::new()],
+            batch: Vec::new(),
             exists: Vec::new(),
             alive: Vec::new(),
             active: Vec::new(),
@@ -3935,6 +4109,127 @@ mod tests {
             resolved > ran * 15,
             "{resolved} fast instructions in {ran} runs"
         );
+    }
+
+    /// Packed warps ([`GroupExecutor::packed`]) compute what one warp per
+    /// group computes: the random ALU shaders (every system value among
+    /// their sources, a lane-dependent `if`) with each thread's registers
+    /// stored to a slot of its own, over seven groups in batches of three
+    /// (the last one short), fast path and general path, bit for bit.
+    #[test]
+    fn packed_groups_match_one_group_at_a_time() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let cb: Vec<u32> = vec![
+            0x3f80_0000,
+            3,
+            0x8000_0001,
+            0xc040_0000,
+            7,
+            0xffff_fff0,
+            9,
+            0,
+        ];
+        for case in 0..120 {
+            let text = random_shader(&mut rng).replace(
+                "ishl r4.x, vThreadIDInGroupFlattened.x, l(6)",
+                "imad r4.x, vThreadGroupID.x, l(40), vThreadIDInGroupFlattened.x\n\
+                 ishl r4.x, r4.x, l(6)",
+            );
+            let decoded = crate::asm::assemble(&text).unwrap();
+            let prog = Program::from_decoded(decoded, None).unwrap();
+            assert!(packed_groups_limit(&prog) >= 3, "40 lanes of 5 temps pack");
+            let run = |packed: bool, fast: bool| {
+                let out = sim_mem::Buffer::zeroed(7 * 40 * 64).unwrap();
+                let b = Bindings {
+                    constant_buffers: vec![Some(&cb[..])],
+                    uavs: vec![Some(BufferView::raw(&out))],
+                    ..Default::default()
+                };
+                let mut ex = if packed {
+                    GroupExecutor::packed(&prog, 3)
+                } else {
+                    GroupExecutor::new(&prog, usize::MAX)
+                };
+                assert_eq!(ex.groups_per_batch(), if packed { 3 } else { 1 });
+                if !fast {
+                    ex.fast.iter_mut().for_each(|f| *f = None);
+                }
+                ex.run_groups_watched([0, 2, 3], 7, &b, &Watchdog::unlimited())
+                    .unwrap();
+                assert_eq!(ex.stats().groups, 7);
+                out.to_words()
+            };
+            let plain = run(false, true);
+            assert!(plain.iter().any(|&x| x != 0));
+            for fast in [true, false] {
+                assert_eq!(run(true, fast), plain, "case {case}, fast {fast}\n{text}");
+            }
+        }
+    }
+
+    /// Groups that could observe one another in a warp are never packed,
+    /// and a packed register file stays within its budget.
+    #[test]
+    fn packing_stays_where_groups_cannot_meet() {
+        let head = "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadIDInGroupFlattened\n";
+        let tgsm = format!(
+            "{head}dcl_temps 1\ndcl_tgsm_raw g0, 16\ndcl_thread_group 8, 8, 1\n\
+             store_raw g0.x, l(0), l(1)\nret\n"
+        );
+        let barrier = format!(
+            "{head}dcl_temps 1\ndcl_thread_group 8, 8, 1\n\
+             sync_uglobal_t\nstore_raw u0.x, l(0), l(1)\nret\n"
+        );
+        let fence = barrier.replace("sync_uglobal_t", "sync_uglobal");
+        let wide = format!(
+            "{head}dcl_temps 64\ndcl_thread_group 8, 8, 1\n\
+             store_raw u0.x, l(0), vThreadIDInGroupFlattened.x\nret\n"
+        );
+        let big = format!(
+            "{head}dcl_temps 1\ndcl_thread_group 256, 1, 1\n\
+             store_raw u0.x, l(0), vThreadIDInGroupFlattened.x\nret\n"
+        );
+        let limit = |t: &str| packed_groups_limit(&program(t));
+        assert_eq!(limit(&tgsm), 1);
+        assert_eq!(limit(&barrier), 1);
+        assert_eq!(
+            limit(&fence),
+            (PACKED_LANES / 64) as u32,
+            "a fence alone packs"
+        );
+        // 64 temps: 1 KiB per lane, so 32 lanes' worth, under one group
+        assert_eq!(limit(&wide), 1);
+        assert_eq!(limit(&big), 1);
+        let p = program(&tgsm);
+        let ex = GroupExecutor::packed(&p, 4);
+        assert_eq!((ex.groups_per_batch(), ex.warp_width()), (1, 64));
+        // a checker makes a packed executor an ordinary one
+        let p = program(&fence);
+        let mut ex = GroupExecutor::packed(&p, 4);
+        assert_eq!((ex.groups_per_batch(), ex.warp_width()), (4, 256));
+        let ck = Checker::new(&p, Default::default());
+        ex.set_checker(Some(Box::new(ck)));
+        assert_eq!((ex.groups_per_batch(), ex.warp_width()), (1, 64));
+    }
+
+    /// A runaway in a packed warp names the group of its first active
+    /// lane, not the batch's first group.
+    #[test]
+    fn a_packed_runaway_names_its_group() {
+        let text = "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadGroupID.x\n\
+            dcl_temps 1\ndcl_thread_group 16, 1, 1\n\
+            ieq r0.x, vThreadGroupID.x, l(5)\nif_nz r0.x\nloop\nendloop\nendif\nret\n";
+        let p = program(text);
+        let out = sim_mem::Buffer::zeroed(4).unwrap();
+        let b = Bindings {
+            uavs: vec![Some(BufferView::raw(&out))],
+            ..Default::default()
+        };
+        let mut ex = GroupExecutor::packed(&p, 4);
+        assert_eq!(ex.groups_per_batch(), 4);
+        let wd = Watchdog::new(100_000, None, None);
+        let r = ex.run_groups_watched([0, 3, 0], 8, &b, &wd).unwrap_err();
+        assert_eq!((r.group, r.lane), ([5, 3, 0], 0));
     }
 
     /// A random race-free shader of TGSM and UAV loads and stores at

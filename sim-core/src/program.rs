@@ -643,6 +643,8 @@ pub struct Program {
 pub(crate) struct Facts {
     /// per pc, what `crate::affine` knows
     pub pcs: Vec<crate::affine::PcFacts>,
+    /// the same for warps of packed groups (`GroupExecutor::packed`)
+    pub packed_pcs: Vec<crate::affine::PcFacts>,
     /// [`Program::write_only_atomic_uavs`]
     pub write_only_atomic_uavs: Vec<(u32, AtomicKind)>,
 }
@@ -921,7 +923,8 @@ impl Program {
     /// UAVs whose atomics may be gathered), computed once per program.
     pub(crate) fn facts(&self) -> &Facts {
         self.facts.get_or_init(|| Facts {
-            pcs: crate::affine::analyze(self),
+            pcs: crate::affine::analyze(self, false),
+            packed_pcs: crate::affine::analyze(self, true),
             write_only_atomic_uavs: self.write_only_atomic_uavs(),
         })
     }

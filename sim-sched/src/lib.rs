@@ -24,7 +24,7 @@
 
 use rayon::prelude::*;
 use sim_core::check::Checker;
-use sim_core::exec::{ExecStats, GroupExecutor, Profile};
+use sim_core::exec::{packed_groups_limit, ExecStats, GroupExecutor, Profile};
 use sim_core::exec::{Runaway, Watchdog};
 use sim_core::Program;
 use sim_mem::Bindings;
@@ -47,7 +47,10 @@ pub struct DispatchOptions {
     pub threads: usize,
     /// Lanes per warp (clamped to 1..=threads per group). Default
     /// [`WARP_WIDTH_GROUP`]: one warp per thread group, which interprets
-    /// each instruction once for the whole group and makes barriers free.
+    /// each instruction once for the whole group and makes barriers free;
+    /// and where the groups are small and cannot observe one another (no
+    /// TGSM, no group barrier), a few groups consecutive along x in one
+    /// warp ([`GroupExecutor::packed`], [`groups_per_batch`]).
     /// Narrower warps pay the per-instruction cost once per warp but idle
     /// fewer lanes in divergent code.
     pub warp_width: usize,
@@ -264,7 +267,11 @@ impl Progress {
     }
 
     fn group_done(&self) {
-        self.done.fetch_add(1, Ordering::Relaxed);
+        self.groups_done(1);
+    }
+
+    fn groups_done(&self, n: u32) {
+        self.done.fetch_add(u64::from(n), Ordering::Relaxed);
     }
 }
 
@@ -363,8 +370,12 @@ pub struct DispatchProfile {
 /// One group's run on a worker, relative to the dispatch's start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GroupSpan {
-    /// `SV_GroupID`.
+    /// `SV_GroupID` (of the first group, when packed).
     pub group: [u32; 3],
+    /// The groups it ran: `group` and the `groups − 1` after it along x
+    /// (more than 1 when the groups were packed into one warp, see
+    /// [`DispatchOptions::warp_width`]).
+    pub groups: u32,
     /// The worker (rayon thread index; 0 on the calling thread).
     pub worker: usize,
     /// When it started, after the dispatch's start.
@@ -448,8 +459,22 @@ pub fn dispatch_profiled(
         options.timeout,
         options.cancel.clone(),
     );
+    let threads = match options.threads {
+        0 => rayon::current_num_threads(),
+        t => t,
+    };
+    let pack = match options.warp_width {
+        WARP_WIDTH_GROUP => groups_per_batch(program, groups, threads),
+        _ => 1,
+    };
+    // batches of `pack` groups along x; a row of x groups ends a batch
+    let per_row = x.div_ceil(pack) as u64;
+    let batches = per_row * y as u64 * z as u64;
     let init = || {
-        let mut exec = GroupExecutor::new(program, options.warp_width);
+        let mut exec = match pack {
+            1 => GroupExecutor::new(program, options.warp_width),
+            k => GroupExecutor::packed(program, k),
+        };
         exec.set_profiling(profile.is_some());
         exec.privatize_atomics(bindings);
         Collect {
@@ -466,24 +491,26 @@ pub fn dispatch_profiled(
             }),
         }
     };
-    let one = |c: &mut Collect<'_, '_, '_>, g: u64| {
-        let gid = group_id(g, groups);
+    let one = |c: &mut Collect<'_, '_, '_>, b: u64| {
+        let (row, i) = (b / per_row, (b % per_row) as u32);
+        let first = group_id(row * x as u64 + (i * pack) as u64, groups);
+        let count = pack.min(x - first[0]);
         let r = match &mut c.profile {
-            None => c.exec.run_group_watched(gid, bindings, &watchdog),
+            None => c.exec.run_groups_watched(first, count, bindings, &watchdog),
             Some(p) => {
                 let t0 = Instant::now();
-                let r = c.exec.run_group_watched(gid, bindings, &watchdog);
-                p.record(gid, t0, Instant::now());
+                let r = c.exec.run_groups_watched(first, count, bindings, &watchdog);
+                p.record(first, count, t0, Instant::now());
                 r
             }
         };
         if let Some(p) = progress {
-            p.group_done();
+            p.groups_done(count);
         }
         r
     };
-    let run = || (0..total).into_par_iter().try_for_each_init(init, one);
-    let outcome = if total == 1 {
+    let run = || (0..batches).into_par_iter().try_for_each_init(init, one);
+    let outcome = if batches == 1 {
         // One group runs on the calling thread: handing it to the pool and
         // waiting for it to come back would cost more than many small groups.
         let mut c = init();
@@ -562,6 +589,7 @@ fn dispatch_scheduled(
             if options.trace {
                 p.spans.push(GroupSpan {
                     group: gid,
+                    groups: 1,
                     worker: 0,
                     start: t0 - start,
                     duration: t1 - t0,
@@ -587,6 +615,20 @@ fn dispatch_scheduled(
         DispatchStats::of(program, &sum),
         profile.map(|p| p.finish(program, wall)),
     ))
+}
+
+/// The groups a plain dispatch of `groups` on `threads` workers runs as
+/// one warp ([`GroupExecutor::packed`]): [`packed_groups_limit`], at most
+/// the groups along x, and halved while that leaves fewer than four
+/// batches per worker (so that small dispatches still spread).
+pub fn groups_per_batch(program: &Program, groups: [u32; 3], threads: usize) -> u32 {
+    let [x, y, z] = groups;
+    let mut k = packed_groups_limit(program).min(x).max(1);
+    let rows = y as u64 * z as u64;
+    while k > 1 && x.div_ceil(k) as u64 * rows < 4 * threads as u64 {
+        k /= 2;
+    }
+    k
 }
 
 /// Refuse a dispatch D3D would not run; else the number of groups.
@@ -712,11 +754,12 @@ struct WorkerProfile<'a> {
 }
 
 impl WorkerProfile<'_> {
-    fn record(&mut self, group: [u32; 3], t0: Instant, t1: Instant) {
+    fn record(&mut self, group: [u32; 3], groups: u32, t0: Instant, t1: Instant) {
         self.busy += t1 - t0;
         if self.trace {
             self.spans.push(GroupSpan {
                 group,
+                groups,
                 worker: self.worker,
                 start: t0 - self.start,
                 duration: t1 - t0,
