@@ -433,8 +433,9 @@ struct FastComp {
 struct FastAlu {
     op: LaneOp,
     sat: bool,
-    /// one component, and no source reads the destination row: a full
-    /// warp computes it straight into the register file
+    /// no component's sources read its own destination row or an earlier
+    /// component's (and a dot product has one component): a full warp
+    /// computes the components in order straight into the register file
     direct: bool,
     /// destination components: `comps[..n].dst`; a dot product's terms'
     /// sources are `comps[..op.dot].src[..2]`
@@ -830,14 +831,18 @@ fn resolve_alu(
         }
         n += 1;
     }
-    let read = if dot > 0 { &comps[..dot] } else { &comps[..1] };
     let arity = lane.arity as usize;
-    let direct = n == 1
-        && read.iter().all(|c| {
+    // whether component k's sources (a dot product's: every term's) read
+    // none of the rows written by components 0..=k
+    let reads_none = |k: usize| {
+        let read = if dot > 0 { &comps[..dot] } else { &comps[k..k + 1] };
+        read.iter().all(|c| {
             c.src[..arity]
                 .iter()
-                .all(|s| s.row != Row::Temp(comps[0].dst))
-        });
+                .all(|s| comps[..=k].iter().all(|d| s.row != Row::Temp(d.dst)))
+        })
+    };
+    let direct = (dot == 0 || n == 1) && (0..n).all(reads_none);
     (n > 0).then_some(FastAlu {
         op: lane,
         sat,
@@ -936,16 +941,25 @@ pub struct GroupExecutor<'p> {
 /// The most groups a packed executor runs at once for `prog`
 /// ([`GroupExecutor::packed`]): 1 when its groups could observe one another
 /// in one warp — it declares TGSM or has a group barrier (`sync_*_t`) —
-/// else as many as give about [`PACKED_LANES`] lanes, within 1024 lanes
-/// and a register file (temps and indexable temps) of at most
-/// [`PACKED_REGISTER_BYTES`], so that it stays in the L1 cache.
+/// or when it has a compare-exchange that returns the old value (the
+/// retry loop of a float add or a lock, where the lanes of one warp that
+/// meet on a word succeed one per pass: packing cas_float_add's groups
+/// four to a warp made it 1.8 times slower); else as many as give about
+/// [`PACKED_LANES`] lanes, within 1024 lanes and a register file (temps
+/// and indexable temps) of at most [`PACKED_REGISTER_BYTES`], so that it
+/// stays in the L1 cache.
 pub fn packed_groups_limit(prog: &Program) -> u32 {
     let n = prog.threads_per_group().max(1) as usize;
-    let barrier = prog
-        .code
-        .iter()
-        .any(|op| matches!(op.kind, OpKind::Sync { threads: true, .. }));
-    if !prog.tgsm.is_empty() || barrier {
+    let apart = prog.code.iter().all(|op| match op.kind {
+        OpKind::Sync { threads, .. } => !threads,
+        OpKind::Atomic {
+            kind: AtomicKind::CmpExch,
+            ref ret,
+            ..
+        } => ret.is_none(),
+        _ => true,
+    });
+    if !prog.tgsm.is_empty() || !apart {
         return 1;
     }
     let xwords: usize = prog
@@ -1729,9 +1743,10 @@ impl<'p> GroupExecutor<'p> {
         apply_modifier(o, src.modifier);
     }
 
-    /// A pre-resolved ALU instruction ([`FastAlu`]). In a full warp, a
-    /// one-component instruction that reads no source from its destination
-    /// is computed straight into the register file; otherwise every
+    /// A pre-resolved ALU instruction ([`FastAlu`]). In a full warp, an
+    /// instruction whose components read no destination row written before
+    /// them ([`FastAlu::direct`]) is computed straight into the register
+    /// file, component by component; otherwise every
     /// component is computed into the warp's scratch before any is written,
     /// then copied (full warp) or blended into the register file.
     #[inline(always)]
@@ -1754,23 +1769,25 @@ impl<'p> GroupExecutor<'p> {
         let (s2, rest) = rest.split_at_mut(w);
         let (s3, r) = rest.split_at_mut(w);
         if *full && f.direct {
-            let c = &f.comps[0];
-            let d = c.dst as usize;
-            let (lo, rest) = regs.split_at_mut(d);
-            let (out, hi) = rest.split_at_mut(w);
-            let v = Rows {
-                lo,
-                hi,
-                hi_start: d + w,
-                tid,
-                tig,
-                gid,
-                flat,
-            };
-            if f.op.dot > 0 {
-                self.fast_dot(&v, b, f, [s0, s1], out, 0..w);
-            } else {
-                self.fast_comp(&v, b, f, c, [s0, s1, s2, s3], out, 0..w);
+            for c in &f.comps[..f.n as usize] {
+                let d = c.dst as usize;
+                let (lo, rest) = regs.split_at_mut(d);
+                let (out, hi) = rest.split_at_mut(w);
+                let v = Rows {
+                    lo,
+                    hi,
+                    hi_start: d + w,
+                    tid,
+                    tig,
+                    gid,
+                    flat,
+                };
+                if f.op.dot > 0 {
+                    self.fast_dot(&v, b, f, [&mut *s0, &mut *s1], out, 0..w);
+                } else {
+                    let s = [&mut *s0, &mut *s1, &mut *s2, &mut *s3];
+                    self.fast_comp(&v, b, f, c, s, out, 0..w);
+                }
             }
             return;
         }
@@ -4181,6 +4198,11 @@ mod tests {
              sync_uglobal_t\nstore_raw u0.x, l(0), l(1)\nret\n"
         );
         let fence = barrier.replace("sync_uglobal_t", "sync_uglobal");
+        let cas = barrier.replace(
+            "sync_uglobal_t",
+            "imm_atomic_cmp_exch r0.x, u0, l(0), l(0), l(1)",
+        );
+        let cas_store = barrier.replace("sync_uglobal_t", "atomic_cmp_store u0, l(0), l(0), l(1)");
         let wide = format!(
             "{head}dcl_temps 64\ndcl_thread_group 8, 8, 1\n\
              store_raw u0.x, l(0), vThreadIDInGroupFlattened.x\nret\n"
@@ -4197,6 +4219,8 @@ mod tests {
             (PACKED_LANES / 64) as u32,
             "a fence alone packs"
         );
+        assert_eq!(limit(&cas), 1);
+        assert_eq!(limit(&cas_store), (PACKED_LANES / 64) as u32);
         // 64 temps: 1 KiB per lane, so 32 lanes' worth, under one group
         assert_eq!(limit(&wide), 1);
         assert_eq!(limit(&big), 1);
