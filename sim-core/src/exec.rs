@@ -835,7 +835,11 @@ fn resolve_alu(
     // whether component k's sources (a dot product's: every term's) read
     // none of the rows written by components 0..=k
     let reads_none = |k: usize| {
-        let read = if dot > 0 { &comps[..dot] } else { &comps[k..k + 1] };
+        let read = if dot > 0 {
+            &comps[..dot]
+        } else {
+            &comps[k..k + 1]
+        };
         read.iter().all(|c| {
             c.src[..arity]
                 .iter()
@@ -1981,7 +1985,7 @@ impl<'p> GroupExecutor<'p> {
 
     /// `out[lane]` = all ones where component 0 of `src` is nonzero (`nz`)
     /// or zero (`!nz`), else 0 (W words).
-    #[inline]
+    #[inline(always)]
     fn condition(&mut self, warp: &Warp, b: &Bindings<'_>, src: &Src, nz: bool, out: &mut [u32]) {
         let mut buf = std::mem::take(&mut self.sc.s[0]);
         let c = self.operand(warp, b, src, 0, &mut buf);
