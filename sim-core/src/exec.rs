@@ -331,8 +331,6 @@ struct Warp {
     /// every one of the W lanes is active (kept by `settle` and `endloop`):
     /// a register write is then a plain copy
     full: bool,
-    /// scratch of the fast ALU path: four source buffers and four results (8·W)
-    fast_buf: Vec<u32>,
     /// from the first active lane to the last (empty if none; all W lanes
     /// when `full`), kept with `full` by [`Warp::note_active`]: lane loops
     /// of a partial warp run over these lanes only
@@ -379,7 +377,8 @@ fn zeros(w: usize, buf: &mut [u32]) -> &[u32] {
 enum Row {
     /// word offset of a temp component in the warp's register file
     Temp(u32),
-    /// word offset of an immediate's W copies in `GroupExecutor::fast_imm`
+    /// word offset of an immediate's W copies among the immediate rows
+    /// ([`Arena::imm`])
     Imm(u32),
     /// vThreadID component
     Tid(u8),
@@ -391,20 +390,6 @@ enum Row {
     Group(u8),
     /// a constant-buffer word at an immediate index (uniform: filled per instruction)
     Cb { slot: u32, word: u64 },
-}
-
-/// The register file as seen by a [`FastAlu`]'s sources: the rows before
-/// the destination row (`lo`) and after it (`hi`, starting at word
-/// `hi_start`) when the result is written in place, else all of it in `lo`;
-/// and the system values.
-struct Rows<'a> {
-    lo: &'a [u32],
-    hi: &'a [u32],
-    hi_start: usize,
-    tid: &'a [Vec<u32>; 3],
-    tig: &'a [Vec<u32>; 3],
-    gid: &'a [Vec<u32>; 3],
-    flat: &'a [u32],
 }
 
 /// A source of one destination component of a [`FastAlu`]: the swizzle
@@ -433,14 +418,187 @@ struct FastComp {
 struct FastAlu {
     op: LaneOp,
     sat: bool,
-    /// no component's sources read its own destination row or an earlier
-    /// component's (and a dot product has one component): a full warp
-    /// computes the components in order straight into the register file
-    direct: bool,
     /// destination components: `comps[..n].dst`; a dot product's terms'
     /// sources are `comps[..op.dot].src[..2]`
     n: u8,
     comps: [FastComp; 4],
+}
+
+/// Where a warp's rows lie in its arena (`Warp::regs`), in words: the
+/// register file (`temps`·4 rows) first, then the system values (`sys`:
+/// vThreadID.xyz, vThreadIDInGroup.xyz, vThreadGroupID.xyz,
+/// vThreadIDInGroupFlattened), the immediate rows of the fast ALU
+/// instructions (`imm`), and [`SCRATCH_ROWS`] scratch rows (`scratch`):
+/// every operand of a [`RowAlu`] is a row of one slice.
+#[derive(Debug, Clone, Copy)]
+struct Arena {
+    w: usize,
+    sys: usize,
+    imm: usize,
+    scratch: usize,
+    len: usize,
+}
+
+/// Scratch rows in a warp's arena: four for constant-buffer words, four
+/// for results computed before any is written.
+const SCRATCH_ROWS: usize = 8;
+
+impl Arena {
+    fn new(prog: &Program, w: usize, imm_words: usize) -> Self {
+        let sys = prog.temps as usize * 4 * w;
+        let imm = sys + 10 * w;
+        let scratch = imm + imm_words;
+        Arena {
+            w,
+            sys,
+            imm,
+            scratch,
+            len: scratch + SCRATCH_ROWS * w,
+        }
+    }
+}
+
+/// A [`FastAlu`] lowered onto a warp's [`Arena`]: its row kernel and the
+/// [`RowArgs`] of each row it computes.
+#[derive(Debug, Clone, Copy)]
+struct RowAlu {
+    rows: RowKernel,
+    /// the rows computed: one per destination component, or a dot
+    /// product's one sum
+    comps: [RowArgs; 4],
+    n: u8,
+    /// `comps[k].out` is destination component k's row: no component
+    /// reads a destination row written before it (and a dot product has
+    /// one destination). Else they are scratch rows, moved to the
+    /// destinations by `moves` once all are computed.
+    direct: bool,
+    moves: [RowArgs; 4],
+    n_moves: u8,
+    /// the `mov` row kernel
+    mov: RowKernel,
+    /// constant-buffer words to fill scratch rows with first: (row, slot,
+    /// word, modifier)
+    splats: [(u32, u32, u64, SrcMod); 4],
+    n_splats: u8,
+}
+
+/// The bits of a source modifier ([`SrcBits`]); `None` for the integer
+/// absolute value, which they cannot express.
+fn src_bits(m: SrcMod) -> Option<SrcBits> {
+    let (and, xor, add) = match m {
+        SrcMod::FNeg => (!0, 0x8000_0000, 0),
+        SrcMod::FAbs => (0x7fff_ffff, 0, 0),
+        SrcMod::FAbsNeg => (0x7fff_ffff, 0x8000_0000, 0),
+        SrcMod::INeg => (!0, !0, 1),
+        SrcMod::IAbs | SrcMod::IAbsNeg => return None,
+        // the double modifiers never reach a fast instruction
+        SrcMod::None | SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg => (!0, 0, 0),
+    };
+    Some(SrcBits { and, xor, add })
+}
+
+/// `f` on the rows of arena `l`; `None` when it needs more than four
+/// constant-buffer rows, a source has an integer `abs` modifier, or an
+/// offset does not fit in 32 bits.
+fn lower(f: &FastAlu, l: &Arena) -> Option<RowAlu> {
+    let w = l.w;
+    let row = |i: usize| u32::try_from(i).ok();
+    let mut splats = [(0, 0, 0, SrcMod::None); 4];
+    let mut n_splats = 0;
+    let mut place = |s: &FastSrc| -> Option<(u32, SrcBits)> {
+        let at = match s.row {
+            Row::Temp(o) => o as usize,
+            Row::Imm(o) => l.imm + o as usize,
+            Row::Tid(k) => l.sys + k as usize * w,
+            Row::Tig(k) => l.sys + (3 + k as usize) * w,
+            Row::Group(k) => l.sys + (6 + k as usize) * w,
+            Row::Flat => l.sys + 9 * w,
+            Row::Cb { slot, word } => {
+                let key = (slot, word, s.modifier);
+                let found = splats[..n_splats]
+                    .iter()
+                    .position(|&(_, sl, wd, m)| (sl, wd, m) == key);
+                let k = match found {
+                    Some(k) => k,
+                    None if n_splats < 4 => {
+                        let r = row(l.scratch + n_splats * w)?;
+                        splats[n_splats] = (r, slot, word, s.modifier);
+                        n_splats += 1;
+                        n_splats - 1
+                    }
+                    None => return None,
+                };
+                // the modifier is applied when filling the row
+                return Some((splats[k].0, SrcBits::NONE));
+            }
+        };
+        Some((row(at)?, src_bits(s.modifier)?))
+    };
+    let none = RowArgs {
+        out: 0,
+        src: [0; 8],
+        mods: [SrcBits::NONE; 8],
+        modified: false,
+        sat: f.sat,
+    };
+    let arity = f.op.arity as usize;
+    let dot = f.op.dot as usize;
+    let n = f.n as usize;
+    let mut comps = [none; 4];
+    let computed = if dot > 0 { 1 } else { n };
+    for (k, a) in comps.iter_mut().enumerate().take(computed) {
+        let srcs: Vec<&FastSrc> = if dot > 0 {
+            f.comps[..dot].iter().flat_map(|c| &c.src[..2]).collect()
+        } else {
+            f.comps[k].src[..arity].iter().collect()
+        };
+        for (i, s) in srcs.into_iter().enumerate() {
+            let (o, bits) = place(s)?;
+            a.src[i] = o;
+            a.mods[i] = bits;
+            a.modified |= bits != SrcBits::NONE;
+        }
+    }
+    let dst = |k: usize| f.comps[k].dst;
+    // component k reads none of the destination rows written before it
+    // (its own it may read: a row kernel reads a lane before writing it)
+    let reads_no_earlier = |k: usize| {
+        let written: Vec<u32> = (0..k).map(dst).collect();
+        comps[k].src[..arity].iter().all(|o| !written.contains(o))
+    };
+    let direct = if dot > 0 {
+        n == 1
+    } else {
+        (0..n).all(reads_no_earlier)
+    };
+    let mut moves = [none; 4];
+    let mut n_moves = 0;
+    if direct {
+        for (k, a) in comps.iter_mut().enumerate().take(computed) {
+            a.out = dst(k);
+        }
+    } else {
+        for (k, a) in comps.iter_mut().enumerate().take(computed) {
+            a.out = row(l.scratch + (4 + k) * w)?;
+        }
+        for (k, m) in moves.iter_mut().enumerate().take(n) {
+            m.out = dst(k);
+            m.src[0] = comps[if dot > 0 { 0 } else { k }].out;
+            m.sat = false;
+        }
+        n_moves = n as u8;
+    }
+    Some(RowAlu {
+        rows: f.op.rows,
+        comps,
+        n: computed as u8,
+        direct,
+        moves,
+        n_moves,
+        mov: lane_op(AluOp::Mov).rows,
+        splats,
+        n_splats: n_splats as u8,
+    })
 }
 
 /// `d[l] = v[l]` where the mask word `m[l]` is all ones, `d[l]` kept where
@@ -735,13 +893,6 @@ fn modify(v: u32, m: SrcMod) -> u32 {
     }
 }
 
-/// A uniform source's W lanes: `buf[..w]` filled with `x`, modified by `m`.
-fn splat(buf: &mut [u32], w: usize, x: u32, m: SrcMod) -> &[u32] {
-    let o = &mut buf[..w];
-    o.fill(modify(x, m));
-    o
-}
-
 /// [`modify`] on every lane (one loop per modifier, so that each vectorises).
 #[inline(always)]
 fn apply_modifier(o: &mut [u32], m: SrcMod) {
@@ -831,26 +982,9 @@ fn resolve_alu(
         }
         n += 1;
     }
-    let arity = lane.arity as usize;
-    // whether component k's sources (a dot product's: every term's) read
-    // none of the rows written by components 0..=k
-    let reads_none = |k: usize| {
-        let read = if dot > 0 {
-            &comps[..dot]
-        } else {
-            &comps[k..k + 1]
-        };
-        read.iter().all(|c| {
-            c.src[..arity]
-                .iter()
-                .all(|s| comps[..=k].iter().all(|d| s.row != Row::Temp(d.dst)))
-        })
-    };
-    let direct = (dot == 0 || n == 1) && (0..n).all(reads_none);
     (n > 0).then_some(FastAlu {
         op: lane,
         sat,
-        direct,
         n: n as u8,
         comps,
     })
@@ -927,9 +1061,9 @@ pub struct GroupExecutor<'p> {
     /// throughput counters, when profiling (`None` in a plain run)
     prof: Option<Box<Profile>>,
     /// per pc, the pre-resolved form of a fast ALU instruction
-    fast: Vec<Option<FastAlu>>,
-    /// the immediate rows the fast ALU instructions read
-    fast_imm: Vec<u32>,
+    fast: Vec<Option<RowAlu>>,
+    /// where the rows of each warp's arena (`Warp::regs`) lie
+    arena: Arena,
     /// the running-sum kernel of `dp2`–`dp4`
     dp_acc: Kernel,
     /// the instruction set `run_warp` is compiled for on this CPU
@@ -1116,6 +1250,8 @@ impl<'p> GroupExecutor<'p> {
             .iter()
             .map(|x| x.size as usize * 4)
             .sum();
+        let (fast, fast_imm) = resolve_fast(prog, w);
+        let arena = Arena::new(prog, w, fast_imm.len());
         let warps = (0..n.div_ceil(w))
             .map(|wi| {
                 let mut tig = [vec![0; w], vec![0; w], vec![0; w]];
@@ -1148,7 +1284,17 @@ impl<'p> GroupExecutor<'p> {
                 Warp {
                     linear,
                     count: std::cell::Cell::new(None),
-                    regs: vec![0; prog.temps as usize * 4 * w],
+                    regs: {
+                        // the register file, then the rows `arena` places
+                        let mut a = vec![0; arena.len];
+                        a[arena.imm..arena.scratch].copy_from_slice(&fast_imm);
+                        for (k, r) in tig.iter().enumerate() {
+                            let at = arena.sys + (3 + k) * w;
+                            a[at..at + w].copy_from_slice(r);
+                        }
+                        a[arena.sys + 9 * w..arena.sys + 10 * w].copy_from_slice(&flat);
+                        a
+                    },
                     xregs: vec![0; xwords * w],
                     tig,
                     flat,
@@ -1163,12 +1309,14 @@ impl<'p> GroupExecutor<'p> {
                     pc: 0,
                     done: false,
                     full: false,
-                    fast_buf: vec![0; 8 * w],
                     span: 0..0,
                 }
             })
             .collect();
-        let (fast, fast_imm) = resolve_fast(prog, w);
+        let fast = fast
+            .iter()
+            .map(|f| f.as_ref().and_then(|f| lower(f, &arena)))
+            .collect();
         Self {
             prog,
             w,
@@ -1193,7 +1341,7 @@ impl<'p> GroupExecutor<'p> {
             interleave: false,
             prof: None,
             fast,
-            fast_imm,
+            arena,
             dp_acc: dp_acc_kernel(),
             isa: crate::lanes::isa(),
             private: Vec::new(),
@@ -1555,7 +1703,8 @@ impl<'p> GroupExecutor<'p> {
         self.tgsm.reset();
         let tg = self.prog.thread_group;
         for warp in &mut self.warps {
-            warp.regs.fill(0);
+            // the register file; the arena's other rows stay
+            warp.regs[..self.arena.sys].fill(0);
             if !warp.xregs.is_empty() {
                 warp.xregs.fill(0);
             }
@@ -1571,12 +1720,14 @@ impl<'p> GroupExecutor<'p> {
             // a warp of a short batch's missing groups has nothing to run
             warp.done = !warp.note_active() && warp.span.is_empty();
             let Warp {
+                regs,
                 tid,
                 tig,
                 gid,
                 batch,
                 ..
             } = warp;
+            let (sys, w) = (self.arena.sys, self.w);
             for c in 0..3 {
                 let g = &mut gid[c];
                 if c == 0 && self.pack > 1 {
@@ -1589,6 +1740,11 @@ impl<'p> GroupExecutor<'p> {
                 for ((t, &i), &g) in tid[c].iter_mut().zip(&tig[c]).zip(g.iter()) {
                     *t = g.wrapping_mul(tg[c]).wrapping_add(i);
                 }
+                // their rows in the arena, for the fast ALU instructions
+                let at = sys + c * w;
+                regs[at..at + w].copy_from_slice(&tid[c]);
+                let at = sys + (6 + c) * w;
+                regs[at..at + w].copy_from_slice(g);
             }
         }
         self.stats.groups += u64::from(count);
@@ -1747,189 +1903,53 @@ impl<'p> GroupExecutor<'p> {
         apply_modifier(o, src.modifier);
     }
 
-    /// A pre-resolved ALU instruction ([`FastAlu`]). In a full warp, an
-    /// instruction whose components read no destination row written before
-    /// them ([`FastAlu::direct`]) is computed straight into the register
-    /// file, component by component; otherwise every
-    /// component is computed into the warp's scratch before any is written,
-    /// then copied (full warp) or blended into the register file.
+    /// A pre-resolved ALU instruction, lowered onto the warp's arena
+    /// ([`RowAlu`]): its constant-buffer rows filled, then each row
+    /// computed by the row kernel — straight into the destination rows
+    /// when [`RowAlu::direct`], else into scratch rows then moved — for
+    /// every lane of a full warp, or blended under the active lanes of a
+    /// partial one, over the [`CHUNK`]-lane steps that hold its active
+    /// lanes.
     #[inline(always)]
-    fn run_fast(&self, warp: &mut Warp, b: &Bindings<'_>, f: &FastAlu) {
+    #[allow(unsafe_code)]
+    fn run_fast(&self, warp: &mut Warp, b: &Bindings<'_>, f: &RowAlu) {
         let w = self.w;
         let Warp {
             regs,
-            fast_buf,
-            tid,
-            tig,
-            gid,
-            flat,
             active,
             full,
             span,
             ..
         } = warp;
-        let (s0, rest) = fast_buf.split_at_mut(w);
-        let (s1, rest) = rest.split_at_mut(w);
-        let (s2, rest) = rest.split_at_mut(w);
-        let (s3, r) = rest.split_at_mut(w);
-        if *full && f.direct {
-            for c in &f.comps[..f.n as usize] {
-                let d = c.dst as usize;
-                let (lo, rest) = regs.split_at_mut(d);
-                let (out, hi) = rest.split_at_mut(w);
-                let v = Rows {
-                    lo,
-                    hi,
-                    hi_start: d + w,
-                    tid,
-                    tig,
-                    gid,
-                    flat,
-                };
-                if f.op.dot > 0 {
-                    self.fast_dot(&v, b, f, [&mut *s0, &mut *s1], out, 0..w);
-                } else {
-                    let s = [&mut *s0, &mut *s1, &mut *s2, &mut *s3];
-                    self.fast_comp(&v, b, f, c, s, out, 0..w);
-                }
-            }
-            return;
+        for &(row, slot, word, m) in &f.splats[..f.n_splats as usize] {
+            let v = modify(self.cb_word(b, slot, word), m);
+            regs[row as usize..row as usize + w].fill(v);
         }
-        // a partial warp computes and blends from its first active lane to
-        // its last only
-        let lanes = if *full { 0..w } else { span.clone() };
-        let v = Rows {
-            lo: regs,
-            hi: &[],
-            hi_start: usize::MAX,
-            tid,
-            tig,
-            gid,
-            flat,
+        let (lanes, mask) = if *full {
+            (0..w, None)
+        } else {
+            let start = span.start / CHUNK * CHUNK;
+            let end = span.end.div_ceil(CHUNK) * CHUNK;
+            (start..end.min(w), Some(&active[..]))
         };
         let comps = &f.comps[..f.n as usize];
-        if f.op.dot > 0 {
-            // one sum, written to every destination component
-            self.fast_dot(&v, b, f, [s0, s1], &mut r[..w], lanes.clone());
-        } else {
-            for (k, c) in comps.iter().enumerate() {
-                let out = &mut r[k * w..(k + 1) * w];
-                let s = [&mut *s0, &mut *s1, &mut *s2, &mut *s3];
-                self.fast_comp(&v, b, f, c, s, out, lanes.clone());
-            }
-        }
-        for (k, c) in comps.iter().enumerate() {
-            let d = &mut regs[c.dst as usize..c.dst as usize + w];
-            let k = if f.op.dot > 0 { 0 } else { k };
-            commit(d, &r[k * w..(k + 1) * w], active, *full, span);
-        }
-    }
-
-    /// The sum of a pre-resolved `dp2`–`dp4` into `out` (W words): products
-    /// rounded, then summed left to right, each sum rounded — the `mul`
-    /// kernel, then [`dp_acc_kernel`] per further term.
-    #[inline(always)]
-    #[allow(unsafe_code)]
-    fn fast_dot(
-        &self,
-        v: &Rows<'_>,
-        b: &Bindings<'_>,
-        f: &FastAlu,
-        [s0, s1]: [&mut [u32]; 2],
-        out: &mut [u32],
-        lanes: std::ops::Range<usize>,
-    ) {
-        let out = &mut out[lanes.clone()];
-        for (t, c) in f.comps[..f.op.dot as usize].iter().enumerate() {
-            let x = self.fast_src(v, b, &c.src[0], &mut *s0);
-            let y = self.fast_src(v, b, &c.src[1], &mut *s1);
-            let (x, y) = (&x[lanes.clone()], &y[lanes.clone()]);
-            let k = if t == 0 { f.op.kernel } else { self.dp_acc };
-            // SAFETY: `lane_op` and `dp_acc_kernel` return wide kernels only
-            // for an instruction set the CPU runs (`isa`); a baseline kernel
-            // has no precondition.
-            unsafe { k(out, x, y, x, x) };
-        }
-        if f.sat {
-            out.iter_mut().for_each(|x| *x = sat(*x));
-        }
-    }
-
-    /// One destination component of a [`FastAlu`] into `out` (W words).
-    #[inline(always)]
-    #[allow(unsafe_code, clippy::too_many_arguments)]
-    fn fast_comp(
-        &self,
-        v: &Rows<'_>,
-        b: &Bindings<'_>,
-        f: &FastAlu,
-        c: &FastComp,
-        [s0, s1, s2, s3]: [&mut [u32]; 4],
-        out: &mut [u32],
-        lanes: std::ops::Range<usize>,
-    ) {
-        let out = &mut out[lanes.clone()];
-        let x = self.fast_src(v, b, &c.src[0], s0);
-        let y = match f.op.arity {
-            1 => x,
-            _ => self.fast_src(v, b, &c.src[1], s1),
-        };
-        let z = match f.op.arity {
-            3 | 4 => self.fast_src(v, b, &c.src[2], s2),
-            _ => x,
-        };
-        let u = match f.op.arity {
-            4 => self.fast_src(v, b, &c.src[3], s3),
-            _ => x,
-        };
-        let (x, y, z) = (&x[lanes.clone()], &y[lanes.clone()], &z[lanes.clone()]);
-        let u = &u[lanes];
-        // SAFETY: `lane_op` returns a wide kernel only for an instruction
-        // set the CPU runs (`isa`);
-        // a baseline kernel has no precondition.
-        unsafe { (f.op.kernel)(out, x, y, z, u) };
-        if f.sat {
-            out.iter_mut().for_each(|x| *x = sat(*x));
-        }
-    }
-
-    /// The W lane values of a pre-resolved source: a slice of the register
-    /// file, the system values or the immediate rows when unmodified, else
-    /// `buf` (W words), filled and modified.
-    #[inline(always)]
-    fn fast_src<'a>(
-        &'a self,
-        v: &Rows<'a>,
-        b: &Bindings<'_>,
-        s: &FastSrc,
-        buf: &'a mut [u32],
-    ) -> &'a [u32] {
-        let w = self.w;
-        let row: &[u32] = match s.row {
-            Row::Temp(o) => {
-                let o = o as usize;
-                if o < v.lo.len() {
-                    &v.lo[o..o + w]
-                } else {
-                    &v.hi[o - v.hi_start..o - v.hi_start + w]
+        // SAFETY: `lane_op` returns row kernels compiled for an instruction
+        // set the CPU runs (`isa`) or the baseline's; `lower` placed every
+        // row inside the arena, and `lanes` and `active` are within W.
+        unsafe {
+            if f.direct {
+                for a in comps {
+                    (f.rows)(regs, a, lanes.clone(), mask);
+                }
+            } else {
+                for a in comps {
+                    (f.rows)(regs, a, lanes.clone(), None);
+                }
+                for m in &f.moves[..f.n_moves as usize] {
+                    (f.mov)(regs, m, lanes.clone(), mask);
                 }
             }
-            Row::Imm(o) => &self.fast_imm[o as usize..o as usize + w],
-            Row::Tid(k) => &v.tid[k as usize],
-            Row::Tig(k) => &v.tig[k as usize],
-            Row::Flat => v.flat,
-            Row::Group(k) => &v.gid[k as usize],
-            Row::Cb { slot, word } => {
-                return splat(buf, w, self.cb_word(b, slot, word), s.modifier)
-            }
-        };
-        if s.modifier == SrcMod::None {
-            return row;
         }
-        let o = &mut buf[..w];
-        o.copy_from_slice(row);
-        apply_modifier(o, s.modifier);
-        o
     }
 
     /// Write `res[c·W + lane]` to `dst` for its masked components and the active lanes.
@@ -3829,7 +3849,6 @@ impl Warp {
             pc: 0,
             done: true,
             full: false,
-            fast_buf: Vec::new(),
             span: 0..0,
             linear: false,
             count: std::cell::Cell::new(None),

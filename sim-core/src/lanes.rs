@@ -159,11 +159,258 @@ pub(crate) type Kernel = unsafe fn(&mut [u32], &[u32], &[u32], &[u32], &[u32]);
 /// An ALU instruction's kernel and its number of sources (1–4). For a dot
 /// product (`dot` = 2–4 terms: `dp2`–`dp4`) the kernel is `mul`, for the
 /// first term; each further term adds its product with [`dp_acc_kernel`].
+/// `rows` is the same instruction as a [`RowKernel`] (a dot product's
+/// whole sum).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct LaneOp {
     pub kernel: Kernel,
+    pub rows: RowKernel,
     pub arity: u8,
     pub dot: u8,
+}
+
+/// A source modifier as bit operations on a lane's word:
+/// `((v & and) ^ xor) + add` (wrapping): `-x` flips the sign bit, `|x|`
+/// clears it, `-|x|` sets it, and the integer `-x` is `!x + 1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SrcBits {
+    pub and: u32,
+    pub xor: u32,
+    pub add: u32,
+}
+
+impl SrcBits {
+    /// No modifier.
+    pub const NONE: SrcBits = SrcBits {
+        and: !0,
+        xor: 0,
+        add: 0,
+    };
+
+    #[inline(always)]
+    fn apply(self, v: u32) -> u32 {
+        ((v & self.and) ^ self.xor).wrapping_add(self.add)
+    }
+}
+
+/// What a [`RowKernel`] reads and writes: word offsets of rows (one word per
+/// lane) in one warp's arena, its register file followed by the rows of
+/// system values, immediates and scratch. Lane `l` of a row at `o` is
+/// `arena[o + l]`. A destination row may be a source row too: each lane's
+/// sources are read before its result is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RowArgs {
+    /// the destination row
+    pub out: u32,
+    /// the source rows: `src[..arity]`; a dot product's terms are
+    /// `(src[2t], src[2t + 1])`
+    pub src: [u32; 8],
+    /// each source's modifier
+    pub mods: [SrcBits; 8],
+    /// some source has a modifier
+    pub modified: bool,
+    /// `_sat`: the result clamped to [0, 1] ([`sat`])
+    pub sat: bool,
+}
+
+/// A row kernel: `arena[out + l] = f(arena[src[0] + l], …)` for the lanes
+/// `l` in `lanes`, written only where `mask[l]` is all ones when a mask is
+/// given (the others keep their word). Rows must lie in the arena for every
+/// lane of `lanes`, and a mask must cover them. An `unsafe fn` for the same
+/// reason as [`Kernel`].
+pub(crate) type RowKernel =
+    unsafe fn(arena: &mut [u32], a: &RowArgs, lanes: std::ops::Range<usize>, mask: Option<&[u32]>);
+
+/// Words in one AVX-512 vector: a partial warp runs a row kernel over its
+/// active span widened to multiples of this, so that the kernel's vector
+/// loop has no remainder (the lanes added are inactive: masked off).
+pub(crate) const CHUNK: usize = 16;
+
+/// The body of every row kernel but the plain one: `o[l] = f(sources of
+/// lane l)` with the sources' modifiers applied when `M`, saturated when
+/// `sat`, and blended under the mask word `m[l]`. Source `k` reads the
+/// lane's old word when `alias[k]` (it is the destination row; its slice
+/// in `s` is then any `o.len()` words).
+macro_rules! lanes_blend {
+    (@src $old:ident, $v:ident, $k:expr, $alias:ident, $mods:ident, $m_on:ident) => {{
+        let v = if $alias[$k] { $old } else { $v };
+        if $m_on {
+            $mods[$k].apply(v)
+        } else {
+            v
+        }
+    }};
+    (@put $o:ident, $old:ident, $m:ident, $sat:ident, $v:expr) => {{
+        let v = $v;
+        let v = if $sat { sat(v) } else { v };
+        *$o = (v & $m) | ($old & !$m);
+    }};
+    ($o:ident, $mask:ident, $s:ident, $alias:ident, $mods:ident, $m_on:ident, $sat:ident,
+     |$x:ident| $e:expr) => {
+        for ((o, &m), &$x) in $o.iter_mut().zip($mask).zip($s[0]) {
+            let old = *o;
+            let $x = lanes_blend!(@src old, $x, 0, $alias, $mods, $m_on);
+            lanes_blend!(@put o, old, m, $sat, $e);
+        }
+    };
+    ($o:ident, $mask:ident, $s:ident, $alias:ident, $mods:ident, $m_on:ident, $sat:ident,
+     |$x:ident, $y:ident| $e:expr) => {
+        for (((o, &m), &$x), &$y) in $o.iter_mut().zip($mask).zip($s[0]).zip($s[1]) {
+            let old = *o;
+            let $x = lanes_blend!(@src old, $x, 0, $alias, $mods, $m_on);
+            let $y = lanes_blend!(@src old, $y, 1, $alias, $mods, $m_on);
+            lanes_blend!(@put o, old, m, $sat, $e);
+        }
+    };
+    ($o:ident, $mask:ident, $s:ident, $alias:ident, $mods:ident, $m_on:ident, $sat:ident,
+     |$x:ident, $y:ident, $z:ident| $e:expr) => {{
+        let it = $o.iter_mut().zip($mask).zip($s[0]).zip($s[1]).zip($s[2]);
+        for ((((o, &m), &$x), &$y), &$z) in it {
+            let old = *o;
+            let $x = lanes_blend!(@src old, $x, 0, $alias, $mods, $m_on);
+            let $y = lanes_blend!(@src old, $y, 1, $alias, $mods, $m_on);
+            let $z = lanes_blend!(@src old, $z, 2, $alias, $mods, $m_on);
+            lanes_blend!(@put o, old, m, $sat, $e);
+        }
+    }};
+    ($o:ident, $mask:ident, $s:ident, $alias:ident, $mods:ident, $m_on:ident, $sat:ident,
+     |$x:ident, $y:ident, $z:ident, $u:ident| $e:expr) => {{
+        let it = $o.iter_mut().zip($mask).zip($s[0]).zip($s[1]).zip($s[2]).zip($s[3]);
+        for (((((o, &m), &$x), &$y), &$z), &$u) in it {
+            let old = *o;
+            let $x = lanes_blend!(@src old, $x, 0, $alias, $mods, $m_on);
+            let $y = lanes_blend!(@src old, $y, 1, $alias, $mods, $m_on);
+            let $z = lanes_blend!(@src old, $z, 2, $alias, $mods, $m_on);
+            let $u = lanes_blend!(@src old, $u, 3, $alias, $mods, $m_on);
+            lanes_blend!(@put o, old, m, $sat, $e);
+        }
+    }};
+}
+
+/// All ones and all zeros: the mask of a row kernel that writes every
+/// lane, and the stand-in slice of a source that is the destination row.
+static ONES: [u32; 4096] = [!0; 4096];
+static ZEROS: [u32; 4096] = [0; 4096];
+
+/// The rows of a row kernel's call: the destination row's `lanes`
+/// (mutable) and the `N` source rows' (a source that is the destination
+/// row gets [`ZEROS`] and `alias` set), the mask's (all ones when none),
+/// and the modifiers.
+#[allow(clippy::type_complexity)]
+#[inline(always)]
+fn split_rows<'a, const N: usize>(
+    arena: &'a mut [u32],
+    a: &RowArgs,
+    lanes: std::ops::Range<usize>,
+    mask: Option<&'a [u32]>,
+) -> (
+    &'a mut [u32],
+    [&'a [u32]; N],
+    [bool; N],
+    &'a [u32],
+    [SrcBits; N],
+) {
+    let (start, len) = (lanes.start, lanes.len());
+    let out = a.out as usize + start;
+    let (lo, rest) = arena.split_at_mut(out);
+    let (o, hi) = rest.split_at_mut(len);
+    let (lo, hi): (&'a [u32], &'a [u32]) = (lo, hi);
+    // rows are W-aligned in the arena: a source row is the destination
+    // row or lies wholly before or after it
+    let alias: [bool; N] = std::array::from_fn(|k| a.src[k] == a.out);
+    let rows: [&[u32]; N] = std::array::from_fn(|k| {
+        let s = a.src[k] as usize + start;
+        if alias[k] {
+            &ZEROS[..len]
+        } else if s < out {
+            &lo[s..s + len]
+        } else {
+            &hi[s - out - len..s - out]
+        }
+    });
+    let m = match mask {
+        Some(m) => &m[start..start + len],
+        None => &ONES[..len],
+    };
+    (o, rows, alias, m, std::array::from_fn(|k| a.mods[k]))
+}
+
+/// The sum of a dot product of `N / 2` terms (`s[2t]·s[2t + 1]`), as `mul`
+/// then [`dp_acc`] evaluate it, lane by lane; the sources modified when
+/// `M`, the sum saturated when asked and blended under `mask`.
+#[inline(always)]
+fn run_dot<const N: usize, const M: bool>(
+    arena: &mut [u32],
+    a: &RowArgs,
+    lanes: std::ops::Range<usize>,
+    mask: Option<&[u32]>,
+) {
+    let (o, s, alias, m, mods) = split_rows::<N>(arena, a, lanes, mask);
+    let sat_on = a.sat;
+    let mul = |x: u32, y: u32| fout(fin(x) * fin(y));
+    let acc = |acc: u32, x: u32, y: u32| fout(fin(acc) + fin(mul(x, y)));
+    macro_rules! src {
+        ($old:ident, $v:ident, $k:expr) => {
+            lanes_blend!(@src $old, $v, $k, alias, mods, M)
+        };
+    }
+    macro_rules! put {
+        ($o:ident, $old:ident, $m:ident, $v:expr) => {
+            lanes_blend!(@put $o, $old, $m, sat_on, $v)
+        };
+    }
+    let it = o.iter_mut().zip(m).zip(s[0]).zip(s[1]).zip(s[2]).zip(s[3]);
+    match N {
+        4 => {
+            for (((((o, &m), &x0), &y0), &x1), &y1) in it {
+                let old = *o;
+                let (x0, y0, x1, y1) = (
+                    src!(old, x0, 0),
+                    src!(old, y0, 1),
+                    src!(old, x1, 2),
+                    src!(old, y1, 3),
+                );
+                put!(o, old, m, acc(mul(x0, y0), x1, y1));
+            }
+        }
+        6 => {
+            for ((((((o, &m), &x0), &y0), &x1), &y1), (&x2, &y2)) in it.zip(s[4].iter().zip(s[5])) {
+                let old = *o;
+                let (x0, y0, x1, y1) = (
+                    src!(old, x0, 0),
+                    src!(old, y0, 1),
+                    src!(old, x1, 2),
+                    src!(old, y1, 3),
+                );
+                let (x2, y2) = (src!(old, x2, 4), src!(old, y2, 5));
+                put!(o, old, m, acc(acc(mul(x0, y0), x1, y1), x2, y2));
+            }
+        }
+        _ => {
+            let more = s[4].iter().zip(s[5]).zip(s[6].iter().zip(s[7 % N]));
+            for ((((((o, &m), &x0), &y0), &x1), &y1), ((&x2, &y2), (&x3, &y3))) in it.zip(more) {
+                let old = *o;
+                let (x0, y0, x1, y1) = (
+                    src!(old, x0, 0),
+                    src!(old, y0, 1),
+                    src!(old, x1, 2),
+                    src!(old, y1, 3),
+                );
+                let (x2, y2, x3, y3) = (
+                    src!(old, x2, 4),
+                    src!(old, y2, 5),
+                    src!(old, x3, 6),
+                    src!(old, y3, 7 % N),
+                );
+                put!(
+                    o,
+                    old,
+                    m,
+                    acc(acc(acc(mul(x0, y0), x1, y1), x2, y2), x3, y3)
+                );
+            }
+        }
+    }
 }
 
 macro_rules! lanes {
@@ -208,6 +455,96 @@ macro_rules! arity {
     };
     ($x:ident, $y:ident, $z:ident, $u:ident) => {
         4
+    };
+}
+
+/// The body of the row kernel of `|v…| e`: one plain pass over the rows
+/// when it writes every lane, reads no modified source and no source in
+/// its destination row; else [`lanes_blend`].
+macro_rules! row_body {
+    ($arena:ident, $a:ident, $lanes:ident, $mask:ident, |$($v:ident),+| $e:expr) => {{
+        const N: usize = arity!($($v),+);
+        let sat_on = $a.sat;
+        let plain = !$a.modified && !sat_on && $mask.is_none();
+        let (o, s, alias, m, mods) = split_rows::<N>($arena, $a, $lanes, $mask);
+        if plain && !alias.contains(&true) {
+            let (a, b, c, d) = (s[0], s[1.min(N - 1)], s[2.min(N - 1)], s[3.min(N - 1)]);
+            lanes!(o, a, b, c, d, |$($v),+| $e)
+        } else if $a.modified {
+            let m_on = true;
+            lanes_blend!(o, m, s, alias, mods, m_on, sat_on, |$($v),+| $e)
+        } else {
+            let m_on = false;
+            lanes_blend!(o, m, s, alias, mods, m_on, sat_on, |$($v),+| $e)
+        }
+    }};
+}
+
+/// The body of the `dp2`–`dp4` row kernel of `N` = 4, 6 or 8 sources.
+macro_rules! dot_body {
+    ($arena:ident, $a:ident, $lanes:ident, $mask:ident) => {
+        if $a.modified {
+            run_dot::<N, true>($arena, $a, $lanes, $mask)
+        } else {
+            run_dot::<N, false>($arena, $a, $lanes, $mask)
+        }
+    };
+}
+
+/// A module `$name` of the row kernels (`dot::<N>` for the dot products),
+/// compiled for the baseline or with the target features `$features`.
+macro_rules! row_kernels {
+    ($name:ident, $($op:ident => |$($v:ident),+| $e:expr,)*) => {
+        #[allow(non_snake_case)]
+        mod $name {
+            use super::*;
+            $(
+                pub(super) fn $op(
+                    arena: &mut [u32],
+                    a: &RowArgs,
+                    lanes: std::ops::Range<usize>,
+                    mask: Option<&[u32]>,
+                ) {
+                    row_body!(arena, a, lanes, mask, |$($v),+| $e)
+                }
+            )*
+
+            pub(super) fn dot<const N: usize>(
+                arena: &mut [u32],
+                a: &RowArgs,
+                lanes: std::ops::Range<usize>,
+                mask: Option<&[u32]>,
+            ) {
+                dot_body!(arena, a, lanes, mask)
+            }
+        }
+    };
+    ($name:ident, $features:literal, $($op:ident => |$($v:ident),+| $e:expr,)*) => {
+        #[allow(non_snake_case)]
+        mod $name {
+            use super::*;
+            $(
+                #[target_feature(enable = $features)]
+                pub(super) unsafe fn $op(
+                    arena: &mut [u32],
+                    a: &RowArgs,
+                    lanes: std::ops::Range<usize>,
+                    mask: Option<&[u32]>,
+                ) {
+                    row_body!(arena, a, lanes, mask, |$($v),+| $e)
+                }
+            )*
+
+            #[target_feature(enable = $features)]
+            pub(super) unsafe fn dot<const N: usize>(
+                arena: &mut [u32],
+                a: &RowArgs,
+                lanes: std::ops::Range<usize>,
+                mask: Option<&[u32]>,
+            ) {
+                dot_body!(arena, a, lanes, mask)
+            }
+        }
     };
 }
 
@@ -260,25 +597,38 @@ macro_rules! lane_ops {
             $($op => |$($v),+| $e,)*
         );
 
+        // the row kernels, likewise
+        row_kernels!(rows_base, $($op => |$($v),+| $e,)*);
+        #[cfg(target_arch = "x86_64")]
+        row_kernels!(rows_avx2, "avx2", $($op => |$($v),+| $e,)*);
+        #[cfg(target_arch = "x86_64")]
+        row_kernels!(
+            rows_avx512,
+            "avx512f,avx512bw,avx512dq,avx512vl,avx2",
+            $($op => |$($v),+| $e,)*
+        );
+
         /// The kernel of an ALU instruction (the widest the CPU runs:
         /// AVX-512, AVX2 or the baseline); every opcode has one (the match
         /// is exhaustive).
         pub(crate) fn lane_op(op: AluOp) -> LaneOp {
             let isa = isa();
-            let dot = |dot| LaneOp {
+            let dot = |dot, rows| LaneOp {
                 kernel: pick(isa, kernels::Mul, avx2_kernel!(Mul), avx512_kernel!(Mul)),
+                rows,
                 arity: 2,
                 dot,
             };
             match op {
                 $(AluOp::$op => LaneOp {
                     kernel: pick(isa, kernels::$op, avx2_kernel!($op), avx512_kernel!($op)),
+                    rows: pick_rows(isa, rows_base::$op, avx2_rows!($op), avx512_rows!($op)),
                     arity: arity!($($v),+),
                     dot: 0,
                 },)*
-                AluOp::Dp2 => dot(2),
-                AluOp::Dp3 => dot(3),
-                AluOp::Dp4 => dot(4),
+                AluOp::Dp2 => dot(2, pick_rows(isa, rows_base::dot::<4>, avx2_rows!(dot::<4>), avx512_rows!(dot::<4>))),
+                AluOp::Dp3 => dot(3, pick_rows(isa, rows_base::dot::<6>, avx2_rows!(dot::<6>), avx512_rows!(dot::<6>))),
+                AluOp::Dp4 => dot(4, pick_rows(isa, rows_base::dot::<8>, avx2_rows!(dot::<8>), avx512_rows!(dot::<8>))),
             }
         }
 
@@ -293,6 +643,49 @@ macro_rules! lane_ops {
                 avx512_kernel!($op),
             ),)*]
         }
+
+        /// Every row kernel: opcode, arity, baseline, AVX2 and AVX-512
+        /// versions (the dot products with arity 4, 6 and 8).
+        #[cfg(test)]
+        pub(crate) fn all_row_kernels() -> Vec<(AluOp, u8, [RowKernel; 3])> {
+            let mut v = vec![$((
+                AluOp::$op,
+                arity!($($v),+),
+                [rows_base::$op as RowKernel, avx2_rows!($op), avx512_rows!($op)],
+            ),)*];
+            v.push((AluOp::Dp2, 4, [rows_base::dot::<4>, avx2_rows!(dot::<4>), avx512_rows!(dot::<4>)]));
+            v.push((AluOp::Dp3, 6, [rows_base::dot::<6>, avx2_rows!(dot::<6>), avx512_rows!(dot::<6>)]));
+            v.push((AluOp::Dp4, 8, [rows_base::dot::<8>, avx2_rows!(dot::<8>), avx512_rows!(dot::<8>)]));
+            v
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+macro_rules! avx2_rows {
+    ($($op:tt)+) => {
+        rows_avx2::$($op)+
+    };
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+macro_rules! avx2_rows {
+    ($($op:tt)+) => {
+        rows_base::$($op)+
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+macro_rules! avx512_rows {
+    ($($op:tt)+) => {
+        rows_avx512::$($op)+
+    };
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+macro_rules! avx512_rows {
+    ($($op:tt)+) => {
+        rows_base::$($op)+
     };
 }
 
@@ -337,6 +730,14 @@ pub enum Isa {
 }
 
 fn pick(isa: Isa, base: Kernel, avx2: Kernel, avx512: Kernel) -> Kernel {
+    match isa {
+        Isa::Baseline => base,
+        Isa::Avx2 => avx2,
+        Isa::Avx512 => avx512,
+    }
+}
+
+fn pick_rows(isa: Isa, base: RowKernel, avx2: RowKernel, avx512: RowKernel) -> RowKernel {
     match isa {
         Isa::Baseline => base,
         Isa::Avx2 => avx2,
@@ -537,6 +938,133 @@ pub(crate) mod tests {
 
         pub(crate) fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
             xs[self.below(xs.len())]
+        }
+    }
+
+    /// Every row kernel, in each instruction set this CPU runs, computes
+    /// what the lane kernels compute lane by lane: on random rows of an
+    /// arena, its destination row among its sources or not, with source
+    /// modifiers, `_sat`, a mask or none, and lane ranges with and without
+    /// a remainder; the lanes outside the range or the mask keep their
+    /// words.
+    #[test]
+    fn row_kernels_match_lane_kernels() {
+        let sets = match cpu_isa() {
+            Isa::Baseline => 1,
+            Isa::Avx2 => 2,
+            Isa::Avx512 => 3,
+        };
+        let mods = [
+            SrcBits::NONE,
+            SrcBits {
+                and: !0,
+                xor: 0x8000_0000,
+                add: 0,
+            },
+            SrcBits {
+                and: 0x7fff_ffff,
+                xor: 0,
+                add: 0,
+            },
+            SrcBits {
+                and: 0x7fff_ffff,
+                xor: 0x8000_0000,
+                add: 0,
+            },
+            SrcBits {
+                and: !0,
+                xor: !0,
+                add: 1,
+            },
+        ];
+        let lane_kernels = all_kernels();
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for (op, arity, rows) in all_row_kernels() {
+            let n = arity as usize;
+            // the reference: the baseline lane kernel on one lane (a dot
+            // product: mul, then dp_acc per further term)
+            let lane = |s: &[u32]| -> u32 {
+                let mut o = [0];
+                let dot = matches!(op, AluOp::Dp2 | AluOp::Dp3 | AluOp::Dp4);
+                if dot {
+                    kernels::Mul(&mut o, &s[0..1], &s[1..2], &[0], &[0]);
+                    for t in 1..n / 2 {
+                        dp_acc(
+                            &mut o,
+                            &s[2 * t..2 * t + 1],
+                            &s[2 * t + 1..2 * t + 2],
+                            &[0],
+                            &[0],
+                        );
+                    }
+                } else {
+                    let k = lane_kernels.iter().find(|k| k.0 == op).unwrap().2;
+                    let at = |i: usize| &s[i.min(n - 1)..i.min(n - 1) + 1];
+                    // SAFETY: a baseline kernel has no precondition
+                    unsafe { k(&mut o, at(0), at(1), at(2), at(3)) };
+                }
+                o[0]
+            };
+            for (set, &kernel) in rows.iter().enumerate().take(sets) {
+                for case in 0..60 {
+                    let w = [1usize, 7, 16, 40, 64][case % 5];
+                    let nrows = 10;
+                    let arena0: Vec<u32> = (0..nrows * w)
+                        .map(|_| {
+                            let r = rng.next();
+                            match r % 4 {
+                                0 => [0, 0x8000_0000, 1, 0x7f80_0000, 0x7fc0_0001, 0x3f80_0000]
+                                    [(r >> 8) as usize % 6],
+                                1 => (r >> 40) as u32 % 5,
+                                _ => (r >> 16) as u32,
+                            }
+                        })
+                        .collect();
+                    let row = |rng: &mut Rng| (rng.below(nrows) * w) as u32;
+                    let mut a = RowArgs {
+                        out: row(&mut rng),
+                        src: [0; 8],
+                        mods: [SrcBits::NONE; 8],
+                        modified: false,
+                        sat: rng.below(4) == 0,
+                    };
+                    for k in 0..n {
+                        a.src[k] = if rng.below(3) == 0 {
+                            a.out
+                        } else {
+                            row(&mut rng)
+                        };
+                        if rng.below(3) == 0 {
+                            a.mods[k] = mods[rng.below(mods.len())];
+                            a.modified |= a.mods[k] != SrcBits::NONE;
+                        }
+                    }
+                    let start = rng.below(w);
+                    let lanes = start..start + rng.below(w - start + 1);
+                    let mask: Vec<u32> = (0..w).map(|_| bool_mask(rng.below(3) > 0)).collect();
+                    let masked = rng.below(2) == 0;
+                    let mut arena = arena0.clone();
+                    let m = masked.then_some(&mask[..]);
+                    // SAFETY: `sets` counts only the instruction sets this
+                    // CPU runs; every row lies in the arena
+                    unsafe { kernel(&mut arena, &a, lanes.clone(), m) };
+                    let mut want = arena0.clone();
+                    for l in lanes.clone() {
+                        let s: Vec<u32> = (0..n)
+                            .map(|k| a.mods[k].apply(arena0[a.src[k] as usize + l]))
+                            .collect();
+                        let v = lane(&s);
+                        let v = if a.sat { sat(v) } else { v };
+                        if !masked || mask[l] != 0 {
+                            want[a.out as usize + l] = v;
+                        }
+                    }
+                    assert_eq!(
+                        arena, want,
+                        "set {set} {op:?}, {a:?}, lanes {lanes:?}, masked {masked}"
+                    );
+                }
+            }
         }
     }
 
