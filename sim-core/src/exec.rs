@@ -2028,10 +2028,14 @@ impl<'p> GroupExecutor<'p> {
         match cond {
             None => out.copy_from_slice(&warp.active),
             Some((src, nz)) => {
-                self.condition(warp, b, src, *nz, out);
-                for (o, &a) in out.iter_mut().zip(&warp.active) {
-                    *o &= a;
+                // the condition and the active lanes in one pass
+                let mut buf = std::mem::take(&mut self.sc.s[0]);
+                let c = self.operand(warp, b, src, 0, &mut buf);
+                let nz = *nz;
+                for ((o, &c), &a) in out.iter_mut().zip(c).zip(&warp.active) {
+                    *o = bool_mask((c != 0) == nz) & a;
                 }
+                self.sc.s[0] = buf;
             }
         }
     }

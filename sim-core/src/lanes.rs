@@ -317,22 +317,27 @@ fn split_rows<'a, const N: usize>(
     let (lo, hi): (&'a [u32], &'a [u32]) = (lo, hi);
     // rows are W-aligned in the arena: a source row is the destination
     // row or lies wholly before or after it
-    let alias: [bool; N] = std::array::from_fn(|k| a.src[k] == a.out);
-    let rows: [&[u32]; N] = std::array::from_fn(|k| {
+    // (loops rather than `array::from_fn`, which did not inline here)
+    let mut alias = [false; N];
+    let mut rows: [&[u32]; N] = [&ZEROS[..0]; N];
+    for k in 0..N {
         let s = a.src[k] as usize + start;
-        if alias[k] {
+        alias[k] = a.src[k] == a.out;
+        rows[k] = if alias[k] {
             &ZEROS[..len]
         } else if s < out {
             &lo[s..s + len]
         } else {
             &hi[s - out - len..s - out]
-        }
-    });
+        };
+    }
+    let mut mods = [SrcBits::NONE; N];
+    mods.copy_from_slice(&a.mods[..N]);
     let m = match mask {
         Some(m) => &m[start..start + len],
         None => &ONES[..len],
     };
-    (o, rows, alias, m, std::array::from_fn(|k| a.mods[k]))
+    (o, rows, alias, m, mods)
 }
 
 /// The sum of a dot product of `N / 2` terms (`s[2t]·s[2t + 1]`), as `mul`
