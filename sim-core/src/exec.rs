@@ -497,6 +497,39 @@ fn src_bits(m: SrcMod) -> Option<SrcBits> {
     Some(SrcBits { and, xor, add })
 }
 
+/// Whether an operand of `prog` (or one of its relative indices) is
+/// vThreadGroupID: else the executor does not keep its rows.
+fn reads_group_id(prog: &Program) -> bool {
+    fn any(o: &crate::ir::Operand) -> bool {
+        o.ty == crate::ir::OperandType::InputThreadGroupId
+            || o.indices.iter().filter_map(|i| i.rel.as_deref()).any(any)
+    }
+    prog.decoded
+        .instructions
+        .iter()
+        .any(|i| i.operands.iter().any(any))
+}
+
+/// Which of vThreadID.xyz (bits 0–2) and vThreadGroupID.xyz (bits 3–5)
+/// the fast ALU instructions read: the arena rows a new batch refreshes.
+fn per_batch_rows(fast: &[Option<FastAlu>]) -> u8 {
+    let mut used = 0;
+    for f in fast.iter().flatten() {
+        let (comps, arity) = match f.op.dot {
+            0 => (&f.comps[..f.n as usize], f.op.arity as usize),
+            d => (&f.comps[..d as usize], 2),
+        };
+        for s in comps.iter().flat_map(|c| &c.src[..arity]) {
+            match s.row {
+                Row::Tid(k) => used |= 1 << k,
+                Row::Group(k) => used |= 8 << k,
+                _ => {}
+            }
+        }
+    }
+    used
+}
+
 /// `f` on the rows of arena `l`; `None` when it needs more than four
 /// constant-buffer rows, a source has an integer `abs` modifier, or an
 /// offset does not fit in 32 bits.
@@ -1064,6 +1097,15 @@ pub struct GroupExecutor<'p> {
     fast: Vec<Option<RowAlu>>,
     /// where the rows of each warp's arena (`Warp::regs`) lie
     arena: Arena,
+    /// the arena rows of system values that change per batch and that the
+    /// fast instructions read ([`per_batch_rows`])
+    batch_rows: u8,
+    /// `SV_GroupID` of the running batch's first group
+    first: [u32; 3],
+    /// the program reads vThreadGroupID ([`reads_group_id`]): `Warp::gid`
+    /// is kept (else it is left alone, but for a packed warp's x, which
+    /// also gives vThreadID.x)
+    group_rows: bool,
     /// the running-sum kernel of `dp2`–`dp4`
     dp_acc: Kernel,
     /// the instruction set `run_warp` is compiled for on this CPU
@@ -1313,6 +1355,7 @@ impl<'p> GroupExecutor<'p> {
                 }
             })
             .collect();
+        let batch_rows = per_batch_rows(&fast);
         let fast = fast
             .iter()
             .map(|f| f.as_ref().and_then(|f| lower(f, &arena)))
@@ -1342,6 +1385,9 @@ impl<'p> GroupExecutor<'p> {
             prof: None,
             fast,
             arena,
+            batch_rows,
+            group_rows: reads_group_id(prog),
+            first: [0; 3],
             dp_acc: dp_acc_kernel(),
             isa: crate::lanes::isa(),
             private: Vec::new(),
@@ -1696,6 +1742,7 @@ impl<'p> GroupExecutor<'p> {
     /// Reset registers, masks and TGSM for the `count` groups (at most
     /// `pack`, consecutive along x) from `first`.
     fn start_batch(&mut self, first: [u32; 3], count: u32) {
+        self.first = first;
         // Empty slices are skipped: glibc's AVX-512 memset clears a short
         // tail with a masked store, and on the dangling pointer of an empty
         // Vec that store takes a microcode assist (perf: ~12% of
@@ -1734,17 +1781,29 @@ impl<'p> GroupExecutor<'p> {
                     for (g, &k) in g.iter_mut().zip(batch.iter()) {
                         *g = first[0].wrapping_add(k);
                     }
-                } else {
+                } else if self.group_rows {
                     g.fill(first[c]);
                 }
-                for ((t, &i), &g) in tid[c].iter_mut().zip(&tig[c]).zip(g.iter()) {
-                    *t = g.wrapping_mul(tg[c]).wrapping_add(i);
+                if c == 0 && self.pack > 1 {
+                    for ((t, &i), &g) in tid[c].iter_mut().zip(&tig[c]).zip(g.iter()) {
+                        *t = g.wrapping_mul(tg[c]).wrapping_add(i);
+                    }
+                } else {
+                    // one group: a multiply per row, not per lane
+                    let base = first[c].wrapping_mul(tg[c]);
+                    for (t, &i) in tid[c].iter_mut().zip(&tig[c]) {
+                        *t = base.wrapping_add(i);
+                    }
                 }
-                // their rows in the arena, for the fast ALU instructions
-                let at = sys + c * w;
-                regs[at..at + w].copy_from_slice(&tid[c]);
-                let at = sys + (6 + c) * w;
-                regs[at..at + w].copy_from_slice(g);
+                // their rows in the arena, where fast ALU instructions read them
+                if self.batch_rows & (1 << c) != 0 {
+                    let at = sys + c * w;
+                    regs[at..at + w].copy_from_slice(&tid[c]);
+                }
+                if self.batch_rows & (8 << c) != 0 {
+                    let at = sys + (6 + c) * w;
+                    regs[at..at + w].copy_from_slice(g);
+                }
             }
         }
         self.stats.groups += u64::from(count);
@@ -1762,7 +1821,10 @@ impl<'p> GroupExecutor<'p> {
             .map_or_else(|| "?".to_string(), crate::disasm::mnemonic);
         Runaway {
             reason,
-            group: std::array::from_fn(|c| warp.gid[c][lane]),
+            group: {
+                let [x, y, z] = self.first;
+                [x.wrapping_add(warp.batch[lane]), y, z]
+            },
             lane: warp.flat[lane],
             mnemonic,
             token,
