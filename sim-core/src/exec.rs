@@ -319,6 +319,9 @@ struct Warp {
     /// per lane, which group of a batch it runs (0 unless packed:
     /// [`GroupExecutor::packed`])
     batch: Vec<u32>,
+    /// per lane, vThreadID.x less the batch's first group's x times the
+    /// group width: `batch·width + vThreadIDInGroup.x`
+    x_offset: Vec<u32>,
     /// lanes that exist (the last warp may be partial)
     exists: Vec<u32>,
     alive: Vec<u32>,
@@ -1323,6 +1326,9 @@ impl<'p> GroupExecutor<'p> {
                     }
                     None => true,
                 };
+                let x_offset = (batch.iter().zip(&tig[0]))
+                    .map(|(&k, &x)| k.wrapping_mul(gx).wrapping_add(x))
+                    .collect();
                 Warp {
                     linear,
                     count: std::cell::Cell::new(None),
@@ -1342,6 +1348,7 @@ impl<'p> GroupExecutor<'p> {
                     flat,
                     tid: [vec![0; w], vec![0; w], vec![0; w]],
                     gid: [vec![0; w], vec![0; w], vec![0; w]],
+                    x_offset,
                     batch,
                     alive: exists.clone(),
                     active: exists.clone(),
@@ -1772,6 +1779,7 @@ impl<'p> GroupExecutor<'p> {
                 tig,
                 gid,
                 batch,
+                x_offset,
                 ..
             } = warp;
             let (sys, w) = (self.arena.sys, self.w);
@@ -1784,16 +1792,12 @@ impl<'p> GroupExecutor<'p> {
                 } else if self.group_rows {
                     g.fill(first[c]);
                 }
-                if c == 0 && self.pack > 1 {
-                    for ((t, &i), &g) in tid[c].iter_mut().zip(&tig[c]).zip(g.iter()) {
-                        *t = g.wrapping_mul(tg[c]).wrapping_add(i);
-                    }
-                } else {
-                    // one group: a multiply per row, not per lane
-                    let base = first[c].wrapping_mul(tg[c]);
-                    for (t, &i) in tid[c].iter_mut().zip(&tig[c]) {
-                        *t = base.wrapping_add(i);
-                    }
+                // a multiply per row, not per lane: x is the first group's
+                // plus each lane's offset in the batch
+                let base = first[c].wrapping_mul(tg[c]);
+                let offset = if c == 0 { &x_offset[..] } else { &tig[c][..] };
+                for (t, &i) in tid[c].iter_mut().zip(offset) {
+                    *t = base.wrapping_add(i);
                 }
                 // their rows in the arena, where fast ALU instructions read them
                 if self.batch_rows & (1 << c) != 0 {
@@ -3907,6 +3911,7 @@ impl Warp {
             tid: [Vec::new(), Vec::new(), Vec::new()],
             gid: [Vec::new(), Vec::new(), Vec::new()],
             batch: Vec::new(),
+            x_offset: Vec::new(),
             exists: Vec::new(),
             alive: Vec::new(),
             active: Vec::new(),
