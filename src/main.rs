@@ -48,7 +48,8 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         threads: usize,
         /// Lanes per warp: 1 up to the thread-group size, or `group` (one warp
-        /// per thread group: the fastest for most shaders).
+        /// per thread group: the fastest for most shaders; small groups that
+        /// cannot observe one another are packed a few to a warp).
         #[arg(long, default_value = "group", value_parser = parse_warp_width)]
         warp_width: usize,
         /// After the last step, write resource NAME to FILE: raw little-endian bytes,
