@@ -414,9 +414,10 @@ struct FastComp {
 /// An ALU instruction into a temp whose sources are temps,
 /// immediates, system values or immediately indexed constant-buffer words,
 /// resolved once per executor: per destination component, the lane kernel
-/// and where each source's lane values are. The hot path of every shader;
-/// the general [`GroupExecutor::alu`] handles everything else, with the same
-/// kernels.
+/// and where each source's lane values are; then lowered onto the warps'
+/// arena ([`RowAlu`]). The hot path of every shader; the general
+/// [`GroupExecutor::alu`] handles everything else, with kernels made from
+/// the same lane functions (`lanes::lane_ops!`).
 #[derive(Debug, Clone, Copy)]
 struct FastAlu {
     op: LaneOp,
