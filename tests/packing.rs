@@ -39,65 +39,18 @@ store_raw u0.x, r0.y, vThreadIDInGroupFlattened.x
 ret
 ";
 
-/// mandelbrot's divergent escape loop (the workload's listing), 8×8 groups.
-const ESCAPE: &str = "
-cs_5_0
-dcl_constantbuffer CB0[1], immediateIndexed
-dcl_uav_structured u0, 4
-dcl_input vThreadID.xy
-dcl_temps 3
-dcl_thread_group 8, 8, 1
-uge r0.xy, vThreadID.xyxx, cb0[0].xyxx
-or r0.x, r0.y, r0.x
-if_nz r0.x
-  ret
-endif
-utof r0.xy, vThreadID.xyxx
-mul r0.xy, r0.xyxx, l(3.000000, 3.000000, 0.000000, 0.000000)
-utof r0.zw, cb0[0].xxxy
-div r0.xy, r0.xyxx, r0.zwzz
-add r0.xy, r0.xyxx, l(-2.000000, -1.500000, 0.000000, 0.000000)
-mov r0.zw, l(0,0,0,0)
-mov r1.x, l(0)
-loop
-  ult r1.y, r1.x, cb0[0].z
-  mul r1.zw, r0.zzzw, r0.zzzw
-  add r1.z, r1.w, r1.z
-  lt r1.z, r1.z, l(4.000000)
-  and r1.y, r1.z, r1.y
-  breakc_z r1.y
-  mad r1.y, r0.z, r0.z, -r1.w
-  add r2.x, r0.x, r1.y
-  dp2 r1.y, r0.wwww, r0.zzzz
-  add r2.y, r0.y, r1.y
-  iadd r1.x, r1.x, l(1)
-  mov r0.zw, r2.xxxy
-endloop
-imad r0.x, vThreadID.y, cb0[0].x, vThreadID.x
-store_structured u0.x, r0.x, l(0), r1.x
-ret
-";
+/// mandelbrot's divergent escape loop: the workload's listing, 8×8 groups.
+const ESCAPE: &str = include_str!("../examples/mandelbrot/mandelbrot.asm");
 
-/// saxpy over float4 structures in one-row groups of 24 (the lane-linear
-/// addresses of `SV_DispatchThreadID.x`, which packing keeps), with a
-/// bounds check that a row of groups overruns.
-const SAXPY: &str = "
-cs_5_0
-dcl_constantbuffer CB0[1], immediateIndexed
-dcl_resource_structured t0, 16
-dcl_uav_structured u0, 16
-dcl_input vThreadID.x
-dcl_temps 2
-dcl_thread_group 24, 1, 1
-ult r0.x, vThreadID.x, cb0[0].y
-if_nz r0.x
-  ld_structured_indexable(structured_buffer, stride=16)(mixed,mixed,mixed,mixed) r0.xyzw, vThreadID.x, l(0), t0.xyzw
-  ld_structured_indexable(structured_buffer, stride=16)(mixed,mixed,mixed,mixed) r1.xyzw, vThreadID.x, l(0), u0.xyzw
-  mad r0.xyzw, cb0[0].xxxx, r0.xyzw, r1.xyzw
-  store_structured u0.xyzw, vThreadID.x, l(0), r0.xyzw
-endif
-ret
-";
+/// saxpy over float4 structures (the workload's listing) in one-row groups
+/// of 24 instead of 128, so that small dispatches pack: the lane-linear
+/// addresses of `SV_DispatchThreadID.x`, which packing keeps, and a bounds
+/// check that a row of groups overruns.
+fn saxpy() -> String {
+    let s = include_str!("../examples/saxpy_structured/saxpy_structured.asm");
+    assert!(s.contains("dcl_thread_group 128, 1, 1"));
+    s.replace("dcl_thread_group 128, 1, 1", "dcl_thread_group 24, 1, 1")
+}
 
 fn program(src: &str) -> Program {
     Program::from_decoded(assemble(src).unwrap_or_else(|e| panic!("{e}")), None).unwrap()
@@ -141,6 +94,7 @@ fn run(
 
 #[test]
 fn packed_dispatches_match_one_warp_per_group() {
+    let saxpy = saxpy();
     let shapes: &[(&str, u32, &[[u32; 3]])] = &[
         (
             SYSTEM_VALUES,
@@ -148,7 +102,7 @@ fn packed_dispatches_match_one_warp_per_group() {
             &[[8, 4, 2], [7, 3, 1], [1, 4, 1], [3, 1, 2]],
         ),
         (ESCAPE, 4, &[[25, 5, 1], [4, 4, 1], [1, 1, 1]]),
-        (SAXPY, 16, &[[9, 1, 1], [5, 3, 1], [2, 1, 1]]),
+        (&saxpy, 16, &[[9, 1, 1], [5, 3, 1], [2, 1, 1]]),
     ];
     let mut packed_any = 0;
     for &(src, stride, dispatches) in shapes {

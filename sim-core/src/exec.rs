@@ -358,11 +358,8 @@ struct Scratch {
     alu: Vec<u32>,
 }
 
-/// Zeros for up to the largest warp (a group of at most 1024 threads, FS
-/// §18.6.6): the operand `l(0)` and a missing offset, without a fill.
-static ZEROS: [u32; 1024] = [0; 1024];
-
-/// W zeros: a slice of [`ZEROS`], or `buf` filled should W ever exceed it.
+/// W zeros: a slice of [`ZEROS`] (the operand `l(0)` and a missing
+/// offset, without a fill), or `buf` filled should W ever exceed it.
 #[inline]
 fn zeros(w: usize, buf: &mut [u32]) -> &[u32] {
     match ZEROS.get(..w) {
@@ -1107,8 +1104,7 @@ pub struct GroupExecutor<'p> {
     /// `SV_GroupID` of the running batch's first group
     first: [u32; 3],
     /// the program reads vThreadGroupID ([`reads_group_id`]): `Warp::gid`
-    /// is kept (else it is left alone, but for a packed warp's x, which
-    /// also gives vThreadID.x)
+    /// is kept (else it is left alone)
     group_rows: bool,
     /// the running-sum kernel of `dp2`–`dp4`
     dp_acc: Kernel,
@@ -1773,7 +1769,7 @@ impl<'p> GroupExecutor<'p> {
             warp.frames.clear();
             warp.pc = 0;
             // a warp of a short batch's missing groups has nothing to run
-            warp.done = !warp.note_active() && warp.span.is_empty();
+            warp.done = !warp.note_active();
             let Warp {
                 regs,
                 tid,
@@ -1786,12 +1782,14 @@ impl<'p> GroupExecutor<'p> {
             let (sys, w) = (self.arena.sys, self.w);
             for c in 0..3 {
                 let g = &mut gid[c];
-                if c == 0 && self.pack > 1 {
-                    for (g, &k) in g.iter_mut().zip(batch.iter()) {
-                        *g = first[0].wrapping_add(k);
+                if self.group_rows {
+                    if c == 0 && self.pack > 1 {
+                        for (g, &k) in g.iter_mut().zip(batch.iter()) {
+                            *g = first[0].wrapping_add(k);
+                        }
+                    } else {
+                        g.fill(first[c]);
                     }
-                } else if self.group_rows {
-                    g.fill(first[c]);
                 }
                 // a multiply per row, not per lane: x is the first group's
                 // plus each lane's offset in the batch

@@ -287,10 +287,15 @@ macro_rules! lanes_blend {
     }};
 }
 
-/// All ones and all zeros: the mask of a row kernel that writes every
-/// lane, and the stand-in slice of a source that is the destination row.
-static ONES: [u32; 4096] = [!0; 4096];
-static ZEROS: [u32; 4096] = [0; 4096];
+/// The most lanes a warp has: a thread group has at most 1024 threads (FS
+/// §18.6.6; the loader refuses more) and a packed warp at most 1024 lanes.
+pub(crate) const MAX_WARP: usize = 1024;
+
+/// All ones and all zeros for up to the largest warp: the mask of a row
+/// kernel that writes every lane, the stand-in slice of a source that is
+/// the destination row, and the executor's `l(0)` operand.
+static ONES: [u32; MAX_WARP] = [!0; MAX_WARP];
+pub(crate) static ZEROS: [u32; MAX_WARP] = [0; MAX_WARP];
 
 /// The rows of a row kernel's call: the destination row's `lanes`
 /// (mutable) and the `N` source rows' (a source that is the destination
@@ -319,6 +324,7 @@ fn split_rows<'a, const N: usize>(
     // row or lies wholly before or after it
     // (loops rather than `array::from_fn`, which did not inline here)
     let mut alias = [false; N];
+    // `len` ≤ W ≤ MAX_WARP, so ZEROS and ONES cover it
     let mut rows: [&[u32]; N] = [&ZEROS[..0]; N];
     for k in 0..N {
         let s = a.src[k] as usize + start;
@@ -617,35 +623,33 @@ macro_rules! lane_ops {
         /// AVX-512, AVX2 or the baseline); every opcode has one (the match
         /// is exhaustive).
         pub(crate) fn lane_op(op: AluOp) -> LaneOp {
-            let isa = isa();
-            let dot = |dot, rows| LaneOp {
-                kernel: pick(isa, kernels::Mul, avx2_kernel!(Mul), avx512_kernel!(Mul)),
-                rows,
+            let i = isa() as usize;
+            let dot = |dot, rows: [RowKernel; 3]| LaneOp {
+                kernel: sets!(Kernel, kernels, kernels_avx2, kernels_avx512, Mul)[i],
+                rows: rows[i],
                 arity: 2,
                 dot,
             };
             match op {
                 $(AluOp::$op => LaneOp {
-                    kernel: pick(isa, kernels::$op, avx2_kernel!($op), avx512_kernel!($op)),
-                    rows: pick_rows(isa, rows_base::$op, avx2_rows!($op), avx512_rows!($op)),
+                    kernel: sets!(Kernel, kernels, kernels_avx2, kernels_avx512, $op)[i],
+                    rows: row_sets!($op)[i],
                     arity: arity!($($v),+),
                     dot: 0,
                 },)*
-                AluOp::Dp2 => dot(2, pick_rows(isa, rows_base::dot::<4>, avx2_rows!(dot::<4>), avx512_rows!(dot::<4>))),
-                AluOp::Dp3 => dot(3, pick_rows(isa, rows_base::dot::<6>, avx2_rows!(dot::<6>), avx512_rows!(dot::<6>))),
-                AluOp::Dp4 => dot(4, pick_rows(isa, rows_base::dot::<8>, avx2_rows!(dot::<8>), avx512_rows!(dot::<8>))),
+                AluOp::Dp2 => dot(2, row_sets!(dot::<4>)),
+                AluOp::Dp3 => dot(3, row_sets!(dot::<6>)),
+                AluOp::Dp4 => dot(4, row_sets!(dot::<8>)),
             }
         }
 
-        /// Every lane kernel: opcode, arity, baseline and AVX2 versions.
+        /// Every lane kernel: opcode, arity, its baseline, AVX2 and AVX-512 versions.
         #[cfg(test)]
-        pub(crate) fn all_kernels() -> Vec<(AluOp, u8, Kernel, Kernel, Kernel)> {
+        pub(crate) fn all_kernels() -> Vec<(AluOp, u8, [Kernel; 3])> {
             vec![$((
                 AluOp::$op,
                 arity!($($v),+),
-                kernels::$op,
-                avx2_kernel!($op),
-                avx512_kernel!($op),
+                sets!(Kernel, kernels, kernels_avx2, kernels_avx512, $op),
             ),)*]
         }
 
@@ -653,77 +657,41 @@ macro_rules! lane_ops {
         /// versions (the dot products with arity 4, 6 and 8).
         #[cfg(test)]
         pub(crate) fn all_row_kernels() -> Vec<(AluOp, u8, [RowKernel; 3])> {
-            let mut v = vec![$((
-                AluOp::$op,
-                arity!($($v),+),
-                [rows_base::$op as RowKernel, avx2_rows!($op), avx512_rows!($op)],
-            ),)*];
-            v.push((AluOp::Dp2, 4, [rows_base::dot::<4>, avx2_rows!(dot::<4>), avx512_rows!(dot::<4>)]));
-            v.push((AluOp::Dp3, 6, [rows_base::dot::<6>, avx2_rows!(dot::<6>), avx512_rows!(dot::<6>)]));
-            v.push((AluOp::Dp4, 8, [rows_base::dot::<8>, avx2_rows!(dot::<8>), avx512_rows!(dot::<8>)]));
+            let mut v = vec![$((AluOp::$op, arity!($($v),+), row_sets!($op)),)*];
+            v.push((AluOp::Dp2, 4, row_sets!(dot::<4>)));
+            v.push((AluOp::Dp3, 6, row_sets!(dot::<6>)));
+            v.push((AluOp::Dp4, 8, row_sets!(dot::<8>)));
             v
         }
     };
 }
 
+/// `[$base::item, $avx2::item, $avx512::item]` as `[$ty; 3]`, indexed by
+/// [`Isa`]; off x86-64, where the wide modules do not exist, the baseline's
+/// item three times.
 #[cfg(target_arch = "x86_64")]
-macro_rules! avx2_rows {
-    ($($op:tt)+) => {
-        rows_avx2::$($op)+
+macro_rules! sets {
+    ($ty:ty, $base:ident, $avx2:ident, $avx512:ident, $($item:tt)+) => {
+        [$base::$($item)+ as $ty, $avx2::$($item)+, $avx512::$($item)+]
     };
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-macro_rules! avx2_rows {
-    ($($op:tt)+) => {
-        rows_base::$($op)+
+macro_rules! sets {
+    ($ty:ty, $base:ident, $avx2:ident, $avx512:ident, $($item:tt)+) => {
+        [$base::$($item)+ as $ty; 3]
     };
 }
 
-#[cfg(target_arch = "x86_64")]
-macro_rules! avx512_rows {
-    ($($op:tt)+) => {
-        rows_avx512::$($op)+
-    };
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-macro_rules! avx512_rows {
-    ($($op:tt)+) => {
-        rows_base::$($op)+
-    };
-}
-
-#[cfg(target_arch = "x86_64")]
-macro_rules! avx2_kernel {
-    ($op:ident) => {
-        kernels_avx2::$op
-    };
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-macro_rules! avx2_kernel {
-    ($op:ident) => {
-        kernels::$op
-    };
-}
-
-#[cfg(target_arch = "x86_64")]
-macro_rules! avx512_kernel {
-    ($op:ident) => {
-        kernels_avx512::$op
-    };
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-macro_rules! avx512_kernel {
-    ($op:ident) => {
-        kernels::$op
+/// The row kernel `item` in the three sets ([`sets`]).
+macro_rules! row_sets {
+    ($($item:tt)+) => {
+        sets!(RowKernel, rows_base, rows_avx2, rows_avx512, $($item)+)
     };
 }
 
 /// A vector instruction set the kernels and the interpreter loop are
-/// compiled for, narrowest first.
+/// compiled for, narrowest first (the discriminant indexes the kernel sets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Isa {
     /// baseline x86-64 (SSE2), or any other architecture
@@ -732,22 +700,6 @@ pub enum Isa {
     Avx2,
     /// AVX-512 F, BW, DQ and VL (with AVX2)
     Avx512,
-}
-
-fn pick(isa: Isa, base: Kernel, avx2: Kernel, avx512: Kernel) -> Kernel {
-    match isa {
-        Isa::Baseline => base,
-        Isa::Avx2 => avx2,
-        Isa::Avx512 => avx512,
-    }
-}
-
-fn pick_rows(isa: Isa, base: RowKernel, avx2: RowKernel, avx512: RowKernel) -> RowKernel {
-    match isa {
-        Isa::Baseline => base,
-        Isa::Avx2 => avx2,
-        Isa::Avx512 => avx512,
-    }
 }
 
 /// The environment variable that lowers the instruction set the executor
@@ -898,7 +850,7 @@ unsafe fn dp_acc_avx512(o: &mut [u32], a: &[u32], b: &[u32], _c: &[u32], _d: &[u
 pub(crate) fn dp_acc_kernel() -> Kernel {
     #[cfg(target_arch = "x86_64")]
     {
-        pick(isa(), dp_acc, dp_acc_avx2, dp_acc_avx512)
+        [dp_acc as Kernel, dp_acc_avx2, dp_acc_avx512][isa() as usize]
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -1003,7 +955,7 @@ pub(crate) mod tests {
                         );
                     }
                 } else {
-                    let k = lane_kernels.iter().find(|k| k.0 == op).unwrap().2;
+                    let k = lane_kernels.iter().find(|k| k.0 == op).unwrap().2[0];
                     let at = |i: usize| &s[i.min(n - 1)..i.min(n - 1) + 1];
                     // SAFETY: a baseline kernel has no precondition
                     unsafe { k(&mut o, at(0), at(1), at(2), at(3)) };
@@ -1110,10 +1062,10 @@ pub(crate) mod tests {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         let mut kernels = all_kernels();
         #[cfg(target_arch = "x86_64")]
-        kernels.push((AluOp::Dp4, 3, dp_acc, dp_acc_avx2, dp_acc_avx512));
+        kernels.push((AluOp::Dp4, 3, [dp_acc, dp_acc_avx2, dp_acc_avx512]));
         let wide_sets = kernels
             .into_iter()
-            .flat_map(|(op, arity, base, avx2, avx512)| {
+            .flat_map(|(op, arity, [base, avx2, avx512])| {
                 let avx512 = (isa >= Isa::Avx512).then_some((op, arity, base, avx512, "AVX-512"));
                 std::iter::once((op, arity, base, avx2, "AVX2")).chain(avx512)
             });
