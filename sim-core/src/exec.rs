@@ -812,6 +812,22 @@ fn load_line(
     use sim_mem::sync::Ordering::Relaxed;
     let k_max = swz.iter().copied().max().unwrap_or(0) as usize;
     let region = &words[first..first + step * (n - 1) + k_max + 1];
+    if mask & 0xf == 0xf && swz == [0, 1, 2, 3] && step == 4 {
+        // packed float4s (a 16-byte structure): whole quads, no per-lane
+        // slicing
+        let (quads, _) = region.as_chunks::<4>();
+        let (r0, rest) = rows.split_at_mut(w);
+        let (r1, rest) = rest.split_at_mut(w);
+        let (r2, r3) = rest.split_at_mut(w);
+        let (r0, r1, r2, r3) = (&mut r0[..n], &mut r1[..n], &mut r2[..n], &mut r3[..n]);
+        for (l, q) in quads[..n].iter().enumerate() {
+            r0[l] = q[0].load(Relaxed);
+            r1[l] = q[1].load(Relaxed);
+            r2[l] = q[2].load(Relaxed);
+            r3[l] = q[3].load(Relaxed);
+        }
+        return;
+    }
     if mask & 0xf == 0xf && swz == [0, 1, 2, 3] && step >= 4 {
         let (r0, rest) = rows.split_at_mut(w);
         let (r1, rest) = rest.split_at_mut(w);
@@ -863,6 +879,20 @@ fn store_line(
     let count = rows.len() / w;
     let region = &words[first..first + step * (n - 1) + count];
     match count {
+        4 if step == 4 => {
+            // packed float4s: whole quads, no per-lane slicing
+            let (quads, _) = region.as_chunks::<4>();
+            let (r0, rest) = rows.split_at(w);
+            let (r1, rest) = rest.split_at(w);
+            let (r2, r3) = rest.split_at(w);
+            let (r0, r1, r2, r3) = (&r0[..n], &r1[..n], &r2[..n], &r3[..n]);
+            for (l, q) in quads[..n].iter().enumerate() {
+                q[0].store(r0[l], Relaxed);
+                q[1].store(r1[l], Relaxed);
+                q[2].store(r2[l], Relaxed);
+                q[3].store(r3[l], Relaxed);
+            }
+        }
         4 => {
             let (r0, rest) = rows.split_at(w);
             let (r1, rest) = rest.split_at(w);
