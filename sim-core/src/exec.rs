@@ -794,6 +794,128 @@ fn line_of(
     })
 }
 
+/// Four lanes' 16-byte structures at a time between a buffer and four rows,
+/// transposed in SSE2 registers (x86-64's baseline): a vector load or store
+/// per lane and eight shuffles per four lanes, where word by word it is four
+/// loads and four stores per lane.
+///
+/// The buffer's words are `AtomicU32`s other threads may access at the same
+/// time, so a compiler's vector load of them would be a data race; the
+/// loads and stores here are inline assembly instead, whose effect on the
+/// abstract machine is that of the x86 instruction: each of the four
+/// 4-byte-aligned doublewords is read (written) in one access (Intel SDM
+/// vol. 3A §10.1.1, guaranteed atomic operations; a 16-byte access split
+/// at a cache line is split at a doubleword boundary), i.e. four relaxed
+/// atomic loads (stores), which is what the word-by-word code does.
+#[cfg(all(target_arch = "x86_64", not(loom)))]
+mod quad {
+    use sim_mem::sync::AtomicU32;
+    use std::arch::asm;
+    use std::arch::x86_64::{
+        __m128i, _mm_loadu_si128, _mm_storeu_si128, _mm_unpackhi_epi32, _mm_unpackhi_epi64,
+        _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+    };
+
+    /// The four doublewords of `q` as four relaxed atomic loads (see the module).
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn load(q: &[AtomicU32; 4]) -> __m128i {
+        let v: __m128i;
+        // SAFETY: `q` is a live reference to 16 bytes of `AtomicU32`s, each
+        // 4-byte aligned; the block only reads them (`readonly`), touches no
+        // stack and no flags, and each doubleword it reads is one atomic
+        // access, as a relaxed `AtomicU32::load` is (module docs).
+        unsafe {
+            asm!(
+                "movdqu {v}, xmmword ptr [{p}]",
+                p = in(reg) q.as_ptr(),
+                v = lateout(xmm_reg) v,
+                options(nostack, preserves_flags, readonly, pure),
+            );
+        }
+        v
+    }
+
+    /// `v`'s four doublewords into `q` as four relaxed atomic stores.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn store(q: &[AtomicU32; 4], v: __m128i) {
+        // SAFETY: as in `load`: `q` is a live reference to four 4-byte-aligned
+        // `AtomicU32`s (shared references permit atomic stores), and each
+        // doubleword written is one atomic access, as a relaxed
+        // `AtomicU32::store` is.
+        unsafe {
+            asm!(
+                "movdqu xmmword ptr [{p}], {v}",
+                p = in(reg) q.as_ptr(),
+                v = in(xmm_reg) v,
+                options(nostack, preserves_flags),
+            );
+        }
+    }
+
+    /// `[x, y, z, w]` of four lanes ↔ four lanes' `x`, `y`, `z`, `w`: the
+    /// transpose is its own inverse.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn transpose(a: __m128i, b: __m128i, c: __m128i, d: __m128i) -> [__m128i; 4] {
+        // SAFETY: SSE2 is part of x86-64's baseline, so its shuffles run on
+        // every CPU this code is compiled for.
+        unsafe {
+            let (t0, t1) = (_mm_unpacklo_epi32(a, b), _mm_unpacklo_epi32(c, d));
+            let (t2, t3) = (_mm_unpackhi_epi32(a, b), _mm_unpackhi_epi32(c, d));
+            [
+                _mm_unpacklo_epi64(t0, t1),
+                _mm_unpackhi_epi64(t0, t1),
+                _mm_unpacklo_epi64(t2, t3),
+                _mm_unpackhi_epi64(t2, t3),
+            ]
+        }
+    }
+
+    /// Lanes `0..4k` (the whole fours of `quads`) into the rows; returns
+    /// `4k`, the lanes done.
+    #[allow(unsafe_code)]
+    pub(super) fn load_rows(quads: &[[AtomicU32; 4]], rows: [&mut [u32]; 4]) -> usize {
+        let n = quads.len() / 4 * 4;
+        let [r0, r1, r2, r3] = rows;
+        let (r0, r1, r2, r3) = (&mut r0[..n], &mut r1[..n], &mut r2[..n], &mut r3[..n]);
+        for (l, q) in quads[..n].chunks_exact(4).enumerate() {
+            let t = transpose(load(&q[0]), load(&q[1]), load(&q[2]), load(&q[3]));
+            let at = 4 * l;
+            for (row, v) in [&mut *r0, &mut *r1, &mut *r2, &mut *r3].into_iter().zip(t) {
+                let out = &mut row[at..at + 4];
+                // SAFETY: `out` is four exclusively borrowed `u32`s (16
+                // bytes; `storeu` needs no alignment); SSE2 is baseline.
+                unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), v) };
+            }
+        }
+        n
+    }
+
+    /// The rows' lanes `0..4k` (the whole fours of `quads`) into `quads`;
+    /// returns `4k`, the lanes done.
+    #[allow(unsafe_code)]
+    pub(super) fn store_rows(quads: &[[AtomicU32; 4]], rows: [&[u32]; 4]) -> usize {
+        let n = quads.len() / 4 * 4;
+        let row = |r: &[u32], at: usize| {
+            let r = &r[at..at + 4];
+            // SAFETY: `r` is four `u32`s (16 bytes, no alignment needed);
+            // SSE2 is baseline.
+            unsafe { _mm_loadu_si128(r.as_ptr().cast()) }
+        };
+        for (l, q) in quads[..n].chunks_exact(4).enumerate() {
+            let at = 4 * l;
+            let [r0, r1, r2, r3] = rows;
+            let t = transpose(row(r0, at), row(r1, at), row(r2, at), row(r3, at));
+            for (q, v) in q.iter().zip(t) {
+                store(q, v);
+            }
+        }
+        n
+    }
+}
+
 /// Dwords `swz[c]` of `n` lanes' accesses at words `first + step·l` of
 /// `words`, into the `w`-word rows `c` of `rows` (a temp's four components)
 /// for the components `c` in `mask`; every word in bounds (a [`Line`]). With
@@ -820,7 +942,11 @@ fn load_line(
         let (r1, rest) = rest.split_at_mut(w);
         let (r2, r3) = rest.split_at_mut(w);
         let (r0, r1, r2, r3) = (&mut r0[..n], &mut r1[..n], &mut r2[..n], &mut r3[..n]);
-        for (l, q) in quads[..n].iter().enumerate() {
+        #[cfg(all(target_arch = "x86_64", not(loom)))]
+        let done = quad::load_rows(&quads[..n], [r0, r1, r2, r3]);
+        #[cfg(not(all(target_arch = "x86_64", not(loom))))]
+        let done = 0;
+        for (l, q) in quads[..n].iter().enumerate().skip(done) {
             r0[l] = q[0].load(Relaxed);
             r1[l] = q[1].load(Relaxed);
             r2[l] = q[2].load(Relaxed);
@@ -886,7 +1012,11 @@ fn store_line(
             let (r1, rest) = rest.split_at(w);
             let (r2, r3) = rest.split_at(w);
             let (r0, r1, r2, r3) = (&r0[..n], &r1[..n], &r2[..n], &r3[..n]);
-            for (l, q) in quads[..n].iter().enumerate() {
+            #[cfg(all(target_arch = "x86_64", not(loom)))]
+            let done = quad::store_rows(&quads[..n], [r0, r1, r2, r3]);
+            #[cfg(not(all(target_arch = "x86_64", not(loom))))]
+            let done = 0;
+            for (l, q) in quads[..n].iter().enumerate().skip(done) {
                 q[0].store(r0[l], Relaxed);
                 q[1].store(r1[l], Relaxed);
                 q[2].store(r2[l], Relaxed);
@@ -4749,7 +4879,9 @@ mod tests {
                 out.to_words()
             };
             let one = run(1);
-            for w in [8, 40] {
+            // 13: full warps whose lanes are not a multiple of four (the
+            // transposed float4 path's tail)
+            for w in [8, 13, 40] {
                 assert_eq!(run(w), one, "case {case}, warp width {w}\n{t}");
             }
         }
@@ -4818,8 +4950,48 @@ mod tests {
                 one.iter().any(|&x| x != 0),
                 "case {case}: nothing stored\n{t}"
             );
-            for w in [8, 40] {
+            // 13: full warps whose lanes are not a multiple of four (the
+            // transposed float4 path's tail)
+            for w in [8, 13, 40] {
                 assert_eq!(run(w), one, "case {case}, warp width {w}\n{t}");
+            }
+        }
+    }
+
+    /// `load_line` and `store_line` on packed 16-byte structures (the
+    /// transposed quads of `quad`, and their word-by-word tail) against the
+    /// words one by one: every lane count from 1 to 19, at aligned and
+    /// unaligned first words, in rows wider than the lanes.
+    #[test]
+    fn float4_lines_match_word_by_word() {
+        use sim_mem::sync::{AtomicU32, Ordering::Relaxed};
+        let w = 24;
+        for n in 1..=19 {
+            for first in [0, 1, 4, 7] {
+                let words: Vec<AtomicU32> = (0..120u32)
+                    .map(|i| AtomicU32::new(i.wrapping_mul(0x9e37_79b9)))
+                    .collect();
+                let mut rows = vec![0xdead_beef; 4 * w];
+                load_line(&words, first, 4, n, 0xf, [0, 1, 2, 3], &mut rows, w);
+                for (c, row) in rows.chunks(w).enumerate() {
+                    for (l, &v) in row.iter().enumerate() {
+                        let want = if l < n {
+                            words[first + 4 * l + c].load(Relaxed)
+                        } else {
+                            0xdead_beef
+                        };
+                        assert_eq!(v, want, "load n {n} first {first} row {c} lane {l}");
+                    }
+                }
+                let values: Vec<u32> = (0..4 * w as u32).map(|i| !i).collect();
+                store_line(&words, first, 4, n, &values, w);
+                for (i, x) in words.iter().enumerate() {
+                    let want = match i.checked_sub(first) {
+                        Some(j) if j < 4 * n => values[(j % 4) * w + j / 4],
+                        _ => (i as u32).wrapping_mul(0x9e37_79b9),
+                    };
+                    assert_eq!(x.load(Relaxed), want, "store n {n} first {first} word {i}");
+                }
             }
         }
     }
