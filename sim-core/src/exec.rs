@@ -3569,11 +3569,20 @@ impl<'p> GroupExecutor<'p> {
                             r[..w].fill(0);
                             return self.atomic_done(warp, kind, ret, res, [sa, sv, sw, sw2, r]);
                         };
-                        for l in warp.span.clone().filter(|&l| active[l] != 0) {
-                            let i = ext.word_index(sx[l], sy[l], 0);
-                            r[l] = i
-                                .and_then(|i| words.get_mut(i))
-                                .map_or(0, |w| mk(sv[l], sw[l]).apply_plain(w));
+                        // zipped over the span: no per-lane bounds checks
+                        // on the operand rows (a histogram's per-key loop)
+                        let span = warp.span.clone();
+                        let addr = (active[span.clone()].iter().zip(&sx[span.clone()]))
+                            .zip(&sy[span.clone()]);
+                        let values =
+                            (sv[span.clone()].iter().zip(&sw[span.clone()])).zip(&mut r[span]);
+                        for (((&a, &x), &y), ((&v, &v2), r)) in addr.zip(values) {
+                            if a != 0 {
+                                let i = ext.word_index(x, y, 0);
+                                *r = i
+                                    .and_then(|i| words.get_mut(i))
+                                    .map_or(0, |w| mk(v, v2).apply_plain(w));
+                            }
                         }
                     }
                     (Res::UavTexture(_), _) => {
@@ -3593,17 +3602,18 @@ impl<'p> GroupExecutor<'p> {
                         let words = view.buffer().words();
                         match (line, ext, private_words.as_deref_mut()) {
                             // plain operations on this worker's words
+                            // (no test for identity operations: on this
+                            // worker's words they cost no more than others,
+                            // and a test of values such as a histogram's
+                            // counts, a third of them 0, is a branch
+                            // mispredicted every other lane)
                             (Some(line), _, Some(own)) => {
                                 line.each(|l, word| {
                                     if active[l] != 0 {
-                                        if let Some(op) = lane_op(l) {
-                                            op.apply_plain(&mut own[word]);
-                                        }
+                                        mk(sv[l], sw[l]).apply_plain(&mut own[word]);
                                     }
                                 });
                             }
-                            // (no test for identity operations: on this
-                            // worker's words they cost no more than others)
                             (None, Some(ext), Some(own)) if ext.stride == 0 => {
                                 // raw: lane l's word is sx[l] / 4 when below
                                 // the view's last whole word (raw_word_index)
