@@ -801,12 +801,18 @@ fn line_of(
 ///
 /// The buffer's words are `AtomicU32`s other threads may access at the same
 /// time, so a compiler's vector load of them would be a data race; the
-/// loads and stores here are inline assembly instead, whose effect on the
-/// abstract machine is that of the x86 instruction: each of the four
-/// 4-byte-aligned doublewords is read (written) in one access (Intel SDM
-/// vol. 3A §10.1.1, guaranteed atomic operations; a 16-byte access split
-/// at a cache line is split at a doubleword boundary), i.e. four relaxed
-/// atomic loads (stores), which is what the word-by-word code does.
+/// loads and stores here are inline assembly instead, whose effect is that
+/// of the x86 instruction. The Intel SDM (vol. 3A, "Guaranteed Atomic
+/// Operations") makes an aligned doubleword access atomic and lets an SSE
+/// access wider than a quadword be carried out as several accesses; x86
+/// processors split such an access at element or cache-line boundaries,
+/// both 4-byte aligned here, never inside a doubleword. So each movdqu is
+/// four relaxed atomic loads (stores) of the four words, in some order,
+/// which is what the word-by-word code does: lanes here never share a word
+/// (step 4), and relaxed accesses to different words have no order to
+/// keep. This is the one place `sim-core` relies on the hardware beyond
+/// Rust's memory model; the loom build (`--cfg loom`) and other
+/// architectures take the word-by-word code.
 #[cfg(all(target_arch = "x86_64", not(loom)))]
 mod quad {
     use sim_mem::sync::AtomicU32;
@@ -919,7 +925,8 @@ mod quad {
 /// Dwords `swz[c]` of `n` lanes' accesses at words `first + step·l` of
 /// `words`, into the `w`-word rows `c` of `rows` (a temp's four components)
 /// for the components `c` in `mask`; every word in bounds (a [`Line`]). With
-/// all four components in order and `step ≥ 4`, one pass lane by lane.
+/// all four components in order and `step ≥ 4`, one pass lane by lane; at
+/// `step` 4 (packed 16-byte structures) four lanes at a time (`quad`).
 #[allow(clippy::too_many_arguments)]
 fn load_line(
     words: &[sim_mem::sync::AtomicU32],
@@ -992,7 +999,8 @@ fn load_line(
 /// Store `rows.len() / w` dwords per lane for `n` lanes, dword `k` of lane
 /// `l` from `rows[k·w + l]`, at words `first + step·l + k` of `words`
 /// (`step` ≥ the dwords per lane, so that lanes do not overlap; every word in
-/// bounds: a [`Line`]), lane by lane.
+/// bounds: a [`Line`]), lane by lane; packed 16-byte structures four lanes
+/// at a time (`quad`).
 fn store_line(
     words: &[sim_mem::sync::AtomicU32],
     first: usize,
