@@ -14,10 +14,10 @@
 //! compare-exchange loop per value on the 64 shared words), the job the
 //! workload exists to measure, and the only baseline against which the
 //! issue's lavapipe figure (3.2×) is possible: 4M compare-exchanges on
-//! contended words take tens of ms, the sums without atomics 0.5 ms. Its group also times `native_no_atomics` (the
-//! same sums from per-task partial sums) and the table prints that ratio
-//! too. Before a
-//! function is timed, its output is checked against the native one: exactly
+//! contended words take tens of ms, the sums without atomics 0.5 ms. Its
+//! group also times `native_no_atomics` (the same sums from per-task
+//! partial sums) and the table prints that ratio too. Before a function is
+//! timed, its output is checked against the native one: exactly
 //! for integers and for the float workloads whose operation order is fixed
 //! (matmul, saxpy, mandelbrot: the simulator's `mad` is unfused, as the
 //! native `a * b + c` is); for `cas_float_add`, whose sum order depends on
