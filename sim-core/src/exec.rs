@@ -40,6 +40,7 @@
 use crate::affine::address_steps;
 use crate::affine::{AddressSteps, PcFacts};
 use crate::check::{Checker, MemOp, Space};
+use crate::flushed::flushed_sources;
 use crate::lanes::*;
 use crate::program::*;
 use sim_mem::{
@@ -419,6 +420,9 @@ struct FastComp {
 struct FastAlu {
     op: LaneOp,
     sat: bool,
+    /// every source word is flushed (`crate::flushed`): the row kernel is
+    /// [`LaneOp::flushed_rows`]
+    flushed: bool,
     /// destination components: `comps[..n].dst`; a dot product's terms'
     /// sources are `comps[..op.dot].src[..2]`
     n: u8,
@@ -441,8 +445,9 @@ struct Arena {
 }
 
 /// Scratch rows in a warp's arena: four for constant-buffer words, four
-/// for results computed before any is written.
-const SCRATCH_ROWS: usize = 8;
+/// for results computed before any is written, and the row kernels' spare
+/// row ([`RowArgs::spare`]).
+const SCRATCH_ROWS: usize = 9;
 
 impl Arena {
     fn new(prog: &Program, w: usize, imm_words: usize) -> Self {
@@ -570,6 +575,7 @@ fn lower(f: &FastAlu, l: &Arena) -> Option<RowAlu> {
     };
     let none = RowArgs {
         out: 0,
+        spare: row(l.scratch + 8 * w)?,
         src: [0; 8],
         mods: [SrcBits::NONE; 8],
         modified: false,
@@ -623,7 +629,11 @@ fn lower(f: &FastAlu, l: &Arena) -> Option<RowAlu> {
         n_moves = n as u8;
     }
     Some(RowAlu {
-        rows: f.op.rows,
+        rows: if f.flushed {
+            f.op.flushed_rows
+        } else {
+            f.op.rows
+        },
         comps,
         n: computed as u8,
         direct,
@@ -1105,8 +1115,9 @@ fn resolve_fast(prog: &Program, w: usize) -> (Vec<Option<FastAlu>>, Vec<u32>) {
     let mut imm: Vec<u32> = Vec::new();
     let mut seen: HashMap<u32, u32> = HashMap::new();
     let mut fast = Vec::with_capacity(prog.code.len());
-    for op in &prog.code {
-        fast.push(resolve_alu(prog, op, w, &mut |v| {
+    let flushed = flushed_sources(prog);
+    for (op, &flushed) in prog.code.iter().zip(&flushed) {
+        fast.push(resolve_alu(prog, op, w, flushed, &mut |v| {
             let o = *seen.entry(v).or_insert_with(|| imm.len() as u32);
             if o as usize == imm.len() {
                 imm.extend(std::iter::repeat_n(v, w));
@@ -1117,12 +1128,14 @@ fn resolve_fast(prog: &Program, w: usize) -> (Vec<Option<FastAlu>>, Vec<u32>) {
     (fast, imm)
 }
 
-/// The [`FastAlu`] form of `op`, if it has one; `imm_row` gives the
-/// offset of an immediate's row.
+/// The [`FastAlu`] form of `op`, if it has one; `flushed` says that every
+/// source word it reads is flushed ([`flushed_sources`]), `imm_row` gives
+/// the offset of an immediate's row.
 fn resolve_alu(
     prog: &Program,
     op: &Op,
     w: usize,
+    flushed: bool,
     imm_row: &mut impl FnMut(u32) -> u32,
 ) -> Option<FastAlu> {
     let OpKind::Alu {
@@ -1174,6 +1187,7 @@ fn resolve_alu(
     (n > 0).then_some(FastAlu {
         op: lane,
         sat,
+        flushed,
         n: n as u8,
         comps,
     })
@@ -4384,6 +4398,40 @@ mod tests {
             resolved > ran * 15,
             "{resolved} fast instructions in {ran} runs"
         );
+    }
+
+    /// A denormal that reaches a float instruction only through a loop's
+    /// back edge is flushed there: the instruction does not take the row
+    /// kernel for flushed sources (`crate::flushed`), at any warp width,
+    /// fast path or general. `mul` by 2³⁰ of the flushed −denormal is −0;
+    /// unflushed it would be about −1.3e-36.
+    #[test]
+    fn denormals_through_a_back_edge_are_flushed() {
+        let text = "cs_5_0\ndcl_constantbuffer CB0[1], immediateIndexed\ndcl_uav_raw u0\n\
+                    dcl_input vThreadIDInGroupFlattened\ndcl_temps 5\n\
+                    dcl_thread_group 8, 1, 1\n\
+                    mov r0.x, l(1.000000)\nmov r1.x, l(0)\n\
+                    loop\n\
+                    mul r3.x, r0.x, l(0x4e800000)\n\
+                    uge r1.y, r1.x, l(2)\nbreakc_nz r1.y\n\
+                    mov r0.x, cb0[0].z\n\
+                    iadd r1.x, r1.x, l(1)\n\
+                    endloop\n\
+                    ishl r4.x, vThreadIDInGroupFlattened.x, l(2)\n\
+                    store_raw u0.x, r4.x, r3.x\nret\n";
+        let prog = Program::from_decoded(crate::asm::assemble(text).unwrap(), None).unwrap();
+        let ex = GroupExecutor::new(&prog, 8);
+        assert!(ex.fast[3].is_some(), "the mul takes the fast path");
+        assert!(
+            !crate::flushed::flushed_sources(&prog)[3],
+            "the mul reads a denormal"
+        );
+        for w in [1, 3, 8] {
+            for fast in [false, true] {
+                let (out, _) = run_alu_shader(&prog, w, fast);
+                assert_eq!(out[..8], [0x8000_0000; 8], "warp width {w}, fast {fast}");
+            }
+        }
     }
 
     /// Packed warps ([`GroupExecutor::packed`]) compute what one warp per

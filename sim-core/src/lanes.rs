@@ -34,6 +34,13 @@ pub(crate) fn fin(x: u32) -> f32 {
     f32::from_bits(ftz(x))
 }
 
+/// [`fin`] of a word known to be flushed already (`crate::flushed`): the
+/// `fin` of the row kernels for flushed sources.
+#[inline]
+pub(crate) fn fin_flushed(x: u32) -> f32 {
+    f32::from_bits(x)
+}
+
 /// The quiet NaN every float result that is NaN becomes.
 pub(crate) const CANONICAL_NAN: u32 = 0x7fc0_0000;
 
@@ -165,6 +172,10 @@ pub(crate) type Kernel = unsafe fn(&mut [u32], &[u32], &[u32], &[u32], &[u32]);
 pub(crate) struct LaneOp {
     pub kernel: Kernel,
     pub rows: RowKernel,
+    /// `rows` for sources that are all flushed words (no denormal bit
+    /// patterns: `crate::flushed`), which skips the input flushes; the
+    /// same results as `rows` on such sources
+    pub flushed_rows: RowKernel,
     pub arity: u8,
     pub dot: u8,
 }
@@ -202,6 +213,11 @@ impl SrcBits {
 pub(crate) struct RowArgs {
     /// the destination row
     pub out: u32,
+    /// a row the kernel may overwrite, none of the others: where it copies
+    /// the destination row's lanes first when a source is the destination
+    /// row (so that its loops read sources and write the destination
+    /// through separate slices)
+    pub spare: u32,
     /// the source rows: `src[..arity]`; a dot product's terms are
     /// `(src[2t], src[2t + 1])`
     pub src: [u32; 8],
@@ -215,7 +231,8 @@ pub(crate) struct RowArgs {
 
 /// A row kernel: `arena[out + l] = f(arena[src[0] + l], …)` for the lanes
 /// `l` in `lanes`, written only where `mask[l]` is all ones when a mask is
-/// given (the others keep their word). Rows must lie in the arena for every
+/// given (the others keep their word); `spare`'s lanes are clobbered when a
+/// source is the destination row. Rows must lie in the arena for every
 /// lane of `lanes`, and a mask must cover them. An `unsafe fn` for the same
 /// reason as [`Kernel`].
 pub(crate) type RowKernel =
@@ -227,64 +244,65 @@ pub(crate) type RowKernel =
 pub(crate) const CHUNK: usize = 16;
 
 /// The body of every row kernel but the plain one: `o[l] = f(sources of
-/// lane l)` with the sources' modifiers applied when `M`, saturated when
-/// `sat`, and blended under the mask word `m[l]`. Source `k` reads the
-/// lane's old word when `alias[k]` (it is the destination row; its slice
-/// in `s` is then any `o.len()` words).
+/// lane l)` with the sources' modifiers applied when `M`, and blended under
+/// the mask word `m[l]` (`_sat` is applied afterwards, by [`sat_rows`]).
 macro_rules! lanes_blend {
-    (@src $old:ident, $v:ident, $k:expr, $alias:ident, $mods:ident, $m_on:ident) => {{
-        let v = if $alias[$k] { $old } else { $v };
+    (@src $v:ident, $k:expr, $mods:ident, $m_on:ident) => {{
         if $m_on {
-            $mods[$k].apply(v)
+            $mods[$k].apply($v)
         } else {
-            v
+            $v
         }
     }};
-    (@put $o:ident, $old:ident, $m:ident, $sat:ident, $v:expr) => {{
+    (@put $o:ident, $m:ident, $v:expr) => {{
         let v = $v;
-        let v = if $sat { sat(v) } else { v };
-        *$o = (v & $m) | ($old & !$m);
+        *$o = (v & $m) | (*$o & !$m);
     }};
-    ($o:ident, $mask:ident, $s:ident, $alias:ident, $mods:ident, $m_on:ident, $sat:ident,
-     |$x:ident| $e:expr) => {
+    ($o:ident, $mask:ident, $s:ident, $mods:ident, $m_on:ident, |$x:ident| $e:expr) => {
         for ((o, &m), &$x) in $o.iter_mut().zip($mask).zip($s[0]) {
-            let old = *o;
-            let $x = lanes_blend!(@src old, $x, 0, $alias, $mods, $m_on);
-            lanes_blend!(@put o, old, m, $sat, $e);
+            let $x = lanes_blend!(@src $x, 0, $mods, $m_on);
+            lanes_blend!(@put o, m, $e);
         }
     };
-    ($o:ident, $mask:ident, $s:ident, $alias:ident, $mods:ident, $m_on:ident, $sat:ident,
-     |$x:ident, $y:ident| $e:expr) => {
+    ($o:ident, $mask:ident, $s:ident, $mods:ident, $m_on:ident, |$x:ident, $y:ident| $e:expr) => {
         for (((o, &m), &$x), &$y) in $o.iter_mut().zip($mask).zip($s[0]).zip($s[1]) {
-            let old = *o;
-            let $x = lanes_blend!(@src old, $x, 0, $alias, $mods, $m_on);
-            let $y = lanes_blend!(@src old, $y, 1, $alias, $mods, $m_on);
-            lanes_blend!(@put o, old, m, $sat, $e);
+            let $x = lanes_blend!(@src $x, 0, $mods, $m_on);
+            let $y = lanes_blend!(@src $y, 1, $mods, $m_on);
+            lanes_blend!(@put o, m, $e);
         }
     };
-    ($o:ident, $mask:ident, $s:ident, $alias:ident, $mods:ident, $m_on:ident, $sat:ident,
+    ($o:ident, $mask:ident, $s:ident, $mods:ident, $m_on:ident,
      |$x:ident, $y:ident, $z:ident| $e:expr) => {{
         let it = $o.iter_mut().zip($mask).zip($s[0]).zip($s[1]).zip($s[2]);
         for ((((o, &m), &$x), &$y), &$z) in it {
-            let old = *o;
-            let $x = lanes_blend!(@src old, $x, 0, $alias, $mods, $m_on);
-            let $y = lanes_blend!(@src old, $y, 1, $alias, $mods, $m_on);
-            let $z = lanes_blend!(@src old, $z, 2, $alias, $mods, $m_on);
-            lanes_blend!(@put o, old, m, $sat, $e);
+            let $x = lanes_blend!(@src $x, 0, $mods, $m_on);
+            let $y = lanes_blend!(@src $y, 1, $mods, $m_on);
+            let $z = lanes_blend!(@src $z, 2, $mods, $m_on);
+            lanes_blend!(@put o, m, $e);
         }
     }};
-    ($o:ident, $mask:ident, $s:ident, $alias:ident, $mods:ident, $m_on:ident, $sat:ident,
+    ($o:ident, $mask:ident, $s:ident, $mods:ident, $m_on:ident,
      |$x:ident, $y:ident, $z:ident, $u:ident| $e:expr) => {{
         let it = $o.iter_mut().zip($mask).zip($s[0]).zip($s[1]).zip($s[2]).zip($s[3]);
         for (((((o, &m), &$x), &$y), &$z), &$u) in it {
-            let old = *o;
-            let $x = lanes_blend!(@src old, $x, 0, $alias, $mods, $m_on);
-            let $y = lanes_blend!(@src old, $y, 1, $alias, $mods, $m_on);
-            let $z = lanes_blend!(@src old, $z, 2, $alias, $mods, $m_on);
-            let $u = lanes_blend!(@src old, $u, 3, $alias, $mods, $m_on);
-            lanes_blend!(@put o, old, m, $sat, $e);
+            let $x = lanes_blend!(@src $x, 0, $mods, $m_on);
+            let $y = lanes_blend!(@src $y, 1, $mods, $m_on);
+            let $z = lanes_blend!(@src $z, 2, $mods, $m_on);
+            let $u = lanes_blend!(@src $u, 3, $mods, $m_on);
+            lanes_blend!(@put o, m, $e);
         }
     }};
+}
+
+/// `_sat` on a row kernel's result: `o[l]` clamped to [0, 1] ([`sat`])
+/// where the mask word `m[l]` is all ones. A pass of its own after the
+/// kernel's loop, so that the loops of the kernels (and of the many
+/// instructions without `_sat`) carry no test for it.
+#[inline(always)]
+fn sat_rows(o: &mut [u32], m: &[u32]) {
+    for (o, &m) in o.iter_mut().zip(m) {
+        *o = (sat(*o) & m) | (*o & !m);
+    }
 }
 
 /// The most lanes a warp has: a thread group has at most 1024 threads (FS
@@ -297,10 +315,27 @@ pub(crate) const MAX_WARP: usize = 1024;
 static ONES: [u32; MAX_WARP] = [!0; MAX_WARP];
 pub(crate) static ZEROS: [u32; MAX_WARP] = [0; MAX_WARP];
 
+/// `arena[to..to + len] = arena[from..from + len]` for two rows that do
+/// not overlap, inlined into the kernel (as vector moves of its instruction
+/// set) rather than a call to `memmove`, which cost more than the copy here.
+#[inline(always)]
+fn copy_row(arena: &mut [u32], from: usize, to: usize, len: usize) {
+    let (d, s) = if to < from {
+        let (lo, hi) = arena.split_at_mut(from);
+        (&mut lo[to..to + len], &hi[..len])
+    } else {
+        let (lo, hi) = arena.split_at_mut(to);
+        (&mut hi[..len], &lo[from..from + len])
+    };
+    for (d, &s) in d.iter_mut().zip(s) {
+        *d = s;
+    }
+}
+
 /// The rows of a row kernel's call: the destination row's `lanes`
 /// (mutable) and the `N` source rows' (a source that is the destination
-/// row gets [`ZEROS`] and `alias` set), the mask's (all ones when none),
-/// and the modifiers.
+/// row reads `spare`, where the destination's lanes are copied first), the
+/// mask's (all ones when none), and the modifiers.
 #[allow(clippy::type_complexity)]
 #[inline(always)]
 fn split_rows<'a, const N: usize>(
@@ -308,30 +343,32 @@ fn split_rows<'a, const N: usize>(
     a: &RowArgs,
     lanes: std::ops::Range<usize>,
     mask: Option<&'a [u32]>,
-) -> (
-    &'a mut [u32],
-    [&'a [u32]; N],
-    [bool; N],
-    &'a [u32],
-    [SrcBits; N],
-) {
+) -> (&'a mut [u32], [&'a [u32]; N], &'a [u32], [SrcBits; N]) {
     let (start, len) = (lanes.start, lanes.len());
     let out = a.out as usize + start;
-    let (lo, rest) = arena.split_at_mut(out);
-    let (o, hi) = rest.split_at_mut(len);
-    let (lo, hi): (&'a [u32], &'a [u32]) = (lo, hi);
     // rows are W-aligned in the arena: a source row is the destination
     // row or lies wholly before or after it
     // (loops rather than `array::from_fn`, which did not inline here)
-    let mut alias = [false; N];
-    // `len` ≤ W ≤ MAX_WARP, so ZEROS and ONES cover it
+    let mut src = [0usize; N];
+    let mut copied = false;
+    for (s, &row) in src.iter_mut().zip(&a.src) {
+        *s = row as usize;
+        if row == a.out {
+            let spare = a.spare as usize;
+            if !copied {
+                copy_row(arena, out, spare + start, len);
+                copied = true;
+            }
+            *s = spare;
+        }
+    }
+    let (lo, rest) = arena.split_at_mut(out);
+    let (o, hi) = rest.split_at_mut(len);
+    let (lo, hi): (&'a [u32], &'a [u32]) = (lo, hi);
     let mut rows: [&[u32]; N] = [&ZEROS[..0]; N];
     for k in 0..N {
-        let s = a.src[k] as usize + start;
-        alias[k] = a.src[k] == a.out;
-        rows[k] = if alias[k] {
-            &ZEROS[..len]
-        } else if s < out {
+        let s = src[k] + start;
+        rows[k] = if s < out {
             &lo[s..s + len]
         } else {
             &hi[s - out - len..s - out]
@@ -341,86 +378,81 @@ fn split_rows<'a, const N: usize>(
     mods.copy_from_slice(&a.mods[..N]);
     let m = match mask {
         Some(m) => &m[start..start + len],
+        // `len` ≤ W ≤ MAX_WARP, so ONES covers it
         None => &ONES[..len],
     };
-    (o, rows, alias, m, mods)
+    (o, rows, m, mods)
 }
 
 /// The sum of a dot product of `N / 2` terms (`s[2t]·s[2t + 1]`), as `mul`
 /// then [`dp_acc`] evaluate it, lane by lane; the sources modified when
-/// `M`, the sum saturated when asked and blended under `mask`.
+/// `M`, the sum blended under `mask` unless `P` (plain: no mask), then
+/// saturated when asked; with `F`, the sources are taken to be flushed
+/// words (no input flush).
 #[inline(always)]
-fn run_dot<const N: usize, const M: bool>(
+fn run_dot<const N: usize, const M: bool, const P: bool, const F: bool>(
     arena: &mut [u32],
     a: &RowArgs,
     lanes: std::ops::Range<usize>,
     mask: Option<&[u32]>,
 ) {
-    let (o, s, alias, m, mods) = split_rows::<N>(arena, a, lanes, mask);
-    let sat_on = a.sat;
-    let mul = |x: u32, y: u32| fout(fin(x) * fin(y));
-    let acc = |acc: u32, x: u32, y: u32| fout(fin(acc) + fin(mul(x, y)));
+    let (o, s, m, mods) = split_rows::<N>(arena, a, lanes, mask);
+    // with `F`, the sources are flushed already ([`fin_flushed`])
+    let fi = |x: u32| if F { fin_flushed(x) } else { fin(x) };
+    let mul = |x: u32, y: u32| fout(fi(x) * fi(y));
+    // `acc` and the product are results of `fout`, flushed already
+    let acc = |acc: u32, x: u32, y: u32| fout(f32::from_bits(acc) + f32::from_bits(mul(x, y)));
     macro_rules! src {
-        ($old:ident, $v:ident, $k:expr) => {
-            lanes_blend!(@src $old, $v, $k, alias, mods, M)
+        ($v:ident, $k:expr) => {
+            lanes_blend!(@src $v, $k, mods, M)
         };
     }
     macro_rules! put {
-        ($o:ident, $old:ident, $m:ident, $v:expr) => {
-            lanes_blend!(@put $o, $old, $m, sat_on, $v)
+        ($o:ident, $m:ident, $v:expr) => {
+            if P {
+                *$o = $v;
+            } else {
+                lanes_blend!(@put $o, $m, $v)
+            }
         };
     }
-    let it = o.iter_mut().zip(m).zip(s[0]).zip(s[1]).zip(s[2]).zip(s[3]);
+    // indexed, over rows cut to one length: a zip of six or more slices
+    // compiled to a vector loop that left its last 16 lanes to scalar code
+    let n = o.len();
+    let m = &m[..n];
+    let r: [&[u32]; N] = std::array::from_fn(|k| &s[k][..n]);
     match N {
         4 => {
-            for (((((o, &m), &x0), &y0), &x1), &y1) in it {
-                let old = *o;
-                let (x0, y0, x1, y1) = (
-                    src!(old, x0, 0),
-                    src!(old, y0, 1),
-                    src!(old, x1, 2),
-                    src!(old, y1, 3),
-                );
-                put!(o, old, m, acc(mul(x0, y0), x1, y1));
+            for l in 0..n {
+                let (x0, y0, x1, y1) = (r[0][l], r[1][l], r[2][l], r[3][l]);
+                let (x0, y0, x1, y1) = (src!(x0, 0), src!(y0, 1), src!(x1, 2), src!(y1, 3));
+                let (o, m) = (&mut o[l], m[l]);
+                put!(o, m, acc(mul(x0, y0), x1, y1));
             }
         }
         6 => {
-            for ((((((o, &m), &x0), &y0), &x1), &y1), (&x2, &y2)) in it.zip(s[4].iter().zip(s[5])) {
-                let old = *o;
-                let (x0, y0, x1, y1) = (
-                    src!(old, x0, 0),
-                    src!(old, y0, 1),
-                    src!(old, x1, 2),
-                    src!(old, y1, 3),
-                );
-                let (x2, y2) = (src!(old, x2, 4), src!(old, y2, 5));
-                put!(o, old, m, acc(acc(mul(x0, y0), x1, y1), x2, y2));
+            for l in 0..n {
+                let (x0, y0, x1, y1) = (r[0][l], r[1][l], r[2][l], r[3][l]);
+                let (x2, y2) = (r[4][l], r[5][l]);
+                let (x0, y0, x1, y1) = (src!(x0, 0), src!(y0, 1), src!(x1, 2), src!(y1, 3));
+                let (x2, y2) = (src!(x2, 4), src!(y2, 5));
+                let (o, m) = (&mut o[l], m[l]);
+                put!(o, m, acc(acc(mul(x0, y0), x1, y1), x2, y2));
             }
         }
         _ => {
-            let more = s[4].iter().zip(s[5]).zip(s[6].iter().zip(s[7 % N]));
-            for ((((((o, &m), &x0), &y0), &x1), &y1), ((&x2, &y2), (&x3, &y3))) in it.zip(more) {
-                let old = *o;
-                let (x0, y0, x1, y1) = (
-                    src!(old, x0, 0),
-                    src!(old, y0, 1),
-                    src!(old, x1, 2),
-                    src!(old, y1, 3),
-                );
-                let (x2, y2, x3, y3) = (
-                    src!(old, x2, 4),
-                    src!(old, y2, 5),
-                    src!(old, x3, 6),
-                    src!(old, y3, 7 % N),
-                );
-                put!(
-                    o,
-                    old,
-                    m,
-                    acc(acc(acc(mul(x0, y0), x1, y1), x2, y2), x3, y3)
-                );
+            for l in 0..n {
+                let (x0, y0, x1, y1) = (r[0][l], r[1][l], r[2][l], r[3][l]);
+                let (x2, y2, x3, y3) = (r[4][l], r[5][l], r[6][l], r[7 % N][l]);
+                let (x0, y0, x1, y1) = (src!(x0, 0), src!(y0, 1), src!(x1, 2), src!(y1, 3));
+                let (x2, y2, x3, y3) = (src!(x2, 4), src!(y2, 5), src!(x3, 6), src!(y3, 7 % N));
+                let (o, m) = (&mut o[l], m[l]);
+                put!(o, m, acc(acc(acc(mul(x0, y0), x1, y1), x2, y2), x3, y3));
             }
         }
+    }
+    if a.sat {
+        sat_rows(o, m);
     }
 }
 
@@ -470,23 +502,25 @@ macro_rules! arity {
 }
 
 /// The body of the row kernel of `|v…| e`: one plain pass over the rows
-/// when it writes every lane, reads no modified source and no source in
-/// its destination row; else [`lanes_blend`].
+/// when it writes every lane and reads no modified source; else
+/// [`lanes_blend`]. `_sat` is a pass of its own afterwards ([`sat_rows`]).
 macro_rules! row_body {
     ($arena:ident, $a:ident, $lanes:ident, $mask:ident, |$($v:ident),+| $e:expr) => {{
         const N: usize = arity!($($v),+);
-        let sat_on = $a.sat;
-        let plain = !$a.modified && !sat_on && $mask.is_none();
-        let (o, s, alias, m, mods) = split_rows::<N>($arena, $a, $lanes, $mask);
-        if plain && !alias.contains(&true) {
+        let plain = !$a.modified && $mask.is_none();
+        let (o, s, m, mods) = split_rows::<N>($arena, $a, $lanes, $mask);
+        if plain {
             let (a, b, c, d) = (s[0], s[1.min(N - 1)], s[2.min(N - 1)], s[3.min(N - 1)]);
             lanes!(o, a, b, c, d, |$($v),+| $e)
         } else if $a.modified {
             let m_on = true;
-            lanes_blend!(o, m, s, alias, mods, m_on, sat_on, |$($v),+| $e)
+            lanes_blend!(o, m, s, mods, m_on, |$($v),+| $e)
         } else {
             let m_on = false;
-            lanes_blend!(o, m, s, alias, mods, m_on, sat_on, |$($v),+| $e)
+            lanes_blend!(o, m, s, mods, m_on, |$($v),+| $e)
+        }
+        if $a.sat {
+            sat_rows(o, m);
         }
     }};
 }
@@ -494,21 +528,24 @@ macro_rules! row_body {
 /// The body of the `dp2`–`dp4` row kernel of `N` = 4, 6 or 8 sources.
 macro_rules! dot_body {
     ($arena:ident, $a:ident, $lanes:ident, $mask:ident) => {
-        if $a.modified {
-            run_dot::<N, true>($arena, $a, $lanes, $mask)
-        } else {
-            run_dot::<N, false>($arena, $a, $lanes, $mask)
+        match ($a.modified, $mask.is_none()) {
+            (true, _) => run_dot::<N, true, false, FLUSHED>($arena, $a, $lanes, $mask),
+            (false, true) => run_dot::<N, false, true, FLUSHED>($arena, $a, $lanes, $mask),
+            (false, false) => run_dot::<N, false, false, FLUSHED>($arena, $a, $lanes, $mask),
         }
     };
 }
 
 /// A module `$name` of the row kernels (`dot::<N>` for the dot products),
-/// compiled for the baseline or with the target features `$features`.
+/// compiled for the baseline or with the target features `$features`; the
+/// items `$extra` are its first (`FLUSHED`, and the `fin` of the flushed
+/// variants).
 macro_rules! row_kernels {
-    ($name:ident, $($op:ident => |$($v:ident),+| $e:expr,)*) => {
+    ($name:ident, [$($extra:tt)*], $($op:ident => |$($v:ident),+| $e:expr,)*) => {
         #[allow(non_snake_case)]
         mod $name {
             use super::*;
+            $($extra)*
             $(
                 pub(super) fn $op(
                     arena: &mut [u32],
@@ -530,10 +567,14 @@ macro_rules! row_kernels {
             }
         }
     };
-    ($name:ident, $features:literal, $($op:ident => |$($v:ident),+| $e:expr,)*) => {
+    (
+        $name:ident, $features:literal, [$($extra:tt)*],
+        $($op:ident => |$($v:ident),+| $e:expr,)*
+    ) => {
         #[allow(non_snake_case)]
         mod $name {
             use super::*;
+            $($extra)*
             $(
                 #[target_feature(enable = $features)]
                 pub(super) unsafe fn $op(
@@ -608,14 +649,40 @@ macro_rules! lane_ops {
             $($op => |$($v),+| $e,)*
         );
 
-        // the row kernels, likewise
-        row_kernels!(rows_base, $($op => |$($v),+| $e,)*);
+        // the row kernels, likewise, and their variants for flushed
+        // sources, whose `fin` flushes nothing ([`fin_flushed`])
+        row_kernels!(rows_base, [const FLUSHED: bool = false;], $($op => |$($v),+| $e,)*);
+        row_kernels!(
+            rows_base_f,
+            [const FLUSHED: bool = true; use super::fin_flushed as fin;],
+            $($op => |$($v),+| $e,)*
+        );
         #[cfg(target_arch = "x86_64")]
-        row_kernels!(rows_avx2, "avx2", $($op => |$($v),+| $e,)*);
+        row_kernels!(
+            rows_avx2,
+            "avx2",
+            [const FLUSHED: bool = false;],
+            $($op => |$($v),+| $e,)*
+        );
+        #[cfg(target_arch = "x86_64")]
+        row_kernels!(
+            rows_avx2_f,
+            "avx2",
+            [const FLUSHED: bool = true; use super::fin_flushed as fin;],
+            $($op => |$($v),+| $e,)*
+        );
         #[cfg(target_arch = "x86_64")]
         row_kernels!(
             rows_avx512,
             "avx512f,avx512bw,avx512dq,avx512vl,avx2",
+            [const FLUSHED: bool = false;],
+            $($op => |$($v),+| $e,)*
+        );
+        #[cfg(target_arch = "x86_64")]
+        row_kernels!(
+            rows_avx512_f,
+            "avx512f,avx512bw,avx512dq,avx512vl,avx2",
+            [const FLUSHED: bool = true; use super::fin_flushed as fin;],
             $($op => |$($v),+| $e,)*
         );
 
@@ -624,9 +691,10 @@ macro_rules! lane_ops {
         /// is exhaustive).
         pub(crate) fn lane_op(op: AluOp) -> LaneOp {
             let i = isa() as usize;
-            let dot = |dot, rows: [RowKernel; 3]| LaneOp {
+            let dot = |dot, rows: [RowKernel; 3], flushed_rows: [RowKernel; 3]| LaneOp {
                 kernel: sets!(Kernel, kernels, kernels_avx2, kernels_avx512, Mul)[i],
                 rows: rows[i],
+                flushed_rows: flushed_rows[i],
                 arity: 2,
                 dot,
             };
@@ -634,12 +702,13 @@ macro_rules! lane_ops {
                 $(AluOp::$op => LaneOp {
                     kernel: sets!(Kernel, kernels, kernels_avx2, kernels_avx512, $op)[i],
                     rows: row_sets!($op)[i],
+                    flushed_rows: row_sets_f!($op)[i],
                     arity: arity!($($v),+),
                     dot: 0,
                 },)*
-                AluOp::Dp2 => dot(2, row_sets!(dot::<4>)),
-                AluOp::Dp3 => dot(3, row_sets!(dot::<6>)),
-                AluOp::Dp4 => dot(4, row_sets!(dot::<8>)),
+                AluOp::Dp2 => dot(2, row_sets!(dot::<4>), row_sets_f!(dot::<4>)),
+                AluOp::Dp3 => dot(3, row_sets!(dot::<6>), row_sets_f!(dot::<6>)),
+                AluOp::Dp4 => dot(4, row_sets!(dot::<8>), row_sets_f!(dot::<8>)),
             }
         }
 
@@ -653,14 +722,19 @@ macro_rules! lane_ops {
             ),)*]
         }
 
-        /// Every row kernel: opcode, arity, baseline, AVX2 and AVX-512
-        /// versions (the dot products with arity 4, 6 and 8).
+        /// Every row kernel: opcode, arity, whether it is the variant for
+        /// flushed sources, baseline, AVX2 and AVX-512 versions (the dot
+        /// products with arity 4, 6 and 8).
         #[cfg(test)]
-        pub(crate) fn all_row_kernels() -> Vec<(AluOp, u8, [RowKernel; 3])> {
-            let mut v = vec![$((AluOp::$op, arity!($($v),+), row_sets!($op)),)*];
-            v.push((AluOp::Dp2, 4, row_sets!(dot::<4>)));
-            v.push((AluOp::Dp3, 6, row_sets!(dot::<6>)));
-            v.push((AluOp::Dp4, 8, row_sets!(dot::<8>)));
+        pub(crate) fn all_row_kernels() -> Vec<(AluOp, u8, bool, [RowKernel; 3])> {
+            let mut v = vec![$((AluOp::$op, arity!($($v),+), false, row_sets!($op)),)*];
+            v.extend([$((AluOp::$op, arity!($($v),+), true, row_sets_f!($op)),)*]);
+            for f in [false, true] {
+                let sets = |s: [RowKernel; 3], f_s: [RowKernel; 3]| if f { f_s } else { s };
+                v.push((AluOp::Dp2, 4, f, sets(row_sets!(dot::<4>), row_sets_f!(dot::<4>))));
+                v.push((AluOp::Dp3, 6, f, sets(row_sets!(dot::<6>), row_sets_f!(dot::<6>))));
+                v.push((AluOp::Dp4, 8, f, sets(row_sets!(dot::<8>), row_sets_f!(dot::<8>))));
+            }
             v
         }
     };
@@ -687,6 +761,14 @@ macro_rules! sets {
 macro_rules! row_sets {
     ($($item:tt)+) => {
         sets!(RowKernel, rows_base, rows_avx2, rows_avx512, $($item)+)
+    };
+}
+
+/// The variant for flushed sources of the row kernel `item` in the three
+/// sets ([`sets`]).
+macro_rules! row_sets_f {
+    ($($item:tt)+) => {
+        sets!(RowKernel, rows_base_f, rows_avx2_f, rows_avx512_f, $($item)+)
     };
 }
 
@@ -903,7 +985,8 @@ pub(crate) mod tests {
     /// arena, its destination row among its sources or not, with source
     /// modifiers, `_sat`, a mask or none, and lane ranges with and without
     /// a remainder; the lanes outside the range or the mask keep their
-    /// words.
+    /// words. The variants for flushed sources do so on flushed words
+    /// (under the float modifiers, which keep them flushed).
     #[test]
     fn row_kernels_match_lane_kernels() {
         let sets = match cpu_isa() {
@@ -936,7 +1019,7 @@ pub(crate) mod tests {
         ];
         let lane_kernels = all_kernels();
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        for (op, arity, rows) in all_row_kernels() {
+        for (op, arity, flushed, rows) in all_row_kernels() {
             let n = arity as usize;
             // the reference: the baseline lane kernel on one lane (a dot
             // product: mul, then dp_acc per further term)
@@ -966,20 +1049,28 @@ pub(crate) mod tests {
                 for case in 0..60 {
                     let w = [1usize, 7, 16, 40, 64][case % 5];
                     let nrows = 10;
-                    let arena0: Vec<u32> = (0..nrows * w)
+                    // the rows, then the spare row (clobbered: not compared)
+                    // (the variants for flushed sources get flushed words)
+                    let arena0: Vec<u32> = (0..(nrows + 1) * w)
                         .map(|_| {
                             let r = rng.next();
-                            match r % 4 {
+                            let v = match r % 4 {
                                 0 => [0, 0x8000_0000, 1, 0x7f80_0000, 0x7fc0_0001, 0x3f80_0000]
                                     [(r >> 8) as usize % 6],
                                 1 => (r >> 40) as u32 % 5,
                                 _ => (r >> 16) as u32,
+                            };
+                            if flushed {
+                                ftz(v)
+                            } else {
+                                v
                             }
                         })
                         .collect();
                     let row = |rng: &mut Rng| (rng.below(nrows) * w) as u32;
                     let mut a = RowArgs {
                         out: row(&mut rng),
+                        spare: (nrows * w) as u32,
                         src: [0; 8],
                         mods: [SrcBits::NONE; 8],
                         modified: false,
@@ -992,7 +1083,10 @@ pub(crate) mod tests {
                             row(&mut rng)
                         };
                         if rng.below(3) == 0 {
-                            a.mods[k] = mods[rng.below(mods.len())];
+                            // a flushed word stays so under the float
+                            // modifiers only (the last is the integer `-`)
+                            let n_mods = mods.len() - usize::from(flushed);
+                            a.mods[k] = mods[rng.below(n_mods)];
                             a.modified |= a.mods[k] != SrcBits::NONE;
                         }
                     }
@@ -1017,8 +1111,10 @@ pub(crate) mod tests {
                         }
                     }
                     assert_eq!(
-                        arena, want,
-                        "set {set} {op:?}, {a:?}, lanes {lanes:?}, masked {masked}"
+                        arena[..nrows * w],
+                        want[..nrows * w],
+                        "set {set} {op:?} flushed {flushed}, {a:?}, lanes {lanes:?}, \
+                         masked {masked}"
                     );
                 }
             }

@@ -18,6 +18,7 @@ pub mod disasm;
 pub mod encode;
 pub mod error;
 pub mod exec;
+mod flushed;
 pub mod header;
 pub mod ir;
 #[allow(unsafe_code)]
