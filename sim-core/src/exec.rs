@@ -599,6 +599,17 @@ fn lower(f: &FastAlu, l: &Arena) -> Option<RowAlu> {
             a.modified |= bits != SrcBits::NONE;
         }
     }
+    // a source 1 that is the destination row and commutes with source 0
+    // becomes source 0: the row kernels read it through the destination's
+    // slice then (`lanes::row_body`), without a copy
+    if dot == 0 && f.op.commutes && f.op.arity >= 2 {
+        for (k, a) in comps.iter_mut().enumerate().take(computed) {
+            if a.src[1] == f.comps[k].dst && a.src[0] != a.src[1] {
+                a.src.swap(0, 1);
+                a.mods.swap(0, 1);
+            }
+        }
+    }
     let dst = |k: usize| f.comps[k].dst;
     // component k reads none of the destination rows written before it
     // (its own it may read: a row kernel reads a lane before writing it)

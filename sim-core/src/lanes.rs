@@ -176,8 +176,38 @@ pub(crate) struct LaneOp {
     /// patterns: `crate::flushed`), which skips the input flushes; the
     /// same results as `rows` on such sources
     pub flushed_rows: RowKernel,
+    /// sources 0 and 1 may be swapped ([`commutes`])
+    pub commutes: bool,
     pub arity: u8,
     pub dot: u8,
+}
+
+/// Whether swapping sources 0 and 1 of `op` changes no result bit: the
+/// commutative arithmetic (a float NaN result is the canonical one whatever
+/// the operand order, [`fout`]; `min`/`max` treat their operands alike),
+/// comparisons for equality, bitwise operations, and `mad`'s two factors.
+pub(crate) fn commutes(op: AluOp) -> bool {
+    use AluOp::*;
+    matches!(
+        op,
+        Add | Mul
+            | Mad
+            | Min
+            | Max
+            | Eq
+            | Ne
+            | Iadd
+            | Imad
+            | Imax
+            | Imin
+            | Umax
+            | Umin
+            | Ieq
+            | Ine
+            | And
+            | Or
+            | Xor
+    )
 }
 
 /// A source modifier as bit operations on a lane's word:
@@ -294,6 +324,66 @@ macro_rules! lanes_blend {
     }};
 }
 
+/// The loops of a row kernel whose source 0 is its destination row (read
+/// through `o`, before the lane's result is written) and whose sources are
+/// unmodified: plain when `$plain`, else blended under the mask words `m`.
+macro_rules! lanes_first_out {
+    ($o:ident, $m:ident, $s:ident, $plain:ident, |$x:ident| $e:expr) => {{
+        let _ = ($s, $m);
+        if $plain {
+            for o in $o.iter_mut() {
+                let $x = *o;
+                *o = $e;
+            }
+        } else {
+            for (o, &m) in $o.iter_mut().zip($m) {
+                let $x = *o;
+                lanes_blend!(@put o, m, $e);
+            }
+        }
+    }};
+    ($o:ident, $m:ident, $s:ident, $plain:ident, |$x:ident, $y:ident| $e:expr) => {{
+        if $plain {
+            for (o, &$y) in $o.iter_mut().zip($s[1]) {
+                let $x = *o;
+                *o = $e;
+            }
+        } else {
+            for ((o, &m), &$y) in $o.iter_mut().zip($m).zip($s[1]) {
+                let $x = *o;
+                lanes_blend!(@put o, m, $e);
+            }
+        }
+    }};
+    ($o:ident, $m:ident, $s:ident, $plain:ident, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
+        if $plain {
+            for ((o, &$y), &$z) in $o.iter_mut().zip($s[1]).zip($s[2]) {
+                let $x = *o;
+                *o = $e;
+            }
+        } else {
+            for (((o, &m), &$y), &$z) in $o.iter_mut().zip($m).zip($s[1]).zip($s[2]) {
+                let $x = *o;
+                lanes_blend!(@put o, m, $e);
+            }
+        }
+    }};
+    (
+        $o:ident, $m:ident, $s:ident, $plain:ident,
+        |$x:ident, $y:ident, $z:ident, $u:ident| $e:expr
+    ) => {{
+        let it = $o.iter_mut().zip($m).zip($s[1]).zip($s[2]).zip($s[3]);
+        for ((((o, &m), &$y), &$z), &$u) in it {
+            let $x = *o;
+            if $plain {
+                *o = $e;
+            } else {
+                lanes_blend!(@put o, m, $e);
+            }
+        }
+    }};
+}
+
 /// `_sat` on a row kernel's result: `o[l]` clamped to [0, 1] ([`sat`])
 /// where the mask word `m[l]` is all ones. A pass of its own after the
 /// kernel's loop, so that the loops of the kernels (and of the many
@@ -334,7 +424,9 @@ fn copy_row(arena: &mut [u32], from: usize, to: usize, len: usize) {
 
 /// The rows of a row kernel's call: the destination row's `lanes`
 /// (mutable) and the `N` source rows' (a source that is the destination
-/// row reads `spare`, where the destination's lanes are copied first), the
+/// row reads `spare`, where the destination's lanes are copied first; but
+/// with `first_is_out` source 0 is the destination row, read through the
+/// destination's slice by the caller, and its slice here is zeros), the
 /// mask's (all ones when none), and the modifiers.
 #[allow(clippy::type_complexity)]
 #[inline(always)]
@@ -343,6 +435,7 @@ fn split_rows<'a, const N: usize>(
     a: &RowArgs,
     lanes: std::ops::Range<usize>,
     mask: Option<&'a [u32]>,
+    first_is_out: bool,
 ) -> (&'a mut [u32], [&'a [u32]; N], &'a [u32], [SrcBits; N]) {
     let (start, len) = (lanes.start, lanes.len());
     let out = a.out as usize + start;
@@ -351,9 +444,9 @@ fn split_rows<'a, const N: usize>(
     // (loops rather than `array::from_fn`, which did not inline here)
     let mut src = [0usize; N];
     let mut copied = false;
-    for (s, &row) in src.iter_mut().zip(&a.src) {
+    for (k, (s, &row)) in src.iter_mut().zip(&a.src).enumerate() {
         *s = row as usize;
-        if row == a.out {
+        if row == a.out && !(k == 0 && first_is_out) {
             let spare = a.spare as usize;
             if !copied {
                 copy_row(arena, out, spare + start, len);
@@ -368,7 +461,10 @@ fn split_rows<'a, const N: usize>(
     let mut rows: [&[u32]; N] = [&ZEROS[..0]; N];
     for k in 0..N {
         let s = src[k] + start;
-        rows[k] = if s < out {
+        rows[k] = if k == 0 && first_is_out {
+            // read through the destination slice instead: no row here
+            &ZEROS[..len]
+        } else if s < out {
             &lo[s..s + len]
         } else {
             &hi[s - out - len..s - out]
@@ -396,7 +492,7 @@ fn run_dot<const N: usize, const M: bool, const P: bool, const F: bool>(
     lanes: std::ops::Range<usize>,
     mask: Option<&[u32]>,
 ) {
-    let (o, s, m, mods) = split_rows::<N>(arena, a, lanes, mask);
+    let (o, s, m, mods) = split_rows::<N>(arena, a, lanes, mask, false);
     // with `F`, the sources are flushed already ([`fin_flushed`])
     let fi = |x: u32| if F { fin_flushed(x) } else { fin(x) };
     let mul = |x: u32, y: u32| fout(fi(x) * fi(y));
@@ -503,13 +599,21 @@ macro_rules! arity {
 
 /// The body of the row kernel of `|v…| e`: one plain pass over the rows
 /// when it writes every lane and reads no modified source; else
-/// [`lanes_blend`]. `_sat` is a pass of its own afterwards ([`sat_rows`]).
+/// [`lanes_blend`]. An unmodified source 0 that is the destination row
+/// (and no other source is: an accumulator, `iadd r1.x, r1.x, l(1)`) is
+/// read through the destination's slice ([`lanes_first_out`]) rather than
+/// a copy. `_sat` is a pass of its own afterwards ([`sat_rows`]).
 macro_rules! row_body {
     ($arena:ident, $a:ident, $lanes:ident, $mask:ident, |$($v:ident),+| $e:expr) => {{
         const N: usize = arity!($($v),+);
         let plain = !$a.modified && $mask.is_none();
-        let (o, s, m, mods) = split_rows::<N>($arena, $a, $lanes, $mask);
-        if plain {
+        let first_is_out = !$a.modified
+            && $a.src[0] == $a.out
+            && !$a.src[1..N].contains(&$a.out);
+        let (o, s, m, mods) = split_rows::<N>($arena, $a, $lanes, $mask, first_is_out);
+        if first_is_out {
+            lanes_first_out!(o, m, s, plain, |$($v),+| $e)
+        } else if plain {
             let (a, b, c, d) = (s[0], s[1.min(N - 1)], s[2.min(N - 1)], s[3.min(N - 1)]);
             lanes!(o, a, b, c, d, |$($v),+| $e)
         } else if $a.modified {
@@ -695,6 +799,7 @@ macro_rules! lane_ops {
                 kernel: sets!(Kernel, kernels, kernels_avx2, kernels_avx512, Mul)[i],
                 rows: rows[i],
                 flushed_rows: flushed_rows[i],
+                commutes: false,
                 arity: 2,
                 dot,
             };
@@ -703,6 +808,7 @@ macro_rules! lane_ops {
                     kernel: sets!(Kernel, kernels, kernels_avx2, kernels_avx512, $op)[i],
                     rows: row_sets!($op)[i],
                     flushed_rows: row_sets_f!($op)[i],
+                    commutes: commutes(AluOp::$op),
                     arity: arity!($($v),+),
                     dot: 0,
                 },)*
