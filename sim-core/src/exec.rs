@@ -1296,6 +1296,30 @@ pub struct GroupExecutor<'p> {
     /// per pc, what `crate::affine` knows: the steps per lane of a memory
     /// instruction's address operands, whether a condition is uniform
     facts: &'p [PcFacts],
+    /// per pc, at an `endloop`: whether its loop has a `continue`
+    /// ([`loop_continues`])
+    loop_continues: Vec<bool>,
+}
+
+/// Per pc: at an `endloop`, whether a `continue` of its loop (not of a
+/// loop inside it) is in its body; `true` elsewhere.
+fn loop_continues(prog: &Program) -> Vec<bool> {
+    let mut out = vec![true; prog.code.len()];
+    // per open loop, whether a `continue` of its own was seen
+    let mut open: Vec<bool> = Vec::new();
+    for (pc, op) in prog.code.iter().enumerate() {
+        match op.kind {
+            OpKind::Loop { .. } => open.push(false),
+            OpKind::Continue { .. } => {
+                if let Some(c) = open.last_mut() {
+                    *c = true;
+                }
+            }
+            OpKind::EndLoop { .. } => out[pc] = open.pop().unwrap_or(true),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The most groups a packed executor runs at once for `prog`
@@ -1580,6 +1604,7 @@ impl<'p> GroupExecutor<'p> {
             } else {
                 &prog.facts().pcs
             },
+            loop_continues: loop_continues(prog),
         }
     }
 
@@ -2593,9 +2618,13 @@ impl<'p> GroupExecutor<'p> {
                 OpKind::EndLoop { start_pc } => {
                     let d = warp.frames.len() - 1;
                     let (brk, cont) = ((d * 4) * w, (d * 4 + 1) * w);
-                    let cm = &mut warp.masks[cont..cont + w];
-                    for (a, c) in warp.active.iter_mut().zip(cm) {
-                        *a |= std::mem::take(c);
+                    // the lanes that continued rejoin (a loop without a
+                    // `continue` has none: its mask stays all zeros)
+                    if self.loop_continues.get(warp.pc - 1) != Some(&false) {
+                        let cm = &mut warp.masks[cont..cont + w];
+                        for (a, c) in warp.active.iter_mut().zip(cm) {
+                            *a |= std::mem::take(c);
+                        }
                     }
                     if warp.note_active() {
                         warp.pc = start_pc as usize + 1;

@@ -274,8 +274,9 @@ pub(crate) type RowKernel =
 pub(crate) const CHUNK: usize = 16;
 
 /// The body of every row kernel but the plain one: `o[l] = f(sources of
-/// lane l)` with the sources' modifiers applied when `M`, and blended under
-/// the mask word `m[l]` (`_sat` is applied afterwards, by [`sat_rows`]).
+/// lane l)` with the sources' modifiers applied when `$m_on`, and blended
+/// under the mask word `m[l]` unless `$p` (no mask: every lane written).
+/// `_sat` is applied afterwards, by [`sat_rows`].
 macro_rules! lanes_blend {
     (@src $v:ident, $k:expr, $mods:ident, $m_on:ident) => {{
         if $m_on {
@@ -288,30 +289,37 @@ macro_rules! lanes_blend {
         let v = $v;
         *$o = (v & $m) | (*$o & !$m);
     }};
-    ($o:ident, $mask:ident, $s:ident, $mods:ident, $m_on:ident, |$x:ident| $e:expr) => {
+    (@put $o:ident, $m:ident, $p:ident, $v:expr) => {{
+        if $p {
+            *$o = $v;
+        } else {
+            lanes_blend!(@put $o, $m, $v)
+        }
+    }};
+    ($o:ident, $mask:ident, $s:ident, $mods:ident, $m_on:ident, $p:ident, |$x:ident| $e:expr) => {
         for ((o, &m), &$x) in $o.iter_mut().zip($mask).zip($s[0]) {
             let $x = lanes_blend!(@src $x, 0, $mods, $m_on);
-            lanes_blend!(@put o, m, $e);
+            lanes_blend!(@put o, m, $p, $e);
         }
     };
-    ($o:ident, $mask:ident, $s:ident, $mods:ident, $m_on:ident, |$x:ident, $y:ident| $e:expr) => {
+    ($o:ident, $mask:ident, $s:ident, $mods:ident, $m_on:ident, $p:ident, |$x:ident, $y:ident| $e:expr) => {
         for (((o, &m), &$x), &$y) in $o.iter_mut().zip($mask).zip($s[0]).zip($s[1]) {
             let $x = lanes_blend!(@src $x, 0, $mods, $m_on);
             let $y = lanes_blend!(@src $y, 1, $mods, $m_on);
-            lanes_blend!(@put o, m, $e);
+            lanes_blend!(@put o, m, $p, $e);
         }
     };
-    ($o:ident, $mask:ident, $s:ident, $mods:ident, $m_on:ident,
+    ($o:ident, $mask:ident, $s:ident, $mods:ident, $m_on:ident, $p:ident,
      |$x:ident, $y:ident, $z:ident| $e:expr) => {{
         let it = $o.iter_mut().zip($mask).zip($s[0]).zip($s[1]).zip($s[2]);
         for ((((o, &m), &$x), &$y), &$z) in it {
             let $x = lanes_blend!(@src $x, 0, $mods, $m_on);
             let $y = lanes_blend!(@src $y, 1, $mods, $m_on);
             let $z = lanes_blend!(@src $z, 2, $mods, $m_on);
-            lanes_blend!(@put o, m, $e);
+            lanes_blend!(@put o, m, $p, $e);
         }
     }};
-    ($o:ident, $mask:ident, $s:ident, $mods:ident, $m_on:ident,
+    ($o:ident, $mask:ident, $s:ident, $mods:ident, $m_on:ident, $p:ident,
      |$x:ident, $y:ident, $z:ident, $u:ident| $e:expr) => {{
         let it = $o.iter_mut().zip($mask).zip($s[0]).zip($s[1]).zip($s[2]).zip($s[3]);
         for (((((o, &m), &$x), &$y), &$z), &$u) in it {
@@ -319,7 +327,7 @@ macro_rules! lanes_blend {
             let $y = lanes_blend!(@src $y, 1, $mods, $m_on);
             let $z = lanes_blend!(@src $z, 2, $mods, $m_on);
             let $u = lanes_blend!(@src $u, 3, $mods, $m_on);
-            lanes_blend!(@put o, m, $e);
+            lanes_blend!(@put o, m, $p, $e);
         }
     }};
 }
@@ -332,8 +340,10 @@ macro_rules! lanes_first_out {
         let _ = ($s, $m);
         if $plain {
             for o in $o.iter_mut() {
-                let $x = *o;
-                *o = $e;
+                *o = {
+                    let $x = *o;
+                    $e
+                };
             }
         } else {
             for (o, &m) in $o.iter_mut().zip($m) {
@@ -616,12 +626,15 @@ macro_rules! row_body {
         } else if plain {
             let (a, b, c, d) = (s[0], s[1.min(N - 1)], s[2.min(N - 1)], s[3.min(N - 1)]);
             lanes!(o, a, b, c, d, |$($v),+| $e)
+        } else if $a.modified && $mask.is_none() {
+            let (m_on, p) = (true, true);
+            lanes_blend!(o, m, s, mods, m_on, p, |$($v),+| $e)
         } else if $a.modified {
-            let m_on = true;
-            lanes_blend!(o, m, s, mods, m_on, |$($v),+| $e)
+            let (m_on, p) = (true, false);
+            lanes_blend!(o, m, s, mods, m_on, p, |$($v),+| $e)
         } else {
-            let m_on = false;
-            lanes_blend!(o, m, s, mods, m_on, |$($v),+| $e)
+            let (m_on, p) = (false, false);
+            lanes_blend!(o, m, s, mods, m_on, p, |$($v),+| $e)
         }
         if $a.sat {
             sat_rows(o, m);
