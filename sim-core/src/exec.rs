@@ -1119,6 +1119,15 @@ fn apply_modifier(o: &mut [u32], m: SrcMod) {
     }
 }
 
+/// `(p[l], q[l]) = f(x[l], y[l])` for every lane: the lane loop of a
+/// two-result instruction.
+#[inline(always)]
+fn lanes2(p: &mut [u32], q: &mut [u32], x: &[u32], y: &[u32], f: impl Fn(u32, u32) -> (u32, u32)) {
+    for (((p, q), &x), &y) in p.iter_mut().zip(q).zip(x).zip(y) {
+        (*p, *q) = f(x, y);
+    }
+}
+
 /// The pre-resolved ALU instructions of `prog` for warps of `w` lanes: per
 /// pc, the [`FastAlu`] form of an instruction that has one (else `None`),
 /// and the immediate rows they read (W copies of each distinct value).
@@ -1299,6 +1308,8 @@ pub struct GroupExecutor<'p> {
     /// per pc, at an `endloop`: whether its loop has a `continue`
     /// ([`loop_continues`])
     loop_continues: Vec<bool>,
+    /// `udiv`'s lane loop for this CPU
+    udiv_rows: UdivRows,
 }
 
 /// Per pc: at an `endloop`, whether a `continue` of its loop (not of a
@@ -1605,6 +1616,7 @@ impl<'p> GroupExecutor<'p> {
                 &prog.facts().pcs
             },
             loop_continues: loop_continues(prog),
+            udiv_rows: udiv_rows_kernel(),
         }
     }
 
@@ -4001,6 +4013,7 @@ impl<'p> GroupExecutor<'p> {
         self.sc.r = r;
     }
 
+    #[allow(unsafe_code)]
     fn alu2(
         &mut self,
         warp: &mut Warp,
@@ -4036,45 +4049,38 @@ impl<'p> GroupExecutor<'p> {
             } else {
                 xs
             };
-            for l in 0..w {
-                let (x, y) = (xs[l], ys[l]);
-                let (p, q) = match op {
-                    Imul => {
-                        let v = (x as i32 as i64).wrapping_mul(y as i32 as i64) as u64;
-                        ((v >> 32) as u32, v as u32)
+            let p = &mut r[comp * w..(comp + 1) * w];
+            let q = &mut r2[comp * w..(comp + 1) * w];
+            // one loop per operation, so that each vectorises
+            match op {
+                Imul => lanes2(p, q, xs, ys, |x, y| {
+                    let v = (x as i32 as i64).wrapping_mul(y as i32 as i64) as u64;
+                    ((v >> 32) as u32, v as u32)
+                }),
+                Umul => lanes2(p, q, xs, ys, |x, y| {
+                    let v = x as u64 * y as u64;
+                    ((v >> 32) as u32, v as u32)
+                }),
+                // SAFETY: `udiv_rows_kernel` returns the loop compiled for
+                // an instruction set the CPU runs (`isa`) or the baseline's
+                Udiv => unsafe { (self.udiv_rows)(p, q, xs, ys) },
+                Uaddc => lanes2(p, q, xs, ys, |x, y| {
+                    let (v, c) = x.overflowing_add(y);
+                    (v, c as u32)
+                }),
+                Usubb => lanes2(p, q, xs, ys, |x, y| {
+                    let (v, c) = x.overflowing_sub(y);
+                    (v, c as u32)
+                }),
+                Sincos => lanes2(p, q, xs, ys, |x, _| {
+                    let f = fin(x);
+                    (fout(f.sin()), fout(f.cos()))
+                }),
+                Swapc => {
+                    for ((((p, q), &x), &y), &z) in p.iter_mut().zip(q).zip(xs).zip(ys).zip(zs) {
+                        (*p, *q) = if x != 0 { (z, y) } else { (y, z) };
                     }
-                    Umul => {
-                        let v = x as u64 * y as u64;
-                        ((v >> 32) as u32, v as u32)
-                    }
-                    // division by zero gives 0xFFFFFFFF in both (FS §22.12.9)
-                    Udiv => (
-                        x.checked_div(y).unwrap_or(!0),
-                        x.checked_rem(y).unwrap_or(!0),
-                    ),
-                    Uaddc => {
-                        let (v, c) = x.overflowing_add(y);
-                        (v, c as u32)
-                    }
-                    Usubb => {
-                        let (v, c) = x.overflowing_sub(y);
-                        (v, c as u32)
-                    }
-                    Sincos => {
-                        let f = fin(x);
-                        (fout(f.sin()), fout(f.cos()))
-                    }
-                    Swapc => {
-                        let z = zs[l];
-                        if x != 0 {
-                            (z, y)
-                        } else {
-                            (y, z)
-                        }
-                    }
-                };
-                r[comp * w + l] = p;
-                r2[comp * w + l] = q;
+                }
             }
         }
         // all sources were read before either destination is written (§1)

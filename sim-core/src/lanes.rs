@@ -131,6 +131,31 @@ pub(crate) fn firstbit_shi(v: u32) -> u32 {
     firstbit_hi(v)
 }
 
+/// `udiv`: the quotient and remainder of `n / d`; division by zero gives
+/// 0xFFFFFFFF in both (FS §22.12.9, `reference/sm5-compute-isa.md`).
+///
+/// Through an f64 division, which vectorises where an integer division
+/// does not: for `n < 2³²` and `d ≥ 1` the correctly rounded f64 quotient
+/// `x̂` of `x = n / d` truncates to `q = ⌊x⌋` exactly. `x̂ ≥ q` because `q`
+/// is an f64 and rounding is monotone; and `x ≤ q + 1 − 1/d` (as `n ≤
+/// (q + 1)·d − 1`), while rounding moves `x` by at most half an ulp of
+/// `q + 1`, `(q + 1)·2⁻⁵³ < 2³³/d · 2⁻⁵³ < 1/d` (as `(q + 1)·d ≤ n + d <
+/// 2³³`), so `x̂ < q + 1`. `udiv_matches_integer_division` checks it.
+///
+/// The truncated quotient (an integer below 2³²) is read from the bits of
+/// `q + 2⁵²`, whose low 32 bits of mantissa it then is: a float-to-integer
+/// `as` saturates, which compiled to scalar code lane by lane.
+#[inline(always)]
+pub(crate) fn udiv(n: u32, d: u32) -> (u32, u32) {
+    const TWO_52: f64 = 4_503_599_627_370_496.0;
+    let q = ((n as f64 / d as f64).trunc() + TWO_52).to_bits() as u32;
+    if d == 0 {
+        (!0, !0)
+    } else {
+        (q, n.wrapping_sub(q.wrapping_mul(d)))
+    }
+}
+
 pub(crate) fn msad(r: u32, s: u32, acc: u32) -> u32 {
     let mut acc = acc;
     for i in 0..4 {
@@ -1059,6 +1084,49 @@ pub(crate) fn dp_acc_kernel() -> Kernel {
     }
 }
 
+/// The lanes of `udiv`: `(q[l], r[l]) = udiv(n[l], d[l])` ([`udiv`]), for
+/// as many lanes as the shortest slice has.
+fn udiv_rows(q: &mut [u32], r: &mut [u32], n: &[u32], d: &[u32]) {
+    for (((q, r), &n), &d) in q.iter_mut().zip(r).zip(n).zip(d) {
+        (*q, *r) = udiv(n, d);
+    }
+}
+
+/// [`udiv_rows`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn udiv_rows_avx2(q: &mut [u32], r: &mut [u32], n: &[u32], d: &[u32]) {
+    for (((q, r), &n), &d) in q.iter_mut().zip(r).zip(n).zip(d) {
+        (*q, *r) = udiv(n, d);
+    }
+}
+
+/// [`udiv_rows`] compiled for AVX-512 (which converts u32 to f64 and back
+/// in one instruction each).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2")]
+unsafe fn udiv_rows_avx512(q: &mut [u32], r: &mut [u32], n: &[u32], d: &[u32]) {
+    for (((q, r), &n), &d) in q.iter_mut().zip(r).zip(n).zip(d) {
+        (*q, *r) = udiv(n, d);
+    }
+}
+
+/// The lane loop of `udiv` ([`udiv_rows`], the widest the CPU runs): an
+/// `unsafe fn` for the same reason as [`Kernel`].
+pub(crate) type UdivRows = unsafe fn(&mut [u32], &mut [u32], &[u32], &[u32]);
+
+/// [`udiv_rows`] in the widest instruction set the CPU runs ([`isa`]).
+pub(crate) fn udiv_rows_kernel() -> UdivRows {
+    #[cfg(target_arch = "x86_64")]
+    {
+        [udiv_rows as UdivRows, udiv_rows_avx2, udiv_rows_avx512][isa() as usize]
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        udiv_rows
+    }
+}
+
 /// `frc`: x − floor(x) in [0, 1); ±inf → NaN; −0 → +0.
 pub(crate) fn frc(x: u32) -> u32 {
     let f = fin(x);
@@ -1237,6 +1305,58 @@ pub(crate) mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// [`udiv`]'s f64 quotient is the integer one, with its remainder, on
+    /// edge values (0, 1, powers of two and their neighbours, u32::MAX, a
+    /// multiple of the divisor less one) and random pairs; by zero both are
+    /// 0xFFFFFFFF.
+    #[test]
+    fn udiv_matches_integer_division() {
+        let mut edge = vec![
+            0u32,
+            1,
+            2,
+            3,
+            7,
+            10,
+            0xffff,
+            0x1_0000,
+            u32::MAX,
+            u32::MAX - 1,
+        ];
+        for k in 1..32 {
+            edge.extend([(1u32 << k) - 1, 1 << k, (1 << k) + 1]);
+        }
+        let mut rng = Rng(0x243f_6a88_85a3_08d3);
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        for &n in &edge {
+            for &d in &edge {
+                pairs.push((n, d));
+                // n = q·d − 1 for the largest q that fits
+                if d > 1 {
+                    let q = u32::MAX / d;
+                    pairs.push((q * d - 1, d));
+                    pairs.push((q * d, d));
+                }
+            }
+        }
+        for _ in 0..200_000 {
+            let r = rng.next();
+            let d = match r % 3 {
+                0 => (r >> 32) as u32 % 1000,
+                1 => (r >> 40) as u32,
+                _ => (r >> 32) as u32,
+            };
+            pairs.push(((rng.next() >> 32) as u32, d));
+        }
+        for (n, d) in pairs {
+            let want = match (n.checked_div(d), n.checked_rem(d)) {
+                (Some(q), Some(r)) => (q, r),
+                _ => (!0, !0),
+            };
+            assert_eq!(udiv(n, d), want, "{n} / {d}");
         }
     }
 
