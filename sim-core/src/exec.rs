@@ -3558,21 +3558,40 @@ impl<'p> GroupExecutor<'p> {
         bsrc: &Src,
     ) {
         let w = self.w;
-        let mut sa = std::mem::take(&mut self.sc.s[0]);
-        let mut sv = std::mem::take(&mut self.sc.s[1]);
-        let mut sw = std::mem::take(&mut self.sc.s[2]);
+        let mut sa_buf = std::mem::take(&mut self.sc.s[0]);
+        let mut sv_buf = std::mem::take(&mut self.sc.s[1]);
+        let mut sw_buf = std::mem::take(&mut self.sc.s[2]);
         let mut sw2 = std::mem::take(&mut self.sc.s[3]);
         let mut r = std::mem::take(&mut self.sc.r);
         // address: .x = byte offset (raw) or index, .y = byte offset
-        // (structured); a texture's coordinates: .xyz
-        let addr_comps = match (res, structured) {
-            (Res::UavTexture(_), _) => 0b111,
-            (_, true) => 0b11,
-            (_, false) => 0b1,
+        // (structured); a texture's coordinates: .xyz (fetched together);
+        // the operands' rows are the registers' own where no copy is needed
+        // (`operand`)
+        let texture = matches!(res, Res::UavTexture(_));
+        if texture {
+            self.fetch(warp, b, addr, 0b111, &mut sa_buf);
+        }
+        let wr: &Warp = warp;
+        let (sx, sy_fetched, sa): (&[u32], Option<&[u32]>, &[u32]) = if texture {
+            (&sa_buf[..w], None, &sa_buf[..])
+        } else {
+            let (x, rest) = sa_buf.split_at_mut(w);
+            let y = structured.then(|| self.operand(wr, b, addr, 1, &mut rest[..w]));
+            (self.operand(wr, b, addr, 0, x), y, &[][..])
         };
-        self.fetch(warp, b, addr, addr_comps, &mut sa);
-        self.fetch(warp, b, a, 1, &mut sv);
-        self.fetch(warp, b, bsrc, 1, &mut sw);
+        let sv = self.operand(wr, b, a, 0, &mut sv_buf);
+        let sw = self.operand(wr, b, bsrc, 0, &mut sw_buf);
+        // a profile's failed compare-exchanges: the returned word is not
+        // the compared one
+        let profiling_cas = self.prof.is_some() && kind == AtomicKind::CmpExch;
+        let cas_failed = |r: &[u32]| -> u64 {
+            if !profiling_cas {
+                return 0;
+            }
+            (0..w)
+                .filter(|&l| wr.active[l] != 0 && r[l] != sv[l])
+                .count() as u64
+        };
 
         let view = Self::view(b, res);
         let tex = Self::texture_view(b, res);
@@ -3590,10 +3609,9 @@ impl<'p> GroupExecutor<'p> {
             let op = MemOp::Atomic {
                 cas: kind == AtomicKind::CmpExch,
             };
-            let y = structured.then(|| sa[w..2 * w].to_vec());
             match res {
-                Res::UavTexture(u) => self.check_texture(warp, u, tex, op, &sa, None),
-                _ => self.check_mem(warp, res, view, op, &sa, y.as_deref(), &[0], None),
+                Res::UavTexture(u) => self.check_texture(wr, u, tex, op, sa, None),
+                _ => self.check_mem(wr, res, view, op, sx, sy_fetched, &[0], None),
             }
         }
         // a TGSM region's bounds and words, set up once
@@ -3602,13 +3620,11 @@ impl<'p> GroupExecutor<'p> {
             _ => None,
         };
         // address components: x, and y for a structured access
-        let (sx, sy) = sa.split_at(w);
-        let sy = if structured {
-            &sy[..w]
-        } else {
-            zeros(w, &mut sw2)
+        let sy = match sy_fetched {
+            Some(y) => y,
+            None => zeros(w, &mut sw2),
         };
-        let active = &warp.active;
+        let active = &wr.active;
         let no_ret = ret.is_none();
         // The lane loops, instantiated per kind of operation (`mk` makes a
         // lane's AtomicOp from its operands), so that no lane matches on
@@ -3628,7 +3644,9 @@ impl<'p> GroupExecutor<'p> {
                     (Res::Tgsm(_), _) => {
                         let Some((ext, words)) = tgsm.as_mut() else {
                             r[..w].fill(0);
-                            return self.atomic_done(warp, kind, ret, res, [sa, sv, sw, sw2, r]);
+                            let failed = cas_failed(&r);
+                            let bufs = [sa_buf, sv_buf, sw_buf, sw2, r];
+                            return self.atomic_done(warp, kind, ret, res, bufs, failed);
                         };
                         // zipped over the span: no per-lane bounds checks
                         // on the operand rows (a histogram's per-key loop)
@@ -3752,11 +3770,20 @@ impl<'p> GroupExecutor<'p> {
             self.private[i].words = words;
             self.private[i].dirty = true;
         }
-        self.atomic_done(warp, kind, ret, res, [sa, sv, sw, sw2, r]);
+        let failed = cas_failed(&r);
+        self.atomic_done(
+            warp,
+            kind,
+            ret,
+            res,
+            [sa_buf, sv_buf, sw_buf, sw2, r],
+            failed,
+        );
     }
 
-    /// The end of [`GroupExecutor::atomic`]: profile counters, the returned
-    /// value (`r[..W]`, to every component of the destination), scratch back.
+    /// The end of [`GroupExecutor::atomic`]: profile counters (`failed`:
+    /// the compare-exchanges that failed), the returned value (`r[..W]`, to
+    /// every component of the destination), scratch back.
     fn atomic_done(
         &mut self,
         warp: &mut Warp,
@@ -3764,14 +3791,12 @@ impl<'p> GroupExecutor<'p> {
         ret: Option<&Dst>,
         res: Res,
         [sa, sv, sw, sw2, mut r]: [Vec<u32>; 5],
+        failed: u64,
     ) {
         let w = self.w;
         if self.prof.is_some() {
             self.profile_mem(warp, res, 4, true, true);
             if kind == AtomicKind::CmpExch {
-                let failed = (0..w)
-                    .filter(|&l| warp.active[l] != 0 && r[l] != sv[l])
-                    .count() as u64;
                 let n = warp.active.iter().filter(|&&a| a != 0).count() as u64;
                 if let Some(p) = self.prof.as_deref_mut() {
                     p.compare_exchanges += n;
