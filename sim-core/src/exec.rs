@@ -2404,6 +2404,9 @@ impl<'p> GroupExecutor<'p> {
                 Some(true) => return self.leave(warp, b, &None, kind),
                 None => {}
             }
+            if self.leave_innermost(warp, src, *nz, kind) {
+                return;
+            }
         }
         let mut lanes = std::mem::take(&mut self.sc.lanes);
         self.leaving(warp, b, cond, &mut lanes[..w]);
@@ -2449,6 +2452,57 @@ impl<'p> GroupExecutor<'p> {
             self.settle(warp);
         }
         self.sc.lanes = lanes;
+    }
+
+    /// [`GroupExecutor::leave`] in one pass over the active span, for its
+    /// most common form: a `breakc` or `continuec` directly in its loop (or
+    /// a `breakc` directly in its switch), on an unmodified temp. The lanes
+    /// whose condition holds leave `active` and join the frame's break or
+    /// continue mask, as the general path does (no frame lies between, so
+    /// no other mask holds them). Returns false, having done nothing, when
+    /// the form is another.
+    #[inline(always)]
+    fn leave_innermost(&mut self, warp: &mut Warp, src: &Src, nz: bool, kind: Leave) -> bool {
+        let w = self.w;
+        let k = match (kind, warp.frames.last()) {
+            (Leave::Break, Some(Frame::Loop { .. } | Frame::Switch { .. })) => 0,
+            (Leave::Continue, Some(Frame::Loop { .. })) => 1,
+            _ => return false,
+        };
+        let (SrcKind::Temp(r), SrcMod::None) = (src.kind, src.modifier) else {
+            return false;
+        };
+        let t = warp.frames.len() - 1;
+        let row = (r as usize * 4 + src.swz[0] as usize) * w;
+        let span = warp.span.clone();
+        let Warp {
+            regs,
+            active,
+            masks,
+            ..
+        } = &mut *warp;
+        let (Some(c), Some(m)) = (
+            regs.get(row + span.start..row + span.end),
+            masks.get_mut((t * 4 + k) * w + span.start..(t * 4 + k) * w + span.end),
+        ) else {
+            return false;
+        };
+        let (mut left, mut some, mut all) = (0u32, 0u32, !0u32);
+        for ((a, m), &c) in active[span.clone()].iter_mut().zip(m).zip(c) {
+            let leaving = bool_mask((c != 0) == nz) & *a;
+            *a &= !leaving;
+            *m |= leaving;
+            left |= leaving;
+            some |= *a;
+            all &= *a;
+        }
+        if left != 0 {
+            let all = all != 0 && span == (0..w);
+            if !warp.note_any_all(some != 0, all) {
+                self.revive(warp);
+            }
+        }
+        true
     }
 
     // -- the interpreter loop -----------------------------------------
@@ -4469,6 +4523,49 @@ mod tests {
             resolved > ran * 15,
             "{resolved} fast instructions in {ran} runs"
         );
+    }
+
+    /// `breakc`/`continuec` directly in their loop (one pass over the span:
+    /// `leave_innermost`) leave and rejoin the same lanes as a `break` and
+    /// a `continue` inside an `if` (the general path), at warp widths 1, 3,
+    /// 8 and 40, and as lane-by-lane arithmetic says: thread t sums the
+    /// even iterations below t.
+    #[test]
+    fn conditional_break_and_continue_match_the_general_path() {
+        let run = |fused: bool| {
+            let (brk, cont) = if fused {
+                ("breakc_nz r2.x\n", "continuec_nz r2.y\n")
+            } else {
+                (
+                    "if_nz r2.x\nbreak\nendif\n",
+                    "if_nz r2.y\ncontinue\nendif\n",
+                )
+            };
+            let text = format!(
+                "cs_5_0\ndcl_constantbuffer CB0[1], immediateIndexed\ndcl_uav_raw u0\n\
+                 dcl_input vThreadIDInGroupFlattened\ndcl_temps 5\n\
+                 dcl_thread_group 40, 1, 1\n\
+                 mov r0.x, l(0)\nmov r1.x, l(0)\n\
+                 loop\n\
+                 iadd r0.x, r0.x, l(1)\n\
+                 uge r2.x, r0.x, vThreadIDInGroupFlattened.x\n{brk}\
+                 and r2.y, r0.x, l(1)\n{cont}\
+                 iadd r1.x, r1.x, r0.x\n\
+                 endloop\n\
+                 ishl r4.x, vThreadIDInGroupFlattened.x, l(2)\n\
+                 store_raw u0.x, r4.x, r1.x\nret\n"
+            );
+            let prog = Program::from_decoded(crate::asm::assemble(&text).unwrap(), None).unwrap();
+            [1, 3, 8, 40].map(|w| run_alu_shader(&prog, w, true).0)
+        };
+        let want: Vec<u32> = (0..40u32)
+            .map(|t| (1..t.max(1)).filter(|i| i % 2 == 0).sum())
+            .collect();
+        let (fused, general) = (run(true), run(false));
+        for (k, (f, g)) in fused.iter().zip(&general).enumerate() {
+            assert_eq!(f[..40], want[..], "fused, width index {k}");
+            assert_eq!(g[..40], want[..], "general, width index {k}");
+        }
     }
 
     /// A denormal that reaches a float instruction only through a loop's
