@@ -346,6 +346,10 @@ struct Warp {
     /// the number of active lanes, once counted since `active` last
     /// changed (profiling counts per instruction)
     count: std::cell::Cell<Option<u64>>,
+    /// the word each of the arena's four constant-buffer scratch rows
+    /// holds in every lane (None: not filled yet); only `run_fast`'s fills
+    /// write those rows
+    splats: [Option<u32>; 4],
 }
 
 /// Scratch space for operands: 4 components × W lanes each.
@@ -1571,6 +1575,7 @@ impl<'p> GroupExecutor<'p> {
                     done: false,
                     full: false,
                     span: 0..0,
+                    splats: [None; 4],
                 }
             })
             .collect();
@@ -2201,11 +2206,25 @@ impl<'p> GroupExecutor<'p> {
             active,
             full,
             span,
+            splats,
             ..
         } = warp;
         for &(row, slot, word, m) in &f.splats[..f.n_splats as usize] {
             let v = modify(self.cb_word(b, slot, word), m);
-            regs[row as usize..row as usize + w].fill(v);
+            // (a row that holds the value already, from this instruction's
+            // last run in a loop, is not filled again)
+            let held = (row as usize)
+                .checked_sub(self.arena.scratch)
+                .map(|o| o / w);
+            match held.and_then(|k| splats.get_mut(k)) {
+                Some(h) if *h == Some(v) => {}
+                h => {
+                    regs[row as usize..row as usize + w].fill(v);
+                    if let Some(h) = h {
+                        *h = Some(v);
+                    }
+                }
+            }
         }
         let (lanes, mask) = if *full {
             (0..w, None)
@@ -4224,6 +4243,7 @@ impl Warp {
             done: true,
             full: false,
             span: 0..0,
+            splats: [None; 4],
             linear: false,
             count: std::cell::Cell::new(None),
         }
@@ -4523,6 +4543,41 @@ mod tests {
             resolved > ran * 15,
             "{resolved} fast instructions in {ran} runs"
         );
+    }
+
+    /// The constant-buffer rows the fast path fills once and keeps while
+    /// they hold the same word: two instructions of a loop that share a
+    /// scratch row with different words, and a second group run by the
+    /// same executor with the words changed, read what they should.
+    #[test]
+    fn kept_constant_buffer_rows_follow_their_words() {
+        let text = "cs_5_0\ndcl_constantbuffer CB0[1], immediateIndexed\ndcl_uav_raw u0\n\
+                    dcl_input vThreadIDInGroupFlattened\ndcl_temps 5\n\
+                    dcl_thread_group 8, 1, 1\n\
+                    mov r0.xy, l(0, 0, 0, 0)\nmov r1.x, l(0)\n\
+                    loop\n\
+                    uge r1.y, r1.x, l(3)\nbreakc_nz r1.y\n\
+                    iadd r0.x, r0.x, cb0[0].x\n\
+                    iadd r0.y, r0.y, cb0[0].y\n\
+                    iadd r1.x, r1.x, l(1)\n\
+                    endloop\n\
+                    ishl r4.x, vThreadIDInGroupFlattened.x, l(3)\n\
+                    store_raw u0.xy, r4.x, r0.xyxx\nret\n";
+        let prog = Program::from_decoded(crate::asm::assemble(text).unwrap(), None).unwrap();
+        let mut ex = GroupExecutor::new(&prog, 8);
+        assert!(ex.fast[5].is_some() && ex.fast[6].is_some());
+        for (x, y) in [(5u32, 7u32), (11, 2)] {
+            let cb = [x, y, 0, 0];
+            let out = sim_mem::Buffer::zeroed(64).unwrap();
+            let b = Bindings {
+                constant_buffers: vec![Some(&cb[..])],
+                uavs: vec![Some(BufferView::raw(&out))],
+                ..Default::default()
+            };
+            ex.run_group([0, 0, 0], &b);
+            let want: Vec<u32> = (0..8).flat_map(|_| [3 * x, 3 * y]).collect();
+            assert_eq!(out.to_words(), want, "cb ({x}, {y})");
+        }
     }
 
     /// `breakc`/`continuec` directly in their loop (one pass over the span:
