@@ -303,11 +303,12 @@ pub(crate) const CHUNK: usize = 16;
 /// under the mask word `m[l]` unless `$p` (no mask: every lane written).
 /// `_sat` is applied afterwards, by [`sat_rows`].
 macro_rules! lanes_blend {
-    (@src $v:ident, $k:expr, $mods:ident, $m_on:ident) => {{
+    (@src $v:expr, $k:expr, $mods:ident, $m_on:ident) => {{
+        let v = $v;
         if $m_on {
-            $mods[$k].apply($v)
+            $mods[$k].apply(v)
         } else {
-            $v
+            v
         }
     }};
     (@put $o:ident, $m:ident, $v:expr) => {{
@@ -334,24 +335,32 @@ macro_rules! lanes_blend {
             lanes_blend!(@put o, m, $p, $e);
         }
     };
+    // (three and four sources: indexed loops over rows cut to one length,
+    // as a zip of five or more slices compiled to a vector loop that left
+    // its last 16 lanes to scalar code)
     ($o:ident, $mask:ident, $s:ident, $mods:ident, $m_on:ident, $p:ident,
      |$x:ident, $y:ident, $z:ident| $e:expr) => {{
-        let it = $o.iter_mut().zip($mask).zip($s[0]).zip($s[1]).zip($s[2]);
-        for ((((o, &m), &$x), &$y), &$z) in it {
-            let $x = lanes_blend!(@src $x, 0, $mods, $m_on);
-            let $y = lanes_blend!(@src $y, 1, $mods, $m_on);
-            let $z = lanes_blend!(@src $z, 2, $mods, $m_on);
+        let n = $o.len();
+        let (m, s0, s1, s2) = (&$mask[..n], &$s[0][..n], &$s[1][..n], &$s[2][..n]);
+        for l in 0..n {
+            let $x = lanes_blend!(@src (s0[l]), 0, $mods, $m_on);
+            let $y = lanes_blend!(@src (s1[l]), 1, $mods, $m_on);
+            let $z = lanes_blend!(@src (s2[l]), 2, $mods, $m_on);
+            let (o, m) = (&mut $o[l], m[l]);
             lanes_blend!(@put o, m, $p, $e);
         }
     }};
     ($o:ident, $mask:ident, $s:ident, $mods:ident, $m_on:ident, $p:ident,
      |$x:ident, $y:ident, $z:ident, $u:ident| $e:expr) => {{
-        let it = $o.iter_mut().zip($mask).zip($s[0]).zip($s[1]).zip($s[2]).zip($s[3]);
-        for (((((o, &m), &$x), &$y), &$z), &$u) in it {
-            let $x = lanes_blend!(@src $x, 0, $mods, $m_on);
-            let $y = lanes_blend!(@src $y, 1, $mods, $m_on);
-            let $z = lanes_blend!(@src $z, 2, $mods, $m_on);
-            let $u = lanes_blend!(@src $u, 3, $mods, $m_on);
+        let n = $o.len();
+        let (m, s0, s1) = (&$mask[..n], &$s[0][..n], &$s[1][..n]);
+        let (s2, s3) = (&$s[2][..n], &$s[3][..n]);
+        for l in 0..n {
+            let $x = lanes_blend!(@src (s0[l]), 0, $mods, $m_on);
+            let $y = lanes_blend!(@src (s1[l]), 1, $mods, $m_on);
+            let $z = lanes_blend!(@src (s2[l]), 2, $mods, $m_on);
+            let $u = lanes_blend!(@src (s3[l]), 3, $mods, $m_on);
+            let (o, m) = (&mut $o[l], m[l]);
             lanes_blend!(@put o, m, $p, $e);
         }
     }};
