@@ -416,8 +416,12 @@ macro_rules! lanes_first_out {
         $o:ident, $m:ident, $s:ident, $plain:ident,
         |$x:ident, $y:ident, $z:ident, $u:ident| $e:expr
     ) => {{
-        let it = $o.iter_mut().zip($m).zip($s[1]).zip($s[2]).zip($s[3]);
-        for ((((o, &m), &$y), &$z), &$u) in it {
+        // indexed: see `lanes_blend`'s three and four sources
+        let n = $o.len();
+        let (m, s1, s2, s3) = (&$m[..n], &$s[1][..n], &$s[2][..n], &$s[3][..n]);
+        for l in 0..n {
+            let ($y, $z, $u) = (s1[l], s2[l], s3[l]);
+            let (o, m) = (&mut $o[l], m[l]);
             let $x = *o;
             if $plain {
                 *o = $e;
@@ -619,8 +623,11 @@ macro_rules! lanes {
         $o:ident, $a:ident, $b:ident, $c:ident, $d:ident,
         |$x:ident, $y:ident, $z:ident, $u:ident| $e:expr
     ) => {{
-        let lanes = $o.iter_mut().zip($a).zip($b).zip($c).zip($d);
-        for ((((o, &$x), &$y), &$z), &$u) in lanes {
+        // indexed: see `lanes_blend`'s three and four sources
+        let n = $o.len();
+        let (a, b, c, d) = (&$a[..n], &$b[..n], &$c[..n], &$d[..n]);
+        for (l, o) in $o.iter_mut().enumerate() {
+            let ($x, $y, $z, $u) = (a[l], b[l], c[l], d[l]);
             *o = $e;
         }
     }};
