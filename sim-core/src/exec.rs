@@ -1095,7 +1095,7 @@ fn active_lanes(m: &[u32]) -> Option<std::ops::Range<usize>> {
 
 /// A source modifier applied to one 32-bit value (the double modifiers are
 /// applied by `double` to assembled 64-bit values, so they leave it as is).
-fn modify(v: u32, m: SrcMod) -> u32 {
+pub(crate) fn modify(v: u32, m: SrcMod) -> u32 {
     match m {
         SrcMod::None | SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg => v,
         SrcMod::FNeg => v ^ 0x8000_0000,
@@ -2209,21 +2209,14 @@ impl<'p> GroupExecutor<'p> {
             splats,
             ..
         } = warp;
-        for &(row, slot, word, m) in &f.splats[..f.n_splats as usize] {
+        // splat k is the arena's scratch row k (`lower`); a row that holds
+        // the value already, from this instruction's last run in a loop,
+        // is not filled again
+        for (&(row, slot, word, m), held) in f.splats[..f.n_splats as usize].iter().zip(splats) {
             let v = modify(self.cb_word(b, slot, word), m);
-            // (a row that holds the value already, from this instruction's
-            // last run in a loop, is not filled again)
-            let held = (row as usize)
-                .checked_sub(self.arena.scratch)
-                .map(|o| o / w);
-            match held.and_then(|k| splats.get_mut(k)) {
-                Some(h) if *h == Some(v) => {}
-                h => {
-                    regs[row as usize..row as usize + w].fill(v);
-                    if let Some(h) = h {
-                        *h = Some(v);
-                    }
-                }
+            if *held != Some(v) {
+                regs[row as usize..row as usize + w].fill(v);
+                *held = Some(v);
             }
         }
         let (lanes, mask) = if *full {

@@ -81,7 +81,7 @@ pub(crate) fn src_flushed(flushed: &[bool], s: &Src, c: usize) -> bool {
         SrcMod::None | SrcMod::FNeg | SrcMod::FAbs | SrcMod::FAbsNeg
     );
     match s.kind {
-        SrcKind::Imm(v) => is_flushed(modify_word(v[sc], s.modifier)),
+        SrcKind::Imm(v) => is_flushed(crate::exec::modify(v[sc], s.modifier)),
         SrcKind::Temp(r) => {
             float_modifier && flushed.get(r as usize * 4 + sc).copied().unwrap_or(false)
         }
@@ -92,20 +92,6 @@ pub(crate) fn src_flushed(flushed: &[bool], s: &Src, c: usize) -> bool {
         | SrcKind::Flattened
         | SrcKind::Cb { .. }
         | SrcKind::Icb { .. } => false,
-    }
-}
-
-/// `v` with the source modifier `m` applied (the double modifiers change
-/// nothing in one word here: their operands are not single words).
-fn modify_word(v: u32, m: SrcMod) -> u32 {
-    match m {
-        SrcMod::None | SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg => v,
-        SrcMod::FNeg => v ^ 0x8000_0000,
-        SrcMod::FAbs => v & 0x7fff_ffff,
-        SrcMod::FAbsNeg => v | 0x8000_0000,
-        SrcMod::INeg => v.wrapping_neg(),
-        SrcMod::IAbs => (v as i32).unsigned_abs(),
-        SrcMod::IAbsNeg => (v as i32).unsigned_abs().wrapping_neg(),
     }
 }
 
@@ -323,12 +309,12 @@ pub(crate) fn flushed_sources(prog: &Program) -> Vec<bool> {
     let mut seed = 0;
     loop {
         while let Some(pc) = work.pop() {
-            let mut s = if resets(pc) {
-                base.clone()
-            } else {
-                state[pc].clone().unwrap_or_else(|| base.clone())
+            let before = match &state[pc] {
+                Some(s) if !resets(pc) => s,
+                _ => &base,
             };
-            writes(prog, &prog.code[pc], &s.clone(), &mut |i, v| {
+            let mut s = before.clone();
+            writes(prog, &prog.code[pc], before, &mut |i, v| {
                 if let Some(x) = s.get_mut(i) {
                     *x = v;
                 }
