@@ -42,6 +42,7 @@ use crate::affine::{AddressSteps, PcFacts};
 use crate::check::{Checker, MemOp, Space};
 use crate::flushed::flushed_sources;
 use crate::lanes::*;
+use crate::liveness::unmasked_writes;
 use crate::program::*;
 use sim_mem::{
     sampling, AtomicOp, Bindings, BufferView, Extent, TextureView, Tgsm, ViewDimension, ViewKind,
@@ -427,6 +428,9 @@ struct FastAlu {
     /// every source word is flushed (`crate::flushed`): the row kernel is
     /// [`LaneOp::flushed_rows`]
     flushed: bool,
+    /// the destination is dead wherever a lane inactive here resumes
+    /// (`crate::liveness`): a partial warp's lanes are written unblended
+    unmasked: bool,
     /// destination components: `comps[..n].dst`; a dot product's terms'
     /// sources are `comps[..op.dot].src[..2]`
     n: u8,
@@ -486,6 +490,8 @@ struct RowAlu {
     n_moves: u8,
     /// the `mov` row kernel
     mov: RowKernel,
+    /// [`FastAlu::unmasked`]
+    unmasked: bool,
     /// constant-buffer words to fill scratch rows with first: (row, slot,
     /// word, modifier)
     splats: [(u32, u32, u64, SrcMod); 4],
@@ -655,6 +661,7 @@ fn lower(f: &FastAlu, l: &Arena) -> Option<RowAlu> {
         moves,
         n_moves,
         mov: lane_op(AluOp::Mov).rows,
+        unmasked: f.unmasked,
         splats,
         n_splats: n_splats as u8,
     })
@@ -1140,14 +1147,16 @@ fn resolve_fast(prog: &Program, w: usize) -> (Vec<Option<FastAlu>>, Vec<u32>) {
     let mut seen: HashMap<u32, u32> = HashMap::new();
     let mut fast = Vec::with_capacity(prog.code.len());
     let flushed = flushed_sources(prog);
-    for (op, &flushed) in prog.code.iter().zip(&flushed) {
-        fast.push(resolve_alu(prog, op, w, flushed, &mut |v| {
+    let unmasked = unmasked_writes(prog);
+    for ((op, &flushed), &unmasked) in prog.code.iter().zip(&flushed).zip(&unmasked) {
+        let f = resolve_alu(prog, op, w, flushed, &mut |v| {
             let o = *seen.entry(v).or_insert_with(|| imm.len() as u32);
             if o as usize == imm.len() {
                 imm.extend(std::iter::repeat_n(v, w));
             }
             o
-        }));
+        });
+        fast.push(f.map(|f| FastAlu { unmasked, ..f }));
     }
     (fast, imm)
 }
@@ -1212,6 +1221,7 @@ fn resolve_alu(
         op: lane,
         sat,
         flushed,
+        unmasked: false,
         n: n as u8,
         comps,
     })
@@ -2224,7 +2234,8 @@ impl<'p> GroupExecutor<'p> {
         } else {
             let start = span.start / CHUNK * CHUNK;
             let end = span.end.div_ceil(CHUNK) * CHUNK;
-            (start..end.min(w), Some(&active[..]))
+            let mask = (!f.unmasked).then_some(&active[..]);
+            (start..end.min(w), mask)
         };
         let comps = &f.comps[..f.n as usize];
         // SAFETY: `lane_op` returns row kernels compiled for an instruction
@@ -2243,6 +2254,44 @@ impl<'p> GroupExecutor<'p> {
                     (f.mov)(regs, m, lanes.clone(), mask);
                 }
             }
+        }
+    }
+
+    /// The pre-resolved ALU instructions that follow one ([`run_fast`]),
+    /// run in a row without going back through the interpreter loop's
+    /// dispatch: an ALU instruction changes no mask and ends no lane, so
+    /// the loop's checks between them would find nothing new. Each is
+    /// counted as the loop counts it (statistics, profile, watchdog); the
+    /// run stops one instruction before the watchdog's next check is due,
+    /// so that the loop makes that check (and yields, when interleaving)
+    /// exactly where it would have.
+    ///
+    /// [`run_fast`]: GroupExecutor::run_fast
+    #[inline(always)]
+    fn run_fast_after(&mut self, warp: &mut Warp, b: &Bindings<'_>) {
+        while let Some(Some(f)) = self.fast.get(warp.pc) {
+            if self.until_check <= 1 {
+                return;
+            }
+            self.until_check -= 1;
+            Self::step(&mut self.stats, self.prof.as_deref_mut(), self.w, warp);
+            self.run_fast(warp, b, f);
+        }
+    }
+
+    /// Moves `warp` past the instruction at its pc, counting it: in the
+    /// statistics, and in the profile when one is kept. (A function of the
+    /// fields it changes, so that a caller may hold the fast forms.)
+    #[inline(always)]
+    fn step(stats: &mut ExecStats, prof: Option<&mut Profile>, w: usize, warp: &mut Warp) {
+        warp.pc += 1;
+        stats.warp_instructions += 1;
+        if let Some(p) = prof {
+            let n = warp.active_count();
+            p.lanes_by_pc[warp.pc - 1] += n;
+            p.warp_instructions += 1;
+            p.active_lanes += n;
+            p.lane_slots += w as u64;
         }
     }
 
@@ -2501,12 +2550,16 @@ impl<'p> GroupExecutor<'p> {
         };
         let (mut left, mut some, mut all) = (0u32, 0u32, !0u32);
         for ((a, m), &c) in active[span.clone()].iter_mut().zip(m).zip(c) {
-            let leaving = bool_mask((c != 0) == nz) & *a;
-            *a &= !leaving;
+            // one load and one store of each word: reading `*a` back after
+            // storing it stalls on store forwarding of wide vectors
+            let was = *a;
+            let leaving = bool_mask((c != 0) == nz) & was;
+            let now = was & !leaving;
+            *a = now;
             *m |= leaving;
             left |= leaving;
-            some |= *a;
-            all &= *a;
+            some |= now;
+            all &= now;
         }
         if left != 0 {
             let all = all != 0 && span == (0..w);
@@ -2577,15 +2630,7 @@ impl<'p> GroupExecutor<'p> {
                     return Exit::Stopped(reason);
                 }
             }
-            warp.pc += 1;
-            self.stats.warp_instructions += 1;
-            if let Some(p) = self.prof.as_deref_mut() {
-                let n = warp.active_count();
-                p.lanes_by_pc[warp.pc - 1] += n;
-                p.warp_instructions += 1;
-                p.active_lanes += n;
-                p.lane_slots += w as u64;
-            }
+            Self::step(&mut self.stats, self.prof.as_deref_mut(), w, warp);
             match op.kind {
                 OpKind::Alu {
                     op,
@@ -2593,7 +2638,10 @@ impl<'p> GroupExecutor<'p> {
                     ref src,
                     sat,
                 } => match self.fast.get(warp.pc - 1) {
-                    Some(Some(f)) => self.run_fast(warp, b, f),
+                    Some(Some(f)) => {
+                        self.run_fast(warp, b, f);
+                        self.run_fast_after(warp, b);
+                    }
                     _ => self.alu(warp, b, op, dst, src, sat),
                 },
                 OpKind::Alu2 {
@@ -2647,9 +2695,10 @@ impl<'p> GroupExecutor<'p> {
                         let av = *a;
                         *m0 = av;
                         *m1 = av & !t;
-                        *a = av & t;
-                        or |= *a;
-                        and &= *a;
+                        let now = av & t;
+                        *a = now;
+                        or |= now;
+                        and &= now;
                     }
                     self.sc.lanes = t;
                     warp.frames.push(Frame::If {
@@ -4535,6 +4584,123 @@ mod tests {
         assert!(
             resolved > ran * 15,
             "{resolved} fast instructions in {ran} runs"
+        );
+    }
+
+    /// A random shader whose ALU instructions (over r0–r3) run in a loop
+    /// that lanes leave after different numbers of passes, by `breakc`
+    /// and `continuec` (some in an `if` or `else`), then a tail that
+    /// overwrites some registers, then stores of r0–r3: many writes whose
+    /// destination is dead where the inactive lanes resume, and many that
+    /// are not.
+    fn random_loop_shader(rng: &mut Rng) -> String {
+        let mut s = String::from(
+            "cs_5_0\ndcl_globalFlags refactoringAllowed\n\
+             dcl_constantbuffer CB0[2], immediateIndexed\ndcl_uav_raw u0\n\
+             dcl_input vThreadGroupID.xyz\ndcl_input vThreadIDInGroupFlattened\n\
+             dcl_input vThreadID.xyz\ndcl_input vThreadIDInGroup.xyz\n\
+             dcl_temps 6\ndcl_thread_group 40, 1, 1\n\
+             utof r0.xyzw, vThreadID.xyzx\nmov r1.xyzw, vThreadIDInGroup.xyzx\n\
+             mov r2.xyzw, cb0[0].xyzw\nmov r3.xyzw, cb0[1].wzyx\nmov r5.x, l(0)\n\
+             loop\nuge r4.x, r5.x, l(4)\nbreakc_nz r4.x\niadd r5.x, r5.x, l(1)\n",
+        );
+        let mut alu = |s: &mut String, rng: &mut Rng| {
+            let float = rng.below(2) == 0;
+            let (op, n) = if float {
+                FLOAT_OPS[rng.below(FLOAT_OPS.len())]
+            } else {
+                INT_OPS[rng.below(INT_OPS.len())]
+            };
+            let mask = loop {
+                let m: String = "xyzw".chars().filter(|_| rng.below(2) == 0).collect();
+                if !m.is_empty() {
+                    break m;
+                }
+            };
+            let srcs: Vec<String> = (0..n).map(|_| random_src(rng, float)).collect();
+            *s += &format!("{op} r{}.{mask}, {}\n", rng.below(4), srcs.join(", "));
+        };
+        // a lane-dependent condition in r4.y: the lane number against a
+        // random bound, mixed with the pass number
+        let cond = |rng: &mut Rng| {
+            format!(
+                "iadd r4.y, vThreadIDInGroupFlattened.x, r5.x\nand r4.y, r4.y, l({})\n\
+                 ult r4.y, r4.y, l({})\n",
+                [7, 15, 31][rng.below(3)],
+                rng.below(20)
+            )
+        };
+        let mut depth = 0;
+        for _ in 0..16 {
+            match rng.below(8) {
+                0 if depth == 0 => {
+                    s += &cond(rng);
+                    s += "if_nz r4.y\n";
+                    depth = 1;
+                }
+                1 if depth == 1 => {
+                    s += "else\n";
+                    depth = 2;
+                }
+                2 if depth > 0 => {
+                    s += "endif\n";
+                    depth = 0;
+                }
+                3 => {
+                    s += &cond(rng);
+                    s += ["breakc_nz r4.y\n", "continuec_nz r4.y\n"][rng.below(2)];
+                }
+                _ => alu(&mut s, rng),
+            }
+        }
+        if depth > 0 {
+            s += "endif\n";
+        }
+        s += "endloop\n";
+        for _ in 0..rng.below(4) {
+            alu(&mut s, rng);
+        }
+        s += "ishl r4.x, vThreadIDInGroupFlattened.x, l(6)\n";
+        for r in 0..4 {
+            s += &format!("store_raw u0.xyzw, r4.x, r{r}.xyzw\niadd r4.x, r4.x, l(16)\n");
+        }
+        s + "ret\n"
+    }
+
+    /// The row kernels that skip the blend where the destination is dead
+    /// for the inactive lanes (`crate::liveness`) leave every stored word
+    /// as the general path, which always blends, and as warps of one lane:
+    /// random loops with lane-dependent `breakc`, `continuec` and `if`s.
+    #[test]
+    fn unblended_writes_match_the_general_path() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let (mut unblended, mut blended) = (0, 0);
+        for case in 0..200 {
+            let text = random_loop_shader(&mut rng);
+            let decoded =
+                crate::asm::assemble(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+            let prog = Program::from_decoded(decoded, None)
+                .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+            let ex = GroupExecutor::new(&prog, 8);
+            for f in ex.fast.iter().flatten() {
+                *if f.unmasked {
+                    &mut unblended
+                } else {
+                    &mut blended
+                } += 1;
+            }
+            let (one, _) = run_alu_shader(&prog, 1, false);
+            for w in [3, 8, 40] {
+                let (general, _) = run_alu_shader(&prog, w, false);
+                let (fast, _) = run_alu_shader(&prog, w, true);
+                assert_eq!(fast, general, "case {case}, warp width {w}\n{text}");
+                assert_eq!(general, one, "case {case}, warp width {w} vs 1\n{text}");
+            }
+        }
+        // both kinds are exercised, many times
+        assert!(
+            unblended > 500 && blended > 500,
+            "{unblended} unblended, {blended} blended"
         );
     }
 

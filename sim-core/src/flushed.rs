@@ -27,15 +27,17 @@
 //! - [`invariant`], flow-insensitive: a component is flushed when every
 //!   instruction anywhere that writes it writes a flushed value, given what
 //!   is flushed (a greatest fixpoint from "all flushed"). Registers start as
-//!   zeros and a lane a write skips keeps its word, so by induction over the
-//!   steps of any execution this holds at every point of every lane.
+//!   zeros, and a write gives each lane it writes (an inactive one too,
+//!   where it skips the blend) that instruction's result on that lane's
+//!   words, so by induction over the steps of any execution this holds at
+//!   every point of every lane.
 //! - [`flushed_sources`], flow-sensitive: a forward must-dataflow over the
 //!   lane's control-flow graph (the meet of two paths is what both know),
 //!   starting from the invariant wherever it cannot follow the flow (a
-//!   subroutine's entry, after a call, at a `case`). A lane's registers are
-//!   those of its own path: the executor never writes an inactive lane (a
-//!   row kernel computes on inactive lanes of a partial warp but blends
-//!   their old words back).
+//!   subroutine's entry, after a call, at a `case`). A lane reads the
+//!   registers of its own path: a row kernel computes on the inactive lanes
+//!   of a partial warp, but blends their old words back unless no inactive
+//!   lane reads that word again before writing it (`crate::liveness`).
 
 use crate::program::*;
 
@@ -179,19 +181,24 @@ fn writes(prog: &Program, op: &Op, flushed: &[bool], f: &mut impl FnMut(usize, b
     }
 }
 
-/// Where control goes after the instruction at `pc`, for [`flushed_sources`].
-enum Next {
+/// Where control goes after the instruction at `pc`, for [`flushed_sources`]
+/// and `crate::liveness`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Next {
     /// to these instructions (none: the lane ends)
     To([Option<usize>; 2]),
-    /// to `pc + 1`, knowing only the invariant (a call)
+    /// to `pc + 1`, after a call, whose effects this does not follow
     Forget,
 }
 
-/// Per pc, whether the instruction is an ALU instruction every source word
-/// of which (for each destination component, or a dot product's terms) is
-/// flushed on every path to it (see the module docs).
-pub(crate) fn flushed_sources(prog: &Program) -> Vec<bool> {
-    let base = invariant(prog);
+/// Per pc, where a lane goes after the instruction there ([`Next`]): the
+/// next pc; an `if`'s branch; an `else` to its `endif`; an `endloop` back
+/// to its `loop`; a `break` after its loop's `endloop`, a `continue` to its
+/// loop, a `ret` nowhere (each conditional one to the next pc, too). A
+/// `switch` (and a `break` of one, which leaves through its `endswitch`)
+/// has no edges here: a user of these edges must start afresh at its
+/// `case`s, `default` and `endswitch`. A call is [`Next::Forget`].
+pub(crate) fn lane_edges(prog: &Program) -> Vec<Next> {
     let n = prog.code.len();
     // the innermost loop, and loop or switch, around each pc
     let mut loop_at = vec![None; n];
@@ -221,7 +228,7 @@ pub(crate) fn flushed_sources(prog: &Program) -> Vec<bool> {
         _ => None,
     };
     // where a `break` goes: after the loop's `endloop` (a switch's
-    // `endswitch` resets to the invariant, so it needs no edge)
+    // `endswitch` is a fresh start: no edge)
     let break_to = |pc: usize| match breakable_at[pc] {
         Some((l, true)) => after_loop(l),
         _ => None,
@@ -241,7 +248,7 @@ pub(crate) fn flushed_sources(prog: &Program) -> Vec<bool> {
             OpKind::Break { cond } => to(cond.map(|_| pc + 1), break_to(pc)),
             OpKind::Continue { cond } => to(cond.map(|_| pc + 1), loop_at[pc]),
             OpKind::Ret { cond } => to(cond.map(|_| pc + 1), None),
-            // the cases reset to the invariant
+            // the cases are fresh starts
             OpKind::Switch { .. } | OpKind::Abort => to(None, None),
             OpKind::Call { .. } | OpKind::InterfaceCall { .. } => Next::Forget,
             OpKind::Alu { .. }
@@ -267,6 +274,16 @@ pub(crate) fn flushed_sources(prog: &Program) -> Vec<bool> {
             | OpKind::Nop => to(seq, None),
         }
     };
+    (0..n).map(next).collect()
+}
+
+/// Per pc, whether the instruction is an ALU instruction every source word
+/// of which (for each destination component, or a dot product's terms) is
+/// flushed on every path to it (see the module docs).
+pub(crate) fn flushed_sources(prog: &Program) -> Vec<bool> {
+    let base = invariant(prog);
+    let n = prog.code.len();
+    let edges = lane_edges(prog);
     let resets = |pc: usize| {
         matches!(
             prog.code[pc].kind,
@@ -319,7 +336,7 @@ pub(crate) fn flushed_sources(prog: &Program) -> Vec<bool> {
                     *x = v;
                 }
             });
-            match next(pc) {
+            match edges[pc] {
                 Next::To(to) => {
                     for t in to.into_iter().flatten() {
                         merge(&mut state, &mut work, t, &s);

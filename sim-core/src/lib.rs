@@ -24,6 +24,7 @@ pub mod ir;
 #[allow(unsafe_code)]
 mod lanes;
 pub mod listing_reflection;
+mod liveness;
 pub mod opcodes;
 pub mod program;
 pub mod rdef;

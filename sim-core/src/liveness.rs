@@ -1,0 +1,457 @@
+//! Which ALU instructions may write their destination in every lane of a
+//! partial warp, found once per program.
+//!
+//! A row kernel on a partial warp computes every lane of the active span,
+//! then blends the old words of the inactive lanes back: a load of the
+//! destination and of the mask and a blend per vector, about a third of a
+//! flushed `add`. The blend matters only to a lane that reads that word
+//! again. A lane inactive at pc `p` has ended (`ret`, or it never existed),
+//! or it waits in the mask of a frame that encloses `p`, and resumes where
+//! that frame sends it:
+//! - an `if`: at its `else` branch (when `p` is in the `if` branch) or at
+//!   its `endif`;
+//! - a `loop`: after its `endloop` (the lanes that broke out), or at its
+//!   `endloop` (the lanes that continued; only a loop with a `continue` of
+//!   its own has any).
+//!
+//! Where a destination component is dead at each of those places (every
+//! path from there writes it before it reads it: a backward may-liveness
+//! over the lane's control flow, [`crate::flushed::lane_edges`]), no lane
+//! that is inactive at `p` reads the word again before it writes it, so the
+//! kernel may overwrite it. A lane that wrote it afterwards reads its own
+//! word: the same argument holds at every later write that skips the blend.
+//!
+//! The analysis gives up (every instruction blends) on a program with a
+//! `switch` or a call: a lane waits in a switch's or a call's frame for
+//! places this does not follow.
+
+use crate::flushed::{lane_edges, Next};
+use crate::program::*;
+
+/// A set of temp components (`r * 4 + c`), as bits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Set(Vec<u64>);
+
+impl Set {
+    fn new(bits: usize) -> Self {
+        Set(vec![0; bits.div_ceil(64)])
+    }
+
+    fn insert(&mut self, i: usize) {
+        if let Some(w) = self.0.get_mut(i / 64) {
+            *w |= 1 << (i % 64);
+        }
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+}
+
+/// `f(component)` for each temp component `op` may read: every swizzled
+/// component of a temp source (whatever the destination mask), and the
+/// temp of a relative index.
+fn reads(prog: &Program, op: &Op, f: &mut impl FnMut(usize)) {
+    let idx = |i: &Idx, f: &mut dyn FnMut(usize)| {
+        if let Some(Rel::Temp { reg, comp }) = i.rel {
+            f(reg as usize * 4 + comp as usize);
+        }
+    };
+    let src = |s: &Src, f: &mut dyn FnMut(usize)| match s.kind {
+        SrcKind::Temp(r) => s.swz.iter().for_each(|&c| f(r as usize * 4 + c as usize)),
+        SrcKind::XTemp { ref index, .. }
+        | SrcKind::Cb { ref index, .. }
+        | SrcKind::Icb { ref index } => idx(index, f),
+        SrcKind::Imm(_)
+        | SrcKind::ThreadId
+        | SrcKind::GroupId
+        | SrcKind::ThreadIdInGroup
+        | SrcKind::Flattened => {}
+    };
+    let dst = |d: &Dst, f: &mut dyn FnMut(usize)| {
+        if let DstKind::XTemp { ref index, .. } = d.kind {
+            if let Some(Rel::Temp { reg, comp }) = index.rel {
+                f(reg as usize * 4 + comp as usize);
+            }
+        }
+    };
+    match op.kind {
+        OpKind::Alu {
+            dst: ref d,
+            src: ref s,
+            ..
+        } => {
+            dst(d, f);
+            s.iter().for_each(|s| src(s, f));
+        }
+        OpKind::Double {
+            dst: ref d,
+            src: ref s,
+            ..
+        } => {
+            dst(d, f);
+            s.iter().for_each(|s| src(s, f));
+        }
+        OpKind::Alu2 {
+            dst: ref d,
+            src: ref s,
+            ..
+        } => {
+            d.iter().for_each(|d| dst(d, f));
+            s.iter().for_each(|s| src(s, f));
+        }
+        OpKind::If { ref cond, .. } | OpKind::Switch { sel: ref cond, .. } => src(cond, f),
+        OpKind::Break { ref cond }
+        | OpKind::Continue { ref cond }
+        | OpKind::Ret { ref cond }
+        | OpKind::Call { ref cond, .. } => {
+            if let Some((c, _)) = cond {
+                src(c, f);
+            }
+        }
+        OpKind::LdRaw {
+            dst: ref d,
+            ref addr,
+            ..
+        }
+        | OpKind::LdTyped {
+            dst: ref d,
+            ref addr,
+            ..
+        } => {
+            dst(d, f);
+            src(addr, f);
+        }
+        OpKind::LdStructured {
+            dst: ref d,
+            ref index,
+            ref offset,
+            ..
+        } => {
+            dst(d, f);
+            src(index, f);
+            src(offset, f);
+        }
+        OpKind::StoreTyped {
+            ref addr,
+            ref value,
+            ..
+        }
+        | OpKind::StoreRaw {
+            ref addr,
+            ref value,
+            ..
+        } => {
+            src(addr, f);
+            src(value, f);
+        }
+        OpKind::StoreStructured {
+            ref index,
+            ref offset,
+            ref value,
+            ..
+        } => {
+            src(index, f);
+            src(offset, f);
+            src(value, f);
+        }
+        OpKind::Atomic {
+            ref ret,
+            ref addr,
+            ref a,
+            ref b,
+            ..
+        } => {
+            if let Some(d) = ret {
+                dst(d, f);
+            }
+            src(addr, f);
+            src(a, f);
+            src(b, f);
+        }
+        OpKind::Counter { dst: ref d, .. } | OpKind::Bufinfo { dst: ref d, .. } => dst(d, f),
+        OpKind::Texture { index } => {
+            if let Some(t) = prog.tex_ops.get(index as usize) {
+                dst(&t.dst, f);
+                src(&t.addr, f);
+                t.extra.iter().for_each(|s| src(s, f));
+            }
+        }
+        OpKind::Else { .. }
+        | OpKind::EndIf
+        | OpKind::Loop { .. }
+        | OpKind::EndLoop { .. }
+        | OpKind::Case { .. }
+        | OpKind::Default
+        | OpKind::EndSwitch
+        | OpKind::InterfaceCall { .. }
+        | OpKind::Abort
+        | OpKind::DebugBreak
+        | OpKind::Sync { .. }
+        | OpKind::Nop => {}
+    }
+}
+
+/// `f(component)` for each temp component `op` writes in every lane that
+/// runs it (the ALU instructions; the others are taken not to write, which
+/// can only keep more components live).
+fn kills(op: &Op, f: &mut impl FnMut(usize)) {
+    let mut each = |d: &Dst| {
+        if let DstKind::Temp(r) = d.kind {
+            (0..4)
+                .filter(|c| d.mask & (1 << c) != 0)
+                .for_each(|c| f(r as usize * 4 + c));
+        }
+    };
+    match op.kind {
+        OpKind::Alu { ref dst, .. } => each(dst),
+        OpKind::Alu2 { ref dst, .. } => dst.iter().for_each(each),
+        _ => {}
+    }
+}
+
+/// Per pc, the temp components live on entry: read on some path from there
+/// before they are written. `None` when the lane edges cannot tell (a
+/// switch or a call).
+fn live_in(prog: &Program) -> Option<Vec<Set>> {
+    let bits = prog.temps as usize * 4;
+    let n = prog.code.len();
+    let edges = lane_edges(prog);
+    if edges.contains(&Next::Forget)
+        || prog
+            .code
+            .iter()
+            .any(|op| matches!(op.kind, OpKind::Switch { .. }))
+    {
+        return None;
+    }
+    let mut uses = vec![Set::new(bits); n];
+    let mut defs = vec![Set::new(bits); n];
+    for (pc, op) in prog.code.iter().enumerate() {
+        reads(prog, op, &mut |i| uses[pc].insert(i));
+        kills(op, &mut |i| defs[pc].insert(i));
+    }
+    let mut live = vec![Set::new(bits); n];
+    // each sweep can only add bits, so this ends
+    loop {
+        let mut changed = false;
+        for pc in (0..n).rev() {
+            let Next::To(to) = edges[pc] else {
+                return None;
+            };
+            let mut s = Set::new(bits);
+            for t in to.into_iter().flatten().filter(|&t| t < n) {
+                s.0.iter_mut().zip(&live[t].0).for_each(|(a, b)| *a |= b);
+            }
+            for ((a, d), u) in s.0.iter_mut().zip(&defs[pc].0).zip(&uses[pc].0) {
+                *a = (*a & !d) | u;
+            }
+            if s != live[pc] {
+                live[pc] = s;
+                changed = true;
+            }
+        }
+        if !changed {
+            return Some(live);
+        }
+    }
+}
+
+/// Per pc, whether the instruction is an ALU instruction with a temp
+/// destination whose every written component is dead wherever a lane
+/// inactive there resumes (see the module docs): its row kernel may write
+/// every lane of the span, unblended.
+pub(crate) fn unmasked_writes(prog: &Program) -> Vec<bool> {
+    let n = prog.code.len();
+    let mut out = vec![false; n];
+    let Some(live) = live_in(prog) else {
+        return out;
+    };
+    // per open loop, whether it has a `continue` of its own
+    let continues = {
+        let mut c = vec![false; n];
+        let mut open: Vec<usize> = Vec::new();
+        for (pc, op) in prog.code.iter().enumerate() {
+            match op.kind {
+                OpKind::Loop { .. } => open.push(pc),
+                OpKind::Continue { .. } => {
+                    if let Some(&l) = open.last() {
+                        c[l] = true;
+                    }
+                }
+                OpKind::EndLoop { .. } => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+        c
+    };
+    // the frames around each pc: where their waiting lanes resume
+    let mut frames: Vec<Vec<usize>> = Vec::new();
+    for (pc, op) in prog.code.iter().enumerate() {
+        match op.kind {
+            OpKind::Else { endif_pc } => {
+                if let Some(f) = frames.last_mut() {
+                    *f = vec![endif_pc as usize];
+                }
+            }
+            OpKind::EndIf | OpKind::EndLoop { .. } => {
+                frames.pop();
+            }
+            OpKind::Alu { ref dst, .. } => {
+                if let DstKind::Temp(r) = dst.kind {
+                    out[pc] = (0..4).filter(|c| dst.mask & (1 << c) != 0).all(|c| {
+                        let i = r as usize * 4 + c;
+                        frames
+                            .iter()
+                            .flatten()
+                            .all(|&p| !live.get(p).is_some_and(|s| s.contains(i)))
+                    });
+                }
+            }
+            _ => {}
+        }
+        match op.kind {
+            OpKind::If {
+                else_pc, endif_pc, ..
+            } => frames.push(match else_pc {
+                Some(e) => vec![e as usize + 1, endif_pc as usize],
+                None => vec![endif_pc as usize],
+            }),
+            OpKind::Loop { end_pc } => frames.push(if continues[pc] {
+                vec![end_pc as usize + 1, end_pc as usize]
+            } else {
+                vec![end_pc as usize + 1]
+            }),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `unmasked_writes` of a program of `body` (one instruction a line,
+    /// pc = line), with a raw UAV u0 to store results to.
+    fn unmasked(body: &str) -> Vec<bool> {
+        let text = format!(
+            "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadIDInGroupFlattened\n\
+             dcl_temps 6\ndcl_thread_group 8, 1, 1\n{body}ret\n"
+        );
+        let decoded = crate::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let prog = Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}"));
+        unmasked_writes(&prog)
+    }
+
+    /// mandelbrot's shape: a loop left by a `breakc`, whose count (r1.x)
+    /// is stored after it. The lanes that broke out resume after the
+    /// `endloop`, where only r1.x is read: every other write in the loop
+    /// may skip the blend, the count's may not; outside any frame every
+    /// inactive lane has ended.
+    #[test]
+    fn a_loop_blends_only_what_is_read_after_it() {
+        let u = unmasked(
+            "mov r0.xy, l(0, 0, 0, 0)\n\
+             mov r1.x, l(0)\n\
+             loop\n\
+             ult r1.y, r1.x, vThreadIDInGroupFlattened.x\n\
+             breakc_z r1.y\n\
+             mul r0.x, r0.y, l(2.0)\n\
+             add r0.y, r0.x, l(1.0)\n\
+             iadd r1.x, r1.x, l(1)\n\
+             endloop\n\
+             ishl r2.x, vThreadIDInGroupFlattened.x, l(2)\n\
+             store_raw u0.x, r2.x, r1.x\n",
+        );
+        assert_eq!(
+            u[..11],
+            [true, true, false, true, false, true, true, false, false, true, false]
+        );
+    }
+
+    /// A loop with a `continue` of its own: the continuing lanes resume at
+    /// the `endloop`, then run the body again, where the values carried
+    /// around the loop are read; a write of one must blend. Without the
+    /// `continue` the same write need not.
+    #[test]
+    fn a_continue_keeps_loop_carried_values() {
+        let body = |c: &str| {
+            format!(
+                "mov r0.xy, l(0, 0, 0, 0)\n\
+                 loop\n\
+                 iadd r0.y, r0.y, l(1)\n\
+                 uge r1.x, r0.y, l(4)\n\
+                 breakc_nz r1.x\n\
+                 ult r1.y, vThreadIDInGroupFlattened.x, r0.y\n\
+                 {c}_nz r1.y\n\
+                 iadd r0.x, r0.x, r0.y\n\
+                 endloop\n"
+            )
+        };
+        let with = unmasked(&body("continuec"));
+        let without = unmasked(&body("breakc"));
+        // r0.x (pc 7) is carried around the loop and read by itself
+        assert!(!with[7], "{with:?}");
+        assert!(without[7], "{without:?}");
+        // r1.x and r1.y are written before they are read in every pass
+        assert!(with[3] && with[5], "{with:?}");
+    }
+
+    /// In an `if` branch, a write blends when the lanes waiting for the
+    /// `else` or the `endif` read the register there, and need not when
+    /// every path from there writes it first.
+    #[test]
+    fn an_if_blends_what_its_waiting_lanes_read() {
+        let u = unmasked(
+            "mov r0.xy, l(1, 1, 0, 0)\n\
+             ult r1.x, vThreadIDInGroupFlattened.x, l(3)\n\
+             if_nz r1.x\n\
+             mov r0.x, l(2)\n\
+             mov r2.x, l(5)\n\
+             else\n\
+             mov r0.y, l(2)\n\
+             mov r3.x, r2.x\n\
+             endif\n\
+             mov r2.x, l(0)\n\
+             ishl r1.x, vThreadIDInGroupFlattened.x, l(2)\n\
+             store_raw u0.xyz, r1.x, r0.xyzx\n",
+        );
+        // r0.x: read after the endif; r2.x: read in the else branch (the
+        // waiting lanes' own word, as they never wrote it)
+        assert!(!u[3] && !u[4], "{u:?}");
+        // r0.y is read after the endif; r3.x never is
+        assert!(!u[6] && u[7], "{u:?}");
+        // outside any frame, every inactive lane has ended
+        assert!(u[0] && u[1] && u[9] && u[10], "{u:?}");
+    }
+
+    /// A `switch` or a call: lanes wait where the lane edges do not follow,
+    /// and nothing skips the blend.
+    #[test]
+    fn switches_and_calls_give_up() {
+        let u = unmasked(
+            "mov r0.x, l(1)\n\
+             switch vThreadIDInGroupFlattened.x\n\
+             case l(1)\n\
+             mov r1.x, l(2)\n\
+             break\n\
+             default\n\
+             mov r1.x, l(3)\n\
+             break\n\
+             endswitch\n",
+        );
+        assert!(u.iter().all(|&u| !u), "{u:?}");
+        let u = unmasked(
+            "mov r0.x, l(1)\n\
+             ult r1.x, vThreadIDInGroupFlattened.x, l(3)\n\
+             callc_nz r1.x, l0\n\
+             ret\n\
+             label l0\n\
+             mov r1.x, l(2)\n",
+        );
+        assert!(u.iter().all(|&u| !u), "{u:?}");
+    }
+}
