@@ -42,7 +42,7 @@ use crate::affine::{AddressSteps, PcFacts};
 use crate::check::{Checker, MemOp, Space};
 use crate::flushed::flushed_sources;
 use crate::lanes::*;
-use crate::liveness::unmasked_writes;
+use crate::liveness::{reads_unwritten, unmasked_writes};
 use crate::program::*;
 use sim_mem::{
     sampling, AtomicOp, Bindings, BufferView, Extent, TextureView, Tgsm, ViewDimension, ViewKind,
@@ -1324,6 +1324,9 @@ pub struct GroupExecutor<'p> {
     loop_continues: Vec<bool>,
     /// `udiv`'s lane loop for this CPU
     udiv_rows: UdivRows,
+    /// whether a batch starts with its register file zeroed: only when a
+    /// lane may read a temp before writing it (`crate::liveness`)
+    zero_regs: bool,
 }
 
 /// Per pc: at an `endloop`, whether a `continue` of its loop (not of a
@@ -1632,6 +1635,7 @@ impl<'p> GroupExecutor<'p> {
             },
             loop_continues: loop_continues(prog),
             udiv_rows: udiv_rows_kernel(),
+            zero_regs: reads_unwritten(prog),
         }
     }
 
@@ -1986,8 +1990,11 @@ impl<'p> GroupExecutor<'p> {
         self.tgsm.reset();
         let tg = self.prog.thread_group;
         for warp in &mut self.warps {
-            // the register file; the arena's other rows stay
-            warp.regs[..self.arena.sys].fill(0);
+            // the register file (when a lane may read a word it has not
+            // written); the arena's other rows stay
+            if self.zero_regs {
+                warp.regs[..self.arena.sys].fill(0);
+            }
             if !warp.xregs.is_empty() {
                 warp.xregs.fill(0);
             }
@@ -4736,6 +4743,45 @@ mod tests {
             ex.run_group([0, 0, 0], &b);
             let want: Vec<u32> = (0..8).flat_map(|_| [3 * x, 3 * y]).collect();
             assert_eq!(out.to_words(), want, "cb ({x}, {y})");
+        }
+    }
+
+    /// A register file is zeroed for each batch only when a lane may read
+    /// a word it has not written: a lane that skips the `if` below reads
+    /// r0.x unwritten, and must see 0 in the second group too, after the
+    /// first group's lanes wrote 5 there; the same program with r0.x
+    /// written first needs no zeroing.
+    #[test]
+    fn registers_read_before_written_start_at_zero_in_every_group() {
+        let text = |first: &str| {
+            format!(
+                "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadIDInGroupFlattened\n\
+                 dcl_input vThreadGroupID.x\ndcl_temps 2\ndcl_thread_group 8, 1, 1\n{first}\
+                 ult r1.x, vThreadIDInGroupFlattened.x, vThreadGroupID.x\n\
+                 if_z r1.x\nmov r0.x, l(5)\nendif\n\
+                 ishl r1.x, vThreadIDInGroupFlattened.x, l(2)\n\
+                 store_raw u0.x, r1.x, r0.x\nret\n"
+            )
+        };
+        for (first, zeroed, skipped) in [("", true, 0), ("mov r0.x, l(7)\n", false, 7)] {
+            let text = text(first);
+            let decoded = crate::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let prog = Program::from_decoded(decoded, None).unwrap();
+            for w in [1, 8] {
+                let mut ex = GroupExecutor::new(&prog, w);
+                assert_eq!(ex.zero_regs, zeroed, "{text}");
+                for g in [0u32, 3] {
+                    let out = sim_mem::Buffer::zeroed(32).unwrap();
+                    let b = Bindings {
+                        uavs: vec![Some(BufferView::raw(&out))],
+                        ..Default::default()
+                    };
+                    ex.run_group([g, 0, 0], &b);
+                    // group g: lanes below g skip the `if`
+                    let want: Vec<u32> = (0..8).map(|l| if l < g { skipped } else { 5 }).collect();
+                    assert_eq!(out.to_words(), want, "group {g}, warp width {w}\n{text}");
+                }
+            }
         }
     }
 

@@ -193,8 +193,9 @@ fn reads(prog: &Program, op: &Op, f: &mut impl FnMut(usize)) {
 }
 
 /// `f(component)` for each temp component `op` writes in every lane that
-/// runs it (the ALU instructions; the others are taken not to write, which
-/// can only keep more components live).
+/// runs it: the ALU instructions, the loads (out of bounds they write 0)
+/// and an atomic's returned value. The others are taken not to write,
+/// which can only keep more components live.
 fn kills(op: &Op, f: &mut impl FnMut(usize)) {
     let mut each = |d: &Dst| {
         if let DstKind::Temp(r) = d.kind {
@@ -204,7 +205,13 @@ fn kills(op: &Op, f: &mut impl FnMut(usize)) {
         }
     };
     match op.kind {
-        OpKind::Alu { ref dst, .. } => each(dst),
+        OpKind::Alu { ref dst, .. }
+        | OpKind::LdRaw { ref dst, .. }
+        | OpKind::LdStructured { ref dst, .. }
+        | OpKind::LdTyped { ref dst, .. }
+        | OpKind::Atomic {
+            ret: Some(ref dst), ..
+        } => each(dst),
         OpKind::Alu2 { ref dst, .. } => dst.iter().for_each(each),
         _ => {}
     }
@@ -254,6 +261,16 @@ fn live_in(prog: &Program) -> Option<Vec<Set>> {
         if !changed {
             return Some(live);
         }
+    }
+}
+
+/// Whether some path may read a temp component before writing it (or the
+/// analysis cannot tell): else no lane ever reads the words a register
+/// file held before it started, and they need not be zeroed.
+pub(crate) fn reads_unwritten(prog: &Program) -> bool {
+    match live_in(prog) {
+        Some(live) => live.first().is_some_and(|s| s.0.iter().any(|&w| w != 0)),
+        None => true,
     }
 }
 
@@ -426,6 +443,29 @@ mod tests {
         assert!(!u[6] && u[7], "{u:?}");
         // outside any frame, every inactive lane has ended
         assert!(u[0] && u[1] && u[9] && u[10], "{u:?}");
+    }
+
+    /// None of the eight workloads reads a temp before writing it: none
+    /// needs its register file zeroed for each group. That takes counting
+    /// the loads as writes: cas_float_add reads r0.z only after an
+    /// `ld_raw` wrote it.
+    #[test]
+    fn no_workload_reads_unwritten_temps() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples");
+        for (name, want) in [
+            ("cas_float_add", false),
+            ("global_histogram", false),
+            ("histogram", false),
+            ("mandelbrot", false),
+            ("matmul", false),
+            ("reduce", false),
+            ("saxpy_structured", false),
+            ("scan", false),
+        ] {
+            let bytes = std::fs::read(format!("{dir}/{name}/{name}.dxbc")).unwrap();
+            let prog = Program::from_dxbc(&bytes, &LoadOptions::default()).unwrap();
+            assert_eq!(reads_unwritten(&prog), want, "{name}");
+        }
     }
 
     /// A `switch` or a call: lanes wait where the lane edges do not follow,
