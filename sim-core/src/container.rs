@@ -447,7 +447,7 @@ const MD5_S: [u32; 64] = [
     6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
 ];
 
-/// MD5 sine-derived constants T[i] = floor(2^32·|sin(i+1)|) (RFC 1321 §3.4).
+/// MD5 sine-derived constants `T[i]` = floor(2^32·|sin(i+1)|) (RFC 1321 §3.4).
 const MD5_K: [u32; 64] = [
     0xd76a_a478,
     0xe8c7_b756,

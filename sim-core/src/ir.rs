@@ -26,7 +26,7 @@ pub enum ProgramType {
 }
 
 impl ProgramType {
-    /// From bits [31:16] of the version token.
+    /// From bits 31:16 of the version token.
     pub fn from_raw(raw: u32) -> Option<Self> {
         Some(match raw {
             0 => Self::Pixel,
@@ -169,7 +169,7 @@ const OPERAND_TYPES: [(OperandType, &str); 43] = [
 ];
 
 impl OperandType {
-    /// From bits [19:12] of OperandToken0.
+    /// From bits 19:12 of OperandToken0.
     pub fn from_raw(raw: u32) -> Option<Self> {
         OPERAND_TYPES.get(raw as usize).map(|(t, _)| *t)
     }
@@ -292,7 +292,7 @@ pub struct Instruction {
     pub offset: u32,
     /// The opcode.
     pub opcode: Opcode,
-    /// OpcodeToken0 as read (controls in bits [23:11]).
+    /// OpcodeToken0 as read (controls in bits 23:11).
     pub token: u32,
     /// Extended opcode tokens.
     pub extended: ExtendedOpcode,
@@ -303,7 +303,7 @@ pub struct Instruction {
 }
 
 impl Instruction {
-    /// Bits [23:11] of OpcodeToken0, shifted down to bit 0.
+    /// Bits 23:11 of OpcodeToken0, shifted down to bit 0.
     pub fn controls(&self) -> u32 {
         (self.token >> 11) & 0x1fff
     }

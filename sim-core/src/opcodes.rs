@@ -58,7 +58,7 @@ pub enum Class {
 
 macro_rules! opcode_table {
     ($( $num:literal $variant:ident $mnem:literal $class:ident $cs:literal $shape:expr; )*) => {
-        /// An opcode of the tokenized program format; the discriminant is its number (bits [10:0] of OpcodeToken0).
+        /// An opcode of the tokenized program format; the discriminant is its number (bits 10:0 of OpcodeToken0).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         #[repr(u16)]
         #[allow(missing_docs)]
