@@ -3808,6 +3808,21 @@ impl<'p> GroupExecutor<'p> {
                             // and a test of values such as a histogram's
                             // counts, a third of them 0, is a branch
                             // mispredicted every other lane)
+                            // consecutive words of one row: a branch-free
+                            // loop (a blend under the mask) that vectorises
+                            // (global_histogram's merge of its bins)
+                            (Some(line), _, Some(own))
+                                if line.step == 1 && line.lanes.len() <= line.p =>
+                            {
+                                let l = line.lanes.clone();
+                                let own = &mut own[line.first..line.first + l.len()];
+                                let (sv, sw) = (&sv[l.clone()], &sw[l.clone()]);
+                                let it = own.iter_mut().zip(&active[l]).zip(sv.iter().zip(sw));
+                                for ((o, &a), (&v, &v2)) in it {
+                                    let new = mk(v, v2).combine(*o);
+                                    *o = (new & a) | (*o & !a);
+                                }
+                            }
                             (Some(line), _, Some(own)) => {
                                 line.each(|l, word| {
                                     if active[l] != 0 {
