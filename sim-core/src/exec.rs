@@ -1324,9 +1324,40 @@ pub struct GroupExecutor<'p> {
     loop_continues: Vec<bool>,
     /// `udiv`'s lane loop for this CPU
     udiv_rows: UdivRows,
+    /// ([`fused_leaves`])
+    fused: Vec<Option<Leave>>,
     /// whether a batch starts with its register file zeroed: only when a
     /// lane may read a temp before writing it (`crate::liveness`)
     zero_regs: bool,
+}
+
+/// Per pc: at an `if` whose branch is one unconditional `break` (or
+/// `continue`) and then its `endif` (fxc's form of `if (c) break;`, as in
+/// a compare-exchange loop's exit), which of the two: the executor may run
+/// the three as a `breakc` (`continuec`) when the loop (or switch) it
+/// leaves is the innermost frame ([`GroupExecutor::leave_fused`]).
+fn fused_leaves(prog: &Program) -> Vec<Option<Leave>> {
+    let code = &prog.code;
+    (0..code.len())
+        .map(|pc| {
+            let OpKind::If {
+                else_pc: None,
+                endif_pc,
+                ..
+            } = code[pc].kind
+            else {
+                return None;
+            };
+            if endif_pc as usize != pc + 2 {
+                return None;
+            }
+            match code.get(pc + 1).map(|o| o.kind) {
+                Some(OpKind::Break { cond: None }) => Some(Leave::Break),
+                Some(OpKind::Continue { cond: None }) => Some(Leave::Continue),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// Per pc: at an `endloop`, whether a `continue` of its loop (not of a
@@ -1635,6 +1666,7 @@ impl<'p> GroupExecutor<'p> {
             },
             loop_continues: loop_continues(prog),
             udiv_rows: udiv_rows_kernel(),
+            fused: fused_leaves(prog),
             zero_regs: reads_unwritten(prog),
         }
     }
@@ -2472,7 +2504,7 @@ impl<'p> GroupExecutor<'p> {
                 Some(true) => return self.leave(warp, b, &None, kind),
                 None => {}
             }
-            if self.leave_innermost(warp, src, *nz, kind) {
+            if self.leave_innermost(warp, src, *nz, kind).is_some() {
                 return;
             }
         }
@@ -2527,18 +2559,24 @@ impl<'p> GroupExecutor<'p> {
     /// a `breakc` directly in its switch), on an unmodified temp. The lanes
     /// whose condition holds leave `active` and join the frame's break or
     /// continue mask, as the general path does (no frame lies between, so
-    /// no other mask holds them). Returns false, having done nothing, when
-    /// the form is another.
+    /// no other mask holds them). Returns whether some lane left; `None`,
+    /// having done nothing, when the form is another.
     #[inline(always)]
-    fn leave_innermost(&mut self, warp: &mut Warp, src: &Src, nz: bool, kind: Leave) -> bool {
+    fn leave_innermost(
+        &mut self,
+        warp: &mut Warp,
+        src: &Src,
+        nz: bool,
+        kind: Leave,
+    ) -> Option<bool> {
         let w = self.w;
         let k = match (kind, warp.frames.last()) {
             (Leave::Break, Some(Frame::Loop { .. } | Frame::Switch { .. })) => 0,
             (Leave::Continue, Some(Frame::Loop { .. })) => 1,
-            _ => return false,
+            _ => return None,
         };
         let (SrcKind::Temp(r), SrcMod::None) = (src.kind, src.modifier) else {
-            return false;
+            return None;
         };
         let t = warp.frames.len() - 1;
         let row = (r as usize * 4 + src.swz[0] as usize) * w;
@@ -2553,7 +2591,7 @@ impl<'p> GroupExecutor<'p> {
             regs.get(row + span.start..row + span.end),
             masks.get_mut((t * 4 + k) * w + span.start..(t * 4 + k) * w + span.end),
         ) else {
-            return false;
+            return None;
         };
         let (mut left, mut some, mut all) = (0u32, 0u32, !0u32);
         for ((a, m), &c) in active[span.clone()].iter_mut().zip(m).zip(c) {
@@ -2573,6 +2611,56 @@ impl<'p> GroupExecutor<'p> {
             if !warp.note_any_all(some != 0, all) {
                 self.revive(warp);
             }
+        }
+        Some(left != 0)
+    }
+
+    /// `if_nz c` / `break` (or `continue`) / `endif` ([`fused_leaves`]) as
+    /// one `breakc_nz c` (`continuec_nz c`) directly in its loop
+    /// ([`GroupExecutor::leave_innermost`]): the lanes it leaves with, the
+    /// lanes it goes on with, and where, are those of the three
+    /// instructions. Called with the `if` counted; the `break` (when some
+    /// lane takes it) and the `endif` are counted as the loop would have
+    /// counted them, in the statistics, the profile (the `break` issues
+    /// with the lanes that take it, the `endif` with none: no lane comes
+    /// through the branch to it) and the watchdog, which must have room for them
+    /// (else the loop runs the three, so that its checks fall where they
+    /// would). Returns false, having done nothing, when the form is
+    /// another.
+    fn leave_fused(
+        &mut self,
+        warp: &mut Warp,
+        (cond, nz): (&Src, bool),
+        kind: Leave,
+        endif_pc: u32,
+    ) -> bool {
+        if self.until_check <= 3 {
+            return false;
+        }
+        let before = if self.prof.is_some() {
+            warp.active_count()
+        } else {
+            0
+        };
+        let at = warp.pc;
+        // past the `endif`, unless every lane leaves (then `revive` sends
+        // the warp to the loop's end, as the `endif` would have)
+        warp.pc = endif_pc as usize + 1;
+        let Some(left) = self.leave_innermost(warp, cond, nz, kind) else {
+            warp.pc = at;
+            return false;
+        };
+        let n = 1 + u64::from(left);
+        self.stats.warp_instructions += n;
+        self.until_check -= n as u32;
+        if let Some(p) = self.prof.as_deref_mut() {
+            // the `break` issues with the lanes that take it; the `endif`
+            // with none, as no lane comes through the branch to it
+            let took = before - warp.active_count();
+            p.lanes_by_pc[at] += took;
+            p.warp_instructions += n;
+            p.active_lanes += took;
+            p.lane_slots += n * self.w as u64;
         }
         true
     }
@@ -2668,6 +2756,11 @@ impl<'p> GroupExecutor<'p> {
                     else_pc,
                     endif_pc,
                 } => {
+                    if let Some(Some(kind)) = self.fused.get(warp.pc - 1) {
+                        if self.leave_fused(warp, (cond, nz), *kind, endif_pc) {
+                            continue;
+                        }
+                    }
                     let base = self.frame_masks(warp);
                     // every active lane takes the same branch: one decides
                     if let Some(taken) = self.uniform_condition(warp, b, cond, nz) {
@@ -4758,6 +4851,73 @@ mod tests {
             ex.run_group([0, 0, 0], &b);
             let want: Vec<u32> = (0..8).flat_map(|_| [3 * x, 3 * y]).collect();
             assert_eq!(out.to_words(), want, "cb ({x}, {y})");
+        }
+    }
+
+    /// `if_nz c` / `break` / `endif` and `if_z c` / `continue` / `endif` in
+    /// a loop, run as one `breakc`/`continuec` (`fused_leaves`), leave the
+    /// same words, statistics and profile (lane-instructions per pc, warp
+    /// instructions, lane slots) as the three instructions run one by one:
+    /// lanes that leave after different numbers of passes, all at once, or
+    /// none, at warp widths 1, 3, 8 and 40.
+    #[test]
+    fn fused_if_break_counts_as_the_three_instructions() {
+        let text = "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadIDInGroupFlattened\n\
+                    dcl_temps 4\ndcl_thread_group 40, 1, 1\n\
+                    mov r0.xy, l(0, 0, 0, 0)\n\
+                    loop\n\
+                    iadd r0.x, r0.x, l(1)\n\
+                    uge r1.x, r0.x, l(6)\n\
+                    if_nz r1.x\nbreak\nendif\n\
+                    and r1.y, vThreadIDInGroupFlattened.x, l(3)\n\
+                    ult r1.y, r0.x, r1.y\n\
+                    if_z r1.y\ncontinue\nendif\n\
+                    iadd r0.y, r0.y, r0.x\n\
+                    ishl r1.w, r0.x, l(3)\n\
+                    ult r1.z, vThreadIDInGroupFlattened.x, r1.w\n\
+                    if_nz r1.z\nbreak\nendif\n\
+                    endloop\n\
+                    ishl r2.x, vThreadIDInGroupFlattened.x, l(2)\n\
+                    store_raw u0.x, r2.x, r0.y\nret\n";
+        let prog = program(text);
+        let fusable = fused_leaves(&prog).iter().flatten().count();
+        assert_eq!(fusable, 3, "{text}");
+        for w in [1, 3, 8, 40] {
+            let run = |fused: bool| {
+                let out = sim_mem::Buffer::zeroed(40 * 4).unwrap();
+                let b = Bindings {
+                    uavs: vec![Some(BufferView::raw(&out))],
+                    ..Default::default()
+                };
+                let mut ex = GroupExecutor::new(&prog, w);
+                if !fused {
+                    ex.fused.iter_mut().for_each(|f| *f = None);
+                }
+                ex.set_profiling(true);
+                ex.run_group([0, 0, 0], &b);
+                ex.run_group([1, 0, 0], &b);
+                (out.to_words(), ex.stats(), ex.profile().cloned())
+            };
+            let (fused, plain) = (run(true), run(false));
+            assert_eq!(fused, plain, "warp width {w}");
+            // and the sums are those of the lanes one by one: thread t adds
+            // the passes n below t % 4, leaving after the first with t < 8n
+            let want: Vec<u32> = (0..40u32)
+                .map(|t| {
+                    let mut s = 0;
+                    for n in 1..6 {
+                        if n >= t % 4 {
+                            continue;
+                        }
+                        s += n;
+                        if t < 8 * n {
+                            break;
+                        }
+                    }
+                    s
+                })
+                .collect();
+            assert_eq!(fused.0, want, "warp width {w}");
         }
     }
 
