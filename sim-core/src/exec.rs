@@ -2626,7 +2626,9 @@ impl<'p> GroupExecutor<'p> {
     /// through the branch to it) and the watchdog, which must have room for them
     /// (else the loop runs the three, so that its checks fall where they
     /// would). Returns false, having done nothing, when the form is
-    /// another.
+    /// another. (Inlined into the interpreter loop, so that its lane loop
+    /// is compiled for the loop's instruction set.)
+    #[inline(always)]
     fn leave_fused(
         &mut self,
         warp: &mut Warp,
@@ -3944,6 +3946,23 @@ impl<'p> GroupExecutor<'p> {
                                     let i = view.word_index(sx[l], sy[l], 0);
                                     if let Some(x) = i.and_then(|i| own.get_mut(i)) {
                                         mk(sv[l], sw[l]).apply_plain(x);
+                                    }
+                                }
+                            }
+                            // one row of words at a step: the lanes zipped
+                            // with their words, without an index per lane
+                            // (cas_float_add's compare-exchanges)
+                            (Some(line), _, None)
+                                if line.step >= 1 && line.lanes.len() <= line.p =>
+                            {
+                                let l = line.lanes.clone();
+                                let at = words[line.first..].iter().step_by(line.step);
+                                let ops = sv[l.clone()].iter().zip(&sw[l.clone()]);
+                                let it = active[l.clone()].iter().zip(ops).zip(&mut r[l]);
+                                for (((&a, (&v, &v2)), r), word) in it.zip(at) {
+                                    let op: AtomicOp = mk(v, v2);
+                                    if a != 0 && (!no_ret || !op.is_identity()) {
+                                        *r = op.apply(word);
                                     }
                                 }
                             }
