@@ -1326,9 +1326,31 @@ pub struct GroupExecutor<'p> {
     udiv_rows: UdivRows,
     /// ([`fused_leaves`])
     fused: Vec<Option<Leave>>,
+    /// the components of vThreadID (bits 0–2) an operand reads
+    /// ([`thread_id_comps`]): a batch computes only those
+    tid_comps: u8,
     /// whether a batch starts with its register file zeroed: only when a
     /// lane may read a temp before writing it (`crate::liveness`)
     zero_regs: bool,
+}
+
+/// The components of vThreadID (bit c for component c) that some source
+/// operand of `prog` reads, by its swizzle.
+fn thread_id_comps(prog: &Program) -> u8 {
+    let mut comps = 0u8;
+    for op in &prog.code {
+        crate::liveness::operands(
+            prog,
+            op,
+            &mut |s| {
+                if s.kind == SrcKind::ThreadId {
+                    s.swz.iter().for_each(|&c| comps |= 1 << c);
+                }
+            },
+            &mut |_| {},
+        );
+    }
+    comps
 }
 
 /// Per pc: at an `if` whose branch is one unconditional `break` (or
@@ -1667,6 +1689,7 @@ impl<'p> GroupExecutor<'p> {
             loop_continues: loop_continues(prog),
             udiv_rows: udiv_rows_kernel(),
             fused: fused_leaves(prog),
+            tid_comps: thread_id_comps(prog) | batch_rows & 7,
             zero_regs: reads_unwritten(prog),
         }
     }
@@ -2062,12 +2085,15 @@ impl<'p> GroupExecutor<'p> {
                         g.fill(first[c]);
                     }
                 }
-                // a multiply per row, not per lane: x is the first group's
-                // plus each lane's offset in the batch
-                let base = first[c].wrapping_mul(tg[c]);
-                let offset = if c == 0 { &x_offset[..] } else { &tig[c][..] };
-                for (t, &i) in tid[c].iter_mut().zip(offset) {
-                    *t = base.wrapping_add(i);
+                // vThreadID's components the program reads: a multiply per
+                // row, not per lane: x is the first group's plus each lane's
+                // offset in the batch
+                if self.tid_comps & (1 << c) != 0 {
+                    let base = first[c].wrapping_mul(tg[c]);
+                    let offset = if c == 0 { &x_offset[..] } else { &tig[c][..] };
+                    for (t, &i) in tid[c].iter_mut().zip(offset) {
+                        *t = base.wrapping_add(i);
+                    }
                 }
                 // their rows in the arena, where fast ALU instructions read them
                 if self.batch_rows & (1 << c) != 0 {
@@ -4937,6 +4963,40 @@ mod tests {
                 })
                 .collect();
             assert_eq!(fused.0, want, "warp width {w}");
+        }
+    }
+
+    /// A batch computes only the components of vThreadID the program reads;
+    /// those it reads outside the fast path (here a store's value) hold
+    /// each thread's own, group after group on one executor.
+    #[test]
+    fn thread_id_components_read_are_computed() {
+        let text = "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadIDInGroupFlattened\n\
+                    dcl_input vThreadID.xyz\ndcl_temps 1\ndcl_thread_group 4, 2, 2\n\
+                    ishl r0.x, vThreadIDInGroupFlattened.x, l(4)\n\
+                    store_raw u0.xyz, r0.x, vThreadID.zyxz\nret\n";
+        let prog = program(text);
+        assert_eq!(thread_id_comps(&prog), 0b111);
+        let only_x = program(&text.replace("vThreadID.zyxz", "vThreadID.xxxx"));
+        assert_eq!(thread_id_comps(&only_x), 0b001);
+        for w in [3, 16] {
+            let mut ex = GroupExecutor::new(&prog, w);
+            for g in [[1u32, 2, 3], [2, 0, 5]] {
+                let out = sim_mem::Buffer::zeroed(16 * 16).unwrap();
+                let b = Bindings {
+                    uavs: vec![Some(BufferView::raw(&out))],
+                    ..Default::default()
+                };
+                ex.run_group(g, &b);
+                let want: Vec<u32> = (0..16u32)
+                    .flat_map(|f| {
+                        let (x, y, z) =
+                            (g[0] * 4 + f % 4, g[1] * 2 + (f / 4) % 2, g[2] * 2 + f / 8);
+                        [z, y, x, 0]
+                    })
+                    .collect();
+                assert_eq!(out.to_words(), want, "group {g:?}, warp width {w}");
+            }
         }
     }
 

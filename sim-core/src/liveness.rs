@@ -48,65 +48,47 @@ impl Set {
     }
 }
 
-/// `f(component)` for each temp component `op` may read: every swizzled
-/// component of a temp source (whatever the destination mask), and the
-/// temp of a relative index.
-fn reads(prog: &Program, op: &Op, f: &mut impl FnMut(usize)) {
-    let idx = |i: &Idx, f: &mut dyn FnMut(usize)| {
-        if let Some(Rel::Temp { reg, comp }) = i.rel {
-            f(reg as usize * 4 + comp as usize);
-        }
-    };
-    let src = |s: &Src, f: &mut dyn FnMut(usize)| match s.kind {
-        SrcKind::Temp(r) => s.swz.iter().for_each(|&c| f(r as usize * 4 + c as usize)),
-        SrcKind::XTemp { ref index, .. }
-        | SrcKind::Cb { ref index, .. }
-        | SrcKind::Icb { ref index } => idx(index, f),
-        SrcKind::Imm(_)
-        | SrcKind::ThreadId
-        | SrcKind::GroupId
-        | SrcKind::ThreadIdInGroup
-        | SrcKind::Flattened => {}
-    };
-    let dst = |d: &Dst, f: &mut dyn FnMut(usize)| {
-        if let DstKind::XTemp { ref index, .. } = d.kind {
-            if let Some(Rel::Temp { reg, comp }) = index.rel {
-                f(reg as usize * 4 + comp as usize);
-            }
-        }
-    };
+/// `on_src` for every source operand of `op` (a texture instruction's
+/// too) and `on_dst` for every destination: an exhaustive match, so that a
+/// new instruction kind must say what it reads.
+pub(crate) fn operands(
+    prog: &Program,
+    op: &Op,
+    on_src: &mut dyn FnMut(&Src),
+    on_dst: &mut dyn FnMut(&Dst),
+) {
     match op.kind {
         OpKind::Alu {
             dst: ref d,
             src: ref s,
             ..
         } => {
-            dst(d, f);
-            s.iter().for_each(|s| src(s, f));
+            on_dst(d);
+            s.iter().for_each(&mut *on_src);
         }
         OpKind::Double {
             dst: ref d,
             src: ref s,
             ..
         } => {
-            dst(d, f);
-            s.iter().for_each(|s| src(s, f));
+            on_dst(d);
+            s.iter().for_each(&mut *on_src);
         }
         OpKind::Alu2 {
             dst: ref d,
             src: ref s,
             ..
         } => {
-            d.iter().for_each(|d| dst(d, f));
-            s.iter().for_each(|s| src(s, f));
+            d.iter().for_each(&mut *on_dst);
+            s.iter().for_each(&mut *on_src);
         }
-        OpKind::If { ref cond, .. } | OpKind::Switch { sel: ref cond, .. } => src(cond, f),
+        OpKind::If { ref cond, .. } | OpKind::Switch { sel: ref cond, .. } => on_src(cond),
         OpKind::Break { ref cond }
         | OpKind::Continue { ref cond }
         | OpKind::Ret { ref cond }
         | OpKind::Call { ref cond, .. } => {
             if let Some((c, _)) = cond {
-                src(c, f);
+                on_src(c);
             }
         }
         OpKind::LdRaw {
@@ -119,8 +101,8 @@ fn reads(prog: &Program, op: &Op, f: &mut impl FnMut(usize)) {
             ref addr,
             ..
         } => {
-            dst(d, f);
-            src(addr, f);
+            on_dst(d);
+            on_src(addr);
         }
         OpKind::LdStructured {
             dst: ref d,
@@ -128,9 +110,9 @@ fn reads(prog: &Program, op: &Op, f: &mut impl FnMut(usize)) {
             ref offset,
             ..
         } => {
-            dst(d, f);
-            src(index, f);
-            src(offset, f);
+            on_dst(d);
+            on_src(index);
+            on_src(offset);
         }
         OpKind::StoreTyped {
             ref addr,
@@ -142,8 +124,8 @@ fn reads(prog: &Program, op: &Op, f: &mut impl FnMut(usize)) {
             ref value,
             ..
         } => {
-            src(addr, f);
-            src(value, f);
+            on_src(addr);
+            on_src(value);
         }
         OpKind::StoreStructured {
             ref index,
@@ -151,9 +133,9 @@ fn reads(prog: &Program, op: &Op, f: &mut impl FnMut(usize)) {
             ref value,
             ..
         } => {
-            src(index, f);
-            src(offset, f);
-            src(value, f);
+            on_src(index);
+            on_src(offset);
+            on_src(value);
         }
         OpKind::Atomic {
             ref ret,
@@ -163,18 +145,18 @@ fn reads(prog: &Program, op: &Op, f: &mut impl FnMut(usize)) {
             ..
         } => {
             if let Some(d) = ret {
-                dst(d, f);
+                on_dst(d);
             }
-            src(addr, f);
-            src(a, f);
-            src(b, f);
+            on_src(addr);
+            on_src(a);
+            on_src(b);
         }
-        OpKind::Counter { dst: ref d, .. } | OpKind::Bufinfo { dst: ref d, .. } => dst(d, f),
+        OpKind::Counter { dst: ref d, .. } | OpKind::Bufinfo { dst: ref d, .. } => on_dst(d),
         OpKind::Texture { index } => {
             if let Some(t) = prog.tex_ops.get(index as usize) {
-                dst(&t.dst, f);
-                src(&t.addr, f);
-                t.extra.iter().for_each(|s| src(s, f));
+                on_dst(&t.dst);
+                on_src(&t.addr);
+                t.extra.iter().for_each(&mut *on_src);
             }
         }
         OpKind::Else { .. }
@@ -190,6 +172,40 @@ fn reads(prog: &Program, op: &Op, f: &mut impl FnMut(usize)) {
         | OpKind::Sync { .. }
         | OpKind::Nop => {}
     }
+}
+
+/// `f(component)` for each temp component `op` may read: every swizzled
+/// component of a temp source (whatever the destination mask), and the
+/// temp of a relative index.
+fn reads(prog: &Program, op: &Op, f: &mut impl FnMut(usize)) {
+    let idx = |i: &Idx, f: &mut dyn FnMut(usize)| {
+        if let Some(Rel::Temp { reg, comp }) = i.rel {
+            f(reg as usize * 4 + comp as usize);
+        }
+    };
+    // the temps indexing a destination, reported after the sources
+    let mut indexed = Vec::new();
+    operands(
+        prog,
+        op,
+        &mut |s| match s.kind {
+            SrcKind::Temp(r) => s.swz.iter().for_each(|&c| f(r as usize * 4 + c as usize)),
+            SrcKind::XTemp { ref index, .. }
+            | SrcKind::Cb { ref index, .. }
+            | SrcKind::Icb { ref index } => idx(index, f),
+            SrcKind::Imm(_)
+            | SrcKind::ThreadId
+            | SrcKind::GroupId
+            | SrcKind::ThreadIdInGroup
+            | SrcKind::Flattened => {}
+        },
+        &mut |d| {
+            if let DstKind::XTemp { ref index, .. } = d.kind {
+                idx(index, &mut |i| indexed.push(i));
+            }
+        },
+    );
+    indexed.into_iter().for_each(f);
 }
 
 /// `f(component)` for each temp component `op` writes in every lane that
