@@ -24,6 +24,12 @@
 //! The analysis gives up (every instruction blends) on a program with a
 //! `switch` or a call: a lane waits in a switch's or a call's frame for
 //! places this does not follow.
+//!
+//! The same liveness at the program's entry says whether a lane may read a
+//! temp it has not written ([`reads_unwritten`]): only then does a batch
+//! start from a zeroed register file. [`operands`], the walk over every
+//! operand of an instruction, also finds the components of vThreadID a
+//! program reads.
 
 use crate::flushed::{lane_edges, Next};
 use crate::program::*;
