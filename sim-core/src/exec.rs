@@ -40,9 +40,8 @@
 use crate::affine::address_steps;
 use crate::affine::{AddressSteps, PcFacts};
 use crate::check::{Checker, MemOp, Space};
-use crate::flushed::flushed_sources;
 use crate::lanes::*;
-use crate::liveness::{reads_unwritten, unmasked_writes};
+use crate::liveness::loop_continues;
 use crate::program::*;
 use sim_mem::{
     sampling, AtomicOp, Bindings, BufferView, Extent, TextureView, Tgsm, ViewDimension, ViewKind,
@@ -1146,9 +1145,9 @@ fn resolve_fast(prog: &Program, w: usize) -> (Vec<Option<FastAlu>>, Vec<u32>) {
     let mut imm: Vec<u32> = Vec::new();
     let mut seen: HashMap<u32, u32> = HashMap::new();
     let mut fast = Vec::with_capacity(prog.code.len());
-    let flushed = flushed_sources(prog);
-    let unmasked = unmasked_writes(prog);
-    for ((op, &flushed), &unmasked) in prog.code.iter().zip(&flushed).zip(&unmasked) {
+    let facts = prog.facts();
+    let (flushed, unmasked) = (&facts.flushed, &facts.liveness.unmasked);
+    for ((op, &flushed), &unmasked) in prog.code.iter().zip(flushed).zip(unmasked) {
         let f = resolve_alu(prog, op, w, flushed, &mut |v| {
             let o = *seen.entry(v).or_insert_with(|| imm.len() as u32);
             if o as usize == imm.len() {
@@ -1162,7 +1161,7 @@ fn resolve_fast(prog: &Program, w: usize) -> (Vec<Option<FastAlu>>, Vec<u32>) {
 }
 
 /// The [`FastAlu`] form of `op`, if it has one; `flushed` says that every
-/// source word it reads is flushed ([`flushed_sources`]), `imm_row` gives
+/// source word it reads is flushed ([`crate::flushed::flushed_sources`]), `imm_row` gives
 /// the offset of an immediate's row.
 fn resolve_alu(
     prog: &Program,
@@ -1380,27 +1379,6 @@ fn fused_leaves(prog: &Program) -> Vec<Option<Leave>> {
             }
         })
         .collect()
-}
-
-/// Per pc: at an `endloop`, whether a `continue` of its loop (not of a
-/// loop inside it) is in its body; `true` elsewhere.
-fn loop_continues(prog: &Program) -> Vec<bool> {
-    let mut out = vec![true; prog.code.len()];
-    // per open loop, whether a `continue` of its own was seen
-    let mut open: Vec<bool> = Vec::new();
-    for (pc, op) in prog.code.iter().enumerate() {
-        match op.kind {
-            OpKind::Loop { .. } => open.push(false),
-            OpKind::Continue { .. } => {
-                if let Some(c) = open.last_mut() {
-                    *c = true;
-                }
-            }
-            OpKind::EndLoop { .. } => out[pc] = open.pop().unwrap_or(true),
-            _ => {}
-        }
-    }
-    out
 }
 
 /// The most groups a packed executor runs at once for `prog`
@@ -1690,7 +1668,7 @@ impl<'p> GroupExecutor<'p> {
             udiv_rows: udiv_rows_kernel(),
             fused: fused_leaves(prog),
             tid_comps: thread_id_comps(prog) | batch_rows & 7,
-            zero_regs: reads_unwritten(prog),
+            zero_regs: prog.facts().liveness.reads_unwritten,
         }
     }
 
@@ -4633,6 +4611,31 @@ mod tests {
         }
     }
 
+    /// A random component-wise ALU instruction over r0–r3 (a line of fxc
+    /// syntax), with `_sat` now and then where `sat`.
+    fn random_alu(rng: &mut Rng, sat: bool) -> String {
+        let float = rng.below(2) == 0;
+        let (op, n) = if float {
+            FLOAT_OPS[rng.below(FLOAT_OPS.len())]
+        } else {
+            INT_OPS[rng.below(INT_OPS.len())]
+        };
+        let no_sat = ["eq", "ne", "lt", "ge", "ftoi"];
+        let sat = if sat && float && !no_sat.contains(&op) && rng.below(5) == 0 {
+            "_sat"
+        } else {
+            ""
+        };
+        let mask = loop {
+            let m: String = "xyzw".chars().filter(|_| rng.below(2) == 0).collect();
+            if !m.is_empty() {
+                break m;
+            }
+        };
+        let srcs: Vec<String> = (0..n).map(|_| random_src(rng, float)).collect();
+        format!("{op}{sat} r{}.{mask}, {}\n", rng.below(4), srcs.join(", "))
+    }
+
     /// A random shader of component-wise ALU instructions (some inside a
     /// lane-dependent `if`) over r0–r3, which it stores to u0 at the end.
     fn random_shader(rng: &mut Rng) -> String {
@@ -4655,26 +4658,7 @@ mod tests {
                 s += "endif\n";
                 depth -= 1;
             }
-            let float = rng.below(2) == 0;
-            let (op, n) = if float {
-                FLOAT_OPS[rng.below(FLOAT_OPS.len())]
-            } else {
-                INT_OPS[rng.below(INT_OPS.len())]
-            };
-            let no_sat = ["eq", "ne", "lt", "ge", "ftoi"];
-            let sat = if float && !no_sat.contains(&op) && rng.below(5) == 0 {
-                "_sat"
-            } else {
-                ""
-            };
-            let mask = loop {
-                let m: String = "xyzw".chars().filter(|_| rng.below(2) == 0).collect();
-                if !m.is_empty() {
-                    break m;
-                }
-            };
-            let srcs: Vec<String> = (0..n).map(|_| random_src(rng, float)).collect();
-            s += &format!("{op}{sat} r{}.{mask}, {}\n", rng.below(4), srcs.join(", "));
+            s += &random_alu(rng, true);
         }
         if depth > 0 {
             s += "endif\n";
@@ -4764,22 +4748,6 @@ mod tests {
              mov r2.xyzw, cb0[0].xyzw\nmov r3.xyzw, cb0[1].wzyx\nmov r5.x, l(0)\n\
              loop\nuge r4.x, r5.x, l(4)\nbreakc_nz r4.x\niadd r5.x, r5.x, l(1)\n",
         );
-        let mut alu = |s: &mut String, rng: &mut Rng| {
-            let float = rng.below(2) == 0;
-            let (op, n) = if float {
-                FLOAT_OPS[rng.below(FLOAT_OPS.len())]
-            } else {
-                INT_OPS[rng.below(INT_OPS.len())]
-            };
-            let mask = loop {
-                let m: String = "xyzw".chars().filter(|_| rng.below(2) == 0).collect();
-                if !m.is_empty() {
-                    break m;
-                }
-            };
-            let srcs: Vec<String> = (0..n).map(|_| random_src(rng, float)).collect();
-            *s += &format!("{op} r{}.{mask}, {}\n", rng.below(4), srcs.join(", "));
-        };
         // a lane-dependent condition in r4.y: the lane number against a
         // random bound, mixed with the pass number
         let cond = |rng: &mut Rng| {
@@ -4810,7 +4778,7 @@ mod tests {
                     s += &cond(rng);
                     s += ["breakc_nz r4.y\n", "continuec_nz r4.y\n"][rng.below(2)];
                 }
-                _ => alu(&mut s, rng),
+                _ => s += &random_alu(rng, false),
             }
         }
         if depth > 0 {
@@ -4818,7 +4786,7 @@ mod tests {
         }
         s += "endloop\n";
         for _ in 0..rng.below(4) {
-            alu(&mut s, rng);
+            s += &random_alu(rng, false);
         }
         s += "ishl r4.x, vThreadIDInGroupFlattened.x, l(6)\n";
         for r in 0..4 {

@@ -26,7 +26,7 @@
 //! places this does not follow.
 //!
 //! The same liveness at the program's entry says whether a lane may read a
-//! temp it has not written ([`reads_unwritten`]): only then does a batch
+//! temp it has not written ([`Liveness::reads_unwritten`]): only then does a batch
 //! start from a zeroed register file. [`operands`], the walk over every
 //! operand of an instruction, also finds the components of vThreadID a
 //! program reads.
@@ -286,46 +286,56 @@ fn live_in(prog: &Program) -> Option<Vec<Set>> {
     }
 }
 
-/// Whether some path may read a temp component before writing it (or the
-/// analysis cannot tell): else no lane ever reads the words a register
-/// file held before it started, and they need not be zeroed.
-pub(crate) fn reads_unwritten(prog: &Program) -> bool {
-    match live_in(prog) {
-        Some(live) => live.first().is_some_and(|s| s.0.iter().any(|&w| w != 0)),
-        None => true,
+/// What the liveness of a program's temps tells the executor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Liveness {
+    /// Per pc, whether the instruction is an ALU instruction with a temp
+    /// destination whose every written component is dead wherever a lane
+    /// inactive there resumes (see the module docs): its row kernel may
+    /// write every lane of the span, unblended.
+    pub unmasked: Vec<bool>,
+    /// Whether some path may read a temp component before writing it (or
+    /// the analysis cannot tell): else no lane ever reads the words a
+    /// register file held before it started, and they need not be zeroed.
+    pub reads_unwritten: bool,
+}
+
+/// [`Liveness`] of `prog`, from one liveness pass.
+pub(crate) fn analyze(prog: &Program) -> Liveness {
+    let live = live_in(prog);
+    Liveness {
+        reads_unwritten: live
+            .as_ref()
+            .is_none_or(|l| l.first().is_some_and(|s| s.0.iter().any(|&w| w != 0))),
+        unmasked: live.map_or_else(|| vec![false; prog.code.len()], |l| unmasked(prog, &l)),
     }
 }
 
-/// Per pc, whether the instruction is an ALU instruction with a temp
-/// destination whose every written component is dead wherever a lane
-/// inactive there resumes (see the module docs): its row kernel may write
-/// every lane of the span, unblended.
-pub(crate) fn unmasked_writes(prog: &Program) -> Vec<bool> {
-    let n = prog.code.len();
-    let mut out = vec![false; n];
-    let Some(live) = live_in(prog) else {
-        return out;
-    };
-    // per open loop, whether it has a `continue` of its own
-    let continues = {
-        let mut c = vec![false; n];
-        let mut open: Vec<usize> = Vec::new();
-        for (pc, op) in prog.code.iter().enumerate() {
-            match op.kind {
-                OpKind::Loop { .. } => open.push(pc),
-                OpKind::Continue { .. } => {
-                    if let Some(&l) = open.last() {
-                        c[l] = true;
-                    }
+/// Per pc: at an `endloop`, whether a `continue` of its loop (not of a
+/// loop inside it) is in its body; `true` elsewhere.
+pub(crate) fn loop_continues(prog: &Program) -> Vec<bool> {
+    let mut out = vec![true; prog.code.len()];
+    // per open loop, whether a `continue` of its own was seen
+    let mut open: Vec<bool> = Vec::new();
+    for (pc, op) in prog.code.iter().enumerate() {
+        match op.kind {
+            OpKind::Loop { .. } => open.push(false),
+            OpKind::Continue { .. } => {
+                if let Some(c) = open.last_mut() {
+                    *c = true;
                 }
-                OpKind::EndLoop { .. } => {
-                    open.pop();
-                }
-                _ => {}
             }
+            OpKind::EndLoop { .. } => out[pc] = open.pop().unwrap_or(true),
+            _ => {}
         }
-        c
-    };
+    }
+    out
+}
+
+/// [`Liveness::unmasked`], given the temps live on entry to each pc.
+fn unmasked(prog: &Program, live: &[Set]) -> Vec<bool> {
+    let mut out = vec![false; prog.code.len()];
+    let continues = loop_continues(prog);
     // the frames around each pc: where their waiting lanes resume
     let mut frames: Vec<Vec<usize>> = Vec::new();
     for (pc, op) in prog.code.iter().enumerate() {
@@ -358,7 +368,7 @@ pub(crate) fn unmasked_writes(prog: &Program) -> Vec<bool> {
                 Some(e) => vec![e as usize + 1, endif_pc as usize],
                 None => vec![endif_pc as usize],
             }),
-            OpKind::Loop { end_pc } => frames.push(if continues[pc] {
+            OpKind::Loop { end_pc } => frames.push(if continues[end_pc as usize] {
                 vec![end_pc as usize + 1, end_pc as usize]
             } else {
                 vec![end_pc as usize + 1]
@@ -373,7 +383,7 @@ pub(crate) fn unmasked_writes(prog: &Program) -> Vec<bool> {
 mod tests {
     use super::*;
 
-    /// `unmasked_writes` of a program of `body` (one instruction a line,
+    /// [`Liveness::unmasked`] of a program of `body` (one instruction a line,
     /// pc = line), with a raw UAV u0 to store results to.
     fn unmasked(body: &str) -> Vec<bool> {
         let text = format!(
@@ -382,7 +392,7 @@ mod tests {
         );
         let decoded = crate::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let prog = Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}"));
-        unmasked_writes(&prog)
+        analyze(&prog).unmasked
     }
 
     /// mandelbrot's shape: a loop left by a `breakc`, whose count (r1.x)
@@ -486,7 +496,7 @@ mod tests {
         ] {
             let bytes = std::fs::read(format!("{dir}/{name}/{name}.dxbc")).unwrap();
             let prog = Program::from_dxbc(&bytes, &LoadOptions::default()).unwrap();
-            assert_eq!(reads_unwritten(&prog), want, "{name}");
+            assert_eq!(analyze(&prog).reads_unwritten, want, "{name}");
         }
     }
 

@@ -647,6 +647,11 @@ pub(crate) struct Facts {
     pub packed_pcs: Vec<crate::affine::PcFacts>,
     /// [`Program::write_only_atomic_uavs`]
     pub write_only_atomic_uavs: Vec<(u32, AtomicKind)>,
+    /// per pc, whether every source word of the ALU instruction is flushed
+    /// (`crate::flushed::flushed_sources`)
+    pub flushed: Vec<bool>,
+    /// `crate::liveness::analyze`
+    pub liveness: crate::liveness::Liveness,
 }
 
 /// A declared interface (class linkage, FS §7.15 and TPF "Interface Declaration").
@@ -926,6 +931,8 @@ impl Program {
             pcs: crate::affine::analyze(self, false),
             packed_pcs: crate::affine::analyze(self, true),
             write_only_atomic_uavs: self.write_only_atomic_uavs(),
+            flushed: crate::flushed::flushed_sources(self),
+            liveness: crate::liveness::analyze(self),
         })
     }
 
