@@ -543,9 +543,13 @@ fn run_dot<const N: usize, const M: bool, const P: bool, const F: bool>(
     let (o, s, m, mods) = split_rows::<N>(arena, a, lanes, mask, false);
     // with `F`, the sources are flushed already ([`fin_flushed`])
     let fi = |x: u32| if F { fin_flushed(x) } else { fin(x) };
-    let mul = |x: u32, y: u32| fout(fi(x) * fi(y));
-    // `acc` and the product are results of `fout`, flushed already
-    let acc = |acc: u32, x: u32, y: u32| fout(f32::from_bits(acc) + f32::from_bits(mul(x, y)));
+    // The products and the partial sums are flushed but keep a NaN as it
+    // comes: a NaN among them makes the last sum NaN, which `fout` makes
+    // the canonical one, so the result's bits are those of `fout` at every
+    // step (the general path's `dp_acc`), at one test fewer per step.
+    let mul = |x: u32, y: u32| f32::from_bits(ftz((fi(x) * fi(y)).to_bits()));
+    let acc = |acc: f32, x: u32, y: u32| f32::from_bits(ftz((acc + mul(x, y)).to_bits()));
+    let last = |acc: f32, x: u32, y: u32| fout(acc + mul(x, y));
     macro_rules! src {
         ($v:ident, $k:expr) => {
             lanes_blend!(@src $v, $k, mods, M)
@@ -571,7 +575,7 @@ fn run_dot<const N: usize, const M: bool, const P: bool, const F: bool>(
                 let (x0, y0, x1, y1) = (r[0][l], r[1][l], r[2][l], r[3][l]);
                 let (x0, y0, x1, y1) = (src!(x0, 0), src!(y0, 1), src!(x1, 2), src!(y1, 3));
                 let (o, m) = (&mut o[l], m[l]);
-                put!(o, m, acc(mul(x0, y0), x1, y1));
+                put!(o, m, last(mul(x0, y0), x1, y1));
             }
         }
         6 => {
@@ -581,7 +585,7 @@ fn run_dot<const N: usize, const M: bool, const P: bool, const F: bool>(
                 let (x0, y0, x1, y1) = (src!(x0, 0), src!(y0, 1), src!(x1, 2), src!(y1, 3));
                 let (x2, y2) = (src!(x2, 4), src!(y2, 5));
                 let (o, m) = (&mut o[l], m[l]);
-                put!(o, m, acc(acc(mul(x0, y0), x1, y1), x2, y2));
+                put!(o, m, last(acc(mul(x0, y0), x1, y1), x2, y2));
             }
         }
         _ => {
@@ -591,7 +595,7 @@ fn run_dot<const N: usize, const M: bool, const P: bool, const F: bool>(
                 let (x0, y0, x1, y1) = (src!(x0, 0), src!(y0, 1), src!(x1, 2), src!(y1, 3));
                 let (x2, y2, x3, y3) = (src!(x2, 4), src!(y2, 5), src!(x3, 6), src!(y3, 7 % N));
                 let (o, m) = (&mut o[l], m[l]);
-                put!(o, m, acc(acc(acc(mul(x0, y0), x1, y1), x2, y2), x3, y3));
+                put!(o, m, last(acc(acc(mul(x0, y0), x1, y1), x2, y2), x3, y3));
             }
         }
     }
