@@ -130,8 +130,9 @@ fn packed_dispatches_match_one_warp_per_group() {
 /// while that leaves fewer than four batches per worker.
 #[test]
 fn batches_keep_every_worker_busy() {
-    let p = program(ESCAPE); // 64 lanes: 4 groups per batch at most
-    assert_eq!(groups_per_batch(&p, [128, 128, 1], 2), 4);
+    let p = program(ESCAPE); // 64 lanes: PACKED_LANES / 64 groups per batch at most
+    let most = (sim_core::exec::PACKED_LANES / 64) as u32;
+    assert_eq!(groups_per_batch(&p, [128, 128, 1], 2), most);
     assert_eq!(groups_per_batch(&p, [3, 128, 1], 2), 3);
     assert_eq!(groups_per_batch(&p, [1, 128, 1], 16), 1);
     assert_eq!(groups_per_batch(&p, [16, 1, 1], 2), 2);
@@ -162,7 +163,10 @@ fn packed_dispatches_count_and_trace_every_group() {
     assert_eq!(stats.groups, 64);
     assert_eq!(progress.snapshot().done, 64);
     let k = groups_per_batch(&p, groups, 1);
-    assert_eq!(k, 8, "32 lanes per group: 8 groups make 256");
+    assert_eq!(
+        k, 8,
+        "32 lanes per group: the whole row of 8 groups in one warp"
+    );
     assert_eq!(prof.spans.len(), 8);
     assert!(prof.spans.iter().all(|s| s.groups == 8 && s.group[0] == 0));
     let mut rows: Vec<[u32; 2]> = prof

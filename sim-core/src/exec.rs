@@ -1418,8 +1418,13 @@ pub fn packed_groups_limit(prog: &Program) -> u32 {
 
 /// The lanes a packed warp aims at ([`packed_groups_limit`]): on
 /// mandelbrot's 8×8 groups, 256 lanes took 0.22 s where 64 took 0.41 s
-/// (1 thread, the README's machine); 512 gained nothing more.
-pub const PACKED_LANES: usize = 256;
+/// (1 thread, the README's machine, session 7); since session 10's
+/// unblended writes, 512 run it in 12% fewer instructions than 256
+/// (callgrind, 256² pixels: 149.0M → 131.4M; 128 lanes: 181.9M) and
+/// 0.091 s where 256 took 0.103 s (1 thread, medians; 2 threads 0.045 s
+/// and 0.054 s); 1024 (640 lanes within the register budget) gained
+/// nothing more.
+pub const PACKED_LANES: usize = 512;
 
 /// The largest register file, in bytes, a packed warp may have.
 pub const PACKED_REGISTER_BYTES: usize = 32 << 10;
@@ -5164,7 +5169,7 @@ mod tests {
              store_raw u0.x, l(0), vThreadIDInGroupFlattened.x\nret\n"
         );
         let big = format!(
-            "{head}dcl_temps 1\ndcl_thread_group 256, 1, 1\n\
+            "{head}dcl_temps 1\ndcl_thread_group 512, 1, 1\n\
              store_raw u0.x, l(0), vThreadIDInGroupFlattened.x\nret\n"
         );
         let limit = |t: &str| packed_groups_limit(&program(t));
