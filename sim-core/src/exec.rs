@@ -41,7 +41,6 @@ use crate::affine::address_steps;
 use crate::affine::{AddressSteps, PcFacts};
 use crate::check::{Checker, MemOp, Space};
 use crate::lanes::*;
-use crate::liveness::loop_continues;
 use crate::program::*;
 use sim_mem::{
     sampling, AtomicOp, Bindings, BufferView, Extent, TextureView, Tgsm, ViewDimension, ViewKind,
@@ -1266,7 +1265,7 @@ fn resolve_src(
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Leave {
+pub(crate) enum Leave {
     Break,
     Continue,
     Ret,
@@ -1319,12 +1318,12 @@ pub struct GroupExecutor<'p> {
     /// instruction's address operands, whether a condition is uniform
     facts: &'p [PcFacts],
     /// per pc, at an `endloop`: whether its loop has a `continue`
-    /// ([`loop_continues`])
-    loop_continues: Vec<bool>,
+    /// (`crate::liveness::loop_continues`, in `Program::facts`)
+    loop_continues: &'p [bool],
     /// `udiv`'s lane loop for this CPU
     udiv_rows: UdivRows,
     /// ([`fused_leaves`])
-    fused: Vec<Option<Leave>>,
+    fused: &'p [Option<Leave>],
     /// the components of vThreadID (bits 0–2) an operand reads
     /// ([`thread_id_comps`]): a batch computes only those
     tid_comps: u8,
@@ -1335,7 +1334,7 @@ pub struct GroupExecutor<'p> {
 
 /// The components of vThreadID (bit c for component c) that some source
 /// operand of `prog` reads, by its swizzle.
-fn thread_id_comps(prog: &Program) -> u8 {
+pub(crate) fn thread_id_comps(prog: &Program) -> u8 {
     let mut comps = 0u8;
     for op in &prog.code {
         crate::liveness::operands(
@@ -1357,7 +1356,7 @@ fn thread_id_comps(prog: &Program) -> u8 {
 /// a compare-exchange loop's exit), which of the two: the executor may run
 /// the three as a `breakc` (`continuec`) when the loop (or switch) it
 /// leaves is the innermost frame ([`GroupExecutor::leave_fused`]).
-fn fused_leaves(prog: &Program) -> Vec<Option<Leave>> {
+pub(crate) fn fused_leaves(prog: &Program) -> Vec<Option<Leave>> {
     let code = &prog.code;
     (0..code.len())
         .map(|pc| {
@@ -1669,10 +1668,10 @@ impl<'p> GroupExecutor<'p> {
             } else {
                 &prog.facts().pcs
             },
-            loop_continues: loop_continues(prog),
+            loop_continues: &prog.facts().loop_continues,
             udiv_rows: udiv_rows_kernel(),
-            fused: fused_leaves(prog),
-            tid_comps: thread_id_comps(prog) | batch_rows & 7,
+            fused: &prog.facts().fused,
+            tid_comps: prog.facts().thread_id_comps | batch_rows & 7,
             zero_regs: prog.facts().liveness.reads_unwritten,
         }
     }
@@ -4909,7 +4908,7 @@ mod tests {
                 };
                 let mut ex = GroupExecutor::new(&prog, w);
                 if !fused {
-                    ex.fused.iter_mut().for_each(|f| *f = None);
+                    ex.fused = &[];
                 }
                 ex.set_profiling(true);
                 ex.run_group([0, 0, 0], &b);

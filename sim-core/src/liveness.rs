@@ -300,14 +300,18 @@ pub(crate) struct Liveness {
     pub reads_unwritten: bool,
 }
 
-/// [`Liveness`] of `prog`, from one liveness pass.
-pub(crate) fn analyze(prog: &Program) -> Liveness {
+/// [`Liveness`] of `prog`, from one liveness pass; `continues` is
+/// [`loop_continues`] of `prog`.
+pub(crate) fn analyze(prog: &Program, continues: &[bool]) -> Liveness {
     let live = live_in(prog);
     Liveness {
         reads_unwritten: live
             .as_ref()
             .is_none_or(|l| l.first().is_some_and(|s| s.0.iter().any(|&w| w != 0))),
-        unmasked: live.map_or_else(|| vec![false; prog.code.len()], |l| unmasked(prog, &l)),
+        unmasked: live.map_or_else(
+            || vec![false; prog.code.len()],
+            |l| unmasked(prog, &l, continues),
+        ),
     }
 }
 
@@ -332,10 +336,10 @@ pub(crate) fn loop_continues(prog: &Program) -> Vec<bool> {
     out
 }
 
-/// [`Liveness::unmasked`], given the temps live on entry to each pc.
-fn unmasked(prog: &Program, live: &[Set]) -> Vec<bool> {
+/// [`Liveness::unmasked`], given the temps live on entry to each pc and
+/// [`loop_continues`].
+fn unmasked(prog: &Program, live: &[Set], continues: &[bool]) -> Vec<bool> {
     let mut out = vec![false; prog.code.len()];
-    let continues = loop_continues(prog);
     // the frames around each pc: where their waiting lanes resume
     let mut frames: Vec<Vec<usize>> = Vec::new();
     for (pc, op) in prog.code.iter().enumerate() {
@@ -392,7 +396,7 @@ mod tests {
         );
         let decoded = crate::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let prog = Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}"));
-        analyze(&prog).unmasked
+        prog.facts().liveness.unmasked.clone()
     }
 
     /// mandelbrot's shape: a loop left by a `breakc`, whose count (r1.x)
@@ -496,7 +500,7 @@ mod tests {
         ] {
             let bytes = std::fs::read(format!("{dir}/{name}/{name}.dxbc")).unwrap();
             let prog = Program::from_dxbc(&bytes, &LoadOptions::default()).unwrap();
-            assert_eq!(analyze(&prog).reads_unwritten, want, "{name}");
+            assert_eq!(prog.facts().liveness.reads_unwritten, want, "{name}");
         }
     }
 

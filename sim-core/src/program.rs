@@ -652,6 +652,15 @@ pub(crate) struct Facts {
     pub flushed: Vec<bool>,
     /// `crate::liveness::analyze`
     pub liveness: crate::liveness::Liveness,
+    /// per pc, at an `endloop`, whether its loop has a `continue` of its
+    /// own (`crate::liveness::loop_continues`)
+    pub loop_continues: Vec<bool>,
+    /// per pc, an `if` / `break` (`continue`) / `endif` the executor may
+    /// run as one `breakc` (`crate::exec::fused_leaves`)
+    pub fused: Vec<Option<crate::exec::Leave>>,
+    /// the components of vThreadID an operand reads
+    /// (`crate::exec::thread_id_comps`)
+    pub thread_id_comps: u8,
 }
 
 /// A declared interface (class linkage, FS §7.15 and TPF "Interface Declaration").
@@ -927,12 +936,18 @@ impl Program {
     /// What the executor's analyses know (per pc, `crate::affine`; the
     /// UAVs whose atomics may be gathered), computed once per program.
     pub(crate) fn facts(&self) -> &Facts {
-        self.facts.get_or_init(|| Facts {
-            pcs: crate::affine::analyze(self, false),
-            packed_pcs: crate::affine::analyze(self, true),
-            write_only_atomic_uavs: self.write_only_atomic_uavs(),
-            flushed: crate::flushed::flushed_sources(self),
-            liveness: crate::liveness::analyze(self),
+        self.facts.get_or_init(|| {
+            let loop_continues = crate::liveness::loop_continues(self);
+            Facts {
+                pcs: crate::affine::analyze(self, false),
+                packed_pcs: crate::affine::analyze(self, true),
+                write_only_atomic_uavs: self.write_only_atomic_uavs(),
+                flushed: crate::flushed::flushed_sources(self),
+                liveness: crate::liveness::analyze(self, &loop_continues),
+                loop_continues,
+                fused: crate::exec::fused_leaves(self),
+                thread_id_comps: crate::exec::thread_id_comps(self),
+            }
         })
     }
 
