@@ -89,3 +89,33 @@ fn without_progress_nothing_is_counted() {
     dispatch(&p, &b, [2, 1, 1], &DispatchOptions::default()).unwrap();
     assert_eq!(progress.snapshot().dispatches, 0);
 }
+
+/// The workers of a plain dispatch count finished groups in steps (a
+/// thousandth of the dispatch) and the rest when they stop: a dispatch
+/// whose group count is no multiple of the step (4999 groups, steps of
+/// 4) still ends with every group counted.
+#[test]
+fn a_large_dispatch_counts_every_group_in_steps() {
+    // with TGSM declared, each group is a batch of its own (no packing):
+    // one group per count, below the step
+    let text = SHADER.replace("dcl_temps 1", "dcl_temps 1\ndcl_tgsm_raw g0, 4");
+    let p = Program::from_decoded(assemble(&text).unwrap_or_else(|e| panic!("{e}")), None).unwrap();
+    assert_eq!(sm5sim::sim_core::exec::packed_groups_limit(&p), 1);
+    let groups = 4999u32;
+    let out = Buffer::zeroed(4 * 8 * groups as usize).unwrap();
+    let b = Bindings {
+        uavs: vec![Some(BufferView::raw(&out))],
+        ..Default::default()
+    };
+    let progress = Arc::new(Progress::new());
+    for round in 1..=3u64 {
+        dispatch(&p, &b, [groups, 1, 1], &options(&progress)).unwrap();
+        let s = progress.snapshot();
+        assert_eq!(
+            (s.dispatches, s.groups, s.done),
+            (round, groups as u64, groups as u64)
+        );
+    }
+    let words = out.to_words();
+    assert!(words.iter().enumerate().all(|(i, &v)| v == i as u32));
+}
