@@ -133,6 +133,43 @@ fn divergence_lowers_simd_efficiency_exactly() {
     assert_eq!(out.to_words(), [1, 8]);
 }
 
+/// Each worker's busy time lies within the dispatch's wall time (a worker
+/// runs its shares of the batches one after another), and with a trace it
+/// is exactly the sum of that worker's batch spans.
+#[test]
+fn worker_busy_time_is_within_the_wall_time_and_sums_the_spans() {
+    let p = program(STRAIGHT);
+    let out = Buffer::zeroed(512 * 64 * 4).unwrap();
+    for trace in [false, true] {
+        let options = DispatchOptions {
+            threads: 2,
+            profile: true,
+            trace,
+            ..Default::default()
+        };
+        let prof = run(&p, &out, [512, 1, 1], &options);
+        assert!(!prof.worker_busy.is_empty());
+        assert!(prof.worker_busy.iter().any(|d| !d.is_zero()), "{trace}");
+        for (w, busy) in prof.worker_busy.iter().enumerate() {
+            assert!(
+                *busy <= prof.wall,
+                "worker {w}: {busy:?} of {:?}",
+                prof.wall
+            );
+            if trace {
+                let spans: std::time::Duration = prof
+                    .spans
+                    .iter()
+                    .filter(|s| s.worker == w)
+                    .map(|s| s.duration)
+                    .sum();
+                assert_eq!(*busy, spans, "worker {w}");
+            }
+        }
+        assert_eq!(prof.spans.is_empty(), !trace);
+    }
+}
+
 #[test]
 fn profile_off_gathers_nothing() {
     let p = program(STRAIGHT);
