@@ -547,8 +547,8 @@ fn run_dot<const N: usize, const M: bool, const P: bool, const F: bool>(
     // comes: a NaN among them makes the last sum NaN, which `fout` makes
     // the canonical one, so the result's bits are those of `fout` at every
     // step (the general path's `dp_acc`), at one test fewer per step.
-    let mul = |x: u32, y: u32| f32::from_bits(ftz((fi(x) * fi(y)).to_bits()));
-    let acc = |acc: f32, x: u32, y: u32| f32::from_bits(ftz((acc + mul(x, y)).to_bits()));
+    let mul = |x: u32, y: u32| fin((fi(x) * fi(y)).to_bits());
+    let acc = |acc: f32, x: u32, y: u32| fin((acc + mul(x, y)).to_bits());
     let last = |acc: f32, x: u32, y: u32| fout(acc + mul(x, y));
     macro_rules! src {
         ($v:ident, $k:expr) => {

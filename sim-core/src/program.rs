@@ -933,8 +933,10 @@ impl Program {
             .collect()
     }
 
-    /// What the executor's analyses know (per pc, `crate::affine`; the
-    /// UAVs whose atomics may be gathered), computed once per program.
+    /// What the executor's analyses know ([`Facts`]: per pc, `crate::affine`,
+    /// the flushed sources, liveness, loop `continue`s and fusable exits;
+    /// the UAVs whose atomics may be gathered; the vThreadID components
+    /// read), computed once per program and shared by its executors.
     pub(crate) fn facts(&self) -> &Facts {
         self.facts.get_or_init(|| {
             let loop_continues = crate::liveness::loop_continues(self);
