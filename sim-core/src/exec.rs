@@ -801,7 +801,7 @@ fn line_of(
         }
     }
     let (sa, sb) = (&a[lanes.clone()], &b[lanes.clone()]);
-    if let Some((first, step)) = sim_mem::affine_words(ext, sa, sb, k_max) {
+    if let Some((first, step)) = crate::lanes::affine_words(ext, sa, sb, k_max) {
         let p = lanes.len();
         return Some(Line {
             first,
@@ -839,8 +839,8 @@ fn line_of(
 /// both 4-byte aligned here, never inside a doubleword. So each movdqu is
 /// four relaxed atomic loads (stores) of the four words, in some order,
 /// which is what the word-by-word code does: lanes here never share a word
-/// (step 4), and relaxed accesses to different words have no order to
-/// keep. This is the one place `sim-core` relies on the hardware beyond
+/// (step 4, or step 1 for one component), and relaxed accesses to
+/// different words have no order to keep. This is the one place `sim-core` relies on the hardware beyond
 /// Rust's memory model; the loom build (`--cfg loom`) and other
 /// architectures take the word-by-word code.
 #[cfg(all(target_arch = "x86_64", not(loom)))]
@@ -929,6 +929,19 @@ mod quad {
         n
     }
 
+    /// Consecutive words, four at a time: `quads`' words into `row` (as
+    /// long as `quads` has words); returns the words done.
+    #[allow(unsafe_code)]
+    pub(super) fn load_words(quads: &[[AtomicU32; 4]], row: &mut [u32]) -> usize {
+        let n = quads.len().min(row.len() / 4);
+        for (q, out) in quads[..n].iter().zip(row.chunks_exact_mut(4)) {
+            // SAFETY: `out` is four exclusively borrowed `u32`s (16 bytes;
+            // `storeu` needs no alignment); SSE2 is baseline.
+            unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), load(q)) };
+        }
+        4 * n
+    }
+
     /// The rows' lanes `0..4k` (the whole fours of `quads`) into `quads`;
     /// returns `4k`, the lanes done.
     #[allow(unsafe_code)]
@@ -962,6 +975,10 @@ mod quad {
         0
     }
 
+    pub(super) fn load_words(_: &[[AtomicU32; 4]], _: &mut [u32]) -> usize {
+        0
+    }
+
     pub(super) fn store_rows(_: &[[AtomicU32; 4]], _: [&[u32]; 4]) -> usize {
         0
     }
@@ -971,7 +988,9 @@ mod quad {
 /// `words`, into the `w`-word rows `c` of `rows` (a temp's four components)
 /// for the components `c` in `mask`; every word in bounds (a [`Line`]). With
 /// all four components in order and `step ≥ 4`, one pass lane by lane; at
-/// `step` 4 (packed 16-byte structures) four lanes at a time (`quad`).
+/// `step` 4 (packed 16-byte structures) four lanes at a time (`quad`); at
+/// `step` 1 (a word per lane, consecutive) a component four lanes at a
+/// time (`quad::load_words`).
 #[allow(clippy::too_many_arguments)]
 fn load_line(
     words: &[sim_mem::sync::AtomicU32],
@@ -1013,7 +1032,9 @@ fn load_line(
         match step {
             0 => row.fill(words[0].load(Relaxed)),
             1 => {
-                for (o, x) in row.iter_mut().zip(words) {
+                // four words at a time, then word by word
+                let done = quad::load_words(words[..n].as_chunks::<4>().0, row);
+                for (o, x) in row[done..].iter_mut().zip(&words[done..]) {
                     *o = x.load(Relaxed);
                 }
             }
@@ -1322,6 +1343,8 @@ pub struct GroupExecutor<'p> {
     loop_continues: &'p [bool],
     /// `udiv`'s lane loop for this CPU
     udiv_rows: UdivRows,
+    /// `udiv`'s lane loop by one divisor for this CPU
+    udiv_by_rows: UdivByRows,
     /// ([`fused_leaves`])
     fused: &'p [Option<Leave>],
     /// the components of vThreadID (bits 0–2) an operand reads
@@ -1670,6 +1693,7 @@ impl<'p> GroupExecutor<'p> {
             },
             loop_continues: &prog.facts().loop_continues,
             udiv_rows: udiv_rows_kernel(),
+            udiv_by_rows: udiv_by_rows_kernel(),
             fused: &prog.facts().fused,
             tid_comps: prog.facts().thread_id_comps | batch_rows & 7,
             zero_regs: prog.facts().liveness.reads_unwritten,
@@ -2185,6 +2209,24 @@ impl<'p> GroupExecutor<'p> {
         let o = &mut buf[..w];
         self.fetch_comp(warp, b, src, c, o);
         o
+    }
+
+    /// Destination component `c` of `src` when it is the same word in every
+    /// lane by its kind: an immediate or a constant-buffer word at an
+    /// immediate index, without a modifier. `None` for any other operand
+    /// (which may still happen to be uniform).
+    fn uniform_word(&self, b: &Bindings<'_>, src: &Src, c: usize) -> Option<u32> {
+        if src.modifier != SrcMod::None {
+            return None;
+        }
+        let sc = src.swz[c] as usize;
+        match src.kind {
+            SrcKind::Imm(v) => Some(v[sc]),
+            SrcKind::Cb { slot, index } if index.rel.is_none() => {
+                Some(self.cb_word(b, slot, index.imm as u64 * 4 + sc as u64))
+            }
+            _ => None,
+        }
     }
 
     /// Destination component `c` of `src` into `o` (W words).
@@ -4321,6 +4363,19 @@ impl<'p> GroupExecutor<'p> {
                 continue;
             }
             let xs = self.operand(wr, b, &src[0], comp, s0);
+            // one divisor in every lane (a constant buffer's slot count,
+            // a literal): a multiplication instead of a division per lane
+            if op == Udiv {
+                if let Some(d) = self.uniform_word(b, &src[1], comp) {
+                    let p = &mut r[comp * w..(comp + 1) * w];
+                    let q = &mut r2[comp * w..(comp + 1) * w];
+                    // SAFETY: `udiv_by_rows_kernel` returns the loop
+                    // compiled for an instruction set the CPU runs (`isa`)
+                    // or the baseline's
+                    unsafe { (self.udiv_by_rows)(p, q, xs, UdivBy::new(d)) };
+                    continue;
+                }
+            }
             let ys: &[u32] = if op == Sincos {
                 xs
             } else {
@@ -4868,6 +4923,84 @@ mod tests {
             ex.run_group([0, 0, 0], &b);
             let want: Vec<u32> = (0..8).flat_map(|_| [3 * x, 3 * y]).collect();
             assert_eq!(out.to_words(), want, "cb ({x}, {y})");
+        }
+    }
+
+    /// `udiv` by a constant-buffer word or a literal (one divisor for
+    /// every lane: `UdivBy`'s multiplication) gives what integer division
+    /// gives, 0xFFFFFFFF twice for a divisor of 0, on edge numerators, at
+    /// warp widths 1, 7 and 40, and under a lane-dependent branch.
+    #[test]
+    fn udiv_by_a_uniform_divisor_matches_integer_division() {
+        let text = "cs_5_0\ndcl_constantbuffer CB0[1], immediateIndexed\n\
+                    dcl_resource_raw t0\ndcl_uav_raw u0\n\
+                    dcl_input vThreadIDInGroupFlattened\ndcl_temps 4\n\
+                    dcl_thread_group 40, 1, 1\n\
+                    ishl r0.x, vThreadIDInGroupFlattened.x, l(2)\n\
+                    ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r0.y, r0.x, t0.xxxx\n\
+                    udiv r1.x, r1.y, r0.y, cb0[0].x\n\
+                    udiv r1.z, r1.w, r0.y, l(7)\n\
+                    mov r2.xy, l(-1, -1, 0, 0)\n\
+                    and r3.x, vThreadIDInGroupFlattened.x, l(2)\n\
+                    if_nz r3.x\n\
+                    udiv r2.x, r2.y, r0.y, cb0[0].y\n\
+                    endif\n\
+                    ishl r0.z, vThreadIDInGroupFlattened.x, l(5)\n\
+                    store_raw u0.xyzw, r0.z, r1.xyzw\n\
+                    iadd r0.z, r0.z, l(16)\n\
+                    store_raw u0.xy, r0.z, r2.xyxx\nret\n";
+        let prog = program(text);
+        let div = |n: u32, d: u32| {
+            (
+                n.checked_div(d).unwrap_or(!0),
+                n.checked_rem(d).unwrap_or(!0),
+            )
+        };
+        let mut rng = Rng(0x5eed_0d1f_0000_0001);
+        let mut n = vec![
+            0u32,
+            1,
+            6,
+            7,
+            8,
+            u32::MAX,
+            u32::MAX - 1,
+            0x8000_0000,
+            0x8000_0001,
+        ];
+        while n.len() < 40 {
+            n.push((rng.next() >> 32) as u32);
+        }
+        let inp = sim_mem::Buffer::from_words(&n);
+        for (x, y) in [
+            (0u32, 1u32),
+            (3, 64),
+            (1000, 0x8000_0001),
+            (u32::MAX, 0xAAAA_AAAB),
+        ] {
+            let cb = [x, y, 0, 0];
+            for w in [1, 7, 40] {
+                let out = sim_mem::Buffer::zeroed(40 * 32).unwrap();
+                let b = Bindings {
+                    constant_buffers: vec![Some(&cb[..])],
+                    srvs: vec![Some(BufferView::raw(&inp))],
+                    uavs: vec![Some(BufferView::raw(&out))],
+                    ..Default::default()
+                };
+                GroupExecutor::new(&prog, w).run_group([0, 0, 0], &b);
+                let got = out.to_words();
+                for (l, &n) in n.iter().enumerate() {
+                    let (q, r) = div(n, x);
+                    let (q7, r7) = div(n, 7);
+                    let (qy, ry) = if l & 2 != 0 { div(n, y) } else { (!0, !0) };
+                    let want = [q, r, q7, r7, qy, ry, 0, 0];
+                    assert_eq!(
+                        got[l * 8..l * 8 + 8],
+                        want,
+                        "lane {l}: {n} by {x}, 7, {y}, width {w}"
+                    );
+                }
+            }
         }
     }
 

@@ -78,6 +78,7 @@ impl Extent {
 /// `first + step·l + k`, exactly as [`Extent::word_index`] would give. `None`
 /// otherwise (the caller goes lane by lane). One pass over the lanes; this is
 /// how a coalesced or uniform access skips the per-lane bounds arithmetic.
+#[inline(always)]
 pub fn affine_words(ext: Extent, a: &[u32], b: &[u32], k_max: u32) -> Option<(usize, usize)> {
     let n = a.len().min(b.len());
     if n == 0 {
@@ -101,15 +102,23 @@ pub fn affine_words(ext: Extent, a: &[u32], b: &[u32], k_max: u32) -> Option<(us
     {
         return None;
     }
-    let mut on_line = true;
+    // the bits by which the lanes are off the line, or-ed: one loop per
+    // kind of extent, without a branch, so that each vectorises
+    let mut off = 0u32;
     let (mut ai, mut bi) = (a0, b0);
-    for (&x, &y) in a.iter().zip(b) {
-        on_line &= (x & lo) == ai;
-        on_line &= raw || (y & !3) == bi;
-        ai = ai.wrapping_add(da);
-        bi = bi.wrapping_add(db);
+    if raw {
+        for &x in a {
+            off |= (x & lo) ^ ai;
+            ai = ai.wrapping_add(da);
+        }
+    } else {
+        for (&x, &y) in a.iter().zip(b) {
+            off |= (x ^ ai) | ((y & !3) ^ bi);
+            ai = ai.wrapping_add(da);
+            bi = bi.wrapping_add(db);
+        }
     }
-    if !on_line {
+    if off != 0 {
         return None;
     }
     affine_line(ext, (a0, da), (b0, db), n, k_max)
