@@ -39,6 +39,7 @@
 #[cfg(test)]
 use crate::affine::address_steps;
 use crate::affine::{AddressSteps, PcFacts};
+use crate::cas_loop::{CasLoop, Val};
 use crate::check::{Checker, MemOp, Space};
 use crate::lanes::*;
 use crate::program::*;
@@ -361,6 +362,21 @@ struct Scratch {
     /// `alu`/`alu2`: results (2 × 4·W) and one W-word buffer per source (4·W)
     alu: Vec<u32>,
 }
+
+/// A relaxed compare-exchange of `word` from `e` to `n`: the word found.
+#[inline(always)]
+fn cas(word: &sim_mem::sync::AtomicU32, e: u32, n: u32) -> u32 {
+    sim_mem::AtomicOp::CompareExchange {
+        compare: e,
+        value: n,
+    }
+    .apply(word)
+}
+
+/// [`GroupExecutor::cas_loop`] runs only while the watchdog's next check is
+/// further than this many warp-instructions away: a loop's run then
+/// counts its warp-instructions without passing the check by much.
+const CAS_LOOP_MARGIN: u32 = 64;
 
 /// W zeros: a slice of [`ZEROS`] (the operand `l(0)` and a missing
 /// offset, without a fill), or `buf` filled should W ever exceed it.
@@ -1347,6 +1363,9 @@ pub struct GroupExecutor<'p> {
     udiv_by_rows: UdivByRows,
     /// ([`fused_leaves`])
     fused: &'p [Option<Leave>],
+    /// per pc, at a `loop`, the compare-exchange retry loop it begins
+    /// (`crate::cas_loop`), which [`GroupExecutor::cas_loop`] runs at once
+    cas_loops: &'p [Option<CasLoop>],
     /// the components of vThreadID (bits 0–2) an operand reads
     /// ([`thread_id_comps`]): a batch computes only those
     tid_comps: u8,
@@ -1695,6 +1714,7 @@ impl<'p> GroupExecutor<'p> {
             udiv_rows: udiv_rows_kernel(),
             udiv_by_rows: udiv_by_rows_kernel(),
             fused: &prog.facts().fused,
+            cas_loops: &prog.facts().cas_loops,
             tid_comps: prog.facts().thread_id_comps | batch_rows & 7,
             zero_regs: prog.facts().liveness.reads_unwritten,
         }
@@ -2717,6 +2737,221 @@ impl<'p> GroupExecutor<'p> {
         true
     }
 
+    /// A compare-exchange retry loop (`crate::cas_loop`) run at once, at its
+    /// `loop`: each active lane, in lane order, runs its iterations until
+    /// its compare-exchange succeeds (`n = op(…e…)`, `o = cas(word, e, n)`,
+    /// `e = o` while `o ≠ e`), and is left with the registers its last
+    /// iteration leaves (`n`, `o = e`, `t = 0xFFFFFFFF`); the warp goes on
+    /// past the `endloop` with the lanes it came with. A word out of bounds
+    /// returns 0 and is not written (§12), as in lockstep. The statistics
+    /// count the warp-instructions lockstep would issue for the lanes'
+    /// attempts (`CasLoop`'s passes).
+    ///
+    /// Returns false, having done nothing, where the warp takes the loop
+    /// in lockstep instead: under a profile (which counts each pass's
+    /// lanes), the access checker or interleaving (which look at each
+    /// instruction), near the watchdog's next check, and on anything but a
+    /// raw or structured buffer UAV.
+    ///
+    /// Each lane ends: a compare-exchange fails only where another thread
+    /// changed the word since this lane read it, so each failure is
+    /// another thread's success (lock-free progress).
+    #[allow(unsafe_code)]
+    fn cas_loop(&mut self, warp: &mut Warp, b: &Bindings<'_>, cl: &CasLoop) -> bool {
+        if self.prof.is_some()
+            || self.check.is_some()
+            || self.interleave
+            || self.until_check <= CAS_LOOP_MARGIN
+        {
+            return false;
+        }
+        let code = &self.prog.code;
+        let (
+            OpKind::Atomic {
+                res: res @ Res::Uav(_),
+                structured,
+                ref addr,
+                ..
+            },
+            OpKind::Alu {
+                dst: ref n_dst,
+                src: ref op_src,
+                ..
+            },
+        ) = (&code[cl.cas_pc].kind, &code[cl.op_pc].kind)
+        else {
+            return false;
+        };
+        let Some((view, ext)) = Self::view(b, *res).and_then(|v| Some((v, v.extent()?))) else {
+            return false;
+        };
+        // the operation's sources that are `e`: their modifiers as bits
+        let mut bits = [SrcBits::NONE; 4];
+        let mut is_e = [false; 4];
+        for (k, o) in cl.src[..cl.arity as usize].iter().enumerate() {
+            if o.val == Val::Expected {
+                let Some(m) = src_bits(o.modifier) else {
+                    return false;
+                };
+                (is_e[k], bits[k]) = (true, m);
+            }
+        }
+        let w = self.w;
+        let mut sa = std::mem::take(&mut self.sc.s[0]);
+        let mut sb = std::mem::take(&mut self.sc.s[1]);
+        let mut buf = std::mem::take(&mut self.sc.alu);
+        // rows: the operation's sources (4·W), `n` (W), `e` (W)
+        let (rows, rest) = buf.split_at_mut(4 * w);
+        let (nb, rest) = rest.split_at_mut(w);
+        let eb = &mut rest[..w];
+        let wr: &Warp = warp;
+        let comp = n_dst.mask.trailing_zeros() as usize;
+        eb.copy_from_slice(&wr.regs[cl.e as usize * w..(cl.e as usize + 1) * w]);
+        // the sources, modifiers applied: `e`'s from its row, the others
+        // as the operation reads them (the same in every iteration)
+        for k in 0..cl.arity as usize {
+            let (row, rest) = rows[k * w..].split_at_mut(w);
+            if is_e[k] {
+                for (r, &e) in row.iter_mut().zip(eb.iter()) {
+                    *r = bits[k].apply(e);
+                }
+                continue;
+            }
+            let tmp = if rest.len() >= w {
+                &mut rest[..w]
+            } else {
+                &mut nb[..]
+            };
+            let v = self.operand(wr, b, &op_src[k], comp, tmp);
+            row.copy_from_slice(v);
+        }
+        // the first iteration's `n` for every lane, in the operation's
+        // vector kernel
+        {
+            let (r0, r) = rows.split_at(w);
+            let (r1, r) = r.split_at(w);
+            let (r2, r3) = r.split_at(w);
+            // SAFETY: `lane_op` hands out kernels of an instruction set
+            // this CPU runs (`isa`); every row is W words
+            unsafe { (lane_op(cl.op).kernel)(nb, r0, r1, r2, &r3[..w]) };
+            if cl.sat {
+                for n in nb.iter_mut() {
+                    *n = sat(*n);
+                }
+            }
+        }
+        let x = self.operand(wr, b, addr, 0, &mut sa);
+        let y = if *structured {
+            self.operand(wr, b, addr, 1, &mut sb)
+        } else {
+            zeros(w, &mut sb)
+        };
+        let words = view.buffer().words();
+        // a line of words in bounds: no index arithmetic per lane
+        let row = self.prog.thread_group[0] as usize;
+        let steps = self.facts_here(wr).addr;
+        let line = line_of(wr, ext, (x, y), 0, row, steps).filter(|l| l.row_step == 0);
+        let active = &wr.active;
+        let lanes = if wr.full { 0..w } else { wr.span.clone() };
+        // a lane's further iterations, after its compare-exchange found `o`
+        let rows = &*rows;
+        let retry = |l: usize, mut e: u32, word: Option<&sim_mem::sync::AtomicU32>| {
+            let mut k = 1u32;
+            loop {
+                k += 1;
+                let mut s = [rows[l], rows[w + l], rows[2 * w + l], rows[3 * w + l]];
+                for j in 0..4 {
+                    if is_e[j] {
+                        s[j] = bits[j].apply(e);
+                    }
+                }
+                let v = lane_value(cl.op, s).unwrap_or(0);
+                let n = if cl.sat { sat(v) } else { v };
+                let o = word.map_or(0, |word| cas(word, e, n));
+                if o == e {
+                    return (n, e, k);
+                }
+                e = o;
+            }
+        };
+        // lane l's word: on the line, or by its own index
+        let word_of = |l: usize| match &line {
+            Some(line) => words.get(line.first + line.step * (l - line.lanes.start)),
+            None => ext.word_index(x[l], y[l], 0).and_then(|i| words.get(i)),
+        };
+        // every active lane's first compare-exchange, in lane order; the
+        // lanes that failed and the words they found, in `failed`
+        let mut failed = std::mem::take(&mut self.sc.lanes);
+        let mut nf = 0;
+        let mut first = |l: usize, e: u32, n: u32, word: Option<&sim_mem::sync::AtomicU32>| {
+            let o = word.map_or(0, |word| cas(word, e, n));
+            if o != e {
+                failed[2 * nf] = l as u32;
+                failed[2 * nf + 1] = o;
+                nf += 1;
+            }
+        };
+        match &line {
+            // (a step of 0, every lane on one word, goes lane by lane)
+            Some(line) if line.step >= 1 => {
+                let l = line.lanes.clone();
+                let at = words[line.first..].iter().step_by(line.step);
+                let it = (active[l.clone()].iter().zip(&eb[l.clone()])).zip(&nb[l.clone()]);
+                for ((((&a, &e), &n), word), l) in it.zip(at).zip(l) {
+                    if a != 0 {
+                        first(l, e, n, Some(word));
+                    }
+                }
+            }
+            _ => {
+                for l in lanes.filter(|&l| active[l] != 0) {
+                    first(l, eb[l], nb[l], word_of(l));
+                }
+            }
+        }
+        // then each failed lane's further iterations, lane after lane
+        // (attempts: the most, and which counts some lane took, bit k − 1
+        // for k ≤ 64, bit 63 for more)
+        let (mut most, mut took) = (1u32, 1u64);
+        for f in failed[..2 * nf].chunks_exact(2) {
+            let l = f[0] as usize;
+            let (n, e, k) = retry(l, f[1], word_of(l));
+            (nb[l], eb[l]) = (n, e);
+            most = most.max(k);
+            took |= 1 << (k.min(64) - 1);
+        }
+        self.sc.lanes = failed;
+        // the registers the last iteration leaves: n, o = e, t = true, e
+        let (full, span) = (warp.full, warp.span.clone());
+        let Warp { regs, active, .. } = &mut *warp;
+        let row_of = |r: u32| r as usize * w..(r as usize + 1) * w;
+        commit(&mut regs[row_of(cl.n)], nb, active, full, &span);
+        commit(&mut regs[row_of(cl.o)], eb, active, full, &span);
+        commit(&mut regs[row_of(cl.e)], eb, active, full, &span);
+        nb.fill(!0);
+        commit(&mut regs[row_of(cl.t)], nb, active, full, &span);
+        self.sc.s[0] = sa;
+        self.sc.s[1] = sb;
+        self.sc.alu = buf;
+        // what lockstep issues: the `loop`; in each pass the operation,
+        // the compare-exchange, the test and the exit (`if` or `breakc`),
+        // with an `if` its `endif` and, when some lane leaves, the `break`;
+        // when some lane stays, the `mov` and the `endloop`
+        let mut n = 1u64;
+        for p in 1..=most {
+            let leave = p >= 64 || took & (1 << (p - 1)) != 0;
+            let stay = p < most;
+            n += 4 + 2 * u64::from(stay);
+            if cl.if_exit {
+                n += 1 + u64::from(leave);
+            }
+        }
+        self.stats.warp_instructions += n;
+        self.until_check -= (n as u32).min(self.until_check - 1);
+        warp.pc = cl.end_pc + 1;
+        true
+    }
+
     // -- the interpreter loop -----------------------------------------
 
     /// Run `warp` until it is done, parks (barrier), yields or is stopped:
@@ -2887,6 +3122,12 @@ impl<'p> GroupExecutor<'p> {
                     }
                 }
                 OpKind::Loop { end_pc } => {
+                    let loops = self.cas_loops;
+                    if let Some(Some(cl)) = loops.get(warp.pc - 1) {
+                        if self.cas_loop(warp, b, cl) {
+                            continue;
+                        }
+                    }
                     let base = self.frame_masks(warp);
                     warp.masks[base..base + 2 * w].fill(0);
                     warp.frames.push(Frame::Loop {
@@ -4924,6 +5165,104 @@ mod tests {
             let want: Vec<u32> = (0..8).flat_map(|_| [3 * x, 3 * y]).collect();
             assert_eq!(out.to_words(), want, "cb ({x}, {y})");
         }
+    }
+
+    /// A compare-exchange retry loop run at once (`GroupExecutor::cas_loop`)
+    /// leaves the words, the registers after the loop and the statistics
+    /// that lockstep leaves, where lockstep's lanes take as many attempts
+    /// (at most three lanes of a warp on one word): float addition on a raw
+    /// UAV with an `if` / `break` / `endif` exit, and float maximum, `_sat`
+    /// addition and integer addition on a structured UAV with a `breakc`
+    /// exit; one word per lane, two, three, words out of bounds; inside a
+    /// branch that leaves a third of the lanes out; at warp widths 1, 7
+    /// and 40.
+    #[test]
+    fn cas_loops_run_at_once_match_lockstep() {
+        let raw = (
+            "dcl_uav_raw u0",
+            "ishl r0.y, r0.y, l(2)\nld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r0.z, r0.y, u0.xxxx",
+            "r0.y",
+        );
+        let structured = (
+            "dcl_uav_structured u0, 4",
+            "ld_structured_indexable(structured_buffer, stride=4)(mixed,mixed,mixed,mixed) r0.z, r0.y, l(0), u0.xxxx\n\
+             mov r2.zw, l(0, 0, 0, 0)\nmov r2.z, r0.y",
+            "r2.zwzz",
+        );
+        let if_exit = "if_nz r1.y\nbreak\nendif";
+        let breakc = "breakc_nz r1.y";
+        let cases = [
+            (raw, "add r1.x, r0.x, r0.w", if_exit),
+            (structured, "max r1.x, r0.w, r0.x", breakc),
+            (structured, "add_sat r1.x, -r0.w, r0.x", breakc),
+            (raw, "iadd r1.x, r0.w, r0.x", breakc),
+        ];
+        let values: Vec<u32> = (0..40u32)
+            .map(|i| (0.1f32 + i as f32 * 0.37).to_bits())
+            .collect();
+        let inp = sim_mem::Buffer::from_words(&values);
+        let mut checked = 0;
+        for ((decl, load, addr), op, exit) in cases {
+            let text = format!(
+                "cs_5_0\ndcl_constantbuffer CB0[1], immediateIndexed\n\
+                 dcl_resource_structured t0, 4\n{decl}\ndcl_uav_raw u1\n\
+                 dcl_input vThreadIDInGroupFlattened\ndcl_temps 3\n\
+                 dcl_thread_group 40, 1, 1\n\
+                 ld_structured_indexable(structured_buffer, stride=4)(mixed,mixed,mixed,mixed) r0.x, vThreadIDInGroupFlattened.x, l(0), t0.xxxx\n\
+                 udiv null, r0.y, vThreadIDInGroupFlattened.x, cb0[0].x\n\
+                 {load}\nmov r0.w, r0.z\nmov r1.xy, l(7, 7, 0, 0)\n\
+                 udiv null, r2.y, vThreadIDInGroupFlattened.x, l(3)\n\
+                 if_nz r2.y\n\
+                 loop\n{op}\nimm_atomic_cmp_exch r1.x, u0, {addr}, r0.w, r1.x\n\
+                 ieq r1.y, r0.w, r1.x\n{exit}\nmov r0.w, r1.x\nendloop\n\
+                 endif\n\
+                 mov r1.z, r0.w\nishl r2.x, vThreadIDInGroupFlattened.x, l(4)\n\
+                 store_raw u1.xyz, r2.x, r1.xyzx\nret\n"
+            );
+            let prog = program(&text);
+            assert!(
+                prog.facts().cas_loops.iter().flatten().count() == 1,
+                "{text}"
+            );
+            // slots: one per lane, two or three lanes per word, and more
+            // slots than the 16 words (lanes out of bounds)
+            for slots in [64u32, 20, 14, 24] {
+                for w in [1, 7, 40] {
+                    let run = |at_once: bool| {
+                        let sums = sim_mem::Buffer::from_words(&[0x3f80_0000; 16]);
+                        let out = sim_mem::Buffer::zeroed(40 * 16).unwrap();
+                        let cb = [slots, 0, 0, 0];
+                        let b = Bindings {
+                            constant_buffers: vec![Some(&cb[..])],
+                            srvs: vec![Some(BufferView::structured(&inp, 4).unwrap())],
+                            uavs: vec![
+                                Some(if decl.contains("raw") {
+                                    BufferView::raw(&sums)
+                                } else {
+                                    BufferView::structured(&sums, 4).unwrap()
+                                }),
+                                Some(BufferView::raw(&out)),
+                            ],
+                            ..Default::default()
+                        };
+                        let mut ex = GroupExecutor::new(&prog, w);
+                        if !at_once {
+                            ex.cas_loops = &[];
+                        }
+                        ex.run_group([0, 0, 0], &b);
+                        (
+                            sums.to_words(),
+                            out.to_words(),
+                            ex.stats().warp_instructions,
+                        )
+                    };
+                    let (at_once, lockstep) = (run(true), run(false));
+                    assert_eq!(at_once, lockstep, "{op}, {slots} slots, width {w}");
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 48);
     }
 
     /// `udiv` by a constant-buffer word or a literal (one divisor for

@@ -254,7 +254,7 @@ impl SrcBits {
     };
 
     #[inline(always)]
-    fn apply(self, v: u32) -> u32 {
+    pub(crate) fn apply(self, v: u32) -> u32 {
         ((v & self.and) ^ self.xor).wrapping_add(self.add)
     }
 }
@@ -785,6 +785,26 @@ macro_rules! wide_kernels {
     };
 }
 
+/// A lane function applied to the words `$s[0..arity]` ([`lane_value`]).
+macro_rules! lane_call {
+    ($s:ident, |$x:ident| $e:expr) => {{
+        let $x = $s[0];
+        $e
+    }};
+    ($s:ident, |$x:ident, $y:ident| $e:expr) => {{
+        let ($x, $y) = ($s[0], $s[1]);
+        $e
+    }};
+    ($s:ident, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
+        let ($x, $y, $z) = ($s[0], $s[1], $s[2]);
+        $e
+    }};
+    ($s:ident, |$x:ident, $y:ident, $z:ident, $u:ident| $e:expr) => {{
+        let ($x, $y, $z, $u) = ($s[0], $s[1], $s[2], $s[3]);
+        $e
+    }};
+}
+
 macro_rules! lane_ops {
     ($($op:ident => |$($v:ident),+| $e:expr,)*) => {
         /// The kernels for the baseline instruction set.
@@ -873,6 +893,19 @@ macro_rules! lane_ops {
                 AluOp::Dp2 => dot(2, row_sets!(dot::<4>), row_sets_f!(dot::<4>)),
                 AluOp::Dp3 => dot(3, row_sets!(dot::<6>), row_sets_f!(dot::<6>)),
                 AluOp::Dp4 => dot(4, row_sets!(dot::<8>), row_sets_f!(dot::<8>)),
+            }
+        }
+
+        /// One lane of an ALU instruction: the lane function every kernel of
+        /// `op` applies, on the lane's source words `s[..arity]` (modifiers
+        /// applied), for code that runs one lane at a time
+        /// (`crate::cas_loop`). `None` for the dot products, which have no
+        /// lane function (their kernels combine components).
+        #[inline(always)]
+        pub(crate) fn lane_value(op: AluOp, s: [u32; 4]) -> Option<u32> {
+            match op {
+                $(AluOp::$op => Some(lane_call!(s, |$($v),+| $e)),)*
+                AluOp::Dp2 | AluOp::Dp3 | AluOp::Dp4 => None,
             }
         }
 

@@ -11,6 +11,7 @@
 
 mod affine;
 pub mod asm;
+mod cas_loop;
 pub mod check;
 pub mod container;
 pub mod decode;

@@ -661,6 +661,9 @@ pub(crate) struct Facts {
     /// the components of vThreadID an operand reads
     /// (`crate::exec::thread_id_comps`)
     pub thread_id_comps: u8,
+    /// per pc, at a `loop` of a compare-exchange retry loop, its form
+    /// (`crate::cas_loop::analyze`)
+    pub cas_loops: Vec<Option<crate::cas_loop::CasLoop>>,
 }
 
 /// A declared interface (class linkage, FS §7.15 and TPF "Interface Declaration").
@@ -949,6 +952,7 @@ impl Program {
                 loop_continues,
                 fused: crate::exec::fused_leaves(self),
                 thread_id_comps: crate::exec::thread_id_comps(self),
+                cas_loops: crate::cas_loop::analyze(self),
             }
         })
     }
