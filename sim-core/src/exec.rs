@@ -2883,15 +2883,29 @@ impl<'p> GroupExecutor<'p> {
         // lanes that failed and the words they found, in `failed`
         let mut failed = std::mem::take(&mut self.sc.lanes);
         let mut nf = 0;
-        let mut first = |l: usize, e: u32, n: u32, word: Option<&sim_mem::sync::AtomicU32>| {
-            let o = word.map_or(0, |word| cas(word, e, n));
-            if o != e {
-                failed[2 * nf] = l as u32;
-                failed[2 * nf + 1] = o;
-                nf += 1;
-            }
-        };
+        macro_rules! first {
+            ($l:expr, $e:expr, $n:expr, $word:expr) => {{
+                let (e, word): (u32, Option<&sim_mem::sync::AtomicU32>) = ($e, $word);
+                let o = word.map_or(0, |word| cas(word, e, $n));
+                if o != e {
+                    failed[2 * nf] = $l as u32;
+                    failed[2 * nf + 1] = o;
+                    nf += 1;
+                }
+            }};
+        }
         match &line {
+            // consecutive words (cas_float_add's): the rows zipped with them
+            Some(line) if line.step == 1 => {
+                let l = line.lanes.clone();
+                let at = &words[line.first..line.first + l.len()];
+                let it = (active[l.clone()].iter().zip(&eb[l.clone()])).zip(&nb[l.clone()]);
+                for ((((&a, &e), &n), word), l) in it.zip(at).zip(l) {
+                    if a != 0 {
+                        first!(l, e, n, Some(word));
+                    }
+                }
+            }
             // (a step of 0, every lane on one word, goes lane by lane)
             Some(line) if line.step >= 1 => {
                 let l = line.lanes.clone();
@@ -2899,13 +2913,13 @@ impl<'p> GroupExecutor<'p> {
                 let it = (active[l.clone()].iter().zip(&eb[l.clone()])).zip(&nb[l.clone()]);
                 for ((((&a, &e), &n), word), l) in it.zip(at).zip(l) {
                     if a != 0 {
-                        first(l, e, n, Some(word));
+                        first!(l, e, n, Some(word));
                     }
                 }
             }
             _ => {
                 for l in lanes.filter(|&l| active[l] != 0) {
-                    first(l, eb[l], nb[l], word_of(l));
+                    first!(l, eb[l], nb[l], word_of(l));
                 }
             }
         }
@@ -2921,15 +2935,28 @@ impl<'p> GroupExecutor<'p> {
             took |= 1 << (k.min(64) - 1);
         }
         self.sc.lanes = failed;
-        // the registers the last iteration leaves: n, o = e, t = true, e
+        // the registers the last iteration leaves: n, o = e, t = true, e;
+        // those a lane may read after the loop (`crate::liveness`)
         let (full, span) = (warp.full, warp.span.clone());
         let Warp { regs, active, .. } = &mut *warp;
-        let row_of = |r: u32| r as usize * w..(r as usize + 1) * w;
-        commit(&mut regs[row_of(cl.n)], nb, active, full, &span);
-        commit(&mut regs[row_of(cl.o)], eb, active, full, &span);
-        commit(&mut regs[row_of(cl.e)], eb, active, full, &span);
+        let liveness = &self.prog.facts().liveness;
+        let mut put = |r: u32, v: &[u32]| {
+            if liveness.live_at(cl.end_pc + 1, r) {
+                commit(
+                    &mut regs[r as usize * w..(r as usize + 1) * w],
+                    v,
+                    active,
+                    full,
+                    &span,
+                );
+            }
+        };
+        // (`n` first: it may be `o`, which the loop writes after it)
+        put(cl.n, nb);
+        put(cl.o, eb);
+        put(cl.e, eb);
         nb.fill(!0);
-        commit(&mut regs[row_of(cl.t)], nb, active, full, &span);
+        put(cl.t, nb);
         self.sc.s[0] = sa;
         self.sc.s[1] = sb;
         self.sc.alu = buf;

@@ -298,6 +298,21 @@ pub(crate) struct Liveness {
     /// the analysis cannot tell): else no lane ever reads the words a
     /// register file held before it started, and they need not be zeroed.
     pub reads_unwritten: bool,
+    /// per pc, the temp components live at its entry (`None`: the
+    /// analysis cannot tell)
+    live: Option<Vec<Set>>,
+}
+
+impl Liveness {
+    /// Whether temp component `row` (`r·4 + c`) may be read, on some path
+    /// of a lane from `pc` on, before it is written: true where the
+    /// analysis cannot tell, and past the program's end false.
+    pub(crate) fn live_at(&self, pc: usize, row: u32) -> bool {
+        match &self.live {
+            Some(live) => live.get(pc).is_some_and(|s| s.contains(row as usize)),
+            None => true,
+        }
+    }
 }
 
 /// [`Liveness`] of `prog`, from one liveness pass; `continues` is
@@ -308,10 +323,11 @@ pub(crate) fn analyze(prog: &Program, continues: &[bool]) -> Liveness {
         reads_unwritten: live
             .as_ref()
             .is_none_or(|l| l.first().is_some_and(|s| s.0.iter().any(|&w| w != 0))),
-        unmasked: live.map_or_else(
+        unmasked: live.as_ref().map_or_else(
             || vec![false; prog.code.len()],
-            |l| unmasked(prog, &l, continues),
+            |l| unmasked(prog, l, continues),
         ),
+        live,
     }
 }
 
