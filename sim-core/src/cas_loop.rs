@@ -58,8 +58,9 @@ pub(crate) struct Operand {
 /// endloop
 /// ```
 ///
-/// on a UAV or TGSM, where `op`'s other sources and the address are the
-/// same in every iteration (none is `n`, `o`, `t` or `e`), and `n`, `o`,
+/// on a UAV or TGSM (the executor runs it at once on a raw or structured
+/// buffer UAV), with nothing else in the body (not even a `nop`), where
+/// `op`'s other sources and the address are the same in every iteration (none is `n`, `o`, `t` or `e`), and `n`, `o`,
 /// `t`, `e` are components of temps, `t` neither `n` nor `o`, `e` none of
 /// the others (`n` and `o` may be one).
 #[derive(Debug, Clone, PartialEq)]
@@ -99,10 +100,9 @@ pub(crate) fn analyze(prog: &Program) -> Vec<Option<CasLoop>> {
 /// The [`CasLoop`] of the loop whose body is `code[start..end]` (`end`: its
 /// `endloop`), when it has that form.
 fn cas_loop(prog: &Program, start: usize, end: usize) -> Option<CasLoop> {
-    let body: Vec<(usize, &OpKind)> = (start..end)
-        .map(|pc| (pc, &prog.code[pc].kind))
-        .filter(|(_, k)| !matches!(k, OpKind::Nop))
-        .collect();
+    // (a `nop` in the body, which lockstep would issue each pass, does
+    // not fit the form)
+    let body: Vec<(usize, &OpKind)> = (start..end).map(|pc| (pc, &prog.code[pc].kind)).collect();
     let [(op_pc, f), (cas_pc, cas), (_, test), rest @ ..] = body.as_slice() else {
         return None;
     };
@@ -179,19 +179,23 @@ fn cas_loop(prog: &Program, start: usize, end: usize) -> Option<CasLoop> {
     if e == n || e == o || e == t || t == n || t == o {
         return None;
     }
-    let plain = |s: &Src| temp_row(s, 0).filter(|_| s.modifier == SrcMod::None);
+    // the row an unmodified temp source reads for component `c` (an ALU
+    // instruction's sources at its destination's component; a condition
+    // and the compare-exchange's operands at component 0)
+    let plain = |s: &Src, c: u32| temp_row(s, c as usize).filter(|_| s.modifier == SrcMod::None);
+    let (tc, ec) = (t % 4, e % 4);
     // the compare-exchange compares e and stores n; ieq compares e and o;
     // the lane leaves when the two are equal (`_nz` on ieq); mov copies o
     let test_eo = matches!(
-        (plain(&t_src[0]), plain(&t_src[1])),
+        (plain(&t_src[0], tc), plain(&t_src[1], tc)),
         (Some(a), Some(b)) if (a, b) == (e, o) || (a, b) == (o, e)
     );
     let ok = exit.1
-        && plain(exit.0) == Some(t)
-        && plain(compare) == Some(e)
-        && plain(value) == Some(n)
+        && plain(exit.0, 0) == Some(t)
+        && plain(compare, 0) == Some(e)
+        && plain(value, 0) == Some(n)
         && test_eo
-        && plain(&m_src[0]) == Some(o);
+        && plain(&m_src[0], ec) == Some(o);
     if !ok {
         return None;
     }
@@ -383,6 +387,15 @@ endloop";
                 "a test of other registers",
                 ("ieq r1.y, r0.w, r1.x", "ieq r1.y, r0.y, r1.x"),
             ),
+            (
+                "a test of another component",
+                ("ieq r1.y, r0.w, r1.x", "ieq r1.y, r0.wzzz, r1.xxxx"),
+            ),
+            (
+                "a copy of another component",
+                ("mov r0.w, r1.x", "mov r0.w, r1.xxxy"),
+            ),
+            ("a nop", ("mov r0.w, r1.x", "mov r0.w, r1.x\nnop")),
             (
                 "a test into the returned word",
                 (

@@ -2745,7 +2745,10 @@ impl<'p> GroupExecutor<'p> {
     /// past the `endloop` with the lanes it came with. A word out of bounds
     /// returns 0 and is not written (§12), as in lockstep. The statistics
     /// count the warp-instructions lockstep would issue for the lanes'
-    /// attempts (`CasLoop`'s passes).
+    /// attempts (`CasLoop`'s passes): the same as lockstep's wherever
+    /// lockstep's lanes take as many attempts, which they do unless four
+    /// or more lanes of the warp meet on one word (each takes at most three
+    /// here, where lockstep's `k`th takes `k`).
     ///
     /// Returns false, having done nothing, where the warp takes the loop
     /// in lockstep instead: under a profile (which counts each pass's
@@ -2762,6 +2765,7 @@ impl<'p> GroupExecutor<'p> {
             || self.check.is_some()
             || self.interleave
             || self.until_check <= CAS_LOOP_MARGIN
+            || warp.span.is_empty()
         {
             return false;
         }
@@ -2849,8 +2853,11 @@ impl<'p> GroupExecutor<'p> {
         let words = view.buffer().words();
         // a line of words in bounds: no index arithmetic per lane
         let row = self.prog.thread_group[0] as usize;
-        let steps = self.facts_here(wr).addr;
-        let line = line_of(wr, ext, (x, y), 0, row, steps).filter(|l| l.row_step == 0);
+        // (the compare-exchange's facts: the warp is at the `loop`)
+        let steps = self.facts.get(cl.cas_pc).copied().unwrap_or_default().addr;
+        // one row of words (not a 2-D group's rows on the same words)
+        let line = line_of(wr, ext, (x, y), 0, row, steps)
+            .filter(|l| l.row_step == 0 && l.lanes.len() <= l.p);
         let active = &wr.active;
         let lanes = if wr.full { 0..w } else { wr.span.clone() };
         // a lane's further iterations, after its compare-exchange found `o`
@@ -2918,7 +2925,7 @@ impl<'p> GroupExecutor<'p> {
                 }
             }
             _ => {
-                for l in lanes.filter(|&l| active[l] != 0) {
+                for l in lanes.clone().filter(|&l| active[l] != 0) {
                     first!(l, eb[l], nb[l], word_of(l));
                 }
             }
@@ -2926,7 +2933,8 @@ impl<'p> GroupExecutor<'p> {
         // then each failed lane's further iterations, lane after lane
         // (attempts: the most, and which counts some lane took, bit k − 1
         // for k ≤ 64, bit 63 for more)
-        let (mut most, mut took) = (1u32, 1u64);
+        let active_lanes = active[lanes.clone()].iter().filter(|&&a| a != 0).count();
+        let (mut most, mut took) = (1u32, u64::from(nf < active_lanes));
         for f in failed[..2 * nf].chunks_exact(2) {
             let l = f[0] as usize;
             let (n, e, k) = retry(l, f[1], word_of(l));
@@ -5200,7 +5208,8 @@ mod tests {
     /// (at most three lanes of a warp on one word): float addition on a raw
     /// UAV with an `if` / `break` / `endif` exit, and float maximum, `_sat`
     /// addition and integer addition on a structured UAV with a `breakc`
-    /// exit; one word per lane, two, three, words out of bounds; inside a
+    /// exit, and a comparand every lane's first attempt fails on; one word
+    /// per lane, two, three, words out of bounds; inside a
     /// branch that leaves a third of the lanes out; at warp widths 1, 7
     /// and 40.
     #[test]
@@ -5218,8 +5227,15 @@ mod tests {
         );
         let if_exit = "if_nz r1.y\nbreak\nendif";
         let breakc = "breakc_nz r1.y";
+        // every lane's first compare-exchange fails: a comparand no word holds
+        let stale = (
+            "dcl_uav_raw u0",
+            "ishl r0.y, r0.y, l(2)\nmov r0.z, l(12345)",
+            "r0.y",
+        );
         let cases = [
             (raw, "add r1.x, r0.x, r0.w", if_exit),
+            (stale, "add r1.x, r0.x, r0.w", if_exit),
             (structured, "max r1.x, r0.w, r0.x", breakc),
             (structured, "add_sat r1.x, -r0.w, r0.x", breakc),
             (raw, "iadd r1.x, r0.w, r0.x", breakc),
@@ -5289,7 +5305,53 @@ mod tests {
                 }
             }
         }
-        assert_eq!(checked, 48);
+        assert_eq!(checked, 60);
+    }
+
+    /// A 2-D group whose rows of lanes share one row of words (address
+    /// `vThreadIDInGroup.x`): a compare-exchange loop run at once leaves
+    /// the words and registers lockstep leaves (the rows' lanes meet on
+    /// each word, and succeed in lane order either way), at warp widths
+    /// 16 (two rows), 64 (the whole group) and 1.
+    #[test]
+    fn cas_loops_on_a_2d_group_match_lockstep() {
+        let text = "cs_5_0\ndcl_uav_raw u0\ndcl_uav_raw u1\n\
+                    dcl_input vThreadIDInGroupFlattened\ndcl_input vThreadIDInGroup.xy\n\
+                    dcl_temps 3\ndcl_thread_group 8, 8, 1\n\
+                    ishl r0.y, vThreadIDInGroup.x, l(2)\n\
+                    utof r0.x, vThreadIDInGroupFlattened.x\n\
+                    ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r0.w, r0.y, u0.xxxx\n\
+                    loop\nadd r1.x, r0.x, r0.w\n\
+                    imm_atomic_cmp_exch r1.x, u0, r0.y, r0.w, r1.x\n\
+                    ieq r1.y, r0.w, r1.x\nbreakc_nz r1.y\nmov r0.w, r1.x\nendloop\n\
+                    mov r1.z, r0.w\nishl r2.x, vThreadIDInGroupFlattened.x, l(4)\n\
+                    store_raw u1.xyz, r2.x, r1.xyzx\nret\n";
+        let prog = program(text);
+        assert_eq!(prog.facts().cas_loops.iter().flatten().count(), 1);
+        for w in [16, 64, 1] {
+            let run = |at_once: bool| {
+                let sums = sim_mem::Buffer::from_words(&[0x3f00_0000; 8]);
+                let out = sim_mem::Buffer::zeroed(64 * 16).unwrap();
+                let b = Bindings {
+                    uavs: vec![Some(BufferView::raw(&sums)), Some(BufferView::raw(&out))],
+                    ..Default::default()
+                };
+                let mut ex = GroupExecutor::new(&prog, w);
+                if !at_once {
+                    ex.cas_loops = &[];
+                }
+                ex.run_group([0, 0, 0], &b);
+                (sums.to_words(), out.to_words())
+            };
+            let (at_once, lockstep) = (run(true), run(false));
+            assert_eq!(at_once, lockstep, "width {w}");
+            // every lane's value reached its word: 0.5 + the column's eight
+            // thread indices (exact in f32)
+            let want: Vec<u32> = (0..8u32)
+                .map(|x| (0.5 + (0..8).map(|y| (8 * y + x) as f32).sum::<f32>()).to_bits())
+                .collect();
+            assert_eq!(at_once.0, want, "width {w}");
+        }
     }
 
     /// `udiv` by a constant-buffer word or a literal (one divisor for
