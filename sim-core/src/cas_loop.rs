@@ -58,11 +58,12 @@ pub(crate) struct Operand {
 /// endloop
 /// ```
 ///
-/// on a UAV or TGSM (the executor runs it at once on a raw or structured
-/// buffer UAV), with nothing else in the body (not even a `nop`), where
-/// `op`'s other sources and the address are the same in every iteration (none is `n`, `o`, `t` or `e`), and `n`, `o`,
-/// `t`, `e` are components of temps, `t` neither `n` nor `o`, `e` none of
-/// the others (`n` and `o` may be one).
+/// on a UAV (the executor runs it at once where the view bound is a raw or
+/// structured buffer), with nothing else in the body (not even a `nop`),
+/// where `op`'s other sources and the address are the same in every
+/// iteration (none is `n`, `o`, `t` or `e`), and `n`, `o`, `t`, `e` are
+/// components of temps, `t` neither `n` nor `o`, `e` none of the others
+/// (`n` and `o` may be one).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct CasLoop {
     /// `n = op(src[..arity])`, saturated when `sat`
@@ -127,7 +128,7 @@ fn cas_loop(prog: &Program, start: usize, end: usize) -> Option<CasLoop> {
     else {
         return None;
     };
-    if !matches!(res, Res::Uav(_) | Res::Tgsm(_)) {
+    if !matches!(res, Res::Uav(_)) {
         return None;
     }
     let OpKind::Alu {
@@ -139,15 +140,15 @@ fn cas_loop(prog: &Program, start: usize, end: usize) -> Option<CasLoop> {
     else {
         return None;
     };
-    // the exit, then `mov e, o`: (condition, nz, the exit's pc, whether an
-    // `if` / `break` / `endif`), the `mov` and its pc
+    // the exit, then `mov e, o`: (condition, nz, whether an `if` /
+    // `break` / `endif`), and the `mov`
     let (exit, (_, mov)) = match rest {
         [(
-            pc,
+            _,
             OpKind::Break {
                 cond: Some((c, nz)),
             },
-        ), mov] => ((c, *nz, *pc, false), mov),
+        ), mov] => ((c, *nz, false), mov),
         [(
             pc,
             OpKind::If {
@@ -159,7 +160,7 @@ fn cas_loop(prog: &Program, start: usize, end: usize) -> Option<CasLoop> {
         ), (_, OpKind::Break { cond: None }), (_, OpKind::EndIf), mov]
             if *endif_pc as usize == pc + 2 =>
         {
-            ((cond, *nz, *pc, true), mov)
+            ((cond, *nz, true), mov)
         }
         _ => return None,
     };
@@ -246,7 +247,7 @@ fn cas_loop(prog: &Program, start: usize, end: usize) -> Option<CasLoop> {
         op_pc: *op_pc,
         cas_pc: *cas_pc,
         end_pc: end,
-        if_exit: exit.3,
+        if_exit: exit.2,
     })
 }
 

@@ -856,8 +856,8 @@ fn line_of(
 /// four relaxed atomic loads (stores) of the four words, in some order,
 /// which is what the word-by-word code does: lanes here never share a word
 /// (step 4, or step 1 for one component), and relaxed accesses to
-/// different words have no order to keep. This is the one place `sim-core` relies on the hardware beyond
-/// Rust's memory model; the loom build (`--cfg loom`) and other
+/// different words have no order to keep. This is the one place
+/// `sim-core` relies on the hardware beyond Rust's memory model; the loom build (`--cfg loom`) and other
 /// architectures take the word-by-word code.
 #[cfg(all(target_arch = "x86_64", not(loom)))]
 mod quad {
@@ -2233,12 +2233,9 @@ impl<'p> GroupExecutor<'p> {
 
     /// Destination component `c` of `src` when it is the same word in every
     /// lane by its kind: an immediate or a constant-buffer word at an
-    /// immediate index, without a modifier. `None` for any other operand
+    /// immediate index, before any modifier. `None` for any other operand
     /// (which may still happen to be uniform).
     fn uniform_word(&self, b: &Bindings<'_>, src: &Src, c: usize) -> Option<u32> {
-        if src.modifier != SrcMod::None {
-            return None;
-        }
         let sc = src.swz[c] as usize;
         match src.kind {
             SrcKind::Imm(v) => Some(v[sc]),
@@ -2872,6 +2869,7 @@ impl<'p> GroupExecutor<'p> {
                         s[j] = bits[j].apply(e);
                     }
                 }
+                // (never `None`: `cas_loop::analyze` takes no dot product)
                 let v = lane_value(cl.op, s).unwrap_or(0);
                 let n = if cl.sat { sat(v) } else { v };
                 let o = word.map_or(0, |word| cas(word, e, n));
@@ -2913,17 +2911,8 @@ impl<'p> GroupExecutor<'p> {
                     }
                 }
             }
-            // (a step of 0, every lane on one word, goes lane by lane)
-            Some(line) if line.step >= 1 => {
-                let l = line.lanes.clone();
-                let at = words[line.first..].iter().step_by(line.step);
-                let it = (active[l.clone()].iter().zip(&eb[l.clone()])).zip(&nb[l.clone()]);
-                for ((((&a, &e), &n), word), l) in it.zip(at).zip(l) {
-                    if a != 0 {
-                        first!(l, e, n, Some(word));
-                    }
-                }
-            }
+            // other lines (other steps, or every lane on one word) and
+            // scattered words: lane by lane
             _ => {
                 for l in lanes.clone().filter(|&l| active[l] != 0) {
                     first!(l, eb[l], nb[l], word_of(l));
@@ -4641,7 +4630,7 @@ impl<'p> GroupExecutor<'p> {
             let xs = self.operand(wr, b, &src[0], comp, s0);
             // one divisor in every lane (a constant buffer's slot count,
             // a literal): a multiplication instead of a division per lane
-            if op == Udiv {
+            if op == Udiv && src[1].modifier == SrcMod::None {
                 if let Some(d) = self.uniform_word(b, &src[1], comp) {
                     let p = &mut r[comp * w..(comp + 1) * w];
                     let q = &mut r2[comp * w..(comp + 1) * w];
