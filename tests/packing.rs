@@ -189,3 +189,91 @@ fn packed_dispatches_count_and_trace_every_group() {
         ]
     );
 }
+
+/// A compare-exchange retry loop (cas_float_add's form) over slots
+/// `SV_DispatchThreadID.x % slots`, each thread then storing the loop's
+/// last `o`, test and `e` at its own 16 bytes of u1.
+const CAS_ADD: &str = "
+cs_5_0
+dcl_constantbuffer CB0[1], immediateIndexed
+dcl_resource_structured t0, 4
+dcl_uav_raw u0
+dcl_uav_raw u1
+dcl_input vThreadID.x
+dcl_temps 3
+dcl_thread_group 16, 1, 1
+ld_structured_indexable(structured_buffer, stride=4)(mixed,mixed,mixed,mixed) r0.x, vThreadID.x, l(0), t0.xxxx
+udiv null, r0.y, vThreadID.x, cb0[0].x
+ishl r0.y, r0.y, l(2)
+ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r0.z, r0.y, u0.xxxx
+mov r0.w, r0.z
+loop
+  OP r1.x, r0.x, r0.w
+  imm_atomic_cmp_exch r1.x, u0, r0.y, r0.w, r1.x
+  ieq r1.y, r0.w, r1.x
+  breakc_nz r1.y
+  mov r0.w, r1.x
+endloop
+mov r1.z, r0.w
+ishl r2.x, vThreadID.x, l(4)
+store_raw u1.xyz, r2.x, r1.xyzx
+ret
+";
+
+/// Packed groups of a compare-exchange retry loop run their lanes on one
+/// word as a chain at once (`GroupExecutor::cas_loop`): on one thread the
+/// words and every thread's registers are lockstep's, one warp per group
+/// (a profiled dispatch's), bit for bit (a float sum in the same order),
+/// over rows of groups on the same words (16 slots), one word for all
+/// (1 slot) and words out of bounds (40 slots, 32 words); on two threads,
+/// where the threads' chains meet on the words, integer sums are exact.
+#[test]
+fn packed_compare_exchange_loops_match_lockstep() {
+    let values: Vec<u32> = (0..16 * 512)
+        .map(|i| (0.3f32 + i as f32 * 0.71).to_bits())
+        .collect();
+    let vs = Buffer::from_words(&values);
+    let run = |p: &Program, slots: u32, groups: u32, profile: bool, threads: usize| {
+        let sums = Buffer::from_words(&[0x3f80_0000; 32]);
+        let out = Buffer::zeroed(16 * 16 * groups as usize).unwrap();
+        let cb = [slots, 0, 0, 0];
+        let b = Bindings {
+            constant_buffers: vec![Some(&cb[..])],
+            srvs: vec![Some(BufferView::structured(&vs, 4).unwrap())],
+            uavs: vec![Some(BufferView::raw(&sums)), Some(BufferView::raw(&out))],
+            ..Default::default()
+        };
+        let options = DispatchOptions {
+            threads,
+            profile,
+            ..Default::default()
+        };
+        dispatch_profiled(p, &b, [groups, 1, 1], &options).unwrap();
+        (sums.to_words(), out.to_words())
+    };
+    let fadd = program(&CAS_ADD.replace("OP", "add"));
+    assert_eq!(
+        groups_per_batch(&fadd, [64, 1, 1], 1),
+        16,
+        "the loop's groups pack"
+    );
+    for slots in [16, 1, 40] {
+        for groups in [64, 37] {
+            let lockstep = run(&fadd, slots, groups, true, 1);
+            let at_once = run(&fadd, slots, groups, false, 1);
+            assert_eq!(at_once, lockstep, "{slots} slots, {groups} groups");
+        }
+    }
+    let iadd = program(&CAS_ADD.replace("OP", "iadd"));
+    for slots in [16, 1] {
+        let mut want = vec![0x3f80_0000u32; 32];
+        for (i, &v) in values.iter().enumerate() {
+            let s = &mut want[i % slots as usize];
+            *s = s.wrapping_add(v);
+        }
+        for _ in 0..10 {
+            let (sums, _) = run(&iadd, slots, 512, false, 2);
+            assert_eq!(sums, want, "{slots} slots");
+        }
+    }
+}

@@ -20,6 +20,17 @@
 //! operation, the test, the copy) touches only its own registers, so
 //! running a lane's iterations before the next lane's first is one
 //! interleaving among those a GPU may produce.
+//!
+//! Where several lanes meet on one word, they run back to back as a chain:
+//! each lane's compare-exchange would read the value the lane before it
+//! wrote, so the executor computes the chain's values in registers and
+//! writes the word once, by one compare-exchange from the value the first
+//! lane read to the value the last lane leaves. No other thread can tell
+//! that apart from the lanes' compare-exchanges following one another with
+//! nothing between them (the values between were never read), which is
+//! again an interleaving a GPU may produce; where the compare-exchange
+//! fails, another thread wrote the word in between, and the chain runs
+//! again from the value it found, as its first lane's retry would.
 
 use crate::program::{AluOp, AtomicKind, Dst, DstKind, OpKind, Program, Res, Src, SrcKind, SrcMod};
 

@@ -373,10 +373,9 @@ fn cas(word: &sim_mem::sync::AtomicU32, e: u32, n: u32) -> u32 {
     .apply(word)
 }
 
-/// [`GroupExecutor::cas_loop`] runs only while the watchdog's next check is
-/// further than this many warp-instructions away: a loop's run then
-/// counts its warp-instructions without passing the check by much.
-const CAS_LOOP_MARGIN: u32 = 64;
+/// [`GroupExecutor::cas_loop`]'s chains run this many words at a time: a
+/// two cache lines' (128 bytes).
+const CHAIN_WORDS: usize = 32;
 
 /// W zeros: a slice of [`ZEROS`] (the operand `l(0)` and a missing
 /// offset, without a fill), or `buf` filled should W ever exceed it.
@@ -1423,24 +1422,49 @@ pub(crate) fn fused_leaves(prog: &Program) -> Vec<Option<Leave>> {
 }
 
 /// The most groups a packed executor runs at once for `prog`
-/// ([`GroupExecutor::packed`]): 1 when its groups could observe one another
-/// in one warp — it declares TGSM or has a group barrier (`sync_*_t`) —
-/// or when it has a compare-exchange that returns the old value (the
-/// retry loop of a float add or a lock, where the lanes of one warp that
-/// meet on a word succeed one per pass: packing cas_float_add's groups
-/// four to a warp made it 1.8 times slower); else as many as give about
+/// ([`GroupExecutor::packed`]) in a plain run: 1 when its groups could
+/// observe one another in one warp — it declares TGSM or has a group
+/// barrier (`sync_*_t`) — or when it has a compare-exchange that returns
+/// the old value outside a retry loop the executor runs at once
+/// (`crate::cas_loop`: a lock, say, where the lanes of one warp that meet
+/// on a word succeed one per pass); else as many as give about
 /// [`PACKED_LANES`] lanes, within 1024 lanes and a register file (temps
 /// and indexable temps) of at most [`PACKED_REGISTER_BYTES`], so that it
-/// stays in the L1 cache.
+/// stays in the L1 cache. A retry loop's lanes that meet on a word run as
+/// one chain at once (`GroupExecutor::cas_loop`), so packing those
+/// groups pays (cas_float_add's, eight to a warp: 1.9 times faster at one
+/// thread, session 14).
 pub fn packed_groups_limit(prog: &Program) -> u32 {
+    groups_limit(prog, false)
+}
+
+/// [`packed_groups_limit`] where compare-exchange retry loops run in
+/// lockstep (under a profile): 1 for any compare-exchange that returns the
+/// old value, as each pass of a lockstep loop lets one lane per word
+/// succeed (packing cas_float_add's groups four to a warp made it 1.8
+/// times slower in lockstep).
+pub fn lockstep_packed_groups_limit(prog: &Program) -> u32 {
+    groups_limit(prog, true)
+}
+
+fn groups_limit(prog: &Program, lockstep: bool) -> u32 {
     let n = prog.threads_per_group().max(1) as usize;
-    let apart = prog.code.iter().all(|op| match op.kind {
+    let in_loop = |pc: usize| {
+        !lockstep
+            && prog
+                .facts()
+                .cas_loops
+                .iter()
+                .flatten()
+                .any(|c| c.cas_pc == pc)
+    };
+    let apart = prog.code.iter().enumerate().all(|(pc, op)| match op.kind {
         OpKind::Sync { threads, .. } => !threads,
         OpKind::Atomic {
             kind: AtomicKind::CmpExch,
             ref ret,
             ..
-        } => ret.is_none(),
+        } => ret.is_none() || in_loop(pc),
         _ => true,
     });
     if !prog.tgsm.is_empty() || !apart {
@@ -2740,31 +2764,43 @@ impl<'p> GroupExecutor<'p> {
     /// `e = o` while `o ≠ e`), and is left with the registers its last
     /// iteration leaves (`n`, `o = e`, `t = 0xFFFFFFFF`); the warp goes on
     /// past the `endloop` with the lanes it came with. A word out of bounds
-    /// returns 0 and is not written (§12), as in lockstep. The statistics
-    /// count the warp-instructions lockstep would issue for the lanes'
-    /// attempts (`CasLoop`'s passes): the same as lockstep's wherever
-    /// lockstep's lanes take as many attempts, which they do unless four
-    /// or more lanes of the warp meet on one word (each takes at most three
-    /// here, where lockstep's `k`th takes `k`).
+    /// returns 0 and is not written (§12), as in lockstep.
+    ///
+    /// Lanes that meet on words lying on a line per row of lanes (every
+    /// lane on one word; packed groups' rows, or a 2-D group's, on one row
+    /// of words) run as chains: one word's lanes back to back in lane
+    /// order, each attempt reading the value the lane before left, the
+    /// operation a row of lanes at a time in its vector kernel, and one
+    /// compare-exchange per word for the whole chain (run again from the
+    /// word found, where another thread wrote it meanwhile).
+    ///
+    /// The statistics count the warp-instructions lockstep would issue for
+    /// the lanes' attempts (`CasLoop`'s passes): the same as lockstep's
+    /// wherever lockstep's lanes take as many attempts, which they do
+    /// unless four or more lanes of the warp meet on one word of scattered
+    /// words (each takes at most three there, where lockstep's `k`th takes
+    /// `k`), or a chain's lanes read different words before the loop.
     ///
     /// Returns false, having done nothing, where the warp takes the loop
     /// in lockstep instead: under a profile (which counts each pass's
     /// lanes), the access checker or interleaving (which look at each
-    /// instruction), near the watchdog's next check, and on anything but a
-    /// raw or structured buffer UAV.
+    /// instruction), and on anything but a raw or structured buffer UAV.
+    /// Where the loop's count passes the watchdog's next look, the
+    /// watchdog looks after it: the error is its reason to stop.
     ///
     /// Each lane ends: a compare-exchange fails only where another thread
     /// changed the word since this lane read it, so each failure is
     /// another thread's success (lock-free progress).
     #[allow(unsafe_code)]
-    fn cas_loop(&mut self, warp: &mut Warp, b: &Bindings<'_>, cl: &CasLoop) -> bool {
-        if self.prof.is_some()
-            || self.check.is_some()
-            || self.interleave
-            || self.until_check <= CAS_LOOP_MARGIN
-            || warp.span.is_empty()
-        {
-            return false;
+    fn cas_loop(
+        &mut self,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+        cl: &CasLoop,
+        watchdog: &Watchdog,
+    ) -> Result<bool, StopReason> {
+        if self.prof.is_some() || self.check.is_some() || self.interleave || warp.span.is_empty() {
+            return Ok(false);
         }
         let code = &self.prog.code;
         let (
@@ -2781,10 +2817,10 @@ impl<'p> GroupExecutor<'p> {
             },
         ) = (&code[cl.cas_pc].kind, &code[cl.op_pc].kind)
         else {
-            return false;
+            return Ok(false);
         };
         let Some((view, ext)) = Self::view(b, *res).and_then(|v| Some((v, v.extent()?))) else {
-            return false;
+            return Ok(false);
         };
         // the operation's sources that are `e`: their modifiers as bits
         let mut bits = [SrcBits::NONE; 4];
@@ -2792,7 +2828,7 @@ impl<'p> GroupExecutor<'p> {
         for (k, o) in cl.src[..cl.arity as usize].iter().enumerate() {
             if o.val == Val::Expected {
                 let Some(m) = src_bits(o.modifier) else {
-                    return false;
+                    return Ok(false);
                 };
                 (is_e[k], bits[k]) = (true, m);
             }
@@ -2826,21 +2862,6 @@ impl<'p> GroupExecutor<'p> {
             let v = self.operand(wr, b, &op_src[k], comp, tmp);
             row.copy_from_slice(v);
         }
-        // the first iteration's `n` for every lane, in the operation's
-        // vector kernel
-        {
-            let (r0, r) = rows.split_at(w);
-            let (r1, r) = r.split_at(w);
-            let (r2, r3) = r.split_at(w);
-            // SAFETY: `lane_op` hands out kernels of an instruction set
-            // this CPU runs (`isa`); every row is W words
-            unsafe { (lane_op(cl.op).kernel)(nb, r0, r1, r2, &r3[..w]) };
-            if cl.sat {
-                for n in nb.iter_mut() {
-                    *n = sat(*n);
-                }
-            }
-        }
         let x = self.operand(wr, b, addr, 0, &mut sa);
         let y = if *structured {
             self.operand(wr, b, addr, 1, &mut sb)
@@ -2852,26 +2873,55 @@ impl<'p> GroupExecutor<'p> {
         let row = self.prog.thread_group[0] as usize;
         // (the compare-exchange's facts: the warp is at the `loop`)
         let steps = self.facts.get(cl.cas_pc).copied().unwrap_or_default().addr;
-        // one row of words (not a 2-D group's rows on the same words)
-        let line = line_of(wr, ext, (x, y), 0, row, steps)
-            .filter(|l| l.row_step == 0 && l.lanes.len() <= l.p);
+        // one row of words, or rows of lanes on one row of words
+        let line = line_of(wr, ext, (x, y), 0, row, steps).filter(|l| l.row_step == 0);
+        // lanes that meet on words (every lane on one word, or rows of
+        // lanes on one row of words: packed groups, a 2-D group's rows)
+        // run as chains, below
+        let chained = line
+            .as_ref()
+            .filter(|l| l.lanes.len() > if l.step == 0 { 1 } else { l.p });
+        // the first iteration's `n` for every lane (a chain's first row),
+        // in the operation's vector kernel
+        let kernel = lane_op(cl.op).kernel;
+        {
+            let ls = if chained.is_some() { 0..0 } else { 0..w };
+            let r = |k: usize| &rows[k * w + ls.start..k * w + ls.end];
+            let nb = &mut nb[ls.clone()];
+            // SAFETY: `lane_op` hands out kernels of an instruction set
+            // this CPU runs (`isa`); every row is as long as `nb`
+            unsafe { kernel(nb, r(0), r(1), r(2), r(3)) };
+            if cl.sat {
+                for n in nb.iter_mut() {
+                    *n = sat(*n);
+                }
+            }
+        }
         let active = &wr.active;
         let lanes = if wr.full { 0..w } else { wr.span.clone() };
-        // a lane's further iterations, after its compare-exchange found `o`
+        // lane l's `n` from `e`, one lane at a time
         let rows = &*rows;
+        let value = |l: usize, e: u32| {
+            let mut s = [rows[l], rows[w + l], rows[2 * w + l], rows[3 * w + l]];
+            for j in 0..4 {
+                if is_e[j] {
+                    s[j] = bits[j].apply(e);
+                }
+            }
+            // (never `None`: `cas_loop::analyze` takes no dot product)
+            let v = lane_value(cl.op, s).unwrap_or(0);
+            if cl.sat {
+                sat(v)
+            } else {
+                v
+            }
+        };
+        // a lane's further iterations, after its compare-exchange found `o`
         let retry = |l: usize, mut e: u32, word: Option<&sim_mem::sync::AtomicU32>| {
             let mut k = 1u32;
             loop {
                 k += 1;
-                let mut s = [rows[l], rows[w + l], rows[2 * w + l], rows[3 * w + l]];
-                for j in 0..4 {
-                    if is_e[j] {
-                        s[j] = bits[j].apply(e);
-                    }
-                }
-                // (never `None`: `cas_loop::analyze` takes no dot product)
-                let v = lane_value(cl.op, s).unwrap_or(0);
-                let n = if cl.sat { sat(v) } else { v };
+                let n = value(l, e);
                 let o = word.map_or(0, |word| cas(word, e, n));
                 if o == e {
                     return (n, e, k);
@@ -2881,17 +2931,18 @@ impl<'p> GroupExecutor<'p> {
         };
         // lane l's word: on the line, or by its own index
         let word_of = |l: usize| match &line {
-            Some(line) => words.get(line.first + line.step * (l - line.lanes.start)),
+            Some(line) => words.get(line.first + line.step * ((l - line.lanes.start) % line.p)),
             None => ext.word_index(x[l], y[l], 0).and_then(|i| words.get(i)),
         };
         // every active lane's first compare-exchange, in lane order; the
         // lanes that failed and the words they found, in `failed`
         let mut failed = std::mem::take(&mut self.sc.lanes);
-        let mut nf = 0;
+        let (mut nf, mut singles) = (0, 0);
         macro_rules! first {
             ($l:expr, $e:expr, $n:expr, $word:expr) => {{
                 let (e, word): (u32, Option<&sim_mem::sync::AtomicU32>) = ($e, $word);
                 let o = word.map_or(0, |word| cas(word, e, $n));
+                singles += 1;
                 if o != e {
                     failed[2 * nf] = $l as u32;
                     failed[2 * nf + 1] = o;
@@ -2899,7 +2950,12 @@ impl<'p> GroupExecutor<'p> {
                 }
             }};
         }
+        // (attempts: the most, and which counts some lane took, bit k − 1
+        // for k ≤ 64, bit 63 for more)
+        let (mut most, mut took) = (1u32, 0u64);
         match &line {
+            // chains: below
+            _ if chained.is_some() => {}
             // consecutive words (cas_float_add's): the rows zipped with them
             Some(line) if line.step == 1 => {
                 let l = line.lanes.clone();
@@ -2911,19 +2967,133 @@ impl<'p> GroupExecutor<'p> {
                     }
                 }
             }
-            // other lines (other steps, or every lane on one word) and
+            // a word per lane, by its place on the line
+            Some(line) => {
+                for l in lanes.clone().filter(|&l| active[l] != 0) {
+                    let word = words.get(line.first + line.step * (l - line.lanes.start));
+                    first!(l, eb[l], nb[l], word);
+                }
+            }
             // scattered words: lane by lane
-            _ => {
+            None => {
                 for l in lanes.clone().filter(|&l| active[l] != 0) {
                     first!(l, eb[l], nb[l], word_of(l));
                 }
             }
         }
+        // The lanes on one word run back to back in lane order, a chain,
+        // from the value the word holds now: each lane's attempt reads the
+        // value the lane before it left (the first lane's, the word's;
+        // its own `e`, when not that, fails first and reads it), and one
+        // compare-exchange of the word from that value to the last lane's
+        // `n` stands for them all, as no other thread saw the values
+        // between. With `cols` words, lane `start + r·cols + j` on word
+        // `j`, row after row: the operation runs for a row at once in its
+        // vector kernel, on the values the row before left.
+        if let Some(line) = chained {
+            let cols = if line.step == 0 { 1 } else { line.p };
+            let (start, rows_n) = (line.lanes.start, line.lanes.len() / cols);
+            debug_assert_eq!(line.lanes.len() % cols, 0);
+            let mut tmp = std::mem::take(&mut self.sc.r);
+            // a block of words at a time (a cache line's), so that little
+            // time passes between reading a word and writing it
+            for c0 in (0..cols).step_by(CHAIN_WORDS) {
+                let bw = (cols - c0).min(CHAIN_WORDS);
+                // per word: whether a lane has reached it; the value it
+                // held, the value the chain leaves; the lanes that changed
+                // it, those before the chain's last lane; whether the first
+                // lane's `e` was not the word's (1 or 0)
+                let mut have = [0u32; CHAIN_WORDS];
+                let mut base = [0u32; CHAIN_WORDS];
+                let mut changes = [0u32; CHAIN_WORDS];
+                let mut before_tail = [0u32; CHAIN_WORDS];
+                let mut stale = [0u32; CHAIN_WORDS];
+                let first = line.first + line.step * c0;
+                for (j, b) in base[..bw].iter_mut().enumerate() {
+                    *b = words[first + line.step * j].load(sim_mem::sync::Ordering::Relaxed);
+                }
+                let mut cur = base;
+                for r in 0..rows_n {
+                    let at = start + r * cols + c0;
+                    let (eb, nb) = (&mut eb[at..at + bw], &mut nb[at..at + bw]);
+                    let a = &active[at..at + bw];
+                    // the row's `e`: the value its word holds by now
+                    let it = (eb.iter_mut().zip(a)).zip(have.iter().zip(&cur));
+                    for (((e, &a), (&h, &c)), st) in it.zip(stale.iter_mut()) {
+                        *st |= a & !h & u32::from(*e != c);
+                        *e = c;
+                    }
+                    for (k, t) in tmp.chunks_exact_mut(bw).enumerate().take(cl.arity as usize) {
+                        if is_e[k] {
+                            for (t, &e) in t.iter_mut().zip(&*eb) {
+                                *t = bits[k].apply(e);
+                            }
+                        }
+                    }
+                    let src = |k: usize| {
+                        if k >= cl.arity as usize {
+                            &rows[..bw]
+                        } else if is_e[k] {
+                            &tmp[k * bw..(k + 1) * bw]
+                        } else {
+                            &rows[k * w + at..k * w + at + bw]
+                        }
+                    };
+                    // SAFETY: as for the first iteration's kernel above
+                    unsafe { kernel(nb, src(0), src(1), src(2), src(3)) };
+                    if cl.sat {
+                        for n in nb.iter_mut() {
+                            *n = sat(*n);
+                        }
+                    }
+                    // each active lane joins its word's chain
+                    let it = (a.iter().zip(&*eb).zip(&*nb))
+                        .zip(have.iter_mut().zip(before_tail.iter_mut()))
+                        .zip(changes.iter_mut().zip(cur.iter_mut()));
+                    for ((((&a, &e), &n), (h, tail)), (changes, cur)) in it {
+                        *tail = (*tail & !a) | (*changes & a & *h);
+                        *changes += a & u32::from(n != e);
+                        *cur = (*cur & !a) | (n & a);
+                        *h |= a;
+                    }
+                }
+                for j in (0..bw).filter(|&j| have[j] != 0) {
+                    let word = &words[first + line.step * j];
+                    let mut restarts = stale[j];
+                    loop {
+                        let o = cas(word, base[j], cur[j]);
+                        if o == base[j] {
+                            break;
+                        }
+                        // another thread wrote the word meanwhile: the
+                        // chain again from the value found
+                        restarts += 1;
+                        let mut v = o;
+                        changes[j] = 0;
+                        for l in (0..rows_n).map(|r| start + r * cols + c0 + j) {
+                            if active[l] != 0 {
+                                let n = value(l, v);
+                                before_tail[j] = changes[j];
+                                changes[j] += u32::from(n != v);
+                                (eb[l], nb[l], v) = (v, n, n);
+                            }
+                        }
+                        (base[j], cur[j]) = (o, v);
+                    }
+                    // the chain's attempts as lockstep counts them: 1 +
+                    // the restarts + the changes before a lane, for each
+                    // lane, so every count from the first lane's to the
+                    // last's
+                    let (lo, hi) = (1 + restarts, 1 + restarts + before_tail[j]);
+                    most = most.max(hi);
+                    let (lo, hi) = (lo.min(64) - 1, hi.min(64) - 1);
+                    took |= (!0u64 >> (63 - hi)) & (!0u64 << lo);
+                }
+            }
+            self.sc.r = tmp;
+        }
         // then each failed lane's further iterations, lane after lane
-        // (attempts: the most, and which counts some lane took, bit k − 1
-        // for k ≤ 64, bit 63 for more)
-        let active_lanes = active[lanes.clone()].iter().filter(|&&a| a != 0).count();
-        let (mut most, mut took) = (1u32, u64::from(nf < active_lanes));
+        took |= u64::from(nf < singles);
         for f in failed[..2 * nf].chunks_exact(2) {
             let l = f[0] as usize;
             let (n, e, k) = retry(l, f[1], word_of(l));
@@ -2971,9 +3141,21 @@ impl<'p> GroupExecutor<'p> {
             }
         }
         self.stats.warp_instructions += n;
-        self.until_check -= (n as u32).min(self.until_check - 1);
         warp.pc = cl.end_pc + 1;
-        true
+        // the watchdog's looks the count passed, taken now, with the counts
+        // lockstep would give them (a look every WATCHDOG_INTERVAL
+        // warp-instructions, the next where lockstep's would be)
+        match n.checked_sub(u64::from(self.until_check)) {
+            None => self.until_check -= n as u32,
+            Some(past) => {
+                let interval = u64::from(WATCHDOG_INTERVAL);
+                self.until_check = WATCHDOG_INTERVAL - (past % interval) as u32;
+                if let Some(reason) = watchdog.check((1 + past / interval) * interval) {
+                    return Err(reason);
+                }
+            }
+        }
+        Ok(true)
     }
 
     // -- the interpreter loop -----------------------------------------
@@ -3148,8 +3330,10 @@ impl<'p> GroupExecutor<'p> {
                 OpKind::Loop { end_pc } => {
                     let loops = self.cas_loops;
                     if let Some(Some(cl)) = loops.get(warp.pc - 1) {
-                        if self.cas_loop(warp, b, cl) {
-                            continue;
+                        match self.cas_loop(warp, b, cl, watchdog) {
+                            Ok(true) => continue,
+                            Ok(false) => {}
+                            Err(reason) => return Exit::Stopped(reason),
                         }
                     }
                     let base = self.frame_masks(warp);
@@ -5256,9 +5440,10 @@ mod tests {
                 prog.facts().cas_loops.iter().flatten().count() == 1,
                 "{text}"
             );
-            // slots: one per lane, two or three lanes per word, and more
-            // slots than the 16 words (lanes out of bounds)
-            for slots in [64u32, 20, 14, 24] {
+            // slots: one per lane, two or three lanes per word, more slots
+            // than the 16 words (lanes out of bounds), and one for every
+            // lane (a chain of the warp's active lanes)
+            for slots in [64u32, 20, 14, 24, 1] {
                 for w in [1, 7, 40] {
                     let run = |at_once: bool| {
                         let sums = sim_mem::Buffer::from_words(&[0x3f80_0000; 16]);
@@ -5294,7 +5479,67 @@ mod tests {
                 }
             }
         }
-        assert_eq!(checked, 60);
+        assert_eq!(checked, 75);
+    }
+
+    /// Many groups on one executor pass the watchdog's looks: a loop run
+    /// at once whose count passes a look has the watchdog look after it,
+    /// and leaves lockstep's words, registers and warp-instruction count
+    /// (every lane on one word, a float sum in lane order); with a budget,
+    /// both stop with it in the same group.
+    #[test]
+    fn cas_loops_near_the_watchdogs_look_match_lockstep() {
+        let text = "cs_5_0\ndcl_uav_raw u0\ndcl_uav_raw u1\n\
+                    dcl_input vThreadIDInGroupFlattened\ndcl_input vThreadGroupID.x\n\
+                    dcl_temps 3\ndcl_thread_group 40, 1, 1\n\
+                    imad r0.x, vThreadGroupID.x, l(40), vThreadIDInGroupFlattened.x\n\
+                    utof r0.x, r0.x\nmov r0.y, l(0)\n\
+                    ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r0.w, r0.y, u0.xxxx\n\
+                    loop\nadd r1.x, r0.x, r0.w\n\
+                    imm_atomic_cmp_exch r1.x, u0, r0.y, r0.w, r1.x\n\
+                    ieq r1.y, r0.w, r1.x\nbreakc_nz r1.y\nmov r0.w, r1.x\nendloop\n\
+                    imad r2.x, vThreadGroupID.x, l(40), vThreadIDInGroupFlattened.x\n\
+                    ishl r2.x, r2.x, l(3)\nmov r1.z, r0.w\n\
+                    store_raw u1.xy, r2.x, r1.xzxx\nret\n";
+        let prog = program(text);
+        let groups = 300u32;
+        let run = |at_once: bool, budget: u64| {
+            let sums = sim_mem::Buffer::from_words(&[0x3f00_0000]);
+            let out = sim_mem::Buffer::zeroed(40 * 8 * groups as usize).unwrap();
+            let b = Bindings {
+                uavs: vec![Some(BufferView::raw(&sums)), Some(BufferView::raw(&out))],
+                ..Default::default()
+            };
+            let mut ex = GroupExecutor::new(&prog, 40);
+            if !at_once {
+                ex.cas_loops = &[];
+            }
+            let wd = Watchdog::new(budget, None, None);
+            let r = ex.run_groups_watched([0, 0, 0], groups, &b, &wd);
+            (
+                r.map_err(|e| (e.reason, e.group)),
+                sums.to_words(),
+                out.to_words(),
+                ex.stats().warp_instructions,
+            )
+        };
+        let (at_once, lockstep) = (run(true, u64::MAX), run(false, u64::MAX));
+        assert!(at_once.0.is_ok());
+        assert!(
+            at_once.3 > 4 * u64::from(WATCHDOG_INTERVAL),
+            "{} warp-instructions: several looks",
+            at_once.3
+        );
+        assert_eq!(at_once, lockstep);
+        // the budget runs out at the third look, inside a loop: lockstep
+        // stops there, and a loop run at once at its end, in the same group
+        let budget = 3 * u64::from(WATCHDOG_INTERVAL) - 1;
+        let (at_once, lockstep) = (run(true, budget).0, run(false, budget).0);
+        assert!(
+            matches!(at_once, Err((StopReason::InstructionBudget(_), _))),
+            "{at_once:?}"
+        );
+        assert_eq!(at_once, lockstep);
     }
 
     /// A 2-D group whose rows of lanes share one row of words (address

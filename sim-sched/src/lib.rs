@@ -24,7 +24,9 @@
 
 use rayon::prelude::*;
 use sim_core::check::Checker;
-use sim_core::exec::{packed_groups_limit, ExecStats, GroupExecutor, Profile};
+use sim_core::exec::{
+    lockstep_packed_groups_limit, packed_groups_limit, ExecStats, GroupExecutor, Profile,
+};
 use sim_core::exec::{Runaway, Watchdog};
 use sim_core::Program;
 use sim_mem::Bindings;
@@ -470,6 +472,10 @@ pub fn dispatch_profiled(
         t => t,
     };
     let pack = match options.warp_width {
+        // (a profile runs compare-exchange loops in lockstep)
+        WARP_WIDTH_GROUP if options.profile => {
+            batch_groups(lockstep_packed_groups_limit(program), groups, threads)
+        }
         WARP_WIDTH_GROUP => groups_per_batch(program, groups, threads),
         _ => 1,
     };
@@ -630,8 +636,13 @@ fn dispatch_scheduled(
 /// the groups along x, and halved while that leaves fewer than four
 /// batches per worker (so that small dispatches still spread).
 pub fn groups_per_batch(program: &Program, groups: [u32; 3], threads: usize) -> u32 {
+    batch_groups(packed_groups_limit(program), groups, threads)
+}
+
+/// [`groups_per_batch`] for a `limit` of groups per batch.
+fn batch_groups(limit: u32, groups: [u32; 3], threads: usize) -> u32 {
     let [x, y, z] = groups;
-    let mut k = packed_groups_limit(program).min(x).max(1);
+    let mut k = limit.min(x).max(1);
     let rows = y as u64 * z as u64;
     while k > 1 && x.div_ceil(k) as u64 * rows < 4 * threads as u64 {
         k /= 2;
