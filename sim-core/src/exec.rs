@@ -373,8 +373,9 @@ fn cas(word: &sim_mem::sync::AtomicU32, e: u32, n: u32) -> u32 {
     .apply(word)
 }
 
-/// [`GroupExecutor::cas_loop`]'s chains run this many words at a time: a
-/// two cache lines' (128 bytes).
+/// [`GroupExecutor::cas_loop`]'s chains run this many words at a time (of
+/// consecutive words, two cache lines), so that little time passes between
+/// reading a word and writing it while another thread writes it too.
 const CHAIN_WORDS: usize = 32;
 
 /// W zeros: a slice of [`ZEROS`] (the operand `l(0)` and a missing
@@ -1598,9 +1599,11 @@ impl<'p> GroupExecutor<'p> {
     /// packed: `groups` is capped by [`packed_groups_limit`], which is 1
     /// (an ordinary executor with a warp per group) for a program with TGSM
     /// or a group barrier. Every system value stays each thread's own, and
-    /// the memory effects are those of running the groups one after another
-    /// in lane order (`reference/compute-model.md` §6.1: a dispatch orders
-    /// no two groups). Attaching a checker turns the executor back into an
+    /// what the groups do to memory is what one execution of them side by
+    /// side may do (`reference/compute-model.md` §6.1: a dispatch orders no
+    /// two groups): their stores land as if the groups ran one after
+    /// another in lane order, but a load of one group may come before
+    /// another group's earlier store. Attaching a checker turns the executor back into an
     /// ordinary one ([`GroupExecutor::set_checker`]).
     pub fn packed(prog: &'p Program, groups: u32) -> Self {
         let pack = groups.clamp(1, packed_groups_limit(prog));
@@ -2779,7 +2782,10 @@ impl<'p> GroupExecutor<'p> {
     /// wherever lockstep's lanes take as many attempts, which they do
     /// unless four or more lanes of the warp meet on one word of scattered
     /// words (each takes at most three there, where lockstep's `k`th takes
-    /// `k`), or a chain's lanes read different words before the loop.
+    /// `k`), or a chain's lanes read different values of their word before
+    /// the loop (another thread wrote it between their loads: lockstep's
+    /// order of success may then differ from the chain's lane order, and
+    /// with it a float sum; both are executions the memory model allows).
     ///
     /// Returns false, having done nothing, where the warp takes the loop
     /// in lockstep instead: under a profile (which counts each pass's
@@ -2995,7 +3001,7 @@ impl<'p> GroupExecutor<'p> {
             let (start, rows_n) = (line.lanes.start, line.lanes.len() / cols);
             debug_assert_eq!(line.lanes.len() % cols, 0);
             let mut tmp = std::mem::take(&mut self.sc.r);
-            // a block of words at a time (a cache line's), so that little
+            // a block of words at a time (`CHAIN_WORDS`), so that little
             // time passes between reading a word and writing it
             for c0 in (0..cols).step_by(CHAIN_WORDS) {
                 let bw = (cols - c0).min(CHAIN_WORDS);
@@ -5378,11 +5384,12 @@ mod tests {
     /// A compare-exchange retry loop run at once (`GroupExecutor::cas_loop`)
     /// leaves the words, the registers after the loop and the statistics
     /// that lockstep leaves, where lockstep's lanes take as many attempts
-    /// (at most three lanes of a warp on one word): float addition on a raw
+    /// (scattered words: at most three lanes of a warp on one; a chain:
+    /// any number): float addition on a raw
     /// UAV with an `if` / `break` / `endif` exit, and float maximum, `_sat`
     /// addition and integer addition on a structured UAV with a `breakc`
     /// exit, and a comparand every lane's first attempt fails on; one word
-    /// per lane, two, three, words out of bounds; inside a
+    /// per lane, two, three, words out of bounds, one for all; inside a
     /// branch that leaves a third of the lanes out; at warp widths 1, 7
     /// and 40.
     #[test]
@@ -5540,6 +5547,217 @@ mod tests {
             "{at_once:?}"
         );
         assert_eq!(at_once, lockstep);
+    }
+
+    /// Chains of every shape against lockstep (words, every lane's
+    /// registers, warp-instruction counts): 2-D groups whose rows meet on
+    /// one row of words, rows wider than `CHAIN_WORDS` (a second block of
+    /// words), a structured UAV of 8-byte structures at byte offset 4,
+    /// warps of 1023 and 1024 lanes, 1024 lanes on one word; float add,
+    /// max, `add_sat` of `-e`, integer add. At width 7 the rows do not fall
+    /// on warps (lane by lane, where lockstep's count may differ): words
+    /// and registers only.
+    #[test]
+    fn cas_chains_of_every_shape_match_lockstep() {
+        for (gx, gy, structured, op) in [
+            (40u32, 3u32, false, "add r1.x, r0.x, r0.w"),
+            (40, 3, true, "add r1.x, r0.x, r0.w"),
+            (64, 4, true, "max r1.x, r0.w, r0.x"),
+            (2, 512, false, "add r1.x, r0.x, r0.w"),
+            (32, 32, true, "add_sat r1.x, -r0.w, r0.x"),
+            (33, 31, false, "add r1.x, r0.x, r0.w"),
+            (8, 8, false, "iadd r1.x, r0.w, r0.x"),
+            (1024, 1, false, "add r1.x, r0.x, r0.w"),
+        ] {
+            // word: SV_GroupThreadID.x (0 for a single row: one word)
+            let x = if gy == 1 {
+                "l(0)"
+            } else {
+                "vThreadIDInGroup.x"
+            };
+            let (decl, addr_code, addr, load) = if structured {
+                (
+                    "dcl_uav_structured u0, 8",
+                    format!("mov r2.z, {x}\nmov r2.w, l(4)"),
+                    "r2.zwzz",
+                    "ld_structured_indexable(structured_buffer, stride=8)(mixed,mixed,mixed,mixed) r0.w, r2.z, l(4), u0.xxxx",
+                )
+            } else {
+                (
+                    "dcl_uav_raw u0",
+                    format!("ishl r0.y, {x}, l(2)"),
+                    "r0.y",
+                    "ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r0.w, r0.y, u0.xxxx",
+                )
+            };
+            let text = format!(
+                "cs_5_0\n{decl}\ndcl_uav_raw u1\n\
+                 dcl_input vThreadIDInGroupFlattened\ndcl_input vThreadIDInGroup.xy\n\
+                 dcl_temps 3\ndcl_thread_group {gx}, {gy}, 1\n{addr_code}\n\
+                 utof r0.x, vThreadIDInGroupFlattened.x\nmul r0.x, r0.x, l(0.37)\n{load}\n\
+                 loop\n{op}\nimm_atomic_cmp_exch r1.x, u0, {addr}, r0.w, r1.x\n\
+                 ieq r1.y, r0.w, r1.x\nbreakc_nz r1.y\nmov r0.w, r1.x\nendloop\n\
+                 mov r1.z, r0.w\nishl r2.x, vThreadIDInGroupFlattened.x, l(4)\n\
+                 store_raw u1.xyz, r2.x, r1.xyzx\nret\n"
+            );
+            let prog = program(&text);
+            assert_eq!(prog.facts().cas_loops.iter().flatten().count(), 1, "{text}");
+            let n = (gx * gy) as usize;
+            for w in [n, 7, 1] {
+                let run = |at_once: bool| {
+                    let sums = sim_mem::Buffer::from_words(&vec![0x3f00_0000; 2 * gx as usize]);
+                    let out = sim_mem::Buffer::zeroed(n * 16).unwrap();
+                    let b = Bindings {
+                        uavs: vec![
+                            Some(if structured {
+                                BufferView::structured(&sums, 8).unwrap()
+                            } else {
+                                BufferView::raw(&sums)
+                            }),
+                            Some(BufferView::raw(&out)),
+                        ],
+                        ..Default::default()
+                    };
+                    let mut ex = GroupExecutor::new(&prog, w);
+                    if !at_once {
+                        ex.cas_loops = &[];
+                    }
+                    ex.run_group([0, 0, 0], &b);
+                    (
+                        sums.to_words(),
+                        out.to_words(),
+                        ex.stats().warp_instructions,
+                    )
+                };
+                let (a, l) = (run(true), run(false));
+                let what = format!("{gx}x{gy}, width {w}, {decl}, {op}");
+                assert_eq!((&a.0, &a.1), (&l.0, &l.1), "{what}");
+                if w != 7 {
+                    assert_eq!(a.2, l.2, "{what}");
+                }
+            }
+        }
+    }
+
+    /// Packed groups (`GroupExecutor::packed`) whose rows meet on one row
+    /// of words, or all on one word inside a branch, run their loops as
+    /// chains at once: the words, every thread's registers and the
+    /// warp-instruction count are those of the same packed warps in
+    /// lockstep (which let one lane per word succeed per pass, in lane
+    /// order); rows of 40 lanes (two blocks of words), 2-D groups of 8×2,
+    /// and a partial last batch.
+    #[test]
+    fn packed_cas_chains_match_packed_lockstep() {
+        for (gx, gy, slots, branch) in [
+            (40u32, 1u32, 40u32, false),
+            (16, 1, 1, true),
+            (8, 2, 8, false),
+            (3, 1, 3, false),
+        ] {
+            let (br, er) = if branch {
+                (
+                    "udiv null, r2.y, vThreadID.x, l(3)\nif_nz r2.y\n",
+                    "endif\n",
+                )
+            } else {
+                ("", "")
+            };
+            let text = format!(
+                "cs_5_0\ndcl_constantbuffer CB0[1], immediateIndexed\n\
+                 dcl_uav_raw u0\ndcl_uav_raw u1\n\
+                 dcl_input vThreadID.x\ndcl_input vThreadIDInGroupFlattened\n\
+                 dcl_input vThreadGroupID.x\ndcl_temps 3\ndcl_thread_group {gx}, {gy}, 1\n\
+                 imad r2.z, vThreadGroupID.x, l({n}), vThreadIDInGroupFlattened.x\n\
+                 utof r0.x, r2.z\nmul r0.x, r0.x, l(0.37)\n\
+                 udiv null, r0.y, vThreadID.x, cb0[0].x\nishl r0.y, r0.y, l(2)\n\
+                 ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r0.w, r0.y, u0.xxxx\n\
+                 mov r1.xyz, l(7, 7, 7, 0)\n{br}\
+                 loop\nadd r1.x, r0.x, r0.w\n\
+                 imm_atomic_cmp_exch r1.x, u0, r0.y, r0.w, r1.x\n\
+                 ieq r1.y, r0.w, r1.x\nbreakc_nz r1.y\nmov r0.w, r1.x\nendloop\n{er}\
+                 mov r1.z, r0.w\nishl r2.x, r2.z, l(4)\n\
+                 store_raw u1.xyz, r2.x, r1.xyzx\nret\n",
+                n = gx * gy
+            );
+            let prog = program(&text);
+            let pack = packed_groups_limit(&prog);
+            assert!(pack > 1, "{pack}: {text}");
+            let (groups, n) = (pack * 3 + 1, (gx * gy) as usize);
+            let run = |at_once: bool| {
+                let sums = sim_mem::Buffer::from_words(&[0x3f80_0000; 64]);
+                let out = sim_mem::Buffer::zeroed(n * 16 * groups as usize).unwrap();
+                let cb = [slots, 0, 0, 0];
+                let b = Bindings {
+                    constant_buffers: vec![Some(&cb[..])],
+                    uavs: vec![Some(BufferView::raw(&sums)), Some(BufferView::raw(&out))],
+                    ..Default::default()
+                };
+                let mut ex = GroupExecutor::packed(&prog, pack);
+                if !at_once {
+                    ex.cas_loops = &[];
+                }
+                ex.run_groups_watched([0, 0, 0], groups, &b, &Watchdog::unlimited())
+                    .unwrap();
+                (
+                    sums.to_words(),
+                    out.to_words(),
+                    ex.stats().warp_instructions,
+                )
+            };
+            assert_eq!(
+                run(true),
+                run(false),
+                "{gx}x{gy}, {slots} slots, pack {pack}"
+            );
+        }
+    }
+
+    /// A loop whose count passes several of the watchdog's looks (1024
+    /// lanes on one word): the count, the watchdog's total and the next
+    /// look are lockstep's, and budgets of one to seven looks stop both
+    /// in the same group.
+    #[test]
+    fn a_cas_loop_passing_several_looks_matches_lockstep() {
+        let text = "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadIDInGroupFlattened\n\
+                    dcl_temps 3\ndcl_thread_group 1024, 1, 1\n\
+                    mov r0.x, vThreadIDInGroupFlattened.x\nmov r0.y, l(0)\n\
+                    ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r0.w, r0.y, u0.xxxx\n\
+                    loop\niadd r1.x, r0.x, r0.w\n\
+                    imm_atomic_cmp_exch r1.x, u0, r0.y, r0.w, r1.x\n\
+                    ieq r1.y, r0.w, r1.x\nbreakc_nz r1.y\nmov r0.w, r1.x\nendloop\nret\n";
+        let prog = program(text);
+        let run = |at_once: bool, budget: u64| {
+            let sums = sim_mem::Buffer::from_words(&[1]);
+            let b = Bindings {
+                uavs: vec![Some(BufferView::raw(&sums))],
+                ..Default::default()
+            };
+            let mut ex = GroupExecutor::new(&prog, 1024);
+            if !at_once {
+                ex.cas_loops = &[];
+            }
+            let wd = Watchdog::new(budget, None, None);
+            let r = ex.run_groups_watched([0, 0, 0], 5, &b, &wd);
+            (
+                r.map_err(|e| (e.reason, e.group)),
+                sums.to_words(),
+                ex.stats().warp_instructions,
+                wd.executed.load(Ordering::Relaxed),
+                ex.until_check,
+            )
+        };
+        let (a, l) = (run(true, u64::MAX), run(false, u64::MAX));
+        // (each group's loop counts more than a look's interval)
+        assert!(a.2 > 5 * u64::from(WATCHDOG_INTERVAL), "{a:?}");
+        assert_eq!(a, l);
+        for k in 1..8u64 {
+            let budget = k * u64::from(WATCHDOG_INTERVAL) - 1;
+            assert_eq!(
+                run(true, budget).0,
+                run(false, budget).0,
+                "budget {k} looks"
+            );
+        }
     }
 
     /// A 2-D group whose rows of lanes share one row of words (address
