@@ -32,9 +32,7 @@
 //! fails, another thread wrote the word in between, and the chain runs
 //! again from the value it found, as its first lane's retry would.
 
-use crate::program::{
-    AluOp, AtomicKind, BufferDeclKind, Dst, DstKind, OpKind, Program, Res, Src, SrcKind, SrcMod,
-};
+use crate::program::{AluOp, AtomicKind, Dst, DstKind, OpKind, Program, Res, Src, SrcKind, SrcMod};
 
 /// Where one lane's source word of the loop's operation comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,8 +69,8 @@ pub(crate) struct Operand {
 /// endloop
 /// ```
 ///
-/// on a buffer UAV declared raw or structured (the executor runs it at once
-/// where the view bound is one of those), with nothing else in the body (not even a `nop`),
+/// on a buffer UAV (the executor runs it at once where the view bound is
+/// raw, structured, or typed with 32-bit elements), with nothing else in the body (not even a `nop`),
 /// where `op`'s other sources and the address are the same in every
 /// iteration (none is `n`, `o`, `t` or `e`), and `n`, `o`, `t`, `e` are
 /// components of temps, `t` neither `n` nor `o`, `e` none of the others
@@ -141,16 +139,8 @@ fn cas_loop(prog: &Program, start: usize, end: usize) -> Option<CasLoop> {
     else {
         return None;
     };
-    // a buffer UAV declared raw or structured (the executor runs the loop
-    // at once on those views only, and packs the groups of a program whose
-    // loops it runs at once: `exec::packed_groups_limit`)
-    let Res::Uav(u) = res else {
-        return None;
-    };
-    if !matches!(
-        prog.uav(u).map(|d| d.kind),
-        Some(BufferDeclKind::Raw | BufferDeclKind::Structured { .. })
-    ) {
+    // a buffer UAV (raw, structured or typed)
+    if !matches!(res, Res::Uav(_)) {
         return None;
     }
     let OpKind::Alu {
@@ -431,28 +421,6 @@ endloop";
             let prog = program(&CAS_LOOP.replace(change.0, change.1));
             assert!(analyze(&prog).iter().all(|s| s.is_none()), "{what}");
         }
-    }
-
-    /// A loop on a typed buffer UAV is not one (the executor would take it
-    /// in lockstep), and keeps its groups one to a warp; the same loop on a
-    /// raw UAV is, and packs.
-    #[test]
-    fn loops_on_typed_uavs_are_not() {
-        let body = CAS_LOOP.replace(
-            "ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r0.w, r0.y, u0.xxxx",
-            "mov r0.w, l(0)",
-        );
-        let raw = program(&body);
-        assert_eq!(analyze(&raw).iter().flatten().count(), 1);
-        assert!(crate::exec::packed_groups_limit(&raw) > 1);
-        let text = format!(
-            "cs_5_0\ndcl_constantbuffer CB0[1], immediateIndexed\n\
-             dcl_uav_typed_buffer (uint,uint,uint,uint) u0\ndcl_input vThreadID.x\n\
-             dcl_temps 3\ndcl_thread_group 64, 1, 1\n{body}\nret\n"
-        );
-        let typed = Program::from_decoded(crate::asm::assemble(&text).unwrap(), None).unwrap();
-        assert!(analyze(&typed).iter().all(|s| s.is_none()));
-        assert_eq!(crate::exec::packed_groups_limit(&typed), 1);
     }
 
     #[test]

@@ -2790,7 +2790,8 @@ impl<'p> GroupExecutor<'p> {
     /// Returns false, having done nothing, where the warp takes the loop
     /// in lockstep instead: under a profile (which counts each pass's
     /// lanes), the access checker or interleaving (which look at each
-    /// instruction), and on anything but a raw or structured buffer UAV.
+    /// instruction), and on a view other than a raw, structured or typed
+    /// buffer of 32-bit elements (a typed one's element is its word).
     /// Where the loop's count passes the watchdog's next look, the
     /// watchdog looks after it: the error is its reason to stop.
     ///
@@ -2825,7 +2826,17 @@ impl<'p> GroupExecutor<'p> {
         else {
             return Ok(false);
         };
-        let Some((view, ext)) = Self::view(b, *res).and_then(|v| Some((v, v.extent()?))) else {
+        // a typed view of 32-bit elements (atomics' R32_UINT / R32_SINT)
+        // addresses its words as a structured view of 4-byte structures
+        // whose offset is 0 (`BufferView::word_index`)
+        let extent = |v: &BufferView<'_>| match v.kind() {
+            sim_mem::ViewKind::Typed { format } if format.size_bytes() == 4 => Some(Extent {
+                size_bytes: v.size_bytes(),
+                stride: 4,
+            }),
+            _ => v.extent(),
+        };
+        let Some((view, ext)) = Self::view(b, *res).and_then(|v| Some((v, extent(&v)?))) else {
             return Ok(false);
         };
         // the operation's sources that are `e`: their modifiers as bits
@@ -5634,6 +5645,83 @@ mod tests {
                 assert_eq!((&a.0, &a.1), (&l.0, &l.1), "{what}");
                 if w != 7 {
                     assert_eq!(a.2, l.2, "{what}");
+                }
+            }
+        }
+    }
+
+    /// A loop on a typed buffer UAV (`RWBuffer<uint>`, R32_UINT: element
+    /// = word) runs at once, and its groups pack: the words, registers and
+    /// counts are lockstep's, for an element per lane, two or three lanes
+    /// per element, elements out of bounds (of 32), one for all (a chain),
+    /// and an
+    /// 8×4 group whose rows meet on one row of elements (a chain of rows).
+    #[test]
+    fn cas_loops_on_typed_buffer_views_match_lockstep() {
+        for (gy, addr) in [
+            (1u32, "mov r0.y, vThreadIDInGroupFlattened.x"),
+            (1, "udiv null, r0.y, vThreadIDInGroupFlattened.x, l(12)"),
+            (1, "iadd r0.y, vThreadIDInGroupFlattened.x, l(10)"),
+            (1, "mov r0.y, l(3)"),
+            (4, "mov r0.y, vThreadIDInGroup.x"),
+            (1, "udiv null, r0.y, vThreadIDInGroupFlattened.x, l(5)"),
+        ] {
+            let gx = 32 / gy;
+            // six or seven lanes on each of five scattered elements: run at
+            // once, each lane takes at most three attempts, where
+            // lockstep's kth takes k (the count differs: the loop ran at
+            // once)
+            let fewer = addr.contains("l(5)");
+            let text = format!(
+                "cs_5_0\ndcl_uav_typed_buffer (uint,uint,uint,uint) u0\ndcl_uav_raw u1\n\
+                 dcl_input vThreadIDInGroupFlattened\ndcl_input vThreadIDInGroup.xy\n\
+                 dcl_temps 3\ndcl_thread_group {gx}, {gy}, 1\n{addr}\n\
+                 utof r0.x, vThreadIDInGroupFlattened.x\nmul r0.x, r0.x, l(0.37)\n\
+                 ld_uav_typed_indexable(buffer)(uint,uint,uint,uint) r0.w, r0.yyyy, u0.yzwx\n\
+                 loop\nadd r1.x, r0.x, r0.w\n\
+                 imm_atomic_cmp_exch r1.x, u0, r0.y, r0.w, r1.x\n\
+                 ieq r1.y, r0.w, r1.x\nbreakc_nz r1.y\nmov r0.w, r1.x\nendloop\n\
+                 mov r1.z, r0.w\nishl r2.x, vThreadIDInGroupFlattened.x, l(4)\n\
+                 store_raw u1.xyz, r2.x, r1.xyzx\nret\n"
+            );
+            let prog = program(&text);
+            assert_eq!(prog.facts().cas_loops.iter().flatten().count(), 1, "{text}");
+            assert!(packed_groups_limit(&prog) > 1);
+            for w in [32, 7, 1] {
+                let run = |at_once: bool| {
+                    let sums = sim_mem::Buffer::from_words(&[0x3f00_0000; 32]);
+                    let out = sim_mem::Buffer::zeroed(32 * 16).unwrap();
+                    let b = Bindings {
+                        uavs: vec![
+                            Some(BufferView::typed(&sums, sim_mem::Format::R32_UINT)),
+                            Some(BufferView::raw(&out)),
+                        ],
+                        ..Default::default()
+                    };
+                    let mut ex = GroupExecutor::new(&prog, w);
+                    if !at_once {
+                        ex.cas_loops = &[];
+                    }
+                    ex.run_group([0, 0, 0], &b);
+                    (
+                        sums.to_words(),
+                        out.to_words(),
+                        ex.stats().warp_instructions,
+                    )
+                };
+                let (a, l) = (run(true), run(false));
+                let what = format!("{addr}, {gx}x{gy}, width {w}");
+                assert_eq!((&a.0, &a.1), (&l.0, &l.1), "{what}");
+                if fewer && w == 32 {
+                    assert!(a.2 < l.2, "{what}: {} vs {}", a.2, l.2);
+                } else if w != 7 {
+                    assert_eq!(a.2, l.2, "{what}");
+                }
+                // every value reached the words in bounds
+                if w == 32 && !addr.contains("l(10)") {
+                    let total: f64 = a.0.iter().map(|&v| f32::from_bits(v) as f64 - 0.5).sum();
+                    let want: f64 = (0..32).map(|t| (t as f32 * 0.37) as f64).sum();
+                    assert!((total - want).abs() < 1e-3, "{what}: {total} vs {want}");
                 }
             }
         }
