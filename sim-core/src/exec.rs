@@ -5392,6 +5392,18 @@ mod tests {
         }
     }
 
+    /// Group 0 of `prog` at warp width `w` on `b`, its compare-exchange
+    /// retry loops run at once (`at_once`) or in lockstep: the
+    /// warp-instructions it issued.
+    fn cas_group(prog: &Program, w: usize, b: &Bindings<'_>, at_once: bool) -> u64 {
+        let mut ex = GroupExecutor::new(prog, w);
+        if !at_once {
+            ex.cas_loops = &[];
+        }
+        ex.run_group([0, 0, 0], b);
+        ex.stats().warp_instructions
+    }
+
     /// A compare-exchange retry loop run at once (`GroupExecutor::cas_loop`)
     /// leaves the words, the registers after the loop and the statistics
     /// that lockstep leaves, where lockstep's lanes take as many attempts
@@ -5480,16 +5492,8 @@ mod tests {
                             ],
                             ..Default::default()
                         };
-                        let mut ex = GroupExecutor::new(&prog, w);
-                        if !at_once {
-                            ex.cas_loops = &[];
-                        }
-                        ex.run_group([0, 0, 0], &b);
-                        (
-                            sums.to_words(),
-                            out.to_words(),
-                            ex.stats().warp_instructions,
-                        )
+                        let n = cas_group(&prog, w, &b, at_once);
+                        (sums.to_words(), out.to_words(), n)
                     };
                     let (at_once, lockstep) = (run(true), run(false));
                     assert_eq!(at_once, lockstep, "{op}, {slots} slots, width {w}");
@@ -5629,16 +5633,8 @@ mod tests {
                         ],
                         ..Default::default()
                     };
-                    let mut ex = GroupExecutor::new(&prog, w);
-                    if !at_once {
-                        ex.cas_loops = &[];
-                    }
-                    ex.run_group([0, 0, 0], &b);
-                    (
-                        sums.to_words(),
-                        out.to_words(),
-                        ex.stats().warp_instructions,
-                    )
+                    let n = cas_group(&prog, w, &b, at_once);
+                    (sums.to_words(), out.to_words(), n)
                 };
                 let (a, l) = (run(true), run(false));
                 let what = format!("{gx}x{gy}, width {w}, {decl}, {op}");
@@ -5698,16 +5694,8 @@ mod tests {
                         ],
                         ..Default::default()
                     };
-                    let mut ex = GroupExecutor::new(&prog, w);
-                    if !at_once {
-                        ex.cas_loops = &[];
-                    }
-                    ex.run_group([0, 0, 0], &b);
-                    (
-                        sums.to_words(),
-                        out.to_words(),
-                        ex.stats().warp_instructions,
-                    )
+                    let n = cas_group(&prog, w, &b, at_once);
+                    (sums.to_words(), out.to_words(), n)
                 };
                 let (a, l) = (run(true), run(false));
                 let what = format!("{addr}, {gx}x{gy}, width {w}");
@@ -5876,11 +5864,7 @@ mod tests {
                     uavs: vec![Some(BufferView::raw(&sums)), Some(BufferView::raw(&out))],
                     ..Default::default()
                 };
-                let mut ex = GroupExecutor::new(&prog, w);
-                if !at_once {
-                    ex.cas_loops = &[];
-                }
-                ex.run_group([0, 0, 0], &b);
+                cas_group(&prog, w, &b, at_once);
                 (sums.to_words(), out.to_words())
             };
             let (at_once, lockstep) = (run(true), run(false));
