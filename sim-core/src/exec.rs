@@ -2826,17 +2826,8 @@ impl<'p> GroupExecutor<'p> {
         else {
             return Ok(false);
         };
-        // a typed view of 32-bit elements (atomics' R32_UINT / R32_SINT)
-        // addresses its words as a structured view of 4-byte structures
-        // whose offset is 0 (`BufferView::word_index`)
-        let extent = |v: &BufferView<'_>| match v.kind() {
-            sim_mem::ViewKind::Typed { format } if format.size_bytes() == 4 => Some(Extent {
-                size_bytes: v.size_bytes(),
-                stride: 4,
-            }),
-            _ => v.extent(),
-        };
-        let Some((view, ext)) = Self::view(b, *res).and_then(|v| Some((v, extent(&v)?))) else {
+        let Some((view, ext)) = Self::view(b, *res).and_then(|v| Some((v, v.word_extent()?)))
+        else {
             return Ok(false);
         };
         // the operation's sources that are `e`: their modifiers as bits
@@ -2898,15 +2889,13 @@ impl<'p> GroupExecutor<'p> {
         let chained = line
             .as_ref()
             .filter(|l| l.lanes.len() > if l.step == 0 { 1 } else { l.p });
-        // the first iteration's `n` for every lane (a chain's first row),
-        // in the operation's vector kernel
+        // the first iteration's `n` for every lane, in the operation's
+        // vector kernel (a chain computes its own, row by row)
         let kernel = lane_op(cl.op).kernel;
-        {
-            let ls = if chained.is_some() { 0..0 } else { 0..w };
-            let r = |k: usize| &rows[k * w + ls.start..k * w + ls.end];
-            let nb = &mut nb[ls.clone()];
+        if chained.is_none() {
+            let r = |k: usize| &rows[k * w..(k + 1) * w];
             // SAFETY: `lane_op` hands out kernels of an instruction set
-            // this CPU runs (`isa`); every row is as long as `nb`
+            // this CPU runs (`isa`); every row is W words
             unsafe { kernel(nb, r(0), r(1), r(2), r(3)) };
             if cl.sat {
                 for n in nb.iter_mut() {
@@ -2948,7 +2937,7 @@ impl<'p> GroupExecutor<'p> {
         };
         // lane l's word: on the line, or by its own index
         let word_of = |l: usize| match &line {
-            Some(line) => words.get(line.first + line.step * ((l - line.lanes.start) % line.p)),
+            Some(line) => words.get(line.first + line.step * (l - line.lanes.start)),
             None => ext.word_index(x[l], y[l], 0).and_then(|i| words.get(i)),
         };
         // every active lane's first compare-exchange, in lane order; the
@@ -2984,15 +2973,9 @@ impl<'p> GroupExecutor<'p> {
                     }
                 }
             }
-            // a word per lane, by its place on the line
-            Some(line) => {
-                for l in lanes.clone().filter(|&l| active[l] != 0) {
-                    let word = words.get(line.first + line.step * (l - line.lanes.start));
-                    first!(l, eb[l], nb[l], word);
-                }
-            }
-            // scattered words: lane by lane
-            None => {
+            // other lines (a word per lane) and scattered words: lane by
+            // lane
+            _ => {
                 for l in lanes.clone().filter(|&l| active[l] != 0) {
                     first!(l, eb[l], nb[l], word_of(l));
                 }

@@ -254,6 +254,23 @@ impl<'a> BufferView<'a> {
         })
     }
 
+    /// The view's bounds for one-word access (atomics) as an [`Extent`]:
+    /// [`BufferView::extent`] for a raw or structured view, and for a
+    /// typed view of 4-byte elements (the atomics' R32_UINT / R32_SINT)
+    /// structures of 4 bytes, whose word `a` at byte offset 0 is element
+    /// `a`, as [`BufferView::word_index`] gives it; `None` for other typed
+    /// views.
+    #[inline]
+    pub fn word_extent(&self) -> Option<Extent> {
+        match self.kind {
+            ViewKind::Typed { format } if format.size_bytes() == 4 => Some(Extent {
+                size_bytes: self.size_bytes(),
+                stride: 4,
+            }),
+            _ => self.extent(),
+        }
+    }
+
     /// Bytes of typed element `element`, or `None` out of range (or not a typed view).
     fn element_range(&self, element: u32) -> Option<(usize, usize)> {
         let ViewKind::Typed { format } = self.kind else {
@@ -341,6 +358,31 @@ impl<'a> BufferView<'a> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+
+    /// A typed view of 4-byte elements addresses words through
+    /// `word_extent` as `word_index` does (element = word, out of bounds
+    /// past the last whole element, dword 0 only); other typed views have
+    /// none, raw and structured views their own extent.
+    #[test]
+    fn word_extents_index_as_word_index() {
+        for bytes in [40usize, 4, 0] {
+            let b = Buffer::zeroed(bytes).unwrap();
+            for format in [Format::R32_UINT, Format::R32_SINT, Format::R32_FLOAT] {
+                let v = BufferView::typed(&b, format);
+                let e = v.word_extent().unwrap();
+                for a in [0u32, 1, 9, 10, 11, u32::MAX / 4 + 1, u32::MAX] {
+                    assert_eq!(e.word_index(a, 0, 0), v.word_index(a, 0, 0), "{bytes} {a}");
+                }
+            }
+            assert!(BufferView::typed(&b, Format::R16_UINT)
+                .word_extent()
+                .is_none());
+            assert_eq!(
+                BufferView::raw(&b).word_extent(),
+                BufferView::raw(&b).extent()
+            );
+        }
+    }
 
     #[test]
     fn bytes_round_trip_little_endian() {
