@@ -1,8 +1,8 @@
 //! The front end and the fixed cost of a dispatch:
 //!
 //! - `decode`: container parse (checksum verified where fxc's is right),
-//!   token decode and RDEF, over every `.dxbc` in the shared corpus
-//!   (`../shared/corpus`) and `examples/`; MB/s of DXBC.
+//!   token decode and RDEF, over every `.dxbc` in the third-party corpus
+//!   (`tests/corpus`) and `examples/`; MB/s of DXBC.
 //! - `decode/load`: the whole load (`Program::from_dxbc`: decode, validation,
 //!   lowering) over those of the same files the executor runs.
 //! - `dispatch_1_group`: `Dispatch(1, 1, 1)` of a one-thread shader that
@@ -62,11 +62,7 @@ struct Shader {
 fn corpus() -> (Vec<Shader>, usize) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut paths = Vec::new();
-    let shared = root.join("../shared/corpus");
-    if !shared.is_dir() {
-        eprintln!("{} is missing: decoding examples/ only", shared.display());
-    }
-    dxbc_files(&shared, &mut paths);
+    dxbc_files(&root.join("tests/corpus"), &mut paths);
     dxbc_files(&root.join("examples"), &mut paths);
     paths.sort();
     let mut shaders = Vec::new();

@@ -22,7 +22,7 @@
 //! (matmul, saxpy, mandelbrot: the simulator's `mad` is unfused, as the
 //! native `a * b + c` is); for `cas_float_add`, whose sum order depends on
 //! the schedule, each slot within count × 2⁻²⁴ × (sum of magnitudes) of an
-//! f64 sum, as `tests/workloads.rs` does.
+//! f64 sum, as `tests/it/workloads.rs` does.
 //!
 //! Without `--bench` (e.g. `cargo test --benches`) criterion runs every
 //! function once; the quick sizes are used then and no table is printed.

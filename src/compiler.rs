@@ -5,7 +5,7 @@
 //! 1. an explicit path (`--fxc PATH`, [`CompileOptions::fxc`]);
 //! 2. the `SM5SIM_FXC` environment variable;
 //! 3. an `fxc` on `PATH` — on Windows `fxc.exe` (the Windows SDK's), elsewhere
-//!    an `fxc` wrapper such as the one the shared tools' `tools/fxc/setup.sh`
+//!    an `fxc` wrapper such as the one the repository's `tools/fxc/setup.sh`
 //!    installs (Microsoft's `d3dcompiler_47.dll` under Wine).
 //!
 //! An explicit path or `SM5SIM_FXC` that names nothing is an error; it does
@@ -151,18 +151,38 @@ impl CompileError {
     }
 }
 
-/// The advice given when no compiler is found.
-pub fn how_to_get_one() -> &'static str {
+/// The repository's script that installs an `fxc` on Linux
+/// (`tools/fxc/setup.sh DIR`, see `tools/fxc/README.md`), as a path relative
+/// to the root of an sm5sim checkout.
+pub const SETUP_SCRIPT: &str = "tools/fxc/setup.sh";
+
+/// The advice given when no compiler is found: the three places searched
+/// and, on Linux, the repository's setup script (with its absolute path when
+/// this binary was built from a checkout that still has it), what it
+/// installs and how long it takes.
+pub fn how_to_get_one() -> String {
     #[cfg(windows)]
     {
         "Pass --fxc PATH, set SM5SIM_FXC=PATH, or put fxc.exe (Windows SDK) on PATH; \
          or compile the shader elsewhere and name the .dxbc (or an .asm listing) in the job."
+            .to_string()
     }
     #[cfg(not(windows))]
     {
-        "Pass --fxc PATH, set SM5SIM_FXC=PATH, or put an `fxc` wrapper on PATH \
-         (tools/fxc/setup.sh DIR in the shared tools installs one: Microsoft's d3dcompiler_47.dll under Wine); \
-         or compile the shader elsewhere and name the .dxbc (or an .asm listing) in the job."
+        let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(SETUP_SCRIPT);
+        let script = if here.is_file() {
+            here.display().to_string()
+        } else {
+            format!("{SETUP_SCRIPT} (in the sm5sim repository)")
+        };
+        format!(
+            "Pass --fxc PATH, set SM5SIM_FXC=PATH, or put an `fxc` on PATH. \
+             To get one, run `{script} DIR` (needs root for apt-get): it installs Wine and \
+             mingw-w64 from Debian's packages (about 200 MB to download, 1.2 GB installed), \
+             takes Microsoft's d3dcompiler_47.dll from a PyPI wheel and writes DIR/fxc, \
+             in under a minute on a fresh machine; then pass --fxc DIR/fxc. \
+             Or compile the shader elsewhere and name the .dxbc (or an .asm listing) in the job."
+        )
     }
 }
 

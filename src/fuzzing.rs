@@ -1,5 +1,5 @@
 //! Entry points of the fuzz targets in `fuzz/` (cargo-fuzz). The same
-//! functions run over the saved fuzz corpora in `tests/fuzz_corpus.rs`, so CI
+//! functions run over the saved fuzz corpora in `tests/it/fuzz_corpus.rs`, so CI
 //! replays every input the fuzzers kept without needing a nightly toolchain.
 //!
 //! Each function must return normally for every input: a panic is a bug.

@@ -93,7 +93,7 @@ enum Command {
     /// words, divergent barriers, uninitialised TGSM reads, out-of-bounds
     /// accesses (all of them unless some are selected).
     #[command(
-        after_help = "Groups run one after another on one thread, so the findings are deterministic.\n\nExamples:\n  sm5sim check tests/races/job.toml --races\n  sm5sim check examples/reduce/reduce.toml --json\n  sm5sim check job.toml --barriers --uninit --warp-width 64\n  sm5sim check examples/cas_float_add/cas_float_add.toml --schedules 32 --seed 7\n\nExit status: 0 nothing wrong, 1 an error found (warnings do not count), an expectation failed, or (--schedules) outputs differ between schedules, 2 bad input or a stopped dispatch."
+        after_help = "Groups run one after another on one thread, so the findings are deterministic.\n\nExamples:\n  sm5sim check tests/texture_races/texture_race_bug.toml --races\n  sm5sim check examples/reduce/reduce.toml --json\n  sm5sim check job.toml --barriers --uninit --warp-width 64\n  sm5sim check examples/cas_float_add/cas_float_add.toml --schedules 32 --seed 7\n\nExit status: 0 nothing wrong, 1 an error found (warnings do not count), an expectation failed, or (--schedules) outputs differ between schedules, 2 bad input or a stopped dispatch."
     )]
     Check {
         /// The job file (TOML).
@@ -177,7 +177,7 @@ enum Command {
     /// zero- or pattern-filled, default samplers. Checks that real shaders
     /// load and run to completion.
     #[command(
-        after_help = "Examples:\n  sm5sim smoke ../shared/corpus\n  sm5sim smoke shader.dxbc --fill pattern --groups 4,4,1"
+        after_help = "Examples:\n  sm5sim smoke tests/corpus\n  sm5sim smoke shader.dxbc --fill pattern --groups 4,4,1"
     )]
     Smoke {
         /// Shaders (.dxbc / .cso / .asm), or directories searched recursively for .dxbc and .cso files.

@@ -3164,7 +3164,7 @@ impl<'p> GroupExecutor<'p> {
     /// [`GroupExecutor::run_warp_body`] in the copy compiled for the widest
     /// instruction set this CPU runs (`lanes::isa`), so that the lane loops
     /// inlined into it (masks, blends, copies, conditions) use its vectors.
-    /// The copies are the same code; `tests/cli.rs` compares their results.
+    /// The copies are the same code; `tests/it/cli.rs` compares their results.
     #[allow(unsafe_code)]
     fn run_warp(&mut self, warp: &mut Warp, b: &Bindings<'_>, watchdog: &Watchdog) -> Exit {
         #[cfg(target_arch = "x86_64")]

@@ -36,7 +36,7 @@
 //!
 //! Checked line for line against the fxc 10.1 listings of `examples/` and
 //! the `/Fh` headers the xenia (cs_5_1) and NvCloth corpus files came from
-//! (see `tests/header.rs`). The parts that no corpus file uses (signature rows,
+//! (see `sim-core/tests/it/header.rs`). The parts that no corpus file uses (signature rows,
 //! default values, the SFI0 notes, the STAT tessellation notes, 2DMS sample
 //! counts) follow fxc listings in other public projects and the SlimShader/DXC
 //! re-implementations of this format. Not reproduced: class-linkage

@@ -1,6 +1,6 @@
 //! Dispatch: `Dispatch(x, y, z)` runs x·y·z thread groups of a [`Program`] on
 //! a rayon pool, one group per task, each group on one worker thread from
-//! start to end (`../shared/DESIGN.md`, "the executor").
+//! start to end (CONTRIBUTING.md, "Layout").
 //!
 //! Executors are reused: each rayon task split gets one [`GroupExecutor`]
 //! (`for_each_init`), so registers, masks and the TGSM arena are allocated a

@@ -1,4 +1,4 @@
-//! The shared corpus of real compute shaders (`../shared/corpus/`: xenia
+//! The third-party corpus of real compute shaders (`tests/corpus/`: xenia
 //! cs_5_1, bgfx and NvCloth cs_5_0): every file decodes, and every
 //! instruction and declaration line of the disassembly equals Microsoft's
 //! listing beside it (indentation aside: the xenia listings have none).
@@ -9,7 +9,7 @@ use sm5sim::sim_core::{LoadOptions, Program};
 use std::path::{Path, PathBuf};
 
 fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
 }
 
 /// (dxbc, listing) pairs.
@@ -17,7 +17,7 @@ fn pairs() -> Vec<(PathBuf, PathBuf)> {
     let dir = corpus_dir();
     assert!(
         dir.is_dir(),
-        "{} is missing: CI clones the repo with shared/ beside it",
+        "{} is missing: it is part of the repository",
         dir.display()
     );
     let mut v = Vec::new();

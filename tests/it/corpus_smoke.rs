@@ -10,7 +10,7 @@ use sm5sim::smoke::{smoke_run, Fill};
 use std::path::{Path, PathBuf};
 
 fn corpus_shaders() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
     assert!(dir.is_dir(), "{} is missing", dir.display());
     let mut out = Vec::new();
     for sub in std::fs::read_dir(&dir).unwrap() {

@@ -40,14 +40,14 @@ ret
 ";
 
 /// mandelbrot's divergent escape loop: the workload's listing, 8×8 groups.
-const ESCAPE: &str = include_str!("../examples/mandelbrot/mandelbrot.asm");
+const ESCAPE: &str = include_str!("../../examples/mandelbrot/mandelbrot.asm");
 
 /// saxpy over float4 structures (the workload's listing) in one-row groups
 /// of 24 instead of 128, so that small dispatches pack: the lane-linear
 /// addresses of `SV_DispatchThreadID.x`, which packing keeps, and a bounds
 /// check that a row of groups overruns.
 fn saxpy() -> String {
-    let s = include_str!("../examples/saxpy_structured/saxpy_structured.asm");
+    let s = include_str!("../../examples/saxpy_structured/saxpy_structured.asm");
     assert!(s.contains("dcl_thread_group 128, 1, 1"));
     s.replace("dcl_thread_group 128, 1, 1", "dcl_thread_group 24, 1, 1")
 }

@@ -3,7 +3,7 @@
 //!
 //! - `../examples/<name>/<name>.dxbc` / `.asm`: the eight workloads and their fxc
 //!   listings; the listings' header comments are the oracle for RDEF.
-//! - `../../shared/corpus/**/*.dxbc`: the third-party corpus (the test that
+//! - `../tests/corpus/**/*.dxbc`: the third-party corpus (the test that
 //!   walks it fails with a clear message if the folder is missing).
 
 use std::path::{Path, PathBuf};
@@ -63,10 +63,10 @@ fn dxbc_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn corpus_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus");
     assert!(
         dir.is_dir(),
-        "corpus folder {} is missing: clone the project's shared/ folder beside the repository \
+        "corpus folder {} is missing: it is part of the repository \
          (this test must not pass without it)",
         dir.display()
     );

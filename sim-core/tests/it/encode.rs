@@ -1,6 +1,6 @@
 //! The encoder is the exact inverse of the decoder (dxbc-format.md §2–§5):
-//! for every `.dxbc` of the workloads (`../examples/*/`) and of the shared
-//! corpus (`../../shared/corpus/*/`), decoding the SHEX/SHDR chunk and
+//! for every `.dxbc` of the workloads (`../examples/*/`) and of the third-party
+//! corpus (`../tests/corpus/*/`), decoding the SHEX/SHDR chunk and
 //! encoding the result gives back the chunk's words exactly.
 
 use std::path::{Path, PathBuf};
@@ -11,10 +11,10 @@ use sim_core::encode::{encode_program, write_container};
 
 fn dxbc_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let corpus = root.join("../../shared/corpus");
+    let corpus = root.join("../tests/corpus");
     assert!(
         corpus.is_dir(),
-        "{} is missing: the shared corpus must sit beside the repository",
+        "{} is missing: the corpus is part of the repository",
         corpus.display()
     );
     let mut files = Vec::new();

@@ -4,7 +4,7 @@
 //! Oracles: the RDEF chunks of `examples/*/*.dxbc` (fxc 10.1, cs_5_0) against
 //! the headers of their `.asm` listings; the RDEF chunks of the xenia
 //! (cs_5_1) and NvCloth (cs_5_0, structs) corpus files against the `/Fh`
-//! header blocks embedded in `tests/header.rs`. Both directions are checked:
+//! header blocks embedded in the `header` module. Both directions are checked:
 //! listing header → [`Reflection`] equals the bytecode's RDEF, and
 //! [`Reflection`] → RDEF → [`listing_header`] prints the listing's header.
 
@@ -195,7 +195,7 @@ fn write_rdef_round_trips() {
         }
     }
     for sub in ["xenia", "NvCloth"] {
-        let dir = root().join("../../shared/corpus").join(sub);
+        let dir = root().join("../tests/corpus").join(sub);
         let Ok(entries) = std::fs::read_dir(&dir) else {
             panic!("cannot read {}", dir.display());
         };
@@ -252,22 +252,11 @@ fn assembled_listing_reproduces_its_header() {
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 }
 
-/// `(key, header lines, version)` for every corpus file of the `/Fh` blocks
-/// embedded in `tests/header.rs`.
+/// `(key, header lines)` for every corpus file of the `/Fh` blocks
+/// embedded in the `header` module ([`super::header::FH_HEADERS`]).
 fn fh_blocks() -> Vec<(String, Vec<String>)> {
-    let src = read_text(&root().join("tests/header.rs"));
-    let section = |start: &str, end: &str| -> String {
-        let at = src
-            .find(start)
-            .unwrap_or_else(|| panic!("tests/header.rs has no {start:?}"));
-        let rest = &src[at + start.len()..];
-        let stop = rest
-            .find(end)
-            .unwrap_or_else(|| panic!("tests/header.rs: {start:?} has no end"));
-        rest[..stop].to_string()
-    };
-    let headers = section("const FH_HEADERS: &str = r##\"", "\"##;");
-    let files = section("const FH_FILES: &str = \"", "\";");
+    let headers = super::header::FH_HEADERS;
+    let files = super::header::FH_FILES;
     let mut blocks: Vec<Vec<String>> = Vec::new();
     for line in headers.lines().filter(|l| !l.is_empty()) {
         if line.starts_with("@ ") {
@@ -306,7 +295,7 @@ fn corpus_headers_match_their_rdef() {
         let ours = reflection_from_listing(&text)
             .unwrap_or_else(|e| panic!("{key}: {e}"))
             .unwrap_or_else(|| panic!("{key}: no reflection"));
-        let dxbc = root().join(format!("../../shared/corpus/{key}.dxbc"));
+        let dxbc = root().join(format!("../tests/corpus/{key}.dxbc"));
         let truth = rdef_of(&read(&dxbc));
         assert_eq!(carried(&ours), carried(&truth), "{key}");
         let printed = header_via_rdef(&ours, &[0x0005_0050, 2]);

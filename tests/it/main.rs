@@ -1,0 +1,33 @@
+//! The integration tests of the `sm5sim` package (the library facade and the
+//! `sm5sim` binary), as one test program: one module per subject, so that a
+//! fresh `cargo test` compiles and links one binary instead of one per file
+//! (CONTRIBUTING.md, "Tests"). Test data lives beside this folder:
+//! `tests/corpus/` (third-party shaders), `tests/conformance/`,
+//! `tests/families/`, `tests/races/`, `tests/schedules/`, `tests/shaders/`,
+//! `tests/texture_jobs/`, `tests/texture_races/`.
+
+mod bad_input;
+mod class_linkage;
+mod cli;
+mod conformance;
+mod conformance_coverage;
+mod corpus;
+mod corpus_smoke;
+mod disasm;
+mod families;
+mod feedback;
+mod fuzz_corpus;
+mod hlsl;
+mod listing_jobs;
+mod listing_roundtrip;
+mod packing;
+mod profile;
+mod progress;
+mod races;
+mod robustness;
+mod schedules;
+mod seed_instructions;
+mod subroutines;
+mod texture_jobs;
+mod watchdog;
+mod workloads;
