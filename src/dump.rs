@@ -61,32 +61,50 @@ pub fn dump(r: &Resource, file: &Path) -> anyhow::Result<()> {
 
 /// Write an 8- or 16-bit gray, gray+alpha, RGB or RGBA image as PNG.
 pub fn write_png(file: &Path, img: &PngImage) -> anyhow::Result<()> {
-    use image::{DynamicImage as D, ImageBuffer};
-    let (w, h) = (img.width, img.height);
-    let bytes = || img.values.iter().map(|&v| v as u8).collect::<Vec<u8>>();
-    let words = || img.values.clone();
-    let image = match (img.channels, img.bit_depth) {
-        (1, 8) => ImageBuffer::from_raw(w, h, bytes()).map(D::ImageLuma8),
-        (2, 8) => ImageBuffer::from_raw(w, h, bytes()).map(D::ImageLumaA8),
-        (3, 8) => ImageBuffer::from_raw(w, h, bytes()).map(D::ImageRgb8),
-        (4, 8) => ImageBuffer::from_raw(w, h, bytes()).map(D::ImageRgba8),
-        (1, 16) => ImageBuffer::from_raw(w, h, words()).map(D::ImageLuma16),
-        (2, 16) => ImageBuffer::from_raw(w, h, words()).map(D::ImageLumaA16),
-        (3, 16) => ImageBuffer::from_raw(w, h, words()).map(D::ImageRgb16),
-        (4, 16) => ImageBuffer::from_raw(w, h, words()).map(D::ImageRgba16),
-        _ => None,
-    }
-    .with_context(|| {
-        format!(
-            "writing {}: {} channels of {} bits do not make a PNG",
-            file.display(),
-            img.channels,
-            img.bit_depth
-        )
-    })?;
-    image
-        .save_with_format(file, image::ImageFormat::Png)
-        .with_context(|| format!("writing {}", file.display()))
+    let color = match img.channels {
+        1 => png::ColorType::Grayscale,
+        2 => png::ColorType::GrayscaleAlpha,
+        3 => png::ColorType::Rgb,
+        4 => png::ColorType::Rgba,
+        n => anyhow::bail!("writing {}: {n} channels do not make a PNG", file.display()),
+    };
+    let (depth, data): (_, Vec<u8>) = match img.bit_depth {
+        8 => (
+            png::BitDepth::Eight,
+            img.values.iter().map(|&v| v as u8).collect(),
+        ),
+        // PNG stores 16-bit samples big-endian
+        16 => (
+            png::BitDepth::Sixteen,
+            img.values.iter().flat_map(|v| v.to_be_bytes()).collect(),
+        ),
+        bits => anyhow::bail!(
+            "writing {}: {bits}-bit samples do not make a PNG",
+            file.display()
+        ),
+    };
+    let expected = img.width as usize * img.height as usize * img.channels;
+    anyhow::ensure!(
+        img.values.len() == expected,
+        "writing {}: {} values for a {}x{} image of {} channels",
+        file.display(),
+        img.values.len(),
+        img.width,
+        img.height,
+        img.channels
+    );
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, img.width, img.height);
+    encoder.set_color(color);
+    encoder.set_depth(depth);
+    let mut writer = encoder
+        .write_header()
+        .with_context(|| format!("writing {}", file.display()))?;
+    writer
+        .write_image_data(&data)
+        .and_then(|()| writer.finish())
+        .with_context(|| format!("writing {}", file.display()))?;
+    std::fs::write(file, bytes).with_context(|| format!("writing {}", file.display()))
 }
 
 /// How mip 0 slice 0 of texture `r` is written as `.npy`: the dtype, the

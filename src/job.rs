@@ -2887,34 +2887,45 @@ impl PngImage {
 /// # Errors
 /// A message naming the file when it cannot be read or decoded.
 pub fn read_png(path: &Path) -> Result<PngImage, String> {
-    use image::DynamicImage as D;
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let img =
-        image::ImageReader::with_format(std::io::BufReader::new(file), image::ImageFormat::Png)
-            .decode()
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-    let (width, height) = (img.width(), img.height());
-    let wide = |v: Vec<u8>| v.into_iter().map(u16::from).collect::<Vec<_>>();
-    let (channels, bit_depth, values) = match img {
-        D::ImageLuma8(b) => (1, 8, wide(b.into_raw())),
-        D::ImageLumaA8(b) => (2, 8, wide(b.into_raw())),
-        D::ImageRgb8(b) => (3, 8, wide(b.into_raw())),
-        D::ImageRgba8(b) => (4, 8, wide(b.into_raw())),
-        D::ImageLuma16(b) => (1, 16, b.into_raw()),
-        D::ImageLumaA16(b) => (2, 16, b.into_raw()),
-        D::ImageRgb16(b) => (3, 16, b.into_raw()),
-        D::ImageRgba16(b) => (4, 16, b.into_raw()),
+    let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(|e| at(&e))?;
+    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+    // palette → RGB(A), gray below 8 bits → 8 bits, tRNS → an alpha channel
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().map_err(|e| at(&e))?;
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| at(&"the image is too large for this machine's memory"))?;
+    let mut buf = vec![0u8; size];
+    let info = reader.next_frame(&mut buf).map_err(|e| at(&e))?;
+    buf.truncate(info.buffer_size());
+    let channels = match info.color_type {
+        png::ColorType::Grayscale => 1,
+        png::ColorType::GrayscaleAlpha => 2,
+        png::ColorType::Rgb => 3,
+        png::ColorType::Rgba => 4,
+        png::ColorType::Indexed => {
+            return Err(at(&"an indexed image was not expanded to RGB"));
+        }
+    };
+    let (bit_depth, values) = match info.bit_depth {
+        png::BitDepth::Eight => (8, buf.into_iter().map(u16::from).collect()),
+        // PNG stores 16-bit samples big-endian
+        png::BitDepth::Sixteen => (
+            16,
+            buf.chunks_exact(2)
+                .map(|b| u16::from_be_bytes([b[0], b[1]]))
+                .collect(),
+        ),
         other => {
-            return Err(format!(
-                "{}: {:?} images are not supported (8- or 16-bit gray, gray+alpha, RGB or RGBA)",
-                path.display(),
-                other.color()
-            ))
+            return Err(at(&format!(
+                "{other:?}-bit samples are not supported (8- or 16-bit gray, gray+alpha, RGB or RGBA)"
+            )));
         }
     };
     Ok(PngImage {
-        width,
-        height,
+        width: info.width,
+        height: info.height,
         channels,
         bit_depth,
         values,

@@ -727,11 +727,21 @@ fn expect_compares_textures_with_pngs_and_words() {
     assert!(e.contains("tolerance applies to png expectations"), "{e}");
 }
 
-/// A 16-bit RGBA PNG through the image crate (big-endian samples).
+/// A 16-bit RGBA PNG written by the png crate directly, not by sm5sim
+/// (big-endian samples).
 fn write_png16(path: &Path, img: &PngImage) {
-    let buf: image::ImageBuffer<image::Rgba<u16>, Vec<u16>> =
-        image::ImageBuffer::from_raw(img.width, img.height, img.values.clone()).unwrap();
-    buf.save_with_format(path, image::ImageFormat::Png).unwrap();
+    assert_eq!(img.channels, 4);
+    let mut encoder = png::Encoder::new(
+        std::io::BufWriter::new(std::fs::File::create(path).unwrap()),
+        img.width,
+        img.height,
+    );
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Sixteen);
+    let data: Vec<u8> = img.values.iter().flat_map(|v| v.to_be_bytes()).collect();
+    let mut writer = encoder.write_header().unwrap();
+    writer.write_image_data(&data).unwrap();
+    writer.finish().unwrap();
 }
 
 #[test]
