@@ -1,6 +1,6 @@
 //! Job files: a TOML description of a shader, its resources and a sequence
 //! of steps (dispatches, re-initialisations, expectations), run by
-//! `sm5sim run`. The schema is in the README ("Job files").
+//! `sm5sim run`. The schema is in `docs/job-files.md`.
 //!
 //! Loading checks everything before anything runs: the shader loads, every
 //! resource resolves to a slot whose declaration matches its view, every slot

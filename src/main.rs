@@ -135,7 +135,7 @@ enum Command {
         #[command(flatten)]
         hlsl: HlslArgs,
     },
-    /// Compile HLSL to a DXBC container with fxc (cached; see the README).
+    /// Compile HLSL to a DXBC container with fxc (cached; see docs/hlsl.md).
     #[command(
         after_help = "Examples:\n  sm5sim compile examples/scan/scan.hlsl -o scan.dxbc\n  sm5sim compile blur.hlsl -o blur.dxbc -E blur_x -D RADIUS=4 -I include --fxc /opt/fxc/fxc"
     )]

@@ -1484,7 +1484,7 @@ fn groups_limit(prog: &Program, lockstep: bool) -> u32 {
 
 /// The lanes a packed warp aims at ([`packed_groups_limit`]): on
 /// mandelbrot's 8×8 groups, 256 lanes took 0.22 s where 64 took 0.41 s
-/// (1 thread, the README's machine, session 7); since session 10's
+/// (1 thread, a 2-vCPU Xeon VM); since session 10's
 /// unblended writes, 512 run it in 12% fewer instructions than 256
 /// (callgrind, 256² pixels: 149.0M → 131.4M; 128 lanes: 181.9M) and
 /// 0.091 s where 256 took 0.103 s (1 thread, medians; 2 threads 0.045 s

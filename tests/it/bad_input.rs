@@ -1,5 +1,5 @@
 //! Bad input that the other suites do not already cover, each with the
-//! message it gets (the README's "Bad input" table lists every kind and its
+//! message it gets (`docs/bad-input.md` lists every kind and its
 //! test).
 
 use sm5sim::job::Job;
