@@ -14,6 +14,7 @@ mod conformance_coverage;
 mod corpus;
 mod corpus_smoke;
 mod disasm;
+mod docs;
 mod families;
 mod feedback;
 mod fuzz_corpus;
