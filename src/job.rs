@@ -1093,8 +1093,10 @@ impl Job {
                                 texture_writes(&c, sub, r, &program, base)
                                     .map_err(|m| spec_err(key.clone(), m))?;
                             } else {
-                                check_content(&c, r, &program, base, true)
-                                    .map_err(|m| spec_err(key.clone(), m))?;
+                                check_content(&c, r, &program, base, true).map_err(|m| {
+                                    let (k, m) = content_key(&key, m);
+                                    spec_err(k, m)
+                                })?;
                             }
                             Some(Box::new(c))
                         };
@@ -1113,8 +1115,10 @@ impl Job {
                             parse_check(t, counter).map_err(|m| spec_err(key.clone(), m))?;
                         match &check {
                             Check::Words { content, .. } => {
-                                check_content(content, r, &program, base, false)
-                                    .map_err(|m| spec_err(key.clone(), m))?;
+                                check_content(content, r, &program, base, false).map_err(|m| {
+                                    let (k, m) = content_key(&key, m);
+                                    spec_err(k, m)
+                                })?;
                             }
                             Check::Png { path, .. } => {
                                 let (w, h) = png_target(r).map_err(|m| spec_err(key.clone(), m))?;
@@ -1998,7 +2002,7 @@ fn resolve_resource(
         storage: Storage::Buffer(buffer),
     };
     if let Some(c) = &content {
-        check_content(c, &r, program, base, true).map_err(|m| e("init", m))?;
+        check_content(c, &r, program, base, true).map_err(|m| content_key("init", m))?;
         let words =
             generate(c, r.data().len_words(), program, &r, base).map_err(|m| e("init", m))?;
         r.data()
@@ -2242,9 +2246,9 @@ fn generate(
     Err("no contents given".into())
 }
 
-/// `fields = { name = value }` for a constant buffer, placed by RDEF offsets.
-/// Integers go into int/uint variables as is and into float variables as
-/// floats; floats go into float variables only.
+/// `fields = { name = value }` for a constant buffer, placed as HLSL packs
+/// each variable ([`crate::cbuffer`]). An error about one value is reported
+/// as `fields.PATH: message` ([`content_key`] moves the path into the key).
 fn cbuffer_fields(
     fields: &toml::Table,
     n: usize,
@@ -2261,58 +2265,21 @@ fn cbuffer_fields(
                 r.slot
             )
         })?;
-    let mut words = vec![0u32; n];
-    for (name, value) in fields {
-        let var = cb
-            .variables
-            .iter()
-            .find(|v| &v.name == name)
-            .ok_or_else(|| {
-                let known: Vec<_> = cb.variables.iter().map(|v| v.name.as_str()).collect();
-                format!(
-                    "cbuffer {} has no variable '{name}' (it has: {})",
-                    cb.name,
-                    known.join(", ")
-                )
-            })?;
-        // D3D_SVT_*: 1 bool, 2 int, 3 float, 19 uint
-        let is_float = var.ty.base_type == 3;
-        let values: Vec<&toml::Value> = match value {
-            toml::Value::Array(a) => a.iter().collect(),
-            v => vec![v],
-        };
-        if values.len() * 4 > var.size as usize {
-            return Err(format!(
-                "{name}: {} values do not fit its {} bytes",
-                values.len(),
-                var.size
-            ));
-        }
-        for (k, v) in values.iter().enumerate() {
-            let bits = match (v, is_float) {
-                (toml::Value::Integer(i), true) => (*i as f32).to_bits(),
-                (toml::Value::Float(f), true) => (*f as f32).to_bits(),
-                (toml::Value::Integer(i), false) => {
-                    if *i < i32::MIN as i64 || *i > u32::MAX as i64 {
-                        return Err(format!("{name} = {i} does not fit 32 bits"));
-                    }
-                    *i as u32
-                }
-                (toml::Value::Boolean(b), false) => *b as u32,
-                (other, _) => {
-                    return Err(format!(
-                        "{name}: {other} does not fit a {} variable",
-                        if is_float { "float" } else { "integer" }
-                    ))
-                }
-            };
-            let w = var.offset as usize / 4 + k;
-            *words.get_mut(w).ok_or_else(|| {
-                format!("{name} lies past the end of the {}-byte buffer", n * 4)
-            })? = bits;
-        }
+    crate::cbuffer::pack_fields(fields, cb, n)
+        .map_err(|e| format!("fields.{}: {}", e.path, e.message))
+}
+
+/// The key and message of a contents error at `key` (`init`,
+/// `steps[2].set`): an error about one value of `fields` names that value,
+/// `KEY.fields.w[1]`, so that the position points at it.
+fn content_key(key: &str, message: String) -> (String, String) {
+    if let Some((path, m)) = message
+        .strip_prefix("fields.")
+        .and_then(|rest| rest.split_once(": "))
+    {
+        return (format!("{key}.fields.{path}"), m.to_string());
     }
-    Ok(words)
+    (key.to_string(), message)
 }
 
 // ---------------------------------------------------------------------------

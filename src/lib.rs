@@ -25,6 +25,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod cbuffer;
 pub mod compiler;
 pub mod fuzzing;
 pub mod job;

@@ -7,6 +7,7 @@
 //! `tests/texture_jobs/`, `tests/texture_races/`.
 
 mod bad_input;
+mod cbuffers;
 mod class_linkage;
 mod cli;
 mod conformance;
