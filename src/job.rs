@@ -641,6 +641,8 @@ struct Expect {
     resource: usize,
     check: Check,
     text: String,
+    /// `first`/`count` given: the words compared (else the whole resource)
+    words: Option<std::ops::Range<usize>>,
 }
 
 #[derive(Debug, Clone)]
@@ -1111,14 +1113,36 @@ impl Job {
                         });
                     } else {
                         let text = format!("{rname} {}", value_text(value));
+                        let first =
+                            take_u32(&mut t, "first").map_err(|m| spec_err(key.clone(), m))?;
+                        let count =
+                            take_u32(&mut t, "count").map_err(|m| spec_err(key.clone(), m))?;
+                        let words = if first.is_some() || count.is_some() {
+                            Some(
+                                expect_range(r, first, count)
+                                    .map_err(|(k, m)| spec_err(format!("{key}.{k}"), m))?,
+                            )
+                        } else {
+                            None
+                        };
                         let check =
                             parse_check(t, counter).map_err(|m| spec_err(key.clone(), m))?;
+                        if words.is_some() && matches!(check, Check::Counter(_) | Check::Png { .. })
+                        {
+                            return Err(spec_err(
+                                format!("{key}.first"),
+                                "first and count select elements for word and sum/min/max checks, not for counter or png".into(),
+                            ));
+                        }
                         match &check {
                             Check::Words { content, .. } => {
-                                check_content(content, r, &program, base, false).map_err(|m| {
-                                    let (k, m) = content_key(&key, m);
-                                    spec_err(k, m)
-                                })?;
+                                let n = words.as_ref().map_or(r.data().len_words(), |w| w.len());
+                                check_content_words(content, r, n, &program, base).map_err(
+                                    |m| {
+                                        let (k, m) = content_key(&key, m);
+                                        spec_err(k, m)
+                                    },
+                                )?;
                             }
                             Check::Png { path, .. } => {
                                 let (w, h) = png_target(r).map_err(|m| spec_err(key.clone(), m))?;
@@ -1142,6 +1166,7 @@ impl Job {
                             resource: ri,
                             check,
                             text,
+                            words,
                         }));
                     }
                 }
@@ -1483,8 +1508,17 @@ impl Job {
         let r = &self.resources[e.resource];
         let got = match e.check {
             Check::Png { .. } => Vec::new(), // compared texel by texel
-            _ => r.data().to_words(),
+            _ => {
+                let mut words = r.data().to_words();
+                if let Some(range) = &e.words {
+                    words.truncate(range.end);
+                    words.drain(..range.start);
+                }
+                words
+            }
         };
+        // mismatches name the resource's own word index
+        let base_index = e.words.as_ref().map_or(0, |w| w.start);
         let scalar = |mismatch: bool, expected: u32, got: u32| StepReport::Expect {
             what: e.text.clone(),
             mismatches: mismatch as usize,
@@ -1561,7 +1595,7 @@ impl Job {
                                 }
                             };
                             first.push(Mismatch {
-                                index: i,
+                                index: base_index + i,
                                 expected: text(want),
                                 got: text(have),
                             });
@@ -1772,7 +1806,10 @@ fn resolve_resource(
     let slot = match (&spec.slot, binding) {
         (Some(s), _) => parse_slot(s).ok_or_else(|| {
             if s.trim().to_ascii_lowercase().starts_with('s') {
-                e("slot", format!("'{s}' is a sampler slot; samplers go under [samplers.NAME]"))
+                e(
+                    "slot",
+                    format!("'{s}' is a sampler slot; samplers go under [samplers.NAME]"),
+                )
             } else {
                 e("slot", format!("'{s}' is not a slot like t0, u1, cb0"))
             }
@@ -1791,12 +1828,19 @@ fn resolve_resource(
             },
             index: b.bind_point,
         },
-        (None, None) => {
-            return Err(e(
-                "slot",
-                format!("'{name}' is not a resource name in the shader's RDEF; give slot = \"t0\" (or u#, cb#)"),
-            ))
-        }
+        // a key that is a slot name binds there
+        (None, None) => match parse_slot(name) {
+            Some(s) => s,
+            None => {
+                return Err(e(
+                    "slot",
+                    format!(
+                    "'{name}' is neither a resource name in the shader's RDEF nor a slot name; {}",
+                    declared_names(program)
+                ),
+                ))
+            }
+        },
     };
     // View, checked against the shader's declaration.
     let declared = match slot.kind {
@@ -1886,10 +1930,27 @@ fn resolve_resource(
             }
             (_, Some(BufferDeclKind::Typed { .. })) => View::Typed(typed_format(spec)?),
             (_, None) => {
-                return Err(e(
-                    "view",
-                    format!("the shader does not declare {slot}; give view = ..."),
-                ))
+                // a slot given that the shader does not declare: most often
+                // the wrong slot for a name the shader binds elsewhere
+                let moved =
+                    binding.filter(|b| spec.slot.is_some() && b.input_type != InputType::Sampler);
+                return Err(match moved {
+                    Some(b) => e(
+                        "slot",
+                        format!(
+                            "the shader declares '{name}' at {}{}, not {slot}; leave slot out or give slot = \"{0}{1}\"",
+                            b.input_type.register_prefix(),
+                            b.bind_point
+                        ),
+                    ),
+                    None => e(
+                        if spec.slot.is_some() { "slot" } else { "view" },
+                        format!(
+                            "the shader declares nothing at {slot}; {} (an undeclared slot needs view = \"raw\", \"structured\" or \"typed\")",
+                            declared_names(program)
+                        ),
+                    ),
+                });
             }
         },
     };
@@ -1981,11 +2042,48 @@ fn resolve_resource(
             }
         }
     };
+    // the key the size came from, for the rules below
+    let size_key = if spec.size_bytes.is_some() {
+        "size_bytes"
+    } else if spec.elements.is_some() {
+        "elements"
+    } else {
+        "init"
+    };
+    if size == 0 {
+        return Err(e(
+            size_key,
+            "a buffer of 0 bytes: D3D11 refuses a ByteWidth of 0 (ID3D11Device::CreateBuffer, D3D11_BUFFER_DESC)".into(),
+        ));
+    }
     if size % 4 != 0 {
         return Err(e(
             "size_bytes",
             MemError::UnalignedSize(size as usize).to_string(),
         ));
+    }
+    match view {
+        View::Structured(stride) if size % u64::from(stride) != 0 => {
+            return Err(e(
+                size_key,
+                format!(
+                    "{size} bytes is not a whole number of {stride}-byte structures: D3D11 refuses a structured buffer whose ByteWidth is not a multiple of StructureByteStride (ID3D11Device::CreateBuffer, D3D11_BUFFER_DESC); the last {} bytes would be outside every view",
+                    size % u64::from(stride)
+                ),
+            ))
+        }
+        View::Typed(f) if size % f.size_bytes() as u64 != 0 => {
+            return Err(e(
+                size_key,
+                format!(
+                    "{size} bytes is not a whole number of {}-byte {} elements: a typed view covers whole elements (D3D11_BUFFER_SRV / D3D11_BUFFER_UAV NumElements), so the last {} bytes would be outside it",
+                    f.size_bytes(),
+                    f.name(),
+                    size % f.size_bytes() as u64
+                ),
+            ))
+        }
+        _ => {}
     }
     const MAX_BYTES: u64 = 1 << 32;
     if size > MAX_BYTES {
@@ -2144,6 +2242,18 @@ fn check_content(
     base: &Path,
     _init: bool,
 ) -> Result<(), String> {
+    check_content_words(c, r, r.data().len_words(), program, base)
+}
+
+/// [`check_content`] for contents of `words` 32-bit words of `r` (an
+/// expectation's element range, or the whole resource).
+fn check_content_words(
+    c: &Content,
+    r: &Resource,
+    words: usize,
+    program: &Program,
+    base: &Path,
+) -> Result<(), String> {
     if c.is_texel_form() && r.texture().is_none() {
         return Err(format!(
             "{} is for textures; '{}' is a buffer",
@@ -2151,13 +2261,19 @@ fn check_content(
             r.name
         ));
     }
-    let words = r.data().len_words();
     if let Some(n) = c.natural_words(base)? {
         if n != words {
-            return Err(format!(
-                "{n} values given but '{}' holds {words} 32-bit words",
-                r.name
-            ));
+            let whole = r.data().len_words();
+            return Err(if words == whole {
+                format!(
+                    "{n} values given but '{}' holds {words} 32-bit words",
+                    r.name
+                )
+            } else {
+                format!(
+                    "{n} values given but the elements selected by first and count hold {words} 32-bit words"
+                )
+            });
         }
     }
     check_generators(c)?;
@@ -2168,6 +2284,92 @@ fn check_content(
         generate(c, words, program, r, base)?;
     }
     Ok(())
+}
+
+/// The 32-bit words of elements `first .. first + count` of buffer `r`
+/// (`count` defaults to the rest): an element is a word of a raw view, a
+/// structure of a structured view, an element of a typed view whose format
+/// is a whole number of words, a 16-byte register of a constant buffer.
+///
+/// # Errors
+/// `(key, message)`: a texture, a typed format smaller than a word, a count
+/// of 0, or a range past the last element.
+fn expect_range(
+    r: &Resource,
+    first: Option<u32>,
+    count: Option<u32>,
+) -> Result<std::ops::Range<usize>, (String, String)> {
+    let key = if first.is_some() { "first" } else { "count" };
+    let err = |k: &str, m: String| Err((k.to_string(), m));
+    let element_bytes = match r.view {
+        View::Raw => 4,
+        View::Structured(s) => s as usize,
+        View::Constant => 16,
+        View::Typed(f) if f.size_bytes() % 4 == 0 => f.size_bytes() as usize,
+        View::Typed(f) => {
+            return err(
+                key,
+                format!(
+                    "'{}' is a typed view of {}, whose {}-byte elements are not whole 32-bit words; compare the whole resource",
+                    r.name,
+                    f.name(),
+                    f.size_bytes()
+                ),
+            )
+        }
+        View::Texture { .. } => {
+            return err(
+                key,
+                format!("'{}' is a texture; first and count select buffer elements", r.name),
+            )
+        }
+    };
+    let per = element_bytes / 4;
+    let elements = r.data().len_words() / per;
+    let first = first.unwrap_or(0) as usize;
+    let count = match count {
+        Some(0) => return err("count", "count must be at least 1".into()),
+        Some(c) => c as usize,
+        None => elements.saturating_sub(first),
+    };
+    if first >= elements || first + count > elements {
+        return err(
+            if first >= elements { "first" } else { "count" },
+            format!(
+                "elements {first}..{} are not all in '{}', which holds {elements} elements of {element_bytes} bytes",
+                first + count,
+                r.name
+            ),
+        );
+    }
+    Ok(first * per..(first + count) * per)
+}
+
+/// "it declares u0 ('bins'), t0 ('keys'), cb0 ('Params')": the shader's
+/// resource slots with their RDEF names, for messages about a name or slot
+/// the job gives wrongly.
+fn declared_names(program: &Program) -> String {
+    let Some(refl) = program.reflection.as_ref() else {
+        return "the shader has no RDEF names; give slot = \"t0\" (or u#, cb#)".into();
+    };
+    let names: Vec<String> = refl
+        .bindings
+        .iter()
+        .filter(|b| b.input_type != InputType::Sampler)
+        .map(|b| {
+            format!(
+                "{}{} ('{}')",
+                b.input_type.register_prefix(),
+                b.bind_point,
+                b.name
+            )
+        })
+        .collect();
+    if names.is_empty() {
+        "the shader declares no resources".into()
+    } else {
+        format!("it declares {}", names.join(", "))
+    }
 }
 
 /// Check the ranges of random generators.

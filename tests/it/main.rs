@@ -20,6 +20,7 @@ mod families;
 mod feedback;
 mod fuzz_corpus;
 mod hlsl;
+mod job_rules;
 mod listing_jobs;
 mod listing_roundtrip;
 mod packing;
