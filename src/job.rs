@@ -392,7 +392,21 @@ impl Content {
     }
 
     /// Number of words this content has by itself (lists and files), if any.
-    fn natural_words(&self, base: &Path) -> Result<Option<usize>, String> {
+    /// The 32-bit words a list or file gives, when it fixes a count; for a
+    /// `.npy` file, those it holds for a resource of `view`.
+    fn natural_words(&self, base: &Path, view: View) -> Result<Option<usize>, String> {
+        if let Some(f) = self.file.as_ref().filter(|f| crate::npy::is_npy(f)) {
+            let arr = crate::npy::read(&base.join(f))?;
+            return Ok(match view {
+                View::Typed(format) => {
+                    let bytes = arr.layout.shape.first().copied().unwrap_or(0) as usize
+                        * format.size_bytes() as usize;
+                    bytes.is_multiple_of(4).then_some(bytes / 4)
+                }
+                View::Texture { .. } => None,
+                _ => arr.data.len().is_multiple_of(4).then_some(arr.data.len() / 4),
+            });
+        }
         Ok(if let Some(v) = &self.u32 {
             Some(v.len())
         } else if let Some(v) = &self.i32 {
@@ -2032,7 +2046,7 @@ fn resolve_resource(
         (None, Some(b)) => b,
         (None, None) => {
             let natural = match &content {
-                Some(c) => c.natural_words(base).map_err(|m| e("init", m))?,
+                Some(c) => c.natural_words(base, view).map_err(|m| e("init", m))?,
                 None => None,
             };
             match (natural, view) {
@@ -2261,7 +2275,11 @@ fn check_content_words(
             r.name
         ));
     }
-    if let Some(n) = c.natural_words(base)? {
+    if c.file.as_ref().is_some_and(|f| crate::npy::is_npy(f)) {
+        // the file's dtype and shape against the resource, expected and given
+        return generate(c, words, program, r, base).map(drop);
+    }
+    if let Some(n) = c.natural_words(base, r.view)? {
         if n != words {
             let whole = r.data().len_words();
             return Err(if words == whole {
@@ -2425,6 +2443,34 @@ fn generate(
     }
     if let Some(g) = c.random_f32 {
         return Ok(random_f32_words(g.seed, g.min, g.max, n));
+    }
+    if let Some(f) = c.file.as_ref().filter(|f| crate::npy::is_npy(f)) {
+        let p = base.join(f);
+        let arr = crate::npy::read(&p)?;
+        let words = if let Some(tex) = r.texture() {
+            // the storage as it is, with mip 0 slice 0 from the file: an
+            // expectation then compares that subresource only
+            let sub = crate::npy::texture_bytes(&arr, &p, r, 0)?;
+            let mut bytes = r.data().to_bytes();
+            let range = tex
+                .subresource_range(0, 0)
+                .ok_or_else(|| format!("'{}' has no mip 0, slice 0", r.name))?;
+            bytes[range].copy_from_slice(&sub);
+            bytes
+                .chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect()
+        } else {
+            crate::npy::buffer_words(&arr, &p, r, program)?
+        };
+        if words.len() != n {
+            return Err(format!(
+                "{}: {} values for the {n} 32-bit words selected",
+                p.display(),
+                words.len()
+            ));
+        }
+        return Ok(words);
     }
     if let Some(f) = &c.file {
         let p = base.join(f);
@@ -2851,6 +2897,13 @@ fn texture_writes(
         }
     }
     let size_of = |s: Subresource| tex.subresource_range(s.mip, s.slice).map_or(0, |r| r.len());
+    if let Some(f) = c.file.as_ref().filter(|f| crate::npy::is_npy(f)) {
+        let s = sub.unwrap_or(Subresource { mip: 0, slice: 0 });
+        let p = base.join(f);
+        let arr = crate::npy::read(&p)?;
+        let bytes = crate::npy::texture_bytes(&arr, &p, r, s.mip)?;
+        return Ok(TexWrite::Subresources(vec![(s, bytes)]));
+    }
     if let Some(p) = &c.png {
         let s = sub.unwrap_or(Subresource { mip: 0, slice: 0 });
         let png = read_png(&base.join(p))?;
@@ -2877,7 +2930,7 @@ fn texture_writes(
     check_generators(c)?;
     let Some(s) = sub else {
         let words = r.data().len_words();
-        if let Some(n) = c.natural_words(base)? {
+        if let Some(n) = c.natural_words(base, r.view)? {
             if n != words {
                 return Err(format!(
                     "{n} values given but '{}' holds {words} 32-bit words (all its subresources)",
@@ -2904,7 +2957,7 @@ fn texture_writes(
         return Ok(TexWrite::Subresources(vec![(s, bytes)]));
     }
     let words = size.div_ceil(4);
-    if let Some(n) = c.natural_words(base)? {
+    if let Some(n) = c.natural_words(base, r.view)? {
         if n != words {
             return Err(format!(
                 "{n} values given but mip {} slice {} of '{}' holds {words} 32-bit words",

@@ -29,6 +29,7 @@ pub mod cbuffer;
 pub mod compiler;
 pub mod fuzzing;
 pub mod job;
+pub mod npy;
 pub mod smoke;
 
 pub use sim_core;

@@ -639,7 +639,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             }
             for (name, file) in dumps {
                 let r = job.resource(&name).context("checked above")?;
-                dump::dump(r, &file)?;
+                dump::dump(r, &job.program, &file)?;
             }
             Ok(ok)
         }

@@ -23,6 +23,7 @@ mod hlsl;
 mod job_rules;
 mod listing_jobs;
 mod listing_roundtrip;
+mod npy;
 mod packing;
 mod profile;
 mod progress;
