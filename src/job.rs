@@ -404,7 +404,11 @@ impl Content {
                     bytes.is_multiple_of(4).then_some(bytes / 4)
                 }
                 View::Texture { .. } => None,
-                _ => arr.data.len().is_multiple_of(4).then_some(arr.data.len() / 4),
+                _ => arr
+                    .data
+                    .len()
+                    .is_multiple_of(4)
+                    .then_some(arr.data.len() / 4),
             });
         }
         Ok(if let Some(v) = &self.u32 {
@@ -2761,7 +2765,13 @@ fn resolve_texture(
         TextureView::srv(&texture, dimension, format, range).map(|_| ())
     };
     if let Err(err) = made {
-        let m = err.to_string();
+        // the rule's source: the view description D3D11 checks
+        let source = if slot.kind == SlotKind::Uav {
+            "ID3D11Device::CreateUnorderedAccessView, D3D11_UNORDERED_ACCESS_VIEW_DESC"
+        } else {
+            "ID3D11Device::CreateShaderResourceView, D3D11_SHADER_RESOURCE_VIEW_DESC"
+        };
+        let m = format!("{err} (D3D11 refuses such a view: {source})");
         let key = error_key(
             &m,
             spec,

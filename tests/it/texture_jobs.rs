@@ -228,6 +228,11 @@ fn other_texture_and_sampler_mistakes_are_refused() {
         "resources.tex.most_detailed_mip",
         "first mip 1 of a texture with 1 mips",
     );
+    // with the rule's source
+    assert!(
+        e.contains("(D3D11 refuses such a view: ID3D11Device::Create"),
+        "{e}"
+    );
     let e = tex("init = { fill_texel = [1, 2, 3, 4, 5] }\n");
     assert_error(
         &e,
