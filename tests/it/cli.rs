@@ -62,7 +62,9 @@ fn every_example_job_passes() {
     );
 }
 
-const SMALL: &str = r#"
+/// A small histogram job (5 keys into 256 bins); `SHADER` is replaced by
+/// the shader to run. Also used by `job_rules`.
+pub(crate) const SMALL: &str = r#"
 shader = "SHADER"
 [resources.keys]
 init = { u32 = [1, 2, 3, 2, 258] }

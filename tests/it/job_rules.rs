@@ -20,18 +20,10 @@ fn load(dir: &Path, text: &str) -> Result<Job, String> {
         .map_err(|e| e.to_string())
 }
 
-/// 5 keys into the histogram's 256 bins (keys 1, 2, 3, 2, 258).
-const HISTOGRAM: &str = "shader = \"histogram.dxbc\"
-[resources.keys]
-init = { u32 = [1, 2, 3, 2, 258] }
-[resources.bins]
-elements = 256
-init = { fill_u32 = 0 }
-[resources.Params]
-init = { fields = { key_count = 5 } }
-[[steps]]
-dispatch = [1, 1, 1]
-";
+/// 5 keys into the histogram's 256 bins (keys 1, 2, 3, 2, 258), dispatched.
+fn histogram() -> String {
+    super::cli::SMALL.replace("SHADER", "histogram.dxbc")
+}
 
 fn expect_reports(text: &str) -> Vec<StepReport> {
     let job = load(&example("histogram"), text).unwrap();
@@ -40,7 +32,7 @@ fn expect_reports(text: &str) -> Vec<StepReport> {
 
 #[test]
 fn a_resource_key_that_is_a_slot_name_binds_there() {
-    let text = HISTOGRAM
+    let text = histogram()
         .replace("[resources.keys]", "[resources.t0]")
         .replace("[resources.bins]", "[resources.u0]")
         .replace("[resources.Params]", "[resources.cb0]")
@@ -51,7 +43,7 @@ fn a_resource_key_that_is_a_slot_name_binds_there() {
 
 #[test]
 fn a_wrong_slot_names_the_slot_the_shader_declares() {
-    let text = HISTOGRAM.replace("[resources.bins]\n", "[resources.bins]\nslot = \"u1\"\n");
+    let text = histogram().replace("[resources.bins]\n", "[resources.bins]\nslot = \"u1\"\n");
     let e = load(&example("histogram"), &text).unwrap_err();
     assert!(
         e.contains("resources.bins.slot")
@@ -61,7 +53,7 @@ fn a_wrong_slot_names_the_slot_the_shader_declares() {
         "{e}"
     );
     // a label that is no RDEF name and no slot: what the shader declares
-    let text = HISTOGRAM.replace("[resources.bins]", "[resources.counts]");
+    let text = histogram().replace("[resources.bins]", "[resources.counts]");
     let e = load(&example("histogram"), &text).unwrap_err();
     assert!(
         e.contains("resources.counts.slot")
@@ -74,7 +66,10 @@ fn a_wrong_slot_names_the_slot_the_shader_declares() {
         "{e}"
     );
     // a label bound to a slot the shader does not declare, with no view
-    let text = format!("{HISTOGRAM}[resources.extra]\nslot = \"u5\"\nelements = 4\n");
+    let text = format!(
+        "{}[resources.extra]\nslot = \"u5\"\nelements = 4\n",
+        histogram()
+    );
     let e = load(&example("histogram"), &text).unwrap_err();
     assert!(
         e.contains("resources.extra.slot")
@@ -85,13 +80,13 @@ fn a_wrong_slot_names_the_slot_the_shader_declares() {
 
 #[test]
 fn a_buffer_of_zero_bytes_is_refused() {
-    let text = HISTOGRAM.replace("elements = 256", "elements = 0");
+    let text = histogram().replace("elements = 256", "elements = 0");
     let e = load(&example("histogram"), &text).unwrap_err();
     assert!(
         e.contains("resources.bins.elements") && e.contains("D3D11 refuses a ByteWidth of 0"),
         "{e}"
     );
-    let text = HISTOGRAM.replace("init = { u32 = [1, 2, 3, 2, 258] }", "init = { u32 = [] }");
+    let text = histogram().replace("init = { u32 = [1, 2, 3, 2, 258] }", "init = { u32 = [] }");
     let e = load(&example("histogram"), &text).unwrap_err();
     assert!(
         e.contains("resources.keys.init") && e.contains("ByteWidth of 0"),
@@ -154,10 +149,11 @@ fn a_typed_buffer_must_hold_whole_elements() {
 fn expect_compares_an_element_range() {
     // bins 1, 2, 3 hold 1, 2 and 1 (258 lands in bin 2)
     let reports = expect_reports(&format!(
-        "{HISTOGRAM}[[steps]]\nexpect = {{ resource = \"bins\", first = 1, count = 3, u32 = [1, 3, 1] }}\n\
+        "{}[[steps]]\nexpect = {{ resource = \"bins\", first = 1, count = 3, u32 = [1, 3, 1] }}\n\
          [[steps]]\nexpect = {{ resource = \"bins\", first = 4, fill_u32 = 0 }}\n\
          [[steps]]\nexpect = {{ resource = \"bins\", first = 0, count = 4, sum_u32 = 5 }}\n\
-         [[steps]]\nexpect = {{ resource = \"bins\", first = 2, count = 2, u32 = [3, 7] }}\n"
+         [[steps]]\nexpect = {{ resource = \"bins\", first = 2, count = 2, u32 = [3, 7] }}\n",
+        histogram()
     ));
     assert!(
         reports[1].passed() && reports[2].passed() && reports[3].passed(),
@@ -231,7 +227,10 @@ fn element_ranges_out_of_bounds_or_of_the_wrong_kind_are_refused() {
         ),
     ];
     for (form, key, message) in cases {
-        let text = format!("{HISTOGRAM}[[steps]]\nexpect = {{ resource = \"bins\", {form} }}\n");
+        let text = format!(
+            "{}[[steps]]\nexpect = {{ resource = \"bins\", {form} }}\n",
+            histogram()
+        );
         let e = load(&example("histogram"), &text).unwrap_err();
         assert!(e.contains(key) && e.contains(message), "{form}: {e}");
     }
