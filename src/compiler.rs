@@ -36,7 +36,6 @@ use std::collections::{BTreeMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The environment variable naming the compiler (after `--fxc`).
@@ -522,30 +521,7 @@ pub fn cache_dir() -> Option<PathBuf> {
     }
 }
 
-static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
-
-fn temp_name(stem: &str) -> String {
-    let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    format!("{stem}.{}.{n}.{nanos}.tmp", std::process::id())
-}
-
-/// Write `bytes` to `path` atomically: a temporary file beside it, then a rename.
-fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let stem = path
-        .file_name()
-        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(temp_name(&stem));
-    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
+use crate::files::{temp_name, write_atomic};
 
 /// What identifies a compiler installation without running it: its path,
 /// size and mtime, and those of a `d3dcompiler_47.dll` beside it or in `bin/`.
@@ -613,7 +589,7 @@ fn compiler_identity(compiler: &Path, cache: &Path) -> String {
 /// [`CompileError`]s naming the file: no compiler, an unreadable source,
 /// compile errors (with the compiler's output as is), I/O.
 pub fn compile(req: &HlslRequest, options: &CompileOptions) -> Result<Compiled, CompileError> {
-    let source = std::fs::read(&req.source).map_err(|source| CompileError::Read {
+    let source = crate::files::read_input(&req.source).map_err(|source| CompileError::Read {
         path: req.source.clone(),
         source,
     })?;
@@ -745,7 +721,7 @@ pub fn compile_to_file(
     output: &Path,
 ) -> Result<Compiled, CompileError> {
     let c = compile(req, options)?;
-    std::fs::write(output, &c.dxbc).map_err(|source| CompileError::Write {
+    write_atomic(output, &c.dxbc).map_err(|source| CompileError::Write {
         path: output.to_owned(),
         source,
     })?;

@@ -3,6 +3,7 @@
 //! PNG image of a 2D texture when FILE ends in `.png`.
 
 use anyhow::{bail, Context};
+use sm5sim::files;
 use sm5sim::job::{self, PngImage, Resource};
 use sm5sim::npy;
 use sm5sim::sim_core::Program;
@@ -51,7 +52,7 @@ pub fn dump(r: &Resource, program: &Program, file: &Path) -> anyhow::Result<()> 
         Some("npy") => {
             let (layout, data) = npy::dump(r, program)
                 .map_err(|m| anyhow::anyhow!("--dump {}={}: {m}", r.name, file.display()))?;
-            std::fs::write(file, npy::encode(&layout, &data))
+            files::write_atomic(file, &npy::encode(&layout, &data))
                 .with_context(|| format!("writing {}", file.display()))
         }
         Some("png") => {
@@ -59,7 +60,7 @@ pub fn dump(r: &Resource, program: &Program, file: &Path) -> anyhow::Result<()> 
                 .map_err(|m| anyhow::anyhow!("--dump {}={}: {m}", r.name, file.display()))?;
             write_png(file, &img)
         }
-        _ => std::fs::write(file, r.data().to_bytes())
+        _ => files::write_atomic(file, &r.data().to_bytes())
             .with_context(|| format!("writing {}", file.display())),
     }
 }
@@ -109,5 +110,5 @@ pub fn write_png(file: &Path, img: &PngImage) -> anyhow::Result<()> {
         .write_image_data(&data)
         .and_then(|()| writer.finish())
         .with_context(|| format!("writing {}", file.display()))?;
-    std::fs::write(file, bytes).with_context(|| format!("writing {}", file.display()))
+    files::write_atomic(file, &bytes).with_context(|| format!("writing {}", file.display()))
 }

@@ -419,9 +419,14 @@ impl Content {
             Some(v.len())
         } else if let Some(f) = &self.file {
             let p = base.join(f);
-            let len = std::fs::metadata(&p)
-                .map_err(|e| format!("{}: {e}", p.display()))?
-                .len();
+            let meta = std::fs::metadata(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+            if !meta.is_file() {
+                return Err(format!(
+                    "{}: is not a regular file (a directory, device, FIFO or socket); give a file",
+                    p.display()
+                ));
+            }
+            let len = meta.len();
             if len % 4 != 0 {
                 return Err(format!(
                     "{}: {len} bytes is not a whole number of 32-bit words",
@@ -697,6 +702,10 @@ pub struct Job {
     /// Things that are legal but probably not meant, e.g. a constant buffer
     /// smaller than the shader declares (reads past it return 0, FS §7.5).
     pub warnings: Vec<String>,
+    /// The files this job reads: the job file, the shader, and every file a
+    /// `file` or `png` key names (outputs must not overwrite them,
+    /// [`crate::files::check_output`]).
+    pub inputs: Vec<PathBuf>,
     steps: Vec<Step>,
     base: PathBuf,
     /// the shader file's bytes (DXBC or listing), for the checker's listing lines
@@ -837,7 +846,7 @@ impl Job {
         load: &LoadOptions,
         compile: &CompileOptions,
     ) -> Result<Self, JobError> {
-        let text = std::fs::read_to_string(path).map_err(|source| JobError::Io {
+        let text = crate::files::read_input_text(path).map_err(|source| JobError::Io {
             path: path.to_owned(),
             source,
         })?;
@@ -902,6 +911,14 @@ impl Job {
             path: path.to_owned(),
             message: e.to_string(),
         })?;
+        if file.shader.as_os_str().is_empty() {
+            return Err(JobError::Spec {
+                at: locate(text, "shader"),
+                path: path.to_owned(),
+                key: "shader".into(),
+                message: "names no file: give the .dxbc, .cso, .asm or .hlsl to run".into(),
+            });
+        }
         let shader_path = base.join(&file.shader);
         let (bytes, compiled) = if compiler::is_hlsl(&shader_path) {
             let req = hlsl_request(&file, &shader_path, base).map_err(|(k, m)| spec_err(k, m))?;
@@ -924,7 +941,7 @@ impl Job {
                     ),
                 ));
             }
-            let bytes = std::fs::read(&shader_path).map_err(|source| JobError::Io {
+            let bytes = crate::files::read_input(&shader_path).map_err(|source| JobError::Io {
                 path: shader_path.clone(),
                 source,
             })?;
@@ -1223,6 +1240,10 @@ impl Job {
                 }
             }
         }
+        let mut inputs = vec![path.to_owned(), shader_path.clone()];
+        if let Ok(doc) = text.parse::<toml::Table>() {
+            named_files(&toml::Value::Table(doc), base, &mut inputs);
+        }
         Ok(Job {
             path: path.to_owned(),
             program,
@@ -1230,6 +1251,7 @@ impl Job {
             resources,
             samplers,
             warnings,
+            inputs,
             steps,
             base: base.to_owned(),
             shader_bytes,
@@ -2308,6 +2330,22 @@ fn check_content_words(
     Ok(())
 }
 
+/// Every file a `file` or `png` key below `v` names, joined to `base`.
+fn named_files(v: &toml::Value, base: &Path, out: &mut Vec<PathBuf>) {
+    match v {
+        toml::Value::Table(t) => {
+            for (k, v) in t {
+                match (k.as_str(), v) {
+                    ("file" | "png", toml::Value::String(f)) => out.push(base.join(f)),
+                    _ => named_files(v, base, out),
+                }
+            }
+        }
+        toml::Value::Array(a) => a.iter().for_each(|v| named_files(v, base, out)),
+        _ => {}
+    }
+}
+
 /// The 32-bit words of elements `first .. first + count` of buffer `r`
 /// (`count` defaults to the rest): an element is a word of a raw view, a
 /// structure of a structured view, an element of a typed view whose format
@@ -2478,7 +2516,7 @@ fn generate(
     }
     if let Some(f) = &c.file {
         let p = base.join(f);
-        let bytes = std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let bytes = crate::files::read_input(&p).map_err(|e| format!("{}: {e}", p.display()))?;
         if bytes.len() != n * 4 {
             return Err(format!(
                 "{}: {} bytes, but the resource holds {} bytes",
@@ -2953,7 +2991,7 @@ fn texture_writes(
     let size = size_of(s);
     if let Some(f) = &c.file {
         let p = base.join(f);
-        let bytes = std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let bytes = crate::files::read_input(&p).map_err(|e| format!("{}: {e}", p.display()))?;
         if bytes.len() != size {
             return Err(format!(
                 "{}: {} bytes, but mip {} slice {} of '{}' holds {size} bytes",
@@ -3120,8 +3158,8 @@ impl PngImage {
 /// A message naming the file when it cannot be read or decoded.
 pub fn read_png(path: &Path) -> Result<PngImage, String> {
     let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let file = std::fs::File::open(path).map_err(|e| at(&e))?;
-    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+    let bytes = crate::files::read_input(path).map_err(|e| at(&e))?;
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
     // palette → RGB(A), gray below 8 bits → 8 bits, tRNS → an alpha channel
     decoder.set_transformations(png::Transformations::EXPAND);
     let mut reader = decoder.read_info().map_err(|e| at(&e))?;

@@ -27,6 +27,7 @@
 
 pub mod cbuffer;
 pub mod compiler;
+pub mod files;
 pub mod fuzzing;
 pub mod job;
 pub mod npy;

@@ -8,6 +8,7 @@ use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use sm5sim::compiler::{self, CompileError, CompileOptions, Compiled, HlslRequest};
+use sm5sim::files;
 use sm5sim::job::{Job, JobError, StepReport};
 use sm5sim::sim_core::check::{Access, CheckOptions, Finding, Severity};
 use sm5sim::sim_core::container::Container;
@@ -292,11 +293,29 @@ fn main() -> ExitCode {
                 }
                 eprintln!("error: {}", c.summary());
             } else {
-                eprintln!("error: {e:#}");
+                eprintln!("error: {}", error_text(&e));
             }
             ExitCode::from(2)
         }
     }
+}
+
+/// An error and its causes as one message, each cause once: a cause whose
+/// text an outer message already contains (`JobError::Shader` prints its
+/// `LoadError`, which is also its source) is not repeated.
+fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let m = cause.to_string();
+        if text.contains(&m) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&m);
+    }
+    text
 }
 
 /// `--warp-width`: a number of lanes ≥ 1, or `group` ([`WARP_WIDTH_GROUP`]).
@@ -313,6 +332,18 @@ fn parse_warp_width(s: &str) -> Result<usize, String> {
 }
 
 /// The watchdog options of `run` and `check`, with Ctrl-C cancelling.
+/// The longest `--timeout`: about 31 years; longer ones are refused rather
+/// than overflowing the clock.
+const MAX_TIMEOUT_SECONDS: f64 = 1e9;
+
+/// Worker threads allowed per core: more only costs start-up time.
+const MAX_THREADS_PER_CORE: usize = 16;
+
+/// The most worker threads `--threads` takes on a machine with `cores`.
+fn max_threads(cores: usize) -> usize {
+    (cores * MAX_THREADS_PER_CORE).max(64)
+}
+
 fn dispatch_options(
     threads: usize,
     warp_width: usize,
@@ -324,6 +355,18 @@ fn dispatch_options(
     }
     if !(timeout >= 0.0 && timeout.is_finite()) {
         bail!("--timeout must be a number of seconds ≥ 0");
+    }
+    if timeout > MAX_TIMEOUT_SECONDS {
+        bail!(
+            "--timeout {timeout}: at most {MAX_TIMEOUT_SECONDS} seconds (0 turns the timeout off)"
+        );
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let max_threads = max_threads(cores);
+    if threads > max_threads {
+        bail!(
+            "--threads {threads}: at most {max_threads} on this machine ({cores} cores; 0 = one per core)"
+        );
     }
     // Ctrl-C cancels the running dispatch; the job then ends with an error.
     let cancel = Arc::new(AtomicBool::new(false));
@@ -483,7 +526,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
         }
         Command::Disasm { file, no_checksum } => {
             let bytes =
-                std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
+                files::read_input(&file).with_context(|| format!("reading {}", file.display()))?;
             let options = LoadOptions {
                 verify_checksum: !no_checksum,
             };
@@ -499,7 +542,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             Ok(true)
         }
         Command::Asm { listing, output } => {
-            let text = std::fs::read_to_string(&listing)
+            let text = files::read_input_text(&listing)
                 .with_context(|| format!("reading {}", listing.display()))?;
             let decoded =
                 asm::assemble(&text).map_err(|e| anyhow::anyhow!("{}:{e}", listing.display()))?;
@@ -509,7 +552,9 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 .map_err(|e| anyhow::anyhow!("{}:{e}", listing.display()))?
                 .map(|r| sm5sim::sim_core::rdef_write::write_rdef(&r, decoded.version));
             let container = encode::write_container(&words, rdef.as_deref());
-            std::fs::write(&output, container)
+            files::check_output("-o", &output, std::slice::from_ref(&listing))
+                .map_err(anyhow::Error::msg)?;
+            files::write_atomic(&output, &container)
                 .with_context(|| format!("writing {}", output.display()))?;
             Ok(true)
         }
@@ -546,7 +591,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
         } => smoke(&files, fill, groups, max_instructions, no_checksum),
         Command::Info { file, no_checksum } => {
             let bytes =
-                std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
+                files::read_input(&file).with_context(|| format!("reading {}", file.display()))?;
             let options = LoadOptions {
                 verify_checksum: !no_checksum,
             };
@@ -595,8 +640,22 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 };
                 // Refuse a dump that cannot be written before anything runs.
                 dump::check(r, Path::new(file))?;
+                files::check_output(&format!("--dump {d}"), Path::new(file), &job.inputs)
+                    .map_err(anyhow::Error::msg)?;
                 dumps.push((name.to_string(), PathBuf::from(file)));
             }
+            let mut outputs: Vec<(String, PathBuf)> = dumps
+                .iter()
+                .map(|(n, f)| (format!("--dump {n}={}", f.display()), f.clone()))
+                .collect();
+            for (flag, file) in [("--profile-json", &profile_json), ("--trace", &trace)] {
+                if let Some(f) = file {
+                    files::check_output(&format!("{flag} {}", f.display()), f, &job.inputs)
+                        .map_err(anyhow::Error::msg)?;
+                    outputs.push((format!("{flag} {}", f.display()), f.clone()));
+                }
+            }
+            files::check_distinct(&outputs).map_err(anyhow::Error::msg)?;
             let mut options = dispatch_options(threads, warp_width, timeout, max_instructions)?;
             options.schedule = match (deterministic, schedule_seed) {
                 (true, _) => Some(Schedule::fixed()),
@@ -630,11 +689,11 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                     "job": job.path.display().to_string(),
                     "dispatches": profiles_json(&reports),
                 });
-                std::fs::write(file, format!("{doc:#}\n"))
+                files::write_atomic(file, format!("{doc:#}\n").as_bytes())
                     .with_context(|| format!("writing {}", file.display()))?;
             }
             if let Some(file) = &trace {
-                std::fs::write(file, chrome_trace(&reports))
+                files::write_atomic(file, chrome_trace(&reports).as_bytes())
                     .with_context(|| format!("writing {}", file.display()))?;
             }
             for (name, file) in dumps {
@@ -1185,7 +1244,7 @@ fn smoke(
     };
     let mut ok = 0;
     for f in &files {
-        let bytes = std::fs::read(f).with_context(|| format!("reading {}", f.display()))?;
+        let bytes = files::read_input(f).with_context(|| format!("reading {}", f.display()))?;
         let outcome = Program::from_file_bytes(&bytes, &load)
             .map_err(|e| e.to_string())
             .and_then(|p| smoke_run(&p, fill, groups, &options).map_err(|e| e.to_string()));

@@ -276,7 +276,7 @@ pub struct NpyArray {
 /// its header says.
 pub fn read(path: &Path) -> Result<NpyArray, String> {
     let at = |m: String| format!("{}: {m}", path.display());
-    let bytes = std::fs::read(path).map_err(|e| at(e.to_string()))?;
+    let bytes = crate::files::read_input(path).map_err(|e| at(e.to_string()))?;
     let npy = npyz::NpyFile::new(&bytes[..]).map_err(|e| at(format!("not a .npy file: {e}")))?;
     let dtype = npy.dtype();
     let shape = npy.shape().to_vec();

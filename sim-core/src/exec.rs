@@ -253,8 +253,9 @@ const WATCHDOG_INTERVAL: u32 = 4096;
 
 impl Watchdog {
     /// A watchdog allowing `max_warp_instructions` in total (u64::MAX: no
-    /// budget) and `timeout` of wall time from now (None: none), stopping
-    /// early once `cancel` becomes true.
+    /// budget) and `timeout` of wall time from now (None: none; a timeout
+    /// past what the clock can represent is none too), stopping early once
+    /// `cancel` becomes true.
     pub fn new(
         max_warp_instructions: u64,
         timeout: Option<Duration>,
@@ -262,7 +263,7 @@ impl Watchdog {
     ) -> Self {
         Self {
             max_warp_instructions,
-            deadline: timeout.map(|t| (Instant::now() + t, t)),
+            deadline: timeout.and_then(|t| Some((Instant::now().checked_add(t)?, t))),
             cancel,
             executed: AtomicU64::new(0),
             stop: AtomicBool::new(false),

@@ -24,6 +24,7 @@ mod job_rules;
 mod listing_jobs;
 mod listing_roundtrip;
 mod npy;
+mod outputs;
 mod packing;
 mod profile;
 mod progress;

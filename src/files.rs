@@ -1,0 +1,150 @@
+//! Files sm5sim reads and writes.
+//!
+//! Inputs (shaders, job files, the files a job names) are read only when
+//! they are regular files, so a device such as `/dev/zero` or a FIFO is an
+//! error, not a read that never ends ([`read_input`]).
+//!
+//! Outputs (dumps, traces, profiles, `asm -o`, `compile -o`, the compile
+//! cache) are written to a temporary file in their own directory and renamed
+//! into place, so a run that is killed or fails never leaves a truncated or
+//! mixed file ([`write_atomic`]); and each is checked before any work
+//! starts, so that a job does not run for minutes to fail at its last dump,
+//! and never overwrites one of its own inputs ([`check_output`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A name for a temporary file, unique within this process and across
+/// processes: `STEM.PID.N.NANOS.tmp`.
+pub fn temp_name(stem: &str) -> String {
+    let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    format!("{stem}.{}.{n}.{nanos}.tmp", std::process::id())
+}
+
+/// Write `bytes` to `path` atomically: a temporary file beside it, then a
+/// rename (POSIX `rename` replaces the target in one step), so readers see
+/// the old file or the whole new one; the temporary file is removed on
+/// failure. Creates `path`'s directory if needed.
+///
+/// # Errors
+/// The I/O error of creating, writing or renaming.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir)?;
+    let stem = path
+        .file_name()
+        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = dir.join(temp_name(&stem));
+    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// `path` made absolute and resolved through symbolic links as far as it
+/// exists (an output file usually does not exist yet: its directory is
+/// resolved and its name appended).
+fn resolved(path: &Path) -> PathBuf {
+    if let Ok(p) = path.canonicalize() {
+        return p;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            dir.canonicalize()
+                .map_or_else(|_| path.to_owned(), |d| d.join(name))
+        }
+        _ => path.to_owned(),
+    }
+}
+
+/// Check, before anything runs, that `path` can be written as an output:
+/// its directory exists, it is not a directory itself, and it is none of
+/// `inputs` (the files the run reads: a job file, its shader, the files
+/// its contents name).
+///
+/// # Errors
+/// A message naming `what` (`--dump bins=x.npy`, `-o`) and why.
+pub fn check_output(what: &str, path: &Path, inputs: &[PathBuf]) -> Result<(), String> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(format!(
+            "{what}: the directory {} does not exist",
+            dir.display()
+        ));
+    }
+    if path.is_dir() {
+        return Err(format!("{what}: {} is a directory", path.display()));
+    }
+    let out = resolved(path);
+    if let Some(input) = inputs.iter().find(|i| resolved(i) == out) {
+        return Err(format!(
+            "{what}: {} is one of this run's inputs ({}); write the output elsewhere",
+            path.display(),
+            input.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Check that no two outputs of one run go to the same file.
+///
+/// # Errors
+/// A message naming both.
+pub fn check_distinct(outputs: &[(String, PathBuf)]) -> Result<(), String> {
+    for (i, (a, pa)) in outputs.iter().enumerate() {
+        for (b, pb) in &outputs[i + 1..] {
+            if resolved(pa) == resolved(pb) {
+                return Err(format!("{a} and {b} both write {}", pa.display()));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Read the whole of `path`, which must be a regular file (or a link to
+/// one): a directory, a device such as `/dev/zero` or a FIFO is refused
+/// before reading, since reading it would not end or would mean nothing.
+///
+/// # Errors
+/// The OS error, or `InvalidInput` naming what `path` is.
+pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a device, FIFO or socket)"
+        };
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("is {what}; give a file"),
+        ));
+    }
+    std::fs::read(path)
+}
+
+/// [`read_input`] as UTF-8 text.
+///
+/// # Errors
+/// As [`read_input`], or `InvalidData` for text that is not UTF-8.
+pub fn read_input_text(path: &Path) -> std::io::Result<String> {
+    String::from_utf8(read_input(path)?)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}

@@ -1,0 +1,258 @@
+//! Outputs written safely and options that cannot run refused up front
+//! (issue 27): dumps, `--trace`, `--profile-json` and `asm -o` go through a
+//! temporary file and a rename; every output path is checked before the job
+//! runs (its directory exists, it is not an input of the run, no two outputs
+//! share a file); `--timeout` and `--threads` beyond what the machine can
+//! honour are refused instead of panicking or spawning for minutes; each
+//! error is printed once.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn sm5sim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+        .args(args)
+        .output()
+        .expect("run sm5sim")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// A fresh directory holding a copy of the histogram example's shader and
+/// listing and a small job file that names them.
+fn workdir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("outputs")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let ex = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/histogram");
+    for f in ["histogram.dxbc", "histogram.asm"] {
+        std::fs::copy(ex.join(f), dir.join(f)).unwrap();
+    }
+    std::fs::write(
+        dir.join("job.toml"),
+        super::cli::SMALL.replace("SHADER", "histogram.dxbc"),
+    )
+    .unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Exit 2, the message, nothing run (no step line), and no file changed.
+fn refused_before_running(o: &Output, message: &str) {
+    let t = text(o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(t.contains(message), "{t}");
+    assert!(!t.contains("step 0"), "ran: {t}");
+    assert_eq!(t.matches("error:").count(), 1, "printed once: {t}");
+}
+
+#[test]
+fn outputs_are_checked_before_the_job_runs() {
+    let dir = workdir("checked");
+    let job = dir.join("job.toml");
+    let shader = dir.join("histogram.dxbc");
+    let before = std::fs::read(&shader).unwrap();
+    let job_text = std::fs::read(&job).unwrap();
+
+    // a dump into a directory that does not exist
+    let missing = dir.join("no/such/dir/bins.npy");
+    let o = sm5sim(&["run", s(&job), "--dump", &format!("bins={}", s(&missing))]);
+    refused_before_running(&o, "does not exist");
+
+    // a dump over the job's shader, over the job file itself
+    let o = sm5sim(&["run", s(&job), "--dump", &format!("bins={}", s(&shader))]);
+    refused_before_running(&o, "is one of this run's inputs");
+    let o = sm5sim(&["run", s(&job), "--dump", &format!("keys={}", s(&job))]);
+    refused_before_running(&o, "is one of this run's inputs");
+    // also when named another way (through ./ and a relative path)
+    let o = Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+        .current_dir(&dir)
+        .args(["run", "job.toml", "--dump", "bins=./histogram.dxbc"])
+        .output()
+        .unwrap();
+    refused_before_running(&o, "is one of this run's inputs");
+
+    // a trace or profile over an input, two outputs to one file, a directory
+    let o = sm5sim(&["run", s(&job), "--trace", s(&shader)]);
+    refused_before_running(&o, "--trace");
+    let out = dir.join("out.bin");
+    let o = sm5sim(&[
+        "run",
+        s(&job),
+        "--dump",
+        &format!("bins={}", s(&out)),
+        "--profile-json",
+        s(&out),
+    ]);
+    refused_before_running(&o, "both write");
+    let o = sm5sim(&["run", s(&job), "--dump", &format!("bins={}", s(&dir))]);
+    refused_before_running(&o, "is a directory");
+
+    assert_eq!(std::fs::read(&shader).unwrap(), before);
+    assert_eq!(std::fs::read(&job).unwrap(), job_text);
+
+    // asm onto its own listing
+    let listing = dir.join("histogram.asm");
+    let listing_text = std::fs::read(&listing).unwrap();
+    let o = sm5sim(&["asm", s(&listing), "-o", s(&listing)]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("-o") && t.contains("is one of this run's inputs"),
+        "{t}"
+    );
+    assert_eq!(std::fs::read(&listing).unwrap(), listing_text);
+}
+
+#[test]
+fn outputs_replace_files_whole_and_leave_no_temporary_file() {
+    let dir = workdir("atomic");
+    let job = dir.join("job.toml");
+    let npy = dir.join("bins.npy");
+    let bin = dir.join("bins.bin");
+    let trace = dir.join("trace.json");
+    // an older, longer file at each path is replaced, not overwritten in place
+    for f in [&npy, &bin, &trace] {
+        std::fs::write(f, vec![0xAB; 100_000]).unwrap();
+    }
+    let o = sm5sim(&[
+        "run",
+        s(&job),
+        "--dump",
+        &format!("bins={}", s(&npy)),
+        "--dump",
+        &format!("keys={}", s(&bin)),
+        "--trace",
+        s(&trace),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(std::fs::metadata(&bin).unwrap().len(), 20, "5 keys");
+    let npy_bytes = std::fs::read(&npy).unwrap();
+    assert!(npy_bytes.starts_with(b"\x93NUMPY") && npy_bytes.len() == 128 + 1024);
+    assert!(std::fs::read_to_string(&trace)
+        .unwrap()
+        .trim_end()
+        .ends_with(']'));
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+
+    // asm -o likewise
+    let out = dir.join("out.dxbc");
+    std::fs::write(&out, vec![0u8; 100_000]).unwrap();
+    let o = sm5sim(&["asm", s(&dir.join("histogram.asm")), "-o", s(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // the container alone: its header's total size is the file's size
+    let bytes = std::fs::read(&out).unwrap();
+    assert!(bytes.starts_with(b"DXBC"));
+    let total = u32::from_le_bytes(bytes[24..28].try_into().unwrap()) as usize;
+    assert_eq!(bytes.len(), total);
+}
+
+#[test]
+fn timeouts_and_thread_counts_beyond_the_machine_are_refused() {
+    let dir = workdir("limits");
+    let job = dir.join("job.toml");
+    for sub in ["run", "check"] {
+        for t in ["1e20", "1e19", "1e10"] {
+            let o = sm5sim(&[sub, s(&job), "--timeout", t]);
+            let out = text(&o);
+            assert_eq!(o.status.code(), Some(2), "{sub} --timeout {t}: {out}");
+            assert!(out.contains("at most 1000000000 seconds"), "{out}");
+            assert!(!out.contains("panicked"), "{out}");
+        }
+    }
+    // the longest allowed timeout runs (the library's deadline saturates)
+    let o = sm5sim(&["run", s(&job), "--timeout", "1e9"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let start = std::time::Instant::now();
+    let o = sm5sim(&["run", s(&job), "--threads", "100000"]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(out.contains("--threads 100000: at most"), "{out}");
+    assert!(start.elapsed().as_secs() < 30, "refused at once");
+}
+
+#[test]
+fn a_job_naming_no_shader_says_so() {
+    let dir = workdir("empty_shader");
+    let job = dir.join("job.toml");
+    let text_job = std::fs::read_to_string(&job)
+        .unwrap()
+        .replace("shader = \"histogram.dxbc\"", "shader = \"\"");
+    std::fs::write(&job, text_job).unwrap();
+    let o = sm5sim(&["run", s(&job)]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(t.contains("shader: names no file"), "{t}");
+}
+
+#[test]
+fn errors_are_printed_once() {
+    // a truncated container: the loader's message once, not again through
+    // the error's sources
+    let dir = workdir("once");
+    let shader = dir.join("histogram.dxbc");
+    let bytes = std::fs::read(&shader).unwrap();
+    std::fs::write(&shader, &bytes[..100]).unwrap();
+    let o = sm5sim(&["run", s(&dir.join("job.toml"))]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert_eq!(t.lines().count(), 1, "{t}");
+    let message = t.trim_start_matches("error: ");
+    // no clause repeated: each ": "-separated part appears once
+    let parts: Vec<&str> = message.split(": ").collect();
+    for p in &parts {
+        assert_eq!(message.matches(p).count(), 1, "{p:?} repeated in {t}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_and_fifos_are_refused_before_reading() {
+    // /dev/zero would be read until memory runs out
+    let dir = workdir("devices");
+    let job = dir.join("job.toml");
+    let with_zero = |from: &str, to: &str| {
+        let t = std::fs::read_to_string(&job).unwrap().replace(from, to);
+        let p = dir.join("zero.toml");
+        std::fs::write(&p, t).unwrap();
+        p
+    };
+    let cases = [
+        with_zero("shader = \"histogram.dxbc\"", "shader = \"/dev/zero\""),
+        with_zero(
+            "init = { u32 = [1, 2, 3, 2, 258] }",
+            "init = { file = \"/dev/zero\" }",
+        ),
+    ];
+    for p in &cases {
+        let o = sm5sim(&["run", s(p)]);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{t}");
+        assert!(
+            t.contains("/dev/zero") && t.contains("not a regular file"),
+            "{t}"
+        );
+    }
+    for sub in ["run", "disasm", "info"] {
+        let o = sm5sim(&[sub, "/dev/zero"]);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{sub}: {t}");
+        assert!(t.contains("not a regular file"), "{sub}: {t}");
+    }
+}
