@@ -1272,7 +1272,20 @@ impl Job {
     /// [`JobError::Dispatch`] when a dispatch is refused (its limits), or
     /// [`JobError::Io`] when a `set` reads a file that has gone.
     pub fn run(&self, options: &DispatchOptions) -> Result<Vec<StepReport>, JobError> {
-        self.run_steps(options, None)
+        match self.run_partial(options) {
+            (reports, None) => Ok(reports),
+            (_, Some(e)) => Err(e),
+        }
+    }
+
+    /// Run every step as [`Job::run`] does, keeping the reports of the
+    /// steps that ran when one fails: the reports (every step's when the
+    /// error is None; else those before the step that failed, a failed
+    /// expectation among them), and the error that stopped the run.
+    pub fn run_partial(&self, options: &DispatchOptions) -> (Vec<StepReport>, Option<JobError>) {
+        let mut reports = Vec::new();
+        let error = self.run_steps(options, None, &mut reports).err();
+        (reports, error)
     }
 
     /// Run every step as [`Job::run`] does, with each dispatch under the
@@ -1298,7 +1311,8 @@ impl Job {
                 checker.set_resource_name(&r.slot.to_string(), &r.name);
             }
         }
-        let steps = self.run_steps(options, Some(&mut checker))?;
+        let mut steps = Vec::new();
+        self.run_steps(options, Some(&mut checker), &mut steps)?;
         Ok(CheckReport {
             steps,
             findings: checker.into_findings(),
@@ -1408,12 +1422,13 @@ impl Job {
         ))
     }
 
+    /// Run the steps, pushing each one's report to `reports` as it ends.
     fn run_steps(
         &self,
         options: &DispatchOptions,
         mut checker: Option<&mut Checker>,
-    ) -> Result<Vec<StepReport>, JobError> {
-        let mut reports = Vec::new();
+        reports: &mut Vec<StepReport>,
+    ) -> Result<(), JobError> {
         for (i, step) in self.steps.iter().enumerate() {
             match step {
                 Step::Dispatch(groups) => {
@@ -1477,7 +1492,7 @@ impl Job {
                 Step::Expect(e) => reports.push(self.check(e, i)?),
             }
         }
-        Ok(reports)
+        Ok(())
     }
 
     fn bindings<'a>(&'a self, cbs: &'a [(u32, Vec<u32>)]) -> Bindings<'a> {

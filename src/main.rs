@@ -672,12 +672,25 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             let progress = Arc::new(Progress::new());
             options.progress = Some(progress.clone());
             let display = ProgressDisplay::start(progress);
-            let reports = job.run(&options);
+            let (reports, error) = job.run_partial(&options);
             drop(display);
-            let reports = reports?;
+            if let Some(e) = error {
+                // the steps that ran are reported (stdout) before the error
+                // that stopped the run (stderr, exit status 2)
+                let e = anyhow::Error::from(e);
+                if json {
+                    println!(
+                        "{}",
+                        report_json(&job, &reports, false, Some(&error_text(&e)))
+                    );
+                } else {
+                    print_steps(&reports);
+                }
+                return Err(e);
+            }
             let ok = reports.iter().all(|r| r.passed());
             if json {
-                println!("{}", report_json(&job, &reports, ok));
+                println!("{}", report_json(&job, &reports, ok, None));
             } else {
                 print_steps(&reports);
                 if profile {
@@ -860,15 +873,20 @@ fn print_steps(reports: &[StepReport]) {
 }
 
 /// The results of `run --json`: the job, its warnings, and one object per step.
-fn report_json(job: &Job, reports: &[StepReport], passed: bool) -> String {
+fn report_json(job: &Job, reports: &[StepReport], passed: bool, error: Option<&str>) -> String {
     use serde_json::json;
-    json!({
+    let mut doc = json!({
         "job": job.path.display().to_string(),
         "passed": passed,
         "warnings": job.warnings,
         "steps": steps_json(reports),
-    })
-    .to_string()
+    });
+    if let Some(e) = error {
+        // the run stopped at a step (the watchdog, a refused dispatch): the
+        // steps before it are in "steps"
+        doc["error"] = json!(e);
+    }
+    doc.to_string()
 }
 
 /// The results of `check --json`: the job, `passed` (no error finding and

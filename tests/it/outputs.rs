@@ -256,3 +256,38 @@ fn devices_and_fifos_are_refused_before_reading() {
         assert!(t.contains("not a regular file"), "{sub}: {t}");
     }
 }
+
+#[test]
+fn the_steps_before_a_stopped_dispatch_are_reported() {
+    // step 1's failed expectation is reported although step 2 hits the
+    // instruction budget, in text and in --json
+    let dir = workdir("partial");
+    let job = dir.join("job.toml");
+    let text_job = std::fs::read_to_string(&job).unwrap()
+        + "[[steps]]\nexpect = { resource = \"bins\", sum_u32 = 99 }\n[[steps]]\ndispatch = [60000, 1, 1]\n";
+    std::fs::write(&job, text_job).unwrap();
+    let o = sm5sim(&["run", s(&job), "--max-instructions", "5000"]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    assert!(out.contains("step 0: dispatch"), "{out}");
+    assert!(
+        out.contains("step 1: expect bins") && out.contains("FAILED"),
+        "{out}"
+    );
+    assert!(
+        err.contains("steps[2]") && err.contains("dispatch stopped"),
+        "{err}"
+    );
+
+    let o = sm5sim(&["run", s(&job), "--max-instructions", "5000", "--json"]);
+    assert_eq!(o.status.code(), Some(2));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["passed"], false);
+    assert_eq!(doc["steps"].as_array().unwrap().len(), 2, "{doc}");
+    assert_eq!(doc["steps"][1]["passed"], false, "{doc}");
+    assert!(
+        doc["error"].as_str().unwrap().contains("dispatch stopped"),
+        "{doc}"
+    );
+}
