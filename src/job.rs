@@ -139,17 +139,58 @@ fn locate(text: &str, key: &str) -> Option<TextPosition> {
     position(text, span?.start)
 }
 
+/// The most characters of a job-file line an error message shows.
+const EXCERPT_CHARS: usize = 120;
+
 fn position(text: &str, offset: usize) -> Option<TextPosition> {
     let before = text.get(..offset)?;
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let column = text[line_start..offset].chars().count() + 1;
     let line_text = text[line_start..].lines().next().unwrap_or("");
+    // a long line: a window of it around the column, never megabytes
+    let chars = line_text.chars().count();
+    let (shown, caret) = if chars <= EXCERPT_CHARS {
+        (line_text.to_string(), column - 1)
+    } else {
+        let from = (column - 1)
+            .saturating_sub(EXCERPT_CHARS / 2)
+            .min(chars - EXCERPT_CHARS);
+        let window: String = line_text.chars().skip(from).take(EXCERPT_CHARS).collect();
+        let lead = if from > 0 { "…" } else { "" };
+        let tail = if from + EXCERPT_CHARS < chars {
+            "…"
+        } else {
+            ""
+        };
+        (
+            format!("{lead}{window}{tail}"),
+            column - 1 - from + lead.chars().count(),
+        )
+    };
     Some(TextPosition {
         line,
         column,
-        excerpt: format!("{line_text}\n{}^", " ".repeat(column - 1)),
+        excerpt: format!("{shown}\n{}^", " ".repeat(caret)),
     })
+}
+
+/// `message` with each line longer than [`EXCERPT_CHARS`] cut short (a TOML
+/// parser's message quotes the line it stopped in).
+fn clip_lines(message: &str) -> String {
+    message
+        .lines()
+        .map(|l| {
+            let n = l.chars().count();
+            if n > EXCERPT_CHARS {
+                let head: String = l.chars().take(EXCERPT_CHARS).collect();
+                format!("{head}… ({} more characters)", n - EXCERPT_CHARS)
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 // ---------------------------------------------------------------------------
@@ -909,7 +950,7 @@ impl Job {
         };
         let file: JobFile = toml::from_str(text).map_err(|e| JobError::Parse {
             path: path.to_owned(),
-            message: e.to_string(),
+            message: clip_lines(&e.to_string()),
         })?;
         if file.shader.as_os_str().is_empty() {
             return Err(JobError::Spec {
@@ -3174,7 +3215,12 @@ impl PngImage {
 pub fn read_png(path: &Path) -> Result<PngImage, String> {
     let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let bytes = crate::files::read_input(path).map_err(|e| at(&e))?;
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    // the png crate's default limit (64 MiB of pixels) refuses legal
+    // textures (16384 x 8193 RGBA8 is 512 MiB); a PNG is refused anyway when
+    // its size is not the texture's, which D3D11 bounds at 16384 x 16384
+    // (RGBA16: 2 GiB)
+    let limits = png::Limits { bytes: 1 << 31 };
+    let mut decoder = png::Decoder::new_with_limits(std::io::Cursor::new(bytes), limits);
     // palette → RGB(A), gray below 8 bits → 8 bits, tRNS → an alpha channel
     decoder.set_transformations(png::Transformations::EXPAND);
     let mut reader = decoder.read_info().map_err(|e| at(&e))?;

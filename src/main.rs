@@ -1210,7 +1210,9 @@ fn parse_groups(s: &str) -> Result<[u32; 3], String> {
     }
 }
 
-/// Shader files named on the command line, directories expanded (sorted).
+/// Shader files named on the command line, directories expanded (sorted,
+/// each file once). Links to directories found inside a directory are not
+/// followed, so a link back up the tree cannot make the walk endless.
 fn shader_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
@@ -1220,8 +1222,10 @@ fn shader_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
                 let entries = std::fs::read_dir(&dir)
                     .with_context(|| format!("reading {}", dir.display()))?;
                 for e in entries {
-                    let f = e?.path();
-                    if f.is_dir() {
+                    let e = e?;
+                    let f = e.path();
+                    // file_type() does not follow links: a link is never a directory here
+                    if e.file_type()?.is_dir() {
                         stack.push(f);
                     } else if f.extension().is_some_and(|x| x == "dxbc" || x == "cso") {
                         out.push(f);
@@ -1233,6 +1237,7 @@ fn shader_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
         }
     }
     out.sort();
+    out.dedup();
     Ok(out)
 }
 

@@ -1409,8 +1409,13 @@ impl Lowering {
                     }
                     (stride, stride as u64 * count as u64)
                 };
-                if size % 4 != 0 || reg >= 8192 {
-                    return Err(self.invalid("TGSM size must be a multiple of 4 bytes"));
+                if reg >= 8192 {
+                    return Err(self.invalid(format!("g{reg}: TGSM registers are g0 to g8191")));
+                }
+                if size % 4 != 0 {
+                    return Err(self.invalid(format!(
+                        "g{reg}: TGSM size {size} bytes must be a multiple of 4"
+                    )));
                 }
                 if self.p.tgsm.iter().any(|t| t.reg == reg) {
                     return Err(self.invalid(format!("g{reg} is declared twice")));

@@ -291,3 +291,65 @@ fn the_steps_before_a_stopped_dispatch_are_reported() {
         "{doc}"
     );
 }
+
+#[test]
+fn a_long_line_is_not_echoed_whole() {
+    // a value error and a TOML syntax error on a 1 MB line: the message shows
+    // a window of it
+    let dir = workdir("long_line");
+    let long: String = (0..200_000).map(|i| format!("{}, ", i % 10)).collect();
+    let job = dir.join("job.toml");
+    let base = std::fs::read_to_string(&job).unwrap();
+    for (name, line) in [
+        ("value.toml", format!("init = {{ u32 = [{long}1] }}")),
+        ("syntax.toml", format!("init = {{ u32 = [{long}1 }}")),
+    ] {
+        let p = dir.join(name);
+        // keys holds 4 words, so 200,001 values are a value error
+        let text_job = base
+            .replace("[resources.keys]\n", "[resources.keys]\nelements = 4\n")
+            .replace("init = { u32 = [1, 2, 3, 2, 258] }", &line);
+        std::fs::write(&p, text_job).unwrap();
+        let o = sm5sim(&["run", s(&p)]);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{}", &t[..t.len().min(2000)]);
+        assert!(t.len() < 2000, "{name}: {} bytes of message", t.len());
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn smoke_does_not_follow_directory_links() {
+    let dir = workdir("smoke_links");
+    std::os::unix::fs::symlink(&dir, dir.join("loop")).unwrap();
+    let o = sm5sim(&["smoke", s(&dir), "--groups", "1,1,1"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(t.contains("1 of 1 shaders ran to completion"), "{t}");
+}
+
+#[test]
+fn tgsm_declarations_are_refused_for_what_they_are() {
+    let dir = workdir("tgsm");
+    let listing = |decl: &str| {
+        let p = dir.join("t.asm");
+        std::fs::write(
+            &p,
+            format!("cs_5_0\ndcl_globalFlags refactoringAllowed\n{decl}\ndcl_thread_group 1, 1, 1\nret\n"),
+        )
+        .unwrap();
+        let o = sm5sim(&["info", s(&p)]);
+        (o.status.code(), text(&o))
+    };
+    // `info` describes what it cannot run (exit 0); the reason names the declaration
+    let (_, t) = listing("dcl_tgsm_raw g100000000, 4");
+    assert!(
+        t.contains("g100000000: TGSM registers are g0 to g8191"),
+        "{t}"
+    );
+    let (_, t) = listing("dcl_tgsm_raw g0, 6");
+    assert!(
+        t.contains("g0: TGSM size 6 bytes must be a multiple of 4"),
+        "{t}"
+    );
+}
