@@ -85,6 +85,17 @@ pub enum CompileError {
         /// the OS error
         source: std::io::Error,
     },
+    /// The compiler ran longer than its time limit ([`ENV_TIMEOUT`]) and was
+    /// killed.
+    #[error("{}: the HLSL compiler {} did not finish within {seconds} s and was stopped (set {ENV_TIMEOUT} to allow longer)", source_path.display(), compiler.display())]
+    TimedOut {
+        /// the HLSL file
+        source_path: PathBuf,
+        /// the compiler
+        compiler: PathBuf,
+        /// the limit, in seconds
+        seconds: u64,
+    },
     /// The compiler could not be started.
     #[error("{}: cannot run the HLSL compiler {}: {source}", source_path.display(), compiler.display())]
     Spawn {
@@ -562,14 +573,15 @@ fn compiler_identity(compiler: &Path, cache: &Path) -> String {
     let version = match std::fs::read_to_string(&memo) {
         Ok(v) => v,
         Err(_) => {
-            let v = Command::new(compiler)
-                .arg("--version")
-                .stdin(Stdio::null())
-                .output()
-                .ok()
-                .filter(|o| o.status.success())
-                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-                .unwrap_or_default();
+            let v = output_within(
+                Command::new(compiler).arg("--version").stdin(Stdio::null()),
+                compiler_timeout(),
+            )
+            .ok()
+            .flatten()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap_or_default();
             if let Err(e) = write_atomic(&memo, v.as_bytes()) {
                 tracing::warn!("cannot write {}: {e}", memo.display());
             }
@@ -662,6 +674,73 @@ pub fn compile(req: &HlslRequest, options: &CompileOptions) -> Result<Compiled, 
     })
 }
 
+/// The environment variable with the compiler's time limit in seconds
+/// (default [`DEFAULT_TIMEOUT_SECONDS`]); a compiler still running then is
+/// killed.
+pub const ENV_TIMEOUT: &str = "SM5SIM_FXC_TIMEOUT";
+
+/// How long a compile may take unless [`ENV_TIMEOUT`] says otherwise.
+pub const DEFAULT_TIMEOUT_SECONDS: u64 = 300;
+
+fn compiler_timeout() -> Duration {
+    let seconds = std::env::var(ENV_TIMEOUT)
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|&s| s > 0)
+        .unwrap_or(DEFAULT_TIMEOUT_SECONDS);
+    Duration::from_secs(seconds)
+}
+
+/// Run `cmd` to completion with its output captured, as `Command::output`
+/// does, but for at most `limit`: `Ok(None)` when it was still running then
+/// (it is killed; processes it started that keep its pipes open are left to
+/// finish on their own, unread).
+fn output_within(
+    cmd: &mut Command,
+    limit: Duration,
+) -> std::io::Result<Option<std::process::Output>> {
+    use std::io::Read;
+    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
+    let reader = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out = reader(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let err = reader(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(None);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    Ok(Some(std::process::Output {
+        status,
+        stdout: out.join().unwrap_or_default(),
+        stderr: err.join().unwrap_or_default(),
+    }))
+}
+
 fn run_compiler(compiler: &Path, req: &HlslRequest) -> Result<(Vec<u8>, String), CompileError> {
     let out = std::env::temp_dir().join(temp_name("sm5sim-fxc.dxbc"));
     let mut cmd = Command::new(compiler);
@@ -682,11 +761,21 @@ fn run_compiler(compiler: &Path, req: &HlslRequest) -> Result<(Vec<u8>, String),
     }
     cmd.arg("-Fo").arg(&out).stdin(Stdio::null());
     tracing::debug!("running {cmd:?}");
-    let output = cmd.output().map_err(|source| CompileError::Spawn {
-        source_path: req.source.clone(),
-        compiler: compiler.to_owned(),
-        source,
-    })?;
+    let limit = compiler_timeout();
+    let output = output_within(&mut cmd, limit)
+        .map_err(|source| CompileError::Spawn {
+            source_path: req.source.clone(),
+            compiler: compiler.to_owned(),
+            source,
+        })?
+        .ok_or_else(|| {
+            let _ = std::fs::remove_file(&out);
+            CompileError::TimedOut {
+                source_path: req.source.clone(),
+                compiler: compiler.to_owned(),
+                seconds: limit.as_secs(),
+            }
+        })?;
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let printed = if output.stderr.is_empty() {
         text(&output.stdout)

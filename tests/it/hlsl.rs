@@ -764,3 +764,34 @@ fn the_repository_fxc_wrapper_runs_the_front_end_under_wine() {
         "{err}"
     );
 }
+
+/// A compiler that never finishes is stopped after `SM5SIM_FXC_TIMEOUT`
+/// seconds with one message, and no output is left behind.
+#[cfg(unix)]
+#[test]
+fn a_compiler_that_hangs_is_stopped() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("hang");
+    let fxc = dir.join("fxc");
+    std::fs::write(&fxc, "#!/bin/sh\nexec sleep 60\n").unwrap();
+    std::fs::set_permissions(&fxc, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let job = hlsl_job(&dir, "", "");
+    let start = std::time::Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+        .args(["run", job.to_str().unwrap(), "--fxc", fxc.to_str().unwrap()])
+        .env("SM5SIM_CACHE_DIR", dir.join("cache"))
+        .env("SM5SIM_FXC_TIMEOUT", "1")
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}\n{err}");
+    assert!(
+        err.contains(
+            "did not finish within 1 s and was stopped (set SM5SIM_FXC_TIMEOUT to allow longer)"
+        ),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // the --version probe and the compile: a second each, not a minute
+    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+}
