@@ -96,17 +96,17 @@ fn element_of(ty: &TypeDesc) -> TypeDesc {
 }
 
 /// The bytes `ty` takes by HLSL's packing, the last register not padded.
-fn packed_size(ty: &TypeDesc) -> Option<u32> {
+fn packed_size(ty: &TypeDesc) -> Option<u64> {
     if ty.elements > 0 {
         let one = packed_size(&element_of(ty))?;
-        return Some((u32::from(ty.elements) - 1) * one.next_multiple_of(16) + one);
+        return Some((u64::from(ty.elements) - 1) * one.next_multiple_of(16) + one);
     }
     let comp = if base_of(ty) == Some(Base::Double) {
         8
     } else {
         4
     };
-    let (rows, cols) = (u32::from(ty.rows), u32::from(ty.columns));
+    let (rows, cols) = (u64::from(ty.rows), u64::from(ty.columns));
     match ty.class {
         CLASS_SCALAR => Some(comp),
         CLASS_VECTOR => Some(comp * cols),
@@ -115,8 +115,8 @@ fn packed_size(ty: &TypeDesc) -> Option<u32> {
         CLASS_STRUCT => ty
             .members
             .iter()
-            .map(|(_, off, m)| packed_size(m).map(|s| off + s))
-            .try_fold(0u32, |acc, s| s.map(|s| acc.max(s))),
+            .map(|(_, off, m)| packed_size(m).map(|s| u64::from(*off) + s))
+            .try_fold(0u64, |acc, s| s.map(|s| acc.max(s))),
         _ => None,
     }
 }
@@ -153,7 +153,7 @@ pub fn pack_fields(
             })?;
         let what = format!("{} {name}{}", describe(&element_of(&var.ty)), dims(&var.ty));
         match packed_size(&var.ty) {
-            Some(s) if s == var.size => {}
+            Some(s) if s == u64::from(var.size) => {}
             Some(s) => {
                 return Err(FieldError::new(
                     name,
@@ -170,7 +170,16 @@ pub fn pack_fields(
                 ))
             }
         }
-        place(&var.ty, var.offset, value, name, &mut words)?;
+        if var.offset % 4 != 0 {
+            return Err(FieldError::new(
+                name,
+                format!(
+                    "cannot place {what}: RDEF puts it at byte {}, not on a 32-bit word",
+                    var.offset
+                ),
+            ));
+        }
+        place(&var.ty, u64::from(var.offset), value, name, &mut words)?;
     }
     Ok(words)
 }
@@ -187,7 +196,7 @@ fn dims(ty: &TypeDesc) -> String {
 /// Place `value` as a `ty` at byte `offset`.
 fn place(
     ty: &TypeDesc,
-    offset: u32,
+    offset: u64,
     value: &toml::Value,
     path: &str,
     words: &mut [u32],
@@ -205,7 +214,7 @@ fn place(
         for (k, item) in items.iter().enumerate() {
             place(
                 &elem,
-                offset + k as u32 * stride,
+                offset + k as u64 * stride,
                 item,
                 &format!("{path}[{k}]"),
                 words,
@@ -242,7 +251,13 @@ fn place(
                                 ),
                             )
                         })?;
-                place(m, offset + off, v, &format!("{path}.{name}"), words)?;
+                place(
+                    m,
+                    offset + u64::from(*off),
+                    v,
+                    &format!("{path}.{name}"),
+                    words,
+                )?;
             }
             Ok(())
         }
@@ -286,7 +301,7 @@ fn place(
                     } else {
                         (c, r)
                     };
-                    let at = offset + register as u32 * 16 + component(ty, lane);
+                    let at = offset + register as u64 * 16 + component(ty, lane);
                     put(ty, at, v, &format!("{row_path}[{c}]"), words)?;
                 }
             }
@@ -303,13 +318,13 @@ fn place(
 }
 
 /// The byte offset of component `c` of a scalar, vector or matrix row.
-fn component(ty: &TypeDesc, c: usize) -> u32 {
+fn component(ty: &TypeDesc, c: usize) -> u64 {
     let size = if base_of(ty) == Some(Base::Double) {
         8
     } else {
         4
     };
-    c as u32 * size
+    c as u64 * size
 }
 
 fn member_names(ty: &TypeDesc) -> String {
@@ -348,7 +363,7 @@ fn list<'a>(
 /// Write one component of base type `ty.base_type` at byte `at`.
 fn put(
     ty: &TypeDesc,
-    at: u32,
+    at: u64,
     value: &toml::Value,
     path: &str,
     words: &mut [u32],
@@ -370,6 +385,9 @@ fn put(
     };
     let bits: u64 = match (base, value) {
         (Base::Float, toml::Value::Integer(i)) => u64::from((*i as f32).to_bits()),
+        (Base::Float, toml::Value::Float(f)) if f.is_finite() && (*f as f32).is_infinite() => {
+            return Err(bad("a number within float's range (±3.4e38)"));
+        }
         (Base::Float, toml::Value::Float(f)) => u64::from((*f as f32).to_bits()),
         (Base::Double, toml::Value::Integer(i)) => (*i as f64).to_bits(),
         (Base::Double, toml::Value::Float(f)) => f.to_bits(),
@@ -385,7 +403,7 @@ fn put(
         (Base::Int | Base::Uint, _) => return Err(bad("an integer")),
         (Base::Bool, _) => return Err(bad("true, false, 0 or 1")),
     };
-    let w = at as usize / 4;
+    let w = usize::try_from(at / 4).unwrap_or(usize::MAX);
     let n = words.len();
     let past = || {
         FieldError::new(
@@ -395,7 +413,7 @@ fn put(
     };
     *words.get_mut(w).ok_or_else(past)? = bits as u32;
     if base == Base::Double {
-        *words.get_mut(w + 1).ok_or_else(past)? = (bits >> 32) as u32;
+        *words.get_mut(w.saturating_add(1)).ok_or_else(past)? = (bits >> 32) as u32;
     }
     Ok(())
 }

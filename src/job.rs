@@ -961,9 +961,17 @@ impl Job {
             });
         }
         let shader_path = base.join(&file.shader);
+        let mut included: Vec<PathBuf> = Vec::new();
         let (bytes, compiled) = if compiler::is_hlsl(&shader_path) {
             let req = hlsl_request(&file, &shader_path, base).map_err(|(k, m)| spec_err(k, m))?;
             let c = compiler::compile(&req, compile)?;
+            // the files it includes are inputs too (outputs must not overwrite them)
+            if let Ok(source) = crate::files::read_input(&shader_path) {
+                included = compiler::scan_includes(&shader_path, &source, &req.include_dirs)
+                    .into_iter()
+                    .filter_map(|i| i.resolved)
+                    .collect();
+            }
             (c.dxbc.clone(), Some(c))
         } else {
             let given = [
@@ -1203,11 +1211,30 @@ impl Job {
                         };
                         let check =
                             parse_check(t, counter).map_err(|m| spec_err(key.clone(), m))?;
+                        let range_key =
+                            format!("{key}.{}", if first.is_some() { "first" } else { "count" });
                         if words.is_some() && matches!(check, Check::Counter(_) | Check::Png { .. })
                         {
                             return Err(spec_err(
-                                format!("{key}.first"),
+                                range_key,
                                 "first and count select elements for word and sum/min/max checks, not for counter or png".into(),
+                            ));
+                        }
+                        let whole_form = match &check {
+                            Check::Words { content, .. } if content.fields.is_some() => {
+                                Some("fields")
+                            }
+                            Check::Words { content, .. }
+                                if content.file.as_ref().is_some_and(|f| crate::npy::is_npy(f)) =>
+                            {
+                                Some("a .npy file")
+                            }
+                            _ => None,
+                        };
+                        if let (Some(_), Some(form)) = (&words, whole_form) {
+                            return Err(spec_err(
+                                range_key,
+                                format!("{form} is compared with the whole resource; drop first and count"),
                             ));
                         }
                         match &check {
@@ -1282,6 +1309,7 @@ impl Job {
             }
         }
         let mut inputs = vec![path.to_owned(), shader_path.clone()];
+        inputs.append(&mut included);
         if let Ok(doc) = text.parse::<toml::Table>() {
             named_files(&toml::Value::Table(doc), base, &mut inputs);
         }
@@ -2154,7 +2182,7 @@ fn resolve_resource(
     }
     if size % 4 != 0 {
         return Err(e(
-            "size_bytes",
+            size_key,
             MemError::UnalignedSize(size as usize).to_string(),
         ));
     }
@@ -2594,7 +2622,8 @@ fn generate(
 
 /// `fields = { name = value }` for a constant buffer, placed as HLSL packs
 /// each variable ([`crate::cbuffer`]). An error about one value is reported
-/// as `fields.PATH: message` ([`content_key`] moves the path into the key).
+/// with its path bracketed by [`FIELD_ERROR`] ([`content_key`] moves the
+/// path into the key).
 fn cbuffer_fields(
     fields: &toml::Table,
     n: usize,
@@ -2612,7 +2641,7 @@ fn cbuffer_fields(
             )
         })?;
     crate::cbuffer::pack_fields(fields, cb, n)
-        .map_err(|e| format!("fields.{}: {}", e.path, e.message))
+        .map_err(|e| format!("{FIELD_ERROR}{}{FIELD_ERROR}{}", e.path, e.message))
 }
 
 /// The key and message of a contents error at `key` (`init`,
@@ -2620,13 +2649,17 @@ fn cbuffer_fields(
 /// `KEY.fields.w[1]`, so that the position points at it.
 fn content_key(key: &str, message: String) -> (String, String) {
     if let Some((path, m)) = message
-        .strip_prefix("fields.")
-        .and_then(|rest| rest.split_once(": "))
+        .strip_prefix(FIELD_ERROR)
+        .and_then(|rest| rest.split_once(FIELD_ERROR))
     {
         return (format!("{key}.fields.{path}"), m.to_string());
     }
     (key.to_string(), message)
 }
+
+/// Brackets the path of a `fields` error in its message (NUL: no file
+/// name contains it, so a message about a file is never taken for one).
+const FIELD_ERROR: &str = "\u{0}";
 
 // ---------------------------------------------------------------------------
 // Textures

@@ -578,6 +578,16 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 }
                 req.defines.insert(name.to_string(), value.to_string());
             }
+            // the source and the files it includes are inputs, checked before compiling
+            let mut inputs = vec![source.clone()];
+            if let Ok(text) = files::read_input(&source) {
+                inputs.extend(
+                    compiler::scan_includes(&source, &text, &req.include_dirs)
+                        .into_iter()
+                        .filter_map(|i| i.resolved),
+                );
+            }
+            files::check_output("-o", &output, &inputs).map_err(anyhow::Error::msg)?;
             let c = compiler::compile_to_file(&req, &hlsl.options(), &output)?;
             report_compile(&c);
             Ok(true)
@@ -1236,8 +1246,10 @@ fn shader_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
             out.push(p.clone());
         }
     }
+    // each file once, however it was named
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|f| seen.insert(f.canonicalize().unwrap_or_else(|_| f.clone())));
     out.sort();
-    out.dedup();
     Ok(out)
 }
 

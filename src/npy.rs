@@ -277,6 +277,7 @@ pub struct NpyArray {
 pub fn read(path: &Path) -> Result<NpyArray, String> {
     let at = |m: String| format!("{}: {m}", path.display());
     let bytes = crate::files::read_input(path).map_err(|e| at(e.to_string()))?;
+    check_shape(&bytes).map_err(at)?;
     let npy = npyz::NpyFile::new(&bytes[..]).map_err(|e| at(format!("not a .npy file: {e}")))?;
     let dtype = npy.dtype();
     let shape = npy.shape().to_vec();
@@ -313,6 +314,48 @@ pub fn read(path: &Path) -> Result<NpyArray, String> {
         itemsize,
         data: data[..want].to_vec(),
     })
+}
+
+/// Refuse a header whose shape holds more items than the file has bytes
+/// (or more than a u64 counts) before the header parser multiplies it out.
+fn check_shape(bytes: &[u8]) -> Result<(), String> {
+    if !bytes.starts_with(b"\x93NUMPY") || bytes.len() < 10 {
+        return Err("not a .npy file (no \\x93NUMPY magic)".into());
+    }
+    let (len, start): (usize, usize) = match bytes[6] {
+        1 => (usize::from(u16::from_le_bytes([bytes[8], bytes[9]])), 10),
+        2 | 3 if bytes.len() >= 12 => (
+            u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
+            12,
+        ),
+        v => return Err(format!("not a .npy file (format version {v})")),
+    };
+    let header = bytes
+        .get(start..start.saturating_add(len))
+        .ok_or("not a .npy file (its header runs past the end)")?;
+    let text = String::from_utf8_lossy(header);
+    let Some(dims) = text
+        .find("'shape'")
+        .and_then(|i| text[i..].find('(').map(|j| i + j + 1))
+        .and_then(|i| text[i..].find(')').map(|j| &text[i..i + j]))
+    else {
+        return Err("not a .npy file (its header has no shape)".into());
+    };
+    let mut items: u64 = 1;
+    for d in dims.split(',').map(str::trim).filter(|d| !d.is_empty()) {
+        let d: u64 = d
+            .trim_end_matches('L')
+            .parse()
+            .map_err(|_| format!("not a .npy file (shape ({dims}))"))?;
+        items = items.checked_mul(d).unwrap_or(u64::MAX);
+    }
+    if items > bytes.len() as u64 {
+        return Err(format!(
+            "the shape ({dims}) holds more items than the file's {} bytes",
+            bytes.len()
+        ));
+    }
+    Ok(())
 }
 
 /// Whether `descr` is a little-endian (or byte-sized) 4-byte integer or

@@ -169,3 +169,49 @@ fn set_steps_take_fields_too() {
         "{e}"
     );
 }
+
+#[test]
+fn crafted_offsets_and_out_of_range_floats_are_refused_not_wrapped() {
+    use sm5sim::sim_core::rdef::{CbVariable, CbufferDesc, TypeDesc};
+    // `double a[2]` at byte 4294967280 (an RDEF a file can carry)
+    let double = TypeDesc {
+        class: 0,
+        base_type: 39,
+        rows: 1,
+        columns: 1,
+        elements: 2,
+        members: vec![],
+        name: "double".into(),
+    };
+    let float = TypeDesc {
+        elements: 0,
+        base_type: 3,
+        name: "float".into(),
+        ..double.clone()
+    };
+    let cb = |offset: u32, ty: &TypeDesc, size: u32| CbufferDesc {
+        name: "Params".into(),
+        kind: 0,
+        size: 16,
+        flags: 0,
+        variables: vec![CbVariable {
+            name: "a".into(),
+            offset,
+            size,
+            flags: 2,
+            ty: ty.clone(),
+        }],
+    };
+    let fields = |v: &str| -> toml::Table { format!("a = {v}").parse().unwrap() };
+    let e = sm5sim::cbuffer::pack_fields(&fields("[5.0, 6.0]"), &cb(4294967280, &double, 24), 4)
+        .unwrap_err();
+    assert!(
+        e.message
+            .contains("lies past the end of the 16-byte buffer"),
+        "{e:?}"
+    );
+    let e = sm5sim::cbuffer::pack_fields(&fields("1.0"), &cb(2, &float, 4), 4).unwrap_err();
+    assert!(e.message.contains("not on a 32-bit word"), "{e:?}");
+    let e = sm5sim::cbuffer::pack_fields(&fields("1e300"), &cb(0, &float, 4), 4).unwrap_err();
+    assert!(e.message.contains("within float's range"), "{e:?}");
+}

@@ -795,3 +795,37 @@ fn a_compiler_that_hangs_is_stopped() {
     // the --version probe and the compile: a second each, not a minute
     assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
 }
+
+/// `compile -o` onto its own source (or a file it includes) is refused before
+/// the compiler runs.
+#[cfg(unix)]
+#[test]
+fn compile_does_not_overwrite_its_source() {
+    let dir = scratch("compile_onto_source");
+    let fxc = fake_compiler(&dir, "fxc", "A");
+    let job = hlsl_job(&dir, "", "");
+    let src = dir.join("x.hlsl");
+    let before = std::fs::read(&src).unwrap();
+    let _ = job;
+    let o = sm5sim(
+        &[
+            "compile",
+            src.to_str().unwrap(),
+            "-o",
+            src.to_str().unwrap(),
+            "--fxc",
+            fxc.to_str().unwrap(),
+        ],
+        Path::new("/usr/bin:/bin"),
+        &dir.join("cache"),
+        None,
+    );
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    assert!(
+        err.contains("-o") && err.contains("is one of this run's inputs"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&src).unwrap(), before);
+    assert_eq!(compiles(&dir), 0, "the compiler did not run");
+}

@@ -235,3 +235,45 @@ fn element_ranges_out_of_bounds_or_of_the_wrong_kind_are_refused() {
         assert!(e.contains(key) && e.contains(message), "{form}: {e}");
     }
 }
+
+#[test]
+fn whole_resource_forms_refuse_an_element_range() {
+    for (form, message) in [
+        (
+            "fields = { key_count = 5 }",
+            "fields is compared with the whole resource; drop first and count",
+        ),
+        (
+            "file = \"x.npy\"",
+            "a .npy file is compared with the whole resource; drop first and count",
+        ),
+    ] {
+        let resource = if form.starts_with("fields") {
+            "Params"
+        } else {
+            "bins"
+        };
+        let text = format!(
+            "{}[[steps]]\nexpect = {{ resource = \"{resource}\", count = 1, {form} }}\n",
+            histogram()
+        );
+        let e = load(&example("histogram"), &text).unwrap_err();
+        assert!(
+            e.contains("steps[1].expect.count") && e.contains(message),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn a_file_named_like_a_field_keeps_its_name_in_the_message() {
+    let text = histogram().replace(
+        "init = { fill_u32 = 0 }",
+        "init = { file = \"fields.bin\" }",
+    );
+    let e = load(&example("histogram"), &text).unwrap_err();
+    assert!(
+        e.contains("resources.bins.init: ") && e.contains("fields.bin: No such file"),
+        "{e}"
+    );
+}

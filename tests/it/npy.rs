@@ -340,3 +340,19 @@ expect = {{ resource = \"bins\", file = \"{0}\" }}
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_header_whose_shape_outgrows_the_file_is_refused() {
+    let out = scratch("huge_shape");
+    let p = out.join("huge.npy");
+    let layout = npy::NpyLayout {
+        descr: "<u4".into(),
+        shape: vec![4294967296, 4294967296],
+    };
+    std::fs::write(&p, npy::encode(&layout, &[0u8; 16])).unwrap();
+    let e = npy::read(&p).unwrap_err();
+    assert!(e.contains("holds more items than the file's"), "{e}");
+    std::fs::write(&p, b"\x93NUMPY\x01\x00\xff\xff").unwrap();
+    let e = npy::read(&p).unwrap_err();
+    assert!(e.contains("not a .npy file"), "{e}");
+}

@@ -353,3 +353,20 @@ fn tgsm_declarations_are_refused_for_what_they_are() {
         "{t}"
     );
 }
+
+#[test]
+fn smoke_runs_each_file_once_however_it_is_named() {
+    let dir = workdir("smoke_once");
+    let dotted = format!("{}/./", dir.display());
+    let o = sm5sim(&[
+        "smoke",
+        s(&dir),
+        &dotted,
+        s(&dir.join("histogram.dxbc")),
+        "--groups",
+        "1,1,1",
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(t.contains("1 of 1 shaders ran to completion"), "{t}");
+}
