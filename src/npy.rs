@@ -347,7 +347,7 @@ fn check_shape(bytes: &[u8]) -> Result<(), String> {
             .trim_end_matches('L')
             .parse()
             .map_err(|_| format!("not a .npy file (shape ({dims}))"))?;
-        items = items.checked_mul(d).unwrap_or(u64::MAX);
+        items = items.saturating_mul(d);
     }
     if items > bytes.len() as u64 {
         return Err(format!(
