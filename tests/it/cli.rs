@@ -1,15 +1,9 @@
 //! The `sm5sim` binary: example jobs pass, failures exit 1 with the first
 //! differing elements, bad input exits 2 with a message that says where.
 
+use super::sm5sim;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn sm5sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sm5sim"))
-        .args(args)
-        .output()
-        .expect("run sm5sim")
-}
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -36,3 +36,20 @@ mod subroutines;
 mod texture_jobs;
 mod watchdog;
 mod workloads;
+
+/// Run the `sm5sim` binary with `args` (the tests of the command line).
+pub(crate) fn sm5sim(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+        .args(args)
+        .output()
+        .expect("run sm5sim")
+}
+
+/// What a run printed: stdout, then stderr.
+pub(crate) fn output_text(o: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}

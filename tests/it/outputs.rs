@@ -6,23 +6,9 @@
 //! honour are refused instead of panicking or spawning for minutes; each
 //! error is printed once.
 
+use super::{output_text as text, sm5sim};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn sm5sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sm5sim"))
-        .args(args)
-        .output()
-        .expect("run sm5sim")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
 
 /// A fresh directory holding a copy of the histogram example's shader and
 /// listing and a small job file that names them.

@@ -9,11 +9,12 @@
 //! textures (fxc-compiled; sources, containers and listings in
 //! `tests/texture_jobs/`). PNG fixtures come from `make_fixtures.py`.
 
+use super::{output_text as text, sm5sim};
 use sm5sim::job::{read_png, Job, PngImage, StepReport};
 use sm5sim::sim_core::LoadOptions;
 use sm5sim::sim_mem::{AddressMode, ComparisonFunc, Filter};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/texture_jobs")
@@ -46,21 +47,6 @@ fn assert_error(e: &str, line: usize, column: usize, key: &str, message: &str) {
     let want = format!("job.toml:{line}:{column}: {key}: ");
     assert!(e.contains(&want), "expected «{want}» in:\n{e}");
     assert!(e.contains(message), "expected «{message}» in:\n{e}");
-}
-
-fn sm5sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sm5sim"))
-        .args(args)
-        .output()
-        .expect("run sm5sim")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 /// Write `toml` (with `DIR` expanded) as `job.toml` in a fresh scratch
