@@ -1,7 +1,7 @@
 //! The assembler against real fxc listings (`reference/asm-syntax.md`):
 //! for every listing/bytecode pair of the workloads (`../examples/*/`) and
 //! of the third-party corpus (`../tests/corpus/`: xenia and NvCloth `.asm`,
-//! bgfx `.fxc.asm`),
+//! bgfx `.asm` from D3DDisassemble),
 //!
 //! (a) encoding the assembled listing gives the SHEX words, except for float
 //!     literals that the listing prints with too few digits (§5.1): each such
