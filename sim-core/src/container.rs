@@ -15,6 +15,11 @@ pub const DXBC_MAGIC: u32 = 0x4342_5844;
 /// (magic, checksum, version, total size, chunk count; dxbc-format.md §1).
 pub const HEADER_SIZE: usize = 32;
 
+/// The most chunks a container may have. fxc writes fewer than 16 (RDEF,
+/// ISGN, OSGN, SHEX, STAT, SFI0, …); the limit bounds the work and memory a
+/// malformed chunk table can cost before anything is read from it.
+pub const MAX_CHUNKS: u32 = 1024;
+
 /// Byte range of the stored checksum: four u32 at offsets 4, 8, 12, 16
 /// (dxbc-format.md §1.1).
 const CHECKSUM_START: usize = 4;
@@ -126,6 +131,15 @@ pub enum ContainerError {
         table_end: usize,
         /// Length of the file.
         file_len: usize,
+    },
+    /// More chunks than any compiler writes ([`MAX_CHUNKS`]): refused before
+    /// they are read, so a file cannot make the loader hold millions of them.
+    #[error("chunk count {count} at byte offset 28 is more than the {max} a container may hold here (fxc writes fewer than 16)")]
+    TooManyChunks {
+        /// The chunk count from offset 28.
+        count: u32,
+        /// The limit.
+        max: u32,
     },
     /// A chunk offset is not a multiple of 4.
     #[error("chunk {index} starts at byte offset {offset}, which is not 4-byte aligned (its table entry is at byte offset {entry})")]
@@ -252,6 +266,12 @@ impl<'a> Container<'a> {
             return Err(ContainerError::BadVersion { found: version });
         }
         let count = header_u32(bytes, 28)?;
+        if count > MAX_CHUNKS {
+            return Err(ContainerError::TooManyChunks {
+                count,
+                max: MAX_CHUNKS,
+            });
+        }
         let table_end = usize::try_from(count)
             .ok()
             .and_then(|c| c.checked_mul(4))

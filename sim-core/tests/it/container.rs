@@ -782,9 +782,12 @@ fn header_errors_name_their_fields() {
     assert!(err.to_string().contains("offset 24"), "{err}");
 
     let mut bad = good.clone();
-    bad[28..32].copy_from_slice(&u32::MAX.to_le_bytes());
+    bad[28..32].copy_from_slice(&1000u32.to_le_bytes());
     let err = Container::parse(&bad, ChecksumPolicy::Skip).expect_err("table");
     assert!(matches!(err, ContainerError::ChunkTableOutOfBounds { .. }));
+    bad[28..32].copy_from_slice(&u32::MAX.to_le_bytes());
+    let err = Container::parse(&bad, ChecksumPolicy::Skip).expect_err("count");
+    assert!(matches!(err, ContainerError::TooManyChunks { .. }));
 
     let mut bad = good.clone();
     bad[32..36].copy_from_slice(&38u32.to_le_bytes());
@@ -816,4 +819,48 @@ fn header_errors_name_their_fields() {
         }
     );
     assert!(err.to_string().contains("offset 36"), "{err}");
+}
+
+/// A chunk table of more entries than [`MAX_CHUNKS`] is refused before it is
+/// read: 5000 entries that all name one 8-byte chunk (a 20 KB file that
+/// would otherwise load as 5000 chunks; 16M entries took 1.6 GB).
+#[test]
+fn a_container_with_thousands_of_chunks_is_refused_before_reading_them() {
+    use sim_core::container::{ChecksumPolicy, Container, ContainerError, MAX_CHUNKS};
+    let count = 5000u32;
+    let table_end = 32 + 4 * count as usize;
+    let mut bytes = vec![0u8; table_end + 8];
+    bytes[..4].copy_from_slice(b"DXBC");
+    bytes[20..24].copy_from_slice(&1u32.to_le_bytes());
+    let total = bytes.len() as u32;
+    bytes[24..28].copy_from_slice(&total.to_le_bytes());
+    bytes[28..32].copy_from_slice(&count.to_le_bytes());
+    for k in 0..count as usize {
+        bytes[32 + 4 * k..36 + 4 * k].copy_from_slice(&(table_end as u32).to_le_bytes());
+    }
+    bytes[table_end..table_end + 4].copy_from_slice(b"XXXX");
+    match Container::parse(&bytes, ChecksumPolicy::Skip) {
+        Err(e @ ContainerError::TooManyChunks { count: 5000, max }) => {
+            assert_eq!(max, MAX_CHUNKS);
+            assert!(
+                e.to_string().contains("chunk count 5000 at byte offset 28"),
+                "{e}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // at the limit the same file loads
+    let count = MAX_CHUNKS;
+    let table_end = 32 + 4 * count as usize;
+    let mut bytes = vec![0u8; table_end + 8];
+    bytes[..4].copy_from_slice(b"DXBC");
+    bytes[20..24].copy_from_slice(&1u32.to_le_bytes());
+    let total = bytes.len() as u32;
+    bytes[24..28].copy_from_slice(&total.to_le_bytes());
+    bytes[28..32].copy_from_slice(&count.to_le_bytes());
+    for k in 0..count as usize {
+        bytes[32 + 4 * k..36 + 4 * k].copy_from_slice(&(table_end as u32).to_le_bytes());
+    }
+    bytes[table_end..table_end + 4].copy_from_slice(b"XXXX");
+    assert!(Container::parse(&bytes, ChecksumPolicy::Skip).is_ok());
 }
