@@ -1018,6 +1018,9 @@ enum Block {
     Switch { pc: usize, id: usize },
 }
 
+/// The deepest if/loop/switch nesting a routine may have (FS §7.12).
+pub const MAX_FLOW_NESTING: usize = 64;
+
 struct Lowering {
     p: Program,
     /// `label l#` → pc of its first instruction
@@ -1037,6 +1040,20 @@ fn full_mnemonic(ins: &Instruction) -> String {
 }
 
 impl Lowering {
+    /// Open a flow-control block: at most [`MAX_FLOW_NESTING`] deep (FS
+    /// §7.12), which also bounds the work of lowering a file of endless
+    /// `loop`s.
+    fn push_block(&mut self, b: Block) -> Result<(), LoadError> {
+        if self.blocks.len() >= MAX_FLOW_NESTING {
+            return Err(self.invalid(format!(
+                "flow control nested {} deep; at most {MAX_FLOW_NESTING} per routine (FS §7.12)",
+                self.blocks.len() + 1
+            )));
+        }
+        self.blocks.push(b);
+        Ok(())
+    }
+
     /// Validate and lower. With `survey`, unsupported instructions are
     /// collected there (and replaced by `nop`) instead of ending the run.
     fn run(
@@ -2301,7 +2318,7 @@ impl Lowering {
         match ins.opcode {
             O::If => {
                 let (cond, nz) = self.cond(ins)?;
-                self.blocks.push(Block::If { pc, else_pc: None });
+                self.push_block(Block::If { pc, else_pc: None })?;
                 self.emit(
                     OpKind::If {
                         cond,
@@ -2341,7 +2358,7 @@ impl Lowering {
                 self.emit(OpKind::EndIf, t);
             }
             O::Loop => {
-                self.blocks.push(Block::Loop { pc });
+                self.push_block(Block::Loop { pc })?;
                 self.emit(OpKind::Loop { end_pc: 0 }, t);
             }
             O::EndLoop => {
@@ -2394,7 +2411,7 @@ impl Lowering {
                 let sel = self.src(&ops[0], Class::Int)?;
                 let id = self.p.switches.len();
                 self.p.switches.push(SwitchTable::default());
-                self.blocks.push(Block::Switch { pc, id });
+                self.push_block(Block::Switch { pc, id })?;
                 self.emit(OpKind::Switch { sel, id: id as u32 }, t);
             }
             O::Case | O::Default => {
