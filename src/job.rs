@@ -68,6 +68,13 @@ pub enum JobError {
     /// The HLSL shader could not be compiled (the error names the file).
     #[error(transparent)]
     Compile(#[from] CompileError),
+    /// The run was cancelled (`DispatchOptions::cancel`, Ctrl-C in the CLI)
+    /// before step `step` began.
+    #[error("steps[{step}]: cancelled before this step began")]
+    Cancelled {
+        /// step index
+        step: usize,
+    },
     /// A dispatch was refused.
     #[error("steps[{step}]: {source}")]
     Dispatch {
@@ -1499,6 +1506,15 @@ impl Job {
         reports: &mut Vec<StepReport>,
     ) -> Result<(), JobError> {
         for (i, step) in self.steps.iter().enumerate() {
+            // the cancellation token stops the run between steps too, not
+            // only inside a dispatch (a `set` or `expect` can take seconds)
+            if options
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+            {
+                return Err(JobError::Cancelled { step: i });
+            }
             match step {
                 Step::Dispatch(groups) => {
                     let start = Instant::now();

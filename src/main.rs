@@ -267,6 +267,8 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    let flag = cancel_token();
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
     if let Err(v) = sm5sim::sim_core::isa_override() {
         let var = sm5sim::sim_core::ISA_ENV;
         eprintln!("error: {var}={v:?}: expected baseline, avx2 or avx512");
@@ -332,6 +334,24 @@ fn parse_warp_width(s: &str) -> Result<usize, String> {
 }
 
 /// The watchdog options of `run` and `check`, with Ctrl-C cancelling.
+/// The one cancellation token of this process: set by Ctrl-C (the handler
+/// is installed at start-up, [`main`]), read by every dispatch, between
+/// steps, and before each output is written.
+fn cancel_token() -> Arc<AtomicBool> {
+    static TOKEN: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+    TOKEN
+        .get_or_init(|| Arc::new(AtomicBool::new(false)))
+        .clone()
+}
+
+/// An error when Ctrl-C was pressed: nothing more is written.
+fn stop_if_cancelled(what: &str) -> anyhow::Result<()> {
+    if cancel_token().load(Ordering::Relaxed) {
+        bail!("cancelled (Ctrl-C) before {what}");
+    }
+    Ok(())
+}
+
 /// The longest `--timeout`: about 31 years; longer ones are refused rather
 /// than overflowing the clock.
 const MAX_TIMEOUT_SECONDS: f64 = 1e9;
@@ -368,10 +388,8 @@ fn dispatch_options(
             "--threads {threads}: at most {max_threads} on this machine ({cores} cores; 0 = one per core)"
         );
     }
-    // Ctrl-C cancels the running dispatch; the job then ends with an error.
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
-    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    // Ctrl-C cancels the running dispatch, or the run between steps
+    let cancel = cancel_token();
     Ok(DispatchOptions {
         threads,
         warp_width,
@@ -708,6 +726,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 }
             }
             if let Some(file) = &profile_json {
+                stop_if_cancelled(&format!("writing {}", file.display()))?;
                 let doc = serde_json::json!({
                     "job": job.path.display().to_string(),
                     "dispatches": profiles_json(&reports),
@@ -716,10 +735,12 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                     .with_context(|| format!("writing {}", file.display()))?;
             }
             if let Some(file) = &trace {
+                stop_if_cancelled(&format!("writing {}", file.display()))?;
                 files::write_atomic(file, chrome_trace(&reports).as_bytes())
                     .with_context(|| format!("writing {}", file.display()))?;
             }
             for (name, file) in dumps {
+                stop_if_cancelled(&format!("writing {}", file.display()))?;
                 let r = job.resource(&name).context("checked above")?;
                 dump::dump(r, &job.program, &file)?;
             }

@@ -356,3 +356,42 @@ fn smoke_runs_each_file_once_however_it_is_named() {
     assert_eq!(o.status.code(), Some(0), "{t}");
     assert!(t.contains("1 of 1 shaders ran to completion"), "{t}");
 }
+
+/// The cancellation token (what Ctrl-C sets in the CLI) stops a run between
+/// steps too: a job of `set` and `expect` steps, which never dispatch, ends
+/// with `Cancelled` at its first step once the token is set, and the steps
+/// before the token was set are reported.
+#[test]
+fn cancellation_stops_a_run_between_steps() {
+    use sm5sim::job::{Job, JobError};
+    use sm5sim::sim_core::LoadOptions;
+    use sm5sim::sim_sched::DispatchOptions;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let dir = workdir("cancel");
+    let text_job = super::cli::SMALL.replace("SHADER", "histogram.dxbc")
+        + "[[steps]]\nset = { resource = \"bins\", fill_u32 = 1 }\n[[steps]]\nexpect = { resource = \"bins\", fill_u32 = 1 }\n";
+    let job = Job::from_toml(
+        &text_job,
+        &dir.join("job.toml"),
+        &dir,
+        &LoadOptions::default(),
+    )
+    .unwrap();
+    let token = Arc::new(AtomicBool::new(true));
+    let options = DispatchOptions {
+        cancel: Some(token.clone()),
+        ..DispatchOptions::default()
+    };
+    let (reports, error) = job.run_partial(&options);
+    assert!(reports.is_empty(), "{reports:?}");
+    assert!(
+        matches!(error, Some(JobError::Cancelled { step: 0 })),
+        "{error:?}"
+    );
+    // not set: every step runs
+    token.store(false, std::sync::atomic::Ordering::Relaxed);
+    let (reports, error) = job.run_partial(&options);
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(reports.len(), 3);
+}
