@@ -267,8 +267,17 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
-    let flag = cancel_token();
-    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    // Jobs stop cleanly on Ctrl-C (the token); a second Ctrl-C quits at once,
+    // as the other subcommands (which write nothing half-way) do on the first.
+    if matches!(cli.command, Command::Run { .. } | Command::Check { .. }) {
+        let flag = cancel_token();
+        let _ = ctrlc::set_handler(move || {
+            if flag.swap(true, Ordering::Relaxed) {
+                std::process::exit(130);
+            }
+            eprintln!("cancelling (Ctrl-C again to quit at once)");
+        });
+    }
     if let Err(v) = sm5sim::sim_core::isa_override() {
         let var = sm5sim::sim_core::ISA_ENV;
         eprintln!("error: {var}={v:?}: expected baseline, avx2 or avx512");
