@@ -747,6 +747,22 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 stop_if_cancelled(&format!("writing {}", file.display()))?;
                 files::write_atomic(file, chrome_trace(&reports).as_bytes())
                     .with_context(|| format!("writing {}", file.display()))?;
+                let dropped: u64 = reports
+                    .iter()
+                    .filter_map(|r| match r {
+                        StepReport::Dispatch {
+                            profile: Some(p), ..
+                        } => Some(p.spans_dropped),
+                        _ => None,
+                    })
+                    .sum();
+                if dropped > 0 {
+                    eprintln!(
+                        "warning: --trace {}: {dropped} group spans past the first {} of a dispatch were not kept",
+                        file.display(),
+                        sm5sim::sim_sched::MAX_TRACE_SPANS
+                    );
+                }
             }
             for (name, file) in dumps {
                 stop_if_cancelled(&format!("writing {}", file.display()))?;

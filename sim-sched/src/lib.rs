@@ -371,9 +371,18 @@ pub struct DispatchProfile {
     /// worker's batch spans.
     pub worker_busy: Vec<Duration>,
     /// Each group's span, in the order they ended per worker (only with
-    /// `DispatchOptions::trace`).
+    /// `DispatchOptions::trace`); at most [`MAX_TRACE_SPANS`] in all.
     pub spans: Vec<GroupSpan>,
+    /// The spans not kept past [`MAX_TRACE_SPANS`] (the first spans to end
+    /// are kept, whichever worker ran them).
+    pub spans_dropped: u64,
 }
+
+/// The most group spans one traced dispatch keeps (about 40 MB of spans, and
+/// a Chrome trace of about 100 MB); the rest are counted in
+/// [`DispatchProfile::spans_dropped`], so that tracing a huge dispatch
+/// cannot grow without bound.
+pub const MAX_TRACE_SPANS: usize = 1 << 20;
 
 /// One group's run on a worker, relative to the dispatch's start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -398,6 +407,7 @@ struct ProfileSum {
     exec: Profile,
     busy: Vec<Duration>,
     spans: Vec<GroupSpan>,
+    spans_dropped: u64,
 }
 
 impl ProfileSum {
@@ -415,6 +425,7 @@ impl ProfileSum {
             exec: self.exec,
             worker_busy: self.busy,
             spans: self.spans,
+            spans_dropped: self.spans_dropped,
         }
     }
 }
@@ -461,6 +472,7 @@ pub fn dispatch_profiled(
     }
     let sum = Mutex::new(ExecStats::default());
     let profile = options.profile.then(|| Mutex::new(ProfileSum::default()));
+    let spans_kept = std::sync::atomic::AtomicUsize::new(0);
     let start = Instant::now();
     let watchdog = Watchdog::new(
         options.max_warp_instructions,
@@ -498,6 +510,8 @@ pub fn dispatch_profiled(
                 worker: rayon::current_thread_index().unwrap_or(0),
                 busy: Duration::ZERO,
                 spans: Vec::new(),
+                kept: &spans_kept,
+                dropped: 0,
                 trace: options.trace,
                 start,
                 began: Instant::now(),
@@ -600,7 +614,9 @@ fn dispatch_scheduled(
         if let Some(p) = &mut profile {
             let t1 = Instant::now();
             p.add_busy(0, t1 - t0);
-            if options.trace {
+            if options.trace && p.spans.len() >= MAX_TRACE_SPANS {
+                p.spans_dropped += 1;
+            } else if options.trace {
                 p.spans.push(GroupSpan {
                     group: gid,
                     groups: 1,
@@ -804,6 +820,10 @@ struct WorkerProfile<'a> {
     worker: usize,
     busy: Duration,
     spans: Vec<GroupSpan>,
+    /// spans kept by every worker of the dispatch, against [`MAX_TRACE_SPANS`]
+    kept: &'a std::sync::atomic::AtomicUsize,
+    /// spans past `span_cap`, not kept
+    dropped: u64,
     trace: bool,
     start: Instant,
     began: Instant,
@@ -812,7 +832,10 @@ struct WorkerProfile<'a> {
 impl WorkerProfile<'_> {
     fn record(&mut self, group: [u32; 3], groups: u32, t0: Instant, t1: Instant) {
         self.busy += t1 - t0;
-        if self.trace {
+        if !self.trace {
+        } else if self.kept.fetch_add(1, Ordering::Relaxed) >= MAX_TRACE_SPANS {
+            self.dropped += 1;
+        } else {
             self.spans.push(GroupSpan {
                 group,
                 groups,
@@ -843,6 +866,7 @@ impl Drop for Collect<'_, '_, '_> {
             }
             sum.add_busy(p.worker, p.busy);
             sum.spans.append(&mut p.spans);
+            sum.spans_dropped += p.dropped;
         }
         let s = self.exec.stats();
         let mut total = self.sum.lock().unwrap_or_else(|p| p.into_inner());

@@ -263,3 +263,43 @@ fn cli_writes_profile_json_and_a_chrome_trace() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A traced dispatch keeps at most `MAX_TRACE_SPANS` group spans and counts
+/// the rest, so tracing a huge dispatch cannot grow without bound.
+#[test]
+fn a_trace_keeps_at_most_max_trace_spans_and_counts_the_rest() {
+    use sm5sim::sim_sched::MAX_TRACE_SPANS;
+    // one thread per group, a 1-group-wide TGSM barrier-free store: groups
+    // are not packed under a trace (one span each)
+    let p = program(
+        "
+cs_5_0
+dcl_uav_raw u0
+dcl_tgsm_raw g0, 4
+dcl_thread_group 1, 1, 1
+store_raw g0.x, l(0), l(1)
+ret
+",
+    );
+    let out = Buffer::zeroed(4).unwrap();
+    let groups = [65535u32, 17, 1];
+    let total = 65535u64 * 17;
+    let extra = total - MAX_TRACE_SPANS as u64;
+    for threads in [1, 2] {
+        let options = DispatchOptions {
+            threads,
+            profile: true,
+            trace: true,
+            ..Default::default()
+        };
+        let prof = run(&p, &out, groups, &options);
+        assert!(prof.spans.len() <= MAX_TRACE_SPANS, "{}", prof.spans.len());
+        let covered: u64 = prof.spans.iter().map(|s| u64::from(s.groups)).sum();
+        assert_eq!(
+            covered + prof.spans_dropped,
+            total,
+            "{threads} threads: every group is a span kept or counted as dropped"
+        );
+        assert!(prof.spans_dropped >= extra, "{}", prof.spans_dropped);
+    }
+}
