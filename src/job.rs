@@ -626,6 +626,21 @@ pub enum View {
     },
 }
 
+impl View {
+    /// The bytes of one element of a buffer view: a word of a raw view, a
+    /// structure, a 16-byte constant register, a typed element; None for
+    /// textures.
+    pub fn element_bytes(self) -> Option<u64> {
+        match self {
+            View::Raw => Some(4),
+            View::Structured(s) => Some(u64::from(s)),
+            View::Constant => Some(16),
+            View::Typed(f) => Some(f.size_bytes() as u64),
+            View::Texture { .. } => None,
+        }
+    }
+}
+
 /// What a resource's contents live in.
 #[derive(Debug)]
 pub enum Storage {
@@ -2157,13 +2172,9 @@ fn resolve_resource(
         None => None,
     };
     // Size.
-    let element_bytes = match view {
-        View::Raw => 4,
-        View::Structured(s) => s as u64,
-        View::Constant => 16,
-        View::Typed(f) => f.size_bytes() as u64,
-        View::Texture { .. } => return Err(e("view", "textures are resolved apart".into())),
-    };
+    let element_bytes = view
+        .element_bytes()
+        .ok_or_else(|| e("view", "textures are resolved apart".into()))?;
     let size = match (spec.elements, spec.size_bytes) {
         (Some(_), Some(_)) => return Err(e("", "give elements or size_bytes, not both".into())),
         (Some(n), None) => n
@@ -2462,11 +2473,7 @@ fn expect_range(
     let key = if first.is_some() { "first" } else { "count" };
     let err = |k: &str, m: String| Err((k.to_string(), m));
     let element_bytes = match r.view {
-        View::Raw => 4,
-        View::Structured(s) => s as usize,
-        View::Constant => 16,
-        View::Typed(f) if f.size_bytes() % 4 == 0 => f.size_bytes() as usize,
-        View::Typed(f) => {
+        View::Typed(f) if f.size_bytes() % 4 != 0 => {
             return err(
                 key,
                 format!(
@@ -2483,6 +2490,7 @@ fn expect_range(
                 format!("'{}' is a texture; first and count select buffer elements", r.name),
             )
         }
+        v => v.element_bytes().unwrap_or(4) as usize,
     };
     let per = element_bytes / 4;
     let elements = r.data().len_words() / per;
@@ -2598,10 +2606,7 @@ fn generate(
                 .subresource_range(0, 0)
                 .ok_or_else(|| format!("'{}' has no mip 0, slice 0", r.name))?;
             bytes[range].copy_from_slice(&sub);
-            bytes
-                .chunks_exact(4)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect()
+            crate::npy::le_words(&bytes)
         } else {
             crate::npy::buffer_words(&arr, &p, r, program)?
         };
@@ -2625,10 +2630,7 @@ fn generate(
                 n * 4
             ));
         }
-        return Ok(bytes
-            .chunks_exact(4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect());
+        return Ok(crate::npy::le_words(&bytes));
     }
     if let Some(fields) = &c.fields {
         return cbuffer_fields(fields, n, program, r);

@@ -386,12 +386,7 @@ pub fn buffer_words(
 ) -> Result<Vec<u32>, String> {
     let want = buffer_layout(r, program)?;
     let given = &arr.layout;
-    let words = || -> Vec<u32> {
-        arr.data
-            .chunks_exact(4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect()
-    };
+    let words = || le_words(&arr.data);
     match r.view {
         View::Raw | View::Constant => {
             // raw words: any 4-byte dtype, any shape of the right count
@@ -490,6 +485,14 @@ pub fn texture_bytes(
         swap_rb(&mut bytes);
     }
     Ok(bytes)
+}
+
+/// Little-endian bytes as 32-bit words (a partial last word is dropped).
+pub(crate) fn le_words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
 }
 
 /// `.npy` by its extension.
