@@ -365,14 +365,6 @@ fn stop_if_cancelled(what: &str) -> anyhow::Result<()> {
 /// than overflowing the clock.
 const MAX_TIMEOUT_SECONDS: f64 = 1e9;
 
-/// Worker threads allowed per core: more only costs start-up time.
-const MAX_THREADS_PER_CORE: usize = 16;
-
-/// The most worker threads `--threads` takes on a machine with `cores`.
-fn max_threads(cores: usize) -> usize {
-    (cores * MAX_THREADS_PER_CORE).max(64)
-}
-
 fn dispatch_options(
     threads: usize,
     warp_width: usize,
@@ -390,8 +382,8 @@ fn dispatch_options(
             "--timeout {timeout}: at most {MAX_TIMEOUT_SECONDS} seconds (0 turns the timeout off)"
         );
     }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let max_threads = max_threads(cores);
+    let cores = sim_sched::cores();
+    let max_threads = sim_sched::max_threads(cores);
     if threads > max_threads {
         bail!(
             "--threads {threads}: at most {max_threads} on this machine ({cores} cores; 0 = one per core)"

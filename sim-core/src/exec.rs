@@ -246,10 +246,17 @@ pub struct Watchdog {
     cancel: Option<Arc<AtomicBool>>,
     executed: AtomicU64,
     stop: AtomicBool,
+    /// warp-instructions between two looks ([`Watchdog::interval`])
+    interval: u32,
 }
 
 /// Warp-instructions an executor runs between two looks at the watchdog.
 const WATCHDOG_INTERVAL: u32 = 4096;
+
+/// Instruction budgets up to this many warp-instructions are counted one
+/// by one, so that a dispatch stops before the instruction that would pass
+/// the budget (a look per instruction costs an atomic add; at most this many).
+pub const EXACT_BUDGET: u64 = 1 << 20;
 
 impl Watchdog {
     /// A watchdog allowing `max_warp_instructions` in total (u64::MAX: no
@@ -267,6 +274,11 @@ impl Watchdog {
             cancel,
             executed: AtomicU64::new(0),
             stop: AtomicBool::new(false),
+            interval: if max_warp_instructions <= EXACT_BUDGET {
+                1
+            } else {
+                WATCHDOG_INTERVAL
+            },
         }
     }
 
@@ -298,6 +310,19 @@ impl Watchdog {
             self.stop.store(true, Ordering::Relaxed);
         }
         reason
+    }
+
+    /// Warp-instructions between two looks: 1 for a budget up to
+    /// [`EXACT_BUDGET`], else [`WATCHDOG_INTERVAL`].
+    fn interval(&self) -> u32 {
+        self.interval
+    }
+
+    /// Whether the dispatch has an instruction budget (then every count is
+    /// handed in by the end of each batch, so a dispatch that executes more
+    /// than its budget never ends as a success).
+    fn budgeted(&self) -> bool {
+        self.max_warp_instructions != u64::MAX
     }
 
     /// Whether some executor has already stopped the dispatch.
@@ -1324,6 +1349,9 @@ pub struct GroupExecutor<'p> {
     stats: ExecStats,
     /// warp-instructions left before the next look at the watchdog
     until_check: u32,
+    /// warp-instructions between two looks ([`Watchdog::interval`]); the
+    /// count not yet handed in is `interval - until_check`
+    interval: u32,
     /// the concurrency checker, when checking (`None` in a plain run)
     check: Option<Box<Checker>>,
     /// per warp, the barrier it parked at in this round (checking only)
@@ -1721,6 +1749,7 @@ impl<'p> GroupExecutor<'p> {
             pack,
             stats: ExecStats::default(),
             until_check: WATCHDOG_INTERVAL,
+            interval: WATCHDOG_INTERVAL,
             check: None,
             round: Vec::new(),
             interleave: false,
@@ -1939,6 +1968,7 @@ impl<'p> GroupExecutor<'p> {
         watchdog: &Watchdog,
     ) -> Result<(), Runaway> {
         self.start_batch(group, count);
+        self.watch(watchdog);
         if let Some(ck) = self.check.as_deref_mut() {
             ck.begin_group(group, self.w);
         }
@@ -1947,6 +1977,16 @@ impl<'p> GroupExecutor<'p> {
         let outcome = self.run_rounds(&mut warps, bindings, watchdog);
         self.warps = warps;
         outcome?;
+        if watchdog.budgeted() {
+            // hand in the count since the last look
+            let pending = self.interval - self.until_check;
+            self.until_check = self.interval;
+            if pending > 0 {
+                if let Some(reason) = watchdog.check(u64::from(pending)) {
+                    return Err(self.runaway_after(reason));
+                }
+            }
+        }
         if let Some(ck) = self.check.as_deref_mut() {
             ck.end_group();
         }
@@ -2025,6 +2065,7 @@ impl<'p> GroupExecutor<'p> {
             (((z >> 32) * n as u64) >> 32) as usize
         };
         self.start_batch(group, 1);
+        self.watch(watchdog);
         let checker = self.check.take();
         self.interleave = true;
         let nw = self.warps.len();
@@ -2053,7 +2094,7 @@ impl<'p> GroupExecutor<'p> {
             let exit = self.run_warp(&mut warp, bindings, watchdog);
             unaccounted += self.stats.warp_instructions - before;
             let mut stop = None;
-            if unaccounted >= WATCHDOG_INTERVAL as u64 {
+            if unaccounted >= u64::from(self.interval) {
                 stop = watchdog.check(unaccounted);
                 unaccounted = 0;
             }
@@ -2083,7 +2124,7 @@ impl<'p> GroupExecutor<'p> {
             }
         }
         self.interleave = false;
-        self.until_check = WATCHDOG_INTERVAL;
+        self.until_check = self.interval;
         self.check = checker;
         outcome
     }
@@ -2161,6 +2202,36 @@ impl<'p> GroupExecutor<'p> {
             }
         }
         self.stats.groups += u64::from(count);
+    }
+
+    /// Take `watchdog`'s look interval; a count not handed in under another
+    /// interval is dropped (it belonged to another dispatch's watchdog).
+    fn watch(&mut self, watchdog: &Watchdog) {
+        let interval = watchdog.interval();
+        if interval != self.interval {
+            self.interval = interval;
+            self.until_check = interval;
+        }
+    }
+
+    /// The [`Runaway`] of a batch that finished but whose last count passed
+    /// the budget: its first group, lane 0, at the program's last instruction.
+    fn runaway_after(&self, reason: StopReason) -> Runaway {
+        let token = self.prog.code.last().map_or(0, |op| op.token);
+        let mnemonic = self
+            .prog
+            .decoded
+            .instructions
+            .iter()
+            .find(|i| i.offset == token)
+            .map_or_else(|| "?".to_string(), crate::disasm::mnemonic);
+        Runaway {
+            reason,
+            group: self.first,
+            lane: 0,
+            mnemonic,
+            token,
+        }
     }
 
     fn runaway(&self, warp: &Warp, reason: StopReason) -> Runaway {
@@ -2807,7 +2878,13 @@ impl<'p> GroupExecutor<'p> {
         cl: &CasLoop,
         watchdog: &Watchdog,
     ) -> Result<bool, StopReason> {
-        if self.prof.is_some() || self.check.is_some() || self.interleave || warp.span.is_empty() {
+        // (an exact budget counts the loop's instructions one by one)
+        if self.prof.is_some()
+            || self.check.is_some()
+            || self.interleave
+            || self.interval == 1
+            || warp.span.is_empty()
+        {
             return Ok(false);
         }
         let code = &self.prog.code;
@@ -3149,8 +3226,8 @@ impl<'p> GroupExecutor<'p> {
         match n.checked_sub(u64::from(self.until_check)) {
             None => self.until_check -= n as u32,
             Some(past) => {
-                let interval = u64::from(WATCHDOG_INTERVAL);
-                self.until_check = WATCHDOG_INTERVAL - (past % interval) as u32;
+                let interval = u64::from(self.interval);
+                self.until_check = self.interval - (past % interval) as u32;
                 if let Some(reason) = watchdog.check((1 + past / interval) * interval) {
                     return Err(reason);
                 }
@@ -3214,8 +3291,8 @@ impl<'p> GroupExecutor<'p> {
                 if self.interleave {
                     return Exit::Yield;
                 }
-                self.until_check = WATCHDOG_INTERVAL;
-                if let Some(reason) = watchdog.check(WATCHDOG_INTERVAL as u64) {
+                self.until_check = self.interval;
+                if let Some(reason) = watchdog.check(u64::from(self.interval)) {
                     return Exit::Stopped(reason);
                 }
             }
@@ -5520,7 +5597,9 @@ mod tests {
             if !at_once {
                 ex.cas_loops = &[];
             }
-            let wd = Watchdog::new(budget, None, None);
+            let mut wd = Watchdog::new(budget, None, None);
+            // looks as a large budget's, at which the loops run at once
+            wd.interval = WATCHDOG_INTERVAL;
             let r = ex.run_groups_watched([0, 0, 0], groups, &b, &wd);
             (
                 r.map_err(|e| (e.reason, e.group)),
@@ -5796,7 +5875,9 @@ mod tests {
             if !at_once {
                 ex.cas_loops = &[];
             }
-            let wd = Watchdog::new(budget, None, None);
+            let mut wd = Watchdog::new(budget, None, None);
+            // looks as a large budget's, at which the loops run at once
+            wd.interval = WATCHDOG_INTERVAL;
             let r = ex.run_groups_watched([0, 0, 0], 5, &b, &wd);
             (
                 r.map_err(|e| (e.reason, e.group)),

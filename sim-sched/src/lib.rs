@@ -57,7 +57,10 @@ pub struct DispatchOptions {
     /// fewer lanes in divergent code.
     pub warp_width: usize,
     /// Watchdog: the most warp-instructions the dispatch may execute (summed
-    /// over all groups, counted in steps of 4096). Default: no limit.
+    /// over all groups). Exact: a dispatch that executes more is an error,
+    /// and up to `sim_core::exec::EXACT_BUDGET` it stops before the
+    /// instruction that would pass the budget (beyond, within 4096
+    /// warp-instructions per worker of it). Default: no limit.
     pub max_warp_instructions: u64,
     /// Watchdog: wall-clock limit of the dispatch. Default: 60 s.
     pub timeout: Option<Duration>,
@@ -314,6 +317,18 @@ pub enum DispatchError {
         /// the interface slot
         slot: u32,
     },
+    /// More worker threads than [`max_threads`] allows on this machine.
+    #[error(
+        "{threads} worker threads: at most {max} on this machine ({cores} cores; 0 = one per core)"
+    )]
+    TooManyThreads {
+        /// threads asked for
+        threads: usize,
+        /// the cap, [`max_threads`]
+        max: usize,
+        /// the cores `std::thread::available_parallelism` reports
+        cores: usize,
+    },
     /// The rayon pool could not be built.
     #[error("cannot start {threads} worker threads: {message}")]
     Pool {
@@ -458,6 +473,21 @@ pub fn dispatch_profiled(
     options: &DispatchOptions,
 ) -> Result<(DispatchStats, Option<DispatchProfile>), DispatchError> {
     let [x, y, z] = groups;
+    let threads = match options.threads {
+        0 => rayon::current_num_threads(),
+        t => {
+            let cores = cores();
+            let max = max_threads(cores);
+            if t > max {
+                return Err(DispatchError::TooManyThreads {
+                    threads: t,
+                    max,
+                    cores,
+                });
+            }
+            t
+        }
+    };
     let total = admit(program, groups)?;
     if total == 0 {
         return Ok((DispatchStats::default(), None));
@@ -479,10 +509,6 @@ pub fn dispatch_profiled(
         options.timeout,
         options.cancel.clone(),
     );
-    let threads = match options.threads {
-        0 => rayon::current_num_threads(),
-        t => t,
-    };
     let pack = match options.warp_width {
         // (a profile runs compare-exchange loops in lockstep)
         WARP_WIDTH_GROUP if options.profile => {
@@ -741,6 +767,22 @@ pub fn dispatch_checked(
 fn group_id(g: u64, [x, y, _]: [u32; 3]) -> [u32; 3] {
     let (x, y) = (x as u64, y as u64);
     [(g % x) as u32, ((g / x) % y) as u32, (g / (x * y)) as u32]
+}
+
+/// Worker threads allowed per core: more only cost start-up time (100,000
+/// threads took 100 s to spawn) and memory for their stacks.
+pub const MAX_THREADS_PER_CORE: usize = 16;
+
+/// The most worker threads a dispatch may ask for on a machine with `cores`
+/// cores: 16 per core, and never fewer than 64. More are refused with
+/// [`DispatchError::TooManyThreads`] before any thread starts.
+pub fn max_threads(cores: usize) -> usize {
+    (cores.saturating_mul(MAX_THREADS_PER_CORE)).max(64)
+}
+
+/// The cores this machine offers (1 when it cannot tell).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// The worker pool for `threads` threads, built once per thread count and

@@ -181,3 +181,112 @@ fn atomics_made_before_a_runaway_stop_are_not_lost() {
         }
     }
 }
+
+/// Each thread runs a loop of `SV_GroupID.x + 3` passes and stores its
+/// count: the dispatch's warp-instructions depend on the warp width and
+/// the packing, and are measured with no budget first.
+const COUNTED_LOOPS: &str = "
+cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadGroupID.x
+dcl_input vThreadID.x
+dcl_temps 2
+dcl_thread_group 8, 1, 1
+iadd r0.x, vThreadGroupID.x, l(3)
+mov r0.y, l(0)
+loop
+  uge r1.x, r0.y, r0.x
+  breakc_nz r1.x
+  iadd r0.y, r0.y, l(1)
+endloop
+ishl r1.y, vThreadID.x, l(2)
+store_raw u0.x, r1.y, r0.y
+ret
+";
+
+/// `max_warp_instructions` is exact: a dispatch that executes N
+/// warp-instructions finishes under a budget of N and is stopped under
+/// N − 1, for budgets down to 0 and 1, at several warp widths and thread
+/// counts, and past [`EXACT_BUDGET`] too (where the executors look at the
+/// watchdog every 4096 warp-instructions and hand in the rest at the end
+/// of each batch).
+#[test]
+fn the_instruction_budget_is_exact() {
+    use sm5sim::sim_core::exec::EXACT_BUDGET;
+    let p = Program::from_decoded(
+        assemble(COUNTED_LOOPS).unwrap_or_else(|e| panic!("{e}")),
+        None,
+    )
+    .unwrap();
+    let run = |groups: u32, threads: usize, warp_width: usize, budget: u64| {
+        let out = Buffer::zeroed(groups as usize * 8 * 4).unwrap();
+        let b = Bindings {
+            uavs: vec![Some(BufferView::raw(&out))],
+            ..Default::default()
+        };
+        let options = DispatchOptions {
+            threads,
+            warp_width,
+            max_warp_instructions: budget,
+            timeout: None,
+            ..Default::default()
+        };
+        dispatch(&p, &b, [groups, 1, 1], &options)
+    };
+    for (groups, widths) in [(1u32, [1usize, 8]), (24, [1, 8]), (2400, [8, 8])] {
+        for warp_width in widths {
+            for threads in [1, 2] {
+                let n = run(groups, threads, warp_width, u64::MAX)
+                    .unwrap()
+                    .warp_instructions;
+                if groups == 2400 {
+                    assert!(n > EXACT_BUDGET, "{n}");
+                }
+                let at = format!("{groups} groups, width {warp_width}, {threads} threads: {n}");
+                assert_eq!(
+                    run(groups, threads, warp_width, n)
+                        .unwrap()
+                        .warp_instructions,
+                    n,
+                    "{at}"
+                );
+                let err = run(groups, threads, warp_width, n - 1).unwrap_err();
+                let DispatchError::Runaway(r) = &err else {
+                    panic!("{at}: {err:?}")
+                };
+                assert_eq!(r.reason, StopReason::InstructionBudget(n - 1), "{at}");
+            }
+        }
+    }
+    // 0 stops before the first instruction, 1 before the second
+    for budget in [0, 1] {
+        let err = run(1, 1, 8, budget).unwrap_err();
+        let DispatchError::Runaway(r) = &err else {
+            panic!("{err:?}")
+        };
+        assert_eq!(
+            (r.group, r.mnemonic.as_str()),
+            ([0, 0, 0], ["iadd", "mov"][budget as usize])
+        );
+    }
+}
+
+/// More worker threads than `sim_sched::max_threads` allows are refused
+/// before any thread starts, with the figures.
+#[test]
+fn too_many_threads_are_refused() {
+    let (p, out) = setup();
+    let b = bind(&out);
+    let max = sm5sim::sim_sched::max_threads(sm5sim::sim_sched::cores());
+    let options = DispatchOptions {
+        threads: max + 1,
+        ..Default::default()
+    };
+    let err = dispatch(&p, &b, [1, 1, 1], &options).unwrap_err();
+    assert!(
+        matches!(err, DispatchError::TooManyThreads { threads, max: m, .. } if threads == max + 1 && m == max),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains(&format!("at most {max}")), "{err}");
+    assert!(out.to_words().iter().all(|&w| w == 0), "nothing ran");
+}
