@@ -72,6 +72,7 @@ fn corpus() -> (Vec<Shader>, usize) {
         let verify = LoadOptions::default();
         let skip = LoadOptions {
             verify_checksum: false,
+            max_memory: None,
         };
         let options = if Program::decode_with_reflection(&bytes, &verify).is_ok() {
             verify

@@ -13,6 +13,7 @@ use sim_core::{LoadOptions, Program};
 pub fn container_and_decoder(data: &[u8]) {
     let options = LoadOptions {
         verify_checksum: false,
+        max_memory: None,
     };
     if let Ok((decoded, reflection)) = Program::decode_with_reflection(data, &options) {
         let _ = disassemble(&decoded);
@@ -52,6 +53,7 @@ pub fn execute(data: &[u8]) {
 
     let options = LoadOptions {
         verify_checksum: false,
+        max_memory: None,
     };
     let program = match Program::from_file_bytes(data, &options) {
         Ok(p) => p,

@@ -8,6 +8,7 @@
 //! Errors are [`JobError`]s naming the file and the TOML key.
 
 use crate::compiler::{self, CompileError, CompileOptions, Compiled, HlslRequest};
+use crate::memory::MemoryBudget;
 use serde::Deserialize;
 use sim_core::check::{CheckOptions, Checker, Finding};
 use sim_core::program::{BufferDeclKind, Program, TextureDecl};
@@ -1041,18 +1042,20 @@ impl Job {
         }
 
         let mut resources = Vec::new();
+        let mut budget = MemoryBudget::for_job(load.max_memory);
         for (name, spec) in &file.resources {
             let key = format!("resources.{name}");
-            let r = resolve_resource(name, spec, &program, base).map_err(|(k, m)| {
-                spec_err(
-                    if k.is_empty() {
-                        key.clone()
-                    } else {
-                        format!("{key}.{k}")
-                    },
-                    m,
-                )
-            })?;
+            let r =
+                resolve_resource(name, spec, &program, base, &mut budget).map_err(|(k, m)| {
+                    spec_err(
+                        if k.is_empty() {
+                            key.clone()
+                        } else {
+                            format!("{key}.{k}")
+                        },
+                        m,
+                    )
+                })?;
             if let Some(other) = resources.iter().find(|o: &&Resource| o.slot == r.slot) {
                 return Err(spec_err(
                     key,
@@ -1270,20 +1273,16 @@ impl Job {
                                 )?;
                             }
                             Check::Png { path, .. } => {
-                                let (w, h) = png_target(r).map_err(|m| spec_err(key.clone(), m))?;
-                                let png = read_png(&base.join(path))
+                                let (width, height) =
+                                    png_target(r).map_err(|m| spec_err(key.clone(), m))?;
+                                let target = PngTarget {
+                                    width,
+                                    height,
+                                    what: format!("'{rname}' (mip 0)"),
+                                    named: Some(path.clone()),
+                                };
+                                read_png(&base.join(path), Some(&target))
                                     .map_err(|m| spec_err(format!("{key}.png"), m))?;
-                                if (png.width, png.height) != (w, h) {
-                                    return Err(spec_err(
-                                        format!("{key}.png"),
-                                        format!(
-                                            "{} is {}x{}, but '{rname}' (mip 0) is {w}x{h}",
-                                            path.display(),
-                                            png.width,
-                                            png.height
-                                        ),
-                                    ));
-                                }
                             }
                             _ => {}
                         }
@@ -1954,6 +1953,7 @@ fn resolve_resource(
     spec: &ResourceSpec,
     program: &Program,
     base: &Path,
+    budget: &mut MemoryBudget,
 ) -> Result<Resource, KeyErr> {
     let e = |k: &str, m: String| (k.to_string(), m);
     // Slot: given, or found by name in RDEF.
@@ -2019,6 +2019,7 @@ fn resolve_resource(
         || (spec.view.is_none() && (texture_decl.is_some() || rdef.is_some()))
     {
         return resolve_texture(
+            budget,
             name,
             spec,
             slot,
@@ -2243,6 +2244,7 @@ fn resolve_resource(
             format!("{size} bytes is more than the 4 GiB a view can address"),
         ));
     }
+    budget.charge(size).map_err(|m| e("", m))?;
     let buffer = Buffer::zeroed(size as usize).map_err(|m| e("", m.to_string()))?;
     let mut r = Resource {
         name: name.to_string(),
@@ -2711,6 +2713,7 @@ fn error_key(
 }
 
 fn resolve_texture(
+    budget: &mut MemoryBudget,
     name: &str,
     spec: &ResourceSpec,
     slot: Slot,
@@ -2869,6 +2872,10 @@ fn resolve_texture(
         mip_levels: spec.mips.unwrap_or(1),
         sample_count: samples,
     };
+    // (a description D3D11 refuses is refused by `Texture::new` below)
+    if let Ok(bytes) = Texture::storage_bytes(desc) {
+        budget.charge(bytes).map_err(|m| e("", m))?;
+    }
     let texture = Texture::new(desc).map_err(|err| {
         let m = err.to_string();
         let key = error_key(
@@ -3061,7 +3068,14 @@ fn texture_writes(
     }
     if let Some(p) = &c.png {
         let s = sub.unwrap_or(Subresource { mip: 0, slice: 0 });
-        let png = read_png(&base.join(p))?;
+        let [width, height, _] = tex.mip_size(s.mip);
+        let target = PngTarget {
+            width,
+            height,
+            what: format!("mip {} of '{}'", s.mip, r.name),
+            named: Some(p.clone()),
+        };
+        let png = read_png(&base.join(p), Some(&target))?;
         let bytes = png_subresource(&png, p, r, tex, format, s)?;
         return Ok(TexWrite::Subresources(vec![(s, bytes)]));
     }
@@ -3258,23 +3272,56 @@ impl PngImage {
     }
 }
 
+/// What a PNG must be to be read: `width` x `height` pixels, for the
+/// image described by `what` (such as `'dst' (mip 0)`).
+#[derive(Debug, Clone)]
+pub struct PngTarget {
+    /// Pixels across.
+    pub width: u32,
+    /// Pixels down.
+    pub height: u32,
+    /// The image it is for, in messages.
+    pub what: String,
+    /// The file as the job names it, in messages (else its path).
+    pub named: Option<PathBuf>,
+}
+
 /// Read an 8- or 16-bit gray, gray+alpha, RGB or RGBA PNG (palette and
-/// low-bit-depth images are expanded to 8 bits).
+/// low-bit-depth images are expanded to 8 bits). With a `target`, the
+/// header's size is checked against it before any pixel is decoded, and the
+/// decoder may allocate no more than that size's 16-bit RGBA image; without
+/// one, up to 2 GiB (a 16384 x 16384 RGBA16 image, D3D11's largest 2D texture).
 ///
 /// # Errors
-/// A message naming the file when it cannot be read or decoded.
-pub fn read_png(path: &Path) -> Result<PngImage, String> {
+/// A message naming the file when it cannot be read or decoded, or when its
+/// size is not the target's.
+pub fn read_png(path: &Path, target: Option<&PngTarget>) -> Result<PngImage, String> {
     let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let bytes = crate::files::read_input(path).map_err(|e| at(&e))?;
-    // the png crate's default limit (64 MiB of pixels) refuses legal
-    // textures (16384 x 8193 RGBA8 is 512 MiB); a PNG is refused anyway when
-    // its size is not the texture's, which D3D11 bounds at 16384 x 16384
-    // (RGBA16: 2 GiB)
-    let limits = png::Limits { bytes: 1 << 31 };
+    // the png crate's default limit (64 MiB) refuses legal textures
+    // (16384 x 8193 RGBA8 is 512 MiB): the limit comes from the job instead
+    let bytes_limit = target.map_or(1 << 31, |t| {
+        (t.width as usize * t.height as usize * 8).max(64 << 20)
+    });
+    let limits = png::Limits { bytes: bytes_limit };
     let mut decoder = png::Decoder::new_with_limits(std::io::Cursor::new(bytes), limits);
     // palette → RGB(A), gray below 8 bits → 8 bits, tRNS → an alpha channel
     decoder.set_transformations(png::Transformations::EXPAND);
     let mut reader = decoder.read_info().map_err(|e| at(&e))?;
+    if let Some(t) = target {
+        let info = reader.info();
+        if (info.width, info.height) != (t.width, t.height) {
+            return Err(format!(
+                "{} is {}x{}, but {} is {}x{}",
+                t.named.as_deref().unwrap_or(path).display(),
+                info.width,
+                info.height,
+                t.what,
+                t.width,
+                t.height
+            ));
+        }
+    }
     let size = reader
         .output_buffer_size()
         .ok_or_else(|| at(&"the image is too large for this machine's memory"))?;
@@ -3463,7 +3510,17 @@ fn compare_png(
     path: &Path,
     tolerance: u32,
 ) -> Result<(usize, Vec<Mismatch>), String> {
-    let want = read_png(path)?;
+    let [width, height, _] = match &r.storage {
+        Storage::Texture(t) => t.mip_size(0),
+        Storage::Buffer(_) => return Err(format!("'{}' is not a texture", r.name)),
+    };
+    let target = PngTarget {
+        width,
+        height,
+        what: format!("'{}' (mip 0)", r.name),
+        named: None,
+    };
+    let want = read_png(path, Some(&target))?;
     let have = texture_image(r, Some(want.bit_depth))?;
     if (want.width, want.height) != (have.width, have.height) {
         return Err(format!(

@@ -30,6 +30,7 @@ pub mod compiler;
 pub mod files;
 pub mod fuzzing;
 pub mod job;
+pub mod memory;
 pub mod npy;
 pub mod smoke;
 

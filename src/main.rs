@@ -66,6 +66,11 @@ enum Command {
         /// Watchdog: stop a dispatch that executes more warp-instructions than this.
         #[arg(long, value_name = "N")]
         max_instructions: Option<u64>,
+        /// Refuse a job whose resources (plus a working copy of the largest)
+        /// need more memory than this, e.g. 512MiB or 4GiB (default: what
+        /// this process may use: the machine's memory, or `ulimit -v`).
+        #[arg(long, value_name = "SIZE", value_parser = sm5sim::memory::parse_size)]
+        max_memory: Option<u64>,
         /// Print the results as one JSON document on stdout instead of text.
         #[arg(long)]
         json: bool,
@@ -123,6 +128,11 @@ enum Command {
         /// Watchdog: stop a dispatch that executes more warp-instructions than this.
         #[arg(long, value_name = "N")]
         max_instructions: Option<u64>,
+        /// Refuse a job whose resources (plus a working copy of the largest)
+        /// need more memory than this, e.g. 512MiB or 4GiB (default: what
+        /// this process may use: the machine's memory, or `ulimit -v`).
+        #[arg(long, value_name = "SIZE", value_parser = sm5sim::memory::parse_size)]
+        max_memory: Option<u64>,
         /// Print the findings as one JSON document on stdout instead of text.
         #[arg(long)]
         json: bool,
@@ -485,6 +495,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             no_checksum,
             timeout,
             max_instructions,
+            max_memory,
             json,
             schedules,
             seed,
@@ -493,6 +504,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             let options = dispatch_options(1, warp_width, timeout, max_instructions)?;
             let load = LoadOptions {
                 verify_checksum: !no_checksum,
+                max_memory,
             };
             let job = Job::load_with(&job, &load, &hlsl.options())?;
             if let Some(c) = &job.compiled {
@@ -548,6 +560,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 files::read_input(&file).with_context(|| format!("reading {}", file.display()))?;
             let options = LoadOptions {
                 verify_checksum: !no_checksum,
+                ..LoadOptions::default()
             };
             let (decoded, _) = Program::decode_file_bytes(&bytes, &options)
                 .with_context(|| file.display().to_string())?;
@@ -623,6 +636,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 files::read_input(&file).with_context(|| format!("reading {}", file.display()))?;
             let options = LoadOptions {
                 verify_checksum: !no_checksum,
+                ..LoadOptions::default()
             };
             let (decoded, reflection) = Program::decode_file_bytes(&bytes, &options)
                 .with_context(|| file.display().to_string())?;
@@ -637,6 +651,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             no_checksum,
             timeout,
             max_instructions,
+            max_memory,
             hlsl,
             json,
             deterministic,
@@ -650,6 +665,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             }
             let load = LoadOptions {
                 verify_checksum: !no_checksum,
+                max_memory,
             };
             let job = Job::load_with(&job, &load, &hlsl.options())?;
             if let Some(c) = &job.compiled {
@@ -1310,6 +1326,7 @@ fn smoke(
     };
     let load = LoadOptions {
         verify_checksum: !no_checksum,
+        ..LoadOptions::default()
     };
     let options = DispatchOptions {
         max_warp_instructions: max_instructions,

@@ -22,12 +22,18 @@ use sim_mem::{AtomicOp, TgsmRegion, MAX_TGSM_BYTES};
 pub struct LoadOptions {
     /// Verify fxc's checksum of the container (D3D11 refuses a wrong one). Default true.
     pub verify_checksum: bool,
+    /// The most bytes of memory what is loaded may take: a job's resources
+    /// (`sm5sim::job::Job`, counted by `sm5sim::memory::MemoryBudget`).
+    /// Default None: what the process may use (the machine's memory, or its
+    /// address-space limit when lower).
+    pub max_memory: Option<u64>,
 }
 
 impl Default for LoadOptions {
     fn default() -> Self {
         Self {
             verify_checksum: true,
+            max_memory: None,
         }
     }
 }

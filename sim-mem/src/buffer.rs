@@ -24,6 +24,13 @@ pub enum MemError {
         /// write offset in bytes
         offset: usize,
     },
+    /// The allocator refused the buffer's storage (the machine's memory, or
+    /// the process's address-space limit, is exhausted).
+    #[error("cannot allocate {bytes} bytes for a buffer: out of memory")]
+    OutOfMemory {
+        /// bytes asked for
+        bytes: usize,
+    },
 }
 
 /// The storage of an SRV or UAV: `len_words` 32-bit words, little-endian when
@@ -39,12 +46,24 @@ impl Buffer {
     /// A zero-filled buffer of `size_bytes` bytes.
     ///
     /// # Errors
-    /// [`MemError::UnalignedSize`] unless `size_bytes` is a multiple of 4.
+    /// [`MemError::UnalignedSize`] unless `size_bytes` is a multiple of 4;
+    /// [`MemError::OutOfMemory`] when the allocator refuses the storage (it
+    /// is reserved before any word is written, so the refusal is an error,
+    /// not an abort).
     pub fn zeroed(size_bytes: usize) -> Result<Self, MemError> {
         if !size_bytes.is_multiple_of(4) {
             return Err(MemError::UnalignedSize(size_bytes));
         }
-        Ok(Self::from_words_iter((0..size_bytes / 4).map(|_| 0)))
+        let n = size_bytes / 4;
+        let mut words = Vec::new();
+        words
+            .try_reserve_exact(n)
+            .map_err(|_| MemError::OutOfMemory { bytes: size_bytes })?;
+        words.extend((0..n).map(|_| AtomicU32::new(0)));
+        Ok(Self {
+            words: words.into_boxed_slice(),
+            counter: AtomicU32::new(0),
+        })
     }
 
     /// A buffer holding these words.

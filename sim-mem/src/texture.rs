@@ -39,6 +39,12 @@ pub enum TextureError {
     /// A size, count or format breaks a D3D11 rule.
     #[error("{0}")]
     Invalid(String),
+    /// The allocator refused the texture's storage.
+    #[error("cannot allocate {bytes} bytes for a texture: out of memory")]
+    OutOfMemory {
+        /// bytes asked for
+        bytes: usize,
+    },
     /// Host data does not fit the subresource.
     #[error("{given} bytes given for mip {mip} slice {slice}, which holds {size} bytes")]
     SizeMismatch {
@@ -140,8 +146,33 @@ impl Texture {
     /// zero or too large sizes (limits in [`limits`]), more mips than the
     /// chain has, a sample count other than 1, 2, 4, 8 or 16, multisampling
     /// on anything but a single-mip 2D texture, a 1D block-compressed texture,
-    /// or a texture larger than [`limits::MAX_BYTES`].
+    /// or a texture larger than [`limits::MAX_BYTES`];
+    /// [`TextureError::OutOfMemory`] when the allocator refuses the storage.
     pub fn new(desc: TextureDesc) -> Result<Self, TextureError> {
+        let (desc, subresources, bytes) = Self::layout(desc)?;
+        let data = Buffer::zeroed(bytes as usize).map_err(|e| match e {
+            crate::MemError::OutOfMemory { bytes } => TextureError::OutOfMemory { bytes },
+            e => TextureError::Invalid(e.to_string()),
+        })?;
+        Ok(Self {
+            desc,
+            data,
+            subresources,
+        })
+    }
+
+    /// The bytes a texture of `desc` stores (every subresource, in the
+    /// layout the module describes), without allocating them: for a caller
+    /// that totals its resources before creating them.
+    ///
+    /// # Errors
+    /// As [`Texture::new`], but never [`TextureError::OutOfMemory`].
+    pub fn storage_bytes(desc: TextureDesc) -> Result<u64, TextureError> {
+        Self::layout(desc).map(|(_, _, bytes)| bytes)
+    }
+
+    /// `desc` checked, with its mips resolved; its subresources; its bytes.
+    fn layout(desc: TextureDesc) -> Result<(TextureDesc, Vec<Subresource>, u64), TextureError> {
         let mut d = desc;
         let (w_max, h_max, d_max, a_max) = match d.dimension {
             TextureDimension::Texture1D => (limits::TEXTURE1D_WIDTH, 1, 1, limits::ARRAY_SIZE),
@@ -228,13 +259,7 @@ impl Texture {
                 }
             }
         }
-        let data =
-            Buffer::zeroed(offset as usize).map_err(|e| TextureError::Invalid(e.to_string()))?;
-        Ok(Self {
-            desc: d,
-            data,
-            subresources,
-        })
+        Ok((d, subresources, offset))
     }
 
     /// The description, with `mip_levels` resolved (never 0).

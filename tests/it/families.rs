@@ -151,6 +151,7 @@ fn token_spans(bytes: &[u8]) -> (usize, Vec<Ins>) {
         bytes,
         &LoadOptions {
             verify_checksum: false,
+            max_memory: None,
         },
     )
     .unwrap();
@@ -237,6 +238,7 @@ fn load_unchecked(bytes: &[u8]) -> Program {
         bytes,
         &LoadOptions {
             verify_checksum: false,
+            max_memory: None,
         },
     )
     .unwrap()

@@ -23,6 +23,7 @@ mod hlsl;
 mod job_rules;
 mod listing_jobs;
 mod listing_roundtrip;
+mod memory;
 mod npy;
 mod outputs;
 mod packing;

@@ -68,7 +68,7 @@ fn run_job(d: &Path, extra: &[&str]) -> Output {
 }
 
 fn fixture(name: &str) -> PngImage {
-    read_png(&dir().join(name)).unwrap()
+    read_png(&dir().join(name), None).unwrap()
 }
 
 const EMPTY: &str = "shader = \"empty.dxbc\"\n";
@@ -543,9 +543,9 @@ fn png_round_trips_through_rgba8_textures() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let want = fixture("rgba8.png");
-    assert_eq!(read_png(&out).unwrap(), want);
+    assert_eq!(read_png(&out, None).unwrap(), want);
     // sRGB: the stored bytes both ways.
-    assert_eq!(read_png(&srgb).unwrap(), want);
+    assert_eq!(read_png(&srgb, None).unwrap(), want);
 }
 
 #[test]
@@ -566,12 +566,12 @@ fn png_round_trips_through_16_bit_textures() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let o = run_job(&d, &args);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let gray = read_png(&files[0]).unwrap();
+    let gray = read_png(&files[0], None).unwrap();
     assert_eq!((gray.channels, gray.bit_depth), (1, 16));
     assert_eq!(gray, fixture("gray16.png"));
-    assert_eq!(read_png(&files[1]).unwrap(), fixture("rgba16.png"));
+    assert_eq!(read_png(&files[1], None).unwrap(), fixture("rgba16.png"));
     // float textures are written as 16-bit PNGs: v × 65535 + 0.5 recovers v.
-    assert_eq!(read_png(&files[2]).unwrap(), fixture("rgba16.png"));
+    assert_eq!(read_png(&files[2], None).unwrap(), fixture("rgba16.png"));
 }
 
 #[test]
@@ -611,12 +611,12 @@ fn dumps_of_textures_to_npy_bin_and_png() {
     assert_eq!(bin[..4], [rgba[2], rgba[1], rgba[0], rgba[3]]);
     assert_eq!(bin[128..], 7u32.to_le_bytes().repeat(8));
     // .png of an 8-bit format: 8-bit RGBA.
-    assert_eq!(read_png(&p("rgba.png")).unwrap(), png);
+    assert_eq!(read_png(&p("rgba.png"), None).unwrap(), png);
     // R16G16_FLOAT: float16 [2, 3, 2]; PNG 16-bit RGB with B = 0, clamped.
     let f = npyz::NpyFile::new(std::fs::File::open(p("rg.npy")).unwrap()).unwrap();
     assert_eq!(f.shape(), &[2, 3, 2]);
     assert_eq!(f.dtype().descr(), "'<f2'");
-    let rg = read_png(&p("rg.png")).unwrap();
+    let rg = read_png(&p("rg.png"), None).unwrap();
     assert_eq!((rg.channels, rg.bit_depth), (3, 16));
     assert_eq!(rg.values, [32768, 65535, 0].repeat(6));
     // 3D: [depth, height, width, channels].
@@ -840,4 +840,55 @@ fn shader_declarations_decide_views_and_need_bindings() {
         ),
         "{e}"
     );
+}
+
+/// A legal PNG larger than the image crate's default decode limit (64 MiB),
+/// which refused such textures when sm5sim decoded through it: 4096 x 4097
+/// RGBA8 is 67,125,248 bytes of pixels. The decoder's limit now comes from
+/// the texture the job declares, so it loads, pixel for pixel.
+#[test]
+fn a_png_past_the_decoders_default_limit_loads() {
+    let (w, h) = (4096u32, 4097u32);
+    let d = scratch_job("big_png", "");
+    let path = d.join("big.png");
+    let pixel = |x: u32, y: u32| {
+        [
+            (x % 251) as u8,
+            (y % 241) as u8,
+            ((x ^ y) & 0xff) as u8,
+            255,
+        ]
+    };
+    {
+        let mut encoder = png::Encoder::new(
+            std::io::BufWriter::new(std::fs::File::create(&path).unwrap()),
+            w,
+            h,
+        );
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_compression(png::Compression::Fast);
+        let data: Vec<u8> = (0..h)
+            .flat_map(|y| (0..w).flat_map(move |x| pixel(x, y)))
+            .collect();
+        assert!(data.len() > 64 << 20);
+        let mut writer = encoder.write_header().unwrap();
+        writer.write_image_data(&data).unwrap();
+        writer.finish().unwrap();
+    }
+    let job = Job::from_toml(
+        &format!(
+            "{EMPTY}[resources.tex]\nslot = \"t0\"\nview = \"texture2d\"\nformat = \"R8G8B8A8_UNORM\"\nwidth = {w}\nheight = {h}\ninit = {{ png = \"{}\" }}\n",
+            path.display().to_string().replace('\\', "/")
+        ),
+        &dir().join("job.toml"),
+        &dir(),
+        &LoadOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let data = job.resource("tex").unwrap().data();
+    for (x, y) in [(0, 0), (4095, 0), (17, 2049), (4095, 4096)] {
+        let word = data.load((y * w + x) as usize).unwrap();
+        assert_eq!(word.to_le_bytes(), pixel(x, y), "texel ({x}, {y})");
+    }
 }

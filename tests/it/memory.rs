@@ -1,0 +1,134 @@
+//! A job's resources are totalled against a memory limit as they are
+//! declared, before each is allocated (issue 27): `--max-memory`, or what
+//! the process may use (the machine's memory, or what its address-space
+//! limit leaves). A job over it is refused with the figures, exit 2, not
+//! aborted by the allocator; and an allocation the allocator refuses anyway
+//! is an error too.
+
+use super::{output_text as text, sm5sim};
+use sm5sim::job::{Job, JobError};
+use sm5sim::sim_core::LoadOptions;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// A directory with the histogram shader and `job.toml`, whose `bins`
+/// (u0) is `size_bytes` bytes filled with 7.
+fn workdir(name: &str, size_bytes: u64) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("memory")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let ex = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/histogram");
+    std::fs::copy(ex.join("histogram.dxbc"), dir.join("histogram.dxbc")).unwrap();
+    std::fs::write(
+        dir.join("job.toml"),
+        super::cli::SMALL
+            .replace("SHADER", "histogram.dxbc")
+            .replace(
+                "elements = 256\ninit = { fill_u32 = 0 }",
+                &format!("size_bytes = {size_bytes}\ninit = {{ fill_u32 = 7 }}"),
+            ),
+    )
+    .unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Exit 2 with `message`, once, before any step ran, and no panic or abort.
+fn refused(o: &Output, message: &str) {
+    let t = text(o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(t.contains(message), "{t}");
+    assert!(!t.contains("step 0"), "ran: {t}");
+    assert!(
+        !t.contains("panicked") && !t.contains("memory allocation"),
+        "{t}"
+    );
+    assert_eq!(t.matches("error:").count(), 1, "printed once: {t}");
+}
+
+#[test]
+fn max_memory_refuses_a_job_over_it_before_anything_runs() {
+    let dir = workdir("max_memory", 64 << 20);
+    let job = dir.join("job.toml");
+    for sub in ["run", "check"] {
+        // 64 MiB of bins, plus a working copy of it, is over 100 MiB
+        let o = sm5sim(&[sub, s(&job), "--max-memory", "100MiB"]);
+        refused(&o, "resources.bins: 64.0 MiB of storage");
+        refused(&o, "needs 128.0 MiB");
+        refused(
+            &o,
+            "more than the 100.0 MiB of --max-memory (104857600 bytes)",
+        );
+    }
+    let o = sm5sim(&["run", s(&job), "--max-memory", "200MiB"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = sm5sim(&["run", s(&job), "--max-memory", "lots"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("'lots' is not a size"), "{}", text(&o));
+
+    // the library: the same limit through LoadOptions
+    let load = |max_memory| {
+        Job::load(
+            &job,
+            &LoadOptions {
+                max_memory,
+                ..LoadOptions::default()
+            },
+        )
+    };
+    match load(Some(100 << 20)) {
+        Err(JobError::Spec { key, message, .. }) => {
+            assert_eq!(key, "resources.bins");
+            assert!(message.contains("--max-memory"), "{message}");
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+    assert!(load(Some(200 << 20)).is_ok());
+
+    // textures too: the example's 512x512 RGBA8 destination is 1 MiB
+    let blur =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/gaussian_blur/gaussian_blur.toml");
+    let o = sm5sim(&["run", s(&blur), "--max-memory", "1MiB"]);
+    refused(&o, "resources.dst: 1.0 MiB of storage");
+}
+
+/// Under `ulimit -v` (512 MiB of address space), a job of 1 GiB or 4 GiB
+/// of buffers is refused with what the limit leaves, a small job still
+/// runs, and where `--max-memory` lets a job past the check, the
+/// allocator's refusal is an error (exit 2), not an abort.
+#[cfg(target_os = "linux")]
+#[test]
+fn under_an_address_space_limit_a_large_job_is_refused_not_aborted() {
+    let limited = |args: &[&str]| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 524288 && exec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_sm5sim"))
+            .args(args)
+            .output()
+            .expect("run sh")
+    };
+    for (name, bytes) in [("gib", 1u64 << 30), ("4gib", 4 << 30)] {
+        let dir = workdir(name, bytes);
+        let o = limited(&["run", s(&dir.join("job.toml"))]);
+        refused(
+            &o,
+            "what this process's address-space limit (ulimit -v) leaves",
+        );
+    }
+    let dir = workdir("under_limit", 1 << 20);
+    let o = limited(&["run", s(&dir.join("job.toml"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+
+    let dir = workdir("past_the_check", 1 << 30);
+    let o = limited(&["run", s(&dir.join("job.toml")), "--max-memory", "100GiB"]);
+    refused(
+        &o,
+        "resources.bins: cannot allocate 1073741824 bytes for a buffer: out of memory",
+    );
+}
