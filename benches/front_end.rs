@@ -73,6 +73,7 @@ fn corpus() -> (Vec<Shader>, usize) {
         let skip = LoadOptions {
             verify_checksum: false,
             max_memory: None,
+            cancel: None,
         };
         let options = if Program::decode_with_reflection(&bytes, &verify).is_ok() {
             verify

@@ -118,13 +118,31 @@ pub fn check_distinct(outputs: &[(String, PathBuf)]) -> Result<(), String> {
     Ok(())
 }
 
+/// The largest input file read: a 4 GiB resource's contents (the most a
+/// view addresses) with room for a header (`.npy`) or a PNG that
+/// compresses badly.
+pub const MAX_INPUT_BYTES: u64 = (4 << 30) + (64 << 20);
+
+/// The largest text input read (job files, listings, HLSL): 256 MiB.
+pub const MAX_TEXT_BYTES: u64 = 256 << 20;
+
 /// Read the whole of `path`, which must be a regular file (or a link to
-/// one): a directory, a device such as `/dev/zero` or a FIFO is refused
-/// before reading, since reading it would not end or would mean nothing.
+/// one) of at most [`MAX_INPUT_BYTES`]: a directory, a device such as
+/// `/dev/zero`, a FIFO or a larger file is refused before reading, since
+/// reading it would not end, would mean nothing, or could not fit.
 ///
 /// # Errors
-/// The OS error, or `InvalidInput` naming what `path` is.
+/// The OS error (`OutOfMemory` when the allocator refuses the file's bytes),
+/// or `InvalidInput` naming what `path` is.
 pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
+    read_input_at_most(path, MAX_INPUT_BYTES)
+}
+
+/// [`read_input`] with a size limit of `max` bytes.
+///
+/// # Errors
+/// As [`read_input`].
+pub fn read_input_at_most(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     let meta = std::fs::metadata(path)?;
     if !meta.is_file() {
         let what = if meta.is_dir() {
@@ -137,14 +155,23 @@ pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
             format!("is {what}; give a file"),
         ));
     }
+    if meta.len() > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "is {} bytes, more than the {max} an input of this kind may be",
+                meta.len()
+            ),
+        ));
+    }
     std::fs::read(path)
 }
 
-/// [`read_input`] as UTF-8 text.
+/// [`read_input`] as UTF-8 text, of at most [`MAX_TEXT_BYTES`].
 ///
 /// # Errors
 /// As [`read_input`], or `InvalidData` for text that is not UTF-8.
 pub fn read_input_text(path: &Path) -> std::io::Result<String> {
-    String::from_utf8(read_input(path)?)
+    String::from_utf8(read_input_at_most(path, MAX_TEXT_BYTES)?)
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
 }

@@ -14,6 +14,7 @@ pub fn container_and_decoder(data: &[u8]) {
     let options = LoadOptions {
         verify_checksum: false,
         max_memory: None,
+        cancel: None,
     };
     if let Ok((decoded, reflection)) = Program::decode_with_reflection(data, &options) {
         let _ = disassemble(&decoded);
@@ -54,6 +55,7 @@ pub fn execute(data: &[u8]) {
     let options = LoadOptions {
         verify_checksum: false,
         max_memory: None,
+        cancel: None,
     };
     let program = match Program::from_file_bytes(data, &options) {
         Ok(p) => p,

@@ -76,6 +76,15 @@ pub enum JobError {
         /// step index
         step: usize,
     },
+    /// Loading was cancelled (`LoadOptions::cancel`, Ctrl-C in the CLI)
+    /// before `what` (the shader, or a resource's key) was loaded.
+    #[error("{}: cancelled before loading {what}", path.display())]
+    CancelledLoading {
+        /// the job file
+        path: PathBuf,
+        /// what was to be loaded next
+        what: String,
+    },
     /// A dispatch was refused.
     #[error("steps[{step}]: {source}")]
     Dispatch {
@@ -983,6 +992,21 @@ impl Job {
                 message: "names no file: give the .dxbc, .cso, .asm or .hlsl to run".into(),
             });
         }
+        let cancelled = |what: &str| {
+            if load
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+            {
+                Err(JobError::CancelledLoading {
+                    path: path.to_owned(),
+                    what: what.to_owned(),
+                })
+            } else {
+                Ok(())
+            }
+        };
+        cancelled("shader")?;
         let shader_path = base.join(&file.shader);
         let mut included: Vec<PathBuf> = Vec::new();
         let (bytes, compiled) = if compiler::is_hlsl(&shader_path) {
@@ -1045,6 +1069,7 @@ impl Job {
         let mut budget = MemoryBudget::for_job(load.max_memory);
         for (name, spec) in &file.resources {
             let key = format!("resources.{name}");
+            cancelled(&key)?;
             let r =
                 resolve_resource(name, spec, &program, base, &mut budget).map_err(|(k, m)| {
                     spec_err(

@@ -505,6 +505,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             let load = LoadOptions {
                 verify_checksum: !no_checksum,
                 max_memory,
+                cancel: Some(cancel_token()),
             };
             let job = Job::load_with(&job, &load, &hlsl.options())?;
             if let Some(c) = &job.compiled {
@@ -666,6 +667,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             let load = LoadOptions {
                 verify_checksum: !no_checksum,
                 max_memory,
+                cancel: Some(cancel_token()),
             };
             let job = Job::load_with(&job, &load, &hlsl.options())?;
             if let Some(c) = &job.compiled {

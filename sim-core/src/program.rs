@@ -18,7 +18,7 @@ use crate::rdef::{parse_rdef, Reflection};
 use sim_mem::{AtomicOp, TgsmRegion, MAX_TGSM_BYTES};
 
 /// Options for [`Program::from_dxbc`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct LoadOptions {
     /// Verify fxc's checksum of the container (D3D11 refuses a wrong one). Default true.
     pub verify_checksum: bool,
@@ -27,6 +27,10 @@ pub struct LoadOptions {
     /// Default None: what the process may use (the machine's memory, or its
     /// address-space limit when lower).
     pub max_memory: Option<u64>,
+    /// Once set (e.g. by a Ctrl-C handler), loading stops at its next look:
+    /// a job looks before compiling its shader and before creating each
+    /// resource (`sm5sim::job::JobError::CancelledLoading`). Default None.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Default for LoadOptions {
@@ -34,6 +38,7 @@ impl Default for LoadOptions {
         Self {
             verify_checksum: true,
             max_memory: None,
+            cancel: None,
         }
     }
 }

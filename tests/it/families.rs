@@ -152,6 +152,7 @@ fn token_spans(bytes: &[u8]) -> (usize, Vec<Ins>) {
         &LoadOptions {
             verify_checksum: false,
             max_memory: None,
+            cancel: None,
         },
     )
     .unwrap();
@@ -239,6 +240,7 @@ fn load_unchecked(bytes: &[u8]) -> Program {
         &LoadOptions {
             verify_checksum: false,
             max_memory: None,
+            cancel: None,
         },
     )
     .unwrap()

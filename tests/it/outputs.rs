@@ -241,6 +241,31 @@ fn devices_and_fifos_are_refused_before_reading() {
         assert_eq!(o.status.code(), Some(2), "{sub}: {t}");
         assert!(t.contains("not a regular file"), "{sub}: {t}");
     }
+    // files too large to be inputs are refused by their size, unread
+    // (sparse files: nothing is written to the disk)
+    let dir = workdir("huge_inputs");
+    let huge_job = dir.join("huge.toml");
+    std::fs::File::create(&huge_job)
+        .unwrap()
+        .set_len(300 << 20)
+        .unwrap();
+    let o = sm5sim(&["run", s(&huge_job)]);
+    refused_before_running(&o, "is 314572800 bytes, more than the 268435456");
+    let huge_shader = dir.join("huge.dxbc");
+    std::fs::File::create(&huge_shader)
+        .unwrap()
+        .set_len(5 << 30)
+        .unwrap();
+    let job = dir.join("job.toml");
+    let text_job = std::fs::read_to_string(&job).unwrap();
+    std::fs::write(&job, text_job.replace("histogram.dxbc", "huge.dxbc")).unwrap();
+    for o in [
+        sm5sim(&["run", s(&job)]),
+        sm5sim(&["disasm", s(&huge_shader)]),
+    ] {
+        refused_before_running(&o, "is 5368709120 bytes, more than the");
+    }
+    std::fs::remove_file(&huge_shader).unwrap();
 }
 
 #[test]
@@ -394,4 +419,32 @@ fn cancellation_stops_a_run_between_steps() {
     let (reports, error) = job.run_partial(&options);
     assert!(error.is_none(), "{error:?}");
     assert_eq!(reports.len(), 3);
+}
+
+/// The token stops loading too: before the shader is compiled or decoded
+/// and before each resource is created (`LoadOptions::cancel`).
+#[test]
+fn cancellation_stops_loading() {
+    use sm5sim::job::{Job, JobError};
+    use sm5sim::sim_core::LoadOptions;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let dir = workdir("cancel_loading");
+    let token = Arc::new(AtomicBool::new(true));
+    let load = LoadOptions {
+        cancel: Some(token.clone()),
+        ..LoadOptions::default()
+    };
+    match Job::load(&dir.join("job.toml"), &load) {
+        Err(e @ JobError::CancelledLoading { .. }) => {
+            assert!(
+                e.to_string()
+                    .ends_with("job.toml: cancelled before loading shader"),
+                "{e}"
+            );
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+    token.store(false, std::sync::atomic::Ordering::Relaxed);
+    assert!(Job::load(&dir.join("job.toml"), &load).is_ok());
 }

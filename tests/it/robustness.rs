@@ -26,10 +26,12 @@ fn workload(name: &str) -> Vec<u8> {
 const VERIFY: LoadOptions = LoadOptions {
     verify_checksum: true,
     max_memory: None,
+    cancel: None,
 };
 const SKIP: LoadOptions = LoadOptions {
     verify_checksum: false,
     max_memory: None,
+    cancel: None,
 };
 
 #[test]
