@@ -868,13 +868,24 @@ fn parse_operand(
             Some(b'{') => {
                 let close = matching(s, i, b'}').ok_or((base + i, "unclosed '{'".to_string()))?;
                 let inner = s[i + 1..close].trim();
-                if !inner.to_ascii_lowercase().starts_with("def32") {
-                    op.min_precision = min_precision(inner).ok_or_else(|| {
-                        (
-                            base + i,
-                            format!("unknown precision annotation '{{{inner}}}'"),
-                        )
-                    })?;
+                if inner.eq_ignore_ascii_case("nonuniform") {
+                    // SM5.1: the operand's index may differ between lanes
+                    op.non_uniform = true;
+                } else {
+                    // `{min16f}`, or `{own as destination's}`: the operand's
+                    // own precision is the first (`def32`: the default)
+                    let own = inner
+                        .split_once(" as ")
+                        .map_or(inner, |(own, _)| own)
+                        .trim();
+                    if !own.eq_ignore_ascii_case("def32") {
+                        op.min_precision = min_precision(own).ok_or_else(|| {
+                            (
+                                base + i,
+                                format!("unknown precision annotation '{{{inner}}}'"),
+                            )
+                        })?;
+                    }
                 }
                 i = close + 1;
             }
@@ -1078,16 +1089,33 @@ impl Assembler {
             }
             end += 1;
         }
-        let mn = split_mnemonic(&s[..end])?;
         let mut rest_start = end;
         while rest_start < b.len() && b[rest_start].is_ascii_whitespace() {
             rest_start += 1;
         }
-        // `[precise]` / `[precise(xyz)]` (§2).
+        // `[precise]` / `[precise(xyz)]` (§2): after the name, and before
+        // the parenthesised parts where there are any, as Microsoft prints
+        // it (`ld_structured_indexable [precise](structured_buffer, …)(…)`);
+        // those parts then follow the `]` and belong to the mnemonic
+        let mut mnemonic_text = s[..end].to_string();
         let mut precise = 0u32;
         if s[rest_start..].to_ascii_lowercase().starts_with("[precise") {
             let close = matching(s, rest_start, b']')
                 .ok_or((rest_start, "unclosed '[precise'".to_string()))?;
+            if b.get(close + 1) == Some(&b'(') {
+                let mut depth = 0i32;
+                let mut j = close + 1;
+                while j < b.len() {
+                    match b[j] {
+                        b'(' => depth += 1,
+                        b')' => depth -= 1,
+                        c if depth == 0 && c.is_ascii_whitespace() => break,
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                mnemonic_text.push_str(&s[close + 1..j]);
+            }
             let inner = &s[rest_start + 8..close];
             precise = if inner.trim().is_empty() {
                 0xf
@@ -1110,11 +1138,12 @@ impl Assembler {
                 }
                 m
             };
-            rest_start = close + 1;
+            rest_start = close + 1 + (mnemonic_text.len() - end);
             while rest_start < b.len() && b[rest_start].is_ascii_whitespace() {
                 rest_start += 1;
             }
         }
+        let mn = split_mnemonic(&mnemonic_text)?;
         let rest = &s[rest_start..];
         if mn.name == "dcl_immediateconstantbuffer" {
             let (ins, lits) = self.icb(rest, rest_start)?;

@@ -35,6 +35,7 @@ fn return_type_name(t: u32) -> &'static str {
 
 /// The instruction's full mnemonic with its suffixes, as the listing prints
 /// it (`breakc_nz`, `mul_sat`, `sync_g_t`, `ld_structured_indexable(...)(...)`).
+/// Without the `[precise]` attribute, which [`disassemble`] adds.
 pub fn mnemonic(ins: &Instruction) -> String {
     let op = ins.opcode;
     let mut s = String::from(op.mnemonic());
@@ -91,6 +92,29 @@ pub fn mnemonic(ins: &Instruction) -> String {
         _ => {}
     }
     s
+}
+
+/// `[precise]` / `[precise(xy)]` (opcode token bits 19–22, the components
+/// whose results must not be refactored), placed as Microsoft's
+/// disassembler places it: after the name and suffixes, before the first
+/// parenthesised part (`ld_structured_indexable [precise(xyz)](structured_buffer, stride=16)…`).
+fn with_precise(mnemonic: String, mask: u32) -> String {
+    if mask == 0 {
+        return mnemonic;
+    }
+    let attribute = if mask == 0xf {
+        " [precise]".to_string()
+    } else {
+        let letters: String = (0..4)
+            .filter(|c| mask & (1 << c) != 0)
+            .map(|c| b"xyzw"[c] as char)
+            .collect();
+        format!(" [precise({letters})]")
+    };
+    match mnemonic.find('(') {
+        Some(at) => format!("{}{attribute}{}", &mnemonic[..at], &mnemonic[at..]),
+        None => mnemonic + &attribute,
+    }
 }
 
 fn imm_style(op: Opcode, operand: usize) -> ImmStyle {
@@ -238,17 +262,69 @@ fn min_precision_name(p: u8) -> Option<&'static str> {
     }
 }
 
-/// Whether a default-precision source operand is read at the destination's
-/// minimum precision (and so printed `{def32 as …}`): every source except
-/// conditions, shift counts and bit-field widths/offsets.
+/// Whether source operand `operand` is read at the first destination's
+/// precision, so that Microsoft's disassembler prints a precision that
+/// differs from it as `{own as destination}` (`{def32 as min16f}`,
+/// `{min16f as def32}`, `{min16i as min16u}`); other operands print their
+/// own precision only. From fxc's listings (`tests/front_end/min_precision_*.asm`):
+/// the sources of float, integer, bitwise, move and double arithmetic
+/// follow, except comparisons, conversions, a `movc`'s condition, shift
+/// counts, and the bit-field operations' operands after the width.
+/// Memory, texture, atomic and flow-control operands never follow.
 fn follows_destination_precision(op: Opcode, operand: usize) -> bool {
     use Opcode as O;
-    !matches!(
+    let arithmetic = matches!(
+        op.info().class,
+        Class::Float | Class::Move | Class::Int | Class::Bits | Class::Double
+    );
+    let exception = matches!(
+        op,
+        O::Eq
+            | O::Ne
+            | O::Lt
+            | O::Ge
+            | O::Ieq
+            | O::Ine
+            | O::Ilt
+            | O::Ige
+            | O::Ult
+            | O::Uge
+            | O::Deq
+            | O::Dne
+            | O::Dlt
+            | O::Dge
+            | O::Dtof
+            | O::Ftod
+            | O::Dtoi
+            | O::Dtou
+            | O::Itod
+            | O::Utod
+    ) || matches!(
         (op, operand),
         (O::Movc | O::Swapc | O::Dmovc, 1)
             | (O::Ishl | O::Ishr | O::Ushr, 2)
-            | (O::Ubfe | O::Ibfe | O::Bfi, 1 | 2)
-    )
+            | (O::Ubfe | O::Ibfe, 2 | 3)
+            | (O::Bfi, 2..)
+    );
+    arithmetic && !exception
+}
+
+/// The annotation after operand `i` of `op`: its own minimum precision
+/// (` {min16f}`), or where it is read at a different precision than the
+/// first destination's, both (` {min16f as def32}`).
+fn precision_annotation(op: Opcode, i: usize, dsts: usize, own: u8, dst: u8) -> String {
+    let own_name = min_precision_name(own);
+    if i >= dsts && follows_destination_precision(op, i) {
+        let dst_name = min_precision_name(dst);
+        if own_name != dst_name {
+            return format!(
+                " {{{} as {}}}",
+                own_name.unwrap_or("def32"),
+                dst_name.unwrap_or("def32")
+            );
+        }
+    }
+    own_name.map(|n| format!(" {{{n}}}")).unwrap_or_default()
 }
 
 /// Print one operand.
@@ -530,7 +606,7 @@ pub fn disassemble_lines(p: &DecodedProgram) -> Vec<String> {
             _ => depth,
         };
         let mut line = "  ".repeat(level);
-        line.push_str(&mnemonic(ins));
+        line.push_str(&with_precise(mnemonic(ins), (ins.token >> 19) & 0xf));
         if ins.operands.is_empty() {
             if op.info().class == Class::Flow {
                 line.push(' ');
@@ -541,22 +617,21 @@ pub fn disassemble_lines(p: &DecodedProgram) -> Vec<String> {
                 _ => 0,
             };
             let dst_precision = if dsts > 0 {
-                min_precision_name(ins.operands[0].min_precision)
+                ins.operands[0].min_precision
             } else {
-                None
+                0
             };
             let ops: Vec<_> = ins
                 .operands
                 .iter()
                 .enumerate()
                 .map(|(i, o)| {
-                    let annotation = match (min_precision_name(o.min_precision), dst_precision) {
-                        (Some(own), _) => format!(" {{{own}}}"),
-                        (None, Some(d)) if i >= dsts && follows_destination_precision(op, i) => {
-                            format!(" {{def32 as {d}}}")
-                        }
-                        _ => String::new(),
-                    };
+                    let mut annotation =
+                        precision_annotation(op, i, dsts, o.min_precision, dst_precision);
+                    if o.non_uniform {
+                        // SM5.1: the index may differ between lanes
+                        annotation.push_str(" { nonuniform }");
+                    }
                     fmt_operand_annotated(o, imm_style(op, i), sm51, &annotation)
                 })
                 .collect();
