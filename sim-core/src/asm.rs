@@ -454,17 +454,23 @@ fn is_untyped(op: Opcode, k: usize) -> bool {
     }
 }
 
-/// In an untyped position a float-styled literal stands for bits that look
-/// like a float, so one that rounds to +0 or to a denormal (which would be
-/// printed as an integer) becomes the nearest normal float of its sign,
-/// ±FLT_MIN; −0 stays. `0.000000` in `mov r0.w, l(0.000000)` is a tiny
-/// float that fxc printed with 6 decimals (§5.1), not the integer 0.
-fn untyped_float(bits: u32) -> u32 {
-    let exponent = (bits >> 23) & 0xff;
-    if exponent == 0 && bits != 0x8000_0000 {
-        (bits & 0x8000_0000) | 0x0080_0000
-    } else {
-        bits
+/// The literal rule (§5, §5.1):
+/// - Decimal text with a `.`, an exponent, `#` or `inf`/`nan` means the
+///   float32 nearest to the written number, in every position: `l(0.0)`,
+///   `l(0.)` and `l(0.00)` are 0, `l(1e-40)` the denormal nearest 1e-40.
+/// - Integers (`-24`, `4294967295`) and hexadecimal (`0x3f800000`) are the
+///   bits written.
+/// - One exception, for fxc's own spelling: in an untyped position (a
+///   `mov`'s source, a stored value; [`is_untyped`]) Microsoft's
+///   disassembler prints bits as a float only when they look like a normal
+///   float or −0, and prints 0 bits as `l(0)`. So its exact text
+///   `0.000000` there stands for a tiny normal float printed with 6
+///   decimals, and is assembled to the smallest one, FLT_MIN (0x00800000);
+///   `-0.000000` stays −0 (0x80000000), which it prints that way.
+fn untyped_float(text: &str, bits: u32) -> u32 {
+    match text.trim() {
+        "0.000000" | "+0.000000" => 0x0080_0000,
+        _ => bits,
     }
 }
 
@@ -1328,7 +1334,7 @@ impl Assembler {
                     if o.ty == OperandType::Immediate32 && is_untyped(op, k) {
                         for (v, lt) in o.imm.iter_mut().zip(&l) {
                             if lt.float_styled {
-                                *v = untyped_float(*v);
+                                *v = untyped_float(&lt.text, *v);
                             }
                         }
                     }
@@ -1699,7 +1705,7 @@ impl Assembler {
             for (v, voff) in split_top(values, roff + 1) {
                 let (bits, float_styled) = parse_literal32(v, voff)?;
                 raw.push(if float_styled {
-                    untyped_float(bits)
+                    untyped_float(v, bits)
                 } else {
                     bits
                 });

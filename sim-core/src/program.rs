@@ -1732,7 +1732,17 @@ impl Lowering {
                 };
                 SrcKind::Imm(v)
             }
-            OperandType::Immediate64 => return Err(self.unsupported("double-precision immediates")),
+            OperandType::Immediate64 => {
+                // `d(a)` or `d(a, b)`: each double as its two 32-bit halves,
+                // low first, in the component pairs xy and zw that double
+                // arithmetic reads (FS §22.14); one double fills both pairs
+                let v = match op.imm.as_slice() {
+                    [lo, hi] => [*lo, *hi, *lo, *hi],
+                    [a, b, c, d] => [*a, *b, *c, *d],
+                    _ => return Err(self.invalid("bad double immediate")),
+                };
+                SrcKind::Imm(v)
+            }
             OperandType::InputThreadId => SrcKind::ThreadId,
             OperandType::InputThreadGroupId => SrcKind::GroupId,
             OperandType::InputThreadIdInGroup => SrcKind::ThreadIdInGroup,

@@ -507,3 +507,84 @@ fn mutated_listings_never_panic() {
         }
     }
 }
+
+/// The immediate words of operand `k` of the first instruction of `body`
+/// (a cs_5_0 program with 2 temps and a raw UAV, double ops allowed).
+fn literal_words(body: &str, k: usize) -> Vec<u32> {
+    let text = format!(
+        "cs_5_0\ndcl_globalFlags refactoringAllowed | enableDoublePrecisionFloatOps\ndcl_uav_raw u0\ndcl_temps 2\ndcl_thread_group 1, 1, 1\n{body}\nret\n"
+    );
+    let p = assemble(&text).unwrap_or_else(|e| panic!("{body}: {e}"));
+    let ins = p
+        .instructions
+        .iter()
+        .find(|i| i.opcode.info().class != sim_core::opcodes::Class::Decl)
+        .unwrap();
+    ins.operands[k].imm.clone()
+}
+
+/// The literal rule (`asm.rs`, `untyped_float`): decimal text is the
+/// nearest float32 in every position, integers and hex the bits written;
+/// only fxc's exact `0.000000` in an untyped position is FLT_MIN.
+#[test]
+fn literals_mean_what_their_text_says_in_every_position() {
+    let f = |x: f32| x.to_bits();
+    // typed float positions
+    assert_eq!(literal_words("add r0.x, r1.x, l(0.0)", 2), [0]);
+    assert_eq!(literal_words("add r0.x, r1.x, l(0.000000)", 2), [0]);
+    assert_eq!(literal_words("add r0.x, r1.x, l(-0.0)", 2), [0x8000_0000]);
+    assert_eq!(literal_words("add r0.x, r1.x, l(0.1)", 2), [f(0.1)]);
+    assert_eq!(literal_words("mul r0.x, r1.x, l(1e-40)", 2), [f(1e-40)]);
+    assert_eq!(
+        literal_words("mul r0.x, r1.x, l(3.4028235e38)", 2),
+        [f(f32::MAX)]
+    );
+    // the nearest float32, not a double rounded twice: 1 + 2^-24 + 2^-60
+    // is above the halfway point between 1 and the next float
+    assert_eq!(
+        literal_words("mul r0.x, r1.x, l(1.00000005960464477550)", 2),
+        [0x3f80_0001]
+    );
+    // typed integer positions: integers and hex as written; decimals too
+    assert_eq!(
+        literal_words("iadd r0.x, r1.x, l(-24)", 2),
+        [(-24i32) as u32]
+    );
+    assert_eq!(
+        literal_words("iadd r0.x, r1.x, l(4294967295)", 2),
+        [u32::MAX]
+    );
+    assert_eq!(
+        literal_words("iadd r0.x, r1.x, l(0x3f800000)", 2),
+        [0x3f80_0000]
+    );
+    assert_eq!(literal_words("iadd r0.x, r1.x, l(1.5)", 2), [f(1.5)]);
+    // untyped positions (a mov's source, a stored value)
+    assert_eq!(literal_words("mov r0.yzw, l(0.0)", 1), [0]);
+    assert_eq!(literal_words("mov r0.yzw, l(0.)", 1), [0]);
+    assert_eq!(literal_words("mov r0.yzw, l(0.00)", 1), [0]);
+    assert_eq!(literal_words("mov r0.x, l(0)", 1), [0]);
+    assert_eq!(literal_words("mov r0.x, l(0.000000)", 1), [0x0080_0000]);
+    assert_eq!(literal_words("mov r0.x, l(-0.000000)", 1), [0x8000_0000]);
+    assert_eq!(literal_words("mov r0.x, l(1e-40)", 1), [f(1e-40)]);
+    assert_eq!(
+        literal_words("mov r0.xyzw, l(0.0, 0.000000, 2.5, 0x7)", 1),
+        [0, 0x0080_0000, f(2.5), 7]
+    );
+    assert_eq!(
+        literal_words("store_raw u0.x, l(0), l(0.000000)", 2),
+        [0x0080_0000]
+    );
+    assert_eq!(literal_words("store_raw u0.x, l(0), l(0.0)", 2), [0]);
+    // doubles: the nearest binary64, low word first
+    let d = |x: f64| {
+        let b = x.to_bits();
+        [b as u32, (b >> 32) as u32]
+    };
+    let w = literal_words("dadd r0.xy, r1.xyxy, d(0.1l, 0.0l)", 2);
+    assert_eq!(w[..2], d(0.1));
+    assert_eq!(w[2..], d(0.0));
+    let w = literal_words("dmov r0.xy, d(0.000000l, -2.5l)", 1);
+    assert_eq!(w[..2], d(0.0));
+    assert_eq!(w[2..], d(-2.5));
+}
