@@ -356,7 +356,7 @@ fn fmt_operand_annotated(op: &Operand, style: ImmStyle, sm51: bool, annotation: 
                     format!("{v:.6}l")
                 })
                 .collect();
-            return format!("d({})", parts.join(", "));
+            return format!("d({}){annotation}", parts.join(", "));
         }
         _ => {}
     }
