@@ -411,6 +411,7 @@ fn dispatch_options(
         profile: false,
         trace: false,
         progress: None,
+        fast_paths: sim_sched::FastPaths::ALL,
     })
 }
 

@@ -24,6 +24,7 @@
 
 use rayon::prelude::*;
 use sim_core::check::Checker;
+pub use sim_core::exec::FastPaths;
 use sim_core::exec::{
     lockstep_packed_groups_limit, packed_groups_limit, ExecStats, GroupExecutor, Profile,
 };
@@ -81,6 +82,10 @@ pub struct DispatchOptions {
     /// with these options announces its group count here and counts its
     /// finished groups. Default None (nothing counted).
     pub progress: Option<Arc<Progress>>,
+    /// The executor's fast paths to take (default all; [`FastPaths::NONE`]
+    /// runs the reference path). A path switched off changes the speed,
+    /// never the results (`tests/it/differential.rs`).
+    pub fast_paths: FastPaths,
 }
 
 /// One SplitMix64 step: advance `state` and return the next 64-bit output.
@@ -223,6 +228,7 @@ impl Default for DispatchOptions {
             profile: false,
             trace: false,
             progress: None,
+            fast_paths: FastPaths::ALL,
         }
     }
 }
@@ -510,6 +516,7 @@ pub fn dispatch_profiled(
         options.cancel.clone(),
     );
     let pack = match options.warp_width {
+        _ if !options.fast_paths.contains(FastPaths::PACKED_GROUPS) => 1,
         // (a profile runs compare-exchange loops in lockstep)
         WARP_WIDTH_GROUP if options.profile => {
             batch_groups(lockstep_packed_groups_limit(program), groups, threads)
@@ -524,9 +531,12 @@ pub fn dispatch_profiled(
         let mut exec = match pack {
             1 => GroupExecutor::new(program, options.warp_width),
             k => GroupExecutor::packed(program, k),
-        };
+        }
+        .with_fast_paths(options.fast_paths);
         exec.set_profiling(profile.is_some());
-        exec.privatize_atomics(bindings);
+        if options.fast_paths.contains(FastPaths::PRIVATE_ATOMICS) {
+            exec.privatize_atomics(bindings);
+        }
         Collect {
             exec,
             bindings,
@@ -619,9 +629,12 @@ fn dispatch_scheduled(
         let plan = schedule.group_plan(g, n, options.warp_width);
         let mut fresh;
         let exec = match &plan.lane_order {
-            None => fixed_exec.get_or_insert_with(|| GroupExecutor::new(program, plan.warp_width)),
+            None => fixed_exec.get_or_insert_with(|| {
+                GroupExecutor::new(program, plan.warp_width).with_fast_paths(options.fast_paths)
+            }),
             Some(order) => {
-                fresh = GroupExecutor::with_lane_order(program, plan.warp_width, Some(order));
+                fresh = GroupExecutor::with_lane_order(program, plan.warp_width, Some(order))
+                    .with_fast_paths(options.fast_paths);
                 &mut fresh
             }
         };
@@ -740,7 +753,8 @@ pub fn dispatch_checked(
         options.timeout,
         options.cancel.clone(),
     );
-    let mut exec = GroupExecutor::new(program, options.warp_width);
+    let mut exec =
+        GroupExecutor::new(program, options.warp_width).with_fast_paths(options.fast_paths);
     checker.begin_dispatch(bindings, groups);
     exec.set_checker(Some(Box::new(std::mem::take(checker))));
     let mut outcome = Ok(());

@@ -14,6 +14,7 @@ mod conformance;
 mod conformance_coverage;
 mod corpus;
 mod corpus_smoke;
+mod differential;
 mod disasm;
 mod docs;
 mod families;
