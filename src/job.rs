@@ -1399,7 +1399,29 @@ impl Job {
     /// expectation among them), and the error that stopped the run.
     pub fn run_partial(&self, options: &DispatchOptions) -> (Vec<StepReport>, Option<JobError>) {
         let mut reports = Vec::new();
-        let error = self.run_steps(options, None, &mut reports).err();
+        let error = self.run_steps(options, None, None, &mut reports).err();
+        (reports, error)
+    }
+
+    /// [`Job::run_partial`] for jobs that run side by side (`sm5sim run`
+    /// with several jobs): `turns` is held while each dispatch that runs
+    /// on the worker pool runs (more than one group, no
+    /// `options.schedule`), so such dispatches of different jobs take turns
+    /// on the pool. Each then has every worker, and its timeout
+    /// (`DispatchOptions::timeout`) counts its own run, not time spent
+    /// waiting for workers that another job's dispatch (a runaway one,
+    /// say) kept busy. The rest of a job (loading, `set`, `expect`,
+    /// one-group and scheduled dispatches, which run on the calling
+    /// thread) goes on beside other jobs' dispatches.
+    pub fn run_partial_taking_turns(
+        &self,
+        options: &DispatchOptions,
+        turns: &std::sync::Mutex<()>,
+    ) -> (Vec<StepReport>, Option<JobError>) {
+        let mut reports = Vec::new();
+        let error = self
+            .run_steps(options, None, Some(turns), &mut reports)
+            .err();
         (reports, error)
     }
 
@@ -1427,7 +1449,7 @@ impl Job {
             }
         }
         let mut steps = Vec::new();
-        self.run_steps(options, Some(&mut checker), &mut steps)?;
+        self.run_steps(options, Some(&mut checker), None, &mut steps)?;
         Ok(CheckReport {
             steps,
             findings: checker.into_findings(),
@@ -1537,11 +1559,14 @@ impl Job {
         ))
     }
 
-    /// Run the steps, pushing each one's report to `reports` as it ends.
+    /// Run the steps, pushing each one's report to `reports` as it ends;
+    /// with `turns`, holding it around each dispatch on the worker pool
+    /// ([`Job::run_partial_taking_turns`]).
     fn run_steps(
         &self,
         options: &DispatchOptions,
         mut checker: Option<&mut Checker>,
+        turns: Option<&std::sync::Mutex<()>>,
         reports: &mut Vec<StepReport>,
     ) -> Result<(), JobError> {
         for (i, step) in self.steps.iter().enumerate() {
@@ -1556,6 +1581,13 @@ impl Job {
             }
             match step {
                 Step::Dispatch(groups) => {
+                    let on_pool = checker.is_none()
+                        && options.schedule.is_none()
+                        && groups.iter().map(|&g| u64::from(g)).product::<u64>() > 1;
+                    // (a poisoned lock guards nothing: a panicking job's turn is over)
+                    let _turn = turns
+                        .filter(|_| on_pool)
+                        .map(|t| t.lock().unwrap_or_else(|p| p.into_inner()));
                     let start = Instant::now();
                     let cbs: Vec<(u32, Vec<u32>)> = self
                         .resources

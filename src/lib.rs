@@ -33,6 +33,7 @@ pub mod job;
 pub mod memory;
 pub mod npy;
 pub mod smoke;
+pub mod suite;
 
 pub use sim_core;
 pub use sim_mem;

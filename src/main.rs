@@ -9,13 +9,14 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use sm5sim::compiler::{self, CompileError, CompileOptions, Compiled, HlslRequest};
 use sm5sim::files;
-use sm5sim::job::{Job, JobError, StepReport};
+use sm5sim::job::{CheckReport, Job, JobError, StepReport};
 use sm5sim::sim_core::check::{Access, CheckOptions, Finding, Severity};
 use sm5sim::sim_core::container::Container;
 use sm5sim::sim_core::{asm, disasm, encode, LoadOptions, Program};
 use sm5sim::sim_sched::{
     DispatchOptions, DispatchProfile, DispatchStats, Progress, Schedule, WARP_WIDTH_GROUP,
 };
+use sm5sim::suite::Shard;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,6 +25,7 @@ use std::time::Duration;
 
 mod dump;
 mod info;
+mod run_suite;
 
 #[derive(Parser)]
 #[command(
@@ -38,13 +40,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run a job file: create its resources, run its steps, check its expectations.
+    /// Run job files: create each job's resources, run its steps, check its expectations.
     #[command(
-        after_help = "Examples:\n  sm5sim run examples/histogram/histogram.toml\n  sm5sim run job.toml --threads 1 --warp-width 1 --dump bins=bins.npy\n  sm5sim run examples/gaussian_blur/gaussian_blur.toml --dump dst=blurred.png\n  sm5sim run job.toml --timeout 5 --json\n\nExit status: 0 every expectation holds, 1 one fails, 2 bad input or a stopped dispatch."
+        after_help = "Examples:\n  sm5sim run examples/histogram/histogram.toml\n  sm5sim run job.toml --threads 1 --warp-width 1 --dump bins=bins.npy\n  sm5sim run examples/gaussian_blur/gaussian_blur.toml --dump dst=blurred.png\n  sm5sim run job.toml --timeout 5 --json\n  sm5sim run examples --junit results.xml --shard 1/2\n\nSeveral jobs (several files, a directory, --junit or --shard) run as a suite: each job isolated, a few at a time (--jobs), one line per job and a summary; jobs are named by their path relative to the current directory, sorted by name; shard I/N takes the jobs at positions I, I+N, I+2N, ... (1-based) of that order. --dump, --profile, --profile-json and --trace need a single job file.\n\nExit status: 0 every expectation holds, 1 one fails, 2 bad input or a stopped dispatch (in a suite: some job's)."
     )]
     Run {
-        /// The job file (TOML).
-        job: PathBuf,
+        /// Job files (TOML), or directories searched recursively for *.toml.
+        #[arg(required = true, value_name = "JOB")]
+        jobs: Vec<PathBuf>,
         /// Worker threads (default: every core).
         #[arg(long, default_value_t = 0)]
         threads: usize,
@@ -93,17 +96,20 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         trace: Option<PathBuf>,
         #[command(flatten)]
+        suite: SuiteArgs,
+        #[command(flatten)]
         hlsl: HlslArgs,
     },
     /// Run a job under the concurrency checker: data races on TGSM and UAV
     /// words, divergent barriers, uninitialised TGSM reads, out-of-bounds
     /// accesses (all of them unless some are selected).
     #[command(
-        after_help = "Groups run one after another on one thread, so the findings are deterministic.\n\nExamples:\n  sm5sim check tests/texture_races/texture_race_bug.toml --races\n  sm5sim check examples/reduce/reduce.toml --json\n  sm5sim check job.toml --barriers --uninit --warp-width 64\n  sm5sim check examples/cas_float_add/cas_float_add.toml --schedules 32 --seed 7\n\nExit status: 0 nothing wrong, 1 an error found (warnings do not count), an expectation failed, or (--schedules) outputs differ between schedules, 2 bad input or a stopped dispatch."
+        after_help = "Groups run one after another on one thread, so the findings are deterministic.\n\nExamples:\n  sm5sim check tests/texture_races/texture_race_bug.toml --races\n  sm5sim check examples/reduce/reduce.toml --json\n  sm5sim check job.toml --barriers --uninit --warp-width 64\n  sm5sim check examples/cas_float_add/cas_float_add.toml --schedules 32 --seed 7\n  sm5sim check tests/texture_races --junit check.xml\n\nSeveral jobs (several files, a directory, --junit or --shard) are checked as a suite, as `run` runs them (see `sm5sim run --help`).\n\nExit status: 0 nothing wrong, 1 an error found (warnings do not count), an expectation failed, or (--schedules) outputs differ between schedules, 2 bad input or a stopped dispatch (in a suite: the worst of the jobs')."
     )]
     Check {
-        /// The job file (TOML).
-        job: PathBuf,
+        /// Job files (TOML), or directories searched recursively for *.toml.
+        #[arg(required = true, value_name = "JOB")]
+        jobs: Vec<PathBuf>,
         /// Check for data races (within a group: raw, war, waw, atomic vs plain, barrier of the wrong scope; across groups: read-modify-write, visibility, waw).
         #[arg(long)]
         races: bool,
@@ -143,6 +149,8 @@ enum Command {
         /// The seed the schedules' seeds are derived from (SplitMix64 outputs 0..N).
         #[arg(long, value_name = "S", default_value = "0", value_parser = parse_u64, requires = "schedules")]
         seed: u64,
+        #[command(flatten)]
+        suite: SuiteArgs,
         #[command(flatten)]
         hlsl: HlslArgs,
     },
@@ -229,6 +237,30 @@ enum Command {
     },
 }
 
+/// Suites of jobs (`run` and `check` with several jobs).
+#[derive(clap::Args)]
+struct SuiteArgs {
+    /// Write the results as JUnit XML to FILE (a suite, even of one job).
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Run only the I-th of N parts of the suite (1-based), e.g. 2/4: the
+    /// jobs at positions I, I+N, I+2N, ... in name order.
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
+    /// Jobs of a suite run at once (0 = one per core).
+    #[arg(short = 'j', long = "jobs", value_name = "N", default_value_t = 0)]
+    parallel: usize,
+}
+
+impl SuiteArgs {
+    /// Whether `paths` with these options make a suite: several paths, a
+    /// directory, `--junit` or `--shard`. One job file without them runs
+    /// as a single job.
+    fn is_suite(&self, paths: &[PathBuf]) -> bool {
+        paths.len() != 1 || paths[0].is_dir() || self.junit.is_some() || self.shard.is_some()
+    }
+}
+
 /// How HLSL is compiled (`run` and `compile`).
 #[derive(clap::Args)]
 struct HlslArgs {
@@ -251,24 +283,31 @@ impl HlslArgs {
 
 /// Say on stderr what compiling cost, and pass on the compiler's warnings.
 fn report_compile(c: &Compiled) {
-    eprint!("{}", c.diagnostics);
-    if c.cached {
-        eprintln!(
-            "note: {}: DXBC from the cache{}",
+    eprint!("{}", compile_note(c));
+}
+
+/// [`report_compile`]'s text: the compiler's warnings, then a note.
+fn compile_note(c: &Compiled) -> String {
+    let mut text = c.diagnostics.clone();
+    let note = if c.cached {
+        format!(
+            "note: {}: DXBC from the cache{}\n",
             c.source.display(),
             c.cache_file
                 .as_ref()
                 .map(|f| format!(" ({})", f.display()))
                 .unwrap_or_default()
-        );
+        )
     } else {
-        eprintln!(
-            "note: {}: compiled with {} in {:.3} s",
+        format!(
+            "note: {}: compiled with {} in {:.3} s\n",
             c.source.display(),
             c.compiler.display(),
             c.compile_time.as_secs_f64()
-        );
-    }
+        )
+    };
+    text.push_str(&note);
+    text
 }
 
 fn main() -> ExitCode {
@@ -296,6 +335,8 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
+        // a suite whose report already says what went wrong
+        Err(e) if e.downcast_ref::<run_suite::Reported>().is_some() => ExitCode::from(2),
         Err(e) => {
             // A compile error: the compiler's messages as it printed them, then one line.
             let compile_error = e.chain().find_map(|c| {
@@ -487,7 +528,7 @@ impl Drop for ProgressDisplay {
 fn run(cli: Cli) -> anyhow::Result<bool> {
     match cli.command {
         Command::Check {
-            job,
+            jobs,
             races,
             barriers,
             uninit,
@@ -500,6 +541,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             json,
             schedules,
             seed,
+            suite,
             hlsl,
         } => {
             let options = dispatch_options(1, warp_width, timeout, max_instructions)?;
@@ -508,13 +550,6 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 max_memory,
                 cancel: Some(cancel_token()),
             };
-            let job = Job::load_with(&job, &load, &hlsl.options())?;
-            if let Some(c) = &job.compiled {
-                report_compile(c);
-            }
-            if let Some(n) = schedules {
-                return explore_schedules(&job, &options, n, seed, json);
-            }
             let checks = if races || barriers || uninit || bounds {
                 CheckOptions {
                     races,
@@ -525,13 +560,35 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             } else {
                 CheckOptions::default()
             };
+            if suite.is_suite(&jobs) {
+                if schedules == Some(0) {
+                    bail!("--schedules must be at least 1");
+                }
+                let mode = match schedules {
+                    Some(n) => run_suite::Mode::Schedules { n, seed },
+                    None => run_suite::Mode::Check(checks),
+                };
+                return run_suite::run_suite(run_suite::Suite {
+                    command: "check",
+                    paths: jobs,
+                    args: suite,
+                    json,
+                    load,
+                    compile: hlsl.options(),
+                    options,
+                    mode,
+                    turns: Default::default(),
+                });
+            }
+            let job = Job::load_with(&jobs[0], &load, &hlsl.options())?;
+            if let Some(c) = &job.compiled {
+                report_compile(c);
+            }
+            if let Some(n) = schedules {
+                return explore_schedules(&job, &options, n, seed, json);
+            }
             let report = job.run_checked(&options, checks)?;
-            let errors = report
-                .findings
-                .iter()
-                .filter(|f| f.severity() == Severity::Error)
-                .count();
-            let warnings = report.findings.len() - errors;
+            let errors = error_findings(&report.findings);
             let expectations = report.steps.iter().all(|r| r.passed());
             if json {
                 println!(
@@ -539,21 +596,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                     check_json(&job, &report.steps, &report.findings, expectations)
                 );
             } else {
-                for w in &job.warnings {
-                    println!("warning: {w}");
-                }
-                print_steps(&report.steps);
-                for f in &report.findings {
-                    println!("{f}");
-                }
-                println!(
-                    "check: {errors} error(s), {warnings} warning(s){}",
-                    if expectations {
-                        ""
-                    } else {
-                        "; an expectation FAILED"
-                    }
-                );
+                print!("{}", check_text(&job, &report));
             }
             Ok(errors == 0 && expectations)
         }
@@ -646,7 +689,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             Ok(true)
         }
         Command::Run {
-            job,
+            jobs,
             threads,
             warp_width,
             dump,
@@ -661,6 +704,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             profile,
             profile_json,
             trace,
+            suite,
         } => {
             if warp_width == 0 {
                 bail!("--warp-width must be at least 1");
@@ -670,7 +714,38 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 max_memory,
                 cancel: Some(cancel_token()),
             };
-            let job = Job::load_with(&job, &load, &hlsl.options())?;
+            if suite.is_suite(&jobs) {
+                // the options that write or print one job's details
+                let single: [(&str, bool); 4] = [
+                    ("--dump", !dump.is_empty()),
+                    ("--profile", profile),
+                    ("--profile-json", profile_json.is_some()),
+                    ("--trace", trace.is_some()),
+                ];
+                if let Some((flag, _)) = single.iter().find(|(_, given)| *given) {
+                    bail!(
+                        "{flag} is for a single job file; it cannot be used with several jobs, a directory, --junit or --shard"
+                    );
+                }
+                let mut options = dispatch_options(threads, warp_width, timeout, max_instructions)?;
+                options.schedule = match (deterministic, schedule_seed) {
+                    (true, _) => Some(Schedule::fixed()),
+                    (false, Some(s)) => Some(Schedule::seeded(s)),
+                    (false, None) => None,
+                };
+                return run_suite::run_suite(run_suite::Suite {
+                    command: "run",
+                    paths: jobs,
+                    args: suite,
+                    json,
+                    load,
+                    compile: hlsl.options(),
+                    options,
+                    mode: run_suite::Mode::Run,
+                    turns: Default::default(),
+                });
+            }
+            let job = Job::load_with(&jobs[0], &load, &hlsl.options())?;
             if let Some(c) = &job.compiled {
                 report_compile(c);
             }
@@ -794,6 +869,36 @@ fn explore_schedules(
     base: u64,
     json: bool,
 ) -> anyhow::Result<bool> {
+    let report = schedules_report(job, options, n, base)?;
+    if json {
+        println!("{}", report.json);
+    } else {
+        print!("{}", report.text);
+    }
+    Ok(report.passed)
+}
+
+/// What [`schedules_report`] found, as `check --schedules` reports it.
+struct SchedulesOutcome {
+    /// every schedule left the same outputs and every expectation held
+    passed: bool,
+    /// the `--json` document
+    json: serde_json::Value,
+    /// the text report
+    text: String,
+    /// one line: why it did not pass (empty when it passed)
+    summary: String,
+}
+
+/// Run `job` under `n` schedules derived from `base` and compare their
+/// outputs ([`explore_schedules`]).
+fn schedules_report(
+    job: &Job,
+    options: &DispatchOptions,
+    n: u64,
+    base: u64,
+) -> anyhow::Result<SchedulesOutcome> {
+    use std::fmt::Write as _;
     if n == 0 {
         bail!("--schedules must be at least 1");
     }
@@ -801,7 +906,7 @@ fn explore_schedules(
     let report = job.run_schedules(options, &seeds)?;
     let failed = report.failed_seeds();
     let ok = report.independent() && failed.is_empty();
-    if json {
+    let json = {
         use serde_json::json;
         let difference = report.difference.as_ref().map(|d| {
             json!({
@@ -820,44 +925,50 @@ fn explore_schedules(
             .filter(|r| failed.contains(&r.seed))
             .map(|r| json!({ "seed": r.seed, "steps": steps_json(&r.steps) }))
             .collect();
-        println!(
-            "{}",
-            json!({
-                "job": job.path.display().to_string(),
-                "passed": ok,
-                "schedules": n,
-                "base_seed": base,
-                "seeds": seeds,
-                "schedule_independent": report.independent(),
-                "distinct_outputs": report.distinct_outputs,
-                "difference": difference,
-                "expectations_passed": failed.is_empty(),
-                "failed_expectation_seeds": failed,
-                "failed_expectations": failures,
-                "job_warnings": job.warnings,
-            })
-        );
-        return Ok(ok);
-    }
+        json!({
+            "job": job.path.display().to_string(),
+            "passed": ok,
+            "schedules": n,
+            "base_seed": base,
+            "seeds": seeds,
+            "schedule_independent": report.independent(),
+            "distinct_outputs": report.distinct_outputs,
+            "difference": difference,
+            "expectations_passed": failed.is_empty(),
+            "failed_expectation_seeds": failed,
+            "failed_expectations": failures,
+            "job_warnings": job.warnings,
+        })
+    };
+    // (writing to a String cannot fail)
+    let mut text = String::new();
+    let mut summary = String::new();
     for w in &job.warnings {
-        println!("warning: {w}");
+        let _ = writeln!(text, "warning: {w}");
     }
     for r in &report.runs {
         if failed.contains(&r.seed) {
-            println!("schedule seed {}: an expectation FAILED", r.seed);
+            let _ = writeln!(text, "schedule seed {}: an expectation FAILED", r.seed);
             let failing: Vec<StepReport> =
                 r.steps.iter().filter(|s| !s.passed()).cloned().collect();
-            print_steps(&failing);
+            text.push_str(&steps_text(&failing));
         }
     }
     match &report.difference {
-        None => println!("schedule-independent: {n} schedules gave identical outputs"),
+        None => {
+            let _ = writeln!(
+                text,
+                "schedule-independent: {n} schedules gave identical outputs"
+            );
+        }
         Some(d) => {
-            println!(
+            summary = format!(
                 "schedule-dependent: outputs differ between schedule seeds {} and {}: resource {}, first differing word {} (value {:#010x} vs {:#010x}), {} words differ",
                 d.seed_a, d.seed_b, d.resource, d.word, d.value_a, d.value_b, d.words_differ
             );
-            println!(
+            let _ = writeln!(text, "{summary}");
+            let _ = writeln!(
+                text,
                 "  {} distinct outputs among {n} schedules; replay one with `sm5sim run {} --schedule-seed {}`",
                 report.distinct_outputs,
                 job.path.display(),
@@ -866,12 +977,21 @@ fn explore_schedules(
         }
     }
     if !failed.is_empty() {
-        println!(
+        let line = format!(
             "an expectation FAILED under {} of {n} schedules",
             failed.len()
         );
+        let _ = writeln!(text, "{line}");
+        if summary.is_empty() {
+            summary = line;
+        }
     }
-    Ok(ok)
+    Ok(SchedulesOutcome {
+        passed: ok,
+        json,
+        text,
+        summary,
+    })
 }
 
 /// A u64 in decimal or with 0x.
@@ -886,61 +1006,135 @@ fn parse_u64(s: &str) -> Result<u64, String> {
 /// The steps' outcomes as text, one line each (failed expectations with
 /// their first differing elements).
 fn print_steps(reports: &[StepReport]) {
-    for (i, r) in reports.iter().enumerate() {
-        match r {
-            StepReport::Dispatch {
-                groups,
-                stats,
-                elapsed,
-                ..
-            } => {
-                println!(
-                    "step {i}: dispatch {}x{}x{}: {} groups, {} threads, {} warp-instructions, {:.3} s",
-                    groups[0],
-                    groups[1],
-                    groups[2],
-                    stats.groups,
-                    stats.threads,
-                    stats.warp_instructions,
-                    elapsed.as_secs_f64()
+    print!("{}", steps_text(reports));
+}
+
+/// [`print_steps`]' text.
+fn steps_text(reports: &[StepReport]) -> String {
+    reports
+        .iter()
+        .enumerate()
+        .map(|(i, r)| step_text(i, r))
+        .collect()
+}
+
+/// Step `i`'s outcome as text: its line, and the first differing elements
+/// of a failed expectation.
+fn step_text(i: usize, r: &StepReport) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    // (writing to a String cannot fail)
+    match r {
+        StepReport::Dispatch {
+            groups,
+            stats,
+            elapsed,
+            ..
+        } => {
+            let _ = writeln!(
+                out,
+                "step {i}: dispatch {}x{}x{}: {} groups, {} threads, {} warp-instructions, {:.3} s",
+                groups[0],
+                groups[1],
+                groups[2],
+                stats.groups,
+                stats.threads,
+                stats.warp_instructions,
+                elapsed.as_secs_f64()
+            );
+            if stats.aborted_threads > 0 {
+                let _ = writeln!(
+                    out,
+                    "  warning: {} threads executed abort",
+                    stats.aborted_threads
                 );
-                if stats.aborted_threads > 0 {
-                    println!(
-                        "  warning: {} threads executed abort",
-                        stats.aborted_threads
-                    );
-                }
-                if stats.debug_breaks > 0 {
-                    println!(
-                        "  note: debug_break executed {} times (no debugger attached)",
-                        stats.debug_breaks
-                    );
-                }
             }
-            StepReport::Set { resource } => println!("step {i}: set {resource}"),
-            StepReport::Expect {
-                what,
-                mismatches,
-                first,
-            } => {
-                if *mismatches == 0 {
-                    println!("step {i}: expect {what}: ok");
-                } else {
-                    println!("step {i}: expect {what}: FAILED, {mismatches} element(s) differ");
-                    for m in first {
-                        println!("  [{}] expected {}, got {}", m.index, m.expected, m.got);
-                    }
-                    if *mismatches > first.len() {
-                        println!("  … and {} more", mismatches - first.len());
-                    }
+            if stats.debug_breaks > 0 {
+                let _ = writeln!(
+                    out,
+                    "  note: debug_break executed {} times (no debugger attached)",
+                    stats.debug_breaks
+                );
+            }
+        }
+        StepReport::Set { resource } => {
+            let _ = writeln!(out, "step {i}: set {resource}");
+        }
+        StepReport::Expect {
+            what,
+            mismatches,
+            first,
+        } => {
+            if *mismatches == 0 {
+                let _ = writeln!(out, "step {i}: expect {what}: ok");
+            } else {
+                let _ = writeln!(
+                    out,
+                    "step {i}: expect {what}: FAILED, {mismatches} element(s) differ"
+                );
+                for m in first {
+                    let _ = writeln!(
+                        out,
+                        "  [{}] expected {}, got {}",
+                        m.index, m.expected, m.got
+                    );
+                }
+                if *mismatches > first.len() {
+                    let _ = writeln!(out, "  … and {} more", mismatches - first.len());
                 }
             }
         }
     }
+    out
+}
+
+/// How many of `findings` are errors (warnings do not count).
+fn error_findings(findings: &[Finding]) -> usize {
+    findings
+        .iter()
+        .filter(|f| f.severity() == Severity::Error)
+        .count()
+}
+
+/// The last line of `check`'s text report: the counts, and whether an
+/// expectation failed.
+fn check_summary(report: &CheckReport) -> String {
+    let errors = error_findings(&report.findings);
+    let warnings = report.findings.len() - errors;
+    let expectations = report.steps.iter().all(|r| r.passed());
+    format!(
+        "check: {errors} error(s), {warnings} warning(s){}",
+        if expectations {
+            ""
+        } else {
+            "; an expectation FAILED"
+        }
+    )
+}
+
+/// `check`'s text report: the job's warnings, the steps, the findings and
+/// [`check_summary`].
+fn check_text(job: &Job, report: &CheckReport) -> String {
+    let mut text = String::new();
+    for w in &job.warnings {
+        text.push_str(&format!("warning: {w}\n"));
+    }
+    text.push_str(&steps_text(&report.steps));
+    for f in &report.findings {
+        text.push_str(&format!("{f}\n"));
+    }
+    text.push_str(&check_summary(report));
+    text.push('\n');
+    text
 }
 
 /// The results of `run --json`: the job, its warnings, and one object per step.
-fn report_json(job: &Job, reports: &[StepReport], passed: bool, error: Option<&str>) -> String {
+fn report_json(
+    job: &Job,
+    reports: &[StepReport],
+    passed: bool,
+    error: Option<&str>,
+) -> serde_json::Value {
     use serde_json::json;
     let mut doc = json!({
         "job": job.path.display().to_string(),
@@ -953,7 +1147,7 @@ fn report_json(job: &Job, reports: &[StepReport], passed: bool, error: Option<&s
         // steps before it are in "steps"
         doc["error"] = json!(e);
     }
-    doc.to_string()
+    doc
 }
 
 /// The results of `check --json`: the job, `passed` (no error finding and
@@ -963,7 +1157,7 @@ fn check_json(
     reports: &[StepReport],
     findings: &[Finding],
     expectations: bool,
-) -> String {
+) -> serde_json::Value {
     use serde_json::json;
     let access = |a: &Access| {
         json!({
@@ -1013,7 +1207,6 @@ fn check_json(
         "job_warnings": job.warnings,
         "steps": steps_json(reports),
     })
-    .to_string()
 }
 
 /// Opcodes a text profile lists by name; the rest are summed as "other".

@@ -35,6 +35,7 @@ mod robustness;
 mod schedules;
 mod seed_instructions;
 mod subroutines;
+mod suites;
 mod texture_jobs;
 mod watchdog;
 mod workloads;

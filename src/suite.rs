@@ -1,0 +1,574 @@
+//! Suites of jobs: `sm5sim run` and `sm5sim check` given several job files
+//! or directories ([`find_jobs`]), one part of them on each machine of a CI
+//! matrix ([`Shard`]), and their results as JUnit XML ([`junit_xml`]), the
+//! form CI test reporters read.
+//!
+//! A job's *name* is its path relative to the current directory (or, when
+//! it lies outside it and was given as an absolute path, that absolute
+//! path), lexically normalised and written with `/`. Names order the suite
+//! and pick each job's shard, so two machines that run the same command in
+//! checkouts at different places agree on both.
+
+use std::collections::HashSet;
+use std::path::{Component, Path, PathBuf};
+
+/// One job of a suite.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuiteJob {
+    /// The job file, as found: the argument, or a directory argument joined
+    /// with the path below it.
+    pub path: PathBuf,
+    /// Its name ([module docs](self)): what reports and JUnit XML call it.
+    pub name: String,
+}
+
+/// The extension of job files found in directories.
+pub const JOB_EXTENSION: &str = "toml";
+
+/// The jobs that `paths` name, sorted by name, each file once.
+///
+/// A directory is searched recursively for files ending in `.toml`; links
+/// to directories inside it are not followed (a link back up the tree
+/// cannot make the walk endless), links to files are. Any other argument is
+/// a job file as given, even one that does not exist: loading it reports
+/// the error for that job alone. A file named twice, in any spelling
+/// (through `./`, a link, a directory and by itself), is run once.
+/// `cwd` is the directory names are relative to.
+///
+/// # Errors
+/// A directory that cannot be read, with the OS error.
+pub fn find_jobs(paths: &[PathBuf], cwd: &Path) -> Result<Vec<SuiteJob>, String> {
+    let mut found = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut stack = vec![p.clone()];
+            while let Some(dir) = stack.pop() {
+                let entries = std::fs::read_dir(&dir)
+                    .map_err(|e| format!("reading the directory {}: {e}", dir.display()))?;
+                for e in entries {
+                    let e =
+                        e.map_err(|e| format!("reading the directory {}: {e}", dir.display()))?;
+                    let f = e.path();
+                    // file_type() does not follow links: a link is never a directory here
+                    let kind = e
+                        .file_type()
+                        .map_err(|e| format!("reading {}: {e}", f.display()))?;
+                    if kind.is_dir() {
+                        stack.push(f);
+                    } else if f.extension().is_some_and(|x| x == JOB_EXTENSION)
+                        && (!kind.is_symlink() || f.is_file())
+                    {
+                        found.push(f);
+                    }
+                }
+            }
+        } else {
+            found.push(p.clone());
+        }
+    }
+    let mut jobs: Vec<SuiteJob> = found
+        .into_iter()
+        .map(|path| SuiteJob {
+            name: job_name(&path, cwd),
+            path,
+        })
+        .collect();
+    jobs.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.path.cmp(&b.path)));
+    // each file once, however it was named: the first name in order is kept
+    let mut seen = HashSet::new();
+    jobs.retain(|j| {
+        let key = j
+            .path
+            .canonicalize()
+            .unwrap_or_else(|_| lexical(&cwd.join(&j.path)));
+        seen.insert(key)
+    });
+    Ok(jobs)
+}
+
+/// `path` without `.` components, and with `name/..` folded (a leading
+/// `..` stays).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => match out.last() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
+                }
+                // `/..` is `/`
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(c),
+            },
+            c => out.push(c),
+        }
+    }
+    out.iter().collect()
+}
+
+/// A job's name ([module docs](self)): `path` relative to `cwd`, with `/`.
+pub fn job_name(path: &Path, cwd: &Path) -> String {
+    let path = lexical(path);
+    let relative = if path.is_absolute() {
+        let cwd = lexical(cwd);
+        let canonical = cwd.canonicalize().ok();
+        path.strip_prefix(&cwd)
+            .ok()
+            .or_else(|| canonical.as_deref().and_then(|c| path.strip_prefix(c).ok()))
+            .map(Path::to_path_buf)
+            .unwrap_or(path)
+    } else {
+        path
+    };
+    let parts: Vec<String> = relative
+        .components()
+        .map(|c| match c {
+            Component::RootDir => String::new(),
+            c => c.as_os_str().to_string_lossy().into_owned(),
+        })
+        .collect();
+    match parts.as_slice() {
+        [] => ".".into(),
+        // an absolute path keeps its leading `/`
+        [root] if root.is_empty() => "/".into(),
+        _ => parts.join("/"),
+    }
+}
+
+/// One of N disjoint parts of a suite (`--shard I/N`): the jobs at
+/// positions I−1, I−1+N, I−1+2N, … of the suite sorted by name. Every job
+/// is in exactly one of the N shards, and shards differ in size by at most
+/// one job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// I, from 1 to `count`
+    pub index: usize,
+    /// N, at least 1
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parse `I/N`.
+    ///
+    /// # Errors
+    /// A message saying what is wrong: not two numbers, N = 0, or I
+    /// outside 1..=N.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let form = || {
+            format!("{text:?} is not a shard: give I/N, the I-th of N parts (1 ≤ I ≤ N), e.g. 1/4")
+        };
+        let (i, n) = text.split_once('/').ok_or_else(form)?;
+        let number = |s: &str| {
+            let s = s.trim();
+            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(form());
+            }
+            s.parse::<usize>()
+                .map_err(|_| format!("{text:?}: {s} is too large for a shard number"))
+        };
+        let (index, count) = (number(i)?, number(n)?);
+        if count == 0 {
+            return Err(format!(
+                "{text:?}: the number of shards N must be at least 1"
+            ));
+        }
+        if index == 0 || index > count {
+            return Err(format!(
+                "{text:?}: shards are numbered from 1 to {count}, so I must be between 1 and {count}"
+            ));
+        }
+        Ok(Self { index, count })
+    }
+
+    /// The items of this shard, from items in suite order.
+    pub fn select<T>(&self, items: Vec<T>) -> Vec<T> {
+        items
+            .into_iter()
+            .enumerate()
+            .filter(|(k, _)| k % self.count == self.index - 1)
+            .map(|(_, t)| t)
+            .collect()
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::parse(s)
+    }
+}
+
+/// How a job of a suite ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every expectation held (and, for `check`, nothing was wrong).
+    Passed,
+    /// An expectation failed (for `check`: also an error finding, or
+    /// outputs that differ between schedules). Exit status 1.
+    Failed,
+    /// The job could not run to its end: a bad job file, an unreadable
+    /// input, a refused or stopped dispatch. Exit status 2.
+    Error,
+}
+
+impl Outcome {
+    /// `passed`, `failed` or `error`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Passed => "passed",
+            Outcome::Failed => "failed",
+            Outcome::Error => "error",
+        }
+    }
+}
+
+/// One job's result, as JUnit XML reports it.
+#[derive(Debug, Clone)]
+pub struct CaseResult {
+    /// the job's name ([module docs](self))
+    pub name: String,
+    /// how it ended
+    pub outcome: Outcome,
+    /// wall-clock time, loading included
+    pub seconds: f64,
+    /// one line: what failed, or the error (empty when passed)
+    pub message: String,
+    /// the failure's details (the first mismatches, the findings) or the
+    /// whole error message
+    pub details: String,
+    /// everything the job reported, as `sm5sim run JOB` prints it
+    pub output: String,
+}
+
+/// The counts of a suite's outcomes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// jobs run
+    pub jobs: usize,
+    /// jobs that passed
+    pub passed: usize,
+    /// jobs with a failed expectation
+    pub failed: usize,
+    /// jobs that had an error
+    pub errors: usize,
+}
+
+impl Totals {
+    /// Count `outcomes`.
+    pub fn of(outcomes: impl IntoIterator<Item = Outcome>) -> Self {
+        let mut t = Totals::default();
+        for o in outcomes {
+            t.jobs += 1;
+            match o {
+                Outcome::Passed => t.passed += 1,
+                Outcome::Failed => t.failed += 1,
+                Outcome::Error => t.errors += 1,
+            }
+        }
+        t
+    }
+
+    /// The exit status: 0 all passed, 1 some failed and none had an
+    /// error, 2 some had an error.
+    pub fn exit_status(&self) -> u8 {
+        if self.errors > 0 {
+            2
+        } else if self.failed > 0 {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+impl std::fmt::Display for Totals {
+    /// `12 jobs: 10 passed, 1 failed, 1 error`
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let plural = |n: usize, one: &'static str, many: &'static str| {
+            if n == 1 {
+                one
+            } else {
+                many
+            }
+        };
+        write!(
+            f,
+            "{} {}: {} passed, {} failed, {} {}",
+            self.jobs,
+            plural(self.jobs, "job", "jobs"),
+            self.passed,
+            self.failed,
+            self.errors,
+            plural(self.errors, "error", "errors")
+        )
+    }
+}
+
+/// The longest `message` attribute written; longer ones are cut (the whole
+/// text is in the element's body).
+const MAX_MESSAGE_CHARS: usize = 500;
+
+/// `text` with the characters XML 1.0 cannot hold (controls other than tab,
+/// newline and carriage return; U+FFFE, U+FFFF) written as `\u{…}`.
+fn xml_safe(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '\t' | '\n' | '\r') || !(c < ' ' || c == '\u{FFFE}' || c == '\u{FFFF}') {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        }
+    }
+    out
+}
+
+/// One line for a `message` attribute: the first line of `text`, at most
+/// [`MAX_MESSAGE_CHARS`] characters.
+fn attribute_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("");
+    let mut s: String = line.chars().take(MAX_MESSAGE_CHARS).collect();
+    if line.chars().count() > MAX_MESSAGE_CHARS {
+        s.push('…');
+    }
+    xml_safe(&s)
+}
+
+/// The JUnit class of a job: its directory with `.` for `/`
+/// (`examples/histogram/histogram.toml` → `examples.histogram`), or
+/// `suite` for a job with no directory.
+pub fn junit_classname(name: &str, suite: &str) -> String {
+    match name.rsplit_once('/') {
+        Some((dir, _)) if !dir.is_empty() => dir.trim_start_matches('/').replace('/', "."),
+        _ => suite.to_string(),
+    }
+}
+
+/// A suite's results as JUnit XML in the Ant/Surefire form CI test
+/// reporters read: `<testsuites>` holding one `<testsuite name=suite>`,
+/// one `<testcase>` per job (`name` = the job's name, `classname` =
+/// [`junit_classname`], `file`, `time` in seconds) with a `<failure>` or an
+/// `<error>` (a one-line `message`, the details as its text) and the job's
+/// report as `<system-out>`. Text is escaped; characters XML cannot hold
+/// are written as `\u{…}`.
+pub fn junit_xml(suite: &str, cases: &[CaseResult], seconds: f64) -> String {
+    junit_document(suite, cases, seconds).unwrap_or_else(|e| {
+        // writing to a Vec does not fail; keep a valid document if it ever does
+        format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites><!-- {} --></testsuites>\n",
+            xml_safe(&e.to_string()).replace("--", "- -")
+        )
+    })
+}
+
+fn junit_document(suite: &str, cases: &[CaseResult], seconds: f64) -> std::io::Result<String> {
+    use quick_xml::events::{BytesDecl, BytesText, Event};
+    let totals = Totals::of(cases.iter().map(|c| c.outcome));
+    let (tests, failures, errors) = (
+        totals.jobs.to_string(),
+        totals.failed.to_string(),
+        totals.errors.to_string(),
+    );
+    let time = format!("{seconds:.3}");
+    let suite = xml_safe(suite);
+    let mut w = quick_xml::Writer::new_with_indent(Vec::new(), b' ', 2);
+    w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
+    w.create_element("testsuites")
+        .with_attributes([
+            ("name", suite.as_str()),
+            ("tests", tests.as_str()),
+            ("failures", failures.as_str()),
+            ("errors", errors.as_str()),
+            ("time", time.as_str()),
+        ])
+        .write_inner_content(|w| {
+            w.create_element("testsuite")
+                .with_attributes([
+                    ("name", suite.as_str()),
+                    ("tests", tests.as_str()),
+                    ("failures", failures.as_str()),
+                    ("errors", errors.as_str()),
+                    ("skipped", "0"),
+                    ("time", time.as_str()),
+                ])
+                .write_inner_content(|w| {
+                    for c in cases {
+                        let name = xml_safe(&c.name);
+                        let classname = junit_classname(&name, &suite);
+                        let time = format!("{:.3}", c.seconds);
+                        w.create_element("testcase")
+                            .with_attributes([
+                                ("name", name.as_str()),
+                                ("classname", classname.as_str()),
+                                ("file", name.as_str()),
+                                ("time", time.as_str()),
+                            ])
+                            .write_inner_content(|w| {
+                                let kind = match c.outcome {
+                                    Outcome::Passed => None,
+                                    Outcome::Failed => Some(("failure", "expectation")),
+                                    Outcome::Error => Some(("error", "error")),
+                                };
+                                if let Some((element, kind)) = kind {
+                                    let message = attribute_line(&c.message);
+                                    w.create_element(element)
+                                        .with_attributes([
+                                            ("message", message.as_str()),
+                                            ("type", kind),
+                                        ])
+                                        .write_text_content(BytesText::new(&xml_safe(
+                                            &c.details,
+                                        )))?;
+                                }
+                                if !c.output.is_empty() {
+                                    w.create_element("system-out")
+                                        .write_text_content(BytesText::new(&xml_safe(&c.output)))?;
+                                }
+                                Ok(())
+                            })?;
+                    }
+                    Ok(())
+                })?;
+            Ok(())
+        })?;
+    let mut text = String::from_utf8(w.into_inner()).map_err(std::io::Error::other)?;
+    text.push('\n');
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_parse_and_refuse_what_is_not_one() {
+        assert_eq!(Shard::parse("1/2"), Ok(Shard { index: 1, count: 2 }));
+        assert_eq!(Shard::parse("3/3"), Ok(Shard { index: 3, count: 3 }));
+        assert_eq!(Shard::parse("1/1"), Ok(Shard { index: 1, count: 1 }));
+        for (bad, says) in [
+            ("0/2", "numbered from 1 to 2"),
+            ("3/2", "between 1 and 2"),
+            ("1/0", "at least 1"),
+            ("x", "not a shard"),
+            ("1/", "not a shard"),
+            ("/2", "not a shard"),
+            ("-1/2", "not a shard"),
+            ("1/2/3", "not a shard"),
+            ("1.5/2", "not a shard"),
+            ("1/99999999999999999999999", "too large"),
+        ] {
+            let e = Shard::parse(bad).unwrap_err();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn shards_are_disjoint_and_cover_the_suite() {
+        let items: Vec<usize> = (0..23).collect();
+        for n in 1..=7 {
+            let mut all = Vec::new();
+            for i in 1..=n {
+                let part = Shard { index: i, count: n }.select(items.clone());
+                assert!(part.len() >= 23 / n && part.len() <= 23 / n + 1);
+                all.extend(part);
+            }
+            all.sort();
+            assert_eq!(all, items, "{n} shards");
+        }
+    }
+
+    #[test]
+    fn names_are_relative_to_the_current_directory_with_slashes() {
+        let cwd = Path::new("/work/checkout");
+        assert_eq!(
+            job_name(Path::new("examples/a.toml"), cwd),
+            "examples/a.toml"
+        );
+        assert_eq!(
+            job_name(Path::new("./examples/./a.toml"), cwd),
+            "examples/a.toml"
+        );
+        assert_eq!(
+            job_name(Path::new("examples/x/../a.toml"), cwd),
+            "examples/a.toml"
+        );
+        assert_eq!(
+            job_name(Path::new("../other/a.toml"), cwd),
+            "../other/a.toml"
+        );
+        assert_eq!(
+            job_name(Path::new("/work/checkout/examples/a.toml"), cwd),
+            "examples/a.toml"
+        );
+        assert_eq!(
+            job_name(Path::new("/elsewhere/a.toml"), cwd),
+            "/elsewhere/a.toml"
+        );
+    }
+
+    #[test]
+    fn totals_read_as_a_summary_and_give_the_exit_status() {
+        use Outcome::*;
+        let t = Totals::of([Passed, Passed, Failed, Error]);
+        assert_eq!(t.to_string(), "4 jobs: 2 passed, 1 failed, 1 error");
+        assert_eq!(t.exit_status(), 2);
+        assert_eq!(Totals::of([Passed, Failed]).exit_status(), 1);
+        assert_eq!(
+            Totals::of([Passed]).to_string(),
+            "1 job: 1 passed, 0 failed, 0 errors"
+        );
+        assert_eq!(Totals::of([]).exit_status(), 0);
+    }
+
+    #[test]
+    fn junit_escapes_text_and_drops_nothing() {
+        let case = |name: &str, outcome, message: &str| CaseResult {
+            name: name.into(),
+            outcome,
+            seconds: 0.25,
+            message: message.into(),
+            details: format!("{message}\n  <&> \"quoted\" ]]> \u{1}"),
+            output: "step 0: ok".into(),
+        };
+        let xml = junit_xml(
+            "sm5sim run",
+            &[
+                case("a/b/ok.toml", Outcome::Passed, ""),
+                case(
+                    "a/fail & <x>.toml",
+                    Outcome::Failed,
+                    "expect \"bins\": <3> differ",
+                ),
+                case("err.toml", Outcome::Error, "bad\u{1b}[0m key"),
+            ],
+            1.0,
+        );
+        assert!(
+            xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"),
+            "{xml}"
+        );
+        assert!(
+            xml.contains("tests=\"3\" failures=\"1\" errors=\"1\""),
+            "{xml}"
+        );
+        assert!(
+            xml.contains("name=\"a/fail &amp; &lt;x&gt;.toml\""),
+            "{xml}"
+        );
+        assert!(xml.contains("classname=\"a.b\""), "{xml}");
+        assert!(xml.contains("classname=\"sm5sim run\""), "{xml}");
+        assert!(
+            xml.contains("message=\"expect &quot;bins&quot;: &lt;3&gt; differ\""),
+            "{xml}"
+        );
+        assert!(xml.contains("bad\\u{1b}[0m key"), "{xml}");
+        assert!(!xml.contains('\u{1}') && !xml.contains('\u{1b}'), "{xml}");
+    }
+}
