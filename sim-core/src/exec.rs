@@ -325,6 +325,8 @@ pub struct Watchdog {
     stop: AtomicBool,
     /// warp-instructions between two looks ([`Watchdog::interval`])
     interval: u32,
+    /// why the dispatch stopped, as the first executor to stop it saw it
+    first: std::sync::OnceLock<StopReason>,
 }
 
 /// Warp-instructions an executor runs between two looks at the watchdog.
@@ -351,6 +353,7 @@ impl Watchdog {
             cancel,
             executed: AtomicU64::new(0),
             stop: AtomicBool::new(false),
+            first: std::sync::OnceLock::new(),
             interval: if max_warp_instructions <= EXACT_BUDGET {
                 1
             } else {
@@ -367,8 +370,10 @@ impl Watchdog {
     /// Account for `n` more warp-instructions; `Some` when the dispatch must stop.
     fn check(&self, n: u64) -> Option<StopReason> {
         let total = self.executed.fetch_add(n, Ordering::Relaxed) + n;
-        let reason = if self.stop.load(Ordering::Relaxed) {
-            Some(StopReason::Cancelled)
+        let reason = if self.stop.load(Ordering::Acquire) {
+            // another executor stopped the dispatch: its reason (the
+            // timeout, say), not "cancelled", whichever error is reported
+            return Some(self.first.get().copied().unwrap_or(StopReason::Cancelled));
         } else if total > self.max_warp_instructions {
             Some(StopReason::InstructionBudget(self.max_warp_instructions))
         } else if self
@@ -383,10 +388,12 @@ impl Watchdog {
                 _ => None,
             }
         };
-        if reason.is_some() {
-            self.stop.store(true, Ordering::Relaxed);
+        if let Some(r) = reason {
+            let first = *self.first.get_or_init(|| r);
+            self.stop.store(true, Ordering::Release);
+            return Some(first);
         }
-        reason
+        None
     }
 
     /// Warp-instructions between two looks: 1 for a budget up to

@@ -290,3 +290,41 @@ fn too_many_threads_are_refused() {
     assert!(err.to_string().contains(&format!("at most {max}")), "{err}");
     assert!(out.to_words().iter().all(|&w| w == 0), "nothing ran");
 }
+
+/// When every group runs away, the worker that sees the timeout first stops
+/// the others; the error reports the timeout whichever worker's error the
+/// dispatch returns (the others used to report "cancelled").
+#[test]
+fn a_timeout_is_reported_as_a_timeout_by_every_worker() {
+    let p = Program::from_decoded(
+        assemble(
+            "cs_5_0\ndcl_uav_raw u0\ndcl_temps 1\ndcl_thread_group 8, 1, 1\n\
+             loop\niadd r0.x, r0.x, l(1)\nendloop\nret\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}")),
+        None,
+    )
+    .unwrap();
+    let out = Buffer::zeroed(4).unwrap();
+    let b = Bindings {
+        uavs: vec![Some(BufferView::raw(&out))],
+        ..Default::default()
+    };
+    for _ in 0..8 {
+        let options = DispatchOptions {
+            threads: 2,
+            warp_width: 8,
+            timeout: Some(Duration::from_millis(20)),
+            ..Default::default()
+        };
+        let err = dispatch(&p, &b, [64, 1, 1], &options).unwrap_err();
+        let DispatchError::Runaway(r) = &err else {
+            panic!("{err:?}")
+        };
+        assert_eq!(
+            r.reason,
+            StopReason::Timeout(Duration::from_millis(20)),
+            "{err}"
+        );
+    }
+}
