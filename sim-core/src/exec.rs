@@ -489,16 +489,20 @@ struct WordCounts {
 impl WordCounts {
     const EMPTY: usize = usize::MAX;
 
-    /// The count of word `i` (not `usize::MAX`; a table of at least twice
-    /// `lanes` slots).
-    fn get(&mut self, i: usize, lanes: usize) -> &mut u32 {
-        debug_assert_ne!(i, Self::EMPTY);
+    /// Room for the words of `lanes` lanes: at least twice as many slots.
+    fn reserve(&mut self, lanes: usize) {
         let cap = (2 * lanes).next_power_of_two().max(8);
         if self.keys.len() < cap {
             self.keys = vec![Self::EMPTY; cap];
             self.counts = vec![0; cap];
             self.used.clear();
         }
+    }
+
+    /// The count of word `i` (not `usize::MAX`), after [`WordCounts::reserve`].
+    #[inline]
+    fn get(&mut self, i: usize) -> &mut u32 {
+        debug_assert_ne!(i, Self::EMPTY);
         let mask = self.keys.len() - 1;
         let mut h = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 7 & mask;
         loop {
@@ -3352,27 +3356,18 @@ impl<'p> GroupExecutor<'p> {
         // then each failed lane's further iterations, lane after lane. In
         // lockstep, lanes that read one value of a word succeed on it one a
         // pass, in lane order: a lane's attempts are 1 + the lanes before it
-        // that changed its word (the first pass's winners, then the failed
-        // lanes before it), which its own retries here would not show.
+        // that changed its word, which its own retries here would not show.
+        // A lane failed because its word changed (by the first pass's
+        // winner on it, or by another thread, which lockstep counts alike):
+        // 2 + the failed lanes before it that changed the word.
         took |= u64::from(nf < singles);
         let mut counts = std::mem::take(&mut self.sc.words);
+        counts.reserve(w);
         // a word's key: its address (out of bounds: none, as no lane
         // changes it)
         let index = |word: Option<&sim_mem::sync::AtomicU32>| {
             word.map(|x| (x as *const sim_mem::sync::AtomicU32).addr() / 4)
         };
-        if nf > 0 && chained.is_none() {
-            let mut next = 0;
-            for l in lanes.clone().filter(|&l| active[l] != 0) {
-                if next < nf && failed[2 * next] as usize == l {
-                    next += 1;
-                } else if nb[l] != eb[l] {
-                    if let Some(i) = index(word_of(l)) {
-                        *counts.get(i, w) += 1;
-                    }
-                }
-            }
-        }
         for f in failed[..2 * nf].chunks_exact(2) {
             let l = f[0] as usize;
             let word = word_of(l);
@@ -3380,8 +3375,8 @@ impl<'p> GroupExecutor<'p> {
             (nb[l], eb[l]) = (n, e);
             let k = match index(word) {
                 Some(i) if chained.is_none() => {
-                    let c = counts.get(i, w);
-                    let lockstep = 1 + *c;
+                    let c = counts.get(i);
+                    let lockstep = 2 + *c;
                     *c += u32::from(n != e);
                     k.max(lockstep)
                 }
