@@ -1073,6 +1073,23 @@ fn classify_groups(groups: &[(&str, usize)], ext: &mut ExtendedOpcode) -> PResul
     Ok(())
 }
 
+/// Where the word from `start` ends: the first whitespace outside
+/// parentheses (a mnemonic with its `(…)` parts is one word).
+fn word_end(b: &[u8], start: usize) -> usize {
+    let mut depth = 0i32;
+    let mut end = start;
+    while end < b.len() {
+        match b[end] {
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            c if depth == 0 && c.is_ascii_whitespace() => break,
+            _ => {}
+        }
+        end += 1;
+    }
+    end
+}
+
 struct Assembler {
     version: ShaderVersion,
     instructions: Vec<Instruction>,
@@ -1084,17 +1101,7 @@ impl Assembler {
     fn statement(&mut self, st: &Stmt) -> PResult<()> {
         let s = st.text.as_str();
         let b = s.as_bytes();
-        let mut depth = 0i32;
-        let mut end = 0;
-        while end < b.len() {
-            match b[end] {
-                b'(' => depth += 1,
-                b')' => depth -= 1,
-                c if depth == 0 && c.is_ascii_whitespace() => break,
-                _ => {}
-            }
-            end += 1;
-        }
+        let end = word_end(b, 0);
         let mut rest_start = end;
         while rest_start < b.len() && b[rest_start].is_ascii_whitespace() {
             rest_start += 1;
@@ -1109,18 +1116,7 @@ impl Assembler {
             let close = matching(s, rest_start, b']')
                 .ok_or((rest_start, "unclosed '[precise'".to_string()))?;
             if b.get(close + 1) == Some(&b'(') {
-                let mut depth = 0i32;
-                let mut j = close + 1;
-                while j < b.len() {
-                    match b[j] {
-                        b'(' => depth += 1,
-                        b')' => depth -= 1,
-                        c if depth == 0 && c.is_ascii_whitespace() => break,
-                        _ => {}
-                    }
-                    j += 1;
-                }
-                mnemonic_text.push_str(&s[close + 1..j]);
+                mnemonic_text.push_str(&s[close + 1..word_end(b, close + 1)]);
             }
             let inner = &s[rest_start + 8..close];
             precise = if inner.trim().is_empty() {

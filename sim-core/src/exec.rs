@@ -2392,13 +2392,7 @@ impl<'p> GroupExecutor<'p> {
     /// the budget: its first group, lane 0, at the program's last instruction.
     fn runaway_after(&self, reason: StopReason) -> Runaway {
         let token = self.prog.code.last().map_or(0, |op| op.token);
-        let mnemonic = self
-            .prog
-            .decoded
-            .instructions
-            .iter()
-            .find(|i| i.offset == token)
-            .map_or_else(|| "?".to_string(), crate::disasm::mnemonic);
+        let mnemonic = self.mnemonic_at(token);
         Runaway {
             reason,
             group: self.first,
@@ -2408,16 +2402,20 @@ impl<'p> GroupExecutor<'p> {
         }
     }
 
-    fn runaway(&self, warp: &Warp, reason: StopReason) -> Runaway {
-        let lane = warp.active.iter().position(|&a| a != 0).unwrap_or(0);
-        let token = self.prog.code.get(warp.pc).map_or(0, |op| op.token);
-        let mnemonic = self
-            .prog
+    /// The mnemonic of the instruction at dword `token` ("?" if none).
+    fn mnemonic_at(&self, token: u32) -> String {
+        self.prog
             .decoded
             .instructions
             .iter()
             .find(|i| i.offset == token)
-            .map_or_else(|| "?".to_string(), crate::disasm::mnemonic);
+            .map_or_else(|| "?".to_string(), crate::disasm::mnemonic)
+    }
+
+    fn runaway(&self, warp: &Warp, reason: StopReason) -> Runaway {
+        let lane = warp.active.iter().position(|&a| a != 0).unwrap_or(0);
+        let token = self.prog.code.get(warp.pc).map_or(0, |op| op.token);
+        let mnemonic = self.mnemonic_at(token);
         Runaway {
             reason,
             group: {
