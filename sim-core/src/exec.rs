@@ -41,6 +41,9 @@ use crate::affine::address_steps;
 use crate::affine::{AddressSteps, PcFacts};
 use crate::cas_loop::{CasLoop, Val};
 use crate::check::{Checker, MemOp, Space};
+use crate::fusion::Leave;
+#[cfg(test)]
+use crate::fusion::{fused_leaves, thread_id_comps};
 use crate::lanes::*;
 use crate::program::*;
 use sim_mem::{
@@ -1304,20 +1307,6 @@ fn active_lanes(m: &[u32]) -> Option<std::ops::Range<usize>> {
     Some(l0..l1 + 1)
 }
 
-/// A source modifier applied to one 32-bit value (the double modifiers are
-/// applied by `double` to assembled 64-bit values, so they leave it as is).
-pub(crate) fn modify(v: u32, m: SrcMod) -> u32 {
-    match m {
-        SrcMod::None | SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg => v,
-        SrcMod::FNeg => v ^ 0x8000_0000,
-        SrcMod::FAbs => v & 0x7fff_ffff,
-        SrcMod::FAbsNeg => v | 0x8000_0000,
-        SrcMod::INeg => v.wrapping_neg(),
-        SrcMod::IAbs => (v as i32).unsigned_abs(),
-        SrcMod::IAbsNeg => (v as i32).unsigned_abs().wrapping_neg(),
-    }
-}
-
 /// [`modify`] on every lane (one loop per modifier, so that each vectorises).
 #[inline(always)]
 fn apply_modifier(o: &mut [u32], m: SrcMod) {
@@ -1470,13 +1459,6 @@ fn resolve_src(
     Some(FastSrc { row, modifier })
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Leave {
-    Break,
-    Continue,
-    Ret,
-}
-
 /// Executes thread groups of one program, one at a time; create one per
 /// worker thread and reuse it for many groups.
 #[derive(Debug)]
@@ -1546,54 +1528,6 @@ pub struct GroupExecutor<'p> {
     /// whether a batch starts with its register file zeroed: only when a
     /// lane may read a temp before writing it (`crate::liveness`)
     zero_regs: bool,
-}
-
-/// The components of vThreadID (bit c for component c) that some source
-/// operand of `prog` reads, by its swizzle.
-pub(crate) fn thread_id_comps(prog: &Program) -> u8 {
-    let mut comps = 0u8;
-    for op in &prog.code {
-        crate::liveness::operands(
-            prog,
-            op,
-            &mut |s| {
-                if s.kind == SrcKind::ThreadId {
-                    s.swz.iter().for_each(|&c| comps |= 1 << c);
-                }
-            },
-            &mut |_| {},
-        );
-    }
-    comps
-}
-
-/// Per pc: at an `if` whose branch is one unconditional `break` (or
-/// `continue`) and then its `endif` (fxc's form of `if (c) break;`, as in
-/// a compare-exchange loop's exit), which of the two: the executor may run
-/// the three as a `breakc` (`continuec`) when the loop (or switch) it
-/// leaves is the innermost frame ([`GroupExecutor::leave_fused`]).
-pub(crate) fn fused_leaves(prog: &Program) -> Vec<Option<Leave>> {
-    let code = &prog.code;
-    (0..code.len())
-        .map(|pc| {
-            let OpKind::If {
-                else_pc: None,
-                endif_pc,
-                ..
-            } = code[pc].kind
-            else {
-                return None;
-            };
-            if endif_pc as usize != pc + 2 {
-                return None;
-            }
-            match code.get(pc + 1).map(|o| o.kind) {
-                Some(OpKind::Break { cond: None }) => Some(Leave::Break),
-                Some(OpKind::Continue { cond: None }) => Some(Leave::Continue),
-                _ => None,
-            }
-        })
-        .collect()
 }
 
 /// The most groups a packed executor runs at once for `prog`

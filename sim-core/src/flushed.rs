@@ -83,7 +83,7 @@ pub(crate) fn src_flushed(flushed: &[bool], s: &Src, c: usize) -> bool {
         SrcMod::None | SrcMod::FNeg | SrcMod::FAbs | SrcMod::FAbsNeg
     );
     match s.kind {
-        SrcKind::Imm(v) => is_flushed(crate::exec::modify(v[sc], s.modifier)),
+        SrcKind::Imm(v) => is_flushed(crate::lanes::modify(v[sc], s.modifier)),
         SrcKind::Temp(r) => {
             float_modifier && flushed.get(r as usize * 4 + sc).copied().unwrap_or(false)
         }

@@ -972,6 +972,7 @@ macro_rules! row_sets_f {
 /// A vector instruction set the kernels and the interpreter loop are
 /// compiled for, narrowest first (the discriminant indexes the kernel sets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+
 pub enum Isa {
     /// baseline x86-64 (SSE2), or any other architecture
     Baseline,
@@ -1334,6 +1335,21 @@ pub(crate) fn frc(x: u32) -> u32 {
         } else {
             v + 0.0
         })
+    }
+}
+
+/// A source modifier applied to one 32-bit value (the double modifiers are
+/// applied by `double` to assembled 64-bit values, so they leave it as is).
+pub(crate) fn modify(v: u32, m: crate::program::SrcMod) -> u32 {
+    use crate::program::SrcMod;
+    match m {
+        SrcMod::None | SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg => v,
+        SrcMod::FNeg => v ^ 0x8000_0000,
+        SrcMod::FAbs => v & 0x7fff_ffff,
+        SrcMod::FAbsNeg => v | 0x8000_0000,
+        SrcMod::INeg => v.wrapping_neg(),
+        SrcMod::IAbs => (v as i32).unsigned_abs(),
+        SrcMod::IAbsNeg => (v as i32).unsigned_abs().wrapping_neg(),
     }
 }
 

@@ -20,6 +20,7 @@ pub mod encode;
 pub mod error;
 pub mod exec;
 mod flushed;
+mod fusion;
 pub mod header;
 pub mod ir;
 #[allow(unsafe_code)]

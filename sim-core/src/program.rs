@@ -667,10 +667,10 @@ pub(crate) struct Facts {
     /// own (`crate::liveness::loop_continues`)
     pub loop_continues: Vec<bool>,
     /// per pc, an `if` / `break` (`continue`) / `endif` the executor may
-    /// run as one `breakc` (`crate::exec::fused_leaves`)
-    pub fused: Vec<Option<crate::exec::Leave>>,
+    /// run as one `breakc` (`crate::fusion::fused_leaves`)
+    pub fused: Vec<Option<crate::fusion::Leave>>,
     /// the components of vThreadID an operand reads
-    /// (`crate::exec::thread_id_comps`)
+    /// (`crate::fusion::thread_id_comps`)
     pub thread_id_comps: u8,
     /// per pc, at a `loop` of a compare-exchange retry loop, its form
     /// (`crate::cas_loop::analyze`)
@@ -961,8 +961,8 @@ impl Program {
                 flushed: crate::flushed::flushed_sources(self),
                 liveness: crate::liveness::analyze(self, &loop_continues),
                 loop_continues,
-                fused: crate::exec::fused_leaves(self),
-                thread_id_comps: crate::exec::thread_id_comps(self),
+                fused: crate::fusion::fused_leaves(self),
+                thread_id_comps: crate::fusion::thread_id_comps(self),
                 cas_loops: crate::cas_loop::analyze(self),
             }
         })
