@@ -5,7 +5,7 @@
 //! [`program::Program`] (validated, lowered IR) → [`exec::GroupExecutor`].
 // Unsafe code is denied everywhere but at the lane kernels (calling one that
 // is compiled for AVX2 after runtime detection: `lanes.rs`, `exec.rs`) and
-// the SSE2 float4 transposes of `exec::quad` (inline-assembly loads and
+// the SSE2 float4 transposes of `exec::lines::quad` (inline-assembly loads and
 // stores of buffer words, each doubleword one atomic access).
 #![deny(unsafe_code)]
 
