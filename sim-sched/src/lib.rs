@@ -573,7 +573,29 @@ pub fn dispatch_profiled(
         c.groups_done(count);
         r
     };
-    let run = || (0..batches).into_par_iter().try_for_each_init(init, one);
+    // One executor per worker, made once per dispatch whatever the number
+    // of groups (rayon's splits of a range would each make one, and with
+    // them their scratch: allocations and page faults that grow with the
+    // groups). The workers take batches from a shared counter in chunks
+    // that shrink as the work runs out (guided scheduling), so that they
+    // finish together.
+    let workers = (threads as u64).min(batches).max(1);
+    let next = AtomicU64::new(0);
+    let work = |_worker: u64| -> Result<(), Runaway> {
+        let mut c = init();
+        loop {
+            let left = batches.saturating_sub(next.load(Ordering::Relaxed));
+            let chunk = (left / (4 * workers)).clamp(1, MAX_CHUNK_BATCHES);
+            let first = next.fetch_add(chunk, Ordering::Relaxed);
+            if first >= batches {
+                return Ok(());
+            }
+            for b in first..(first + chunk).min(batches) {
+                one(&mut c, b)?;
+            }
+        }
+    };
+    let run = || (0..workers).into_par_iter().try_for_each(work);
     let outcome = if batches == 1 {
         // One group runs on the calling thread: handing it to the pool and
         // waiting for it to come back would cost more than many small groups.
@@ -776,6 +798,11 @@ pub fn dispatch_checked(
     let s = exec.stats();
     Ok(DispatchStats::of(program, &s))
 }
+
+/// The most batches a worker takes from the shared counter at once: the
+/// chunks start at a quarter of each worker's share and shrink as the work
+/// runs out, within this.
+const MAX_CHUNK_BATCHES: u64 = 1024;
 
 /// `SV_GroupID` of linear group `g` of a dispatch of `groups` (x fastest).
 fn group_id(g: u64, [x, y, _]: [u32; 3]) -> [u32; 3] {

@@ -1,0 +1,98 @@
+//! A steady-state dispatch allocates nothing whose count grows with the
+//! number of groups (issue 30): executors and their scratch are made once
+//! per worker, not once per piece of work the pool splits off. Measured
+//! with a counting global allocator, which is why this is a test program of
+//! its own (a global allocator is the whole process's; CONTRIBUTING.md,
+//! "Tests").
+
+use sim_core::asm::assemble;
+use sim_core::Program;
+use sim_mem::{Bindings, Buffer, BufferView};
+use sim_sched::{dispatch, DispatchOptions, WARP_WIDTH_GROUP};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The system allocator, counting the allocations made through it.
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: every call is passed on to the system allocator unchanged; the
+// counter is only read, never used to decide anything about memory.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller's contract for `alloc` is `System.alloc`'s
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System` through `alloc` or `realloc` above
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: as for `dealloc`, and `new_size` is the caller's
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// saxpy over structured buffers, 64 threads a group: y[i] = 2·x[i] + y[i].
+const SAXPY: &str = "cs_5_0
+dcl_globalFlags refactoringAllowed
+dcl_uav_structured u0, 4
+dcl_uav_structured u1, 4
+dcl_input vThreadID.x
+dcl_temps 2
+dcl_thread_group 64, 1, 1
+ld_structured r0.x, vThreadID.x, l(0), u0.xxxx
+ld_structured r0.y, vThreadID.x, l(0), u1.xxxx
+mad r1.x, r0.x, l(2.0), r0.y
+store_structured u1.x, vThreadID.x, l(0), r1.x
+ret
+";
+
+/// Allocations made by one dispatch of `groups` groups (after one dispatch
+/// to warm the pool up), the fewest of five.
+fn allocations(p: &Program, groups: u32, threads: usize, warp_width: usize) -> u64 {
+    let n = groups as usize * 64;
+    let x = Buffer::zeroed(n * 4).unwrap();
+    let y = Buffer::zeroed(n * 4).unwrap();
+    let b = Bindings {
+        uavs: vec![
+            Some(BufferView::structured(&x, 4).unwrap()),
+            Some(BufferView::structured(&y, 4).unwrap()),
+        ],
+        ..Default::default()
+    };
+    let options = DispatchOptions {
+        threads,
+        warp_width,
+        ..Default::default()
+    };
+    dispatch(p, &b, [groups, 1, 1], &options).unwrap();
+    (0..5)
+        .map(|_| {
+            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            dispatch(p, &b, [groups, 1, 1], &options).unwrap();
+            ALLOCATIONS.load(Ordering::Relaxed) - before
+        })
+        .min()
+        .unwrap()
+}
+
+#[test]
+fn allocations_per_dispatch_do_not_grow_with_the_groups() {
+    let p = Program::from_decoded(assemble(SAXPY).unwrap(), None).unwrap();
+    for (threads, warp_width) in [(2, WARP_WIDTH_GROUP), (2, 32), (1, 32)] {
+        let small = allocations(&p, 64, threads, warp_width);
+        let large = allocations(&p, 16384, threads, warp_width);
+        println!("{threads} threads, width {warp_width}: {small} allocations for 64 groups, {large} for 16384");
+        assert!(
+            large <= small + 8,
+            "{threads} threads, width {warp_width}: {small} allocations for 64 groups, {large} for 16384"
+        );
+    }
+}
