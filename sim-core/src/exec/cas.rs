@@ -57,6 +57,25 @@ impl WordCounts {
     }
 }
 
+/// The shortest period `p` (a power of two below the warp's width that
+/// divides it) with which a full warp's addresses repeat: lane `l + p`'s
+/// (`a`, `b`) are lane `l`'s for every lane. None for a partial warp, or
+/// where none repeats.
+fn address_period(warp: &Warp, (a, b): (&[u32], &[u32])) -> Option<usize> {
+    let n = a.len();
+    if !warp.full || n < 2 {
+        return None;
+    }
+    let mut p = 1;
+    while p < n {
+        if n % p == 0 && (p..n).all(|l| a[l] == a[l - p] && b[l] == b[l - p]) {
+            return Some(p);
+        }
+        p *= 2;
+    }
+    None
+}
+
 impl<'p> GroupExecutor<'p> {
     /// A compare-exchange retry loop (`crate::cas_loop`) run at once, at its
     /// `loop`: each active lane, in lane order, runs its iterations until
@@ -185,16 +204,16 @@ impl<'p> GroupExecutor<'p> {
         // (the compare-exchange's facts: the warp is at the `loop`)
         let steps = self.facts.get(cl.cas_pc).copied().unwrap_or_default().addr;
         // one row of words, or rows of lanes on one row of words
-        let line = line_of(
-            self.fast_paths.contains(FastPaths::MEMORY_LINES),
-            wr,
-            ext,
-            (x, y),
-            0,
-            row,
-            steps,
-        )
-        .filter(|l| l.row_step == 0);
+        let lines = self.fast_paths.contains(FastPaths::MEMORY_LINES);
+        let line = line_of(lines, wr, ext, (x, y), 0, row, steps)
+            .filter(|l| l.row_step == 0)
+            .or_else(|| {
+                // rows shorter than the group's: lanes whose addresses
+                // repeat every `p` lanes (`slot = i % p`, a packed warp's
+                // groups on one set of words), rows of `p` on one row
+                let p = address_period(wr, (x, y))?;
+                line_of(lines, wr, ext, (x, y), 0, p, None).filter(|l| l.row_step == 0)
+            });
         // lanes that meet on words (every lane on one word, or rows of
         // lanes on one row of words: packed groups, a 2-D group's rows)
         // run as chains, below

@@ -412,9 +412,7 @@ fn cas_group(prog: &Program, w: usize, b: &Bindings<'_>, at_once: bool) -> u64 {
 
 /// A compare-exchange retry loop run at once (`GroupExecutor::cas_loop`)
 /// leaves the words, the registers after the loop and the statistics
-/// that lockstep leaves, where lockstep's lanes take as many attempts
-/// (scattered words: at most three lanes of a warp on one; a chain:
-/// any number): float addition on a raw
+/// that lockstep leaves: float addition on a raw
 /// UAV with an `if` / `break` / `endif` exit, and float maximum, `_sat`
 /// addition and integer addition on a structured UAV with a `breakc`
 /// exit, and a comparand every lane's first attempt fails on; one word
@@ -1809,4 +1807,71 @@ fn only_the_dot_products_sum_terms() {
     for op in [Add, Mad, Movc, Msad, Ubfe, Bfi, F32tof16, FirstbitShi, Utof] {
         assert_eq!(lane_op(op).dot, 0);
     }
+}
+
+/// A full warp whose lanes' words repeat every `p` lanes (`slot = i % p`,
+/// cas_float_add's with fewer slots than lanes) runs as chains of rows of
+/// `p` (`address_period`), one compare-exchange per word: the words, the
+/// registers after the loop and the counts are lockstep's, for a group of
+/// 64 at warp widths 64 and 32 and for eight groups packed in one warp, at
+/// 2 to 32 slots.
+#[test]
+fn cas_loops_on_words_that_repeat_every_few_lanes_run_as_chains() {
+    let values: Vec<u32> = (0..512u32)
+        .map(|i| (0.1f32 + i as f32 * 0.37).to_bits())
+        .collect();
+    let inp = sim_mem::Buffer::from_words(&values);
+    let text = "cs_5_0\ndcl_constantbuffer CB0[1], immediateIndexed\n\
+        dcl_resource_structured t0, 4\ndcl_uav_raw u0\ndcl_uav_raw u1\n\
+        dcl_input vThreadID.x\ndcl_temps 3\ndcl_thread_group 64, 1, 1\n\
+        ld_structured_indexable(structured_buffer, stride=4)(mixed,mixed,mixed,mixed) r0.x, vThreadID.x, l(0), t0.xxxx\n\
+        udiv null, r0.y, vThreadID.x, cb0[0].x\nishl r0.y, r0.y, l(2)\n\
+        ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r0.z, r0.y, u0.xxxx\n\
+        mov r0.w, r0.z\nloop\nadd r1.x, r0.x, r0.w\n\
+        imm_atomic_cmp_exch r1.x, u0, r0.y, r0.w, r1.x\n\
+        ieq r1.y, r0.w, r1.x\nbreakc_nz r1.y\nmov r0.w, r1.x\nendloop\n\
+        mov r1.z, r0.w\nishl r2.x, vThreadID.x, l(4)\n\
+        store_raw u1.xyz, r2.x, r1.xyzx\nret\n";
+    let prog = program(text);
+    assert_eq!(prog.facts().cas_loops.iter().flatten().count(), 1);
+    let mut checked = 0;
+    for slots in [2u32, 4, 8, 16, 32] {
+        for (w, pack) in [(64, 1), (32, 1), (usize::MAX, 8)] {
+            let run = |at_once: bool| {
+                let sums = sim_mem::Buffer::zeroed(32 * 4).unwrap();
+                let out = sim_mem::Buffer::zeroed(512 * 16).unwrap();
+                let cb = [slots, 0, 0, 0];
+                let b = Bindings {
+                    constant_buffers: vec![Some(&cb[..])],
+                    srvs: vec![Some(BufferView::structured(&inp, 4).unwrap())],
+                    uavs: vec![Some(BufferView::raw(&sums)), Some(BufferView::raw(&out))],
+                    ..Default::default()
+                };
+                let paths = if at_once {
+                    FastPaths::ALL
+                } else {
+                    FastPaths::ALL.without(FastPaths::CAS_LOOP)
+                };
+                let mut ex = if pack > 1 {
+                    GroupExecutor::packed(&prog, pack)
+                } else {
+                    GroupExecutor::new(&prog, w)
+                }
+                .with_fast_paths(paths);
+                let groups = if pack > 1 { pack } else { 1 };
+                ex.run_groups_watched([0, 0, 0], groups, &b, &Watchdog::unlimited())
+                    .unwrap();
+                (
+                    sums.to_words(),
+                    out.to_words(),
+                    ex.stats().warp_instructions,
+                )
+            };
+            let (a, l) = (run(true), run(false));
+            assert_eq!(a, l, "{slots} slots, width {w}, {pack} groups a warp");
+            assert!(a.0.iter().take(slots as usize).all(|&x| x != 0));
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 15);
 }
