@@ -601,10 +601,11 @@ fn compiler_identity(compiler: &Path, cache: &Path) -> String {
 /// [`CompileError`]s naming the file: no compiler, an unreadable source,
 /// compile errors (with the compiler's output as is), I/O.
 pub fn compile(req: &HlslRequest, options: &CompileOptions) -> Result<Compiled, CompileError> {
-    let source = crate::files::read_input(&req.source).map_err(|source| CompileError::Read {
-        path: req.source.clone(),
-        source,
-    })?;
+    let source = crate::files::read_input_at_most(&req.source, crate::files::MAX_TEXT_BYTES)
+        .map_err(|source| CompileError::Read {
+            path: req.source.clone(),
+            source,
+        })?;
     let compiler = discover(options.fxc.as_deref())?.ok_or_else(|| CompileError::NoCompiler {
         source_path: req.source.clone(),
     })?;

@@ -24,6 +24,9 @@ pub enum LimitSource {
     /// The process's address-space limit (`RLIMIT_AS`, `ulimit -v`), less
     /// what the process already maps.
     AddressSpace,
+    /// One of that many equal shares of the process's limit
+    /// ([`share_among`]: a suite's jobs that run at once).
+    Share(usize),
 }
 
 impl std::fmt::Display for LimitSource {
@@ -33,6 +36,12 @@ impl std::fmt::Display for LimitSource {
             LimitSource::Physical => "this machine's memory",
             LimitSource::AddressSpace => {
                 "what this process's address-space limit (ulimit -v) leaves"
+            }
+            LimitSource::Share(n) => {
+                return write!(
+                f,
+                "one job's share of what this process may use, among the {n} run at once (--jobs)"
+            )
             }
         })
     }
@@ -51,6 +60,15 @@ pub struct MemoryLimit {
 /// resources: worker stacks, executor registers, TGSM, the allocator's arenas.
 const ADDRESS_SPACE_MARGIN: u64 = 128 << 20;
 
+/// Jobs the process runs at once ([`share_among`]); 1 outside a suite.
+static JOBS_AT_ONCE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
+
+/// Make [`machine_limit`] give each job `1/n` of what the process may use,
+/// for a suite that runs `n` jobs at once (their resources add up).
+pub fn share_among(n: usize) {
+    JOBS_AT_ONCE.store(n.max(1), std::sync::atomic::Ordering::Relaxed);
+}
+
 /// What this process may use: the smaller of the machine's physical memory
 /// and its address-space limit less what it already maps (less a margin for
 /// stacks and scratch). None where neither can be read (then nothing is
@@ -67,9 +85,16 @@ pub fn machine_limit() -> Option<MemoryLimit> {
             .saturating_sub(ADDRESS_SPACE_MARGIN),
         source: LimitSource::AddressSpace,
     });
-    match (physical, address_space) {
+    let limit = match (physical, address_space) {
         (Some(p), Some(a)) => Some(if a.bytes < p.bytes { a } else { p }),
         (p, a) => p.or(a),
+    };
+    match JOBS_AT_ONCE.load(std::sync::atomic::Ordering::Relaxed) {
+        1 => limit,
+        n => limit.map(|l| MemoryLimit {
+            bytes: l.bytes / n as u64,
+            source: LimitSource::Share(n),
+        }),
     }
 }
 

@@ -187,6 +187,8 @@ fn run_jobs(s: &Suite, jobs: &[SuiteJob]) -> Vec<JobResult> {
         n => n,
     }
     .clamp(1, jobs.len().max(1));
+    // the jobs that run at once share the memory (without --max-memory)
+    sm5sim::memory::share_among(parallel);
     let bar = ProgressBar::new(jobs.len() as u64);
     if let Ok(style) = ProgressStyle::with_template("{prefix} [{bar:40}] {pos}/{len} jobs") {
         bar.set_style(style);

@@ -881,6 +881,8 @@ pub struct GroupExecutor<'p> {
     /// warp-instructions between two looks ([`Watchdog::interval`]); the
     /// count not yet handed in is `interval - until_check`
     interval: u32,
+    /// which watchdog that count belongs to ([`Watchdog::id`])
+    watchdog_id: u64,
     /// the concurrency checker, when checking (`None` in a plain run)
     check: Option<Box<Checker>>,
     /// per warp, the barrier it parked at in this round (checking only)
@@ -1261,6 +1263,7 @@ impl<'p> GroupExecutor<'p> {
             stats: ExecStats::default(),
             until_check: WATCHDOG_INTERVAL,
             interval: WATCHDOG_INTERVAL,
+            watchdog_id: 0,
             check: None,
             round: Vec::new(),
             interleave: false,
@@ -1599,8 +1602,22 @@ impl<'p> GroupExecutor<'p> {
             }
             let pick = draw(runnable.len());
             let wi = runnable[pick];
-            // `run_warp` yields when the count reaches 0 before an instruction
+            // `run_warp` yields when the count reaches 0 before an
+            // instruction: a quantum of `until_check - 1` instructions,
+            // within an exact budget's warp-instructions left
             self.until_check = draw(8) as u32 + 2;
+            if self.interval == 1 {
+                let left = watchdog.left();
+                if left == 0 {
+                    // the next instruction would pass the budget
+                    let reason = watchdog.check(1);
+                    let warp = &self.warps[wi];
+                    outcome =
+                        Err(self.runaway(warp, reason.unwrap_or(StopReason::InstructionBudget(0))));
+                    break;
+                }
+                self.until_check = self.until_check.min((left + 1).min(9) as u32);
+            }
             let before = self.stats.warp_instructions;
             let mut warp = std::mem::replace(&mut self.warps[wi], Warp::empty());
             let exit = self.run_warp(&mut warp, bindings, watchdog);
@@ -1631,8 +1648,7 @@ impl<'p> GroupExecutor<'p> {
         }
         if outcome.is_ok() && unaccounted > 0 {
             if let Some(reason) = watchdog.check(unaccounted) {
-                let warp = &self.warps[0];
-                outcome = Err(self.runaway(warp, reason));
+                outcome = Err(self.runaway_after(reason));
             }
         }
         self.interleave = false;
@@ -1716,13 +1732,14 @@ impl<'p> GroupExecutor<'p> {
         self.stats.groups += u64::from(count);
     }
 
-    /// Take `watchdog`'s look interval; a count not handed in under another
-    /// interval is dropped (it belonged to another dispatch's watchdog).
+    /// Take `watchdog`'s look interval; a count not handed in to another
+    /// watchdog is dropped (it belonged to another dispatch).
     fn watch(&mut self, watchdog: &Watchdog) {
         let interval = watchdog.interval();
-        if interval != self.interval {
+        if interval != self.interval || watchdog.id() != self.watchdog_id {
             self.interval = interval;
             self.until_check = interval;
+            self.watchdog_id = watchdog.id();
         }
     }
 

@@ -582,16 +582,23 @@ pub fn dispatch_profiled(
     let workers = (threads as u64).min(batches).max(1);
     let next = AtomicU64::new(0);
     let work = |_worker: u64| -> Result<(), Runaway> {
-        let mut c = init();
+        // (made when there is a batch to run)
+        let mut c = None;
         loop {
+            // another worker stopped the dispatch: its error is the one
+            // returned, and no more groups start
+            if watchdog.stopped() {
+                return Ok(());
+            }
             let left = batches.saturating_sub(next.load(Ordering::Relaxed));
             let chunk = (left / (4 * workers)).clamp(1, MAX_CHUNK_BATCHES);
             let first = next.fetch_add(chunk, Ordering::Relaxed);
             if first >= batches {
                 return Ok(());
             }
+            let c = c.get_or_insert_with(init);
             for b in first..(first + chunk).min(batches) {
-                one(&mut c, b)?;
+                one(c, b)?;
             }
         }
     };
@@ -821,9 +828,11 @@ pub fn max_threads(cores: usize) -> usize {
     (cores.saturating_mul(MAX_THREADS_PER_CORE)).max(64)
 }
 
-/// The cores this machine offers (1 when it cannot tell).
+/// The cores this machine offers (1 when it cannot tell), read once per
+/// process (reading it costs microseconds: cgroup files).
 pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// The worker pool for `threads` threads, built once per thread count and

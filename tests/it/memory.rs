@@ -132,3 +132,36 @@ fn under_an_address_space_limit_a_large_job_is_refused_not_aborted() {
         "resources.bins: cannot allocate 1073741824 bytes for a buffer: out of memory",
     );
 }
+
+/// A suite's jobs that run at once share what the process may use: under
+/// `ulimit -v` (1 GiB), two jobs of 250 MiB of buffers (500 MiB counted
+/// each) are refused their share when run two at a time, and run one at a
+/// time.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_suites_jobs_share_the_memory() {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("memory/share");
+    let _ = std::fs::remove_dir_all(&root);
+    for name in ["a", "b"] {
+        let dir = workdir(&format!("share/{name}"), 250 << 20);
+        assert!(dir.join("job.toml").is_file());
+    }
+    let limited = |jobs: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 1048576 && exec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_sm5sim"))
+            .args(["run", s(&root), "--jobs", jobs])
+            .output()
+            .expect("run sh")
+    };
+    let o = limited("2");
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("one job's share of what this process may use, among the 2 run at once"),
+        "{t}"
+    );
+    let o = limited("1");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}

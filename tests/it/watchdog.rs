@@ -328,3 +328,43 @@ fn a_timeout_is_reported_as_a_timeout_by_every_worker() {
         );
     }
 }
+
+/// The exact budget holds under schedules too, whose warps run in quanta
+/// of 1 to 8 instructions: a thread of 40 stores (store k writes k) leaves
+/// k = the budget in its word, whichever schedule runs it.
+#[test]
+fn the_instruction_budget_is_exact_under_schedules() {
+    use sm5sim::sim_sched::Schedule;
+    let mut text = String::from("cs_5_0\ndcl_uav_raw u0\ndcl_thread_group 1, 1, 1\n");
+    for k in 1..=40 {
+        text += &format!("store_raw u0.x, l(0), l({k})\n");
+    }
+    text += "ret\n";
+    let p = Program::from_decoded(assemble(&text).unwrap_or_else(|e| panic!("{e}")), None).unwrap();
+    for budget in [0u64, 1, 5, 12, 39] {
+        for schedule in [None, Some(2), Some(3), Some(7), Some(11)] {
+            let out = Buffer::zeroed(4).unwrap();
+            let b = Bindings {
+                uavs: vec![Some(BufferView::raw(&out))],
+                ..Default::default()
+            };
+            let options = DispatchOptions {
+                threads: 1,
+                max_warp_instructions: budget,
+                timeout: None,
+                schedule: schedule.map(Schedule::seeded),
+                ..Default::default()
+            };
+            let err = dispatch(&p, &b, [1, 1, 1], &options).unwrap_err();
+            let DispatchError::Runaway(r) = &err else {
+                panic!("{err:?}")
+            };
+            assert_eq!(r.reason, StopReason::InstructionBudget(budget));
+            assert_eq!(
+                out.to_words()[0],
+                budget as u32,
+                "budget {budget}, schedule {schedule:?}"
+            );
+        }
+    }
+}

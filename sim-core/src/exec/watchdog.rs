@@ -57,12 +57,18 @@ pub struct Watchdog {
     pub(super) stop: AtomicBool,
     /// warp-instructions between two looks ([`Watchdog::interval`])
     pub(super) interval: u32,
+    /// this watchdog among the process's (from 1), so that an executor
+    /// knows a count it holds belongs to another
+    pub(super) id: u64,
     /// why the dispatch stopped, as the first executor to stop it saw it
     pub(super) first: std::sync::OnceLock<StopReason>,
 }
 
 /// Warp-instructions an executor runs between two looks at the watchdog.
 pub(super) const WATCHDOG_INTERVAL: u32 = 4096;
+
+/// The next [`Watchdog::id`].
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Instruction budgets up to this many warp-instructions are counted one
 /// by one, so that a dispatch stops before the instruction that would pass
@@ -86,6 +92,7 @@ impl Watchdog {
             executed: AtomicU64::new(0),
             stop: AtomicBool::new(false),
             first: std::sync::OnceLock::new(),
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             interval: if max_warp_instructions <= EXACT_BUDGET {
                 1
             } else {
@@ -139,6 +146,17 @@ impl Watchdog {
     /// than its budget never ends as a success).
     pub(super) fn budgeted(&self) -> bool {
         self.max_warp_instructions != u64::MAX
+    }
+
+    /// This watchdog's number, unique in the process.
+    pub(super) fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Warp-instructions the budget still allows (u64::MAX: no budget).
+    pub(super) fn left(&self) -> u64 {
+        self.max_warp_instructions
+            .saturating_sub(self.executed.load(Ordering::Relaxed))
     }
 
     /// Whether some executor has already stopped the dispatch.
