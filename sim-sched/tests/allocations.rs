@@ -83,18 +83,32 @@ fn allocations(p: &Program, groups: u32, threads: usize, warp_width: usize) -> u
         .unwrap()
 }
 
+/// On one thread (one worker, one executor) a dispatch of 65,535 groups
+/// allocates what one of 4,096 does; on two threads at most twice that,
+/// however the groups are shared (a worker that finds no batch left makes
+/// no executor). Before executors were made per worker, each of rayon's
+/// splits of the range made one: 178 allocations for 64 groups and 294 for
+/// 16,384 on two threads.
 #[test]
 fn allocations_per_dispatch_do_not_grow_with_the_groups() {
     let p = Program::from_decoded(assemble(SAXPY).unwrap(), None).unwrap();
-    for (threads, warp_width) in [(2, WARP_WIDTH_GROUP), (2, 32), (1, 32)] {
-        // (enough groups in both that every worker gets some: a worker
-        // makes its executor only when a batch is left for it)
-        let small = allocations(&p, 4096, threads, warp_width);
-        let large = allocations(&p, 65535, threads, warp_width);
-        println!("{threads} threads, width {warp_width}: {small} allocations for 4096 groups, {large} for 65535");
+    for warp_width in [WARP_WIDTH_GROUP, 32] {
+        let small = allocations(&p, 4096, 1, warp_width);
+        let large = allocations(&p, 65535, 1, warp_width);
+        println!(
+            "1 thread, width {warp_width}: {small} allocations for 4096 groups, {large} for 65535"
+        );
         assert!(
             large <= small + 8,
-            "{threads} threads, width {warp_width}: {small} allocations for 4096 groups, {large} for 65535"
+            "1 thread, width {warp_width}: {small} allocations for 4096 groups, {large} for 65535"
         );
+        for groups in [4096, 65535] {
+            let two = allocations(&p, groups, 2, warp_width);
+            println!("2 threads, width {warp_width}: {two} allocations for {groups} groups");
+            assert!(
+                two <= 2 * large + 8,
+                "2 threads, width {warp_width}: {two} allocations for {groups} groups, one worker's {large}"
+            );
+        }
     }
 }
