@@ -222,7 +222,7 @@ fn run_alu_shader(prog: &Program, w: usize, fast: bool) -> (Vec<u32>, usize) {
     let mut ex = GroupExecutor::new(prog, w);
     let resolved = ex.fast.iter().flatten().count();
     if !fast {
-        ex.fast.iter_mut().for_each(|f| *f = None);
+        ex = ex.with_fast_paths(FastPaths::ALL.without(FastPaths::ROW_ALU));
     }
     ex.run_group([1, 2, 3], &b);
     (out.to_words(), resolved)
@@ -1216,7 +1216,7 @@ fn packed_groups_match_one_group_at_a_time() {
             };
             assert_eq!(ex.groups_per_batch(), if packed { 3 } else { 1 });
             if !fast {
-                ex.fast.iter_mut().for_each(|f| *f = None);
+                ex = ex.with_fast_paths(FastPaths::ALL.without(FastPaths::ROW_ALU));
             }
             ex.run_groups_watched([0, 2, 3], 7, &b, &Watchdog::unlimited())
                 .unwrap();
