@@ -175,3 +175,44 @@ pub fn read_input_text(path: &Path) -> std::io::Result<String> {
     String::from_utf8(read_input_at_most(path, MAX_TEXT_BYTES)?)
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
 }
+
+/// The files `paths` name: an argument that is not a directory as given
+/// (even one that does not exist: its reader reports that), and every file
+/// below a directory argument whose path `wanted` accepts, in walk order.
+/// Links to directories inside a directory are not followed, so a link
+/// back up the tree cannot make the walk endless; links to files are, when
+/// they lead to a file.
+///
+/// # Errors
+/// A directory that cannot be read, with the OS error.
+pub fn expand_dirs(
+    paths: &[PathBuf],
+    wanted: impl Fn(&Path) -> bool,
+) -> Result<Vec<PathBuf>, String> {
+    let mut found = Vec::new();
+    for p in paths {
+        if !p.is_dir() {
+            found.push(p.clone());
+            continue;
+        }
+        let mut stack = vec![p.clone()];
+        while let Some(dir) = stack.pop() {
+            let entries = std::fs::read_dir(&dir)
+                .map_err(|e| format!("reading the directory {}: {e}", dir.display()))?;
+            for e in entries {
+                let e = e.map_err(|e| format!("reading the directory {}: {e}", dir.display()))?;
+                let f = e.path();
+                // file_type() does not follow links: a link is never a directory here
+                let kind = e
+                    .file_type()
+                    .map_err(|e| format!("reading {}: {e}", f.display()))?;
+                if kind.is_dir() {
+                    stack.push(f);
+                } else if wanted(&f) && (!kind.is_symlink() || f.is_file()) {
+                    found.push(f);
+                }
+            }
+        }
+    }
+    Ok(found)
+}

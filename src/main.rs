@@ -1474,28 +1474,10 @@ fn parse_groups(s: &str) -> Result<[u32; 3], String> {
 /// each file once). Links to directories found inside a directory are not
 /// followed, so a link back up the tree cannot make the walk endless.
 fn shader_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let mut stack = vec![p.clone()];
-            while let Some(dir) = stack.pop() {
-                let entries = std::fs::read_dir(&dir)
-                    .with_context(|| format!("reading {}", dir.display()))?;
-                for e in entries {
-                    let e = e?;
-                    let f = e.path();
-                    // file_type() does not follow links: a link is never a directory here
-                    if e.file_type()?.is_dir() {
-                        stack.push(f);
-                    } else if f.extension().is_some_and(|x| x == "dxbc" || x == "cso") {
-                        out.push(f);
-                    }
-                }
-            }
-        } else {
-            out.push(p.clone());
-        }
-    }
+    let mut out = files::expand_dirs(paths, |f| {
+        f.extension().is_some_and(|x| x == "dxbc" || x == "cso")
+    })
+    .map_err(anyhow::Error::msg)?;
     // each file once, however it was named
     let mut seen = std::collections::HashSet::new();
     out.retain(|f| seen.insert(f.canonicalize().unwrap_or_else(|_| f.clone())));

@@ -38,34 +38,8 @@ pub const JOB_EXTENSION: &str = "toml";
 /// # Errors
 /// A directory that cannot be read, with the OS error.
 pub fn find_jobs(paths: &[PathBuf], cwd: &Path) -> Result<Vec<SuiteJob>, String> {
-    let mut found = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let mut stack = vec![p.clone()];
-            while let Some(dir) = stack.pop() {
-                let entries = std::fs::read_dir(&dir)
-                    .map_err(|e| format!("reading the directory {}: {e}", dir.display()))?;
-                for e in entries {
-                    let e =
-                        e.map_err(|e| format!("reading the directory {}: {e}", dir.display()))?;
-                    let f = e.path();
-                    // file_type() does not follow links: a link is never a directory here
-                    let kind = e
-                        .file_type()
-                        .map_err(|e| format!("reading {}: {e}", f.display()))?;
-                    if kind.is_dir() {
-                        stack.push(f);
-                    } else if f.extension().is_some_and(|x| x == JOB_EXTENSION)
-                        && (!kind.is_symlink() || f.is_file())
-                    {
-                        found.push(f);
-                    }
-                }
-            }
-        } else {
-            found.push(p.clone());
-        }
-    }
+    let found =
+        crate::files::expand_dirs(paths, |f| f.extension().is_some_and(|x| x == JOB_EXTENSION))?;
     let mut jobs: Vec<SuiteJob> = found
         .into_iter()
         .map(|path| SuiteJob {
