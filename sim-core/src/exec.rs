@@ -37,13 +37,14 @@
 #![allow(clippy::needless_range_loop)]
 
 #[cfg(test)]
-use crate::affine::address_steps;
-use crate::affine::PcFacts;
-use crate::cas_loop::{CasLoop, Val};
-use crate::check::{Checker, MemOp, Space};
-use crate::fusion::Leave;
+use crate::analysis::affine::address_steps;
+use crate::analysis::affine::PcFacts;
+use crate::analysis::cas_loop::{CasLoop, Val};
+use crate::analysis::fusion::Leave;
 #[cfg(test)]
-use crate::fusion::{fused_leaves, thread_id_comps};
+use crate::analysis::fusion::{fused_leaves, thread_id_comps};
+use crate::check::{Checker, MemOp, Space};
+use crate::ir::lowered::*;
 use crate::lanes::*;
 use crate::program::*;
 use sim_mem::{
@@ -66,18 +67,18 @@ impl FastPaths {
     pub const ROW_ALU: Self = Self(1 << 0);
     /// `if_z/if_nz` + `break`/`continue`/`ret` + `endif` run as one step.
     pub const FUSED_LEAVE: Self = Self(1 << 1);
-    /// A compare-exchange retry loop (`crate::cas_loop`) run to its end at
+    /// A compare-exchange retry loop (`crate::analysis::cas_loop`) run to its end at
     /// once, lane by lane in lane order, as lockstep would settle it.
     pub const CAS_LOOP: Self = Self(1 << 2);
     /// A condition the analysis knows is the same in every lane
-    /// (`crate::affine`) is read from the first active lane only.
+    /// (`crate::analysis::affine`) is read from the first active lane only.
     pub const UNIFORM_IF: Self = Self(1 << 3);
     /// Loads and stores whose addresses step by a known stride per lane
-    /// (`crate::affine`) move whole lines (SSE2 quads where the words are
+    /// (`crate::analysis::affine`) move whole lines (SSE2 quads where the words are
     /// consecutive) instead of one word per lane.
     pub const MEMORY_LINES: Self = Self(1 << 4);
     /// An `endloop` of a loop without `continue` skips reviving lanes
-    /// (`crate::liveness::loop_continues`).
+    /// (`crate::analysis::liveness::loop_continues`).
     pub const LOOP_WITHOUT_CONTINUE: Self = Self(1 << 5);
     /// `udiv` by one divisor in every lane: a multiplication per lane.
     pub const UDIV_BY_ONE: Self = Self(1 << 6);
@@ -410,11 +411,11 @@ struct FastComp {
 struct FastAlu {
     op: LaneOp,
     sat: bool,
-    /// every source word is flushed (`crate::flushed`): the row kernel is
+    /// every source word is flushed (`crate::analysis::flushed`): the row kernel is
     /// [`LaneOp::flushed_rows`]
     flushed: bool,
     /// the destination is dead wherever a lane inactive here resumes
-    /// (`crate::liveness`): a partial warp's lanes are written unblended
+    /// (`crate::analysis::liveness`): a partial warp's lanes are written unblended
     unmasked: bool,
     /// destination components: `comps[..n].dst`; a dot product's terms'
     /// sources are `comps[..op.dot].src[..2]`
@@ -743,7 +744,7 @@ fn resolve_fast(prog: &Program, w: usize) -> (Vec<Option<FastAlu>>, Vec<u32>) {
     let mut imm: Vec<u32> = Vec::new();
     let mut seen: HashMap<u32, u32> = HashMap::new();
     let mut fast = Vec::with_capacity(prog.code.len());
-    let facts = prog.facts();
+    let facts = prog.info();
     let (flushed, unmasked) = (&facts.flushed, &facts.liveness.unmasked);
     for ((op, &flushed), &unmasked) in prog.code.iter().zip(flushed).zip(unmasked) {
         let f = resolve_alu(prog, op, w, flushed, &mut |v| {
@@ -759,7 +760,7 @@ fn resolve_fast(prog: &Program, w: usize) -> (Vec<Option<FastAlu>>, Vec<u32>) {
 }
 
 /// The [`FastAlu`] form of `op`, if it has one; `flushed` says that every
-/// source word it reads is flushed ([`crate::flushed::flushed_sources`]), `imm_row` gives
+/// source word it reads is flushed ([`crate::analysis::flushed::flushed_sources`]), `imm_row` gives
 /// the offset of an immediate's row.
 fn resolve_alu(
     prog: &Program,
@@ -911,11 +912,11 @@ pub struct GroupExecutor<'p> {
     /// the UAVs whose atomics this executor gathers
     /// ([`GroupExecutor::privatize_atomics`])
     private: Vec<PrivateUav>,
-    /// per pc, what `crate::affine` knows: the steps per lane of a memory
+    /// per pc, what `crate::analysis::affine` knows: the steps per lane of a memory
     /// instruction's address operands, whether a condition is uniform
     facts: &'p [PcFacts],
     /// per pc, at an `endloop`: whether its loop has a `continue`
-    /// (`crate::liveness::loop_continues`, in `Program::facts`)
+    /// (`crate::analysis::liveness::loop_continues`, in `Program::facts`)
     loop_continues: &'p [bool],
     /// `udiv`'s lane loop for this CPU
     udiv_rows: UdivRows,
@@ -924,7 +925,7 @@ pub struct GroupExecutor<'p> {
     /// ([`fused_leaves`])
     fused: &'p [Option<Leave>],
     /// per pc, at a `loop`, the compare-exchange retry loop it begins
-    /// (`crate::cas_loop`), which [`GroupExecutor::cas_loop`] runs at once
+    /// (`crate::analysis::cas_loop`), which [`GroupExecutor::cas_loop`] runs at once
     cas_loops: &'p [Option<CasLoop>],
     /// the fast paths switched on ([`GroupExecutor::with_fast_paths`])
     fast_paths: FastPaths,
@@ -932,7 +933,7 @@ pub struct GroupExecutor<'p> {
     /// ([`thread_id_comps`]): a batch computes only those
     tid_comps: u8,
     /// whether a batch starts with its register file zeroed: only when a
-    /// lane may read a temp before writing it (`crate::liveness`)
+    /// lane may read a temp before writing it (`crate::analysis::liveness`)
     zero_regs: bool,
 }
 
@@ -941,7 +942,7 @@ pub struct GroupExecutor<'p> {
 /// observe one another in one warp — it declares TGSM or has a group
 /// barrier (`sync_*_t`) — or when it has a compare-exchange that returns
 /// the old value outside a retry loop the executor runs at once
-/// (`crate::cas_loop`: a lock, say, where the lanes of one warp that meet
+/// (`crate::analysis::cas_loop`: a lock, say, where the lanes of one warp that meet
 /// on a word succeed one per pass); else as many as give about
 /// [`PACKED_LANES`] lanes, within 1024 lanes and a register file (temps
 /// and indexable temps) of at most [`PACKED_REGISTER_BYTES`], so that it
@@ -967,7 +968,7 @@ fn groups_limit(prog: &Program, lockstep: bool) -> u32 {
     let in_loop = |pc: usize| {
         !lockstep
             && prog
-                .facts()
+                .info()
                 .cas_loops
                 .iter()
                 .flatten()
@@ -1277,18 +1278,18 @@ impl<'p> GroupExecutor<'p> {
             isa: crate::lanes::isa(),
             private: Vec::new(),
             facts: if pack > 1 {
-                &prog.facts().packed_pcs
+                &prog.info().packed_pcs
             } else {
-                &prog.facts().pcs
+                &prog.info().pcs
             },
-            loop_continues: &prog.facts().loop_continues,
+            loop_continues: &prog.info().loop_continues,
             udiv_rows: udiv_rows_kernel(),
             udiv_by_rows: udiv_by_rows_kernel(),
-            fused: &prog.facts().fused,
-            cas_loops: &prog.facts().cas_loops,
-            tid_comps: prog.facts().thread_id_comps | batch_rows & 7,
+            fused: &prog.info().fused,
+            cas_loops: &prog.info().cas_loops,
+            tid_comps: prog.info().thread_id_comps | batch_rows & 7,
             fast_paths: FastPaths::ALL,
-            zero_regs: prog.facts().liveness.reads_unwritten,
+            zero_regs: prog.info().liveness.reads_unwritten,
         }
     }
 
@@ -1322,7 +1323,7 @@ impl<'p> GroupExecutor<'p> {
         if self.check.is_some() {
             return true;
         }
-        for &(slot, kind) in &self.prog.facts().write_only_atomic_uavs {
+        for &(slot, kind) in &self.prog.info().write_only_atomic_uavs {
             let Some(view) = bindings.uav(slot) else {
                 continue;
             };
@@ -3116,7 +3117,7 @@ impl<'p> GroupExecutor<'p> {
         }
     }
 
-    /// What the analysis knows of the current instruction (`crate::affine`),
+    /// What the analysis knows of the current instruction (`crate::analysis::affine`),
     /// less what the switched-off fast paths would use.
     #[inline]
     fn facts_here(&self, warp: &Warp) -> PcFacts {

@@ -18,7 +18,7 @@
 //! kernel, and `exec`'s interpreter loop compiled for the same sets, are the
 //! `unsafe` of `sim-core`: each needs the CPU to run its instruction set.
 
-use crate::program::AluOp;
+use crate::ir::lowered::AluOp;
 use sim_mem::format::{f16_to_f32, f32_to_f16_rtz};
 
 #[inline]
@@ -34,7 +34,7 @@ pub(crate) fn fin(x: u32) -> f32 {
     f32::from_bits(ftz(x))
 }
 
-/// [`fin`] of a word known to be flushed already (`crate::flushed`): the
+/// [`fin`] of a word known to be flushed already (`crate::analysis::flushed`): the
 /// `fin` of the row kernels for flushed sources.
 #[inline]
 pub(crate) fn fin_flushed(x: u32) -> f32 {
@@ -198,7 +198,7 @@ pub(crate) struct LaneOp {
     pub kernel: Kernel,
     pub rows: RowKernel,
     /// `rows` for sources that are all flushed words (no denormal bit
-    /// patterns: `crate::flushed`), which skips the input flushes; the
+    /// patterns: `crate::analysis::flushed`), which skips the input flushes; the
     /// same results as `rows` on such sources
     pub flushed_rows: RowKernel,
     /// sources 0 and 1 may be swapped ([`commutes`])
@@ -899,7 +899,7 @@ macro_rules! lane_ops {
         /// One lane of an ALU instruction: the lane function every kernel of
         /// `op` applies, on the lane's source words `s[..arity]` (modifiers
         /// applied), for code that runs one lane at a time
-        /// (`crate::cas_loop`). `None` for the dot products, which have no
+        /// (`crate::analysis::cas_loop`). `None` for the dot products, which have no
         /// lane function (their kernels combine components).
         #[inline(always)]
         pub(crate) fn lane_value(op: AluOp, s: [u32; 4]) -> Option<u32> {
@@ -1340,8 +1340,8 @@ pub(crate) fn frc(x: u32) -> u32 {
 
 /// A source modifier applied to one 32-bit value (the double modifiers are
 /// applied by `double` to assembled 64-bit values, so they leave it as is).
-pub(crate) fn modify(v: u32, m: crate::program::SrcMod) -> u32 {
-    use crate::program::SrcMod;
+pub(crate) fn modify(v: u32, m: crate::ir::lowered::SrcMod) -> u32 {
+    use crate::ir::lowered::SrcMod;
     match m {
         SrcMod::None | SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg => v,
         SrcMod::FNeg => v ^ 0x8000_0000,
@@ -1668,7 +1668,7 @@ pub(crate) mod tests {
                 for _ in 0..40 {
                     let mut word = || {
                         let r = rng.next();
-                        if r % 3 == 0 {
+                        if r.is_multiple_of(3) {
                             special[(r >> 8) as usize % special.len()]
                         } else {
                             (r >> 16) as u32

@@ -9,9 +9,8 @@
 // stores of buffer words, each doubleword one atomic access).
 #![deny(unsafe_code)]
 
-mod affine;
+mod analysis;
 pub mod asm;
-mod cas_loop;
 pub mod check;
 pub mod container;
 pub mod decode;
@@ -19,14 +18,11 @@ pub mod disasm;
 pub mod encode;
 pub mod error;
 pub mod exec;
-mod flushed;
-mod fusion;
 pub mod header;
 pub mod ir;
 #[allow(unsafe_code)]
 mod lanes;
 pub mod listing_reflection;
-mod liveness;
 pub mod opcodes;
 pub mod program;
 pub mod rdef;

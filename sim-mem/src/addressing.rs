@@ -356,7 +356,7 @@ mod tests {
             };
             let n = 1 + next() as usize % 40;
             let big = u32::MAX - next() % 64;
-            let a0 = [next() % 40, big][usize::from(next() % 8 == 0)];
+            let a0 = [next() % 40, big][usize::from(next().is_multiple_of(8))];
             let b0 = next() % 24;
             let da = [0, 1, 2, 4, 8, 12, u32::MAX - 3][next() as usize % 7];
             let db: u32 = [0, 4, 8][next() as usize % 3];

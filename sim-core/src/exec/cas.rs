@@ -77,7 +77,7 @@ fn address_period(warp: &Warp, (a, b): (&[u32], &[u32])) -> Option<usize> {
 }
 
 impl<'p> GroupExecutor<'p> {
-    /// A compare-exchange retry loop (`crate::cas_loop`) run at once, at its
+    /// A compare-exchange retry loop (`crate::analysis::cas_loop`) run at once, at its
     /// `loop`: each active lane, in lane order, runs its iterations until
     /// its compare-exchange succeeds (`n = op(…e…)`, `o = cas(word, e, n)`,
     /// `e = o` while `o ≠ e`), and is left with the registers its last
@@ -459,10 +459,10 @@ impl<'p> GroupExecutor<'p> {
         self.sc.words = counts;
         self.sc.lanes = failed;
         // the registers the last iteration leaves: n, o = e, t = true, e;
-        // those a lane may read after the loop (`crate::liveness`)
+        // those a lane may read after the loop (`crate::analysis::liveness`)
         let (full, span) = (warp.full, warp.span.clone());
         let Warp { regs, active, .. } = &mut *warp;
-        let liveness = &self.prog.facts().liveness;
+        let liveness = &self.prog.info().liveness;
         let mut put = |r: u32, v: &[u32]| {
             if liveness.live_at(cl.end_pc + 1, r) {
                 commit(

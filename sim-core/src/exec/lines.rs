@@ -4,7 +4,7 @@
 //! lane; packed 16-byte structures four lanes at a time in SSE2 registers.
 
 use super::Warp;
-use crate::affine::AddressSteps;
+use crate::analysis::affine::AddressSteps;
 use sim_mem::Extent;
 
 /// The words of a coalesced, uniform or tiled access by the active lanes, in
@@ -64,7 +64,7 @@ impl Line {
 /// holds, or no lane is active.
 ///
 /// With `steps` (the address operands' steps per `SV_GroupIndex`,
-/// `crate::affine`) on a warp whose lanes are in `SV_GroupIndex` order, the
+/// `crate::analysis::affine`) on a warp whose lanes are in `SV_GroupIndex` order, the
 /// line comes from the first active lane's address and the steps in O(1)
 /// ([`sim_mem::affine_line`]) instead of from every lane's values.
 pub(super) fn line_of(

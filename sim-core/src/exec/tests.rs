@@ -327,7 +327,7 @@ pub(super) fn random_loop_shader(rng: &mut Rng) -> String {
 }
 
 /// The row kernels that skip the blend where the destination is dead
-/// for the inactive lanes (`crate::liveness`) leave every stored word
+/// for the inactive lanes (`crate::analysis::liveness`) leave every stored word
 /// as the general path, which always blends, and as warps of one lane:
 /// random loops with lane-dependent `breakc`, `continuec` and `if`s.
 #[test]
@@ -471,7 +471,7 @@ fn cas_loops_run_at_once_match_lockstep() {
         );
         let prog = program(&text);
         assert!(
-            prog.facts().cas_loops.iter().flatten().count() == 1,
+            prog.info().cas_loops.iter().flatten().count() == 1,
             "{text}"
         );
         // slots: one per lane, two or three lanes per word, more slots
@@ -622,7 +622,7 @@ fn cas_chains_of_every_shape_match_lockstep() {
              store_raw u1.xyz, r2.x, r1.xyzx\nret\n"
         );
         let prog = program(&text);
-        assert_eq!(prog.facts().cas_loops.iter().flatten().count(), 1, "{text}");
+        assert_eq!(prog.info().cas_loops.iter().flatten().count(), 1, "{text}");
         let n = (gx * gy) as usize;
         for w in [n, 7, 1] {
             let run = |at_once: bool| {
@@ -684,7 +684,7 @@ fn cas_loops_on_typed_buffer_views_match_lockstep() {
              store_raw u1.xyz, r2.x, r1.xyzx\nret\n"
         );
         let prog = program(&text);
-        assert_eq!(prog.facts().cas_loops.iter().flatten().count(), 1, "{text}");
+        assert_eq!(prog.info().cas_loops.iter().flatten().count(), 1, "{text}");
         assert!(packed_groups_limit(&prog) > 1);
         for w in [32, 7, 1] {
             let run = |at_once: bool| {
@@ -858,7 +858,7 @@ fn cas_loops_on_a_2d_group_match_lockstep() {
                 mov r1.z, r0.w\nishl r2.x, vThreadIDInGroupFlattened.x, l(4)\n\
                 store_raw u1.xyz, r2.x, r1.xyzx\nret\n";
     let prog = program(text);
-    assert_eq!(prog.facts().cas_loops.iter().flatten().count(), 1);
+    assert_eq!(prog.info().cas_loops.iter().flatten().count(), 1);
     for w in [16, 64, 1] {
         let run = |at_once: bool| {
             let sums = sim_mem::Buffer::from_words(&[0x3f00_0000; 8]);
@@ -985,7 +985,7 @@ fn fused_if_break_counts_as_the_three_instructions() {
                 ishl r2.x, vThreadIDInGroupFlattened.x, l(2)\n\
                 store_raw u0.x, r2.x, r0.y\nret\n";
     let prog = program(text);
-    let fusable = fused_leaves(&prog).iter().flatten().count();
+    let fusable = fused_leaves(prog.body()).iter().flatten().count();
     assert_eq!(fusable, 3, "{text}");
     for w in [1, 3, 8, 40] {
         let run = |fused: bool| {
@@ -1036,9 +1036,9 @@ fn thread_id_components_read_are_computed() {
                 ishl r0.x, vThreadIDInGroupFlattened.x, l(4)\n\
                 store_raw u0.xyz, r0.x, vThreadID.zyxz\nret\n";
     let prog = program(text);
-    assert_eq!(thread_id_comps(&prog), 0b111);
+    assert_eq!(thread_id_comps(prog.body()), 0b111);
     let only_x = program(&text.replace("vThreadID.zyxz", "vThreadID.xxxx"));
-    assert_eq!(thread_id_comps(&only_x), 0b001);
+    assert_eq!(thread_id_comps(only_x.body()), 0b001);
     for w in [3, 16] {
         let mut ex = GroupExecutor::new(&prog, w);
         for g in [[1u32, 2, 3], [2, 0, 5]] {
@@ -1143,7 +1143,7 @@ fn conditional_break_and_continue_match_the_general_path() {
 
 /// A denormal that reaches a float instruction only through a loop's
 /// back edge is flushed there: the instruction does not take the row
-/// kernel for flushed sources (`crate::flushed`), at any warp width,
+/// kernel for flushed sources (`crate::analysis::flushed`), at any warp width,
 /// fast path or general. `mul` by 2³⁰ of the flushed −denormal is −0;
 /// unflushed it would be about −1.3e-36.
 #[test]
@@ -1164,7 +1164,7 @@ fn denormals_through_a_back_edge_are_flushed() {
     let ex = GroupExecutor::new(&prog, 8);
     assert!(ex.fast[3].is_some(), "the mul takes the fast path");
     assert!(
-        !crate::flushed::flushed_sources(&prog)[3],
+        !crate::analysis::flushed::flushed_sources(prog.body())[3],
         "the mul reads a denormal"
     );
     for w in [1, 3, 8] {
@@ -1460,7 +1460,11 @@ const ATOMIC_HEAD: &str = "cs_5_0\n\
 /// read by nothing, are candidates for gathering.
 #[test]
 fn write_only_atomic_uavs_are_those_nothing_reads() {
-    let found = |body: &str| program(&format!("{ATOMIC_HEAD}{body}ret\n")).write_only_atomic_uavs();
+    let found = |body: &str| {
+        crate::analysis::write_only_atomic_uavs(
+            program(&format!("{ATOMIC_HEAD}{body}ret\n")).body(),
+        )
+    };
     assert_eq!(
         found("atomic_iadd u0, r0.x, l(1)\natomic_umax u1, r0.x, r0.y\nbufinfo_indexable(raw_buffer) r1.x, u0.xxxx\n"),
         vec![(0, AtomicKind::Add), (1, AtomicKind::UMax)]
@@ -1519,7 +1523,7 @@ fn gathered_atomics_match_atomics_on_the_buffer() {
         text += "ret\n";
         let prog = program(&text);
         assert_eq!(
-            prog.write_only_atomic_uavs().len(),
+            crate::analysis::write_only_atomic_uavs(prog.body()).len(),
             2,
             "case {case}\n{text}"
         );
@@ -1602,7 +1606,7 @@ fn gathered_atomics_match_atomics_on_the_buffer() {
 }
 
 /// Memory instructions whose address steps come from the program
-/// analysis (`crate::affine`) inside loops with uniform trip counts,
+/// analysis (`crate::analysis::affine`) inside loops with uniform trip counts,
 /// divergent breaks and continues, and branches that move the address
 /// for some lanes, touch what lanes one by one touch: random programs of
 /// loads and (commutative) atomic adds, at warp widths 8 and 40 against
@@ -1658,7 +1662,11 @@ fn address_steps_hold_through_loops_and_branches() {
         }
         t += "endloop\natomic_iadd u0, r1.x, r2.x\nret\n";
         let prog = program(&t);
-        stepped += prog.code.len() - address_steps(&prog).iter().filter(|f| f.is_none()).count();
+        stepped += prog.code.len()
+            - address_steps(prog.body())
+                .iter()
+                .filter(|f| f.is_none())
+                .count();
         let run = |w: usize| {
             let out = sim_mem::Buffer::zeroed(1024).unwrap();
             let inp = sim_mem::Buffer::from_words(&input);
@@ -1833,7 +1841,7 @@ fn cas_loops_on_words_that_repeat_every_few_lanes_run_as_chains() {
         mov r1.z, r0.w\nishl r2.x, vThreadID.x, l(4)\n\
         store_raw u1.xyz, r2.x, r1.xyzx\nret\n";
     let prog = program(text);
-    assert_eq!(prog.facts().cas_loops.iter().flatten().count(), 1);
+    assert_eq!(prog.info().cas_loops.iter().flatten().count(), 1);
     let mut checked = 0;
     for slots in [2u32, 4, 8, 16, 32] {
         for (w, pack) in [(64, 1), (32, 1), (usize::MAX, 8)] {

@@ -129,8 +129,16 @@ fn sampler(rng: &mut Rng) -> SamplerDesc {
         max_anisotropy: 1 + (rng.next() % 16) as u32,
         comparison: ComparisonFunc::ALL[(rng.next() % 8) as usize],
         border_color: [rng.f32(), rng.f32(), rng.f32(), rng.f32()],
-        min_lod: if rng.next() % 2 == 0 { -f32::MAX } else { 1.0 },
-        max_lod: if rng.next() % 2 == 0 { f32::MAX } else { 1.5 },
+        min_lod: if rng.next().is_multiple_of(2) {
+            -f32::MAX
+        } else {
+            1.0
+        },
+        max_lod: if rng.next().is_multiple_of(2) {
+            f32::MAX
+        } else {
+            1.5
+        },
     }
 }
 
@@ -161,7 +169,7 @@ fn texture_operations_never_panic_on_any_input() {
                     ddy: [rng.f32(), rng.f32(), rng.f32()],
                 },
             };
-            let reference = (rng.next() % 2 == 0).then(|| rng.f32());
+            let reference = rng.next().is_multiple_of(2).then(|| rng.f32());
             let _ = srv.load(a, rng.u32(), rng.u32());
             let _ = srv.resinfo(rng.u32());
             if !dim.is_multisampled() {

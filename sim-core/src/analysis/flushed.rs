@@ -37,9 +37,9 @@
 //!   subroutine's entry, after a call, at a `case`). A lane reads the
 //!   registers of its own path: a row kernel computes on the inactive lanes
 //!   of a partial warp, but blends their old words back unless no inactive
-//!   lane reads that word again before writing it (`crate::liveness`).
+//!   lane reads that word again before writing it (`crate::analysis::liveness`).
 
-use crate::program::*;
+use crate::ir::lowered::*;
 
 /// Whether a word's bits are not a denormal float (an exponent field of
 /// zero with a nonzero mantissa): flushing it to zero changes nothing.
@@ -49,13 +49,13 @@ pub(crate) fn is_flushed(w: u32) -> bool {
 
 /// Per temp component (`r * 4 + c`, `prog.temps * 4` entries), whether it
 /// only ever holds flushed words, anywhere (see the module docs).
-pub(crate) fn invariant(prog: &Program) -> Vec<bool> {
+pub(crate) fn invariant(prog: Body<'_>) -> Vec<bool> {
     let mut flushed = vec![true; prog.temps as usize * 4];
     // each pass can only clear entries, so this ends within n + 1 passes
     let mut clear = Vec::new();
     loop {
         let mut changed = false;
-        for op in &prog.code {
+        for op in prog.code {
             writes(prog, op, &flushed, &mut |i, v| {
                 if !v {
                     clear.push(i);
@@ -112,7 +112,7 @@ fn result_flushed(op: AluOp) -> bool {
 }
 
 /// `f(component, flushed)` for each temp component `op` writes.
-fn writes(prog: &Program, op: &Op, flushed: &[bool], f: &mut impl FnMut(usize, bool)) {
+fn writes(prog: Body<'_>, op: &Op, flushed: &[bool], f: &mut impl FnMut(usize, bool)) {
     let mut each = |dst: &Dst, value: &dyn Fn(usize) -> bool| {
         if let DstKind::Temp(r) = dst.kind {
             for c in (0..4).filter(|c| dst.mask & (1 << c) != 0) {
@@ -182,7 +182,7 @@ fn writes(prog: &Program, op: &Op, flushed: &[bool], f: &mut impl FnMut(usize, b
 }
 
 /// Where control goes after the instruction at `pc`, for [`flushed_sources`]
-/// and `crate::liveness`.
+/// and `crate::analysis::liveness`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Next {
     /// to these instructions (none: the lane ends)
@@ -198,7 +198,7 @@ pub(crate) enum Next {
 /// `switch` (and a `break` of one, which leaves through its `endswitch`)
 /// has no edges here: a user of these edges must start afresh at its
 /// `case`s, `default` and `endswitch`. A call is [`Next::Forget`].
-pub(crate) fn lane_edges(prog: &Program) -> Vec<Next> {
+pub(crate) fn lane_edges(prog: Body<'_>) -> Vec<Next> {
     let n = prog.code.len();
     // the innermost loop, and loop or switch, around each pc
     let mut loop_at = vec![None; n];
@@ -280,7 +280,7 @@ pub(crate) fn lane_edges(prog: &Program) -> Vec<Next> {
 /// Per pc, whether the instruction is an ALU instruction every source word
 /// of which (for each destination component, or a dot product's terms) is
 /// flushed on every path to it (see the module docs).
-pub(crate) fn flushed_sources(prog: &Program) -> Vec<bool> {
+pub(crate) fn flushed_sources(prog: Body<'_>) -> Vec<bool> {
     let base = invariant(prog);
     let n = prog.code.len();
     let edges = lane_edges(prog);
@@ -388,6 +388,7 @@ fn alu_reads_flushed(flushed: &[bool], op: AluOp, dst: &Dst, src: &[Src; 4]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Program;
 
     /// `flushed_sources` of a program of `body` (one instruction a line,
     /// pc = line), with a raw SRV t0 to load unflushed words from.
@@ -398,7 +399,7 @@ mod tests {
         );
         let decoded = crate::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let prog = Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}"));
-        flushed_sources(&prog)
+        flushed_sources(prog.body())
     }
 
     const LD: &str = "ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed)";

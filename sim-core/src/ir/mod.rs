@@ -6,6 +6,8 @@
 //! Field layouts follow `reference/dxbc-format.md` §3 (opcode tokens) and §5
 //! (operands).
 
+pub(crate) mod lowered;
+
 use crate::opcodes::Opcode;
 
 /// Shader program type from the version token (§2).

@@ -16,7 +16,7 @@
 //!
 //! Where a destination component is dead at each of those places (every
 //! path from there writes it before it reads it: a backward may-liveness
-//! over the lane's control flow, [`crate::flushed::lane_edges`]), no lane
+//! over the lane's control flow, [`crate::analysis::flushed::lane_edges`]), no lane
 //! that is inactive at `p` reads the word again before it writes it, so the
 //! kernel may overwrite it. A lane that wrote it afterwards reads its own
 //! word: the same argument holds at every later write that skips the blend.
@@ -31,8 +31,8 @@
 //! operand of an instruction, also finds the components of vThreadID a
 //! program reads.
 
-use crate::flushed::{lane_edges, Next};
-use crate::program::*;
+use crate::analysis::flushed::{lane_edges, Next};
+use crate::ir::lowered::*;
 
 /// A set of temp components (`r * 4 + c`), as bits.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,7 +58,7 @@ impl Set {
 /// too) and `on_dst` for every destination: an exhaustive match, so that a
 /// new instruction kind must say what it reads.
 pub(crate) fn operands(
-    prog: &Program,
+    prog: Body<'_>,
     op: &Op,
     on_src: &mut dyn FnMut(&Src),
     on_dst: &mut dyn FnMut(&Dst),
@@ -183,7 +183,7 @@ pub(crate) fn operands(
 /// `f(component)` for each temp component `op` may read: every swizzled
 /// component of a temp source (whatever the destination mask), and the
 /// temp of a relative index.
-fn reads(prog: &Program, op: &Op, f: &mut impl FnMut(usize)) {
+fn reads(prog: Body<'_>, op: &Op, f: &mut impl FnMut(usize)) {
     let idx = |i: &Idx, f: &mut dyn FnMut(usize)| {
         if let Some(Rel::Temp { reg, comp }) = i.rel {
             f(reg as usize * 4 + comp as usize);
@@ -242,7 +242,7 @@ fn kills(op: &Op, f: &mut impl FnMut(usize)) {
 /// Per pc, the temp components live on entry: read on some path from there
 /// before they are written. `None` when the lane edges cannot tell (a
 /// switch or a call).
-fn live_in(prog: &Program) -> Option<Vec<Set>> {
+fn live_in(prog: Body<'_>) -> Option<Vec<Set>> {
     let bits = prog.temps as usize * 4;
     let n = prog.code.len();
     let edges = lane_edges(prog);
@@ -287,7 +287,7 @@ fn live_in(prog: &Program) -> Option<Vec<Set>> {
 }
 
 /// What the liveness of a program's temps tells the executor.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct Liveness {
     /// Per pc, whether the instruction is an ALU instruction with a temp
     /// destination whose every written component is dead wherever a lane
@@ -317,7 +317,7 @@ impl Liveness {
 
 /// [`Liveness`] of `prog`, from one liveness pass; `continues` is
 /// [`loop_continues`] of `prog`.
-pub(crate) fn analyze(prog: &Program, continues: &[bool]) -> Liveness {
+pub(crate) fn analyze(prog: Body<'_>, continues: &[bool]) -> Liveness {
     let live = live_in(prog);
     Liveness {
         reads_unwritten: live
@@ -333,7 +333,7 @@ pub(crate) fn analyze(prog: &Program, continues: &[bool]) -> Liveness {
 
 /// Per pc: at an `endloop`, whether a `continue` of its loop (not of a
 /// loop inside it) is in its body; `true` elsewhere.
-pub(crate) fn loop_continues(prog: &Program) -> Vec<bool> {
+pub(crate) fn loop_continues(prog: Body<'_>) -> Vec<bool> {
     let mut out = vec![true; prog.code.len()];
     // per open loop, whether a `continue` of its own was seen
     let mut open: Vec<bool> = Vec::new();
@@ -354,7 +354,7 @@ pub(crate) fn loop_continues(prog: &Program) -> Vec<bool> {
 
 /// [`Liveness::unmasked`], given the temps live on entry to each pc and
 /// [`loop_continues`].
-fn unmasked(prog: &Program, live: &[Set], continues: &[bool]) -> Vec<bool> {
+fn unmasked(prog: Body<'_>, live: &[Set], continues: &[bool]) -> Vec<bool> {
     let mut out = vec![false; prog.code.len()];
     // the frames around each pc: where their waiting lanes resume
     let mut frames: Vec<Vec<usize>> = Vec::new();
@@ -401,7 +401,7 @@ fn unmasked(prog: &Program, live: &[Set], continues: &[bool]) -> Vec<bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::{LoadOptions, Program};
 
     /// [`Liveness::unmasked`] of a program of `body` (one instruction a line,
     /// pc = line), with a raw UAV u0 to store results to.
@@ -412,7 +412,7 @@ mod tests {
         );
         let decoded = crate::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let prog = Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}"));
-        prog.facts().liveness.unmasked.clone()
+        prog.info().liveness.unmasked.clone()
     }
 
     /// mandelbrot's shape: a loop left by a `breakc`, whose count (r1.x)
@@ -516,7 +516,7 @@ mod tests {
         ] {
             let bytes = std::fs::read(format!("{dir}/{name}/{name}.dxbc")).unwrap();
             let prog = Program::from_dxbc(&bytes, &LoadOptions::default()).unwrap();
-            assert_eq!(prog.facts().liveness.reads_unwritten, want, "{name}");
+            assert_eq!(prog.info().liveness.reads_unwritten, want, "{name}");
         }
     }
 

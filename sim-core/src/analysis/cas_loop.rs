@@ -32,7 +32,9 @@
 //! fails, another thread wrote the word in between, and the chain runs
 //! again from the value it found, as its first lane's retry would.
 
-use crate::program::{AluOp, AtomicKind, Dst, DstKind, OpKind, Program, Res, Src, SrcKind, SrcMod};
+use crate::ir::lowered::{
+    AluOp, AtomicKind, Body, Dst, DstKind, OpKind, Res, Src, SrcKind, SrcMod,
+};
 
 /// Where one lane's source word of the loop's operation comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,8 +100,8 @@ pub(crate) struct CasLoop {
 
 /// Per pc, at the `loop` of a loop of the [`CasLoop`] form, that form;
 /// `None` elsewhere.
-pub(crate) fn analyze(prog: &Program) -> Vec<Option<CasLoop>> {
-    let code = &prog.code;
+pub(crate) fn analyze(prog: Body<'_>) -> Vec<Option<CasLoop>> {
+    let code = prog.code;
     let mut out = vec![None; code.len()];
     for (pc, op) in code.iter().enumerate() {
         if let OpKind::Loop { end_pc } = op.kind {
@@ -111,7 +113,7 @@ pub(crate) fn analyze(prog: &Program) -> Vec<Option<CasLoop>> {
 
 /// The [`CasLoop`] of the loop whose body is `code[start..end]` (`end`: its
 /// `endloop`), when it has that form.
-fn cas_loop(prog: &Program, start: usize, end: usize) -> Option<CasLoop> {
+fn cas_loop(prog: Body<'_>, start: usize, end: usize) -> Option<CasLoop> {
     // (a `nop` in the body, which lockstep would issue each pass, does
     // not fit the form)
     let body: Vec<(usize, &OpKind)> = (start..end).map(|pc| (pc, &prog.code[pc].kind)).collect();
@@ -312,6 +314,7 @@ fn operand(s: &Src, c: usize) -> Option<Operand> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Program;
 
     fn program(body: &str) -> Program {
         let text = format!(
@@ -339,7 +342,7 @@ endloop";
     #[test]
     fn the_float_add_loop_is_found() {
         let prog = program(CAS_LOOP);
-        let loops = analyze(&prog);
+        let loops = analyze(prog.body());
         let found: Vec<(usize, &CasLoop)> = loops
             .iter()
             .enumerate()
@@ -419,14 +422,14 @@ endloop";
         ] {
             assert!(CAS_LOOP.contains(change.0), "{what}");
             let prog = program(&CAS_LOOP.replace(change.0, change.1));
-            assert!(analyze(&prog).iter().all(|s| s.is_none()), "{what}");
+            assert!(analyze(prog.body()).iter().all(|s| s.is_none()), "{what}");
         }
     }
 
     #[test]
     fn breakc_exits_qualify() {
         let prog = program(&CAS_LOOP.replace("if_nz r1.y\n    break\n  endif", "breakc_nz r1.y"));
-        let loops = analyze(&prog);
+        let loops = analyze(prog.body());
         let r = loops
             .iter()
             .flatten()

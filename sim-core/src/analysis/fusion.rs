@@ -3,7 +3,7 @@
 //! `if`/`break`/`endif` triples run as one step, and which components of
 //! vThreadID the program reads.
 
-use crate::program::*;
+use crate::ir::lowered::*;
 
 /// What a fused `if` + `break`/`continue`/`ret` + `endif` does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,10 +18,10 @@ pub(crate) enum Leave {
 
 /// The components of vThreadID (bit c for component c) that some source
 /// operand of `prog` reads, by its swizzle.
-pub(crate) fn thread_id_comps(prog: &Program) -> u8 {
+pub(crate) fn thread_id_comps(prog: Body<'_>) -> u8 {
     let mut comps = 0u8;
-    for op in &prog.code {
-        crate::liveness::operands(
+    for op in prog.code {
+        crate::analysis::liveness::operands(
             prog,
             op,
             &mut |s| {
@@ -40,8 +40,8 @@ pub(crate) fn thread_id_comps(prog: &Program) -> u8 {
 /// a compare-exchange loop's exit), which of the two: the executor may run
 /// the three as a `breakc` (`continuec`) when the loop (or switch) it
 /// leaves is the innermost frame (`GroupExecutor::leave_fused`).
-pub(crate) fn fused_leaves(prog: &Program) -> Vec<Option<Leave>> {
-    let code = &prog.code;
+pub(crate) fn fused_leaves(prog: Body<'_>) -> Vec<Option<Leave>> {
+    let code = prog.code;
     (0..code.len())
         .map(|pc| {
             let OpKind::If {

@@ -28,8 +28,8 @@
 //! Loads, texture results, atomics' returned values and indexable temps are
 //! never tracked.
 
+use crate::ir::lowered::*;
 use crate::lanes::lane_op;
-use crate::program::*;
 use std::collections::{HashMap, HashSet};
 
 /// What is known of one register component: every active lane holds the
@@ -137,7 +137,7 @@ pub(crate) struct PcFacts {
 }
 
 /// Per pc, the [`PcFacts`].
-pub(crate) fn analyze(prog: &Program, packed: bool) -> Vec<PcFacts> {
+pub(crate) fn analyze(prog: Body<'_>, packed: bool) -> Vec<PcFacts> {
     // walk until the loop heads agree with the back edges they met
     let mut loops = Loops::default();
     for _ in 0..8 {
@@ -154,13 +154,13 @@ pub(crate) fn analyze(prog: &Program, packed: bool) -> Vec<PcFacts> {
 /// Per pc, the [`AddressSteps`] of each raw or structured load, store and
 /// atomic whose address operands both have known steps (`None` elsewhere).
 #[cfg(test)]
-pub(crate) fn address_steps(prog: &Program) -> Vec<Option<AddressSteps>> {
+pub(crate) fn address_steps(prog: Body<'_>) -> Vec<Option<AddressSteps>> {
     analyze(prog, false).into_iter().map(|f| f.addr).collect()
 }
 
 /// One forward walk over the program, loop heads meeting the back edges of
 /// `prev`; with `conservative`, loop heads forget what their bodies write.
-fn walk(prog: &Program, packed: bool, prev: &Loops, conservative: bool) -> (Vec<PcFacts>, Loops) {
+fn walk(prog: Body<'_>, packed: bool, prev: &Loops, conservative: bool) -> (Vec<PcFacts>, Loops) {
     let n = prog.temps as usize * 4;
     let mut known: Vec<Option<Lin>> = vec![None; n];
     let mut frames: Vec<Frame> = Vec::new();
@@ -311,7 +311,7 @@ fn mark_parent(frames: &mut [Frame], written: &[bool]) {
 
 /// The address steps of a raw or structured memory instruction.
 fn memory_steps(
-    prog: &Program,
+    prog: Body<'_>,
     packed: bool,
     known: &[Option<Lin>],
     op: &Op,
@@ -352,7 +352,7 @@ fn memory_steps(
 /// the warp and are not tracked, while `SV_GroupID.yz` stay uniform and, in
 /// a group of one row, `SV_DispatchThreadID.x` still has step 1
 /// (`first.x·width + lane`).
-fn src_lin(prog: &Program, packed: bool, known: &[Option<Lin>], s: &Src, c: usize) -> Option<Lin> {
+fn src_lin(prog: Body<'_>, packed: bool, known: &[Option<Lin>], s: &Src, c: usize) -> Option<Lin> {
     let sc = *s.swz.get(c)? as usize;
     let one_d = prog.thread_group[1] == 1 && prog.thread_group[2] == 1;
     let lin = match s.kind {
@@ -385,7 +385,7 @@ fn src_lin(prog: &Program, packed: bool, known: &[Option<Lin>], s: &Src, c: usiz
 /// Update `known` for what `op` writes, marking each temp component it
 /// writes in `written` (every one for a subroutine call).
 fn transfer(
-    prog: &Program,
+    prog: Body<'_>,
     packed: bool,
     op: &Op,
     known: &mut [Option<Lin>],
@@ -498,6 +498,7 @@ fn transfer(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Program;
 
     fn steps(body: &str) -> Vec<Option<AddressSteps>> {
         facts(body, false).into_iter().map(|f| f.addr).collect()
@@ -514,14 +515,14 @@ mod tests {
         let prog = Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}"));
         if !packed {
             assert_eq!(
-                address_steps(&prog),
-                analyze(&prog, false)
+                address_steps(prog.body()),
+                analyze(prog.body(), false)
                     .into_iter()
                     .map(|f| f.addr)
                     .collect::<Vec<_>>()
             );
         }
-        analyze(&prog, packed)
+        analyze(prog.body(), packed)
     }
 
     /// In a warp of packed groups, `SV_DispatchThreadID.x` of one-row groups

@@ -1,0 +1,499 @@
+//! A loaded program: decoded, validated, and lowered into the pre-resolved
+//! form the executor runs ("decode once, execute many").
+//!
+//! Validation happens here, once, so that a dispatch never meets a surprise:
+//! the program type, thread-group limits (`reference/compute-model.md` §2),
+//! TGSM budget (§4), register and slot ranges, structured flow control
+//! (`reference/dxbc-format.md` §4: the tokens carry no targets, so blocks are
+//! matched here with a stack), and the set of instructions the executor
+//! supports. An instruction it cannot run yet is a [`LoadError::Unsupported`]
+//! naming the mnemonic and the dword offset.
+
+use crate::analysis::ProgramInfo;
+use crate::container::{ChecksumPolicy, Container};
+use crate::decode::decode_program_bytes;
+use crate::error::LoadError;
+use crate::ir::lowered::*;
+use crate::ir::*;
+use crate::opcodes::{Class, Opcode};
+use crate::rdef::{parse_rdef, Reflection};
+use sim_mem::{TgsmRegion, MAX_TGSM_BYTES};
+
+/// Options for [`Program::from_dxbc`].
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    /// Verify fxc's checksum of the container (D3D11 refuses a wrong one). Default true.
+    pub verify_checksum: bool,
+    /// The most bytes of memory what is loaded may take: a job's resources
+    /// (`sm5sim::job::Job`, counted by `sm5sim::memory::MemoryBudget`).
+    /// Default None: what the process may use (the machine's memory, or its
+    /// address-space limit when lower).
+    pub max_memory: Option<u64>,
+    /// Once set (e.g. by a Ctrl-C handler), loading stops at its next look:
+    /// a job looks before compiling its shader and before creating each
+    /// resource (`sm5sim::job::JobError::CancelledLoading`). Default None.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        Self {
+            verify_checksum: true,
+            max_memory: None,
+            cancel: None,
+        }
+    }
+}
+
+impl LoadOptions {
+    /// The container checksum policy these options ask for.
+    pub fn checksum_policy(&self) -> ChecksumPolicy {
+        if self.verify_checksum {
+            ChecksumPolicy::Verify
+        } else {
+            ChecksumPolicy::Skip
+        }
+    }
+}
+
+/// How a t# or u# was declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BufferDeclKind {
+    /// `dcl_resource_raw` / `dcl_uav_raw`
+    Raw,
+    /// `dcl_resource_structured` / `dcl_uav_structured` with the stride in bytes
+    Structured {
+        /// bytes per structure
+        stride: u32,
+    },
+    /// `dcl_resource_buffer` / `dcl_uav_typed_buffer`: a typed buffer whose
+    /// elements convert by the bound view's DXGI format.
+    Typed {
+        /// declared return type of x, y, z, w (D3D10_SB_RESOURCE_RETURN_TYPE: 1 unorm, 2 snorm, 3 sint, 4 uint, 5 float)
+        return_types: [u8; 4],
+    },
+}
+
+/// A declared SRV or UAV slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BufferDecl {
+    /// Register number (t# or u#).
+    pub slot: u32,
+    /// Raw, structured or typed.
+    pub kind: BufferDeclKind,
+    /// `_glc`: globally coherent (UAVs only).
+    pub globally_coherent: bool,
+    /// Dword offset of the declaration.
+    pub token: u32,
+}
+
+/// A declared texture SRV (`dcl_resource_texture*`) or texture UAV
+/// (`dcl_uav_typed_texture*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextureDecl {
+    /// Register number (t# or u#).
+    pub slot: u32,
+    /// The declared dimension (D3D10_SB_RESOURCE_DIMENSION).
+    pub dimension: sim_mem::ViewDimension,
+    /// Declared return type of x, y, z, w (1 unorm, 2 snorm, 3 sint, 4 uint, 5 float).
+    pub return_types: [u8; 4],
+    /// Declared sample count of a `texture2dms(array)` (0 when the shader leaves it open).
+    pub sample_count: u32,
+    /// `_glc`: globally coherent (UAVs only).
+    pub globally_coherent: bool,
+    /// Dword offset of the declaration.
+    pub token: u32,
+}
+
+/// How a sampler was declared (`dcl_sampler s#, mode_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SamplerMode {
+    /// `mode_default`
+    Default,
+    /// `mode_comparison`: used by `*_c` instructions
+    Comparison,
+    /// `mode_mono` (a D3D10 mono-1-bit sampler; not used in compute)
+    Mono,
+}
+
+/// A declared sampler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SamplerDecl {
+    /// Register number (s#).
+    pub slot: u32,
+    /// Its mode.
+    pub mode: SamplerMode,
+    /// Dword offset of the declaration.
+    pub token: u32,
+}
+
+/// A declared constant buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConstantBufferDecl {
+    /// Register number (cb#).
+    pub slot: u32,
+    /// Declared size in vec4 elements.
+    pub size_vec4: u32,
+    /// `dynamicIndexed`
+    pub dynamic: bool,
+}
+
+/// A declared indexable temp `x#[size], components`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IndexableTempDecl {
+    /// Register number.
+    pub reg: u32,
+    /// Number of vec4 elements.
+    pub size: u32,
+    /// Components used (1–4).
+    pub components: u32,
+}
+
+/// A declared TGSM region.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TgsmDecl {
+    /// Register number (g#).
+    pub reg: u32,
+    /// Structure stride in bytes (0 for `dcl_tgsm_raw`).
+    pub stride: u32,
+    /// Size in bytes.
+    pub size_bytes: u32,
+}
+
+// ---------------------------------------------------------------------------
+// The executable form.
+
+/// The residency status sm5sim's feedback loads return; `check_access_fully_mapped`
+/// reports it as fully mapped (any value would do, §16).
+const FULLY_MAPPED: u32 = 1;
+
+/// Marks a call target already resolved from a label number to a pc while
+/// resolving (label numbers and pcs are far below it).
+const CALL_RESOLVED: u32 = 1 << 31;
+
+/// A compute shader ready to run: cheap to share across threads (`&Program`
+/// is `Sync`), decoded once.
+#[derive(Debug, Clone)]
+pub struct Program {
+    /// Version token.
+    pub version: ShaderVersion,
+    /// Every decoded instruction and declaration (what `disasm` prints).
+    pub decoded: DecodedProgram,
+    /// RDEF reflection, when the container has one.
+    pub reflection: Option<Reflection>,
+    /// `dcl_thread_group x, y, z`.
+    pub thread_group: [u32; 3],
+    /// `dcl_temps n`.
+    pub temps: u32,
+    /// Indexable temps, by register number.
+    pub indexable_temps: Vec<IndexableTempDecl>,
+    /// Constant buffers, in declaration order.
+    pub constant_buffers: Vec<ConstantBufferDecl>,
+    /// SRVs (t#), in declaration order.
+    pub srvs: Vec<BufferDecl>,
+    /// UAVs (u#), in declaration order.
+    pub uavs: Vec<BufferDecl>,
+    /// Texture SRVs (t#), in declaration order.
+    pub srv_textures: Vec<TextureDecl>,
+    /// Texture UAVs (u#), in declaration order.
+    pub uav_textures: Vec<TextureDecl>,
+    /// Samplers (s#), in declaration order.
+    pub samplers: Vec<SamplerDecl>,
+    /// TGSM regions, in declaration order.
+    pub tgsm: Vec<TgsmDecl>,
+    /// The immediate constant buffer, 4 words per vec4.
+    pub icb: Vec<u32>,
+    pub(crate) code: Vec<Op>,
+    /// texture instructions, indexed by `OpKind::Texture`
+    pub(crate) tex_ops: Vec<TexOp>,
+    pub(crate) switches: Vec<SwitchTable>,
+    /// word offset of each x# register's storage within a lane-major block, by register number
+    pub(crate) xtemp_layout: Vec<Option<(u32, u32)>>,
+    /// Function tables (`dcl_function_table ft# = {fb#, …}`): id and bodies.
+    pub function_tables: Vec<(u32, Vec<u32>)>,
+    /// Interfaces (`dcl_interface fp#[array][call sites] = {ft#, …}`).
+    pub interfaces: Vec<InterfaceDecl>,
+    /// `label fb#` → pc of the body
+    pub(crate) function_bodies: Vec<(u32, u32)>,
+    /// the `fcall`s: (op index, interface slot, call site), kept for rebinding
+    pub(crate) interface_calls: Vec<(usize, u32, u32)>,
+    /// the function table bound to each interface slot
+    pub(crate) bound_tables: Vec<Option<u32>>,
+    /// what the analyses know, computed when the program is lowered and
+    /// again when its code changes (`bind_class_instances`)
+    pub(crate) info: std::sync::Arc<ProgramInfo>,
+}
+
+/// A declared interface (class linkage, FS §7.15 and TPF "Interface Declaration").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InterfaceDecl {
+    /// fp# register.
+    pub id: u32,
+    /// Array length: the interface slots it occupies.
+    pub array_len: u32,
+    /// Number of call sites (entries of each function table it may use).
+    pub call_sites: u32,
+    /// The function tables a class instance bound here may use.
+    pub tables: Vec<u32>,
+    /// Its first interface slot.
+    pub first_slot: u32,
+}
+
+impl Program {
+    /// Load a DXBC container (`.dxbc`/`.cso` bytes).
+    ///
+    /// # Errors
+    /// [`LoadError`] naming the byte or dword offset: a malformed container or
+    /// RDEF, a malformed token stream, a program that is not a compute shader
+    /// or breaks a limit, or an instruction the executor does not support yet.
+    pub fn from_dxbc(bytes: &[u8], options: &LoadOptions) -> Result<Self, LoadError> {
+        let (decoded, reflection) = Self::decode_with_reflection(bytes, options)?;
+        Self::from_decoded(decoded, reflection)
+    }
+
+    /// Decode a DXBC container only as far as the token stream, without the
+    /// executor's validation: what `sm5sim disasm` needs.
+    ///
+    /// # Errors
+    /// As [`Program::from_dxbc`], less the validation errors.
+    pub fn decode_only(bytes: &[u8], options: &LoadOptions) -> Result<DecodedProgram, LoadError> {
+        let container = Container::parse(bytes, options.checksum_policy())?;
+        let shader = container.shader_chunk()?;
+        decode_program_bytes(shader.data, shader.data_offset)
+    }
+
+    /// Load a shader file's bytes, whatever its form: a DXBC container
+    /// (`.dxbc`/`.cso`, recognised by its `DXBC` magic) or an fxc listing
+    /// (`.asm` text, assembled in memory; `reference/asm-syntax.md`).
+    ///
+    /// # Errors
+    /// As [`Program::from_dxbc`], or [`LoadError::Asm`] for a listing that
+    /// does not assemble.
+    pub fn from_file_bytes(bytes: &[u8], options: &LoadOptions) -> Result<Self, LoadError> {
+        let (decoded, reflection) = Self::decode_file_bytes(bytes, options)?;
+        Self::from_decoded(decoded, reflection)
+    }
+
+    /// An fxc listing, assembled and loaded, with the reflection its
+    /// comment header describes
+    /// ([`crate::listing_reflection::reflection_from_listing`]; none when the
+    /// header has no resource bindings).
+    ///
+    /// # Errors
+    /// [`LoadError::Asm`] with line and column (of the code or of a
+    /// malformed header line), or as [`Program::from_decoded`].
+    pub fn from_listing(text: &str) -> Result<Self, LoadError> {
+        let decoded = crate::asm::assemble(text).map_err(LoadError::Asm)?;
+        let reflection =
+            crate::listing_reflection::reflection_from_listing(text).map_err(LoadError::Asm)?;
+        Self::from_decoded(decoded, reflection)
+    }
+
+    /// Decode a shader file's bytes, a container or a listing (see
+    /// [`Program::from_file_bytes`]), without the executor's validation.
+    ///
+    /// # Errors
+    /// As [`Program::from_file_bytes`], less the validation errors.
+    pub fn decode_file_bytes(
+        bytes: &[u8],
+        options: &LoadOptions,
+    ) -> Result<(DecodedProgram, Option<Reflection>), LoadError> {
+        if bytes.starts_with(b"DXBC") {
+            return Self::decode_with_reflection(bytes, options);
+        }
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Ok((
+                crate::asm::assemble(text).map_err(LoadError::Asm)?,
+                crate::listing_reflection::reflection_from_listing(text).map_err(LoadError::Asm)?,
+            )),
+            // Neither a listing nor a container: report it as a container.
+            Err(_) => Self::decode_with_reflection(bytes, options),
+        }
+    }
+
+    /// Decode a DXBC container's token stream and its RDEF reflection (when
+    /// present), without the executor's validation.
+    ///
+    /// # Errors
+    /// As [`Program::decode_only`], plus a malformed RDEF chunk.
+    pub fn decode_with_reflection(
+        bytes: &[u8],
+        options: &LoadOptions,
+    ) -> Result<(DecodedProgram, Option<Reflection>), LoadError> {
+        let container = Container::parse(bytes, options.checksum_policy())?;
+        let shader = container.shader_chunk()?;
+        let decoded = decode_program_bytes(shader.data, shader.data_offset)?;
+        let reflection = match container.chunk(b"RDEF") {
+            Some(c) => Some(parse_rdef(c.data)?),
+            None => None,
+        };
+        Ok((decoded, reflection))
+    }
+
+    /// Validate and lower a decoded program.
+    ///
+    /// # Errors
+    /// As [`Program::from_dxbc`].
+    pub fn from_decoded(
+        decoded: DecodedProgram,
+        reflection: Option<Reflection>,
+    ) -> Result<Self, LoadError> {
+        Lowering::run(decoded, reflection, None)
+    }
+
+    /// Every instruction and declaration of `decoded` that the executor cannot
+    /// run yet, as [`LoadError::Unsupported`] errors in token order; empty when
+    /// the program would load. (`sm5sim info` prints this list.)
+    ///
+    /// # Errors
+    /// The first [`LoadError::Invalid`]: a program that breaks a rule of the
+    /// format or the compute model cannot be surveyed further.
+    pub fn survey(
+        decoded: &DecodedProgram,
+        reflection: Option<Reflection>,
+    ) -> Result<Vec<LoadError>, LoadError> {
+        let mut found = Vec::new();
+        Lowering::run(decoded.clone(), reflection, Some(&mut found))?;
+        Ok(found)
+    }
+
+    /// Bind a class instance to every interface slot, as D3D's `SetShader`
+    /// does with class instances: `tables[slot]` is the function table
+    /// (`ft#`) of the instance's class for that slot, one of the tables its
+    /// `dcl_interface` lists. Each `fcall` then calls the body its table holds
+    /// for that call site.
+    ///
+    /// # Errors
+    /// [`LoadError::Invalid`] when the count or a table does not fit the
+    /// declarations; nothing is bound then.
+    pub fn bind_class_instances(&mut self, tables: &[u32]) -> Result<(), LoadError> {
+        let err = |what: String| LoadError::Invalid {
+            mnemonic: "fcall".into(),
+            token: 0,
+            what,
+        };
+        if tables.len() != self.bound_tables.len() {
+            return Err(err(format!(
+                "the shader has {} interface slots, {} class instances given",
+                self.bound_tables.len(),
+                tables.len()
+            )));
+        }
+        for iface in &self.interfaces {
+            for k in 0..iface.array_len {
+                let t = tables[(iface.first_slot + k) as usize];
+                if !iface.tables.contains(&t) {
+                    return Err(err(format!(
+                        "ft{t} is not a table of fp{} (it has {:?})",
+                        iface.id, iface.tables
+                    )));
+                }
+            }
+        }
+        let mut code = self.code.clone();
+        for &(i, slot, site) in &self.interface_calls {
+            let table = tables[slot as usize];
+            let body = self
+                .function_tables
+                .iter()
+                .find(|(id, _)| *id == table)
+                .and_then(|(_, bodies)| bodies.get(site as usize))
+                .ok_or_else(|| err(format!("ft{table} has no entry for call site {site}")))?;
+            let pc = self
+                .function_bodies
+                .iter()
+                .find(|(b, _)| b == body)
+                .map(|&(_, pc)| pc)
+                .ok_or_else(|| err(format!("fb{body} has no label")))?;
+            code[i].kind = OpKind::Call {
+                label: pc,
+                cond: None,
+            };
+        }
+        self.code = code;
+        self.info = std::sync::Arc::new(ProgramInfo::new(self.body()));
+        self.bound_tables = tables.iter().map(|&t| Some(t)).collect();
+        Ok(())
+    }
+
+    /// The first interface slot without a bound class instance, if any; such
+    /// a program cannot be dispatched.
+    pub fn unbound_interface_slot(&self) -> Option<u32> {
+        self.bound_tables
+            .iter()
+            .position(|t| t.is_none())
+            .map(|s| s as u32)
+    }
+
+    /// What the analyses know of the program ([`ProgramInfo`]), computed
+    /// once when it was loaded.
+    pub(crate) fn info(&self) -> &ProgramInfo {
+        &self.info
+    }
+
+    /// The lowered code the analyses read.
+    pub(crate) fn body(&self) -> Body<'_> {
+        Body {
+            code: &self.code,
+            tex_ops: &self.tex_ops,
+            temps: self.temps,
+            thread_group: self.thread_group,
+            function_bodies: &self.function_bodies,
+        }
+    }
+
+    /// Threads per group: x·y·z.
+    pub fn threads_per_group(&self) -> u32 {
+        self.thread_group.iter().product()
+    }
+
+    /// The TGSM regions indexed by g# number, for a [`sim_mem::Tgsm`] arena.
+    pub fn tgsm_regions(&self) -> Vec<Option<TgsmRegion>> {
+        let n = self.tgsm.iter().map(|t| t.reg + 1).max().unwrap_or(0);
+        let mut out = vec![None; n as usize];
+        let mut base = 0usize;
+        for t in &self.tgsm {
+            out[t.reg as usize] = Some(TgsmRegion {
+                base_word: base,
+                size_bytes: t.size_bytes,
+                stride: t.stride,
+            });
+            base += t.size_bytes as usize / 4;
+        }
+        out
+    }
+
+    /// Number of executable instructions after lowering.
+    pub fn instruction_count(&self) -> usize {
+        self.code.len()
+    }
+
+    /// The declaration of SRV slot `t#`.
+    pub fn srv(&self, slot: u32) -> Option<&BufferDecl> {
+        self.srvs.iter().find(|d| d.slot == slot)
+    }
+
+    /// The declaration of UAV slot `u#`.
+    pub fn uav(&self, slot: u32) -> Option<&BufferDecl> {
+        self.uavs.iter().find(|d| d.slot == slot)
+    }
+
+    /// The declaration of texture SRV slot `t#`.
+    pub fn srv_texture(&self, slot: u32) -> Option<&TextureDecl> {
+        self.srv_textures.iter().find(|d| d.slot == slot)
+    }
+
+    /// The declaration of texture UAV slot `u#`.
+    pub fn uav_texture(&self, slot: u32) -> Option<&TextureDecl> {
+        self.uav_textures.iter().find(|d| d.slot == slot)
+    }
+
+    /// The declaration of sampler slot `s#`.
+    pub fn sampler(&self, slot: u32) -> Option<&SamplerDecl> {
+        self.samplers.iter().find(|d| d.slot == slot)
+    }
+}
+
+mod lower;
+use lower::Lowering;
+pub use lower::MAX_FLOW_NESTING;
