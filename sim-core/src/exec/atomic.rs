@@ -1,0 +1,428 @@
+//! Atomics on UAVs and TGSM (FS §7.14.5), one lane after another in lane
+//! order, and the gathered atomics of `FastPaths::PRIVATE_ATOMICS`.
+
+use super::*;
+
+/// A relaxed compare-exchange of `word` from `e` to `n`: the word found.
+#[inline(always)]
+pub(super) fn cas(word: &sim_mem::sync::AtomicU32, e: u32, n: u32) -> u32 {
+    sim_mem::AtomicOp::CompareExchange {
+        compare: e,
+        value: n,
+    }
+    .apply(word)
+}
+
+/// One UAV's atomics gathered by an executor.
+#[derive(Debug)]
+pub(super) struct PrivateUav {
+    /// u#
+    pub(super) slot: u32,
+    /// the one kind of atomic the program applies to it
+    pub(super) kind: AtomicKind,
+    /// address of the bound buffer's words (which buffer the words are for)
+    pub(super) buffer: usize,
+    /// per word of the buffer, the operations so far combined, from the
+    /// kind's identity
+    pub(super) words: Vec<u32>,
+    /// whether some operation has been gathered since the last flush
+    pub(super) dirty: bool,
+}
+
+impl<'p> GroupExecutor<'p> {
+    /// Gather the atomics on the UAVs that no instruction of the program
+    /// reads in words of this executor's own, instead of applying each to
+    /// the bound buffer: plain operations on memory only this worker
+    /// touches, without cache-line contention between workers. Such a UAV
+    /// is one the program changes only with atomics that return nothing,
+    /// all of one commutative kind (`atomic_iadd`, `atomic_umax`, …): no
+    /// thread can observe its words during the dispatch, and its words after
+    /// the dispatch are the same in any order of the operations
+    /// (`reference/compute-model.md` §6.1 items 2 and 7, §6.3: atomics on
+    /// one word are serialized in some order no shader can rely on, and all
+    /// of a dispatch's UAV accesses complete before the next dispatch).
+    /// It must also be
+    /// bound to a raw, structured or typed buffer view of at most
+    /// [`PRIVATE_ATOMICS_MAX_WORDS`] words that no other bound SRV or UAV
+    /// views. With a checker attached nothing is gathered.
+    ///
+    /// The caller must apply the gathered words with
+    /// [`GroupExecutor::flush_atomics`], with these same `bindings`, before
+    /// the dispatch counts as done (`sim_sched::dispatch` flushes when a
+    /// worker's share of the groups ends). Returns whether gathering was
+    /// set up afresh: `false`, and nothing changes, while words gathered
+    /// earlier are not yet flushed (they are never dropped).
+    pub fn privatize_atomics(&mut self, bindings: &Bindings<'_>) -> bool {
+        if self.private.iter().any(|p| p.dirty) {
+            return false;
+        }
+        self.private.clear();
+        if self.check.is_some() {
+            return true;
+        }
+        for &(slot, kind) in &self.prog.info().write_only_atomic_uavs {
+            let Some(view) = bindings.uav(slot) else {
+                continue;
+            };
+            let n = view.buffer().words().len();
+            let address = buffer_address(&view);
+            let srvs = bindings.srvs.iter().flatten();
+            let other_uavs = (bindings.uavs.iter().enumerate())
+                .filter(|&(u, _)| u != slot as usize)
+                .filter_map(|(_, v)| v.as_ref());
+            let aliased = srvs.chain(other_uavs).any(|v| buffer_address(v) == address);
+            if n == 0 || n > PRIVATE_ATOMICS_MAX_WORDS || aliased {
+                continue;
+            }
+            self.private.push(PrivateUav {
+                slot,
+                kind,
+                buffer: address,
+                words: vec![kind.identity(); n],
+                dirty: false,
+            });
+        }
+        true
+    }
+
+    /// Apply the atomics gathered since [`GroupExecutor::privatize_atomics`]
+    /// (or the last flush) to the buffers of `bindings`, one atomic
+    /// operation per word that changed, and start gathering afresh.
+    /// `bindings` must bind the same buffers as when gathering began; a slot
+    /// now bound to another buffer keeps its words (and a later flush with
+    /// the right bindings applies them).
+    pub fn flush_atomics(&mut self, bindings: &Bindings<'_>) {
+        for p in self.private.iter_mut().filter(|p| p.dirty) {
+            let Some(view) = bindings.uav(p.slot) else {
+                continue;
+            };
+            if buffer_address(&view) != p.buffer {
+                continue;
+            }
+            let identity = p.kind.identity();
+            for (x, word) in p.words.iter_mut().zip(view.buffer().words()) {
+                if *x != identity {
+                    p.kind.op(*x, 0).apply(word);
+                    *x = identity;
+                }
+            }
+            p.dirty = false;
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn atomic(
+        &mut self,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+        kind: AtomicKind,
+        ret: Option<&Dst>,
+        (res, structured): (Res, bool),
+        addr: &Src,
+        a: &Src,
+        bsrc: &Src,
+    ) {
+        let w = self.w;
+        let mut sa_buf = std::mem::take(&mut self.sc.s[0]);
+        let mut sv_buf = std::mem::take(&mut self.sc.s[1]);
+        let mut sw_buf = std::mem::take(&mut self.sc.s[2]);
+        let mut sw2 = std::mem::take(&mut self.sc.s[3]);
+        let mut r = std::mem::take(&mut self.sc.r);
+        // address: .x = byte offset (raw) or index, .y = byte offset
+        // (structured); a texture's coordinates: .xyz (fetched together);
+        // the operands' rows are the registers' own where no copy is needed
+        // (`operand`)
+        let texture = matches!(res, Res::UavTexture(_));
+        if texture {
+            self.fetch(warp, b, addr, 0b111, &mut sa_buf);
+        }
+        let wr: &Warp = warp;
+        let (sx, sy_fetched, sa): (&[u32], Option<&[u32]>, &[u32]) = if texture {
+            (&sa_buf[..w], None, &sa_buf[..])
+        } else {
+            let (x, rest) = sa_buf.split_at_mut(w);
+            let y = structured.then(|| self.operand(wr, b, addr, 1, &mut rest[..w]));
+            (self.operand(wr, b, addr, 0, x), y, &[][..])
+        };
+        let sv = self.operand(wr, b, a, 0, &mut sv_buf);
+        let sw = self.operand(wr, b, bsrc, 0, &mut sw_buf);
+        // a profile's failed compare-exchanges: the returned word is not
+        // the compared one
+        let profiling_cas = self.prof.is_some() && kind == AtomicKind::CmpExch;
+        let cas_failed = |r: &[u32]| -> u64 {
+            if !profiling_cas {
+                return 0;
+            }
+            (0..w)
+                .filter(|&l| wr.active[l] != 0 && r[l] != sv[l])
+                .count() as u64
+        };
+
+        let view = Self::view(b, res);
+        let tex = Self::texture_view(b, res);
+        // this executor's own words of a UAV that nothing reads
+        // (`privatize_atomics`), out of `self` while the lanes run
+        let private = match (res, view) {
+            (Res::Uav(u), Some(v)) if ret.is_none() => self
+                .private
+                .iter()
+                .position(|p| p.slot == u && p.kind == kind && p.buffer == buffer_address(&v)),
+            _ => None,
+        };
+        let mut private_words = private.map(|i| std::mem::take(&mut self.private[i].words));
+        if self.check.is_some() {
+            let op = MemOp::Atomic {
+                cas: kind == AtomicKind::CmpExch,
+            };
+            match res {
+                Res::UavTexture(u) => self.check_texture(wr, u, tex, op, sa, None),
+                _ => self.check_mem(wr, res, view, op, sx, sy_fetched, &[0], None),
+            }
+        }
+        // a TGSM region's bounds and words, set up once
+        let mut tgsm = match res {
+            Res::Tgsm(g) => self.tgsm.region_mut(g),
+            _ => None,
+        };
+        // address components: x, and y for a structured access
+        let sy = match sy_fetched {
+            Some(y) => y,
+            None => zeros(w, &mut sw2),
+        };
+        let active = &wr.active;
+        let no_ret = ret.is_none();
+        // The lane loops, instantiated per kind of operation (`mk` makes a
+        // lane's AtomicOp from its operands), so that no lane matches on
+        // the kind.
+        macro_rules! lane_loops {
+            ($mk:expr) => {{
+                let mk = $mk;
+                let lane_op = |l: usize| {
+                    let op: AtomicOp = mk(sv[l], sw[l]);
+                    // without a returned value, an operation that cannot
+                    // change the word (add 0, or 0, and !0, …) is skipped
+                    (!no_ret || !op.is_identity()).then_some(op)
+                };
+                // lane by lane, in lane order; the old value goes to r[l] (out of
+                // bounds: nothing written, the returned value is 0, §12)
+                match (res, view) {
+                    (Res::Tgsm(_), _) => {
+                        let Some((ext, words)) = tgsm.as_mut() else {
+                            r[..w].fill(0);
+                            let failed = cas_failed(&r);
+                            let bufs = [sa_buf, sv_buf, sw_buf, sw2, r];
+                            return self.atomic_done(warp, kind, ret, res, bufs, failed);
+                        };
+                        // zipped over the span: no per-lane bounds checks
+                        // on the operand rows (a histogram's per-key loop)
+                        let span = warp.span.clone();
+                        let addr = (active[span.clone()].iter().zip(&sx[span.clone()]))
+                            .zip(&sy[span.clone()]);
+                        let values =
+                            (sv[span.clone()].iter().zip(&sw[span.clone()])).zip(&mut r[span]);
+                        for (((&a, &x), &y), ((&v, &v2), r)) in addr.zip(values) {
+                            if a != 0 {
+                                let i = ext.word_index(x, y, 0);
+                                *r = i
+                                    .and_then(|i| words.get_mut(i))
+                                    .map_or(0, |w| mk(v, v2).apply_plain(w));
+                            }
+                        }
+                    }
+                    (Res::UavTexture(_), _) => {
+                        for l in (0..w).filter(|&l| active[l] != 0) {
+                            if let Some(op) = lane_op(l) {
+                                let c = [sa[l], sa[w + l], sa[2 * w + l]];
+                                r[l] = tex.and_then(|t| t.atomic(c, op)).unwrap_or(0);
+                            }
+                        }
+                    }
+                    (_, Some(view)) => {
+                        // on a line of words in bounds: no per-lane index arithmetic
+                        let row = self.prog.thread_group[0] as usize;
+                        let ext = self.bounds(res, Some(view));
+                        let steps = self.facts_here(warp).addr;
+                        let line = ext.and_then(|e| {
+                            line_of(
+                                self.fast_paths.contains(FastPaths::MEMORY_LINES),
+                                warp,
+                                e,
+                                (sx, sy),
+                                0,
+                                row,
+                                steps,
+                            )
+                        });
+                        let words = view.buffer().words();
+                        match (line, ext, private_words.as_deref_mut()) {
+                            // plain operations on this worker's words
+                            // (no test for identity operations: on this
+                            // worker's words they cost no more than others,
+                            // and a test of values such as a histogram's
+                            // counts, a third of them 0, is a branch
+                            // mispredicted every other lane)
+                            // consecutive words of one row: a branch-free
+                            // loop (a blend under the mask) that vectorises
+                            // (global_histogram's merge of its bins)
+                            (Some(line), _, Some(own))
+                                if line.step == 1 && line.lanes.len() <= line.p =>
+                            {
+                                let l = line.lanes.clone();
+                                let own = &mut own[line.first..line.first + l.len()];
+                                let (sv, sw) = (&sv[l.clone()], &sw[l.clone()]);
+                                let it = own.iter_mut().zip(&active[l]).zip(sv.iter().zip(sw));
+                                for ((o, &a), (&v, &v2)) in it {
+                                    let new = mk(v, v2).combine(*o);
+                                    *o = (new & a) | (*o & !a);
+                                }
+                            }
+                            (Some(line), _, Some(own)) => {
+                                line.each(|l, word| {
+                                    if active[l] != 0 {
+                                        mk(sv[l], sw[l]).apply_plain(&mut own[word]);
+                                    }
+                                });
+                            }
+                            (None, Some(ext), Some(own)) if ext.stride == 0 => {
+                                // raw: lane l's word is sx[l] / 4 when below
+                                // the view's last whole word (raw_word_index)
+                                let n = usize::try_from(ext.size_bytes / 4).unwrap_or(usize::MAX);
+                                let n = n.min(own.len());
+                                let own = &mut own[..n];
+                                let span = warp.span.clone();
+                                let lanes = (active[span.clone()].iter().zip(&sx[span.clone()]))
+                                    .zip(sv[span.clone()].iter().zip(&sw[span]));
+                                for ((&a, &x), (&v, &v2)) in lanes {
+                                    let i = (x / 4) as usize;
+                                    if a != 0 && i < own.len() {
+                                        own[i] = mk(v, v2).combine(own[i]);
+                                    }
+                                }
+                            }
+                            (None, _, Some(own)) => {
+                                for l in warp.span.clone().filter(|&l| active[l] != 0) {
+                                    let i = view.word_index(sx[l], sy[l], 0);
+                                    if let Some(x) = i.and_then(|i| own.get_mut(i)) {
+                                        mk(sv[l], sw[l]).apply_plain(x);
+                                    }
+                                }
+                            }
+                            // one row of words at a step: the lanes zipped
+                            // with their words, without an index per lane
+                            // (cas_float_add's compare-exchanges)
+                            (Some(line), _, None)
+                                if line.step >= 1 && line.lanes.len() <= line.p =>
+                            {
+                                let l = line.lanes.clone();
+                                let at = words[line.first..].iter().step_by(line.step);
+                                let ops = sv[l.clone()].iter().zip(&sw[l.clone()]);
+                                let it = active[l.clone()].iter().zip(ops).zip(&mut r[l]);
+                                for (((&a, (&v, &v2)), r), word) in it.zip(at) {
+                                    let op: AtomicOp = mk(v, v2);
+                                    if a != 0 && (!no_ret || !op.is_identity()) {
+                                        *r = op.apply(word);
+                                    }
+                                }
+                            }
+                            (Some(line), _, None) => {
+                                line.each(|l, word| {
+                                    if active[l] != 0 {
+                                        if let Some(op) = lane_op(l) {
+                                            r[l] = op.apply(&words[word]);
+                                        }
+                                    }
+                                });
+                            }
+                            // raw or structured: the bounds set up once
+                            (None, Some(ext), None) => {
+                                for l in (0..w).filter(|&l| active[l] != 0) {
+                                    if let Some(op) = lane_op(l) {
+                                        let i = ext.word_index(sx[l], sy[l], 0);
+                                        r[l] =
+                                            i.and_then(|i| words.get(i)).map_or(0, |x| op.apply(x));
+                                    }
+                                }
+                            }
+                            (None, None, None) => {
+                                for l in (0..w).filter(|&l| active[l] != 0) {
+                                    if let Some(op) = lane_op(l) {
+                                        r[l] = view
+                                            .atomic(view.word_index(sx[l], sy[l], 0), op)
+                                            .unwrap_or(0);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    (_, None) => r[..w].fill(0),
+                }
+            }};
+        }
+        match kind {
+            AtomicKind::And => lane_loops!(|v, _| AtomicOp::And(v)),
+            AtomicKind::Or => lane_loops!(|v, _| AtomicOp::Or(v)),
+            AtomicKind::Xor => lane_loops!(|v, _| AtomicOp::Xor(v)),
+            AtomicKind::Add => lane_loops!(|v, _| AtomicOp::Add(v)),
+            AtomicKind::IMax => lane_loops!(|v, _| AtomicOp::IMax(v)),
+            AtomicKind::IMin => lane_loops!(|v, _| AtomicOp::IMin(v)),
+            AtomicKind::UMax => lane_loops!(|v, _| AtomicOp::UMax(v)),
+            AtomicKind::UMin => lane_loops!(|v, _| AtomicOp::UMin(v)),
+            AtomicKind::Exch => lane_loops!(|v, _| AtomicOp::Exchange(v)),
+            AtomicKind::CmpExch => lane_loops!(|v, w| AtomicOp::CompareExchange {
+                compare: v,
+                value: w,
+            }),
+        }
+        if let (Some(i), Some(words)) = (private, private_words) {
+            self.private[i].words = words;
+            self.private[i].dirty = true;
+        }
+        let failed = cas_failed(&r);
+        self.atomic_done(
+            warp,
+            kind,
+            ret,
+            res,
+            [sa_buf, sv_buf, sw_buf, sw2, r],
+            failed,
+        );
+    }
+
+    /// The end of [`GroupExecutor::atomic`]: profile counters (`failed`:
+    /// the compare-exchanges that failed), the returned value (`r[..W]`, to
+    /// every component of the destination), scratch back.
+    pub(super) fn atomic_done(
+        &mut self,
+        warp: &mut Warp,
+        kind: AtomicKind,
+        ret: Option<&Dst>,
+        res: Res,
+        [sa, sv, sw, sw2, mut r]: [Vec<u32>; 5],
+        failed: u64,
+    ) {
+        let w = self.w;
+        if self.prof.is_some() {
+            self.profile_mem(warp, res, 4, true, true);
+            if kind == AtomicKind::CmpExch {
+                let n = warp.active.iter().filter(|&&a| a != 0).count() as u64;
+                if let Some(p) = self.prof.as_deref_mut() {
+                    p.compare_exchanges += n;
+                    p.cas_failures += failed;
+                }
+            }
+        }
+        if let Some(d) = ret {
+            for c in 1..4 {
+                if d.mask & (1 << c) != 0 {
+                    r.copy_within(..w, c * w);
+                }
+            }
+            self.write(warp, d, &r);
+        }
+        self.sc.s[0] = sa;
+        self.sc.s[1] = sv;
+        self.sc.s[2] = sw;
+        self.sc.s[3] = sw2;
+        self.sc.r = r;
+    }
+}

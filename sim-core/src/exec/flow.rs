@@ -1,0 +1,337 @@
+//! Divergent control flow: the execution-mask stack, and lanes leaving a
+//! frame (`break`, `continue`, `ret`, fused exits) and coming back
+//! (`else`, `endif`, `endloop`, the next `case`).
+
+use super::*;
+
+impl<'p> GroupExecutor<'p> {
+    pub(super) fn frame_masks(&mut self, warp: &mut Warp) -> usize {
+        let need = (warp.frames.len() + 1) * 4 * self.w;
+        if warp.masks.len() < need {
+            warp.masks.resize(need, 0);
+        }
+        (warp.frames.len()) * 4 * self.w
+    }
+
+    pub(super) fn mask<'a>(&self, warp: &'a mut Warp, depth: usize, k: usize) -> &'a mut [u32] {
+        let start = (depth * 4 + k) * self.w;
+        &mut warp.masks[start..start + self.w]
+    }
+
+    /// `out[lane]` = all ones where component 0 of `src` is nonzero (`nz`)
+    /// or zero (`!nz`), else 0 (W words).
+    #[inline(always)]
+    pub(super) fn condition(
+        &mut self,
+        warp: &Warp,
+        b: &Bindings<'_>,
+        src: &Src,
+        nz: bool,
+        out: &mut [u32],
+    ) {
+        let mut buf = std::mem::take(&mut self.sc.s[0]);
+        let c = self.operand(warp, b, src, 0, &mut buf);
+        for (o, &c) in out.iter_mut().zip(c) {
+            *o = bool_mask((c != 0) == nz);
+        }
+        self.sc.s[0] = buf;
+    }
+
+    /// The lanes a `break`/`continue`/`ret`/`call`, conditional when `cond`
+    /// is given, applies to: `active & condition` (W words into `out`).
+    #[inline(always)]
+    pub(super) fn leaving(
+        &mut self,
+        warp: &Warp,
+        b: &Bindings<'_>,
+        cond: &Option<(Src, bool)>,
+        out: &mut [u32],
+    ) {
+        match cond {
+            None => out.copy_from_slice(&warp.active),
+            Some((src, nz)) => {
+                // the condition and the active lanes in one pass
+                let mut buf = std::mem::take(&mut self.sc.s[0]);
+                let c = self.operand(warp, b, src, 0, &mut buf);
+                let nz = *nz;
+                for ((o, &c), &a) in out.iter_mut().zip(c).zip(&warp.active) {
+                    *o = bool_mask((c != 0) == nz) & a;
+                }
+                self.sc.s[0] = buf;
+            }
+        }
+    }
+
+    /// Note whether every lane is active; if none is, jump to the next
+    /// instruction that can revive lanes.
+    #[inline]
+    pub(super) fn settle(&self, warp: &mut Warp) {
+        if !warp.note_active() {
+            self.revive(warp);
+        }
+    }
+
+    /// `settle` when no lane is active: resume a caller whose lanes have all
+    /// returned, else jump to where lanes can come back.
+    #[inline(never)]
+    pub(super) fn revive(&self, warp: &mut Warp) {
+        while let Some(&Frame::Call { return_pc }) = warp.frames.last() {
+            // Every lane of the call has returned: resume the caller with
+            // them and with the lanes that skipped a conditional call.
+            let base = (warp.frames.len() - 1) * 4 * self.w;
+            for l in 0..self.w {
+                warp.active[l] = warp.masks[base + l] | warp.masks[base + self.w + l];
+            }
+            warp.frames.pop();
+            warp.pc = return_pc as usize;
+            if warp.note_active() {
+                return;
+            }
+        }
+        match warp.frames.last() {
+            None => warp.done = true,
+            Some(Frame::Call { .. }) => {} // handled above
+            Some(Frame::If {
+                else_pc: Some(e),
+                in_else: false,
+                ..
+            }) => warp.pc = *e as usize,
+            Some(Frame::If { endif_pc, .. }) => warp.pc = *endif_pc as usize,
+            Some(Frame::Loop { end_pc, .. }) => warp.pc = *end_pc as usize,
+            Some(Frame::Switch { id }) => {
+                let labels = &self.prog.switches[*id as usize].labels;
+                let next = labels.iter().find(|&&p| p as usize >= warp.pc);
+                // endswitch is always the last label, so `next` exists
+                warp.pc = next.copied().unwrap_or(u32::MAX) as usize;
+            }
+        }
+    }
+
+    /// Remove `lanes` (in scratch r) from the masks of frames `from..` and from `active`.
+    #[inline(always)]
+    pub(super) fn retire_lanes(&self, warp: &mut Warp, from: usize, lanes: &[u32]) {
+        let w = self.w;
+        for d in from..warp.frames.len() {
+            for k in 0..3 {
+                let start = (d * 4 + k) * w;
+                for (m, &l) in warp.masks[start..start + w].iter_mut().zip(lanes) {
+                    *m &= !l;
+                }
+            }
+        }
+        for (a, &l) in warp.active.iter_mut().zip(lanes) {
+            *a &= !l;
+        }
+    }
+
+    /// `break`, `continue` and `ret` (conditional when `cond` is given): the
+    /// lanes `active & cond` leave `active`, are cleared from every frame
+    /// between here and the target, and join the target's collecting mask
+    /// (loop/switch break mask, loop continue mask) or, for `ret`, die.
+    #[inline(always)]
+    pub(super) fn leave(
+        &mut self,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+        cond: &Option<(Src, bool)>,
+        kind: Leave,
+    ) {
+        let w = self.w;
+        // a condition the same for every active lane: one lane decides
+        if let Some((src, nz)) = cond {
+            match self.uniform_condition(warp, b, src, *nz) {
+                Some(false) => return,
+                Some(true) => return self.leave(warp, b, &None, kind),
+                None => {}
+            }
+            if self.leave_innermost(warp, src, *nz, kind).is_some() {
+                return;
+            }
+        }
+        let mut lanes = std::mem::take(&mut self.sc.lanes);
+        self.leaving(warp, b, cond, &mut lanes[..w]);
+        if any_all(&lanes[..w]).0 {
+            let target = match kind {
+                Leave::Ret => warp
+                    .frames
+                    .iter()
+                    .rposition(|f| matches!(f, Frame::Call { .. })),
+                Leave::Break => warp
+                    .frames
+                    .iter()
+                    .rposition(|f| matches!(f, Frame::Loop { .. } | Frame::Switch { .. })),
+                Leave::Continue => warp
+                    .frames
+                    .iter()
+                    .rposition(|f| matches!(f, Frame::Loop { .. })),
+            };
+            match (kind, target) {
+                // `ret` in a subroutine: the lanes wait in the call frame.
+                (Leave::Ret, Some(t)) => {
+                    self.retire_lanes(warp, t + 1, &lanes[..w]);
+                    let m = self.mask(warp, t, 0);
+                    m.iter_mut().zip(&lanes).for_each(|(m, &l)| *m |= l);
+                }
+                // `ret` in the main program: the lanes end.
+                (Leave::Ret, None) => {
+                    self.retire_lanes(warp, 0, &lanes[..w]);
+                    for (a, &l) in warp.alive.iter_mut().zip(&lanes) {
+                        *a &= !l;
+                    }
+                }
+                (_, Some(t)) => {
+                    self.retire_lanes(warp, t + 1, &lanes[..w]);
+                    let k = if kind == Leave::Break { 0 } else { 1 };
+                    let m = self.mask(warp, t, k);
+                    m.iter_mut().zip(&lanes).for_each(|(m, &l)| *m |= l);
+                }
+                // Validation guarantees a target; should it ever be missing,
+                // stop the warp rather than loop forever.
+                (_, None) => warp.done = true,
+            }
+            self.settle(warp);
+        }
+        self.sc.lanes = lanes;
+    }
+
+    /// [`GroupExecutor::leave`] in one pass over the active span, for its
+    /// most common form: a `breakc` or `continuec` directly in its loop (or
+    /// a `breakc` directly in its switch), on an unmodified temp. The lanes
+    /// whose condition holds leave `active` and join the frame's break or
+    /// continue mask, as the general path does (no frame lies between, so
+    /// no other mask holds them). Returns whether some lane left; `None`,
+    /// having done nothing, when the form is another.
+    #[inline(always)]
+    pub(super) fn leave_innermost(
+        &mut self,
+        warp: &mut Warp,
+        src: &Src,
+        nz: bool,
+        kind: Leave,
+    ) -> Option<bool> {
+        let w = self.w;
+        let k = match (kind, warp.frames.last()) {
+            (Leave::Break, Some(Frame::Loop { .. } | Frame::Switch { .. })) => 0,
+            (Leave::Continue, Some(Frame::Loop { .. })) => 1,
+            _ => return None,
+        };
+        let (SrcKind::Temp(r), SrcMod::None) = (src.kind, src.modifier) else {
+            return None;
+        };
+        let t = warp.frames.len() - 1;
+        let row = (r as usize * 4 + src.swz[0] as usize) * w;
+        let span = warp.span.clone();
+        let Warp {
+            regs,
+            active,
+            masks,
+            ..
+        } = &mut *warp;
+        let (Some(c), Some(m)) = (
+            regs.get(row + span.start..row + span.end),
+            masks.get_mut((t * 4 + k) * w + span.start..(t * 4 + k) * w + span.end),
+        ) else {
+            return None;
+        };
+        let (mut left, mut some, mut all) = (0u32, 0u32, !0u32);
+        for ((a, m), &c) in active[span.clone()].iter_mut().zip(m).zip(c) {
+            // one load and one store of each word: reading `*a` back after
+            // storing it stalls on store forwarding of wide vectors
+            let was = *a;
+            let leaving = bool_mask((c != 0) == nz) & was;
+            let now = was & !leaving;
+            *a = now;
+            *m |= leaving;
+            left |= leaving;
+            some |= now;
+            all &= now;
+        }
+        if left != 0 {
+            let all = all != 0 && span == (0..w);
+            if !warp.note_any_all(some != 0, all) {
+                self.revive(warp);
+            }
+        }
+        Some(left != 0)
+    }
+
+    /// `if_nz c` / `break` (or `continue`) / `endif` ([`fused_leaves`]) as
+    /// one `breakc_nz c` (`continuec_nz c`) directly in its loop
+    /// ([`GroupExecutor::leave_innermost`]): the lanes it leaves with, the
+    /// lanes it goes on with, and where, are those of the three
+    /// instructions. Called with the `if` counted; the `break` (when some
+    /// lane takes it) and the `endif` are counted as the loop would have
+    /// counted them, in the statistics, the profile (the `break` issues
+    /// with the lanes that take it, the `endif` with none: no lane comes
+    /// through the branch to it) and the watchdog, which must have room for them
+    /// (else the loop runs the three, so that its checks fall where they
+    /// would). Returns false, having done nothing, when the form is
+    /// another. (Inlined into the interpreter loop, so that its lane loop
+    /// is compiled for the loop's instruction set.)
+    #[inline(always)]
+    pub(super) fn leave_fused(
+        &mut self,
+        warp: &mut Warp,
+        (cond, nz): (&Src, bool),
+        kind: Leave,
+        endif_pc: u32,
+    ) -> bool {
+        if self.until_check <= 3 {
+            return false;
+        }
+        let before = if self.prof.is_some() {
+            warp.active_count()
+        } else {
+            0
+        };
+        let at = warp.pc;
+        // past the `endif`, unless every lane leaves (then `revive` sends
+        // the warp to the loop's end, as the `endif` would have)
+        warp.pc = endif_pc as usize + 1;
+        let Some(left) = self.leave_innermost(warp, cond, nz, kind) else {
+            warp.pc = at;
+            return false;
+        };
+        let n = 1 + u64::from(left);
+        self.stats.warp_instructions += n;
+        self.until_check -= n as u32;
+        if let Some(p) = self.prof.as_deref_mut() {
+            // the `break` issues with the lanes that take it; the `endif`
+            // with none, as no lane comes through the branch to it
+            let took = before - warp.active_count();
+            p.lanes_by_pc[at] += took;
+            p.warp_instructions += n;
+            p.active_lanes += took;
+            p.lane_slots += n * self.w as u64;
+        }
+        true
+    }
+
+    /// Whether the current instruction's condition `src` (true when
+    /// nonzero, for `nz`) holds, when the analysis knows it is the same for
+    /// every active lane: read from the first active lane only. `None` when
+    /// it is not known uniform or no lane is active.
+    pub(super) fn uniform_condition(
+        &mut self,
+        warp: &Warp,
+        b: &Bindings<'_>,
+        src: &Src,
+        nz: bool,
+    ) -> Option<bool> {
+        let l0 = warp.span.start;
+        if !self.facts_here(warp).uniform_cond || warp.span.is_empty() {
+            return None;
+        }
+        let mut buf = std::mem::take(&mut self.sc.s[0]);
+        let c = self.operand(warp, b, src, 0, &mut buf);
+        let taken = (c[l0] != 0) == nz;
+        debug_assert!(
+            warp.span
+                .clone()
+                .all(|l| warp.active[l] == 0 || (c[l] != 0) == (c[l0] != 0)),
+            "a uniform condition differs between lanes"
+        );
+        self.sc.s[0] = buf;
+        Some(taken)
+    }
+}

@@ -1,0 +1,407 @@
+//! Loads and stores on UAVs, SRVs and TGSM (FS §7.14; `reference/sm5-compute-isa.md`):
+//! lane by lane in lane order, or as lines (`FastPaths::MEMORY_LINES`,
+//! `lines.rs`), with bounds as each view defines them.
+
+use super::*;
+
+/// Address of a buffer view's words: which buffer it is.
+pub(super) fn buffer_address(v: &BufferView<'_>) -> usize {
+    v.buffer().words().as_ptr().addr()
+}
+
+/// Bytes of one element of a typed buffer view (16 when unknown).
+pub(super) fn typed_bytes(view: Option<BufferView<'_>>) -> u64 {
+    match view.map(|v| v.kind()) {
+        Some(ViewKind::Typed { format }) => format.size_bytes() as u64,
+        _ => 16,
+    }
+}
+
+impl<'p> GroupExecutor<'p> {
+    pub(super) fn view<'b>(b: &Bindings<'b>, res: Res) -> Option<BufferView<'b>> {
+        match res {
+            Res::Srv(s) => b.srv(s),
+            Res::Uav(s) => b.uav(s),
+            _ => None,
+        }
+    }
+
+    /// Report a memory instruction's accesses to the checker: for each
+    /// active lane, dwords `ks` at address (`a`, `b`) — byte offset; or
+    /// structure index and byte offset; or a typed element — with the values
+    /// stored (`values[i·W + lane]` for dword `ks[i]`). SRVs are read-only;
+    /// texture UAVs go through [`Self::check_texture`].
+    #[cold]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn check_mem(
+        &mut self,
+        warp: &Warp,
+        res: Res,
+        view: Option<BufferView<'_>>,
+        op: MemOp,
+        a: &[u32],
+        b: Option<&[u32]>,
+        ks: &[u32],
+        values: Option<&[u32]>,
+    ) {
+        let w = self.w;
+        let pc = warp.pc as u32 - 1;
+        let Some(ck) = self.check.as_deref_mut() else {
+            return;
+        };
+        let space = match (res, view) {
+            (Res::Tgsm(g), _) => Space::Tgsm(g),
+            (Res::Uav(u), Some(_)) => Space::Uav(u),
+            _ => return,
+        };
+        for l in 0..w {
+            if warp.active[l] == 0 {
+                continue;
+            }
+            let (x, y) = (a[l], b.map_or(0, |b| b[l]));
+            for (i, &k) in ks.iter().enumerate() {
+                let word = match (res, view) {
+                    (Res::Tgsm(g), _) => self.tgsm.word_index(g, x, y, k),
+                    (_, Some(v)) => match v.kind() {
+                        // typed views are shadowed per element
+                        ViewKind::Typed { .. } => (k == 0 && x < v.bufinfo()).then_some(x as usize),
+                        _ => v.word_index(x, y, k),
+                    },
+                    (_, None) => None,
+                };
+                let value = values.map_or(0, |v| v[i * w + l]);
+                ck.access(pc, space, op, warp.flat[l], word, (x, y, k), value);
+            }
+        }
+    }
+
+    /// The bounds of a raw or structured access to `res`: its TGSM region's
+    /// or its raw/structured `view`'s (None: undeclared region, unbound or
+    /// typed view).
+    pub(super) fn bounds(&self, res: Res, view: Option<BufferView<'_>>) -> Option<Extent> {
+        match res {
+            Res::Tgsm(g) => self.tgsm.region(g).map(|(e, _)| e),
+            _ => view.and_then(|v| v.extent()),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn load(
+        &mut self,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+        dst: &Dst,
+        a: &Src,
+        off: Option<&Src>,
+        res: Res,
+        swz: [u8; 4],
+    ) {
+        let w = self.w;
+        let mut ba = std::mem::take(&mut self.sc.s[0]);
+        let mut bb = std::mem::take(&mut self.sc.s[1]);
+        let mut r = std::mem::take(&mut self.sc.r);
+        let wr: &Warp = warp;
+        let sa = self.operand(wr, b, a, 0, &mut ba);
+        let sb: &[u32] = match off {
+            Some(off) => self.operand(wr, b, off, 0, &mut bb),
+            None => zeros(w, &mut bb),
+        };
+        // The memory kind and bounds are decided once per instruction, not per lane.
+        let view = Self::view(b, res);
+        if self.check.is_some() {
+            let mut ks = [0u32; 4];
+            let mut n = 0;
+            for c in 0..4 {
+                if dst.mask & (1 << c) != 0 {
+                    ks[n] = swz[c] as u32;
+                    n += 1;
+                }
+            }
+            self.check_mem(wr, res, view, MemOp::Read, sa, Some(sb), &ks[..n], None);
+        }
+        if self.prof.is_some() {
+            let bytes = 4 * (dst.mask & 0xf).count_ones() as u64;
+            self.profile_mem(wr, res, bytes, false, false);
+        }
+        let active = &wr.active;
+        // A coalesced or uniform access (every lane, active or not, on one
+        // line of words in bounds) is read without per-lane bounds arithmetic;
+        // the inactive lanes' values are dropped by `write`.
+        let k_max = (0..4)
+            .filter(|c| dst.mask & (1 << c) != 0)
+            .map(|c| swz[c] as u32)
+            .max()
+            .unwrap_or(0);
+        let tgsm = match res {
+            Res::Tgsm(g) => self.tgsm.region(g),
+            _ => None,
+        };
+        let ext = self.bounds(res, view);
+        let row = self.prog.thread_group[0] as usize;
+        let steps = self.facts_here(wr).addr;
+        let line = ext.and_then(|e| {
+            line_of(
+                self.fast_paths.contains(FastPaths::MEMORY_LINES),
+                wr,
+                e,
+                (sa, sb),
+                k_max,
+                row,
+                steps,
+            )
+        });
+        // A full warp reading a buffer on one line of words into a temp:
+        // straight into the register file, lane by lane over the words.
+        if let (Some(line), true, DstKind::Temp(reg), Some(v), false) =
+            (&line, wr.full, dst.kind, view, matches!(res, Res::Tgsm(_)))
+        {
+            // (not for one lane: a warp of one lane takes the general path,
+            // which tests compare this one with)
+            if (2..=line.p).contains(&line.lanes.len()) && reg < self.prog.temps {
+                let words = v.buffer().words();
+                let n = line.lanes.len();
+                let rows = &mut warp.regs[reg as usize * 4 * w..(reg as usize * 4 + 4) * w];
+                load_line(words, line.first, line.step, n, dst.mask, swz, rows, w);
+                self.sc.s[0] = ba;
+                self.sc.s[1] = bb;
+                self.sc.r = r;
+                return;
+            }
+        }
+        for c in 0..4 {
+            if dst.mask & (1 << c) == 0 {
+                continue;
+            }
+            let k = swz[c] as u32;
+            let out = &mut r[c * w..(c + 1) * w];
+            match (res, view) {
+                (Res::Tgsm(_), _) => {
+                    let Some((ext, words)) = tgsm else {
+                        out.fill(0);
+                        continue;
+                    };
+                    if let Some(line) = &line {
+                        let (k, step) = (k as usize, line.step);
+                        for (base, out) in line.rows(&mut out[line.lanes.clone()]) {
+                            let base = base + k;
+                            match step {
+                                1 => out.copy_from_slice(&words[base..base + out.len()]),
+                                0 => out.fill(words[base]),
+                                _ => {
+                                    for (c, o) in out.iter_mut().enumerate() {
+                                        *o = words[base + step * c];
+                                    }
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                    for (l, o) in out.iter_mut().enumerate() {
+                        if active[l] != 0 {
+                            let i = ext.word_index(sa[l], sb[l], k);
+                            *o = i.and_then(|i| words.get(i)).copied().unwrap_or(0);
+                        }
+                    }
+                }
+                (_, Some(v)) => match ext {
+                    Some(ext) => {
+                        let words = v.buffer().words();
+                        if let Some(line) = &line {
+                            let (k, step) = (k as usize, line.step);
+                            for (base, out) in line.rows(&mut out[line.lanes.clone()]) {
+                                for (c, o) in out.iter_mut().enumerate() {
+                                    *o = words[base + k + step * c]
+                                        .load(sim_mem::sync::Ordering::Relaxed);
+                                }
+                            }
+                            continue;
+                        }
+                        for (l, o) in out.iter_mut().enumerate() {
+                            if active[l] != 0 {
+                                let i = ext.word_index(sa[l], sb[l], k);
+                                *o = i
+                                    .and_then(|i| words.get(i))
+                                    .map_or(0, |x| x.load(sim_mem::sync::Ordering::Relaxed));
+                            }
+                        }
+                    }
+                    None => {
+                        for (l, o) in out.iter_mut().enumerate() {
+                            if active[l] != 0 {
+                                *o = v.load(v.word_index(sa[l], sb[l], k));
+                            }
+                        }
+                    }
+                },
+                (_, None) => out.fill(0),
+            }
+        }
+        self.write(warp, dst, &r);
+        self.sc.s[0] = ba;
+        self.sc.s[1] = bb;
+        self.sc.r = r;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn store(
+        &mut self,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+        res: Res,
+        count: u8,
+        a: &Src,
+        off: Option<&Src>,
+        value: &Src,
+    ) {
+        let w = self.w;
+        let mut ba = std::mem::take(&mut self.sc.s[0]);
+        let mut bb = std::mem::take(&mut self.sc.s[1]);
+        let mut sv = std::mem::take(&mut self.sc.s[2]);
+        let wr: &Warp = warp;
+        let sa = self.operand(wr, b, a, 0, &mut ba);
+        let sb: &[u32] = match off {
+            Some(off) => self.operand(wr, b, off, 0, &mut bb),
+            None => zeros(w, &mut bb),
+        };
+        let view = Self::view(b, res);
+        if self.prof.is_some() {
+            self.profile_mem(wr, res, 4 * count as u64, true, false);
+        }
+        // A coalesced or uniform store skips the per-lane bounds arithmetic
+        // (`line`); the order stays lane by lane, each lane's dwords in
+        // order, so a later lane wins a collision.
+        let full = wr.full;
+        let ext = self.bounds(res, view);
+        let row = self.prog.thread_group[0] as usize;
+        let steps = self.facts_here(wr).addr;
+        let line = ext.and_then(|e| {
+            line_of(
+                self.fast_paths.contains(FastPaths::MEMORY_LINES),
+                wr,
+                e,
+                (sa, sb),
+                count as u32 - 1,
+                row,
+                steps,
+            )
+        });
+        // A full warp storing a temp's first components, in order and
+        // unmodified, to a buffer on one line of words whose lanes' dwords
+        // do not overlap: straight from the register file.
+        let in_order = value.swz.iter().zip(0..count).all(|(&s, c)| s == c);
+        let direct = match value.kind {
+            SrcKind::Temp(reg)
+                if reg < self.prog.temps && value.modifier == SrcMod::None && in_order =>
+            {
+                Some(reg as usize)
+            }
+            _ => None,
+        };
+        if let (Some(line), Some(v), Some(reg), true, None) =
+            (&line, view, direct, full, self.check.as_ref())
+        {
+            let (n, count) = (line.lanes.len(), count as usize);
+            if !matches!(res, Res::Tgsm(_)) && (2..=line.p).contains(&n) && line.step >= count {
+                let rows = &wr.regs[reg * 4 * w..(reg * 4 + count) * w];
+                store_line(v.buffer().words(), line.first, line.step, n, rows, w);
+                self.sc.s[0] = ba;
+                self.sc.s[1] = bb;
+                self.sc.s[2] = sv;
+                return;
+            }
+        }
+        self.fetch(wr, b, value, (1u8 << count) - 1, &mut sv);
+        if self.check.is_some() {
+            let ks = [0, 1, 2, 3];
+            let ks = &ks[..count as usize];
+            self.check_mem(wr, res, view, MemOp::Write, sa, Some(sb), ks, Some(&sv));
+        }
+        let active = &wr.active;
+        match (res, view) {
+            (Res::Tgsm(g), _) => {
+                if let Some((ext, words)) = self.tgsm.region_mut(g) {
+                    if let Some(line) = line {
+                        let one_row = line.lanes.len() <= line.p;
+                        if line.step == 1 && count == 1 && (one_row || line.row_step >= line.p) {
+                            // one word per lane, rows apart: no collisions, a
+                            // (masked) copy per row
+                            let (v, m) = (&sv[line.lanes.clone()], &active[line.lanes.clone()]);
+                            let mut i = 0;
+                            for r in 0..line.lanes.len().div_ceil(line.p) {
+                                let base = line.first + line.row_step * r;
+                                let n = line.p.min(line.lanes.len() - i);
+                                let d = &mut words[base..base + n];
+                                let (v, m) = (&v[i..i + n], &m[i..i + n]);
+                                if full {
+                                    d.copy_from_slice(v);
+                                } else {
+                                    blend(d, v, m);
+                                }
+                                i += n;
+                            }
+                        } else {
+                            line.each(|l, word| {
+                                if active[l] != 0 {
+                                    for k in 0..count as usize {
+                                        words[word + k] = sv[k * w + l];
+                                    }
+                                }
+                            });
+                        }
+                    } else {
+                        for l in 0..w {
+                            if active[l] == 0 {
+                                continue;
+                            }
+                            for k in 0..count as usize {
+                                let i = ext.word_index(sa[l], sb[l], k as u32);
+                                if let Some(x) = i.and_then(|i| words.get_mut(i)) {
+                                    *x = sv[k * w + l];
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            (_, Some(view)) => {
+                let apart = |l: &Line| full && l.lanes.len() <= l.p && l.step >= count as usize;
+                if let Some(line) = line.as_ref().filter(|l| apart(l)) {
+                    // a full warp whose lanes' dwords do not overlap, in one
+                    // row: lane by lane over one slice of the buffer
+                    let words = view.buffer().words();
+                    let (n, count) = (line.lanes.len(), count as usize);
+                    let region = &words[line.first..line.first + line.step * (n - 1) + count];
+                    let chunks = region.chunks(line.step.max(1));
+                    for (l, lane) in line.lanes.clone().zip(chunks) {
+                        for (k, x) in lane[..count].iter().enumerate() {
+                            x.store(sv[k * w + l], sim_mem::sync::Ordering::Relaxed);
+                        }
+                    }
+                } else if let Some(line) = line {
+                    let words = view.buffer().words();
+                    line.each(|l, word| {
+                        if active[l] != 0 {
+                            for k in 0..count as usize {
+                                words[word + k]
+                                    .store(sv[k * w + l], sim_mem::sync::Ordering::Relaxed);
+                            }
+                        }
+                    });
+                } else {
+                    for l in 0..w {
+                        if active[l] == 0 {
+                            continue;
+                        }
+                        for k in 0..count as usize {
+                            view.store(view.word_index(sa[l], sb[l], k as u32), sv[k * w + l]);
+                        }
+                    }
+                }
+            }
+            (_, None) => {}
+        }
+        self.sc.s[0] = ba;
+        self.sc.s[1] = bb;
+        self.sc.s[2] = sv;
+    }
+}

@@ -1,0 +1,154 @@
+//! What a run counts: [`ExecStats`] always, [`Profile`] under `--profile`.
+
+use super::*;
+
+/// Counters of one executor, summed over the groups it ran.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ExecStats {
+    /// Warp-instructions executed (one per instruction per warp, however many lanes were active).
+    pub warp_instructions: u64,
+    /// Thread groups run.
+    pub groups: u64,
+    /// Barriers (`sync_*_t`) completed, counted once per group.
+    pub barriers: u64,
+    /// Threads ended by `abort`.
+    pub aborted_threads: u64,
+    /// `debug_break` instructions executed, per thread.
+    pub debug_breaks: u64,
+}
+
+/// Throughput counters of one executor (`sm5sim run --profile`), kept only
+/// when profiling is switched on ([`GroupExecutor::set_profiling`]): a plain
+/// run tests one `Option` per warp-instruction and per memory instruction.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Profile {
+    /// Per instruction (program counter): lane-instructions executed, i.e.
+    /// the active lanes when it issued, summed over warp-instructions.
+    pub lanes_by_pc: Vec<u64>,
+    /// Warp-instructions executed.
+    pub warp_instructions: u64,
+    /// Lane slots issued: warp-instructions × warp width.
+    pub lane_slots: u64,
+    /// Lane-instructions executed (the sum of `lanes_by_pc`).
+    pub active_lanes: u64,
+    /// Atomic operations (per lane; `imm_atomic_*` and `atomic_*`, UAV or TGSM).
+    pub atomics: u64,
+    /// Of those, compare-exchanges.
+    pub compare_exchanges: u64,
+    /// Compare-exchanges that failed (the value found differed from the
+    /// comparand): a shader's CAS loop retries once per failure.
+    pub cas_failures: u64,
+    /// TGSM bytes read (loads, and 4 per atomic).
+    pub tgsm_read: u64,
+    /// TGSM bytes written (stores, and 4 per atomic).
+    pub tgsm_written: u64,
+    /// UAV bytes read (raw, structured and typed buffer loads; 4 per atomic).
+    pub uav_read: u64,
+    /// UAV bytes written (raw, structured and typed buffer stores; 4 per atomic).
+    pub uav_written: u64,
+    /// SRV bytes read (raw, structured and typed buffer loads).
+    pub srv_read: u64,
+}
+
+impl Profile {
+    pub(super) fn new(prog: &Program) -> Self {
+        Self {
+            lanes_by_pc: vec![0; prog.code.len()],
+            ..Self::default()
+        }
+    }
+
+    /// Add `other`'s counters (of the same program) to these.
+    pub fn merge(&mut self, other: &Profile) {
+        if self.lanes_by_pc.len() < other.lanes_by_pc.len() {
+            self.lanes_by_pc.resize(other.lanes_by_pc.len(), 0);
+        }
+        for (a, b) in self.lanes_by_pc.iter_mut().zip(&other.lanes_by_pc) {
+            *a += b;
+        }
+        self.warp_instructions += other.warp_instructions;
+        self.lane_slots += other.lane_slots;
+        self.active_lanes += other.active_lanes;
+        self.atomics += other.atomics;
+        self.compare_exchanges += other.compare_exchanges;
+        self.cas_failures += other.cas_failures;
+        self.tgsm_read += other.tgsm_read;
+        self.tgsm_written += other.tgsm_written;
+        self.uav_read += other.uav_read;
+        self.uav_written += other.uav_written;
+        self.srv_read += other.srv_read;
+    }
+
+    /// SIMD efficiency: active lanes / warp width over all executed
+    /// warp-instructions (1.0 when nothing ran).
+    pub fn simd_efficiency(&self) -> f64 {
+        if self.lane_slots == 0 {
+            1.0
+        } else {
+            self.active_lanes as f64 / self.lane_slots as f64
+        }
+    }
+
+    /// Lane-instructions per opcode mnemonic (`mad`, `ld_structured`, …;
+    /// without modifiers such as `_sat`), most executed first, ties by name.
+    pub fn by_opcode(&self, prog: &Program) -> Vec<(String, u64)> {
+        let names: HashMap<u32, &'static str> = prog
+            .decoded
+            .instructions
+            .iter()
+            .map(|i| (i.offset, i.opcode.mnemonic()))
+            .collect();
+        let mut sums: std::collections::BTreeMap<&'static str, u64> = Default::default();
+        for (pc, &n) in self.lanes_by_pc.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let name = prog
+                .code
+                .get(pc)
+                .and_then(|op| names.get(&op.token).copied())
+                .unwrap_or("?");
+            *sums.entry(name).or_default() += n;
+        }
+        let mut v: Vec<(String, u64)> = sums.into_iter().map(|(k, n)| (k.to_string(), n)).collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        v
+    }
+}
+
+impl<'p> GroupExecutor<'p> {
+    /// Profiling: `bytes` per active lane read (`write` false) or written
+    /// at `res`, and `atomics` per active lane (an atomic reads and writes 4).
+    pub(super) fn profile_mem(
+        &mut self,
+        warp: &Warp,
+        res: Res,
+        bytes: u64,
+        write: bool,
+        atomic: bool,
+    ) {
+        let Some(p) = self.prof.as_deref_mut() else {
+            return;
+        };
+        let n = warp.active_count();
+        let (r, wr) = if atomic {
+            p.atomics += n;
+            (n * 4, n * 4)
+        } else if write {
+            (0, n * bytes)
+        } else {
+            (n * bytes, 0)
+        };
+        match res {
+            Res::Tgsm(_) => {
+                p.tgsm_read += r;
+                p.tgsm_written += wr;
+            }
+            Res::Srv(_) | Res::SrvTexture(_) => p.srv_read += r,
+            _ => {
+                p.uav_read += r;
+                p.uav_written += wr;
+            }
+        }
+    }
+}

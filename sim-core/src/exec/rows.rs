@@ -1,0 +1,499 @@
+//! Row ALU (`FastPaths::ROW_ALU`): component-wise ALU instructions resolved
+//! once per program into rows of the warp's register arena (registers,
+//! literals, system values, constant-buffer words) and run by a per-ISA lane
+//! kernel of `crate::lanes`, with the flushes that `crate::analysis::flushed`
+//! shows needless skipped. The register entry is in `README.md`.
+
+use super::*;
+
+/// Where a pre-resolved source's W lane values are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Row {
+    /// word offset of a temp component in the warp's register file
+    Temp(u32),
+    /// word offset of an immediate's W copies among the immediate rows
+    /// ([`Arena::imm`])
+    Imm(u32),
+    /// vThreadID component
+    Tid(u8),
+    /// vThreadIDInGroup component
+    Tig(u8),
+    /// vThreadIDInGroupFlattened
+    Flat,
+    /// vThreadGroupID component (uniform: filled per instruction)
+    Group(u8),
+    /// a constant-buffer word at an immediate index (uniform: filled per instruction)
+    Cb { slot: u32, word: u64 },
+}
+
+/// A source of one destination component of a [`FastAlu`]: the swizzle
+/// applied, the modifier still to apply (immediates are pre-modified).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct FastSrc {
+    pub(super) row: Row,
+    pub(super) modifier: SrcMod,
+}
+
+/// One destination component: its word offset in the register file and its
+/// sources.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct FastComp {
+    pub(super) dst: u32,
+    pub(super) src: [FastSrc; 4],
+}
+
+/// An ALU instruction into a temp whose sources are temps,
+/// immediates, system values or immediately indexed constant-buffer words,
+/// resolved once per executor: per destination component, the lane kernel
+/// and where each source's lane values are; then lowered onto the warps'
+/// arena ([`RowAlu`]). The hot path of every shader; the general
+/// [`GroupExecutor::alu`] handles everything else, with kernels made from
+/// the same lane functions (`lanes::lane_ops!`).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FastAlu {
+    pub(super) op: LaneOp,
+    pub(super) sat: bool,
+    /// every source word is flushed (`crate::analysis::flushed`): the row kernel is
+    /// [`LaneOp::flushed_rows`]
+    pub(super) flushed: bool,
+    /// the destination is dead wherever a lane inactive here resumes
+    /// (`crate::analysis::liveness`): a partial warp's lanes are written unblended
+    pub(super) unmasked: bool,
+    /// destination components: `comps[..n].dst`; a dot product's terms'
+    /// sources are `comps[..op.dot].src[..2]`
+    pub(super) n: u8,
+    pub(super) comps: [FastComp; 4],
+}
+
+/// Where a warp's rows lie in its arena (`Warp::regs`), in words: the
+/// register file (`temps`·4 rows) first, then the system values (`sys`:
+/// vThreadID.xyz, vThreadIDInGroup.xyz, vThreadGroupID.xyz,
+/// vThreadIDInGroupFlattened), the immediate rows of the fast ALU
+/// instructions (`imm`), and [`SCRATCH_ROWS`] scratch rows (`scratch`):
+/// every operand of a [`RowAlu`] is a row of one slice.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Arena {
+    pub(super) w: usize,
+    pub(super) sys: usize,
+    pub(super) imm: usize,
+    pub(super) scratch: usize,
+    pub(super) len: usize,
+}
+
+impl Arena {
+    pub(super) fn new(prog: &Program, w: usize, imm_words: usize) -> Self {
+        let sys = prog.temps as usize * 4 * w;
+        let imm = sys + 10 * w;
+        let scratch = imm + imm_words;
+        Arena {
+            w,
+            sys,
+            imm,
+            scratch,
+            len: scratch + SCRATCH_ROWS * w,
+        }
+    }
+}
+
+/// A [`FastAlu`] lowered onto a warp's [`Arena`]: its row kernel and the
+/// [`RowArgs`] of each row it computes.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct RowAlu {
+    pub(super) rows: RowKernel,
+    /// the rows computed: one per destination component, or a dot
+    /// product's one sum
+    pub(super) comps: [RowArgs; 4],
+    pub(super) n: u8,
+    /// `comps[k].out` is destination component k's row: no component
+    /// reads a destination row written before it (and a dot product has
+    /// one destination). Else they are scratch rows, moved to the
+    /// destinations by `moves` once all are computed.
+    pub(super) direct: bool,
+    pub(super) moves: [RowArgs; 4],
+    pub(super) n_moves: u8,
+    /// the `mov` row kernel
+    pub(super) mov: RowKernel,
+    /// [`FastAlu::unmasked`]
+    pub(super) unmasked: bool,
+    /// constant-buffer words to fill scratch rows with first: (row, slot,
+    /// word, modifier)
+    pub(super) splats: [(u32, u32, u64, SrcMod); 4],
+    pub(super) n_splats: u8,
+}
+
+/// The bits of a source modifier ([`SrcBits`]); `None` for the integer
+/// absolute value, which they cannot express.
+pub(super) fn src_bits(m: SrcMod) -> Option<SrcBits> {
+    let (and, xor, add) = match m {
+        SrcMod::FNeg => (!0, 0x8000_0000, 0),
+        SrcMod::FAbs => (0x7fff_ffff, 0, 0),
+        SrcMod::FAbsNeg => (0x7fff_ffff, 0x8000_0000, 0),
+        SrcMod::INeg => (!0, !0, 1),
+        SrcMod::IAbs | SrcMod::IAbsNeg => return None,
+        // the double modifiers never reach a fast instruction
+        SrcMod::None | SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg => (!0, 0, 0),
+    };
+    Some(SrcBits { and, xor, add })
+}
+
+/// Whether an operand of `prog` (or one of its relative indices) is
+/// vThreadGroupID: else the executor does not keep its rows.
+pub(super) fn reads_group_id(prog: &Program) -> bool {
+    fn any(o: &crate::ir::Operand) -> bool {
+        o.ty == crate::ir::OperandType::InputThreadGroupId
+            || o.indices.iter().filter_map(|i| i.rel.as_deref()).any(any)
+    }
+    prog.decoded
+        .instructions
+        .iter()
+        .any(|i| i.operands.iter().any(any))
+}
+
+/// Which of vThreadID.xyz (bits 0–2) and vThreadGroupID.xyz (bits 3–5)
+/// the fast ALU instructions read: the arena rows a new batch refreshes.
+pub(super) fn per_batch_rows(fast: &[Option<FastAlu>]) -> u8 {
+    let mut used = 0;
+    for f in fast.iter().flatten() {
+        let (comps, arity) = match f.op.dot {
+            0 => (&f.comps[..f.n as usize], f.op.arity as usize),
+            d => (&f.comps[..d as usize], 2),
+        };
+        for s in comps.iter().flat_map(|c| &c.src[..arity]) {
+            match s.row {
+                Row::Tid(k) => used |= 1 << k,
+                Row::Group(k) => used |= 8 << k,
+                _ => {}
+            }
+        }
+    }
+    used
+}
+
+/// `f` on the rows of arena `l`; `None` when it needs more than four
+/// constant-buffer rows, a source has an integer `abs` modifier, or an
+/// offset does not fit in 32 bits.
+pub(super) fn lower(f: &FastAlu, l: &Arena) -> Option<RowAlu> {
+    let w = l.w;
+    let row = |i: usize| u32::try_from(i).ok();
+    let mut splats = [(0, 0, 0, SrcMod::None); 4];
+    let mut n_splats = 0;
+    let mut place = |s: &FastSrc| -> Option<(u32, SrcBits)> {
+        let at = match s.row {
+            Row::Temp(o) => o as usize,
+            Row::Imm(o) => l.imm + o as usize,
+            Row::Tid(k) => l.sys + k as usize * w,
+            Row::Tig(k) => l.sys + (3 + k as usize) * w,
+            Row::Group(k) => l.sys + (6 + k as usize) * w,
+            Row::Flat => l.sys + 9 * w,
+            Row::Cb { slot, word } => {
+                let key = (slot, word, s.modifier);
+                let found = splats[..n_splats]
+                    .iter()
+                    .position(|&(_, sl, wd, m)| (sl, wd, m) == key);
+                let k = match found {
+                    Some(k) => k,
+                    None if n_splats < 4 => {
+                        let r = row(l.scratch + n_splats * w)?;
+                        splats[n_splats] = (r, slot, word, s.modifier);
+                        n_splats += 1;
+                        n_splats - 1
+                    }
+                    None => return None,
+                };
+                // the modifier is applied when filling the row
+                return Some((splats[k].0, SrcBits::NONE));
+            }
+        };
+        Some((row(at)?, src_bits(s.modifier)?))
+    };
+    let none = RowArgs {
+        out: 0,
+        spare: row(l.scratch + 8 * w)?,
+        src: [0; 8],
+        mods: [SrcBits::NONE; 8],
+        modified: false,
+        sat: f.sat,
+    };
+    let arity = f.op.arity as usize;
+    let dot = f.op.dot as usize;
+    let n = f.n as usize;
+    let mut comps = [none; 4];
+    let computed = if dot > 0 { 1 } else { n };
+    for (k, a) in comps.iter_mut().enumerate().take(computed) {
+        let srcs: Vec<&FastSrc> = if dot > 0 {
+            f.comps[..dot].iter().flat_map(|c| &c.src[..2]).collect()
+        } else {
+            f.comps[k].src[..arity].iter().collect()
+        };
+        for (i, s) in srcs.into_iter().enumerate() {
+            let (o, bits) = place(s)?;
+            a.src[i] = o;
+            a.mods[i] = bits;
+            a.modified |= bits != SrcBits::NONE;
+        }
+    }
+    // a source 1 that is the destination row and commutes with source 0
+    // becomes source 0: the row kernels read it through the destination's
+    // slice then (`lanes::row_body`), without a copy
+    if dot == 0 && f.op.commutes && f.op.arity >= 2 {
+        for (k, a) in comps.iter_mut().enumerate().take(computed) {
+            if a.src[1] == f.comps[k].dst && a.src[0] != a.src[1] {
+                a.src.swap(0, 1);
+                a.mods.swap(0, 1);
+            }
+        }
+    }
+    let dst = |k: usize| f.comps[k].dst;
+    // component k reads none of the destination rows written before it
+    // (its own it may read: a row kernel reads a lane before writing it)
+    let reads_no_earlier = |k: usize| {
+        let written: Vec<u32> = (0..k).map(dst).collect();
+        comps[k].src[..arity].iter().all(|o| !written.contains(o))
+    };
+    let direct = if dot > 0 {
+        n == 1
+    } else {
+        (0..n).all(reads_no_earlier)
+    };
+    let mut moves = [none; 4];
+    let mut n_moves = 0;
+    if direct {
+        for (k, a) in comps.iter_mut().enumerate().take(computed) {
+            a.out = dst(k);
+        }
+    } else {
+        for (k, a) in comps.iter_mut().enumerate().take(computed) {
+            a.out = row(l.scratch + (4 + k) * w)?;
+        }
+        for (k, m) in moves.iter_mut().enumerate().take(n) {
+            m.out = dst(k);
+            m.src[0] = comps[if dot > 0 { 0 } else { k }].out;
+            m.sat = false;
+        }
+        n_moves = n as u8;
+    }
+    Some(RowAlu {
+        rows: if f.flushed {
+            f.op.flushed_rows
+        } else {
+            f.op.rows
+        },
+        comps,
+        n: computed as u8,
+        direct,
+        moves,
+        n_moves,
+        mov: lane_op(AluOp::Mov).rows,
+        unmasked: f.unmasked,
+        splats,
+        n_splats: n_splats as u8,
+    })
+}
+
+/// The pre-resolved ALU instructions of `prog` for warps of `w` lanes: per
+/// pc, the [`FastAlu`] form of an instruction that has one (else `None`),
+/// and the immediate rows they read (W copies of each distinct value).
+pub(super) fn resolve_fast(prog: &Program, w: usize) -> (Vec<Option<FastAlu>>, Vec<u32>) {
+    let mut imm: Vec<u32> = Vec::new();
+    let mut seen: HashMap<u32, u32> = HashMap::new();
+    let mut fast = Vec::with_capacity(prog.code.len());
+    let facts = prog.info();
+    let (flushed, unmasked) = (&facts.flushed, &facts.liveness.unmasked);
+    for ((op, &flushed), &unmasked) in prog.code.iter().zip(flushed).zip(unmasked) {
+        let f = resolve_alu(prog, op, w, flushed, &mut |v| {
+            let o = *seen.entry(v).or_insert_with(|| imm.len() as u32);
+            if o as usize == imm.len() {
+                imm.extend(std::iter::repeat_n(v, w));
+            }
+            o
+        });
+        fast.push(f.map(|f| FastAlu { unmasked, ..f }));
+    }
+    (fast, imm)
+}
+
+/// The [`FastAlu`] form of `op`, if it has one; `flushed` says that every
+/// source word it reads is flushed ([`crate::analysis::flushed::flushed_sources`]), `imm_row` gives
+/// the offset of an immediate's row.
+pub(super) fn resolve_alu(
+    prog: &Program,
+    op: &Op,
+    w: usize,
+    flushed: bool,
+    imm_row: &mut impl FnMut(u32) -> u32,
+) -> Option<FastAlu> {
+    let OpKind::Alu {
+        op,
+        ref dst,
+        ref src,
+        sat,
+    } = op.kind
+    else {
+        return None;
+    };
+    let lane = lane_op(op);
+    let dot = lane.dot as usize;
+    let DstKind::Temp(r) = dst.kind else {
+        return None;
+    };
+    if r >= prog.temps {
+        return None;
+    }
+    let unused = FastSrc {
+        row: Row::Flat,
+        modifier: SrcMod::None,
+    };
+    let mut comps = [FastComp {
+        dst: 0,
+        src: [unused; 4],
+    }; 4];
+    let mut n = 0;
+    if dot > 0 {
+        // the terms' sources; destinations below
+        for (c, comp) in comps.iter_mut().enumerate().take(dot) {
+            comp.src[0] = resolve_src(prog, &src[0], c, w, imm_row)?;
+            comp.src[1] = resolve_src(prog, &src[1], c, w, imm_row)?;
+        }
+    }
+    for c in (0..4).filter(|c| dst.mask & (1 << c) != 0) {
+        let d = u32::try_from((r as usize * 4 + c) * w).ok()?;
+        if dot > 0 {
+            comps[n].dst = d;
+        } else {
+            let mut s = [unused; 4];
+            for (i, s) in s.iter_mut().enumerate().take(lane.arity as usize) {
+                *s = resolve_src(prog, &src[i], c, w, imm_row)?;
+            }
+            comps[n] = FastComp { dst: d, src: s };
+        }
+        n += 1;
+    }
+    (n > 0).then_some(FastAlu {
+        op: lane,
+        sat,
+        flushed,
+        unmasked: false,
+        n: n as u8,
+        comps,
+    })
+}
+
+/// Destination component `c`'s view of `s` as a [`FastSrc`], if it has one.
+pub(super) fn resolve_src(
+    prog: &Program,
+    s: &Src,
+    c: usize,
+    w: usize,
+    imm_row: &mut impl FnMut(u32) -> u32,
+) -> Option<FastSrc> {
+    let sc = s.swz[c] as usize;
+    let modifier = s.modifier;
+    if matches!(modifier, SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg) {
+        return None;
+    }
+    // an immediate (or a missing system-value component, which reads 0)
+    let imm = |v: u32, imm_row: &mut dyn FnMut(u32) -> u32| FastSrc {
+        row: Row::Imm(imm_row(modify(v, modifier))),
+        modifier: SrcMod::None,
+    };
+    let row = match s.kind {
+        SrcKind::Temp(r) if r < prog.temps => {
+            Row::Temp(u32::try_from((r as usize * 4 + sc) * w).ok()?)
+        }
+        SrcKind::Imm(v) => return Some(imm(*v.get(sc)?, imm_row)),
+        SrcKind::ThreadId if sc < 3 => Row::Tid(sc as u8),
+        SrcKind::ThreadIdInGroup if sc < 3 => Row::Tig(sc as u8),
+        SrcKind::GroupId if sc < 3 => Row::Group(sc as u8),
+        SrcKind::ThreadId | SrcKind::ThreadIdInGroup | SrcKind::GroupId => {
+            return Some(imm(0, imm_row))
+        }
+        SrcKind::Flattened => Row::Flat,
+        SrcKind::Cb { slot, index } if index.rel.is_none() => Row::Cb {
+            slot,
+            word: index.imm as u64 * 4 + sc as u64,
+        },
+        _ => return None,
+    };
+    Some(FastSrc { row, modifier })
+}
+
+impl<'p> GroupExecutor<'p> {
+    /// A pre-resolved ALU instruction, lowered onto the warp's arena
+    /// ([`RowAlu`]): its constant-buffer rows filled, then each row
+    /// computed by the row kernel — straight into the destination rows
+    /// when [`RowAlu::direct`], else into scratch rows then moved — for
+    /// every lane of a full warp, or blended under the active lanes of a
+    /// partial one, over the [`CHUNK`]-lane steps that hold its active
+    /// lanes.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub(super) fn run_fast(&self, warp: &mut Warp, b: &Bindings<'_>, f: &RowAlu) {
+        let w = self.w;
+        let Warp {
+            regs,
+            active,
+            full,
+            span,
+            splats,
+            ..
+        } = warp;
+        // splat k is the arena's scratch row k (`lower`); a row that holds
+        // the value already, from this instruction's last run in a loop,
+        // is not filled again
+        for (&(row, slot, word, m), held) in f.splats[..f.n_splats as usize].iter().zip(splats) {
+            let v = modify(self.cb_word(b, slot, word), m);
+            if *held != Some(v) {
+                regs[row as usize..row as usize + w].fill(v);
+                *held = Some(v);
+            }
+        }
+        let (lanes, mask) = if *full {
+            (0..w, None)
+        } else {
+            let start = span.start / CHUNK * CHUNK;
+            let end = span.end.div_ceil(CHUNK) * CHUNK;
+            let mask = (!f.unmasked).then_some(&active[..]);
+            (start..end.min(w), mask)
+        };
+        let comps = &f.comps[..f.n as usize];
+        // SAFETY: `lane_op` returns row kernels compiled for an instruction
+        // set the CPU runs (`isa`) or the baseline's; `lower` placed every
+        // row inside the arena, and `lanes` and `active` are within W.
+        unsafe {
+            if f.direct {
+                for a in comps {
+                    (f.rows)(regs, a, lanes.clone(), mask);
+                }
+            } else {
+                for a in comps {
+                    (f.rows)(regs, a, lanes.clone(), None);
+                }
+                for m in &f.moves[..f.n_moves as usize] {
+                    (f.mov)(regs, m, lanes.clone(), mask);
+                }
+            }
+        }
+    }
+
+    /// The pre-resolved ALU instructions that follow one ([`run_fast`]),
+    /// run in a row without going back through the interpreter loop's
+    /// dispatch: an ALU instruction changes no mask and ends no lane, so
+    /// the loop's checks between them would find nothing new. Each is
+    /// counted as the loop counts it (statistics, profile, watchdog); the
+    /// run stops one instruction before the watchdog's next check is due,
+    /// so that the loop makes that check (and yields, when interleaving)
+    /// exactly where it would have.
+    ///
+    /// [`run_fast`]: GroupExecutor::run_fast
+    #[inline(always)]
+    pub(super) fn run_fast_after(&mut self, warp: &mut Warp, b: &Bindings<'_>) {
+        while let Some(Some(f)) = self.fast.get(warp.pc) {
+            if self.until_check <= 1 {
+                return;
+            }
+            self.until_check -= 1;
+            Self::step(&mut self.stats, self.prof.as_deref_mut(), self.w, warp);
+            self.run_fast(warp, b, f);
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! Texture instructions: loads, samples, gathers, stores and queries on
+//! texture views (FS §7.14; `sim_mem::sampling`).
+
+use super::*;
+
+/// Texel axes of a mip of `dim` (1, 2 or 3; a cube face has 2): the
+/// coordinates `_aoffimmi` offsets and the sizes `resinfo_rcpFloat` inverts.
+pub(super) fn texel_axes(dim: ViewDimension) -> usize {
+    match dim {
+        ViewDimension::Texture1D | ViewDimension::Texture1DArray => 1,
+        ViewDimension::Texture3D => 3,
+        _ => 2,
+    }
+}
+
+/// Add `_aoffimmi` offsets to the texel coordinates of an `ld`/`ldms`
+/// address (not to the slice or mip), wrapping: a negative result becomes a
+/// huge unsigned coordinate, out of range (`sm5-compute-isa.md` §10).
+pub(super) fn offset_address(dim: ViewDimension, a: [u32; 4], off: [i32; 3]) -> [u32; 3] {
+    let n = texel_axes(dim);
+    let mut out = [a[0], a[1], a[2]];
+    for (k, o) in out.iter_mut().enumerate().take(n) {
+        *o = o.wrapping_add(off[k] as u32);
+    }
+    out
+}
+
+/// `resinfo`'s result from the view's integer sizes (FS §22.4.14): `_uint`
+/// integers; the default, floats; `_rcpFloat`, reciprocals of the sizes
+/// (width, height, depth, not array sizes) and the rest as floats.
+pub(super) fn resinfo_result(dim: ViewDimension, info: [u32; 4], mode: u8) -> [u32; 4] {
+    match mode {
+        2 => info,
+        1 => {
+            let sizes = texel_axes(dim);
+            let mut out = info.map(|v| (v as f32).to_bits());
+            for v in out.iter_mut().take(sizes) {
+                *v = (1.0 / f32::from_bits(*v)).to_bits();
+            }
+            out
+        }
+        _ => info.map(|v| (v as f32).to_bits()),
+    }
+}
+
+impl<'p> GroupExecutor<'p> {
+    pub(super) fn texture_view<'b>(b: &Bindings<'b>, res: Res) -> Option<TextureView<'b>> {
+        match res {
+            Res::SrvTexture(s) => b.srv_texture(s),
+            Res::UavTexture(s) => b.uav_texture(s),
+            _ => None,
+        }
+    }
+
+    /// A texture instruction (`reference/sm5-compute-isa.md` §10–11; FS
+    /// §22.4): per active lane, the address or coordinate and the extras are
+    /// read, the texture is loaded, sampled or queried through
+    /// [`sim_mem::TextureView`] and [`sim_mem::sampling`], and the result is
+    /// swizzled by the resource operand. An unbound texture or sampler reads 0.
+    pub(super) fn texture(&mut self, warp: &mut Warp, b: &Bindings<'_>, op: &TexOp) {
+        let w = self.w;
+        let mut sa = std::mem::take(&mut self.sc.s[0]);
+        let mut s1 = std::mem::take(&mut self.sc.s[1]);
+        let mut s2 = std::mem::take(&mut self.sc.s[2]);
+        let mut r = std::mem::take(&mut self.sc.r);
+        let view = Self::texture_view(b, op.res);
+        // an unbound sampler slot samples with the default state (FS §7.18.17)
+        let sampler = b.sampler(op.sampler).copied().unwrap_or_default();
+        self.fetch(warp, b, &op.addr, 0b1111, &mut sa);
+        let has_extras = matches!(
+            op.kind,
+            TexKind::Store
+                | TexKind::LdMs
+                | TexKind::SampleL
+                | TexKind::SampleCLz
+                | TexKind::SampleD
+                | TexKind::Gather { .. }
+        );
+        if has_extras {
+            self.fetch(warp, b, &op.extra[0], 0b1111, &mut s1);
+            self.fetch(warp, b, &op.extra[1], 0b1111, &mut s2);
+        }
+        if self.check.is_some() {
+            if let (Res::UavTexture(u), TexKind::Ld | TexKind::Store) = (op.res, op.kind) {
+                let (mop, values) = if op.kind == TexKind::Store {
+                    (MemOp::Write, Some(&s1[..]))
+                } else {
+                    (MemOp::Read, None)
+                };
+                self.check_texture(warp, u, view, mop, &sa, values);
+            }
+        }
+        let off = op.offset.map(|o| o as i32);
+        let get = |v: &[u32], c: usize, l: usize| v[c * w + l];
+        let getf = |v: &[u32], c: usize, l: usize| f32::from_bits(v[c * w + l]);
+        for l in 0..w {
+            if warp.active[l] == 0 {
+                continue;
+            }
+            let addr = [
+                get(&sa, 0, l),
+                get(&sa, 1, l),
+                get(&sa, 2, l),
+                get(&sa, 3, l),
+            ];
+            let coord = addr.map(f32::from_bits);
+            let texel: [u32; 4] = match (op.kind, view) {
+                (TexKind::Store, Some(v)) => {
+                    let value = [
+                        get(&s1, 0, l),
+                        get(&s1, 1, l),
+                        get(&s1, 2, l),
+                        get(&s1, 3, l),
+                    ];
+                    v.store([addr[0], addr[1], addr[2]], value);
+                    continue;
+                }
+                (TexKind::Store, None) => continue,
+                (TexKind::Ld, Some(v)) => {
+                    let a = offset_address(v.dimension(), addr, off);
+                    if v.is_uav() {
+                        v.load(a, 0, 0)
+                    } else {
+                        v.load(a, addr[3], 0)
+                    }
+                }
+                (TexKind::LdMs, Some(v)) => {
+                    v.load(offset_address(v.dimension(), addr, off), 0, get(&s1, 0, l))
+                }
+                (TexKind::SampleL, Some(v)) => sampling::sample(
+                    &v,
+                    &sampler,
+                    coord,
+                    sampling::Lod::Explicit(getf(&s1, 0, l)),
+                    off,
+                    None,
+                ),
+                (TexKind::SampleD, Some(v)) => sampling::sample(
+                    &v,
+                    &sampler,
+                    coord,
+                    sampling::Lod::Gradients {
+                        ddx: [getf(&s1, 0, l), getf(&s1, 1, l), getf(&s1, 2, l)],
+                        ddy: [getf(&s2, 0, l), getf(&s2, 1, l), getf(&s2, 2, l)],
+                    },
+                    off,
+                    None,
+                ),
+                (TexKind::SampleCLz, Some(v)) => sampling::sample(
+                    &v,
+                    &sampler,
+                    coord,
+                    sampling::Lod::Zero,
+                    off,
+                    Some(getf(&s1, 0, l)),
+                ),
+                (
+                    TexKind::Gather {
+                        channel,
+                        po,
+                        compare,
+                    },
+                    Some(v),
+                ) => {
+                    let o = if po {
+                        [get(&s1, 0, l) as i32, get(&s1, 1, l) as i32]
+                    } else {
+                        [off[0], off[1]]
+                    };
+                    let reference = compare.then(|| getf(&s2, 0, l));
+                    sampling::gather(&v, &sampler, coord, o, channel as usize, reference)
+                }
+                (TexKind::Resinfo { mode }, Some(v)) => {
+                    let info = v.resinfo(addr[0]);
+                    resinfo_result(v.dimension(), info, mode)
+                }
+                (TexKind::Resinfo { mode }, None) => {
+                    resinfo_result(sim_mem::ViewDimension::Texture2D, [0; 4], mode)
+                }
+                (TexKind::SampleInfo { uint }, v) => {
+                    let n = v.map_or(0, |v| v.sample_count());
+                    if uint {
+                        [n, 0, 0, 0]
+                    } else {
+                        [(n as f32).to_bits(), 0, 0, 0]
+                    }
+                }
+                (TexKind::SamplePos, v) => {
+                    let n = v.map_or(0, |v| v.sample_count());
+                    let [x, y] = sampling::sample_position(n, addr[0]);
+                    [x.to_bits(), y.to_bits(), 0, 0]
+                }
+                (_, None) => [0; 4],
+            };
+            for c in 0..4 {
+                r[c * w + l] = texel[op.swz[c] as usize];
+            }
+        }
+        if !matches!(op.kind, TexKind::Store) {
+            self.write(warp, &op.dst, &r);
+        }
+        self.sc.s[0] = sa;
+        self.sc.s[1] = s1;
+        self.sc.s[2] = s2;
+        self.sc.r = r;
+    }
+
+    /// Report a texture UAV access (`ld_uav_typed`, `store_uav_typed`, an
+    /// atomic) to the checker: for each active lane, the texel at address
+    /// (`a[lane]`, `a[W + lane]`, `a[2W + lane]`), shadowed per element of the
+    /// texture's storage ([`sim_mem::TextureView::uav_element`]); `values`
+    /// holds the stored x components. An unbound slot is not tracked.
+    #[cold]
+    pub(super) fn check_texture(
+        &mut self,
+        warp: &Warp,
+        slot: u32,
+        view: Option<TextureView<'_>>,
+        op: MemOp,
+        a: &[u32],
+        values: Option<&[u32]>,
+    ) {
+        let w = self.w;
+        let pc = warp.pc as u32 - 1;
+        let (Some(ck), Some(v)) = (self.check.as_deref_mut(), view) else {
+            return;
+        };
+        for l in 0..w {
+            if warp.active[l] == 0 {
+                continue;
+            }
+            let addr = [a[l], a[w + l], a[2 * w + l]];
+            let value = values.map_or(0, |v| v[l]);
+            ck.access(
+                pc,
+                Space::Uav(slot),
+                op,
+                warp.flat[l],
+                v.uav_element(addr),
+                (addr[0], addr[1], 0),
+                value,
+            );
+        }
+    }
+}
