@@ -1,0 +1,1491 @@
+//! Job files: a TOML description of a shader, its resources and a sequence
+//! of steps (dispatches, re-initialisations, expectations), run by
+//! `sm5sim run`. The schema is in `docs/job-files.md`.
+//!
+//! Loading checks everything before anything runs: the shader loads, every
+//! resource resolves to a slot whose declaration matches its view, every slot
+//! the shader declares is bound, every init and expectation fits its resource.
+//! Errors are [`JobError`]s naming the file and the TOML key.
+
+use crate::compiler::{self, CompileError, CompileOptions, Compiled, HlslRequest};
+use crate::memory::MemoryBudget;
+use serde::Deserialize;
+use sim_core::check::{CheckOptions, Checker, Finding};
+use sim_core::program::{BufferDeclKind, Program, TextureDecl};
+use sim_core::rdef::InputType;
+use sim_core::{LoadError, LoadOptions};
+use sim_mem::{
+    AddressMode, Bindings, Buffer, BufferView, ChannelKind, ComparisonFunc, Filter, Format,
+    MemError, SamplerDesc, Texture, TextureDesc, TextureDimension, TextureView, ViewDimension,
+    ViewRange,
+};
+use sim_sched::{
+    dispatch_checked, dispatch_profiled, DispatchError, DispatchOptions, DispatchProfile,
+    DispatchStats, Schedule,
+};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+mod content;
+mod images;
+mod resources;
+mod samplers;
+mod schema;
+mod textures;
+use content::*;
+pub use content::{random_f32_words, random_u32_words, SplitMix64};
+use images::*;
+pub use images::{png_bit_depth, png_target, read_png, texture_image, PngImage, PngTarget};
+use resources::*;
+use samplers::*;
+use schema::*;
+use textures::*;
+
+/// Everything that can be wrong with a job.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// the file
+        path: PathBuf,
+        /// the OS error
+        source: std::io::Error,
+    },
+    /// The job file is not valid TOML or does not fit the schema.
+    #[error("{path}: {message}")]
+    Parse {
+        /// the job file
+        path: PathBuf,
+        /// the parser's message (with line and column)
+        message: String,
+    },
+    /// A value in the job file is wrong.
+    #[error("{path}{}: {key}: {message}{}", at.as_ref().map_or(String::new(), |a| format!(":{}:{}", a.line, a.column)), at.as_ref().map_or(String::new(), |a| format!("\n{}", a.excerpt)))]
+    Spec {
+        /// the job file
+        path: PathBuf,
+        /// the TOML key, e.g. `resources.keys.init`
+        key: String,
+        /// what is wrong
+        message: String,
+        /// where the key stands in the file, when it can be found
+        at: Option<TextPosition>,
+    },
+    /// The shader could not be loaded.
+    #[error("{path}: {source}")]
+    Shader {
+        /// the shader file
+        path: PathBuf,
+        /// why
+        source: LoadError,
+    },
+    /// The HLSL shader could not be compiled (the error names the file).
+    #[error(transparent)]
+    Compile(#[from] CompileError),
+    /// The run was cancelled (`DispatchOptions::cancel`, Ctrl-C in the CLI)
+    /// before step `step` began.
+    #[error("steps[{step}]: cancelled before this step began")]
+    Cancelled {
+        /// step index
+        step: usize,
+    },
+    /// Loading was cancelled (`LoadOptions::cancel`, Ctrl-C in the CLI)
+    /// before `what` (the shader, or a resource's key) was loaded.
+    #[error("{}: cancelled before loading {what}", path.display())]
+    CancelledLoading {
+        /// the job file
+        path: PathBuf,
+        /// what was to be loaded next
+        what: String,
+    },
+    /// A dispatch was refused.
+    #[error("steps[{step}]: {source}")]
+    Dispatch {
+        /// step index
+        step: usize,
+        /// why
+        source: DispatchError,
+    },
+}
+
+/// A place in a job file: 1-based line and column, and the line with a caret.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextPosition {
+    /// 1-based line
+    pub line: usize,
+    /// 1-based column (characters)
+    pub column: usize,
+    /// the line, a newline, and a caret under the column
+    pub excerpt: String,
+}
+
+/// Where the key path `key` (`resources.keys.init`, `steps[2].expect`)
+/// stands in `text`: the deepest part of the path that exists.
+fn locate(text: &str, key: &str) -> Option<TextPosition> {
+    let doc = toml_edit::ImDocument::parse(text.to_string()).ok()?;
+    let mut span = None;
+    let mut item: &toml_edit::Item = doc.as_item();
+    for part in key.split('.') {
+        let (name, index) = match part.split_once('[') {
+            Some((n, rest)) => (n, rest.trim_end_matches(']').parse::<usize>().ok()),
+            None => (part, None),
+        };
+        // a part that is not there: the deepest part found
+        let Some((k, next)) = item.as_table_like().and_then(|t| t.get_key_value(name)) else {
+            break;
+        };
+        span = k.span().or(span);
+        item = next;
+        if let Some(i) = index {
+            item = match item {
+                toml_edit::Item::ArrayOfTables(a) => {
+                    let t = a.get(i)?;
+                    span = t.span().or(span);
+                    // an array-of-tables element is reached as a table
+                    return position(text, span?.start).map(|p| {
+                        let rest: Vec<&str> = key.splitn(2, ']').collect();
+                        match rest
+                            .get(1)
+                            .map(|r| r.trim_start_matches('.'))
+                            .filter(|r| !r.is_empty())
+                        {
+                            Some(sub) => t
+                                .get_key_value(sub.split('.').next().unwrap_or(sub))
+                                .and_then(|(k, _)| k.span())
+                                .and_then(|s| position(text, s.start))
+                                .unwrap_or(p),
+                            None => p,
+                        }
+                    });
+                }
+                other => {
+                    let v = other.get(i)?;
+                    span = v.span().or(span);
+                    v
+                }
+            };
+        }
+    }
+    position(text, span?.start)
+}
+
+/// The most characters of a job-file line an error message shows.
+const EXCERPT_CHARS: usize = 120;
+
+fn position(text: &str, offset: usize) -> Option<TextPosition> {
+    let before = text.get(..offset)?;
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = text[line_start..offset].chars().count() + 1;
+    let line_text = text[line_start..].lines().next().unwrap_or("");
+    // a long line: a window of it around the column, never megabytes
+    let chars = line_text.chars().count();
+    let (shown, caret) = if chars <= EXCERPT_CHARS {
+        (line_text.to_string(), column - 1)
+    } else {
+        let from = (column - 1)
+            .saturating_sub(EXCERPT_CHARS / 2)
+            .min(chars - EXCERPT_CHARS);
+        let window: String = line_text.chars().skip(from).take(EXCERPT_CHARS).collect();
+        let lead = if from > 0 { "…" } else { "" };
+        let tail = if from + EXCERPT_CHARS < chars {
+            "…"
+        } else {
+            ""
+        };
+        (
+            format!("{lead}{window}{tail}"),
+            column - 1 - from + lead.chars().count(),
+        )
+    };
+    Some(TextPosition {
+        line,
+        column,
+        excerpt: format!("{shown}\n{}^", " ".repeat(caret)),
+    })
+}
+
+/// `message` with each line longer than [`EXCERPT_CHARS`] cut short (a TOML
+/// parser's message quotes the line it stopped in).
+fn clip_lines(message: &str) -> String {
+    message
+        .lines()
+        .map(|l| {
+            let n = l.chars().count();
+            if n > EXCERPT_CHARS {
+                let head: String = l.chars().take(EXCERPT_CHARS).collect();
+                format!("{head}… ({} more characters)", n - EXCERPT_CHARS)
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+// ---------------------------------------------------------------------------
+// The loaded job
+
+/// Which register file a resource is bound to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SlotKind {
+    /// `t#`
+    Srv,
+    /// `u#`
+    Uav,
+    /// `cb#` (also written `b#`)
+    ConstantBuffer,
+}
+
+/// A resource slot such as `t0`, `u3`, `cb1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Slot {
+    /// register file
+    pub kind: SlotKind,
+    /// register number
+    pub index: u32,
+}
+
+impl std::fmt::Display for Slot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let p = match self.kind {
+            SlotKind::Srv => "t",
+            SlotKind::Uav => "u",
+            SlotKind::ConstantBuffer => "cb",
+        };
+        write!(f, "{p}{}", self.index)
+    }
+}
+
+fn parse_slot(s: &str) -> Option<Slot> {
+    let s = s.trim().to_ascii_lowercase();
+    let (kind, n) = if let Some(n) = s.strip_prefix("cb") {
+        (SlotKind::ConstantBuffer, n)
+    } else if let Some(n) = s.strip_prefix('b') {
+        (SlotKind::ConstantBuffer, n)
+    } else if let Some(n) = s.strip_prefix('t') {
+        (SlotKind::Srv, n)
+    } else if let Some(n) = s.strip_prefix('u') {
+        (SlotKind::Uav, n)
+    } else {
+        return None;
+    };
+    Some(Slot {
+        kind,
+        index: n.parse().ok()?,
+    })
+}
+
+/// How a resource is viewed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// byte-address
+    Raw,
+    /// structured with this stride in bytes
+    Structured(u32),
+    /// constant buffer
+    Constant,
+    /// typed buffer of this DXGI format
+    Typed(Format),
+    /// texture view: its dimension, format and range of mips and slices
+    Texture {
+        /// the view dimension
+        dimension: ViewDimension,
+        /// the view's format (the texture's)
+        format: Format,
+        /// the mips and slices it sees
+        range: ViewRange,
+    },
+}
+
+impl View {
+    /// The bytes of one element of a buffer view: a word of a raw view, a
+    /// structure, a 16-byte constant register, a typed element; None for
+    /// textures.
+    pub fn element_bytes(self) -> Option<u64> {
+        match self {
+            View::Raw => Some(4),
+            View::Structured(s) => Some(u64::from(s)),
+            View::Constant => Some(16),
+            View::Typed(f) => Some(f.size_bytes() as u64),
+            View::Texture { .. } => None,
+        }
+    }
+}
+
+/// What a resource's contents live in.
+#[derive(Debug)]
+pub enum Storage {
+    /// a buffer (raw, structured, typed or constant views)
+    Buffer(Buffer),
+    /// a texture
+    Texture(Texture),
+}
+
+/// A resource of a job.
+#[derive(Debug)]
+pub struct Resource {
+    /// its key in `[resources]`
+    pub name: String,
+    /// where it is bound
+    pub slot: Slot,
+    /// how it is viewed
+    pub view: View,
+    /// its contents
+    pub storage: Storage,
+}
+
+impl Resource {
+    /// The raw storage, as 32-bit words: a buffer's contents, or a texture's
+    /// subresources in D3D order (each starting on a 4-byte boundary, rows
+    /// tightly packed; see [`sim_mem::texture`]).
+    pub fn data(&self) -> &Buffer {
+        match &self.storage {
+            Storage::Buffer(b) => b,
+            Storage::Texture(t) => t.data(),
+        }
+    }
+
+    /// The buffer, unless this is a texture.
+    pub fn buffer(&self) -> Option<&Buffer> {
+        match &self.storage {
+            Storage::Buffer(b) => Some(b),
+            Storage::Texture(_) => None,
+        }
+    }
+
+    /// The texture, if this is one.
+    pub fn texture(&self) -> Option<&Texture> {
+        match &self.storage {
+            Storage::Texture(t) => Some(t),
+            Storage::Buffer(_) => None,
+        }
+    }
+}
+
+/// A sampler of a job (`[samplers.NAME]`).
+#[derive(Debug, Clone)]
+pub struct Sampler {
+    /// its key in `[samplers]`
+    pub name: String,
+    /// its slot `s#`
+    pub slot: u32,
+    /// its state
+    pub desc: SamplerDesc,
+}
+
+/// Where a texture contents form goes: one subresource, or (None) the whole
+/// texture (word forms and `fill_texel`) or mip 0 slice 0 (`png`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Subresource {
+    mip: u32,
+    slice: u32,
+}
+
+#[derive(Debug, Clone)]
+enum Step {
+    Dispatch([u32; 3]),
+    Set {
+        resource: usize,
+        content: Option<Box<Content>>,
+        sub: Option<Subresource>,
+        counter: Option<u32>,
+    },
+    Expect(Expect),
+}
+
+#[derive(Debug, Clone)]
+struct Expect {
+    resource: usize,
+    check: Check,
+    text: String,
+    /// `first`/`count` given: the words compared (else the whole resource)
+    words: Option<std::ops::Range<usize>>,
+}
+
+#[derive(Debug, Clone)]
+enum Check {
+    Words {
+        content: Box<Content>,
+        ulps: u32,
+        abs: Option<f64>,
+    },
+    SumU32(u32),
+    MinU32(u32),
+    MaxU32(u32),
+    Counter(u32),
+    /// mip 0 slice 0 of a 2D texture against a PNG, texel by texel
+    Png {
+        path: PathBuf,
+        tolerance: u32,
+    },
+}
+
+/// A job ready to run: the shader loaded, resources created and initialised.
+#[derive(Debug)]
+pub struct Job {
+    /// the job file
+    pub path: PathBuf,
+    /// the shader
+    pub program: Program,
+    /// how an HLSL shader was compiled (None for DXBC and listings)
+    pub compiled: Option<Compiled>,
+    /// resources in name order
+    pub resources: Vec<Resource>,
+    /// samplers in name order
+    pub samplers: Vec<Sampler>,
+    /// Things that are legal but probably not meant, e.g. a constant buffer
+    /// smaller than the shader declares (reads past it return 0, FS §7.5).
+    pub warnings: Vec<String>,
+    /// The files this job reads: the job file, the shader, and every file a
+    /// `file` or `png` key names (outputs must not overwrite them,
+    /// [`crate::files::check_output`]).
+    pub inputs: Vec<PathBuf>,
+    steps: Vec<Step>,
+    base: PathBuf,
+    /// the shader file's bytes (DXBC or listing), for the checker's listing lines
+    shader_bytes: Vec<u8>,
+}
+
+/// What [`Job::run_checked`] found.
+#[derive(Debug, Clone)]
+pub struct CheckReport {
+    /// The steps' outcomes, as [`Job::run`] gives them.
+    pub steps: Vec<StepReport>,
+    /// The checker's findings, errors first (see [`sim_core::check`]).
+    pub findings: Vec<Finding>,
+}
+
+/// One schedule's run in [`Job::run_schedules`].
+#[derive(Debug, Clone)]
+pub struct ScheduleRun {
+    /// its seed (`--schedule-seed` replays it)
+    pub seed: u64,
+    /// the steps' outcomes (failed expectations included)
+    pub steps: Vec<StepReport>,
+}
+
+/// Where two schedules' outputs first differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScheduleDifference {
+    /// the seed of the first schedule run
+    pub seed_a: u64,
+    /// the seed of the first schedule whose outputs differ from it
+    pub seed_b: u64,
+    /// the first resource (in name order) that differs
+    pub resource: String,
+    /// its first differing 32-bit word
+    pub word: usize,
+    /// that word under `seed_a`
+    pub value_a: u32,
+    /// that word under `seed_b`
+    pub value_b: u32,
+    /// how many words of the resource differ
+    pub words_differ: usize,
+}
+
+/// What [`Job::run_schedules`] found.
+#[derive(Debug, Clone)]
+pub struct ScheduleReport {
+    /// one per schedule, in the order run
+    pub runs: Vec<ScheduleRun>,
+    /// None when every schedule left the same outputs
+    pub difference: Option<ScheduleDifference>,
+    /// how many different outputs the schedules left (1 = independent)
+    pub distinct_outputs: usize,
+}
+
+impl ScheduleReport {
+    /// True when every schedule left the same outputs.
+    pub fn independent(&self) -> bool {
+        self.difference.is_none()
+    }
+
+    /// The seeds of the schedules under which an expectation failed.
+    pub fn failed_seeds(&self) -> Vec<u64> {
+        self.runs
+            .iter()
+            .filter(|r| !r.steps.iter().all(StepReport::passed))
+            .map(|r| r.seed)
+            .collect()
+    }
+}
+
+/// An element that differs from its expectation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mismatch {
+    /// 32-bit word index in the resource
+    pub index: usize,
+    /// expected value, as text
+    pub expected: String,
+    /// actual value, as text
+    pub got: String,
+}
+
+/// The outcome of one step.
+#[derive(Debug, Clone)]
+pub enum StepReport {
+    /// A dispatch ran.
+    Dispatch {
+        /// group counts
+        groups: [u32; 3],
+        /// counters
+        stats: DispatchStats,
+        /// wall-clock time
+        elapsed: Duration,
+        /// where the time went (only with `DispatchOptions::profile`)
+        profile: Option<Box<DispatchProfile>>,
+    },
+    /// A resource was re-initialised.
+    Set {
+        /// resource name
+        resource: String,
+    },
+    /// An expectation was checked.
+    Expect {
+        /// what was expected, as text
+        what: String,
+        /// how many 32-bit elements differ (0 = passed)
+        mismatches: usize,
+        /// the first few differing elements
+        first: Vec<Mismatch>,
+    },
+}
+
+impl StepReport {
+    /// False for a failed expectation.
+    pub fn passed(&self) -> bool {
+        !matches!(self, StepReport::Expect { mismatches, .. } if *mismatches > 0)
+    }
+}
+
+/// How many differing elements a report lists.
+pub const MISMATCHES_SHOWN: usize = 10;
+
+impl Job {
+    /// Read and check a job file; create and initialise its resources.
+    ///
+    /// # Errors
+    /// [`JobError`] naming the file and TOML key of the first problem.
+    pub fn load(path: &Path, load: &LoadOptions) -> Result<Self, JobError> {
+        Self::load_with(path, load, &CompileOptions::default())
+    }
+
+    /// [`Job::load`] with options for compiling an HLSL shader (`--fxc`,
+    /// `--no-cache`).
+    ///
+    /// # Errors
+    /// As [`Job::load`], and [`JobError::Compile`].
+    pub fn load_with(
+        path: &Path,
+        load: &LoadOptions,
+        compile: &CompileOptions,
+    ) -> Result<Self, JobError> {
+        let text = crate::files::read_input_text(path).map_err(|source| JobError::Io {
+            path: path.to_owned(),
+            source,
+        })?;
+        let base = path.parent().unwrap_or(Path::new(".")).to_owned();
+        Self::from_toml_with(&text, path, &base, load, compile)
+    }
+
+    /// Check a job given as TOML text; relative paths are resolved against `base`.
+    ///
+    /// # Errors
+    /// As [`Job::load`].
+    pub fn from_toml(
+        text: &str,
+        path: &Path,
+        base: &Path,
+        load: &LoadOptions,
+    ) -> Result<Self, JobError> {
+        Self::from_toml_with(text, path, base, load, &CompileOptions::default())
+    }
+
+    /// [`Job::from_toml`] with options for compiling an HLSL shader.
+    ///
+    /// # Errors
+    /// As [`Job::load_with`].
+    pub fn from_toml_with(
+        text: &str,
+        path: &Path,
+        base: &Path,
+        load: &LoadOptions,
+        compile: &CompileOptions,
+    ) -> Result<Self, JobError> {
+        Self::parse(text, path, base, load, compile).map_err(|e| match e {
+            JobError::Spec {
+                path,
+                key,
+                message,
+                at: None,
+            } => JobError::Spec {
+                at: locate(text, &key),
+                path,
+                key,
+                message,
+            },
+            other => other,
+        })
+    }
+
+    fn parse(
+        text: &str,
+        path: &Path,
+        base: &Path,
+        load: &LoadOptions,
+        compile: &CompileOptions,
+    ) -> Result<Self, JobError> {
+        let spec_err = |key: String, message: String| JobError::Spec {
+            at: None,
+            path: path.to_owned(),
+            key,
+            message,
+        };
+        let file: JobFile = toml::from_str(text).map_err(|e| JobError::Parse {
+            path: path.to_owned(),
+            message: clip_lines(&e.to_string()),
+        })?;
+        if file.shader.as_os_str().is_empty() {
+            return Err(JobError::Spec {
+                at: locate(text, "shader"),
+                path: path.to_owned(),
+                key: "shader".into(),
+                message: "names no file: give the .dxbc, .cso, .asm or .hlsl to run".into(),
+            });
+        }
+        let cancelled = |what: &str| {
+            if load
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+            {
+                Err(JobError::CancelledLoading {
+                    path: path.to_owned(),
+                    what: what.to_owned(),
+                })
+            } else {
+                Ok(())
+            }
+        };
+        cancelled("shader")?;
+        let shader_path = base.join(&file.shader);
+        let mut included: Vec<PathBuf> = Vec::new();
+        let (bytes, compiled) = if compiler::is_hlsl(&shader_path) {
+            let req = hlsl_request(&file, &shader_path, base).map_err(|(k, m)| spec_err(k, m))?;
+            let c = compiler::compile(&req, compile)?;
+            // the files it includes are inputs too (outputs must not overwrite them)
+            if let Ok(source) = crate::files::read_input(&shader_path) {
+                included = compiler::scan_includes(&shader_path, &source, &req.include_dirs)
+                    .into_iter()
+                    .filter_map(|i| i.resolved)
+                    .collect();
+            }
+            (c.dxbc.clone(), Some(c))
+        } else {
+            let given = [
+                ("entry", file.entry.is_some()),
+                ("profile", file.profile.is_some()),
+                ("defines", file.defines.is_some()),
+                ("include_dirs", file.include_dirs.is_some()),
+            ];
+            if let Some((key, _)) = given.iter().find(|(_, g)| *g) {
+                return Err(spec_err(
+                    (*key).into(),
+                    format!(
+                        "entry, profile, defines and include_dirs apply to HLSL shaders only \
+                         (shader = \"{}\" is not a .hlsl file)",
+                        file.shader.display()
+                    ),
+                ));
+            }
+            let bytes = crate::files::read_input(&shader_path).map_err(|source| JobError::Io {
+                path: shader_path.clone(),
+                source,
+            })?;
+            (bytes, None)
+        };
+        let shader_bytes = bytes.clone();
+        let mut program =
+            Program::from_file_bytes(&bytes, load).map_err(|source| JobError::Shader {
+                path: shader_path.clone(),
+                source,
+            })?;
+        match (&file.class_instances, program.unbound_interface_slot()) {
+            (Some(tables), _) => program
+                .bind_class_instances(tables)
+                .map_err(|e| spec_err("class_instances".into(), e.to_string()))?,
+            (None, Some(_)) => {
+                let slots: u32 = program.interfaces.iter().map(|i| i.array_len).sum();
+                return Err(spec_err(
+                    "class_instances".into(),
+                    format!(
+                        "the shader calls through {slots} interface slot(s); give class_instances = [ft#, …], one function table per slot"
+                    ),
+                ));
+            }
+            (None, None) => {}
+        }
+
+        let mut resources = Vec::new();
+        let mut budget = MemoryBudget::for_job(load.max_memory);
+        for (name, spec) in &file.resources {
+            let key = format!("resources.{name}");
+            cancelled(&key)?;
+            let r =
+                resolve_resource(name, spec, &program, base, &mut budget).map_err(|(k, m)| {
+                    spec_err(
+                        if k.is_empty() {
+                            key.clone()
+                        } else {
+                            format!("{key}.{k}")
+                        },
+                        m,
+                    )
+                })?;
+            if let Some(other) = resources.iter().find(|o: &&Resource| o.slot == r.slot) {
+                return Err(spec_err(
+                    key,
+                    format!("slot {} is already bound to '{}'", r.slot, other.name),
+                ));
+            }
+            resources.push(r);
+        }
+        let mut samplers: Vec<Sampler> = Vec::new();
+        for (name, spec) in &file.samplers {
+            let key = format!("samplers.{name}");
+            let s = resolve_sampler(name, spec, &program).map_err(|(k, m)| {
+                spec_err(
+                    if k.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{key}.{k}")
+                    },
+                    m,
+                )
+            })?;
+            if let Some(other) = samplers.iter().find(|o| o.slot == s.slot) {
+                return Err(spec_err(
+                    key,
+                    format!("slot s{} is already bound to '{}'", s.slot, other.name),
+                ));
+            }
+            samplers.push(s);
+        }
+        // Every slot the shader declares must be bound.
+        let declared = program
+            .srvs
+            .iter()
+            .map(|d| d.slot)
+            .chain(program.srv_textures.iter().map(|d| d.slot))
+            .map(|index| Slot {
+                kind: SlotKind::Srv,
+                index,
+            })
+            .chain(
+                program
+                    .uavs
+                    .iter()
+                    .map(|d| d.slot)
+                    .chain(program.uav_textures.iter().map(|d| d.slot))
+                    .map(|index| Slot {
+                        kind: SlotKind::Uav,
+                        index,
+                    }),
+            )
+            .chain(program.constant_buffers.iter().map(|c| Slot {
+                kind: SlotKind::ConstantBuffer,
+                index: c.slot,
+            }));
+        for slot in declared {
+            if !resources.iter().any(|r| r.slot == slot) {
+                let named = rdef_name(&program, slot)
+                    .map(|n| format!(" ('{n}')"))
+                    .unwrap_or_default();
+                return Err(spec_err(
+                    "resources".into(),
+                    format!("the shader declares {slot}{named} but the job binds nothing there"),
+                ));
+            }
+        }
+        for decl in &program.samplers {
+            if !samplers.iter().any(|s| s.slot == decl.slot) {
+                let name = rdef_sampler_name(&program, decl.slot);
+                let hint = name.as_deref().unwrap_or("NAME");
+                return Err(spec_err(
+                    "samplers".into(),
+                    format!(
+                        "the shader declares s{}{} but the job binds no sampler there; add [samplers.{hint}]",
+                        decl.slot,
+                        name.as_ref().map(|n| format!(" ('{n}')")).unwrap_or_default()
+                    ),
+                ));
+            }
+        }
+
+        let find = |key: &str, name: &str| -> Result<usize, JobError> {
+            resources
+                .iter()
+                .position(|r| r.name == name || r.slot.to_string() == name.to_ascii_lowercase())
+                .ok_or_else(|| spec_err(key.into(), format!("no resource named '{name}'")))
+        };
+        let mut steps = Vec::new();
+        for (i, table) in file.steps.iter().enumerate() {
+            let key = format!("steps[{i}]");
+            let kinds: Vec<&String> = table.keys().collect();
+            if kinds.len() != 1 {
+                let found: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
+                return Err(spec_err(
+                    key,
+                    format!(
+                        "each step has exactly one of dispatch, set, expect (found: {})",
+                        if found.is_empty() {
+                            "nothing".into()
+                        } else {
+                            found.join(", ")
+                        }
+                    ),
+                ));
+            }
+            let Some((kind, value)) = table.iter().next() else {
+                continue; // unreachable: exactly one key was checked above
+            };
+            let key = format!("{key}.{kind}");
+            match kind.as_str() {
+                "dispatch" => {
+                    let g: [u32; 3] = value.clone().try_into().map_err(|_| {
+                        spec_err(key.clone(), "expected [x, y, z] group counts".into())
+                    })?;
+                    steps.push(Step::Dispatch(g));
+                }
+                "set" | "expect" => {
+                    let mut t = value
+                        .as_table()
+                        .cloned()
+                        .ok_or_else(|| spec_err(key.clone(), "expected an inline table".into()))?;
+                    let rname = match t.remove("resource") {
+                        Some(toml::Value::String(s)) => s,
+                        _ => return Err(spec_err(key, "needs resource = \"NAME\"".into())),
+                    };
+                    let ri = find(&key, &rname)?;
+                    let r = &resources[ri];
+                    let counter =
+                        take_u32(&mut t, "counter").map_err(|m| spec_err(key.clone(), m))?;
+                    if counter.is_some() && r.texture().is_some() {
+                        return Err(spec_err(
+                            key,
+                            format!("'{rname}' is a texture; only buffer UAVs have a counter"),
+                        ));
+                    }
+                    if kind == "set" {
+                        let sub = if r.texture().is_some() {
+                            take_subresource(&mut t).map_err(|m| spec_err(key.clone(), m))?
+                        } else {
+                            None
+                        };
+                        let content = if t.is_empty() {
+                            None
+                        } else {
+                            let c = parse_content(t).map_err(|m| spec_err(key.clone(), m))?;
+                            if r.texture().is_some() {
+                                texture_writes(&c, sub, r, &program, base)
+                                    .map_err(|m| spec_err(key.clone(), m))?;
+                            } else {
+                                check_content(&c, r, &program, base, true).map_err(|m| {
+                                    let (k, m) = content_key(&key, m);
+                                    spec_err(k, m)
+                                })?;
+                            }
+                            Some(Box::new(c))
+                        };
+                        if content.is_none() && counter.is_none() {
+                            return Err(spec_err(key, "set needs contents or counter".into()));
+                        }
+                        steps.push(Step::Set {
+                            resource: ri,
+                            content,
+                            sub,
+                            counter,
+                        });
+                    } else {
+                        let text = format!("{rname} {}", value_text(value));
+                        let first =
+                            take_u32(&mut t, "first").map_err(|m| spec_err(key.clone(), m))?;
+                        let count =
+                            take_u32(&mut t, "count").map_err(|m| spec_err(key.clone(), m))?;
+                        let words = if first.is_some() || count.is_some() {
+                            Some(
+                                expect_range(r, first, count)
+                                    .map_err(|(k, m)| spec_err(format!("{key}.{k}"), m))?,
+                            )
+                        } else {
+                            None
+                        };
+                        let check =
+                            parse_check(t, counter).map_err(|m| spec_err(key.clone(), m))?;
+                        let range_key =
+                            format!("{key}.{}", if first.is_some() { "first" } else { "count" });
+                        if words.is_some() && matches!(check, Check::Counter(_) | Check::Png { .. })
+                        {
+                            return Err(spec_err(
+                                range_key,
+                                "first and count select elements for word and sum/min/max checks, not for counter or png".into(),
+                            ));
+                        }
+                        let whole_form = match &check {
+                            Check::Words { content, .. } if content.fields.is_some() => {
+                                Some("fields")
+                            }
+                            Check::Words { content, .. }
+                                if content.file.as_ref().is_some_and(|f| crate::npy::is_npy(f)) =>
+                            {
+                                Some("a .npy file")
+                            }
+                            _ => None,
+                        };
+                        if let (Some(_), Some(form)) = (&words, whole_form) {
+                            return Err(spec_err(
+                                range_key,
+                                format!("{form} is compared with the whole resource; drop first and count"),
+                            ));
+                        }
+                        match &check {
+                            Check::Words { content, .. } => {
+                                let n = words.as_ref().map_or(r.data().len_words(), |w| w.len());
+                                check_content_words(content, r, n, &program, base).map_err(
+                                    |m| {
+                                        let (k, m) = content_key(&key, m);
+                                        spec_err(k, m)
+                                    },
+                                )?;
+                            }
+                            Check::Png { path, .. } => {
+                                let (width, height) =
+                                    png_target(r).map_err(|m| spec_err(key.clone(), m))?;
+                                let target = PngTarget {
+                                    width,
+                                    height,
+                                    what: format!("'{rname}' (mip 0)"),
+                                    named: Some(path.clone()),
+                                };
+                                read_png(&base.join(path), Some(&target))
+                                    .map_err(|m| spec_err(format!("{key}.png"), m))?;
+                            }
+                            _ => {}
+                        }
+                        steps.push(Step::Expect(Expect {
+                            resource: ri,
+                            check,
+                            text,
+                            words,
+                        }));
+                    }
+                }
+                other => return Err(spec_err(key, format!("unknown step kind '{other}'"))),
+            }
+        }
+        let mut warnings = Vec::new();
+        for r in resources.iter().filter(|r| r.view == View::Constant) {
+            if let Some(decl) = program
+                .constant_buffers
+                .iter()
+                .find(|c| c.slot == r.slot.index)
+            {
+                let declared = decl.size_vec4 as usize * 16;
+                if r.data().len_bytes() < declared {
+                    warnings.push(format!(
+                        "resources.{}: {} bytes bound to {}, which the shader declares as {declared} bytes; reads past the end return 0",
+                        r.name,
+                        r.data().len_bytes(),
+                        r.slot
+                    ));
+                }
+            }
+        }
+        for decl in &program.samplers {
+            let comparison = decl.mode == sim_core::program::SamplerMode::Comparison;
+            if let Some(s) = samplers.iter().find(|s| s.slot == decl.slot) {
+                let compares = s.desc.filter.reduction == sim_mem::Reduction::Comparison;
+                if comparison && !compares {
+                    warnings.push(format!(
+                        "samplers.{}: s{} is declared for comparisons (SampleCmp) but its filter {} is not a COMPARISON_ one",
+                        s.name,
+                        s.slot,
+                        s.desc.filter.name()
+                    ));
+                }
+            }
+        }
+        let mut inputs = vec![path.to_owned(), shader_path.clone()];
+        inputs.append(&mut included);
+        if let Ok(doc) = text.parse::<toml::Table>() {
+            named_files(&toml::Value::Table(doc), base, &mut inputs);
+        }
+        Ok(Job {
+            path: path.to_owned(),
+            program,
+            compiled,
+            resources,
+            samplers,
+            warnings,
+            inputs,
+            steps,
+            base: base.to_owned(),
+            shader_bytes,
+        })
+    }
+
+    /// The resource called `name` (its key, or its slot such as `u0`).
+    pub fn resource(&self, name: &str) -> Option<&Resource> {
+        self.resources
+            .iter()
+            .find(|r| r.name == name || r.slot.to_string() == name.to_ascii_lowercase())
+    }
+
+    /// Run every step in order. Failed expectations do not stop the run; they
+    /// are in the reports (see [`StepReport::passed`]).
+    ///
+    /// # Errors
+    /// [`JobError::Dispatch`] when a dispatch is refused (its limits), or
+    /// [`JobError::Io`] when a `set` reads a file that has gone.
+    pub fn run(&self, options: &DispatchOptions) -> Result<Vec<StepReport>, JobError> {
+        match self.run_partial(options) {
+            (reports, None) => Ok(reports),
+            (_, Some(e)) => Err(e),
+        }
+    }
+
+    /// Run every step as [`Job::run`] does, keeping the reports of the
+    /// steps that ran when one fails: the reports (every step's when the
+    /// error is None; else those before the step that failed, a failed
+    /// expectation among them), and the error that stopped the run.
+    pub fn run_partial(&self, options: &DispatchOptions) -> (Vec<StepReport>, Option<JobError>) {
+        let mut reports = Vec::new();
+        let error = self.run_steps(options, None, None, &mut reports).err();
+        (reports, error)
+    }
+
+    /// [`Job::run_partial`] for jobs that run side by side (`sm5sim run`
+    /// with several jobs): `turns` is held while each dispatch that runs
+    /// on the worker pool runs (more than one group, no
+    /// `options.schedule`), so such dispatches of different jobs take turns
+    /// on the pool. Each then has every worker, and its timeout
+    /// (`DispatchOptions::timeout`) counts its own run, not time spent
+    /// waiting for workers that another job's dispatch (a runaway one,
+    /// say) kept busy. The rest of a job (loading, `set`, `expect`,
+    /// one-group and scheduled dispatches, which run on the calling
+    /// thread) goes on beside other jobs' dispatches.
+    pub fn run_partial_taking_turns(
+        &self,
+        options: &DispatchOptions,
+        turns: &std::sync::Mutex<()>,
+    ) -> (Vec<StepReport>, Option<JobError>) {
+        let mut reports = Vec::new();
+        let error = self
+            .run_steps(options, None, Some(turns), &mut reports)
+            .err();
+        (reports, error)
+    }
+
+    /// Run every step as [`Job::run`] does, with each dispatch under the
+    /// concurrency checker (`sim_sched::dispatch_checked`: the groups run
+    /// one after another on this thread, `options.threads` is ignored).
+    /// Findings name the job's resource names and the lines of the shader's
+    /// listing (the `.asm` file itself, or `fxc /Fc`'s listing as
+    /// `sim_core::disasm::full_listing` prints it for a container).
+    ///
+    /// # Errors
+    /// As [`Job::run`].
+    pub fn run_checked(
+        &self,
+        options: &DispatchOptions,
+        checks: CheckOptions,
+    ) -> Result<CheckReport, JobError> {
+        let mut checker = Checker::new(&self.program, checks);
+        if let Some(listing) = self.listing() {
+            checker.set_listing(&listing);
+        }
+        for r in &self.resources {
+            if r.slot.kind == SlotKind::Uav {
+                checker.set_resource_name(&r.slot.to_string(), &r.name);
+            }
+        }
+        let mut steps = Vec::new();
+        self.run_steps(options, Some(&mut checker), None, &mut steps)?;
+        Ok(CheckReport {
+            steps,
+            findings: checker.into_findings(),
+        })
+    }
+
+    /// The outputs a schedule may change: every UAV resource's raw words
+    /// (its storage, textures included), in name order.
+    pub fn outputs(&self) -> Vec<(String, Vec<u32>)> {
+        self.resources
+            .iter()
+            .filter(|r| r.slot.kind == SlotKind::Uav)
+            .map(|r| (r.name.clone(), r.data().to_words()))
+            .collect()
+    }
+
+    /// Run the job once per seed, each time from the resources' contents and
+    /// counters as they are now, under `Schedule::seeded(seed)` (one thread;
+    /// `options.schedule` and `options.threads` are ignored), and compare
+    /// [`Job::outputs`] between the runs. Failed expectations are kept in
+    /// each run's steps and do not stop the exploration. The resources are
+    /// left as the last schedule left them.
+    ///
+    /// # Errors
+    /// As [`Job::run`], for the first schedule that fails.
+    pub fn run_schedules(
+        &self,
+        options: &DispatchOptions,
+        seeds: &[u64],
+    ) -> Result<ScheduleReport, JobError> {
+        let initial: Vec<(Vec<u32>, u32)> = self
+            .resources
+            .iter()
+            .map(|r| {
+                let b = r.data();
+                (
+                    b.to_words(),
+                    b.counter().load(sim_mem::sync::Ordering::Relaxed),
+                )
+            })
+            .collect();
+        let mut runs = Vec::new();
+        let mut first: Option<Vec<(String, Vec<u32>)>> = None;
+        let mut difference = None;
+        let mut seen: Vec<Vec<(String, Vec<u32>)>> = Vec::new();
+        for &seed in seeds {
+            for (r, (words, counter)) in self.resources.iter().zip(&initial) {
+                let b = r.data();
+                b.write_words(0, words).map_err(|e| JobError::Spec {
+                    at: None,
+                    path: self.path.clone(),
+                    key: format!("resources.{}", r.name),
+                    message: e.to_string(),
+                })?;
+                b.counter()
+                    .store(*counter, sim_mem::sync::Ordering::Relaxed);
+            }
+            let opts = DispatchOptions {
+                threads: 1,
+                schedule: Some(Schedule::seeded(seed)),
+                ..options.clone()
+            };
+            let steps = self.run(&opts)?;
+            runs.push(ScheduleRun { seed, steps });
+            let out = self.outputs();
+            match &first {
+                None => first = Some(out.clone()),
+                Some(a) if difference.is_none() => {
+                    difference = first_difference(a, &out).map(|(resource, word, va, vb, n)| {
+                        ScheduleDifference {
+                            seed_a: seeds[0],
+                            seed_b: seed,
+                            resource,
+                            word,
+                            value_a: va,
+                            value_b: vb,
+                            words_differ: n,
+                        }
+                    });
+                }
+                Some(_) => {}
+            }
+            if !seen.contains(&out) {
+                seen.push(out);
+            }
+        }
+        Ok(ScheduleReport {
+            runs,
+            difference,
+            distinct_outputs: seen.len(),
+        })
+    }
+
+    /// The shader's listing: the file itself when it is one, else what
+    /// `fxc /Fc` prints for the container.
+    fn listing(&self) -> Option<String> {
+        let bytes = &self.shader_bytes;
+        if !bytes.starts_with(b"DXBC") {
+            return String::from_utf8(bytes.clone()).ok();
+        }
+        let container =
+            sim_core::container::Container::parse(bytes, sim_core::container::ChecksumPolicy::Skip)
+                .ok()?;
+        Some(sim_core::disasm::full_listing(
+            &container,
+            &self.program.decoded,
+        ))
+    }
+
+    /// Run the steps, pushing each one's report to `reports` as it ends;
+    /// with `turns`, holding it around each dispatch on the worker pool
+    /// ([`Job::run_partial_taking_turns`]).
+    fn run_steps(
+        &self,
+        options: &DispatchOptions,
+        mut checker: Option<&mut Checker>,
+        turns: Option<&std::sync::Mutex<()>>,
+        reports: &mut Vec<StepReport>,
+    ) -> Result<(), JobError> {
+        for (i, step) in self.steps.iter().enumerate() {
+            // the cancellation token stops the run between steps too, not
+            // only inside a dispatch (a `set` or `expect` can take seconds)
+            if options
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+            {
+                return Err(JobError::Cancelled { step: i });
+            }
+            match step {
+                Step::Dispatch(groups) => {
+                    let on_pool = checker.is_none()
+                        && options.schedule.is_none()
+                        && groups.iter().map(|&g| u64::from(g)).product::<u64>() > 1;
+                    // (a poisoned lock guards nothing: a panicking job's turn is over)
+                    let _turn = turns
+                        .filter(|_| on_pool)
+                        .map(|t| t.lock().unwrap_or_else(|p| p.into_inner()));
+                    let start = Instant::now();
+                    let cbs: Vec<(u32, Vec<u32>)> = self
+                        .resources
+                        .iter()
+                        .filter(|r| r.view == View::Constant)
+                        .map(|r| (r.slot.index, r.data().to_words()))
+                        .collect();
+                    let bindings = self.bindings(&cbs);
+                    let (stats, profile) = match checker.as_deref_mut() {
+                        Some(c) => dispatch_checked(&self.program, &bindings, *groups, options, c)
+                            .map(|s| (s, None)),
+                        None => dispatch_profiled(&self.program, &bindings, *groups, options),
+                    }
+                    .map_err(|source| JobError::Dispatch { step: i, source })?;
+                    reports.push(StepReport::Dispatch {
+                        groups: *groups,
+                        stats,
+                        elapsed: start.elapsed(),
+                        profile: profile.map(Box::new),
+                    });
+                }
+                Step::Set {
+                    resource,
+                    content,
+                    sub,
+                    counter,
+                } => {
+                    let r = &self.resources[*resource];
+                    let err = |message: String| JobError::Spec {
+                        at: None,
+                        path: self.path.clone(),
+                        key: format!("steps[{i}].set"),
+                        message,
+                    };
+                    if let Some(c) = content {
+                        if r.texture().is_some() {
+                            let w = texture_writes(c, *sub, r, &self.program, &self.base)
+                                .map_err(err)?;
+                            write_texture(r, w).map_err(err)?;
+                        } else {
+                            let words =
+                                generate(c, r.data().len_words(), &self.program, r, &self.base)
+                                    .map_err(err)?;
+                            r.data()
+                                .write_words(0, &words)
+                                .map_err(|e| err(e.to_string()))?;
+                        }
+                    }
+                    if let Some(v) = counter {
+                        r.data()
+                            .counter()
+                            .store(*v, sim_mem::sync::Ordering::Relaxed);
+                    }
+                    reports.push(StepReport::Set {
+                        resource: r.name.clone(),
+                    });
+                }
+                Step::Expect(e) => reports.push(self.check(e, i)?),
+            }
+        }
+        Ok(())
+    }
+
+    fn bindings<'a>(&'a self, cbs: &'a [(u32, Vec<u32>)]) -> Bindings<'a> {
+        fn put<T: Clone>(list: &mut Vec<Option<T>>, i: usize, v: T) {
+            if list.len() <= i {
+                list.resize(i + 1, None);
+            }
+            list[i] = Some(v);
+        }
+        let mut b = Bindings::default();
+        for r in &self.resources {
+            let i = r.slot.index as usize;
+            let uav = r.slot.kind == SlotKind::Uav;
+            let view = match (r.view, &r.storage) {
+                (View::Raw, Storage::Buffer(buf)) => BufferView::raw(buf),
+                (View::Structured(stride), Storage::Buffer(buf)) => {
+                    match BufferView::structured(buf, stride) {
+                        Ok(v) => v,
+                        Err(_) => continue, // strides are checked at load
+                    }
+                }
+                (View::Typed(f), Storage::Buffer(buf)) => BufferView::typed(buf, f),
+                (
+                    View::Texture {
+                        dimension,
+                        format,
+                        range,
+                    },
+                    Storage::Texture(t),
+                ) => {
+                    let v = if uav {
+                        TextureView::uav(t, dimension, format, range)
+                    } else {
+                        TextureView::srv(t, dimension, format, range)
+                    };
+                    // views are checked at load
+                    if let Ok(v) = v {
+                        put(
+                            if uav {
+                                &mut b.uav_textures
+                            } else {
+                                &mut b.srv_textures
+                            },
+                            i,
+                            v,
+                        );
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            put(if uav { &mut b.uavs } else { &mut b.srvs }, i, view);
+        }
+        for s in &self.samplers {
+            put(&mut b.samplers, s.slot as usize, s.desc);
+        }
+        for (slot, words) in cbs {
+            let i = *slot as usize;
+            if b.constant_buffers.len() <= i {
+                b.constant_buffers.resize(i + 1, None);
+            }
+            b.constant_buffers[i] = Some(words);
+        }
+        b
+    }
+
+    fn check(&self, e: &Expect, step: usize) -> Result<StepReport, JobError> {
+        let r = &self.resources[e.resource];
+        let got = match e.check {
+            Check::Png { .. } => Vec::new(), // compared texel by texel
+            _ => {
+                let mut words = r.data().to_words();
+                if let Some(range) = &e.words {
+                    words.truncate(range.end);
+                    words.drain(..range.start);
+                }
+                words
+            }
+        };
+        // mismatches name the resource's own word index
+        let base_index = e.words.as_ref().map_or(0, |w| w.start);
+        let scalar = |mismatch: bool, expected: u32, got: u32| StepReport::Expect {
+            what: e.text.clone(),
+            mismatches: mismatch as usize,
+            first: if mismatch {
+                vec![Mismatch {
+                    index: 0,
+                    expected: expected.to_string(),
+                    got: got.to_string(),
+                }]
+            } else {
+                vec![]
+            },
+        };
+        Ok(match &e.check {
+            Check::SumU32(v) => {
+                let s = got.iter().fold(0u32, |a, &b| a.wrapping_add(b));
+                scalar(s != *v, *v, s)
+            }
+            Check::MinU32(v) => {
+                let m = got.iter().copied().min().unwrap_or(0);
+                scalar(m != *v, *v, m)
+            }
+            Check::MaxU32(v) => {
+                let m = got.iter().copied().max().unwrap_or(0);
+                scalar(m != *v, *v, m)
+            }
+            Check::Counter(v) => {
+                let c = r.data().counter().load(sim_mem::sync::Ordering::Relaxed);
+                scalar(c != *v, *v, c)
+            }
+            Check::Png { path, tolerance } => {
+                let (mismatches, first) = compare_png(r, &self.base.join(path), *tolerance)
+                    .map_err(|m| JobError::Spec {
+                        at: None,
+                        path: self.path.clone(),
+                        key: format!("steps[{step}].expect"),
+                        message: m,
+                    })?;
+                StepReport::Expect {
+                    what: e.text.clone(),
+                    mismatches,
+                    first,
+                }
+            }
+            Check::Words { content, ulps, abs } => {
+                let expected =
+                    generate(content, got.len(), &self.program, r, &self.base).map_err(|m| {
+                        JobError::Spec {
+                            at: None,
+                            path: self.path.clone(),
+                            key: format!("steps[{step}].expect"),
+                            message: m,
+                        }
+                    })?;
+                let float = content.is_float();
+                let mut first = Vec::new();
+                let mut count = 0;
+                for (i, (&want, &have)) in expected.iter().zip(&got).enumerate() {
+                    let ok = if float {
+                        f32_close(want, have, *ulps, *abs)
+                    } else {
+                        want == have
+                    };
+                    if !ok {
+                        count += 1;
+                        if first.len() < MISMATCHES_SHOWN {
+                            let text = |v: u32| {
+                                if float {
+                                    format!("{:?} ({v:#010x})", f32::from_bits(v))
+                                } else if content.i32.is_some() {
+                                    (v as i32).to_string()
+                                } else {
+                                    v.to_string()
+                                }
+                            };
+                            first.push(Mismatch {
+                                index: base_index + i,
+                                expected: text(want),
+                                got: text(have),
+                            });
+                        }
+                    }
+                }
+                StepReport::Expect {
+                    what: e.text.clone(),
+                    mismatches: count,
+                    first,
+                }
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;
