@@ -391,28 +391,17 @@ pub struct GroupExecutor<'p> {
 /// groups pays (cas_float_add's, eight to a warp: 1.9 times faster at one
 /// thread, session 14).
 pub fn packed_groups_limit(prog: &Program) -> u32 {
-    groups_limit(prog, false)
+    groups_limit(prog)
 }
 
-/// [`packed_groups_limit`] where compare-exchange retry loops run in
-/// lockstep (under a profile): 1 for any compare-exchange that returns the
-/// old value, as each pass of a lockstep loop lets one lane per word
-/// succeed (packing cas_float_add's groups four to a warp made it 1.8
-/// times slower in lockstep).
-pub fn lockstep_packed_groups_limit(prog: &Program) -> u32 {
-    groups_limit(prog, true)
-}
-
-fn groups_limit(prog: &Program, lockstep: bool) -> u32 {
+fn groups_limit(prog: &Program) -> u32 {
     let n = prog.threads_per_group().max(1) as usize;
     let in_loop = |pc: usize| {
-        !lockstep
-            && prog
-                .info()
-                .cas_loops
-                .iter()
-                .flatten()
-                .any(|c| c.cas_pc == pc)
+        prog.info()
+            .cas_loops
+            .iter()
+            .flatten()
+            .any(|c| c.cas_pc == pc)
     };
     let apart = prog.code.iter().enumerate().all(|(pc, op)| match op.kind {
         OpKind::Sync { threads, .. } => !threads,

@@ -25,9 +25,7 @@
 use rayon::prelude::*;
 use sim_core::check::Checker;
 pub use sim_core::exec::FastPaths;
-use sim_core::exec::{
-    lockstep_packed_groups_limit, packed_groups_limit, ExecStats, GroupExecutor, Profile,
-};
+use sim_core::exec::{packed_groups_limit, ExecStats, GroupExecutor, Profile};
 use sim_core::exec::{Runaway, Watchdog};
 use sim_core::Program;
 use sim_mem::Bindings;
@@ -517,10 +515,7 @@ pub fn dispatch_profiled(
     );
     let pack = match options.warp_width {
         _ if !options.fast_paths.contains(FastPaths::PACKED_GROUPS) => 1,
-        // (a profile runs compare-exchange loops in lockstep)
-        WARP_WIDTH_GROUP if options.profile => {
-            batch_groups(lockstep_packed_groups_limit(program), groups, threads)
-        }
+        // (a profile runs the plan a plain run does: the same packing)
         WARP_WIDTH_GROUP => groups_per_batch(program, groups, threads),
         _ => 1,
     };

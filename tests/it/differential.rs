@@ -7,7 +7,13 @@
 //! are packed several to a warp (one warp-instruction then serves several
 //! groups). On two threads the groups of a job whose results depend on the
 //! schedule (float atomics: `cas_float_add`) may meet in another order, so
-//! only its counts on one thread are compared.
+//! only its counts on one thread are compared. On one thread every
+//! variant also runs profiled: the profile may not change the run, and its
+//! per-thread counts (lane-instructions per instruction, atomics,
+//! compare-exchanges and their failures, bytes) must be the reference's,
+//! packed or not, except that a compare-exchange loop's retries depend on
+//! which threads share a warp (lanes on one word succeed one a pass), so
+//! a job with failed compare-exchanges is compared unpacked.
 //! The generated-program half of the oracle, which also compares TGSM and
 //! registers, is `sim_core::exec::differential`.
 
@@ -37,30 +43,62 @@ fn jobs() -> Vec<PathBuf> {
     out
 }
 
-/// Every UAV's words after the job, and the warp-instructions its dispatches ran.
-fn run(
-    path: &Path,
-    threads: usize,
-    warp_width: usize,
-    paths: FastPaths,
-) -> (Vec<(String, Vec<u32>)>, u64) {
+/// What a job's run leaves: every UAV's words after it, the
+/// warp-instructions its dispatches ran, and, profiled, the counts a
+/// profile defines per thread (lane-instructions per instruction, summed
+/// over the dispatches; atomics, compare-exchanges, failed ones, and bytes
+/// per memory class), which no fast path may change.
+#[derive(Debug, PartialEq, Eq)]
+struct Run {
+    uavs: Vec<(String, Vec<u32>)>,
+    warp_instructions: u64,
+    per_thread: Option<(Vec<u64>, [u64; 8])>,
+}
+
+fn run(path: &Path, threads: usize, warp_width: usize, paths: FastPaths, profile: bool) -> Run {
     let job = Job::load(path, &LoadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     let reports = job
         .run(&DispatchOptions {
             threads,
             warp_width,
             fast_paths: paths,
+            profile,
             ..Default::default()
         })
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let count = reports
-        .iter()
-        .map(|r| match r {
-            StepReport::Dispatch { stats, .. } => stats.warp_instructions,
-            _ => 0,
-        })
-        .sum();
-    (job.outputs(), count)
+    let mut warp_instructions = 0;
+    let mut per_thread: Option<(Vec<u64>, [u64; 8])> = None;
+    for r in &reports {
+        if let StepReport::Dispatch { stats, profile, .. } = r {
+            warp_instructions += stats.warp_instructions;
+            if let Some(p) = profile {
+                let e = &p.exec;
+                let (by_pc, sums) = per_thread.get_or_insert_with(Default::default);
+                by_pc.resize(by_pc.len().max(e.lanes_by_pc.len()), 0);
+                for (a, b) in by_pc.iter_mut().zip(&e.lanes_by_pc) {
+                    *a += b;
+                }
+                let add = [
+                    e.active_lanes,
+                    e.atomics,
+                    e.compare_exchanges,
+                    e.cas_failures,
+                    e.tgsm_read + e.tgsm_written,
+                    e.uav_read,
+                    e.uav_written,
+                    e.srv_read,
+                ];
+                for (s, a) in sums.iter_mut().zip(add) {
+                    *s += a;
+                }
+            }
+        }
+    }
+    Run {
+        uavs: job.outputs(),
+        warp_instructions,
+        per_thread,
+    }
 }
 
 #[test]
@@ -90,7 +128,13 @@ fn every_fast_path_gives_the_reference_results_on_every_job() {
             ]
         };
         for &(threads, width) in configs {
-            let (reference, count) = run(path, threads, width, FastPaths::NONE);
+            // on one thread, profiled too: the profile must count per
+            // thread what the reference counts, and change nothing
+            let profiled = threads == 1;
+            let reference = run(path, threads, width, FastPaths::NONE, false);
+            let reference_profile = profiled
+                .then(|| run(path, threads, width, FastPaths::NONE, true).per_thread)
+                .flatten();
             for (paths, name) in &variants {
                 if threads == 2
                     && !name.contains("packed")
@@ -99,17 +143,18 @@ fn every_fast_path_gives_the_reference_results_on_every_job() {
                 {
                     continue;
                 }
-                let (got, got_count) = run(path, threads, width, *paths);
+                let got = run(path, threads, width, *paths, false);
                 let at = format!(
                     "{} ({threads} threads, width {width}, {name})",
                     path.display()
                 );
                 let schedule_free =
                     threads == 1 || !path.to_string_lossy().contains("cas_float_add");
-                if schedule_free && got != reference {
+                if schedule_free && got.uavs != reference.uavs {
                     let which: Vec<&str> = got
+                        .uavs
                         .iter()
-                        .zip(&reference)
+                        .zip(&reference.uavs)
                         .filter(|(a, b)| a != b)
                         .map(|(a, _)| a.0.as_str())
                         .collect();
@@ -117,10 +162,28 @@ fn every_fast_path_gives_the_reference_results_on_every_job() {
                 }
                 let packs = width == WARP_WIDTH_GROUP && paths.contains(FastPaths::PACKED_GROUPS);
                 // (two workers' compare-exchange loops may retry on each other)
-                if threads == 1 && !packs && got_count != count {
+                if threads == 1 && !packs && got.warp_instructions != reference.warp_instructions {
                     failures.push(format!(
-                        "{at}: {got_count} warp-instructions, the reference {count}"
+                        "{at}: {} warp-instructions, the reference {}",
+                        got.warp_instructions, reference.warp_instructions
                     ));
+                }
+                if profiled {
+                    let p = run(path, threads, width, *paths, true);
+                    if p.uavs != got.uavs || p.warp_instructions != got.warp_instructions {
+                        failures.push(format!("{at}: profiling changed the run"));
+                    }
+                    // (a retry loop's attempts depend on which threads share
+                    // a warp, as lanes on one word succeed one a pass:
+                    // packed groups change them)
+                    let retries = reference_profile.as_ref().is_some_and(|r| r.1[3] > 0);
+                    if p.per_thread != reference_profile && !(packs && retries) {
+                        failures.push(format!(
+                            "{at}: profile {:?}, the reference's {:?}",
+                            p.per_thread.as_ref().map(|x| x.1),
+                            reference_profile.as_ref().map(|x| x.1)
+                        ));
+                    }
                 }
                 compared += 1;
             }

@@ -104,12 +104,14 @@ impl<'p> GroupExecutor<'p> {
     /// with it a float sum; both are executions the memory model allows).
     ///
     /// Returns false, having done nothing, where the warp takes the loop
-    /// in lockstep instead: under a profile (which counts each pass's
-    /// lanes), the access checker or interleaving (which look at each
-    /// instruction), and on a view other than a raw, structured or typed
+    /// in lockstep instead: under the access checker or interleaving
+    /// (which look at each instruction), and on a view other than a raw, structured or typed
     /// buffer of 32-bit elements (a typed one's element is its word).
     /// Where the loop's count passes the watchdog's next look, the
     /// watchdog looks after it: the error is its reason to stop.
+    ///
+    /// A profile observes the loop without changing how it runs: its
+    /// counts are lockstep's (`profile_cas_loop`).
     ///
     /// Each lane ends: a compare-exchange fails only where another thread
     /// changed the word since this lane read it, so each failure is
@@ -123,12 +125,7 @@ impl<'p> GroupExecutor<'p> {
         watchdog: &Watchdog,
     ) -> Result<bool, StopReason> {
         // (an exact budget counts the loop's instructions one by one)
-        if self.prof.is_some()
-            || self.check.is_some()
-            || self.interleave
-            || self.interval == 1
-            || warp.span.is_empty()
-        {
+        if self.check.is_some() || self.interleave || self.interval == 1 || warp.span.is_empty() {
             return Ok(false);
         }
         let code = &self.prog.code;
@@ -290,6 +287,9 @@ impl<'p> GroupExecutor<'p> {
         // (attempts: the most, and which counts some lane took, bit k − 1
         // for k ≤ 64, bit 63 for more)
         let (mut most, mut took) = (1u32, 0u64);
+        // (the lanes' attempts summed, as lockstep counts them: for the
+        // profile, which counts per thread)
+        let mut attempts = 0u64;
         match &line {
             // chains: below
             _ if chained.is_some() => {}
@@ -338,6 +338,11 @@ impl<'p> GroupExecutor<'p> {
                 let mut base = [0u32; CHAIN_WORDS];
                 let mut changes = [0u32; CHAIN_WORDS];
                 let mut before_tail = [0u32; CHAIN_WORDS];
+                // per word: its active lanes, and the changes before each
+                // of them summed (a lane's attempts are 1 + the restarts +
+                // the changes before it)
+                let mut on_word = [0u32; CHAIN_WORDS];
+                let mut before_sum = [0u64; CHAIN_WORDS];
                 let mut stale = [0u32; CHAIN_WORDS];
                 let first = line.first + line.step * c0;
                 for (j, b) in base[..bw].iter_mut().enumerate() {
@@ -381,7 +386,10 @@ impl<'p> GroupExecutor<'p> {
                     let it = (a.iter().zip(&*eb).zip(&*nb))
                         .zip(have.iter_mut().zip(before_tail.iter_mut()))
                         .zip(changes.iter_mut().zip(cur.iter_mut()));
-                    for ((((&a, &e), &n), (h, tail)), (changes, cur)) in it {
+                    let sums = on_word[..bw].iter_mut().zip(before_sum[..bw].iter_mut());
+                    for (((((&a, &e), &n), (h, tail)), (changes, cur)), (on, sum)) in it.zip(sums) {
+                        *on += a & 1;
+                        *sum += u64::from(*changes & a);
                         *tail = (*tail & !a) | (*changes & a & *h);
                         *changes += a & u32::from(n != e);
                         *cur = (*cur & !a) | (n & a);
@@ -401,10 +409,12 @@ impl<'p> GroupExecutor<'p> {
                         restarts += 1;
                         let mut v = o;
                         changes[j] = 0;
+                        before_sum[j] = 0;
                         for l in (0..rows_n).map(|r| start + r * cols + c0 + j) {
                             if active[l] != 0 {
                                 let n = value(l, v);
                                 before_tail[j] = changes[j];
+                                before_sum[j] += u64::from(changes[j]);
                                 changes[j] += u32::from(n != v);
                                 (eb[l], nb[l], v) = (v, n, n);
                             }
@@ -415,6 +425,7 @@ impl<'p> GroupExecutor<'p> {
                     // the restarts + the changes before a lane, for each
                     // lane, so every count from the first lane's to the
                     // last's
+                    attempts += u64::from(on_word[j]) * u64::from(1 + restarts) + before_sum[j];
                     let (lo, hi) = (1 + restarts, 1 + restarts + before_tail[j]);
                     most = most.max(hi);
                     let (lo, hi) = (lo.min(64) - 1, hi.min(64) - 1);
@@ -431,6 +442,7 @@ impl<'p> GroupExecutor<'p> {
         // winner on it, or by another thread, which lockstep counts alike):
         // 2 + the failed lanes before it that changed the word.
         took |= u64::from(nf < singles);
+        attempts += (singles - nf) as u64;
         let mut counts = std::mem::take(&mut self.sc.words);
         counts.reserve(w);
         // a word's key: its address (out of bounds: none, as no lane
@@ -453,6 +465,7 @@ impl<'p> GroupExecutor<'p> {
                 _ => k,
             };
             most = most.max(k);
+            attempts += u64::from(k);
             took |= 1 << (k.min(64) - 1);
         }
         counts.clear();
@@ -497,6 +510,9 @@ impl<'p> GroupExecutor<'p> {
             }
         }
         self.stats.warp_instructions += n;
+        if self.prof.is_some() {
+            self.profile_cas_loop(warp, cl, n, attempts);
+        }
         warp.pc = cl.end_pc + 1;
         // the watchdog's looks the count passed, taken now, with the counts
         // lockstep would give them (a look every WATCHDOG_INTERVAL
@@ -512,5 +528,42 @@ impl<'p> GroupExecutor<'p> {
             }
         }
         Ok(true)
+    }
+
+    /// The profile of a compare-exchange loop run at once (`cas_loop`),
+    /// counted as lockstep counts it: `n` warp-instructions, and per
+    /// instruction the lanes that issue it, from the active lanes `A` and
+    /// their attempts summed `S` (each lane runs the operation, the
+    /// compare-exchange, the test and the exit once per attempt, leaves
+    /// once by the `break`, and copies the word it found and loops back
+    /// once per failed attempt; the `endif` after the `break` issues with
+    /// no lane, as every lane that entered its branch left).
+    fn profile_cas_loop(&mut self, warp: &Warp, cl: &CasLoop, n: u64, attempts: u64) {
+        let a = warp.active_count();
+        let s = attempts;
+        let w = self.w as u64;
+        let Some(p) = self.prof.as_deref_mut() else {
+            return;
+        };
+        let mut issue = |pc: usize, lanes: u64| {
+            p.lanes_by_pc[pc] += lanes;
+            p.active_lanes += lanes;
+        };
+        issue(cl.op_pc, s);
+        issue(cl.cas_pc, s);
+        issue(cl.cas_pc + 1, s);
+        issue(cl.cas_pc + 2, s);
+        if cl.if_exit {
+            issue(cl.cas_pc + 3, a);
+        }
+        issue(cl.end_pc - 1, s - a);
+        issue(cl.end_pc, s - a);
+        p.warp_instructions += n;
+        p.lane_slots += n * w;
+        p.atomics += s;
+        p.compare_exchanges += s;
+        p.cas_failures += s - a;
+        p.uav_read += 4 * s;
+        p.uav_written += 4 * s;
     }
 }

@@ -2,7 +2,8 @@
 //! generated programs run under the reference path ([`FastPaths::NONE`]),
 //! all paths, and all but each one, at several warp widths; the UAV words,
 //! the TGSM words, every thread's live registers and the executor's counts
-//! must be the same bits in every run. (Live: r0–r3 of the ALU and loop
+//! must be the same bits in every run, and so must the profile (every
+//! per-instruction count), which must not change the run either. (Live: r0–r3 of the ALU and loop
 //! generators, which store them at the end; the memory generator's
 //! registers are all dead at its end. A dead register may hold other bits:
 //! the row path writes inactive lanes unblended where liveness shows the
@@ -20,9 +21,11 @@ struct State {
     /// per thread (`SV_GroupIndex`), r0.x, r0.y, …, r3.w
     regs: Vec<Vec<u32>>,
     stats: ExecStats,
+    /// the profile, when the run was profiled
+    profile: Option<Profile>,
 }
 
-fn run(prog: &Program, w: usize, paths: FastPaths, live: usize) -> State {
+fn run(prog: &Program, w: usize, paths: FastPaths, live: usize, profile: bool) -> State {
     let cb: Vec<u32> = vec![
         0x3f80_0000,
         3,
@@ -45,6 +48,7 @@ fn run(prog: &Program, w: usize, paths: FastPaths, live: usize) -> State {
         ..Default::default()
     };
     let mut ex = GroupExecutor::new(prog, w).with_fast_paths(paths);
+    ex.set_profiling(profile);
     ex.run_group([1, 2, 3], &b);
     let temps = (prog.temps as usize).min(live);
     let mut regs = Vec::new();
@@ -67,6 +71,7 @@ fn run(prog: &Program, w: usize, paths: FastPaths, live: usize) -> State {
         tgsm: ex.tgsm.words().to_vec(),
         regs,
         stats: ex.stats,
+        profile: ex.prof.as_deref().cloned(),
     }
 }
 
@@ -94,14 +99,22 @@ fn every_fast_path_computes_what_the_reference_computes() {
         let prog = Program::from_decoded(decoded, None)
             .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         for w in [1, 8, 40] {
-            let reference = run(&prog, w, FastPaths::NONE, live);
+            let reference = run(&prog, w, FastPaths::NONE, live, true);
             assert!(
                 reference.uav.iter().any(|&x| x != 0),
                 "case {case}: no output"
             );
             for (paths, name) in variants() {
-                let got = run(&prog, w, paths, live);
+                let got = run(&prog, w, paths, live, true);
                 let at = format!("case {case}, warp width {w}, {name}");
+                // profiled or not, the same run
+                let plain = run(&prog, w, paths, live, false);
+                assert_eq!(
+                    (&plain.uav, &plain.tgsm, &plain.regs, plain.stats),
+                    (&got.uav, &got.tgsm, &got.regs, got.stats),
+                    "{at}: profiling changed the run\n{text}"
+                );
+                assert_eq!(got.profile, reference.profile, "{at}: profile\n{text}");
                 assert_eq!(got.uav, reference.uav, "{at}: UAV words\n{text}");
                 assert_eq!(got.tgsm, reference.tgsm, "{at}: TGSM words\n{text}");
                 assert_eq!(got.stats, reference.stats, "{at}: counts\n{text}");

@@ -399,15 +399,22 @@ fn kept_constant_buffer_rows_follow_their_words() {
 }
 
 /// Group 0 of `prog` at warp width `w` on `b`, its compare-exchange
-/// retry loops run at once (`at_once`) or in lockstep: the
-/// warp-instructions it issued.
-fn cas_group(prog: &Program, w: usize, b: &Bindings<'_>, at_once: bool) -> u64 {
+/// retry loops run at once (`at_once`) or in lockstep, profiled or not:
+/// the warp-instructions it issued and the profile.
+fn cas_group(
+    prog: &Program,
+    w: usize,
+    b: &Bindings<'_>,
+    at_once: bool,
+    profile: bool,
+) -> (u64, Option<Profile>) {
     let mut ex = GroupExecutor::new(prog, w);
     if !at_once {
         ex = ex.with_fast_paths(FastPaths::ALL.without(FastPaths::CAS_LOOP));
     }
+    ex.set_profiling(profile);
     ex.run_group([0, 0, 0], b);
-    ex.stats().warp_instructions
+    (ex.stats().warp_instructions, ex.profile().cloned())
 }
 
 /// A compare-exchange retry loop run at once (`GroupExecutor::cas_loop`)
@@ -479,7 +486,7 @@ fn cas_loops_run_at_once_match_lockstep() {
         // lane (a chain of the warp's active lanes)
         for slots in [64u32, 20, 14, 24, 1] {
             for w in [1, 7, 40] {
-                let run = |at_once: bool| {
+                let run = |at_once: bool, profile: bool| {
                     let sums = sim_mem::Buffer::from_words(&[0x3f80_0000; 16]);
                     let out = sim_mem::Buffer::zeroed(40 * 16).unwrap();
                     let cb = [slots, 0, 0, 0];
@@ -496,11 +503,23 @@ fn cas_loops_run_at_once_match_lockstep() {
                         ],
                         ..Default::default()
                     };
-                    let n = cas_group(&prog, w, &b, at_once);
+                    let n = cas_group(&prog, w, &b, at_once, profile);
                     (sums.to_words(), out.to_words(), n)
                 };
-                let (at_once, lockstep) = (run(true), run(false));
+                let (at_once, lockstep) = (run(true, false), run(false, false));
                 assert_eq!(at_once, lockstep, "{op}, {slots} slots, width {w}");
+                // profiled, the loop still runs at once (the same plan),
+                // and the profile is lockstep's
+                let (profiled, lockstep) = (run(true, true), run(false, true));
+                assert_eq!(
+                    profiled, lockstep,
+                    "{op}, {slots} slots, width {w}, profiled"
+                );
+                assert_eq!(
+                    (&profiled.0, &profiled.1, profiled.2 .0),
+                    (&at_once.0, &at_once.1, at_once.2 .0),
+                    "{op}, {slots} slots, width {w}: profiling changed the run"
+                );
                 checked += 1;
             }
         }
@@ -625,7 +644,7 @@ fn cas_chains_of_every_shape_match_lockstep() {
         assert_eq!(prog.info().cas_loops.iter().flatten().count(), 1, "{text}");
         let n = (gx * gy) as usize;
         for w in [n, 7, 1] {
-            let run = |at_once: bool| {
+            let run = |at_once: bool, profile: bool| {
                 let sums = sim_mem::Buffer::from_words(&vec![0x3f00_0000; 2 * gx as usize]);
                 let out = sim_mem::Buffer::zeroed(n * 16).unwrap();
                 let b = Bindings {
@@ -639,14 +658,18 @@ fn cas_chains_of_every_shape_match_lockstep() {
                     ],
                     ..Default::default()
                 };
-                let n = cas_group(&prog, w, &b, at_once);
+                let n = cas_group(&prog, w, &b, at_once, profile);
                 (sums.to_words(), out.to_words(), n)
             };
-            let (a, l) = (run(true), run(false));
+            let (a, l) = (run(true, false), run(false, false));
+            let (pa, pl) = (run(true, true), run(false, true));
+            assert_eq!((&pa.0, &pa.1), (&a.0, &a.1), "profiling changed the run");
+            assert_eq!(pa.2 .0, a.2 .0, "profiling changed the plan");
             let what = format!("{gx}x{gy}, width {w}, {decl}, {op}");
             assert_eq!((&a.0, &a.1), (&l.0, &l.1), "{what}");
             if w != 7 {
                 assert_eq!(a.2, l.2, "{what}");
+                assert_eq!(pa.2, pl.2, "{what}: profile");
             }
         }
     }
@@ -687,7 +710,7 @@ fn cas_loops_on_typed_buffer_views_match_lockstep() {
         assert_eq!(prog.info().cas_loops.iter().flatten().count(), 1, "{text}");
         assert!(packed_groups_limit(&prog) > 1);
         for w in [32, 7, 1] {
-            let run = |at_once: bool| {
+            let run = |at_once: bool, profile: bool| {
                 let sums = sim_mem::Buffer::from_words(&[0x3f00_0000; 32]);
                 let out = sim_mem::Buffer::zeroed(32 * 16).unwrap();
                 let b = Bindings {
@@ -697,14 +720,18 @@ fn cas_loops_on_typed_buffer_views_match_lockstep() {
                     ],
                     ..Default::default()
                 };
-                let n = cas_group(&prog, w, &b, at_once);
+                let n = cas_group(&prog, w, &b, at_once, profile);
                 (sums.to_words(), out.to_words(), n)
             };
-            let (a, l) = (run(true), run(false));
+            let (a, l) = (run(true, false), run(false, false));
+            let (pa, pl) = (run(true, true), run(false, true));
+            assert_eq!((&pa.0, &pa.1), (&a.0, &a.1), "profiling changed the run");
+            assert_eq!(pa.2 .0, a.2 .0, "profiling changed the plan");
             let what = format!("{addr}, {gx}x{gy}, width {w}");
             assert_eq!((&a.0, &a.1), (&l.0, &l.1), "{what}");
             if w != 7 {
                 assert_eq!(a.2, l.2, "{what}");
+                assert_eq!(pa.2, pl.2, "{what}: profile");
             }
             // every value reached the words in bounds
             if w == 32 && !addr.contains("l(10)") {
@@ -867,7 +894,7 @@ fn cas_loops_on_a_2d_group_match_lockstep() {
                 uavs: vec![Some(BufferView::raw(&sums)), Some(BufferView::raw(&out))],
                 ..Default::default()
             };
-            cas_group(&prog, w, &b, at_once);
+            cas_group(&prog, w, &b, at_once, false);
             (sums.to_words(), out.to_words())
         };
         let (at_once, lockstep) = (run(true), run(false));
