@@ -377,25 +377,29 @@ pub struct GroupExecutor<'p> {
     zero_regs: bool,
 }
 
-/// The most groups a packed executor runs at once for `prog`
-/// ([`GroupExecutor::packed`]) in a plain run: 1 when its groups could
-/// observe one another in one warp — it declares TGSM or has a group
-/// barrier (`sync_*_t`) — or when it has a compare-exchange that returns
-/// the old value outside a retry loop the executor runs at once
-/// (`crate::analysis::cas_loop`: a lock, say, where the lanes of one warp that meet
-/// on a word succeed one per pass); else as many as give about
-/// [`PACKED_LANES`] lanes, within 1024 lanes and a register file (temps
-/// and indexable temps) of at most [`PACKED_REGISTER_BYTES`], so that it
-/// stays in the L1 cache. A retry loop's lanes that meet on a word run as
-/// one chain at once (`GroupExecutor::cas_loop`), so packing those
-/// groups pays (cas_float_add's, eight to a warp: 1.9 times faster at one
-/// thread, session 14).
-pub fn packed_groups_limit(prog: &Program) -> u32 {
-    groups_limit(prog)
+/// What a dispatcher needs to know to pack a program's groups several to a
+/// warp ([`GroupExecutor::packed`]); how many it packs is its policy
+/// (`sim_sched::packed_groups_limit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Packing {
+    /// Whether the program's groups may share a warp: false when they could
+    /// observe one another in it — the program declares TGSM or has a group
+    /// barrier (`sync_*_t`) — or when it has a compare-exchange that returns
+    /// the old value outside a retry loop the executor runs at once
+    /// (`crate::analysis::cas_loop`: a lock, say, where the lanes of one
+    /// warp that meet on a word succeed one per pass, so that a wider warp
+    /// only waits longer). A retry loop's lanes that meet on a word run as
+    /// one chain (`GroupExecutor::cas_loop`), so those groups pack.
+    pub allowed: bool,
+    /// Threads per group.
+    pub threads_per_group: u32,
+    /// 32-bit register words per lane: temps and indexable temps, four per
+    /// register.
+    pub register_words_per_lane: usize,
 }
 
-fn groups_limit(prog: &Program) -> u32 {
-    let n = prog.threads_per_group().max(1) as usize;
+/// [`Packing`] of `prog`.
+pub fn packing(prog: &Program) -> Packing {
     let in_loop = |pc: usize| {
         prog.info()
             .cas_loops
@@ -412,32 +416,20 @@ fn groups_limit(prog: &Program) -> u32 {
         } => ret.is_none() || in_loop(pc),
         _ => true,
     });
-    if !prog.tgsm.is_empty() || !apart {
-        return 1;
-    }
     let xwords: usize = prog
         .indexable_temps
         .iter()
         .map(|x| x.size as usize * 4)
         .sum();
-    let words_per_lane = (prog.temps as usize * 4 + xwords).max(1);
-    let by_regs = PACKED_REGISTER_BYTES / (4 * words_per_lane * n);
-    let lanes = PACKED_LANES.min(1024);
-    (lanes / n).min(by_regs).max(1) as u32
+    Packing {
+        allowed: prog.tgsm.is_empty() && apart,
+        threads_per_group: prog.threads_per_group().max(1),
+        register_words_per_lane: (prog.temps as usize * 4 + xwords).max(1),
+    }
 }
 
-/// The lanes a packed warp aims at ([`packed_groups_limit`]): on
-/// mandelbrot's 8×8 groups, 256 lanes took 0.22 s where 64 took 0.41 s
-/// (1 thread, a 2-vCPU Xeon VM); since session 10's
-/// unblended writes, 512 run it in 12% fewer instructions than 256
-/// (callgrind, 256² pixels: 149.0M → 131.4M; 128 lanes: 181.9M) and
-/// 0.091 s where 256 took 0.103 s (1 thread, medians; 2 threads 0.045 s
-/// and 0.054 s); 1024 (640 lanes within the register budget) gained
-/// nothing more.
-pub const PACKED_LANES: usize = 512;
-
-/// The largest register file, in bytes, a packed warp may have.
-pub const PACKED_REGISTER_BYTES: usize = 32 << 10;
+/// The most lanes a packed warp may have ([`GroupExecutor::packed`]).
+pub const MAX_PACKED_LANES: usize = 1024;
 
 /// The largest buffer, in 32-bit words, whose atomics an executor gathers
 /// in words of its own (256 KiB: a histogram's bins, not a frame).
@@ -509,9 +501,8 @@ impl<'p> GroupExecutor<'p> {
     /// time on.
     ///
     /// Only a program whose groups cannot observe each other's lanes is
-    /// packed: `groups` is capped by [`packed_groups_limit`], which is 1
-    /// (an ordinary executor with a warp per group) for a program with TGSM
-    /// or a group barrier. Every system value stays each thread's own, and
+    /// packed ([`Packing::allowed`]; else the executor is an ordinary one,
+    /// a warp per group), and at most [`MAX_PACKED_LANES`] lanes to a warp. Every system value stays each thread's own, and
     /// what the groups do to memory is what one execution of them side by
     /// side may do (`reference/compute-model.md` §6.1: a dispatch orders no
     /// two groups): their stores land as if the groups ran one after
@@ -519,7 +510,12 @@ impl<'p> GroupExecutor<'p> {
     /// another group's earlier store. Attaching a checker turns the executor back into an
     /// ordinary one ([`GroupExecutor::set_checker`]).
     pub fn packed(prog: &'p Program, groups: u32) -> Self {
-        let pack = groups.clamp(1, packed_groups_limit(prog));
+        let p = packing(prog);
+        let most = match p.allowed {
+            true => (MAX_PACKED_LANES / p.threads_per_group as usize).max(1) as u32,
+            false => 1,
+        };
+        let pack = groups.clamp(1, most);
         Self::build(prog, usize::MAX, None, pack)
     }
 

@@ -131,7 +131,7 @@ fn packed_dispatches_match_one_warp_per_group() {
 #[test]
 fn batches_keep_every_worker_busy() {
     let p = program(ESCAPE); // 64 lanes: PACKED_LANES / 64 groups per batch at most
-    let most = (sim_core::exec::PACKED_LANES / 64) as u32;
+    let most = (sm5sim::sim_sched::PACKED_LANES / 64) as u32;
     assert_eq!(groups_per_batch(&p, [128, 128, 1], 2), most);
     assert_eq!(groups_per_batch(&p, [3, 128, 1], 2), 3);
     assert_eq!(groups_per_batch(&p, [1, 128, 1], 16), 1);

@@ -100,7 +100,7 @@ fn a_large_dispatch_counts_every_group_in_steps() {
     // one group per count, below the step
     let text = SHADER.replace("dcl_temps 1", "dcl_temps 1\ndcl_tgsm_raw g0, 4");
     let p = Program::from_decoded(assemble(&text).unwrap_or_else(|e| panic!("{e}")), None).unwrap();
-    assert_eq!(sm5sim::sim_core::exec::packed_groups_limit(&p), 1);
+    assert_eq!(sm5sim::sim_sched::packed_groups_limit(&p), 1);
     let groups = 4999u32;
     let out = Buffer::zeroed(4 * 8 * groups as usize).unwrap();
     let b = Bindings {

@@ -708,7 +708,7 @@ fn cas_loops_on_typed_buffer_views_match_lockstep() {
         );
         let prog = program(&text);
         assert_eq!(prog.info().cas_loops.iter().flatten().count(), 1, "{text}");
-        assert!(packed_groups_limit(&prog) > 1);
+        assert!(packing(&prog).allowed);
         for w in [32, 7, 1] {
             let run = |at_once: bool, profile: bool| {
                 let sums = sim_mem::Buffer::from_words(&[0x3f00_0000; 32]);
@@ -784,8 +784,8 @@ fn packed_cas_chains_match_packed_lockstep() {
             n = gx * gy
         );
         let prog = program(&text);
-        let pack = packed_groups_limit(&prog);
-        assert!(pack > 1, "{pack}: {text}");
+        assert!(packing(&prog).allowed, "{text}");
+        let pack = (MAX_PACKED_LANES as u32 / (gx * gy)).min(8);
         let (groups, n) = (pack * 3 + 1, (gx * gy) as usize);
         let run = |at_once: bool| {
             let sums = sim_mem::Buffer::from_words(&[0x3f80_0000; 64]);
@@ -1228,7 +1228,7 @@ fn packed_groups_match_one_group_at_a_time() {
         );
         let decoded = crate::asm::assemble(&text).unwrap();
         let prog = Program::from_decoded(decoded, None).unwrap();
-        assert!(packed_groups_limit(&prog) >= 3, "40 lanes of 5 temps pack");
+        assert!(packing(&prog).allowed, "40 lanes of 5 temps pack");
         let run = |packed: bool, fast: bool| {
             let out = sim_mem::Buffer::zeroed(7 * 40 * 64).unwrap();
             let b = Bindings {
@@ -1258,8 +1258,9 @@ fn packed_groups_match_one_group_at_a_time() {
     }
 }
 
-/// Groups that could observe one another in a warp are never packed,
-/// and a packed register file stays within its budget.
+/// Groups that could observe one another in a warp are never packed
+/// (`Packing::allowed`), and a packed warp has at most `MAX_PACKED_LANES`
+/// lanes. (How many a dispatch packs: `sim_sched::packed_groups_limit`.)
 #[test]
 fn packing_stays_where_groups_cannot_meet() {
     let head = "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadIDInGroupFlattened\n";
@@ -1285,19 +1286,18 @@ fn packing_stays_where_groups_cannot_meet() {
         "{head}dcl_temps 1\ndcl_thread_group 512, 1, 1\n\
          store_raw u0.x, l(0), vThreadIDInGroupFlattened.x\nret\n"
     );
-    let limit = |t: &str| packed_groups_limit(&program(t));
-    assert_eq!(limit(&tgsm), 1);
-    assert_eq!(limit(&barrier), 1);
-    assert_eq!(
-        limit(&fence),
-        (PACKED_LANES / 64) as u32,
-        "a fence alone packs"
-    );
-    assert_eq!(limit(&cas), 1);
-    assert_eq!(limit(&cas_store), (PACKED_LANES / 64) as u32);
-    // 64 temps: 1 KiB per lane, so 32 lanes' worth, under one group
-    assert_eq!(limit(&wide), 1);
-    assert_eq!(limit(&big), 1);
+    let allowed = |t: &str| packing(&program(t)).allowed;
+    assert!(!allowed(&tgsm));
+    assert!(!allowed(&barrier));
+    assert!(allowed(&fence), "a fence alone packs");
+    assert!(!allowed(&cas));
+    assert!(allowed(&cas_store));
+    // the register file per lane: 64 temps, four words each
+    assert_eq!(packing(&program(&wide)).register_words_per_lane, 256);
+    assert_eq!(packing(&program(&big)).threads_per_group, 512);
+    // at most MAX_PACKED_LANES lanes to a warp
+    let p = program(&big);
+    assert_eq!(GroupExecutor::packed(&p, 4).groups_per_batch(), 2);
     let p = program(&tgsm);
     let ex = GroupExecutor::packed(&p, 4);
     assert_eq!((ex.groups_per_batch(), ex.warp_width()), (1, 64));
