@@ -41,7 +41,7 @@
 //! # How
 //!
 //! Groups run one after another on the calling OS thread
-//! (`sim_sched::dispatch_checked`), in their linear order (x fastest), so the
+//! (`sim_sched::Mode::Checked`), in their linear order (x fastest), so the
 //! shadow state needs no synchronisation and the findings are deterministic.
 //! Every memory instruction of a checking executor reports each lane's word
 //! here (a plain run only tests `Option::is_some` once per instruction).
@@ -619,7 +619,7 @@ struct UavInfo {
 }
 
 /// The concurrency checker of one program: attach it to a
-/// [`crate::exec::GroupExecutor`] (or use `sim_sched::dispatch_checked`),
+/// [`crate::exec::GroupExecutor`] (or use `sim_sched::Mode::Checked`),
 /// run dispatches, read [`Checker::findings`]. See the module documentation
 /// for the rules.
 #[derive(Debug, Default)]

@@ -664,7 +664,7 @@ impl<'p> GroupExecutor<'p> {
     /// every group this executor runs reports its memory accesses, `sync`s
     /// and barriers to it. The caller brackets each dispatch with
     /// [`Checker::begin_dispatch`] and [`Checker::end_dispatch`]
-    /// (`sim_sched::dispatch_checked` does all of this).
+    /// (`sim_sched::Mode::Checked` does all of this).
     ///
     /// A packed executor ([`GroupExecutor::packed`]) becomes an ordinary
     /// one with a warp per group first, keeping its counters, profile and

@@ -1,26 +1,32 @@
-//! Dispatch: `Dispatch(x, y, z)` runs x·y·z thread groups of a [`Program`] on
-//! a rayon pool, one group per task, each group on one worker thread from
-//! start to end (CONTRIBUTING.md, "Layout").
+//! Dispatch: `Dispatch(x, y, z)` runs x·y·z thread groups of a [`Program`].
+//! One entry point, [`dispatch_with`], checks D3D's limits, makes the
+//! watchdog and tells the progress, then runs the groups in a [`Mode`]:
 //!
-//! Executors are reused: each rayon task split gets one [`GroupExecutor`]
-//! (`for_each_init`), so registers, masks and the TGSM arena are allocated a
-//! handful of times per dispatch, not once per group.
+//! - [`Mode::Parallel`]: on a rayon pool, each group on one worker thread
+//!   from start to end. Each worker makes one [`GroupExecutor`] per
+//!   dispatch and takes batches of groups from a shared counter, so
+//!   registers, masks and the TGSM arena are allocated once per worker,
+//!   whatever the number of groups. The policy is this crate's: how many
+//!   groups share a warp ([`packed_groups_limit`], [`groups_per_batch`]),
+//!   how the batches are shared, whether atomics are gathered per worker.
+//! - [`Mode::Scheduled`] ([`Schedule`], `DispatchOptions::schedule`): the
+//!   groups one after another on the calling thread in an order, warp width,
+//!   lane order and warp interleaving drawn from a seed, so one seed
+//!   replays one schedule exactly; [`Schedule::fixed`] is the deterministic
+//!   mode (linear order, the options' warp width, identity lanes, each warp
+//!   run until it parks).
+//! - [`Mode::Checked`]: the groups one after another on the calling thread,
+//!   in linear order (x fastest), with one executor carrying a
+//!   [`Checker`]; the checker's shadow state therefore needs no
+//!   synchronisation and its findings are deterministic.
+//!
+//! [`dispatch`] is [`dispatch_with`] in the mode the options ask for,
+//! without the profile.
 //!
 //! Visibility: the dispatch returns only after every group has finished
 //! (rayon's join is a full happens-before edge), so every write of the
 //! dispatch is visible to the caller and to the next dispatch
 //! (`reference/compute-model.md` §1, "Completion").
-//!
-//! Checking ([`dispatch_checked`]): the groups run one after another on the
-//! calling thread, in linear order (x fastest), with one executor carrying a
-//! [`Checker`]; the checker's shadow state therefore needs no
-//! synchronisation and its findings are deterministic.
-//!
-//! Schedules ([`Schedule`], `DispatchOptions::schedule`): the groups run one
-//! after another on the calling thread in an order, warp width, lane order
-//! and warp interleaving drawn from a seed, so one seed replays one schedule
-//! exactly; [`Schedule::fixed`] is the deterministic mode (linear order, the
-//! options' warp width, identity lanes, each warp run until it parks).
 
 use rayon::prelude::*;
 use sim_core::check::Checker;
@@ -66,10 +72,11 @@ pub struct DispatchOptions {
     /// Cancels the dispatch promptly once set (e.g. from a Ctrl-C handler).
     pub cancel: Option<Arc<AtomicBool>>,
     /// Run the groups one after another on the calling thread under this
-    /// schedule (`threads` is then ignored). None (the default): in
-    /// parallel, in whatever order the pool takes them.
+    /// schedule (`threads` is then ignored): what [`DispatchOptions::mode`]
+    /// gives [`dispatch`]. None (the default): in parallel, in whatever
+    /// order the pool takes them.
     pub schedule: Option<Schedule>,
-    /// Gather a [`DispatchProfile`] ([`dispatch_profiled`]): per-opcode
+    /// Gather a [`DispatchProfile`] ([`Dispatched::profile`]): per-opcode
     /// lane-instructions, SIMD efficiency, memory traffic, per-worker busy
     /// time. Default false: a plain run counts nothing extra.
     pub profile: bool,
@@ -449,34 +456,82 @@ impl ProfileSum {
     }
 }
 
-/// Run `Dispatch(groups[0], groups[1], groups[2])`.
-///
-/// A zero in any dimension runs nothing and is not an error (FS §18.6.2).
+/// How a dispatch runs its groups ([`dispatch_with`]).
+pub enum Mode<'a> {
+    /// On the worker pool: `options.threads` workers, each with one
+    /// executor for the dispatch, taking batches of groups from a shared
+    /// counter; small groups that cannot observe one another packed
+    /// several to a warp ([`packed_groups_limit`]).
+    Parallel,
+    /// One group after another on the calling thread, in the order, lane
+    /// orders, warp widths and interleavings `schedule` draws
+    /// (`options.threads` is ignored).
+    Scheduled(&'a Schedule),
+    /// The groups in linear order (x fastest) on the calling thread with
+    /// `checker` attached to the executor (`options.threads` is ignored).
+    /// Findings accumulate in `checker` (see [`sim_core::check`] for the
+    /// rules), which must have been made for the program
+    /// ([`Checker::new`]); the memory effects are those of a parallel run
+    /// with one worker. A dispatch the watchdog stops keeps the findings
+    /// made until then.
+    Checked(&'a mut Checker),
+}
+
+impl DispatchOptions {
+    /// The mode these options ask [`dispatch`] for: [`Mode::Scheduled`]
+    /// under `schedule`, else [`Mode::Parallel`].
+    pub fn mode(&self) -> Mode<'_> {
+        match &self.schedule {
+            Some(s) => Mode::Scheduled(s),
+            None => Mode::Parallel,
+        }
+    }
+}
+
+/// What a dispatch reports besides its effects on memory.
+#[derive(Debug, Clone, Default)]
+pub struct Dispatched {
+    /// Its counters.
+    pub stats: DispatchStats,
+    /// Its profile, when `options.profile` was set (None otherwise, and for
+    /// an empty dispatch).
+    pub profile: Option<DispatchProfile>,
+}
+
+/// Run `Dispatch(groups[0], groups[1], groups[2])` in the mode
+/// `options.schedule` asks for ([`DispatchOptions::mode`]): [`dispatch_with`]
+/// less the profile.
 ///
 /// # Errors
-/// [`DispatchError`] when the group counts break D3D's limits or the worker
-/// pool cannot start; nothing has run then.
+/// As [`dispatch_with`].
 pub fn dispatch(
     program: &Program,
     bindings: &Bindings<'_>,
     groups: [u32; 3],
     options: &DispatchOptions,
 ) -> Result<DispatchStats, DispatchError> {
-    dispatch_profiled(program, bindings, groups, options).map(|(s, _)| s)
+    dispatch_with(program, bindings, groups, options, options.mode()).map(|d| d.stats)
 }
 
-/// [`dispatch`], also returning the profile when `options.profile` is set
-/// (None otherwise, and for an empty dispatch).
+/// Run `Dispatch(groups[0], groups[1], groups[2])` in `mode`: the one
+/// entry point of every dispatch. The limits D3D sets are checked, the
+/// watchdog made (`options.max_warp_instructions`, `timeout`, `cancel`)
+/// and the progress told, then the mode runs the groups. A profile
+/// (`options.profile`) observes the run in any mode without changing it.
+///
+/// A zero in any dimension runs nothing and is not an error (FS §18.6.2).
 ///
 /// # Errors
-/// As [`dispatch`].
-pub fn dispatch_profiled(
+/// [`DispatchError`] when the group counts break D3D's limits, the
+/// threads asked for are too many or the worker pool cannot start
+/// (nothing has run then), or the watchdog stopped the dispatch.
+pub fn dispatch_with(
     program: &Program,
     bindings: &Bindings<'_>,
     groups: [u32; 3],
     options: &DispatchOptions,
-) -> Result<(DispatchStats, Option<DispatchProfile>), DispatchError> {
-    let [x, y, z] = groups;
+    mode: Mode<'_>,
+) -> Result<Dispatched, DispatchError> {
     let threads = match options.threads {
         0 => rayon::current_num_threads(),
         t => {
@@ -494,145 +549,8 @@ pub fn dispatch_profiled(
     };
     let total = admit(program, groups)?;
     if total == 0 {
-        return Ok((DispatchStats::default(), None));
+        return Ok(Dispatched::default());
     }
-    if let Some(schedule) = &options.schedule {
-        return dispatch_scheduled(program, bindings, groups, total, options, schedule);
-    }
-    let _span = tracing::debug_span!("dispatch", x, y, z, total).entered();
-    let progress = options.progress.as_deref();
-    if let Some(p) = progress {
-        p.begin(total);
-    }
-    let sum = Mutex::new(ExecStats::default());
-    let profile = options.profile.then(|| Mutex::new(ProfileSum::default()));
-    let spans_kept = std::sync::atomic::AtomicUsize::new(0);
-    let start = Instant::now();
-    let watchdog = Watchdog::new(
-        options.max_warp_instructions,
-        options.timeout,
-        options.cancel.clone(),
-    );
-    let pack = match options.warp_width {
-        _ if !options.fast_paths.contains(FastPaths::PACKED_GROUPS) => 1,
-        // (a profile runs the plan a plain run does: the same packing)
-        WARP_WIDTH_GROUP => groups_per_batch(program, groups, threads),
-        _ => 1,
-    };
-    // batches of `pack` groups along x; a row of x groups ends a batch
-    let per_row = x.div_ceil(pack) as u64;
-    let batches = per_row * y as u64 * z as u64;
-    let init = || {
-        let mut exec = match pack {
-            1 => GroupExecutor::new(program, options.warp_width),
-            k => GroupExecutor::packed(program, k),
-        }
-        .with_fast_paths(options.fast_paths);
-        exec.set_profiling(profile.is_some());
-        if options.fast_paths.contains(FastPaths::PRIVATE_ATOMICS) {
-            exec.privatize_atomics(bindings);
-        }
-        Collect {
-            exec,
-            bindings,
-            sum: &sum,
-            profile: profile.as_ref().map(|p| WorkerProfile {
-                sum: p,
-                worker: rayon::current_thread_index().unwrap_or(0),
-                busy: Duration::ZERO,
-                spans: Vec::new(),
-                kept: &spans_kept,
-                dropped: 0,
-                trace: options.trace,
-                start,
-                began: Instant::now(),
-            }),
-            progress,
-            unreported: 0,
-            step: progress_step(total),
-        }
-    };
-    let one = |c: &mut Collect<'_, '_, '_>, b: u64| {
-        let (row, i) = (b / per_row, (b % per_row) as u32);
-        let first = group_id(row * x as u64 + (i * pack) as u64, groups);
-        let count = pack.min(x - first[0]);
-        let r = match &mut c.profile {
-            Some(p) if p.trace => {
-                let t0 = Instant::now();
-                let r = c.exec.run_groups_watched(first, count, bindings, &watchdog);
-                p.record(first, count, t0, Instant::now());
-                r
-            }
-            _ => c.exec.run_groups_watched(first, count, bindings, &watchdog),
-        };
-        c.groups_done(count);
-        r
-    };
-    // One executor per worker, made once per dispatch whatever the number
-    // of groups (rayon's splits of a range would each make one, and with
-    // them their scratch: allocations and page faults that grow with the
-    // groups). The workers take batches from a shared counter in chunks
-    // that shrink as the work runs out (guided scheduling), so that they
-    // finish together.
-    let workers = (threads as u64).min(batches).max(1);
-    let next = AtomicU64::new(0);
-    let work = |_worker: u64| -> Result<(), Runaway> {
-        // (made when there is a batch to run)
-        let mut c = None;
-        loop {
-            // another worker stopped the dispatch: its error is the one
-            // returned, and no more groups start
-            if watchdog.stopped() {
-                return Ok(());
-            }
-            let left = batches.saturating_sub(next.load(Ordering::Relaxed));
-            let chunk = (left / (4 * workers)).clamp(1, MAX_CHUNK_BATCHES);
-            let first = next.fetch_add(chunk, Ordering::Relaxed);
-            if first >= batches {
-                return Ok(());
-            }
-            let c = c.get_or_insert_with(init);
-            for b in first..(first + chunk).min(batches) {
-                one(c, b)?;
-            }
-        }
-    };
-    let run = || (0..workers).into_par_iter().try_for_each(work);
-    let outcome = if batches == 1 {
-        // One group runs on the calling thread: handing it to the pool and
-        // waiting for it to come back would cost more than many small groups.
-        let mut c = init();
-        let r = one(&mut c, 0);
-        drop(c);
-        r
-    } else if options.threads == 0 {
-        run()
-    } else {
-        pool(options.threads)?.install(run)
-    };
-    let wall = start.elapsed();
-    outcome?;
-    let s = sum
-        .into_inner()
-        .unwrap_or_else(|poison| poison.into_inner());
-    let profile = profile.map(|p| {
-        p.into_inner()
-            .unwrap_or_else(|poison| poison.into_inner())
-            .finish(program, wall)
-    });
-    Ok((DispatchStats::of(program, &s), profile))
-}
-
-/// `dispatch` under `schedule`: the groups one after another on this thread.
-fn dispatch_scheduled(
-    program: &Program,
-    bindings: &Bindings<'_>,
-    groups: [u32; 3],
-    total: u64,
-    options: &DispatchOptions,
-    schedule: &Schedule,
-) -> Result<(DispatchStats, Option<DispatchProfile>), DispatchError> {
-    let _span = tracing::debug_span!("dispatch_scheduled", total, seed = schedule.seed).entered();
     if let Some(p) = &options.progress {
         p.begin(total);
     }
@@ -641,73 +559,288 @@ fn dispatch_scheduled(
         options.timeout,
         options.cancel.clone(),
     );
-    let n = program.threads_per_group() as usize;
-    let mut sum = ExecStats::default();
-    // one executor per warp width: a group with a new lane order gets a new one
-    let mut fixed_exec: Option<GroupExecutor<'_>> = None;
-    let mut outcome = Ok(());
-    let mut profile = options.profile.then(ProfileSum::default);
-    let start = Instant::now();
-    for g in schedule.group_order(total) {
-        let gid = group_id(g, groups);
-        let plan = schedule.group_plan(g, n, options.warp_width);
-        let mut fresh;
-        let exec = match &plan.lane_order {
-            None => fixed_exec.get_or_insert_with(|| {
-                GroupExecutor::new(program, plan.warp_width).with_fast_paths(options.fast_paths)
-            }),
-            Some(order) => {
-                fresh = GroupExecutor::with_lane_order(program, plan.warp_width, Some(order))
-                    .with_fast_paths(options.fast_paths);
-                &mut fresh
-            }
-        };
-        let before = exec.stats();
-        if profile.is_some() {
-            exec.set_profiling(true);
-        }
-        let t0 = Instant::now();
-        outcome = match plan.interleave {
-            None => exec.run_group_watched(gid, bindings, &watchdog),
-            Some(seed) => exec.run_group_interleaved(gid, bindings, &watchdog, seed),
-        };
-        if let Some(p) = &options.progress {
-            p.group_done();
-        }
-        if let Some(p) = &mut profile {
-            let t1 = Instant::now();
-            p.add_busy(0, t1 - t0);
-            if options.trace && p.spans.len() >= MAX_TRACE_SPANS {
-                p.spans_dropped += 1;
-            } else if options.trace {
-                p.spans.push(GroupSpan {
-                    group: gid,
-                    groups: 1,
-                    worker: 0,
-                    start: t0 - start,
-                    duration: t1 - t0,
-                });
-            }
-            if let Some(e) = exec.profile() {
-                p.exec.merge(e);
-            }
-        }
-        let s = exec.stats();
-        sum.groups += s.groups - before.groups;
-        sum.warp_instructions += s.warp_instructions - before.warp_instructions;
-        sum.barriers += s.barriers - before.barriers;
-        sum.aborted_threads += s.aborted_threads - before.aborted_threads;
-        sum.debug_breaks += s.debug_breaks - before.debug_breaks;
-        if outcome.is_err() {
-            break;
-        }
+    let run = Run {
+        program,
+        bindings,
+        groups,
+        total,
+        options,
+        watchdog: &watchdog,
+    };
+    match mode {
+        Mode::Parallel => run.parallel(threads),
+        Mode::Scheduled(schedule) => run.scheduled(schedule),
+        Mode::Checked(checker) => run.checked(checker),
     }
-    let wall = start.elapsed();
-    outcome?;
-    Ok((
-        DispatchStats::of(program, &sum),
-        profile.map(|p| p.finish(program, wall)),
-    ))
+}
+
+/// One dispatch, set up by [`dispatch_with`].
+struct Run<'r, 'p, 'b> {
+    program: &'p Program,
+    bindings: &'r Bindings<'b>,
+    groups: [u32; 3],
+    total: u64,
+    options: &'r DispatchOptions,
+    watchdog: &'r Watchdog,
+}
+
+impl Run<'_, '_, '_> {
+    /// [`Mode::Parallel`].
+    fn parallel(&self, threads: usize) -> Result<Dispatched, DispatchError> {
+        let Run {
+            program,
+            bindings,
+            groups,
+            total,
+            options,
+            watchdog,
+        } = *self;
+        let [x, y, z] = groups;
+        let _span = tracing::debug_span!("dispatch", x, y, z, total).entered();
+        let progress = options.progress.as_deref();
+        let sum = Mutex::new(ExecStats::default());
+        let profile = options.profile.then(|| Mutex::new(ProfileSum::default()));
+        let spans_kept = std::sync::atomic::AtomicUsize::new(0);
+        let start = Instant::now();
+        let pack = match options.warp_width {
+            _ if !options.fast_paths.contains(FastPaths::PACKED_GROUPS) => 1,
+            // (a profile runs the plan a plain run does: the same packing)
+            WARP_WIDTH_GROUP => groups_per_batch(program, groups, threads),
+            _ => 1,
+        };
+        // batches of `pack` groups along x; a row of x groups ends a batch
+        let per_row = x.div_ceil(pack) as u64;
+        let batches = per_row * y as u64 * z as u64;
+        let init = || {
+            let mut exec = match pack {
+                1 => GroupExecutor::new(program, options.warp_width),
+                k => GroupExecutor::packed(program, k),
+            }
+            .with_fast_paths(options.fast_paths);
+            exec.set_profiling(profile.is_some());
+            if options.fast_paths.contains(FastPaths::PRIVATE_ATOMICS) {
+                exec.privatize_atomics(bindings);
+            }
+            Collect {
+                exec,
+                bindings,
+                sum: &sum,
+                profile: profile.as_ref().map(|p| WorkerProfile {
+                    sum: p,
+                    worker: rayon::current_thread_index().unwrap_or(0),
+                    busy: Duration::ZERO,
+                    spans: Vec::new(),
+                    kept: &spans_kept,
+                    dropped: 0,
+                    trace: options.trace,
+                    start,
+                    began: Instant::now(),
+                }),
+                progress,
+                unreported: 0,
+                step: progress_step(total),
+            }
+        };
+        let one = |c: &mut Collect<'_, '_, '_>, b: u64| {
+            let (row, i) = (b / per_row, (b % per_row) as u32);
+            let first = group_id(row * x as u64 + (i * pack) as u64, groups);
+            let count = pack.min(x - first[0]);
+            let r = match &mut c.profile {
+                Some(p) if p.trace => {
+                    let t0 = Instant::now();
+                    let r = c.exec.run_groups_watched(first, count, bindings, watchdog);
+                    p.record(first, count, t0, Instant::now());
+                    r
+                }
+                _ => c.exec.run_groups_watched(first, count, bindings, watchdog),
+            };
+            c.groups_done(count);
+            r
+        };
+        // One executor per worker, made once per dispatch whatever the number
+        // of groups (rayon's splits of a range would each make one, and with
+        // them their scratch: allocations and page faults that grow with the
+        // groups). The workers take batches from a shared counter in chunks
+        // that shrink as the work runs out (guided scheduling), so that they
+        // finish together.
+        let workers = (threads as u64).min(batches).max(1);
+        let next = AtomicU64::new(0);
+        let work = |_worker: u64| -> Result<(), Runaway> {
+            // (made when there is a batch to run)
+            let mut c = None;
+            loop {
+                // another worker stopped the dispatch: its error is the one
+                // returned, and no more groups start
+                if watchdog.stopped() {
+                    return Ok(());
+                }
+                let left = batches.saturating_sub(next.load(Ordering::Relaxed));
+                let chunk = (left / (4 * workers)).clamp(1, MAX_CHUNK_BATCHES);
+                let first = next.fetch_add(chunk, Ordering::Relaxed);
+                if first >= batches {
+                    return Ok(());
+                }
+                let c = c.get_or_insert_with(init);
+                for b in first..(first + chunk).min(batches) {
+                    one(c, b)?;
+                }
+            }
+        };
+        let run = || (0..workers).into_par_iter().try_for_each(work);
+        let outcome = if batches == 1 {
+            // One group runs on the calling thread: handing it to the pool and
+            // waiting for it to come back would cost more than many small groups.
+            let mut c = init();
+            let r = one(&mut c, 0);
+            drop(c);
+            r
+        } else if options.threads == 0 {
+            run()
+        } else {
+            pool(options.threads)?.install(run)
+        };
+        let wall = start.elapsed();
+        outcome?;
+        let s = sum
+            .into_inner()
+            .unwrap_or_else(|poison| poison.into_inner());
+        let profile = profile.map(|p| {
+            p.into_inner()
+                .unwrap_or_else(|poison| poison.into_inner())
+                .finish(program, wall)
+        });
+        Ok(Dispatched {
+            stats: DispatchStats::of(program, &s),
+            profile,
+        })
+    }
+
+    /// [`Mode::Scheduled`].
+    fn scheduled(&self, schedule: &Schedule) -> Result<Dispatched, DispatchError> {
+        let Run {
+            program,
+            bindings,
+            groups,
+            total,
+            options,
+            watchdog,
+        } = *self;
+        let _span =
+            tracing::debug_span!("dispatch_scheduled", total, seed = schedule.seed).entered();
+        let n = program.threads_per_group() as usize;
+        let mut sum = ExecStats::default();
+        // one executor per warp width: a group with a new lane order gets a new one
+        let mut fixed_exec: Option<GroupExecutor<'_>> = None;
+        let mut outcome = Ok(());
+        let mut profile = options.profile.then(ProfileSum::default);
+        let start = Instant::now();
+        for g in schedule.group_order(total) {
+            let gid = group_id(g, groups);
+            let plan = schedule.group_plan(g, n, options.warp_width);
+            let mut fresh;
+            let exec = match &plan.lane_order {
+                None => fixed_exec.get_or_insert_with(|| {
+                    GroupExecutor::new(program, plan.warp_width).with_fast_paths(options.fast_paths)
+                }),
+                Some(order) => {
+                    fresh = GroupExecutor::with_lane_order(program, plan.warp_width, Some(order))
+                        .with_fast_paths(options.fast_paths);
+                    &mut fresh
+                }
+            };
+            let before = exec.stats();
+            if profile.is_some() {
+                exec.set_profiling(true);
+            }
+            let t0 = Instant::now();
+            outcome = match plan.interleave {
+                None => exec.run_group_watched(gid, bindings, watchdog),
+                Some(seed) => exec.run_group_interleaved(gid, bindings, watchdog, seed),
+            };
+            if let Some(p) = &options.progress {
+                p.group_done();
+            }
+            if let Some(p) = &mut profile {
+                let t1 = Instant::now();
+                p.add_busy(0, t1 - t0);
+                if options.trace && p.spans.len() >= MAX_TRACE_SPANS {
+                    p.spans_dropped += 1;
+                } else if options.trace {
+                    p.spans.push(GroupSpan {
+                        group: gid,
+                        groups: 1,
+                        worker: 0,
+                        start: t0 - start,
+                        duration: t1 - t0,
+                    });
+                }
+                if let Some(e) = exec.profile() {
+                    p.exec.merge(e);
+                }
+            }
+            let s = exec.stats();
+            sum.groups += s.groups - before.groups;
+            sum.warp_instructions += s.warp_instructions - before.warp_instructions;
+            sum.barriers += s.barriers - before.barriers;
+            sum.aborted_threads += s.aborted_threads - before.aborted_threads;
+            sum.debug_breaks += s.debug_breaks - before.debug_breaks;
+            if outcome.is_err() {
+                break;
+            }
+        }
+        let wall = start.elapsed();
+        outcome?;
+        Ok(Dispatched {
+            stats: DispatchStats::of(program, &sum),
+            profile: profile.map(|p| p.finish(program, wall)),
+        })
+    }
+
+    /// [`Mode::Checked`].
+    fn checked(&self, checker: &mut Checker) -> Result<Dispatched, DispatchError> {
+        let Run {
+            program,
+            bindings,
+            groups,
+            total,
+            options,
+            watchdog,
+        } = *self;
+        let _span = tracing::debug_span!("dispatch_checked", total).entered();
+        let mut exec =
+            GroupExecutor::new(program, options.warp_width).with_fast_paths(options.fast_paths);
+        exec.set_profiling(options.profile);
+        checker.begin_dispatch(bindings, groups);
+        exec.set_checker(Some(Box::new(std::mem::take(checker))));
+        let start = Instant::now();
+        let mut outcome = Ok(());
+        for g in 0..total {
+            let gid = group_id(g, groups);
+            outcome = exec.run_group_watched(gid, bindings, watchdog);
+            if let Some(p) = &options.progress {
+                p.group_done();
+            }
+            if outcome.is_err() {
+                break;
+            }
+        }
+        let wall = start.elapsed();
+        if let Some(c) = exec.take_checker() {
+            *checker = *c;
+        }
+        checker.end_dispatch();
+        outcome?;
+        let profile = exec.profile().map(|e| {
+            let mut p = ProfileSum::default();
+            p.exec.merge(e);
+            p.add_busy(0, wall);
+            p.finish(program, wall)
+        });
+        Ok(Dispatched {
+            stats: DispatchStats::of(program, &exec.stats()),
+            profile,
+        })
+    }
 }
 
 /// The most groups a dispatch runs as one warp for `program`
@@ -772,63 +905,6 @@ fn admit(program: &Program, groups: [u32; 3]) -> Result<u64, DispatchError> {
         return Err(DispatchError::UnboundInterface { slot });
     }
     Ok(x as u64 * y as u64 * z as u64)
-}
-
-/// Run `Dispatch(groups[0], groups[1], groups[2])` under the concurrency
-/// checker: the groups run one after another on the calling thread, in
-/// linear order (x fastest; `options.threads` is ignored), with `checker`
-/// attached to the executor. Findings accumulate in `checker` (see
-/// [`sim_core::check`] for the rules); the memory effects are those of a
-/// plain run with one worker.
-///
-/// `checker` must have been made for `program`
-/// ([`Checker::new`]).
-///
-/// # Errors
-/// As [`dispatch`]; a dispatch the watchdog stops keeps the findings made
-/// until then.
-pub fn dispatch_checked(
-    program: &Program,
-    bindings: &Bindings<'_>,
-    groups: [u32; 3],
-    options: &DispatchOptions,
-    checker: &mut Checker,
-) -> Result<DispatchStats, DispatchError> {
-    let total = admit(program, groups)?;
-    if total == 0 {
-        return Ok(DispatchStats::default());
-    }
-    let _span = tracing::debug_span!("dispatch_checked", total).entered();
-    if let Some(p) = &options.progress {
-        p.begin(total);
-    }
-    let watchdog = Watchdog::new(
-        options.max_warp_instructions,
-        options.timeout,
-        options.cancel.clone(),
-    );
-    let mut exec =
-        GroupExecutor::new(program, options.warp_width).with_fast_paths(options.fast_paths);
-    checker.begin_dispatch(bindings, groups);
-    exec.set_checker(Some(Box::new(std::mem::take(checker))));
-    let mut outcome = Ok(());
-    for g in 0..total {
-        let gid = group_id(g, groups);
-        outcome = exec.run_group_watched(gid, bindings, &watchdog);
-        if let Some(p) = &options.progress {
-            p.group_done();
-        }
-        if outcome.is_err() {
-            break;
-        }
-    }
-    if let Some(c) = exec.take_checker() {
-        *checker = *c;
-    }
-    checker.end_dispatch();
-    outcome?;
-    let s = exec.stats();
-    Ok(DispatchStats::of(program, &s))
 }
 
 /// The most batches a worker takes from the shared counter at once: the
@@ -1002,6 +1078,88 @@ mod tests {
     fn program(text: &str) -> Program {
         let decoded = sim_core::asm::assemble(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    }
+
+    /// Every mode goes through the one setup: D3D's limits, an empty
+    /// dispatch, the watchdog, the progress and the profile are the same
+    /// in each.
+    #[test]
+    fn every_mode_shares_the_limits_the_watchdog_and_the_profile() {
+        let p = program(
+            "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadID.x\ndcl_temps 1\n\
+             dcl_thread_group 4, 1, 1\nishl r0.x, vThreadID.x, l(2)\n\
+             store_raw u0.x, r0.x, vThreadID.x\nret\n",
+        );
+        let out = sim_mem::Buffer::zeroed(4 * 64).unwrap();
+        let b = Bindings {
+            uavs: vec![Some(sim_mem::BufferView::raw(&out))],
+            ..Default::default()
+        };
+        let schedule = Schedule::seeded(7);
+        let mut checker = Checker::new(&p, Default::default());
+        fn mode<'a>(k: usize, s: &'a Schedule, c: &'a mut Checker) -> Mode<'a> {
+            match k {
+                0 => Mode::Parallel,
+                1 => Mode::Scheduled(s),
+                _ => Mode::Checked(c),
+            }
+        }
+        for k in 0..3 {
+            let plain = DispatchOptions {
+                threads: 1,
+                ..Default::default()
+            };
+            let too_many = dispatch_with(
+                &p,
+                &b,
+                [65536, 1, 1],
+                &plain,
+                mode(k, &schedule, &mut checker),
+            );
+            assert!(
+                matches!(too_many, Err(DispatchError::TooManyGroups { .. })),
+                "mode {k}: {too_many:?}"
+            );
+            let empty =
+                dispatch_with(&p, &b, [0, 4, 1], &plain, mode(k, &schedule, &mut checker)).unwrap();
+            assert_eq!(empty.stats, DispatchStats::default(), "mode {k}");
+            let progress = Arc::new(Progress::default());
+            let profiled = DispatchOptions {
+                profile: true,
+                progress: Some(progress.clone()),
+                ..plain.clone()
+            };
+            out.write_words(0, &[0; 64]).unwrap();
+            let d = dispatch_with(
+                &p,
+                &b,
+                [16, 1, 1],
+                &profiled,
+                mode(k, &schedule, &mut checker),
+            )
+            .unwrap();
+            assert_eq!(d.stats.threads, 64, "mode {k}");
+            assert_eq!(out.to_words(), (0..64).collect::<Vec<u32>>(), "mode {k}");
+            assert_eq!(progress.snapshot().done, 16, "mode {k}");
+            let prof = d.profile.expect("profiled");
+            // three instructions a thread, every mode
+            assert_eq!(prof.exec.active_lanes, 3 * 64, "mode {k}");
+            let budget = DispatchOptions {
+                max_warp_instructions: 5,
+                ..plain.clone()
+            };
+            let stopped = dispatch_with(
+                &p,
+                &b,
+                [16, 1, 1],
+                &budget,
+                mode(k, &schedule, &mut checker),
+            );
+            assert!(
+                matches!(stopped, Err(DispatchError::Runaway(_))),
+                "mode {k}: {stopped:?}"
+            );
+        }
     }
 
     /// The packing policy: groups that could observe one another are never

@@ -20,8 +20,7 @@ use sim_mem::{
     ViewRange,
 };
 use sim_sched::{
-    dispatch_checked, dispatch_profiled, DispatchError, DispatchOptions, DispatchProfile,
-    DispatchStats, Schedule,
+    dispatch_with, DispatchError, DispatchOptions, DispatchProfile, DispatchStats, Mode, Schedule,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -1090,7 +1089,7 @@ impl Job {
     }
 
     /// Run every step as [`Job::run`] does, with each dispatch under the
-    /// concurrency checker (`sim_sched::dispatch_checked`: the groups run
+    /// concurrency checker (`sim_sched::Mode::Checked`: the groups run
     /// one after another on this thread, `options.threads` is ignored).
     /// Findings name the job's resource names and the lines of the shader's
     /// listing (the `.asm` file itself, or `fxc /Fc`'s listing as
@@ -1260,12 +1259,13 @@ impl Job {
                         .map(|r| (r.slot.index, r.data().to_words()))
                         .collect();
                     let bindings = self.bindings(&cbs);
-                    let (stats, profile) = match checker.as_deref_mut() {
-                        Some(c) => dispatch_checked(&self.program, &bindings, *groups, options, c)
-                            .map(|s| (s, None)),
-                        None => dispatch_profiled(&self.program, &bindings, *groups, options),
-                    }
-                    .map_err(|source| JobError::Dispatch { step: i, source })?;
+                    let mode = match checker.as_deref_mut() {
+                        Some(c) => Mode::Checked(c),
+                        None => options.mode(),
+                    };
+                    let d = dispatch_with(&self.program, &bindings, *groups, options, mode)
+                        .map_err(|source| JobError::Dispatch { step: i, source })?;
+                    let (stats, profile) = (d.stats, d.profile);
                     reports.push(StepReport::Dispatch {
                         groups: *groups,
                         stats,

@@ -7,7 +7,7 @@
 use sm5sim::sim_core::asm::assemble;
 use sm5sim::sim_core::Program;
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
-use sm5sim::sim_sched::{dispatch, dispatch_profiled, groups_per_batch, DispatchOptions, Progress};
+use sm5sim::sim_sched::{dispatch, dispatch_with, groups_per_batch, DispatchOptions, Progress};
 use std::sync::Arc;
 
 /// Every system value of every thread, into a slot of its own (16 words at
@@ -158,8 +158,8 @@ fn packed_dispatches_count_and_trace_every_group() {
         ..Default::default()
     };
     let groups = [8, 4, 2];
-    let (stats, prof) = dispatch_profiled(&p, &b, groups, &options).unwrap();
-    let prof = prof.unwrap();
+    let d = dispatch_with(&p, &b, groups, &options, options.mode()).unwrap();
+    let (stats, prof) = (d.stats, d.profile.unwrap());
     assert_eq!(stats.groups, 64);
     assert_eq!(progress.snapshot().done, 64);
     let k = groups_per_batch(&p, groups, 1);
@@ -248,7 +248,7 @@ fn packed_compare_exchange_loops_match_lockstep() {
             profile,
             ..Default::default()
         };
-        dispatch_profiled(p, &b, [groups, 1, 1], &options).unwrap();
+        dispatch_with(p, &b, [groups, 1, 1], &options, options.mode()).unwrap();
         (sums.to_words(), out.to_words())
     };
     let fadd = program(&CAS_ADD.replace("OP", "add"));

@@ -5,7 +5,7 @@
 use sm5sim::sim_core::asm::assemble;
 use sm5sim::sim_core::Program;
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
-use sm5sim::sim_sched::{dispatch_profiled, DispatchOptions, DispatchProfile, Schedule};
+use sm5sim::sim_sched::{dispatch_with, DispatchOptions, DispatchProfile, Schedule};
 use std::process::Command;
 
 /// Four instructions per thread, no divergence.
@@ -50,8 +50,8 @@ fn run(p: &Program, out: &Buffer, groups: [u32; 3], options: &DispatchOptions) -
         uavs: vec![Some(BufferView::raw(out))],
         ..Default::default()
     };
-    let (_, profile) = dispatch_profiled(p, &b, groups, options).unwrap();
-    profile.expect("profiling was on")
+    let d = dispatch_with(p, &b, groups, options, options.mode()).unwrap();
+    d.profile.expect("profiling was on")
 }
 
 fn count(p: &DispatchProfile, mnemonic: &str) -> u64 {
@@ -182,7 +182,8 @@ fn profile_off_gathers_nothing() {
         warp_width: 32,
         ..Default::default()
     };
-    let (stats, prof) = dispatch_profiled(&p, &b, [1, 1, 1], &options).unwrap();
+    let d = dispatch_with(&p, &b, [1, 1, 1], &options, options.mode()).unwrap();
+    let (stats, prof) = (d.stats, d.profile);
     assert!(prof.is_none());
     // two warps of 32 lanes, four instructions each
     assert_eq!(stats.warp_instructions, 8);

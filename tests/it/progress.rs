@@ -7,7 +7,7 @@ use sm5sim::sim_core::check::{CheckOptions, Checker};
 use sm5sim::sim_core::Program;
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
 use sm5sim::sim_sched::{
-    dispatch, dispatch_checked, DispatchOptions, Progress, ProgressSnapshot, Schedule,
+    dispatch, dispatch_with, DispatchOptions, Mode, Progress, ProgressSnapshot, Schedule,
 };
 use std::sync::Arc;
 
@@ -66,7 +66,8 @@ fn plain_scheduled_and_checked_dispatches_count_every_group() {
     assert_eq!((s.dispatches, s.groups, s.done), (2, 7, 7));
 
     let mut checker = Checker::new(&p, CheckOptions::default());
-    dispatch_checked(&p, &b, [3, 1, 1], &options(&progress), &mut checker).unwrap();
+    let mode = Mode::Checked(&mut checker);
+    dispatch_with(&p, &b, [3, 1, 1], &options(&progress), mode).unwrap();
     let s = progress.snapshot();
     assert_eq!((s.dispatches, s.groups, s.done), (3, 3, 3));
 

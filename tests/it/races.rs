@@ -8,7 +8,7 @@ use sm5sim::job::Job;
 use sm5sim::sim_core::check::{CheckOptions, Checker, Finding, Severity};
 use sm5sim::sim_core::{LoadOptions, Program};
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
-use sm5sim::sim_sched::{dispatch_checked, DispatchOptions};
+use sm5sim::sim_sched::{dispatch_with, DispatchOptions, Mode};
 use std::path::{Path, PathBuf};
 
 #[derive(Deserialize)]
@@ -93,7 +93,8 @@ fn check_case(case: &Case, variant: &str, warp_width: usize) -> Vec<Finding> {
         warp_width,
         ..Default::default()
     };
-    dispatch_checked(&program, &bindings, case.dispatch, &options, &mut checker).unwrap();
+    let mode = Mode::Checked(&mut checker);
+    dispatch_with(&program, &bindings, case.dispatch, &options, mode).unwrap();
     checker.into_findings()
 }
 
@@ -222,12 +223,13 @@ fn check_listing(text: &str, uavs: &[usize], groups: [u32; 3]) -> Vec<Finding> {
     };
     let mut checker = Checker::new(&program, CheckOptions::default());
     checker.set_listing(text);
-    dispatch_checked(
+    let mode = Mode::Checked(&mut checker);
+    dispatch_with(
         &program,
         &bindings,
         groups,
         &DispatchOptions::default(),
-        &mut checker,
+        mode,
     )
     .unwrap();
     checker.into_findings()
