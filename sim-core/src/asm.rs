@@ -26,7 +26,7 @@
 
 use crate::encode::{encode_instruction, encode_operand};
 use crate::ir::*;
-use crate::opcodes::{Class, Opcode, Shape, OPCODE_TABLE};
+use crate::opcodes::{Class, Opcode, OperandDataType, Shape, OPCODE_TABLE};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
@@ -439,21 +439,6 @@ fn parse_literal32(t: &str, off: usize) -> PResult<(u32, bool)> {
     }
 }
 
-/// Whether operand `k` of `op` is untyped: the disassembler prints its
-/// immediates as floats only when the bits look like a normal float (or
-/// −0) and as integers otherwise (`crate::disasm`: untyped moves and the
-/// stored values of stores; the ICB values too).
-fn is_untyped(op: Opcode, k: usize) -> bool {
-    use Opcode as O;
-    match op {
-        O::Mov | O::Swapc | O::StoreUavTyped | O::Dmov | O::Dmovc => true,
-        O::Movc => k != 1,
-        O::StoreRaw => k == 2,
-        O::StoreStructured => k == 3,
-        _ => false,
-    }
-}
-
 /// The literal rule (§5, §5.1):
 /// - Decimal text with a `.`, an exponent, `#` or `inf`/`nan` means the
 ///   float32 nearest to the written number, in every position: `l(0.0)`,
@@ -461,7 +446,7 @@ fn is_untyped(op: Opcode, k: usize) -> bool {
 /// - Integers (`-24`, `4294967295`) and hexadecimal (`0x3f800000`) are the
 ///   bits written.
 /// - One exception, for fxc's own spelling: in an untyped position (a
-///   `mov`'s source, a stored value; [`is_untyped`]) Microsoft's
+///   `mov`'s source, a stored value; `Opcode::operand_type`) Microsoft's
 ///   disassembler prints bits as a float only when they look like a normal
 ///   float or −0, and prints 0 bits as `l(0)`. So its exact text
 ///   `0.000000` there stands for a tiny normal float printed with 6
@@ -1327,7 +1312,9 @@ impl Assembler {
                     };
                     let (mut o, l) =
                         parse_operand(t, off, role, op.info().class, op == Opcode::Case)?;
-                    if o.ty == OperandType::Immediate32 && is_untyped(op, k) {
+                    if o.ty == OperandType::Immediate32
+                        && op.operand_type(k) == OperandDataType::Untyped
+                    {
                         for (v, lt) in o.imm.iter_mut().zip(&l) {
                             if lt.float_styled {
                                 *v = untyped_float(&lt.text, *v);

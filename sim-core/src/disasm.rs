@@ -11,7 +11,7 @@
 //! (or −0) and as an integer otherwise, with no space after the commas.
 
 use crate::ir::*;
-use crate::opcodes::{Class, Opcode};
+use crate::opcodes::{Class, Opcode, OperandDataType};
 use std::fmt::Write;
 
 /// How the instruction reads an immediate operand.
@@ -118,36 +118,10 @@ fn with_precise(mnemonic: String, mask: u32) -> String {
 }
 
 fn imm_style(op: Opcode, operand: usize) -> ImmStyle {
-    use Opcode as O;
-    match op {
-        O::Mov | O::Movc | O::Swapc | O::StoreUavTyped | O::Dmov | O::Dmovc => {
-            if op == O::Movc && operand == 1 {
-                ImmStyle::Int
-            } else {
-                ImmStyle::Untyped
-            }
-        }
-        O::StoreRaw | O::StoreStructured => {
-            if operand == 0 || operand + 1 < 3 + (op == O::StoreStructured) as usize {
-                ImmStyle::Int
-            } else {
-                ImmStyle::Untyped
-            }
-        }
-        // texel addresses, mip levels, sample indices and offsets are integers
-        O::Ld
-        | O::LdMs
-        | O::Resinfo
-        | O::SampleInfo
-        | O::SamplePos
-        | O::LdFeedback
-        | O::LdMsFeedback => ImmStyle::Int,
-        O::Gather4Po | O::Gather4PoC if operand == 2 => ImmStyle::Int,
-        O::Gather4PoFeedback | O::Gather4PoCFeedback if operand == 3 => ImmStyle::Int,
-        _ => match op.info().class {
-            Class::Float | Class::FloatToInt | Class::Texture => ImmStyle::Float,
-            _ => ImmStyle::Int,
-        },
+    match op.operand_type(operand) {
+        OperandDataType::Float => ImmStyle::Float,
+        OperandDataType::Int => ImmStyle::Int,
+        OperandDataType::Untyped => ImmStyle::Untyped,
     }
 }
 
@@ -262,59 +236,12 @@ fn min_precision_name(p: u8) -> Option<&'static str> {
     }
 }
 
-/// Whether source operand `operand` is read at the first destination's
-/// precision, so that Microsoft's disassembler prints a precision that
-/// differs from it as `{own as destination}` (`{def32 as min16f}`,
-/// `{min16f as def32}`, `{min16i as min16u}`); other operands print their
-/// own precision only. From fxc's listings (`tests/front_end/min_precision_*.asm`):
-/// the sources of float, integer, bitwise, move and double arithmetic
-/// follow, except comparisons, conversions, a `movc`'s condition, shift
-/// counts, and the bit-field operations' operands after the width.
-/// Memory, texture, atomic and flow-control operands never follow.
-fn follows_destination_precision(op: Opcode, operand: usize) -> bool {
-    use Opcode as O;
-    let arithmetic = matches!(
-        op.info().class,
-        Class::Float | Class::Move | Class::Int | Class::Bits | Class::Double
-    );
-    let exception = matches!(
-        op,
-        O::Eq
-            | O::Ne
-            | O::Lt
-            | O::Ge
-            | O::Ieq
-            | O::Ine
-            | O::Ilt
-            | O::Ige
-            | O::Ult
-            | O::Uge
-            | O::Deq
-            | O::Dne
-            | O::Dlt
-            | O::Dge
-            | O::Dtof
-            | O::Ftod
-            | O::Dtoi
-            | O::Dtou
-            | O::Itod
-            | O::Utod
-    ) || matches!(
-        (op, operand),
-        (O::Movc | O::Swapc | O::Dmovc, 1)
-            | (O::Ishl | O::Ishr | O::Ushr, 2)
-            | (O::Ubfe | O::Ibfe, 2 | 3)
-            | (O::Bfi, 2..)
-    );
-    arithmetic && !exception
-}
-
 /// The annotation after operand `i` of `op`: its own minimum precision
 /// (` {min16f}`), or where it is read at a different precision than the
 /// first destination's, both (` {min16f as def32}`).
 fn precision_annotation(op: Opcode, i: usize, dsts: usize, own: u8, dst: u8) -> String {
     let own_name = min_precision_name(own);
-    if i >= dsts && follows_destination_precision(op, i) {
+    if i >= dsts && op.follows_destination_precision(i) {
         let dst_name = min_precision_name(dst);
         if own_name != dst_name {
             return format!(

@@ -18,7 +18,7 @@
 //! kernel, and `exec`'s interpreter loop compiled for the same sets, are the
 //! `unsafe` of `sim-core`: each needs the CPU to run its instruction set.
 
-use crate::ir::lowered::AluOp;
+use crate::opcodes::AluOp;
 use sim_mem::format::{f16_to_f32, f32_to_f16_rtz};
 
 #[inline]
@@ -205,34 +205,6 @@ pub(crate) struct LaneOp {
     pub commutes: bool,
     pub arity: u8,
     pub dot: u8,
-}
-
-/// Whether swapping sources 0 and 1 of `op` changes no result bit: the
-/// commutative arithmetic (a float NaN result is the canonical one whatever
-/// the operand order, [`fout`]; `min`/`max` treat their operands alike),
-/// comparisons for equality, bitwise operations, and `mad`'s two factors.
-pub(crate) fn commutes(op: AluOp) -> bool {
-    use AluOp::*;
-    matches!(
-        op,
-        Add | Mul
-            | Mad
-            | Min
-            | Max
-            | Eq
-            | Ne
-            | Iadd
-            | Imad
-            | Imax
-            | Imin
-            | Umax
-            | Umin
-            | Ieq
-            | Ine
-            | And
-            | Or
-            | Xor
-    )
 }
 
 /// A source modifier as bit operations on a lane's word:
@@ -805,8 +777,44 @@ macro_rules! lane_call {
     }};
 }
 
+/// Whether a fact named in a `lane_ops!` entry is the one asked for.
+macro_rules! fact_is {
+    (commutes, commutes) => {
+        true
+    };
+    (flushed, flushed) => {
+        true
+    };
+    ($fact:ident, $asked:ident) => {
+        false
+    };
+}
+
 macro_rules! lane_ops {
-    ($($op:ident => |$($v:ident),+| $e:expr,)*) => {
+    ($($op:ident $([$($fact:ident)*])? => |$($v:ident),+| $e:expr,)*) => {
+        /// Whether swapping sources 0 and 1 of `op` changes no result bit
+        /// (`commutes` in its `lane_ops!` entry): the commutative
+        /// arithmetic (a float NaN result is the canonical one whatever the
+        /// operand order, [`fout`]; `min`/`max` treat their operands
+        /// alike), comparisons for equality, bitwise operations, and `mad`'s
+        /// two factors.
+        pub(crate) fn commutes(op: AluOp) -> bool {
+            match op {
+                $(AluOp::$op => false $($(|| fact_is!($fact, commutes))*)?,)*
+                AluOp::Dp2 | AluOp::Dp3 | AluOp::Dp4 => false,
+            }
+        }
+
+        /// Whether an ALU result is flushed whatever its sources (`flushed`
+        /// in its `lane_ops!` entry): it passes through [`fout`], or is a
+        /// comparison's 0 or all ones (`crate::analysis::flushed`).
+        pub(crate) fn result_flushed(op: AluOp) -> bool {
+            match op {
+                $(AluOp::$op => false $($(|| fact_is!($fact, flushed))*)?,)*
+                AluOp::Dp2 | AluOp::Dp3 | AluOp::Dp4 => true,
+            }
+        }
+
         /// The kernels for the baseline instruction set.
         #[allow(non_snake_case)]
         mod kernels {
@@ -1036,47 +1044,47 @@ fn cpu_isa() -> Isa {
 }
 
 lane_ops! {
-    Add => |x, y| fout(fin(x) + fin(y)),
-    Mul => |x, y| fout(fin(x) * fin(y)),
+    Add [commutes flushed] => |x, y| fout(fin(x) + fin(y)),
+    Mul [commutes flushed] => |x, y| fout(fin(x) * fin(y)),
     // the product is rounded and flushed, not fused; a NaN product stays NaN
     // through the add, so only the result needs the canonical NaN
-    Mad => |x, y, z| fout(f32::from_bits(ftz((fin(x) * fin(y)).to_bits())) + fin(z)),
-    Div => |x, y| fout(fin(x) / fin(y)),
-    Min => |x, y| fout(fmin(fin(x), fin(y))),
-    Max => |x, y| fout(fmax(fin(x), fin(y))),
-    Exp => |x| fout(fin(x).exp2()),
-    Log => |x| fout(fin(x).log2()),
-    Frc => |x| frc(x),
-    RoundNe => |x| fout(fin(x).round_ties_even()),
-    RoundNi => |x| fout(fin(x).floor()),
-    RoundPi => |x| fout(fin(x).ceil()),
-    RoundZ => |x| fout(fin(x).trunc()),
-    Rcp => |x| fout(1.0 / fin(x)),
-    Rsq => |x| fout(1.0 / fin(x).sqrt()),
-    Sqrt => |x| fout(fin(x).sqrt()),
-    Eq => |x, y| bool_mask(fin(x) == fin(y)),
-    Ne => |x, y| bool_mask(fin(x) != fin(y)),
-    Lt => |x, y| bool_mask(fin(x) < fin(y)),
-    Ge => |x, y| bool_mask(fin(x) >= fin(y)),
+    Mad [commutes flushed] => |x, y, z| fout(f32::from_bits(ftz((fin(x) * fin(y)).to_bits())) + fin(z)),
+    Div [flushed] => |x, y| fout(fin(x) / fin(y)),
+    Min [commutes flushed] => |x, y| fout(fmin(fin(x), fin(y))),
+    Max [commutes flushed] => |x, y| fout(fmax(fin(x), fin(y))),
+    Exp [flushed] => |x| fout(fin(x).exp2()),
+    Log [flushed] => |x| fout(fin(x).log2()),
+    Frc [flushed] => |x| frc(x),
+    RoundNe [flushed] => |x| fout(fin(x).round_ties_even()),
+    RoundNi [flushed] => |x| fout(fin(x).floor()),
+    RoundPi [flushed] => |x| fout(fin(x).ceil()),
+    RoundZ [flushed] => |x| fout(fin(x).trunc()),
+    Rcp [flushed] => |x| fout(1.0 / fin(x)),
+    Rsq [flushed] => |x| fout(1.0 / fin(x).sqrt()),
+    Sqrt [flushed] => |x| fout(fin(x).sqrt()),
+    Eq [commutes flushed] => |x, y| bool_mask(fin(x) == fin(y)),
+    Ne [commutes flushed] => |x, y| bool_mask(fin(x) != fin(y)),
+    Lt [flushed] => |x, y| bool_mask(fin(x) < fin(y)),
+    Ge [flushed] => |x, y| bool_mask(fin(x) >= fin(y)),
     Mov => |x| x,
     Movc => |c, x, y| if c != 0 { x } else { y },
-    Iadd => |x, y| x.wrapping_add(y),
-    Imad => |x, y, z| x.wrapping_mul(y).wrapping_add(z),
-    Imax => |x, y| (x as i32).max(y as i32) as u32,
-    Imin => |x, y| (x as i32).min(y as i32) as u32,
-    Umax => |x, y| x.max(y),
-    Umin => |x, y| x.min(y),
+    Iadd [commutes] => |x, y| x.wrapping_add(y),
+    Imad [commutes] => |x, y, z| x.wrapping_mul(y).wrapping_add(z),
+    Imax [commutes] => |x, y| (x as i32).max(y as i32) as u32,
+    Imin [commutes] => |x, y| (x as i32).min(y as i32) as u32,
+    Umax [commutes] => |x, y| x.max(y),
+    Umin [commutes] => |x, y| x.min(y),
     Ineg => |x| x.wrapping_neg(),
-    Ieq => |x, y| bool_mask(x == y),
-    Ine => |x, y| bool_mask(x != y),
-    Ilt => |x, y| bool_mask((x as i32) < (y as i32)),
-    Ige => |x, y| bool_mask((x as i32) >= (y as i32)),
-    Ult => |x, y| bool_mask(x < y),
-    Uge => |x, y| bool_mask(x >= y),
+    Ieq [commutes flushed] => |x, y| bool_mask(x == y),
+    Ine [commutes flushed] => |x, y| bool_mask(x != y),
+    Ilt [flushed] => |x, y| bool_mask((x as i32) < (y as i32)),
+    Ige [flushed] => |x, y| bool_mask((x as i32) >= (y as i32)),
+    Ult [flushed] => |x, y| bool_mask(x < y),
+    Uge [flushed] => |x, y| bool_mask(x >= y),
     Msad => |x, y, z| msad(x, y, z),
-    And => |x, y| x & y,
-    Or => |x, y| x | y,
-    Xor => |x, y| x ^ y,
+    And [commutes] => |x, y| x & y,
+    Or [commutes] => |x, y| x | y,
+    Xor [commutes] => |x, y| x ^ y,
     Not => |x| !x,
     Ishl => |x, y| x << (y & 31),
     Ishr => |x, y| ((x as i32) >> (y & 31)) as u32,
@@ -1091,8 +1099,8 @@ lane_ops! {
     FirstbitShi => |x| firstbit_shi(x),
     Ftoi => |x| fin(x) as i32 as u32,
     Ftou => |x| fin(x) as u32,
-    Itof => |x| fout(x as i32 as f32),
-    Utof => |x| fout(x as f32),
+    Itof [flushed] => |x| fout(x as i32 as f32),
+    Utof [flushed] => |x| fout(x as f32),
     F16tof32 => |x| f16_to_f32(x),
     F32tof16 => |x| f32_to_f16_rtz(x),
 }

@@ -97,20 +97,6 @@ pub(crate) fn src_flushed(flushed: &[bool], s: &Src, c: usize) -> bool {
     }
 }
 
-/// Whether an ALU result is flushed whatever its sources: it passes
-/// through `fout`, or is a comparison's 0 or all ones.
-fn result_flushed(op: AluOp) -> bool {
-    use AluOp::*;
-    match op {
-        Add | Mul | Mad | Div | Min | Max | Exp | Log | Frc | RoundNe | RoundNi | RoundPi
-        | RoundZ | Rcp | Rsq | Sqrt | Itof | Utof | Dp2 | Dp3 | Dp4 => true,
-        Eq | Ne | Lt | Ge | Ieq | Ine | Ilt | Ige | Ult | Uge => true,
-        Mov | Movc | Iadd | Imad | Imax | Imin | Umax | Umin | Ineg | Msad | And | Or | Xor
-        | Not | Ishl | Ishr | Ushr | Ubfe | Ibfe | Bfi | Bfrev | Countbits | FirstbitHi
-        | FirstbitLo | FirstbitShi | Ftoi | Ftou | F16tof32 | F32tof16 => false,
-    }
-}
-
 /// `f(component, flushed)` for each temp component `op` writes.
 fn writes(prog: Body<'_>, op: &Op, flushed: &[bool], f: &mut impl FnMut(usize, bool)) {
     let mut each = |dst: &Dst, value: &dyn Fn(usize) -> bool| {
@@ -129,7 +115,7 @@ fn writes(prog: Body<'_>, op: &Op, flushed: &[bool], f: &mut impl FnMut(usize, b
         } => {
             let s = |i: usize, c: usize| src_flushed(flushed, &src[i], c);
             each(dst, &|c| {
-                sat || result_flushed(op)
+                sat || crate::lanes::result_flushed(op)
                     || match op {
                         AluOp::Mov => s(0, c),
                         AluOp::Movc => s(1, c) && s(2, c),

@@ -3,6 +3,7 @@
 //! instructions grouped into the executor's operation kinds (`OpKind`), each
 //! documented with the functional spec's section (FS §) it follows.
 
+pub(crate) use crate::opcodes::{Alu2Op, AluOp, DoubleOp};
 use sim_mem::AtomicOp;
 
 /// Source modifier resolved against the instruction's data type.
@@ -123,111 +124,6 @@ pub(crate) struct TexOp {
     /// `_aoffimmi(u, v, w)`
     pub offset: [i8; 3],
     pub extra: [Src; 2],
-}
-
-/// Single-destination ALU operations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum AluOp {
-    // float
-    Add,
-    Mul,
-    Mad,
-    Div,
-    Dp2,
-    Dp3,
-    Dp4,
-    Min,
-    Max,
-    Exp,
-    Log,
-    Frc,
-    RoundNe,
-    RoundNi,
-    RoundPi,
-    RoundZ,
-    Rcp,
-    Rsq,
-    Sqrt,
-    Eq,
-    Ne,
-    Lt,
-    Ge,
-    Mov,
-    Movc,
-    // integer
-    Iadd,
-    Imad,
-    Imax,
-    Imin,
-    Umax,
-    Umin,
-    Ineg,
-    Ieq,
-    Ine,
-    Ilt,
-    Ige,
-    Ult,
-    Uge,
-    Msad,
-    // bits
-    And,
-    Or,
-    Xor,
-    Not,
-    Ishl,
-    Ishr,
-    Ushr,
-    Ubfe,
-    Ibfe,
-    Bfi,
-    Bfrev,
-    Countbits,
-    FirstbitHi,
-    FirstbitLo,
-    FirstbitShi,
-    // conversions
-    Ftoi,
-    Ftou,
-    Itof,
-    Utof,
-    F16tof32,
-    F32tof16,
-}
-
-/// Double-precision operations (FS §22.14–§22.17; `sm5-compute-isa.md` §8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum DoubleOp {
-    Add,
-    Mul,
-    Min,
-    Max,
-    Div,
-    Fma,
-    Rcp,
-    Mov,
-    Movc,
-    Eq,
-    Ge,
-    Lt,
-    Ne,
-    ToF32,
-    ToI32,
-    ToU32,
-    FromF32,
-    FromI32,
-    FromU32,
-}
-
-/// Two-destination ALU operations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Alu2Op {
-    Imul,
-    Umul,
-    Udiv,
-    Uaddc,
-    Usubb,
-    Sincos,
-    Swapc,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

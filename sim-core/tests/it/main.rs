@@ -7,5 +7,6 @@ mod asm;
 mod container;
 mod encode;
 mod header;
+mod layout;
 mod listing_reflection;
 mod roundtrip_prop;

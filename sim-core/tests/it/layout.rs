@@ -1,0 +1,110 @@
+//! The layout of `sim-core`'s sources (CONTRIBUTING.md, "Layout"): data
+//! flows one way, table → decode → lower → analyse → plan → run, so no two
+//! top-level modules import each other, directly or through others; and no
+//! source file outside tests grows past about 2,000 lines.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Every `.rs` file under `dir`, with its path relative to `src/`.
+fn sources(dir: &Path, rel: &str, out: &mut Vec<(String, String)>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        let r = if rel.is_empty() {
+            name.clone()
+        } else {
+            format!("{rel}/{name}")
+        };
+        if p.is_dir() {
+            sources(&p, &r, out);
+        } else if name.ends_with(".rs") {
+            out.push((r, std::fs::read_to_string(&p).unwrap()));
+        }
+    }
+}
+
+/// The text of a source without its unit tests (a trailing
+/// `#[cfg(test)] mod tests`, or a whole test file) and line comments.
+fn code(rel: &str, text: &str) -> String {
+    if rel.ends_with("/tests.rs") || rel.ends_with("/differential.rs") {
+        return String::new();
+    }
+    let text = match text.find("#[cfg(test)]\nmod tests") {
+        Some(i) => &text[..i],
+        None => text,
+    };
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The top-level module a source belongs to (`exec/cas.rs` → `exec`).
+fn module(rel: &str) -> String {
+    rel.split('/')
+        .next()
+        .unwrap()
+        .trim_end_matches(".rs")
+        .to_string()
+}
+
+#[test]
+fn sim_core_modules_import_one_another_without_cycles() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, "", &mut files);
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (rel, text) in &files {
+        let m = module(rel);
+        if m == "lib" {
+            continue;
+        }
+        let code = code(rel, text);
+        let targets = edges.entry(m.clone()).or_default();
+        for (i, _) in code.match_indices("crate::") {
+            let name: String = code[i + 7..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if name != m && !name.is_empty() {
+                targets.insert(name);
+            }
+        }
+    }
+    assert!(edges.len() >= 15, "{:?}", edges.keys());
+    // a path from each module back to itself through its imports
+    for start in edges.keys() {
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<(String, Vec<String>)> = vec![(start.clone(), vec![start.clone()])];
+        while let Some((m, path)) = stack.pop() {
+            for next in edges.get(&m).into_iter().flatten() {
+                assert!(
+                    next != start,
+                    "import cycle: {} -> {next}",
+                    path.join(" -> ")
+                );
+                if edges.contains_key(next) && seen.insert(next.clone()) {
+                    let mut p = path.clone();
+                    p.push(next.clone());
+                    stack.push((next.clone(), p));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn no_source_file_outside_tests_passes_2000_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, "", &mut files);
+    let long: Vec<String> = files
+        .iter()
+        .filter(|(rel, _)| !rel.ends_with("/tests.rs"))
+        .map(|(rel, text)| (rel, text.lines().count()))
+        .filter(|&(_, n)| n > 2000)
+        .map(|(rel, n)| format!("{rel}: {n} lines"))
+        .collect();
+    assert!(long.is_empty(), "{long:?}");
+}
