@@ -85,6 +85,94 @@ pub fn execute(data: &[u8]) {
     let _ = dispatch(&program, &bindings, [1, 1, 1], &options);
 }
 
+/// The differential oracle of the executor's fast paths
+/// (`sim-core/src/exec/README.md`) on arbitrary programs: whatever program
+/// the bytes decode to (as [`execute`] reads them) runs one thread group
+/// on fresh tiny synthetic resources under the reference path
+/// (`FastPaths::NONE`), under every path, and under all but one path (the
+/// one the input's length picks), at a warp width of 1, 8 or the group (by
+/// the input's first byte). Where the reference finishes, every variant
+/// must finish too, leaving the same UAV words and the same
+/// warp-instruction count; a difference panics (a fuzz finding). Runs that
+/// the watchdog stops by time are not compared.
+///
+/// # Panics
+/// Where a fast path computes other words or counts than the reference.
+pub fn differential(data: &[u8]) {
+    use sim_sched::{dispatch, DispatchError, DispatchOptions, FastPaths, WARP_WIDTH_GROUP};
+
+    let options = LoadOptions {
+        verify_checksum: false,
+        max_memory: None,
+        cancel: None,
+    };
+    let program = match Program::from_file_bytes(data, &options) {
+        Ok(p) => p,
+        Err(_) => {
+            match decode_program_bytes(data, 0).and_then(|d| Program::from_decoded(d, None)) {
+                Ok(p) => p,
+                Err(_) => return,
+            }
+        }
+    };
+    if program.threads_per_group() > 256 || program.unbound_interface_slot().is_some() {
+        return;
+    }
+    let warp_width = match data.first().map_or(0, |b| b % 3) {
+        0 => 1,
+        1 => 8,
+        _ => WARP_WIDTH_GROUP,
+    };
+    let run = |paths: FastPaths| {
+        let resources = crate::smoke::Synthetic::new(
+            &program,
+            crate::smoke::Fill::Pattern,
+            crate::smoke::Size::Tiny,
+        );
+        let options = DispatchOptions {
+            threads: 1,
+            warp_width,
+            max_warp_instructions: 50_000,
+            timeout: Some(std::time::Duration::from_millis(500)),
+            fast_paths: paths,
+            ..DispatchOptions::default()
+        };
+        let r = dispatch(&program, &resources.bindings(), [1, 1, 1], &options);
+        (r, resources.uav_words())
+    };
+    let timed_out = |r: &Result<sim_sched::DispatchStats, DispatchError>| {
+        matches!(r, Err(DispatchError::Runaway(e))
+            if matches!(e.reason, sim_core::exec::StopReason::Timeout(_)))
+    };
+    let (reference, words) = run(FastPaths::NONE);
+    let Ok(reference) = reference else {
+        return;
+    };
+    let (one, name) = FastPaths::EACH[data.len() % FastPaths::EACH.len()];
+    for (paths, what) in [
+        (FastPaths::ALL, "all paths"),
+        (FastPaths::ALL.without(one), name),
+    ] {
+        let (got, got_words) = run(paths);
+        if timed_out(&got) {
+            continue;
+        }
+        match got {
+            Ok(stats) => {
+                assert_eq!(
+                    stats.warp_instructions, reference.warp_instructions,
+                    "{what} (warp width {warp_width}): warp-instructions differ from the reference"
+                );
+                assert!(
+                    got_words == words,
+                    "{what} (warp width {warp_width}): UAV words differ from the reference"
+                );
+            }
+            Err(e) => panic!("{what} (warp width {warp_width}): {e}, where the reference finished"),
+        }
+    }
+}
+
 /// The job-file parser and loader on arbitrary text (shaders resolved
 /// against the examples directory).
 pub fn job_file(data: &[u8]) {

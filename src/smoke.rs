@@ -146,6 +146,14 @@ impl Synthetic {
         }
     }
 
+    /// The words of every UAV, buffers then textures, in declaration order:
+    /// what a dispatch left in them.
+    pub fn uav_words(&self) -> Vec<Vec<u32>> {
+        let buffers = self.uavs.iter().map(|(_, b)| b.to_words());
+        let textures = self.uav_textures.iter().map(|(_, t)| t.data().to_words());
+        buffers.chain(textures).collect()
+    }
+
     /// Bindings of these resources by slot.
     pub fn bindings(&self) -> Bindings<'_> {
         fn view(b: &Buffer, kind: BufferDeclKind) -> Option<BufferView<'_>> {

@@ -41,6 +41,15 @@ fn execute_corpus_replays_without_panic() {
     assert!(n >= 8, "{n}");
 }
 
+/// The differential target (`fuzz/fuzz_targets/differential.rs`) replays
+/// the execute corpus: every program there gives the reference path's
+/// words and counts under the fast paths.
+#[test]
+fn execute_corpus_runs_alike_under_every_fast_path() {
+    let n = replay("execute", sm5sim::fuzzing::differential);
+    assert!(n >= 8, "{n}");
+}
+
 #[test]
 fn job_file_corpus_replays_without_panic() {
     let n = replay("job_file", sm5sim::fuzzing::job_file);
