@@ -333,8 +333,8 @@ pub struct GroupExecutor<'p> {
     interleave: bool,
     /// throughput counters, when profiling (`None` in a plain run)
     prof: Option<Box<Profile>>,
-    /// per pc, the pre-resolved form of a fast ALU instruction
-    fast: Vec<Option<RowAlu>>,
+    /// per pc, what the interpreter runs there (`plan.rs`)
+    plan: Vec<Step>,
     /// where the rows of each warp's arena (`Warp::regs`) lie
     arena: Arena,
     /// the arena rows of system values that change per batch and that the
@@ -352,21 +352,10 @@ pub struct GroupExecutor<'p> {
     /// the UAVs whose atomics this executor gathers
     /// ([`GroupExecutor::privatize_atomics`])
     private: Vec<PrivateUav>,
-    /// per pc, what `crate::analysis::affine` knows: the steps per lane of a memory
-    /// instruction's address operands, whether a condition is uniform
-    facts: &'p [PcFacts],
-    /// per pc, at an `endloop`: whether its loop has a `continue`
-    /// (`crate::analysis::liveness::loop_continues`, in `Program::facts`)
-    loop_continues: &'p [bool],
     /// `udiv`'s lane loop for this CPU
     udiv_rows: UdivRows,
     /// `udiv`'s lane loop by one divisor for this CPU
     udiv_by_rows: UdivByRows,
-    /// ([`fused_leaves`])
-    fused: &'p [Option<Leave>],
-    /// per pc, at a `loop`, the compare-exchange retry loop it begins
-    /// (`crate::analysis::cas_loop`), which [`GroupExecutor::cas_loop`] runs at once
-    cas_loops: &'p [Option<CasLoop>],
     /// the fast paths switched on ([`GroupExecutor::with_fast_paths`])
     fast_paths: FastPaths,
     /// the components of vThreadID (bits 0–2) an operand reads
@@ -455,18 +444,7 @@ impl<'p> GroupExecutor<'p> {
     /// [`GroupExecutor::privatize_atomics`]).
     pub fn with_fast_paths(mut self, paths: FastPaths) -> Self {
         self.fast_paths = paths;
-        if !paths.contains(FastPaths::ROW_ALU) {
-            self.fast = Vec::new();
-        }
-        if !paths.contains(FastPaths::FUSED_LEAVE) {
-            self.fused = &[];
-        }
-        if !paths.contains(FastPaths::CAS_LOOP) {
-            self.cas_loops = &[];
-        }
-        if !paths.contains(FastPaths::LOOP_WITHOUT_CONTINUE) {
-            self.loop_continues = &[];
-        }
+        restrict(&mut self.plan, paths);
         self
     }
 
@@ -636,7 +614,7 @@ impl<'p> GroupExecutor<'p> {
             round: Vec::new(),
             interleave: false,
             prof: None,
-            fast,
+            plan: plan(prog, fast, pack),
             arena,
             batch_rows,
             group_rows: reads_group_id(prog),
@@ -644,16 +622,8 @@ impl<'p> GroupExecutor<'p> {
             dp_acc: dp_acc_kernel(),
             isa: crate::lanes::isa(),
             private: Vec::new(),
-            facts: if pack > 1 {
-                &prog.info().packed_pcs
-            } else {
-                &prog.info().pcs
-            },
-            loop_continues: &prog.info().loop_continues,
             udiv_rows: udiv_rows_kernel(),
             udiv_by_rows: udiv_by_rows_kernel(),
-            fused: &prog.info().fused,
-            cas_loops: &prog.info().cas_loops,
             tid_comps: prog.info().thread_id_comps | batch_rows & 7,
             fast_paths: FastPaths::ALL,
             zero_regs: prog.info().liveness.reads_unwritten,
@@ -1341,12 +1311,12 @@ impl<'p> GroupExecutor<'p> {
                     ref dst,
                     ref src,
                     sat,
-                } => match self.fast.get(warp.pc - 1) {
-                    Some(Some(f)) => {
+                } => match &self.plan[warp.pc - 1].row {
+                    Some(f) => {
                         self.run_fast(warp, b, f);
                         self.run_fast_after(warp, b);
                     }
-                    _ => self.alu(warp, b, op, dst, src, sat),
+                    None => self.alu(warp, b, op, dst, src, sat),
                 },
                 OpKind::Alu2 {
                     op,
@@ -1365,8 +1335,8 @@ impl<'p> GroupExecutor<'p> {
                     else_pc,
                     endif_pc,
                 } => {
-                    if let Some(Some(kind)) = self.fused.get(warp.pc - 1) {
-                        if self.leave_fused(warp, (cond, nz), *kind, endif_pc) {
+                    if let Some(kind) = self.plan[warp.pc - 1].fused {
+                        if self.leave_fused(warp, (cond, nz), kind, endif_pc) {
                             continue;
                         }
                     }
@@ -1444,8 +1414,11 @@ impl<'p> GroupExecutor<'p> {
                     }
                 }
                 OpKind::Loop { end_pc } => {
-                    let loops = self.cas_loops;
-                    if let Some(Some(cl)) = loops.get(warp.pc - 1) {
+                    let loops = &prog.info().cas_loops;
+                    if let Some(cl) = loops[warp.pc - 1]
+                        .as_ref()
+                        .filter(|_| self.plan[warp.pc - 1].cas_loop)
+                    {
                         match self.cas_loop(warp, b, cl, watchdog) {
                             Ok(true) => continue,
                             Ok(false) => {}
@@ -1464,7 +1437,7 @@ impl<'p> GroupExecutor<'p> {
                     let (brk, cont) = ((d * 4) * w, (d * 4 + 1) * w);
                     // the lanes that continued rejoin (a loop without a
                     // `continue` has none: its mask stays all zeros)
-                    if self.loop_continues.get(warp.pc - 1) != Some(&false) {
+                    if !self.plan[warp.pc - 1].no_continue {
                         let cm = &mut warp.masks[cont..cont + w];
                         for (a, c) in warp.active.iter_mut().zip(cm) {
                             *a |= std::mem::take(c);
@@ -1746,22 +1719,12 @@ impl<'p> GroupExecutor<'p> {
 
     // -- memory ---------------------------------------------------------
 
-    /// What the analysis knows of the current instruction (`crate::analysis::affine`),
-    /// less what the switched-off fast paths would use.
+    /// What the analysis knows of the current instruction
+    /// (`crate::analysis::affine`), less what the switched-off fast paths
+    /// would use: its plan step's.
     #[inline]
     fn facts_here(&self, warp: &Warp) -> PcFacts {
-        let mut f = self
-            .facts
-            .get(warp.pc.wrapping_sub(1))
-            .copied()
-            .unwrap_or_default();
-        if !self.fast_paths.contains(FastPaths::MEMORY_LINES) {
-            f.addr = Default::default();
-        }
-        if !self.fast_paths.contains(FastPaths::UNIFORM_IF) {
-            f.uniform_cond = false;
-        }
-        f
+        self.plan[warp.pc - 1].facts
     }
 
     // -- ALU ------------------------------------------------------------
@@ -1834,6 +1797,8 @@ mod atomic;
 mod cas;
 mod flow;
 mod memory;
+mod plan;
+use plan::{plan, restrict, Step};
 mod profile;
 pub use profile::{ExecStats, Profile};
 mod rows;

@@ -199,7 +199,7 @@ impl<'p> GroupExecutor<'p> {
         // a line of words in bounds: no index arithmetic per lane
         let row = self.prog.thread_group[0] as usize;
         // (the compare-exchange's facts: the warp is at the `loop`)
-        let steps = self.facts.get(cl.cas_pc).copied().unwrap_or_default().addr;
+        let steps = self.plan[cl.cas_pc].facts.addr;
         // one row of words, or rows of lanes on one row of words
         let lines = self.fast_paths.contains(FastPaths::MEMORY_LINES);
         let line = line_of(lines, wr, ext, (x, y), 0, row, steps)
@@ -290,6 +290,7 @@ impl<'p> GroupExecutor<'p> {
         // (the lanes' attempts summed, as lockstep counts them: for the
         // profile, which counts per thread)
         let mut attempts = 0u64;
+        let profiling = self.prof.is_some();
         match &line {
             // chains: below
             _ if chained.is_some() => {}
@@ -338,11 +339,6 @@ impl<'p> GroupExecutor<'p> {
                 let mut base = [0u32; CHAIN_WORDS];
                 let mut changes = [0u32; CHAIN_WORDS];
                 let mut before_tail = [0u32; CHAIN_WORDS];
-                // per word: its active lanes, and the changes before each
-                // of them summed (a lane's attempts are 1 + the restarts +
-                // the changes before it)
-                let mut on_word = [0u32; CHAIN_WORDS];
-                let mut before_sum = [0u64; CHAIN_WORDS];
                 let mut stale = [0u32; CHAIN_WORDS];
                 let first = line.first + line.step * c0;
                 for (j, b) in base[..bw].iter_mut().enumerate() {
@@ -386,10 +382,7 @@ impl<'p> GroupExecutor<'p> {
                     let it = (a.iter().zip(&*eb).zip(&*nb))
                         .zip(have.iter_mut().zip(before_tail.iter_mut()))
                         .zip(changes.iter_mut().zip(cur.iter_mut()));
-                    let sums = on_word[..bw].iter_mut().zip(before_sum[..bw].iter_mut());
-                    for (((((&a, &e), &n), (h, tail)), (changes, cur)), (on, sum)) in it.zip(sums) {
-                        *on += a & 1;
-                        *sum += u64::from(*changes & a);
+                    for ((((&a, &e), &n), (h, tail)), (changes, cur)) in it {
                         *tail = (*tail & !a) | (*changes & a & *h);
                         *changes += a & u32::from(n != e);
                         *cur = (*cur & !a) | (n & a);
@@ -409,12 +402,10 @@ impl<'p> GroupExecutor<'p> {
                         restarts += 1;
                         let mut v = o;
                         changes[j] = 0;
-                        before_sum[j] = 0;
                         for l in (0..rows_n).map(|r| start + r * cols + c0 + j) {
                             if active[l] != 0 {
                                 let n = value(l, v);
                                 before_tail[j] = changes[j];
-                                before_sum[j] += u64::from(changes[j]);
                                 changes[j] += u32::from(n != v);
                                 (eb[l], nb[l], v) = (v, n, n);
                             }
@@ -425,7 +416,17 @@ impl<'p> GroupExecutor<'p> {
                     // the restarts + the changes before a lane, for each
                     // lane, so every count from the first lane's to the
                     // last's
-                    attempts += u64::from(on_word[j]) * u64::from(1 + restarts) + before_sum[j];
+                    if profiling {
+                        // each lane's attempts: 1 + the restarts + the
+                        // lanes before it that changed the word
+                        let mut changed = 0u64;
+                        for l in (0..rows_n).map(|r| start + r * cols + c0 + j) {
+                            if active[l] != 0 {
+                                attempts += 1 + u64::from(restarts) + changed;
+                                changed += u64::from(nb[l] != eb[l]);
+                            }
+                        }
+                    }
                     let (lo, hi) = (1 + restarts, 1 + restarts + before_tail[j]);
                     most = most.max(hi);
                     let (lo, hi) = (lo.min(64) - 1, hi.min(64) - 1);

@@ -487,7 +487,7 @@ impl<'p> GroupExecutor<'p> {
     /// [`run_fast`]: GroupExecutor::run_fast
     #[inline(always)]
     pub(super) fn run_fast_after(&mut self, warp: &mut Warp, b: &Bindings<'_>) {
-        while let Some(Some(f)) = self.fast.get(warp.pc) {
+        while let Some(f) = self.plan.get(warp.pc).and_then(|s| s.row.as_ref()) {
             if self.until_check <= 1 {
                 return;
             }
