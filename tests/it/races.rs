@@ -8,7 +8,7 @@ use sm5sim::job::Job;
 use sm5sim::sim_core::check::{CheckOptions, Checker, Finding, Severity};
 use sm5sim::sim_core::{LoadOptions, Program};
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
-use sm5sim::sim_sched::{dispatch_with, DispatchOptions, Mode};
+use sm5sim::sim_sched::{dispatch_with, DispatchOptions, FastPaths, Mode};
 use std::path::{Path, PathBuf};
 
 #[derive(Deserialize)]
@@ -416,4 +416,60 @@ fn texture_uav_races_are_found_and_the_synced_twin_is_clean() {
         let report = ok.run_checked(&options, CheckOptions::default()).unwrap();
         assert!(report.findings.is_empty(), "{}", describe(&report.findings));
     }
+}
+
+/// A compare-exchange retry loop runs at once under the checker too
+/// (`FastPaths::CAS_LOOP`), and the checker finds what it finds in
+/// lockstep: here a plain store by thread 0 and the other threads'
+/// compare-exchanges on the same word with no barrier between them (and
+/// nothing else).
+#[test]
+fn the_checker_finds_the_same_whether_retry_loops_run_at_once_or_in_lockstep() {
+    let text = "cs_5_0
+dcl_globalFlags refactoringAllowed
+dcl_uav_raw u0
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 2
+dcl_thread_group 32, 1, 1
+if_z vThreadIDInGroupFlattened.x
+  store_raw u0.x, l(4), l(5)
+endif
+ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r0.w, l(0), u0.xxxx
+loop
+  iadd r1.x, r0.w, l(1)
+  imm_atomic_cmp_exch r1.x, u0, l(4), r0.w, r1.x
+  ieq r1.y, r0.w, r1.x
+  breakc_nz r1.y
+  mov r0.w, r1.x
+endloop
+ret
+";
+    let decoded = sm5sim::sim_core::asm::assemble(text).unwrap();
+    let program = Program::from_decoded(decoded, None).unwrap();
+    let run = |paths: FastPaths| {
+        let buffer = Buffer::zeroed(16).unwrap();
+        let bindings = Bindings {
+            uavs: vec![Some(BufferView::raw(&buffer))],
+            ..Default::default()
+        };
+        let mut checker = Checker::new(&program, CheckOptions::default());
+        checker.set_listing(text);
+        let options = DispatchOptions {
+            fast_paths: paths,
+            ..Default::default()
+        };
+        let mode = Mode::Checked(&mut checker);
+        dispatch_with(&program, &bindings, [2, 1, 1], &options, mode).unwrap();
+        (describe(&checker.into_findings()), buffer.to_words())
+    };
+    let (at_once, words) = run(FastPaths::ALL);
+    let (lockstep, lockstep_words) = run(FastPaths::ALL.without(FastPaths::CAS_LOOP));
+    assert_eq!(at_once, lockstep);
+    assert_eq!(words, lockstep_words);
+    // the groups in order: each stores 5, then its 32 threads add 1
+    assert_eq!(words[1], 37, "{words:?}");
+    assert!(
+        at_once.contains("imm_atomic_cmp_exch") && at_once.contains("store_raw"),
+        "{at_once}"
+    );
 }

@@ -104,14 +104,18 @@ impl<'p> GroupExecutor<'p> {
     /// with it a float sum; both are executions the memory model allows).
     ///
     /// Returns false, having done nothing, where the warp takes the loop
-    /// in lockstep instead: under the access checker or interleaving
-    /// (which look at each instruction), and on a view other than a raw, structured or typed
-    /// buffer of 32-bit elements (a typed one's element is its word).
+    /// in lockstep instead: under interleaving (which may switch warps
+    /// between any two instructions), with an exact watchdog budget, and
+    /// on a view other than a raw, structured or typed buffer of 32-bit
+    /// elements (a typed one's element is its word).
     /// Where the loop's count passes the watchdog's next look, the
     /// watchdog looks after it: the error is its reason to stop.
     ///
     /// A profile observes the loop without changing how it runs: its
-    /// counts are lockstep's (`profile_cas_loop`).
+    /// counts are lockstep's (`profile_cas_loop`). So does the checker: it
+    /// sees each lane's compare-exchanges on its word, as many as the
+    /// lane's attempts in lockstep, so its findings and their counts are
+    /// lockstep's.
     ///
     /// Each lane ends: a compare-exchange fails only where another thread
     /// changed the word since this lane read it, so each failure is
@@ -125,7 +129,7 @@ impl<'p> GroupExecutor<'p> {
         watchdog: &Watchdog,
     ) -> Result<bool, StopReason> {
         // (an exact budget counts the loop's instructions one by one)
-        if self.check.is_some() || self.interleave || self.interval == 1 || warp.span.is_empty() {
+        if self.interleave || self.interval == 1 || warp.span.is_empty() {
             return Ok(false);
         }
         let code = &self.prog.code;
@@ -291,6 +295,10 @@ impl<'p> GroupExecutor<'p> {
         // profile, which counts per thread)
         let mut attempts = 0u64;
         let profiling = self.prof.is_some();
+        // (each lane's attempts, for the checker, which sees every attempt
+        // as lockstep makes it; 1 where a lane's first one succeeds)
+        let checking = self.check.is_some();
+        let mut per_lane: Vec<u32> = if checking { vec![1; w] } else { Vec::new() };
         match &line {
             // chains: below
             _ if chained.is_some() => {}
@@ -416,14 +424,18 @@ impl<'p> GroupExecutor<'p> {
                     // the restarts + the changes before a lane, for each
                     // lane, so every count from the first lane's to the
                     // last's
-                    if profiling {
+                    if profiling || checking {
                         // each lane's attempts: 1 + the restarts + the
                         // lanes before it that changed the word
-                        let mut changed = 0u64;
+                        let mut changed = 0u32;
                         for l in (0..rows_n).map(|r| start + r * cols + c0 + j) {
                             if active[l] != 0 {
-                                attempts += 1 + u64::from(restarts) + changed;
-                                changed += u64::from(nb[l] != eb[l]);
+                                let k = 1 + restarts + changed;
+                                attempts += u64::from(k);
+                                if checking {
+                                    per_lane[l] = k;
+                                }
+                                changed += u32::from(nb[l] != eb[l]);
                             }
                         }
                     }
@@ -467,11 +479,23 @@ impl<'p> GroupExecutor<'p> {
             };
             most = most.max(k);
             attempts += u64::from(k);
+            if checking {
+                per_lane[l] = k;
+            }
             took |= 1 << (k.min(64) - 1);
         }
         counts.clear();
         self.sc.words = counts;
         self.sc.lanes = failed;
+        // the checker sees each lane's compare-exchanges on its word, as
+        // many as lockstep makes
+        if checking {
+            let op = MemOp::Atomic { cas: true };
+            let y = structured.then_some(y);
+            let pc = cl.cas_pc as u32;
+            let times = Some(&per_lane[..]);
+            self.check_mem_at(pc, wr, *res, Some(view), op, x, y, &[0], None, times);
+        }
         // the registers the last iteration leaves: n, o = e, t = true, e;
         // those a lane may read after the loop (`crate::analysis::liveness`)
         let (full, span) = (warp.full, warp.span.clone());

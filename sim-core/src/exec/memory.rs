@@ -44,8 +44,27 @@ impl<'p> GroupExecutor<'p> {
         ks: &[u32],
         values: Option<&[u32]>,
     ) {
-        let w = self.w;
         let pc = warp.pc as u32 - 1;
+        self.check_mem_at(pc, warp, res, view, op, a, b, ks, values, None);
+    }
+
+    /// [`GroupExecutor::check_mem`] for the instruction at `pc`, each lane
+    /// `l`'s access made `times[l]` times (None: once).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn check_mem_at(
+        &mut self,
+        pc: u32,
+        warp: &Warp,
+        res: Res,
+        view: Option<BufferView<'_>>,
+        op: MemOp,
+        a: &[u32],
+        b: Option<&[u32]>,
+        ks: &[u32],
+        values: Option<&[u32]>,
+        times: Option<&[u32]>,
+    ) {
+        let w = self.w;
         let Some(ck) = self.check.as_deref_mut() else {
             return;
         };
@@ -59,7 +78,8 @@ impl<'p> GroupExecutor<'p> {
                 continue;
             }
             let (x, y) = (a[l], b.map_or(0, |b| b[l]));
-            for (i, &k) in ks.iter().enumerate() {
+            let n = times.map_or(1, |t| t[l]);
+            for (i, &k) in ks.iter().enumerate().cycle().take(ks.len() * n as usize) {
                 let word = match (res, view) {
                     (Res::Tgsm(g), _) => self.tgsm.word_index(g, x, y, k),
                     (_, Some(v)) => match v.kind() {

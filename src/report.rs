@@ -1,0 +1,452 @@
+//! How the `sm5sim` command shows what ran: step lines, the checker's
+//! findings, profiles as text and JSON, and the Chrome trace (the Trace
+//! Event Format that Perfetto and chrome://tracing read).
+
+use super::*;
+
+/// The steps' outcomes as text, one line each (failed expectations with
+/// their first differing elements).
+pub(super) fn print_steps(reports: &[StepReport]) {
+    print!("{}", steps_text(reports));
+}
+
+/// [`print_steps`]' text.
+pub(super) fn steps_text(reports: &[StepReport]) -> String {
+    reports
+        .iter()
+        .enumerate()
+        .map(|(i, r)| step_text(i, r))
+        .collect()
+}
+
+/// Step `i`'s outcome as text: its line, and the first differing elements
+/// of a failed expectation.
+pub(super) fn step_text(i: usize, r: &StepReport) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    // (writing to a String cannot fail)
+    match r {
+        StepReport::Dispatch {
+            groups,
+            stats,
+            elapsed,
+            ..
+        } => {
+            let _ = writeln!(
+                out,
+                "step {i}: dispatch {}x{}x{}: {} groups, {} threads, {} warp-instructions, {:.3} s",
+                groups[0],
+                groups[1],
+                groups[2],
+                stats.groups,
+                stats.threads,
+                stats.warp_instructions,
+                elapsed.as_secs_f64()
+            );
+            if stats.aborted_threads > 0 {
+                let _ = writeln!(
+                    out,
+                    "  warning: {} threads executed abort",
+                    stats.aborted_threads
+                );
+            }
+            if stats.debug_breaks > 0 {
+                let _ = writeln!(
+                    out,
+                    "  note: debug_break executed {} times (no debugger attached)",
+                    stats.debug_breaks
+                );
+            }
+        }
+        StepReport::Set { resource } => {
+            let _ = writeln!(out, "step {i}: set {resource}");
+        }
+        StepReport::Expect {
+            what,
+            mismatches,
+            first,
+        } => {
+            if *mismatches == 0 {
+                let _ = writeln!(out, "step {i}: expect {what}: ok");
+            } else {
+                let _ = writeln!(
+                    out,
+                    "step {i}: expect {what}: FAILED, {mismatches} element(s) differ"
+                );
+                for m in first {
+                    let _ = writeln!(
+                        out,
+                        "  [{}] expected {}, got {}",
+                        m.index, m.expected, m.got
+                    );
+                }
+                if *mismatches > first.len() {
+                    let _ = writeln!(out, "  … and {} more", mismatches - first.len());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// How many of `findings` are errors (warnings do not count).
+pub(super) fn error_findings(findings: &[Finding]) -> usize {
+    findings
+        .iter()
+        .filter(|f| f.severity() == Severity::Error)
+        .count()
+}
+
+/// The last line of `check`'s text report: the counts, and whether an
+/// expectation failed.
+pub(super) fn check_summary(report: &CheckReport) -> String {
+    let errors = error_findings(&report.findings);
+    let warnings = report.findings.len() - errors;
+    let expectations = report.steps.iter().all(|r| r.passed());
+    format!(
+        "check: {errors} error(s), {warnings} warning(s){}",
+        if expectations {
+            ""
+        } else {
+            "; an expectation FAILED"
+        }
+    )
+}
+
+/// `check`'s text report: the job's warnings, the steps, the findings and
+/// [`check_summary`].
+pub(super) fn check_text(job: &Job, report: &CheckReport) -> String {
+    let mut text = String::new();
+    for w in &job.warnings {
+        text.push_str(&format!("warning: {w}\n"));
+    }
+    text.push_str(&steps_text(&report.steps));
+    for f in &report.findings {
+        text.push_str(&format!("{f}\n"));
+    }
+    text.push_str(&check_summary(report));
+    text.push('\n');
+    text
+}
+
+/// The results of `run --json`: the job, its warnings, and one object per step.
+pub(super) fn report_json(
+    job: &Job,
+    reports: &[StepReport],
+    passed: bool,
+    error: Option<&str>,
+) -> serde_json::Value {
+    use serde_json::json;
+    let mut doc = json!({
+        "job": job.path.display().to_string(),
+        "passed": passed,
+        "warnings": job.warnings,
+        "steps": steps_json(reports),
+    });
+    if let Some(e) = error {
+        // the run stopped at a step (the watchdog, a refused dispatch): the
+        // steps before it are in "steps"
+        doc["error"] = json!(e);
+    }
+    doc
+}
+
+/// The results of `check --json`: the job, `passed` (no error finding and
+/// every expectation held), the counts, the findings and the steps.
+pub(super) fn check_json(
+    job: &Job,
+    reports: &[StepReport],
+    findings: &[Finding],
+    expectations: bool,
+) -> serde_json::Value {
+    use serde_json::json;
+    let access = |a: &Access| {
+        json!({
+            "pc": a.site.pc,
+            "dword": a.site.dword,
+            "line": a.site.line,
+            "instruction": a.site.text,
+            "op": a.op.name(),
+            "value": a.value,
+            "group": a.thread.group,
+            "thread": a.thread.thread,
+            "thread_index": a.thread.index,
+        })
+    };
+    let errors = findings
+        .iter()
+        .filter(|f| f.severity() == Severity::Error)
+        .count();
+    let list: Vec<serde_json::Value> = findings
+        .iter()
+        .map(|f| {
+            json!({
+                "kind": f.kind.name(),
+                "severity": match f.severity() {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                },
+                "description": f.kind.description(),
+                "resource": f.resource,
+                "resource_name": f.resource_name,
+                "byte_offset": f.byte_offset,
+                "benign": f.benign,
+                "count": f.count,
+                "dispatch": f.dispatch,
+                "first": access(&f.first),
+                "second": f.second.as_ref().map(access),
+            })
+        })
+        .collect();
+    json!({
+        "job": job.path.display().to_string(),
+        "passed": errors == 0 && expectations,
+        "errors": errors,
+        "warnings": findings.len() - errors,
+        "expectations_passed": expectations,
+        "findings": list,
+        "job_warnings": job.warnings,
+        "steps": steps_json(reports),
+    })
+}
+
+/// Opcodes a text profile lists by name; the rest are summed as "other".
+pub(super) const PROFILE_TOP: usize = 15;
+
+/// Per second, guarding a zero duration.
+pub(super) fn per_second(n: u64, d: Duration) -> f64 {
+    let s = d.as_secs_f64();
+    if s > 0.0 {
+        n as f64 / s
+    } else {
+        0.0
+    }
+}
+
+/// A count with a k/M/G suffix.
+pub(super) fn si(x: f64) -> String {
+    match x {
+        x if x >= 1e9 => format!("{:.2} G", x / 1e9),
+        x if x >= 1e6 => format!("{:.2} M", x / 1e6),
+        x if x >= 1e3 => format!("{:.2} k", x / 1e3),
+        x => format!("{x:.0} "),
+    }
+}
+
+/// One dispatch's profile as JSON (`--profile-json`, and under `--json`).
+pub(super) fn profile_json(
+    step: usize,
+    groups: [u32; 3],
+    stats: &DispatchStats,
+    p: &DispatchProfile,
+) -> serde_json::Value {
+    use serde_json::json;
+    let e = &p.exec;
+    let total = e.active_lanes.max(1) as f64;
+    let opcodes: Vec<_> = p
+        .by_opcode
+        .iter()
+        .map(|(m, n)| json!({ "mnemonic": m, "lane_instructions": n, "share": *n as f64 / total }))
+        .collect();
+    json!({
+        "step": step,
+        "groups": groups,
+        "wall_seconds": p.wall.as_secs_f64(),
+        "thread_groups": stats.groups,
+        "lanes": stats.threads,
+        "groups_per_second": per_second(stats.groups, p.wall),
+        "lanes_per_second": per_second(stats.threads, p.wall),
+        "warp_instructions": e.warp_instructions,
+        "lane_instructions": e.active_lanes,
+        "lane_instructions_per_second": per_second(e.active_lanes, p.wall),
+        "simd_efficiency": e.simd_efficiency(),
+        "opcodes": opcodes,
+        "barriers": stats.barriers,
+        "atomics": e.atomics,
+        "compare_exchanges": e.compare_exchanges,
+        "cas_retries": e.cas_failures,
+        "tgsm_bytes_read": e.tgsm_read,
+        "tgsm_bytes_written": e.tgsm_written,
+        "uav_bytes_read": e.uav_read,
+        "uav_bytes_written": e.uav_written,
+        "srv_bytes_read": e.srv_read,
+        "worker_busy_seconds": p.worker_busy.iter().map(|d| d.as_secs_f64()).collect::<Vec<_>>(),
+    })
+}
+
+/// The profiles of every dispatch step.
+pub(super) fn profiles_json(reports: &[StepReport]) -> Vec<serde_json::Value> {
+    reports
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| match r {
+            StepReport::Dispatch {
+                groups,
+                stats,
+                profile: Some(p),
+                ..
+            } => Some(profile_json(i, *groups, stats, p)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `run --profile`: each dispatch's profile as text.
+pub(super) fn print_profiles(reports: &[StepReport]) {
+    for (i, r) in reports.iter().enumerate() {
+        let StepReport::Dispatch {
+            stats,
+            profile: Some(p),
+            ..
+        } = r
+        else {
+            continue;
+        };
+        let e = &p.exec;
+        println!("profile of step {i}:");
+        println!(
+            "  wall {:.3} ms; {} groups ({}groups/s), {} lanes ({}lanes/s), {}lane-instructions/s",
+            p.wall.as_secs_f64() * 1e3,
+            stats.groups,
+            si(per_second(stats.groups, p.wall)),
+            stats.threads,
+            si(per_second(stats.threads, p.wall)),
+            si(per_second(e.active_lanes, p.wall)),
+        );
+        println!(
+            "  {} warp-instructions, {} lane-instructions, SIMD efficiency {:.1} %",
+            e.warp_instructions,
+            e.active_lanes,
+            100.0 * e.simd_efficiency()
+        );
+        let total = e.active_lanes.max(1) as f64;
+        println!("  {:<24} {:>16} {:>8}", "opcode", "lane-instr", "share");
+        for (m, n) in p.by_opcode.iter().take(PROFILE_TOP) {
+            println!("  {m:<24} {n:>16} {:>7.1}%", 100.0 * *n as f64 / total);
+        }
+        if p.by_opcode.len() > PROFILE_TOP {
+            let rest: u64 = p.by_opcode[PROFILE_TOP..].iter().map(|(_, n)| n).sum();
+            println!(
+                "  {:<24} {rest:>16} {:>7.1}%",
+                "other",
+                100.0 * rest as f64 / total
+            );
+        }
+        println!(
+            "  barriers {}; atomics {} (compare-exchange {}, failed = retries {})",
+            stats.barriers, e.atomics, e.compare_exchanges, e.cas_failures
+        );
+        println!(
+            "  TGSM bytes read {}, written {}; UAV bytes read {}, written {}; SRV bytes read {}",
+            e.tgsm_read, e.tgsm_written, e.uav_read, e.uav_written, e.srv_read
+        );
+        let busy: Vec<String> = p
+            .worker_busy
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| !d.is_zero())
+            .map(|(w, d)| format!("{w}: {:.3}", d.as_secs_f64() * 1e3))
+            .collect();
+        let sum: f64 = p.worker_busy.iter().map(|d| d.as_secs_f64()).sum();
+        println!(
+            "  worker busy ms: {} (sum {:.3} ms)",
+            busy.join(", "),
+            sum * 1e3
+        );
+    }
+}
+
+/// `run --trace FILE`: a Chrome trace (JSON array of complete events), one
+/// event per group on its worker's row (pid 1, tid = rayon worker index) and
+/// one per dispatch (pid 0); dispatches follow one another, each placed
+/// after the previous dispatches' wall times (time between them not shown).
+pub(super) fn chrome_trace(reports: &[StepReport]) -> String {
+    use serde_json::json;
+    let mut events = Vec::new();
+    let mut offset = 0.0f64;
+    for (i, r) in reports.iter().enumerate() {
+        let StepReport::Dispatch {
+            profile: Some(p), ..
+        } = r
+        else {
+            continue;
+        };
+        events.push(json!({
+            "name": format!("dispatch (step {i})"),
+            "ph": "X",
+            "ts": offset,
+            "dur": p.wall.as_secs_f64() * 1e6,
+            "pid": 0,
+            "tid": 0,
+        }));
+        for s in &p.spans {
+            let [x, y, z] = s.group;
+            let name = match s.groups {
+                1 => format!("group ({x}, {y}, {z})"),
+                n => format!("groups ({x}..{}, {y}, {z})", x + n - 1),
+            };
+            events.push(json!({
+                "name": name,
+                "ph": "X",
+                "ts": offset + s.start.as_secs_f64() * 1e6,
+                "dur": s.duration.as_secs_f64() * 1e6,
+                "pid": 1,
+                "tid": s.worker,
+                "args": { "step": i },
+            }));
+        }
+        offset += p.wall.as_secs_f64() * 1e6;
+    }
+    serde_json::Value::Array(events).to_string()
+}
+
+/// One JSON object per step.
+pub(super) fn steps_json(reports: &[StepReport]) -> Vec<serde_json::Value> {
+    use serde_json::json;
+    reports
+        .iter()
+        .enumerate()
+        .map(|(i, r)| match r {
+            StepReport::Dispatch {
+                groups,
+                stats,
+                elapsed,
+                profile,
+            } => {
+                let mut v = json!({
+                    "step": i,
+                    "kind": "dispatch",
+                    "groups": groups,
+                    "threads": stats.threads,
+                    "warp_instructions": stats.warp_instructions,
+                    "barriers": stats.barriers,
+                    "aborted_threads": stats.aborted_threads,
+                    "debug_breaks": stats.debug_breaks,
+                    "seconds": elapsed.as_secs_f64(),
+                });
+                if let Some(p) = profile {
+                    v["profile"] = profile_json(i, *groups, stats, p);
+                }
+                v
+            }
+            StepReport::Set { resource } => {
+                json!({ "step": i, "kind": "set", "resource": resource })
+            }
+            StepReport::Expect {
+                what,
+                mismatches,
+                first,
+            } => json!({
+                "step": i,
+                "kind": "expect",
+                "what": what,
+                "passed": *mismatches == 0,
+                "mismatches": mismatches,
+                "first": first
+                    .iter()
+                    .map(|m| json!({ "index": m.index, "expected": m.expected, "got": m.got }))
+                    .collect::<Vec<_>>(),
+            }),
+        })
+        .collect()
+}
