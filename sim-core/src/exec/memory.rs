@@ -50,6 +50,7 @@ impl<'p> GroupExecutor<'p> {
 
     /// [`GroupExecutor::check_mem`] for the instruction at `pc`, each lane
     /// `l`'s access made `times[l]` times (None: once).
+    #[cold]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn check_mem_at(
         &mut self,
