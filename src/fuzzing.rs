@@ -45,6 +45,23 @@ pub fn assembler(data: &[u8]) {
     }
 }
 
+/// The program the bytes decode to, as a container (checksum not
+/// verified) or as a bare token stream, when it loads and is small enough
+/// to run as a fuzz input (at most 256 threads a group, no unbound class
+/// instance).
+fn runnable_program(data: &[u8]) -> Option<Program> {
+    let options = LoadOptions {
+        verify_checksum: false,
+        max_memory: None,
+        cancel: None,
+    };
+    let program = Program::from_file_bytes(data, &options)
+        .or_else(|_| decode_program_bytes(data, 0).and_then(|d| Program::from_decoded(d, None)))
+        .ok()?;
+    (program.threads_per_group() <= 256 && program.unbound_interface_slot().is_none())
+        .then_some(program)
+}
+
 /// Execute whatever program the bytes decode to (as a container, checksum
 /// not verified, or as a bare token stream), with tiny pattern-filled
 /// synthetic resources in every declared slot ([`crate::smoke`]), one thread group, under a tight watchdog: the executor
@@ -52,23 +69,9 @@ pub fn assembler(data: &[u8]) {
 pub fn execute(data: &[u8]) {
     use sim_sched::{dispatch, DispatchOptions};
 
-    let options = LoadOptions {
-        verify_checksum: false,
-        max_memory: None,
-        cancel: None,
-    };
-    let program = match Program::from_file_bytes(data, &options) {
-        Ok(p) => p,
-        Err(_) => {
-            match decode_program_bytes(data, 0).and_then(|d| Program::from_decoded(d, None)) {
-                Ok(p) => p,
-                Err(_) => return,
-            }
-        }
-    };
-    if program.threads_per_group() > 256 || program.unbound_interface_slot().is_some() {
+    let Some(program) = runnable_program(data) else {
         return;
-    }
+    };
     let resources = crate::smoke::Synthetic::new(
         &program,
         crate::smoke::Fill::Pattern,
@@ -101,23 +104,9 @@ pub fn execute(data: &[u8]) {
 pub fn differential(data: &[u8]) {
     use sim_sched::{dispatch, DispatchError, DispatchOptions, FastPaths, WARP_WIDTH_GROUP};
 
-    let options = LoadOptions {
-        verify_checksum: false,
-        max_memory: None,
-        cancel: None,
-    };
-    let program = match Program::from_file_bytes(data, &options) {
-        Ok(p) => p,
-        Err(_) => {
-            match decode_program_bytes(data, 0).and_then(|d| Program::from_decoded(d, None)) {
-                Ok(p) => p,
-                Err(_) => return,
-            }
-        }
-    };
-    if program.threads_per_group() > 256 || program.unbound_interface_slot().is_some() {
+    let Some(program) = runnable_program(data) else {
         return;
-    }
+    };
     let warp_width = match data.first().map_or(0, |b| b % 3) {
         0 => 1,
         1 => 8,
