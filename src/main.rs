@@ -91,6 +91,11 @@ enum Command {
         /// per opcode, SIMD efficiency, barriers, atomics, memory traffic, worker busy time.
         #[arg(long)]
         profile: bool,
+        /// Print the shader's listing with each instruction's lane-instructions,
+        /// warp-instructions and SIMD efficiency in a margin, summed over the
+        /// job's dispatches, like `perf annotate` (implies profiling).
+        #[arg(long)]
+        annotate: bool,
         /// Write the profile of each dispatch to FILE as JSON (implies profiling).
         #[arg(long, value_name = "FILE")]
         profile_json: Option<PathBuf>,
@@ -704,6 +709,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             deterministic,
             schedule_seed,
             profile,
+            annotate,
             profile_json,
             trace,
             suite,
@@ -718,9 +724,10 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             };
             if suite.is_suite(&jobs) {
                 // the options that write or print one job's details
-                let single: [(&str, bool); 4] = [
+                let single: [(&str, bool); 5] = [
                     ("--dump", !dump.is_empty()),
                     ("--profile", profile),
+                    ("--annotate", annotate),
                     ("--profile-json", profile_json.is_some()),
                     ("--trace", trace.is_some()),
                 ];
@@ -787,7 +794,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 (false, Some(s)) => Some(Schedule::seeded(s)),
                 (false, None) => None,
             };
-            options.profile = profile || profile_json.is_some() || trace.is_some();
+            options.profile = profile || annotate || profile_json.is_some() || trace.is_some();
             options.trace = trace.is_some();
             if !json {
                 for w in &job.warnings {
@@ -819,14 +826,17 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             } else {
                 print_steps(&reports);
                 if profile {
-                    print_profiles(&reports);
+                    print_profiles(&reports, &job.program);
+                }
+                if annotate {
+                    print!("{}", annotated_listing(&reports, &job.program));
                 }
             }
             if let Some(file) = &profile_json {
                 stop_if_cancelled(&format!("writing {}", file.display()))?;
                 let doc = serde_json::json!({
                     "job": job.path.display().to_string(),
-                    "dispatches": profiles_json(&reports),
+                    "dispatches": profiles_json(&reports, &job.program),
                 });
                 files::write_atomic(file, format!("{doc:#}\n").as_bytes())
                     .with_context(|| format!("writing {}", file.display()))?;

@@ -213,6 +213,9 @@ pub(super) fn check_json(
 /// Opcodes a text profile lists by name; the rest are summed as "other".
 pub(super) const PROFILE_TOP: usize = 15;
 
+/// The instructions `--profile` lists, hottest first.
+pub(super) const HOT_INSTRUCTIONS: usize = 10;
+
 /// Per second, guarding a zero duration.
 pub(super) fn per_second(n: u64, d: Duration) -> f64 {
     let s = d.as_secs_f64();
@@ -239,6 +242,7 @@ pub(super) fn profile_json(
     groups: [u32; 3],
     stats: &DispatchStats,
     p: &DispatchProfile,
+    program: Option<&Program>,
 ) -> serde_json::Value {
     use serde_json::json;
     let e = &p.exec;
@@ -248,7 +252,7 @@ pub(super) fn profile_json(
         .iter()
         .map(|(m, n)| json!({ "mnemonic": m, "lane_instructions": n, "share": *n as f64 / total }))
         .collect();
-    json!({
+    let mut v = json!({
         "step": step,
         "groups": groups,
         "wall_seconds": p.wall.as_secs_f64(),
@@ -271,11 +275,31 @@ pub(super) fn profile_json(
         "uav_bytes_written": e.uav_written,
         "srv_bytes_read": e.srv_read,
         "worker_busy_seconds": p.worker_busy.iter().map(|d| d.as_secs_f64()).collect::<Vec<_>>(),
-    })
+    });
+    if let Some(program) = program {
+        let w = e.warp_width().max(1) as f64;
+        let instructions: Vec<_> = e
+            .by_instruction(program)
+            .iter()
+            .map(|i| {
+                json!({
+                    "pc": i.pc,
+                    "dword": i.dword,
+                    "text": i.text,
+                    "lane_instructions": i.lane_instructions,
+                    "warp_instructions": i.warp_instructions,
+                    "simd_efficiency": i.lane_instructions as f64 / (i.warp_instructions as f64 * w),
+                })
+            })
+            .collect();
+        v["warp_width"] = json!(e.warp_width());
+        v["instructions"] = json!(instructions);
+    }
+    v
 }
 
 /// The profiles of every dispatch step.
-pub(super) fn profiles_json(reports: &[StepReport]) -> Vec<serde_json::Value> {
+pub(super) fn profiles_json(reports: &[StepReport], program: &Program) -> Vec<serde_json::Value> {
     reports
         .iter()
         .enumerate()
@@ -285,14 +309,14 @@ pub(super) fn profiles_json(reports: &[StepReport]) -> Vec<serde_json::Value> {
                 stats,
                 profile: Some(p),
                 ..
-            } => Some(profile_json(i, *groups, stats, p)),
+            } => Some(profile_json(i, *groups, stats, p, Some(program))),
             _ => None,
         })
         .collect()
 }
 
 /// `run --profile`: each dispatch's profile as text.
-pub(super) fn print_profiles(reports: &[StepReport]) {
+pub(super) fn print_profiles(reports: &[StepReport], program: &Program) {
     for (i, r) in reports.iter().enumerate() {
         let StepReport::Dispatch {
             stats,
@@ -332,6 +356,32 @@ pub(super) fn print_profiles(reports: &[StepReport]) {
                 100.0 * rest as f64 / total
             );
         }
+        let mut hot = e.by_instruction(program);
+        hot.sort_by(|a, b| {
+            (b.lane_instructions, b.warp_instructions)
+                .cmp(&(a.lane_instructions, a.warp_instructions))
+        });
+        let w = e.warp_width().max(1) as f64;
+        println!(
+            "  hottest instructions (warps of {} lanes):\n  {:>7} {:>16} {:>7} {:>14} {:>6}  instruction",
+            e.warp_width(),
+            "dword",
+            "lane-instr",
+            "share",
+            "warp-instr",
+            "SIMD"
+        );
+        for i in hot.iter().take(HOT_INSTRUCTIONS) {
+            println!(
+                "  {:>7} {:>16} {:>6.1}% {:>14} {:>5.0}%  {}",
+                i.dword,
+                i.lane_instructions,
+                100.0 * i.lane_instructions as f64 / total,
+                i.warp_instructions,
+                100.0 * i.lane_instructions as f64 / (i.warp_instructions as f64 * w),
+                i.text
+            );
+        }
         println!(
             "  barriers {}; atomics {} (compare-exchange {}, failed = retries {})",
             stats.barriers, e.atomics, e.compare_exchanges, e.cas_failures
@@ -354,6 +404,81 @@ pub(super) fn print_profiles(reports: &[StepReport]) {
             sum * 1e3
         );
     }
+}
+
+/// `run --annotate`: the program's listing as `sm5sim disasm` prints it,
+/// each executed instruction with its lane-instructions, warp-instructions
+/// and SIMD efficiency in a margin (summed over the job's dispatches),
+/// like `perf annotate`; declarations and instructions that never ran have
+/// an empty margin.
+pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> String {
+    use std::collections::HashMap;
+    use std::fmt::Write;
+    let mut sum = sm5sim::sim_core::exec::Profile::default();
+    for r in reports {
+        if let StepReport::Dispatch {
+            profile: Some(p), ..
+        } = r
+        {
+            sum.merge(&p.exec);
+        }
+    }
+    let w = reports
+        .iter()
+        .find_map(|r| match r {
+            StepReport::Dispatch {
+                profile: Some(p), ..
+            } => Some(p.exec.warp_width()),
+            _ => None,
+        })
+        .unwrap_or(0)
+        .max(1) as f64;
+    let by_dword: HashMap<u32, (u64, u64)> =
+        sum.by_instruction(program)
+            .iter()
+            .fold(HashMap::new(), |mut m, i| {
+                let e = m.entry(i.dword).or_insert((0, 0));
+                e.0 += i.lane_instructions;
+                e.1 += i.warp_instructions;
+                m
+            });
+    let decoded = &program.decoded;
+    let lines = disasm::disassemble_lines(decoded);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:>14} {:>12} {:>5}  listing (sm5sim disasm; warps of {} lanes)",
+        "lane-instr", "warp-instr", "SIMD", w
+    );
+    let blank = format!("{:>14} {:>12} {:>5}  ", "", "", "");
+    let _ = writeln!(out, "{blank}{}", lines.first().map_or("", String::as_str));
+    // one line per instruction, in order, but the custom-data blocks
+    let mut rest = lines.iter().skip(1);
+    for ins in &decoded.instructions {
+        if ins.opcode == sm5sim::sim_core::opcodes::Opcode::CustomData
+            && disasm::disassemble_lines(&sm5sim::sim_core::ir::DecodedProgram {
+                version: decoded.version,
+                instructions: vec![ins.clone()],
+            })
+            .len()
+                == 1
+        {
+            continue;
+        }
+        let Some(line) = rest.next() else {
+            break;
+        };
+        match by_dword.get(&ins.offset) {
+            Some(&(lanes, warps)) => {
+                let eff = 100.0 * lanes as f64 / (warps as f64 * w);
+                let _ = writeln!(out, "{lanes:>14} {warps:>12} {eff:>4.0}%  {line}");
+            }
+            None => {
+                let _ = writeln!(out, "{blank}{line}");
+            }
+        }
+    }
+    out
 }
 
 /// `run --trace FILE`: a Chrome trace (JSON array of complete events), one
@@ -425,7 +550,7 @@ pub(super) fn steps_json(reports: &[StepReport]) -> Vec<serde_json::Value> {
                     "seconds": elapsed.as_secs_f64(),
                 });
                 if let Some(p) = profile {
-                    v["profile"] = profile_json(i, *groups, stats, p);
+                    v["profile"] = profile_json(i, *groups, stats, p, None);
                 }
                 v
             }

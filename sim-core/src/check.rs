@@ -76,8 +76,7 @@
 //! storage). Not checked: two UAV slots bound to one buffer (each slot has
 //! its own shadow).
 
-use crate::disasm::disassemble_lines;
-use crate::ir::{DecodedProgram, Instruction};
+use crate::ir::Instruction;
 use crate::opcodes::{Class, Opcode};
 use crate::program::Program;
 use sim_mem::{Bindings, TgsmRegion, ViewKind};
@@ -660,18 +659,6 @@ pub struct Checker {
     index: FxMap<(FindingKind, u32, u32, u32), usize>,
 }
 
-/// The instruction's text as the listing prints it, without indentation.
-fn instruction_text(p: &DecodedProgram, ins: &Instruction) -> String {
-    let one = DecodedProgram {
-        version: p.version,
-        instructions: vec![ins.clone()],
-    };
-    disassemble_lines(&one)
-        .get(1)
-        .map(|l| l.trim().to_string())
-        .unwrap_or_default()
-}
-
 fn key(space: Space, word: u32) -> u64 {
     (space.id() as u64) << 32 | word as u64
 }
@@ -697,7 +684,9 @@ impl Checker {
                 let text = texts
                     .entry(op.token)
                     .or_insert_with(|| {
-                        ins.map_or_else(String::new, |i| instruction_text(decoded, i))
+                        ins.map_or_else(String::new, |i| {
+                            crate::disasm::instruction_text(decoded, i)
+                        })
                     })
                     .clone();
                 let sync = ins.filter(|i| i.opcode == Opcode::Sync).map(|i| {

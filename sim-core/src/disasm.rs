@@ -580,6 +580,18 @@ pub fn disassemble_lines(p: &DecodedProgram) -> Vec<String> {
     out
 }
 
+/// One instruction of `p` as the listing prints it, without indentation.
+pub fn instruction_text(p: &DecodedProgram, ins: &Instruction) -> String {
+    let one = DecodedProgram {
+        version: p.version,
+        instructions: vec![ins.clone()],
+    };
+    disassemble_lines(&one)
+        .get(1)
+        .map(|l| l.trim().to_string())
+        .unwrap_or_default()
+}
+
 /// Disassemble a decoded program into one listing, newline-terminated lines.
 pub fn disassemble(p: &DecodedProgram) -> String {
     let mut s = disassemble_lines(p).join("\n");

@@ -1200,6 +1200,7 @@ impl<'p> GroupExecutor<'p> {
         if let Some(p) = prof {
             let n = warp.active_count();
             p.lanes_by_pc[warp.pc - 1] += n;
+            p.warps_by_pc[warp.pc - 1] += 1;
             p.warp_instructions += 1;
             p.active_lanes += n;
             p.lane_slots += w as u64;
@@ -1800,7 +1801,7 @@ mod memory;
 mod plan;
 use plan::{plan, restrict, Step};
 mod profile;
-pub use profile::{ExecStats, Profile};
+pub use profile::{ExecStats, InstructionCounts, Profile};
 mod rows;
 use rows::*;
 mod texture;

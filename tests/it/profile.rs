@@ -249,7 +249,21 @@ fn cli_writes_profile_json_and_a_chrome_trace() {
         let eff = d["simd_efficiency"].as_f64().unwrap();
         assert!(eff > 0.0 && eff <= 1.0);
         assert!(d["barriers"].as_u64().unwrap() > 0);
+        // every executed instruction, its counts summing to the totals
+        let ins = d["instructions"].as_array().unwrap();
+        let lanes: u64 = ins
+            .iter()
+            .map(|i| i["lane_instructions"].as_u64().unwrap())
+            .sum();
+        let warps: u64 = ins
+            .iter()
+            .map(|i| i["warp_instructions"].as_u64().unwrap())
+            .sum();
+        assert_eq!(lanes, d["lane_instructions"].as_u64().unwrap());
+        assert_eq!(warps, d["warp_instructions"].as_u64().unwrap());
+        assert!(ins.iter().any(|i| i["text"] == "sync_g_t"), "{ins:?}");
     }
+    assert!(stdout.contains("hottest instructions"), "{stdout}");
 
     let trace: serde_json::Value = serde_json::from_slice(&std::fs::read(&tj).unwrap()).unwrap();
     let events = trace.as_array().unwrap();
@@ -303,4 +317,100 @@ ret
         );
         assert!(prof.spans_dropped >= extra, "{}", prof.spans_dropped);
     }
+}
+
+/// Per instruction: lane- and warp-instructions, hand-computed on one
+/// group of 64 threads in two warps of 32, where the odd threads take a
+/// branch: its instructions issue in both warps with half the lanes (SIMD
+/// efficiency 50%); the `endif` counts the lanes that reach it.
+#[test]
+fn per_instruction_counts_show_a_branch_half_the_lanes_take() {
+    let p = program(
+        "
+cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 2
+dcl_thread_group 64, 1, 1
+and r0.x, vThreadIDInGroupFlattened.x, l(1)
+if_nz r0.x
+  ishl r1.x, vThreadIDInGroupFlattened.x, l(2)
+  store_raw u0.x, r1.x, r0.x
+endif
+ret
+",
+    );
+    let out = Buffer::zeroed(4 * 64).unwrap();
+    let options = DispatchOptions {
+        threads: 1,
+        warp_width: 32,
+        profile: true,
+        ..Default::default()
+    };
+    let prof = run(&p, &out, [1, 1, 1], &options);
+    let got: Vec<(String, u64, u64)> = prof
+        .exec
+        .by_instruction(&p)
+        .into_iter()
+        .map(|i| (i.text, i.lane_instructions, i.warp_instructions))
+        .collect();
+    let want = [
+        ("and r0.x, vThreadIDInGroupFlattened.x, l(1)", 64, 2),
+        ("if_nz r0.x", 64, 2),
+        ("ishl r1.x, vThreadIDInGroupFlattened.x, l(2)", 32, 2),
+        ("store_raw u0.x, r1.x, r0.x", 32, 2),
+        ("endif", 32, 2),
+        ("ret", 64, 2),
+    ];
+    let want: Vec<(String, u64, u64)> = want
+        .iter()
+        .map(|&(t, l, w)| (t.to_string(), l, w))
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(prof.exec.warp_width(), 32);
+    // the dword offsets are the listing's, in order
+    let dwords: Vec<u32> = prof
+        .exec
+        .by_instruction(&p)
+        .iter()
+        .map(|i| i.dword)
+        .collect();
+    assert!(dwords.windows(2).all(|d| d[0] < d[1]), "{dwords:?}");
+}
+
+/// `--annotate`: the listing with each executed instruction's counts in a
+/// margin; declarations have none.
+#[test]
+fn cli_annotates_the_listing_with_counts() {
+    let job = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/reduce/reduce.toml");
+    let out = Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+        .args(["run", job, "--threads", "1", "--annotate"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let line = |needle: &str| {
+        stdout
+            .lines()
+            .find(|l| l.trim_end().ends_with(needle))
+            .unwrap_or_else(|| panic!("no line for {needle}:\n{stdout}"))
+            .to_string()
+    };
+    // declarations: an empty margin
+    assert!(line("dcl_temps 2").trim_start().starts_with("dcl_temps"));
+    // the first reduction step runs in half the lanes of each 256-lane warp,
+    // over both dispatches of the job
+    let first: Vec<String> = line("iadd r0.y, vThreadIDInGroupFlattened.x, l(128)")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let all: Vec<String> = line("ult r0.x, vThreadID.x, cb0[0].x")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let n = |v: &[String], i: usize| v[i].parse::<u64>().unwrap();
+    assert_eq!(2 * n(&first, 0), n(&all, 0), "{stdout}");
+    assert_eq!(n(&first, 1), n(&all, 1));
+    assert_eq!(first[2], "50%");
+    assert_eq!(all[2], "100%");
 }

@@ -536,7 +536,7 @@ impl<'p> GroupExecutor<'p> {
         }
         self.stats.warp_instructions += n;
         if self.prof.is_some() {
-            self.profile_cas_loop(warp, cl, n, attempts);
+            self.profile_cas_loop(warp, cl, (n, most, took), attempts);
         }
         warp.pc = cl.end_pc + 1;
         // the watchdog's looks the count passed, taken now, with the counts
@@ -563,26 +563,44 @@ impl<'p> GroupExecutor<'p> {
     /// once by the `break`, and copies the word it found and loops back
     /// once per failed attempt; the `endif` after the `break` issues with
     /// no lane, as every lane that entered its branch left).
-    fn profile_cas_loop(&mut self, warp: &Warp, cl: &CasLoop, n: u64, attempts: u64) {
+    ///
+    /// Per instruction, the warp issues it once a pass (`most` passes):
+    /// the `break` in the passes where some lane leaves (`took`: bit k − 1
+    /// for a pass k some lane leaves in, bit 63 for the passes past 63),
+    /// the `mov` in every pass but the last, and the `endloop` also once
+    /// more at the end, with no lane, where the lanes that left rejoin.
+    fn profile_cas_loop(
+        &mut self,
+        warp: &Warp,
+        cl: &CasLoop,
+        (n, most, took): (u64, u32, u64),
+        attempts: u64,
+    ) {
         let a = warp.active_count();
         let s = attempts;
         let w = self.w as u64;
         let Some(p) = self.prof.as_deref_mut() else {
             return;
         };
-        let mut issue = |pc: usize, lanes: u64| {
+        let most = u64::from(most);
+        let leaves = (1..=most)
+            .filter(|&k| k >= 64 || took & (1 << (k - 1)) != 0)
+            .count() as u64;
+        let mut issue = |pc: usize, lanes: u64, warps: u64| {
             p.lanes_by_pc[pc] += lanes;
+            p.warps_by_pc[pc] += warps;
             p.active_lanes += lanes;
         };
-        issue(cl.op_pc, s);
-        issue(cl.cas_pc, s);
-        issue(cl.cas_pc + 1, s);
-        issue(cl.cas_pc + 2, s);
+        issue(cl.op_pc, s, most);
+        issue(cl.cas_pc, s, most);
+        issue(cl.cas_pc + 1, s, most);
+        issue(cl.cas_pc + 2, s, most);
         if cl.if_exit {
-            issue(cl.cas_pc + 3, a);
+            issue(cl.cas_pc + 3, a, leaves);
+            issue(cl.cas_pc + 4, 0, most);
         }
-        issue(cl.end_pc - 1, s - a);
-        issue(cl.end_pc, s - a);
+        issue(cl.end_pc - 1, s - a, most - 1);
+        issue(cl.end_pc, s - a, most);
         p.warp_instructions += n;
         p.lane_slots += n * w;
         p.atomics += s;

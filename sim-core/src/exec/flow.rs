@@ -300,6 +300,8 @@ impl<'p> GroupExecutor<'p> {
             // with none, as no lane comes through the branch to it
             let took = before - warp.active_count();
             p.lanes_by_pc[at] += took;
+            p.warps_by_pc[at] += u64::from(left);
+            p.warps_by_pc[endif_pc as usize] += 1;
             p.warp_instructions += n;
             p.active_lanes += took;
             p.lane_slots += n * self.w as u64;

@@ -2,6 +2,22 @@
 
 use super::*;
 
+/// One instruction's counts in a [`Profile`] ([`Profile::by_instruction`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstructionCounts {
+    /// Its program counter (index among the executed instructions).
+    pub pc: usize,
+    /// Its dword offset in the shader's token stream (as `sm5sim disasm`
+    /// and the checker name it).
+    pub dword: u32,
+    /// Its text as `sm5sim disasm` prints it, without indentation.
+    pub text: String,
+    /// Lane-instructions: the active lanes when it issued, summed.
+    pub lane_instructions: u64,
+    /// Warp-instructions: how many times a warp issued it.
+    pub warp_instructions: u64,
+}
+
 /// Counters of one executor, summed over the groups it ran.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ExecStats {
@@ -25,6 +41,10 @@ pub struct Profile {
     /// Per instruction (program counter): lane-instructions executed, i.e.
     /// the active lanes when it issued, summed over warp-instructions.
     pub lanes_by_pc: Vec<u64>,
+    /// Per instruction (program counter): warp-instructions executed, i.e.
+    /// how many times a warp issued it (its SIMD efficiency is
+    /// `lanes_by_pc[pc]` / (`warps_by_pc[pc]` × the warp width)).
+    pub warps_by_pc: Vec<u64>,
     /// Warp-instructions executed.
     pub warp_instructions: u64,
     /// Lane slots issued: warp-instructions × warp width.
@@ -54,6 +74,7 @@ impl Profile {
     pub(super) fn new(prog: &Program) -> Self {
         Self {
             lanes_by_pc: vec![0; prog.code.len()],
+            warps_by_pc: vec![0; prog.code.len()],
             ..Self::default()
         }
     }
@@ -64,6 +85,12 @@ impl Profile {
             self.lanes_by_pc.resize(other.lanes_by_pc.len(), 0);
         }
         for (a, b) in self.lanes_by_pc.iter_mut().zip(&other.lanes_by_pc) {
+            *a += b;
+        }
+        if self.warps_by_pc.len() < other.warps_by_pc.len() {
+            self.warps_by_pc.resize(other.warps_by_pc.len(), 0);
+        }
+        for (a, b) in self.warps_by_pc.iter_mut().zip(&other.warps_by_pc) {
             *a += b;
         }
         self.warp_instructions += other.warp_instructions;
@@ -87,6 +114,41 @@ impl Profile {
         } else {
             self.active_lanes as f64 / self.lane_slots as f64
         }
+    }
+
+    /// The counts of each executed instruction of `prog` (the program
+    /// profiled), in program order: where it is (pc, dword offset), its
+    /// text as `sm5sim disasm` prints it, its lane- and warp-instructions.
+    pub fn by_instruction(&self, prog: &Program) -> Vec<InstructionCounts> {
+        let texts: HashMap<u32, String> = prog
+            .decoded
+            .instructions
+            .iter()
+            .filter(|i| i.opcode.info().class != crate::opcodes::Class::Decl)
+            .map(|i| (i.offset, crate::disasm::instruction_text(&prog.decoded, i)))
+            .collect();
+        prog.code
+            .iter()
+            .enumerate()
+            .filter_map(|(pc, op)| {
+                let warps = self.warps_by_pc.get(pc).copied().unwrap_or(0);
+                (warps > 0).then(|| InstructionCounts {
+                    pc,
+                    dword: op.token,
+                    text: texts.get(&op.token).cloned().unwrap_or_default(),
+                    lane_instructions: self.lanes_by_pc.get(pc).copied().unwrap_or(0),
+                    warp_instructions: warps,
+                })
+            })
+            .collect()
+    }
+
+    /// The lanes a warp had: lane slots / warp-instructions (0 when nothing
+    /// ran). Every warp of a dispatch has the same width.
+    pub fn warp_width(&self) -> u64 {
+        self.lane_slots
+            .checked_div(self.warp_instructions)
+            .unwrap_or(0)
     }
 
     /// Lane-instructions per opcode mnemonic (`mad`, `ld_structured`, …;
