@@ -268,14 +268,28 @@ fn cli_writes_profile_json_and_a_chrome_trace() {
     let trace: serde_json::Value = serde_json::from_slice(&std::fs::read(&tj).unwrap()).unwrap();
     let events = trace.as_array().unwrap();
     let groups = ds[0]["thread_groups"].as_u64().unwrap() as usize;
-    // one event per group per dispatch, and one per dispatch
-    assert_eq!(events.len(), 2 * groups + 2);
-    for e in events {
-        assert_eq!(e["ph"], "X");
-        for f in ["name", "ts", "dur", "pid", "tid"] {
-            assert!(e.get(f).is_some(), "missing {f}: {e}");
-        }
+    let of = |ph: &str| events.iter().filter(|e| e["ph"] == ph).collect::<Vec<_>>();
+    // one complete event per group per dispatch, and one per dispatch
+    assert_eq!(of("X").len(), 2 * groups + 2);
+    check_trace_events(events);
+    // names: the two processes, the dispatch row, each worker that ran
+    let names: Vec<&str> = of("M")
+        .iter()
+        .map(|e| e["args"]["name"].as_str().unwrap())
+        .collect();
+    for n in ["dispatches", "workers", "dispatch steps"] {
+        assert!(names.contains(&n), "{names:?}");
     }
+    assert!(names.iter().any(|n| n.starts_with("worker ")), "{names:?}");
+    // a counter track of both rates; the groups it counts are the dispatches'
+    let counters = of("C");
+    assert!(!counters.is_empty());
+    let dispatch = of("X").into_iter().find(|e| e["pid"] == 0).unwrap();
+    assert_eq!(
+        dispatch["args"]["thread_groups"].as_u64().unwrap() as usize,
+        groups
+    );
+    assert!(dispatch["args"]["lane_instructions"].as_u64().unwrap() > 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -413,4 +427,40 @@ fn cli_annotates_the_listing_with_counts() {
     assert_eq!(n(&first, 1), n(&all, 1));
     assert_eq!(first[2], "50%");
     assert_eq!(all[2], "100%");
+}
+
+/// Every event against the Trace Event Format's rules for its phase: `name`
+/// and `ph` strings, an integer `pid`; complete events (`X`) a numeric
+/// `ts` and `dur` and an integer `tid`; counters (`C`) a numeric `ts` and
+/// numeric `args`; metadata (`M`) a string `args.name`, and an integer
+/// `tid` for a thread name.
+fn check_trace_events(events: &[serde_json::Value]) {
+    for e in events {
+        assert!(e["name"].is_string(), "{e}");
+        assert!(e["pid"].is_u64(), "{e}");
+        match e["ph"].as_str() {
+            Some("X") => {
+                assert!(e["ts"].is_number() && e["dur"].is_number(), "{e}");
+                assert!(e["dur"].as_f64().unwrap() >= 0.0, "{e}");
+                assert!(e["tid"].is_u64(), "{e}");
+            }
+            Some("C") => {
+                assert!(e["ts"].is_number(), "{e}");
+                let args = e["args"].as_object().unwrap();
+                assert!(
+                    !args.is_empty() && args.values().all(|v| v.is_number()),
+                    "{e}"
+                );
+            }
+            Some("M") => {
+                assert!(e["args"]["name"].is_string(), "{e}");
+                if e["name"] == "thread_name" {
+                    assert!(e["tid"].is_u64(), "{e}");
+                } else {
+                    assert_eq!(e["name"], "process_name", "{e}");
+                }
+            }
+            other => panic!("phase {other:?}: {e}"),
+        }
+    }
 }
