@@ -289,6 +289,7 @@ pub(super) fn profile_json(
                     "lane_instructions": i.lane_instructions,
                     "warp_instructions": i.warp_instructions,
                     "simd_efficiency": i.lane_instructions as f64 / (i.warp_instructions as f64 * w),
+                    "diverged": i.diverged,
                 })
             })
             .collect();
@@ -372,8 +373,12 @@ pub(super) fn print_profiles(reports: &[StepReport], program: &Program) {
             "SIMD"
         );
         for i in hot.iter().take(HOT_INSTRUCTIONS) {
+            let diverged = match i.diverged {
+                0 => String::new(),
+                n => format!("    ; diverged in {n}"),
+            };
             println!(
-                "  {:>7} {:>16} {:>6.1}% {:>14} {:>5.0}%  {}",
+                "  {:>7} {:>16} {:>6.1}% {:>14} {:>5.0}%  {}{diverged}",
                 i.dword,
                 i.lane_instructions,
                 100.0 * i.lane_instructions as f64 / total,
@@ -433,13 +438,14 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
         })
         .unwrap_or(0)
         .max(1) as f64;
-    let by_dword: HashMap<u32, (u64, u64)> =
+    let by_dword: HashMap<u32, (u64, u64, u64)> =
         sum.by_instruction(program)
             .iter()
             .fold(HashMap::new(), |mut m, i| {
-                let e = m.entry(i.dword).or_insert((0, 0));
+                let e = m.entry(i.dword).or_insert((0, 0, 0));
                 e.0 += i.lane_instructions;
                 e.1 += i.warp_instructions;
+                e.2 += i.diverged;
                 m
             });
     let decoded = &program.decoded;
@@ -469,9 +475,13 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
             break;
         };
         match by_dword.get(&ins.offset) {
-            Some(&(lanes, warps)) => {
+            Some(&(lanes, warps, diverged)) => {
                 let eff = 100.0 * lanes as f64 / (warps as f64 * w);
-                let _ = writeln!(out, "{lanes:>14} {warps:>12} {eff:>4.0}%  {line}");
+                let _ = write!(out, "{lanes:>14} {warps:>12} {eff:>4.0}%  {line}");
+                if diverged > 0 {
+                    let _ = write!(out, "    ; diverged in {diverged} warp-instructions");
+                }
+                out.push('\n');
             }
             None => {
                 let _ = writeln!(out, "{blank}{line}");

@@ -1381,6 +1381,12 @@ impl<'p> GroupExecutor<'p> {
                         and &= now;
                     }
                     self.sc.lanes = t;
+                    if self.prof.is_some() {
+                        let count = |m: &[u32]| m.iter().filter(|&&x| x != 0).count() as u64;
+                        let before = count(&warp.masks[base..base + w]);
+                        let taken = count(&warp.active);
+                        self.profile_branch(warp.pc - 1, before, taken);
+                    }
                     warp.frames.push(Frame::If {
                         else_pc,
                         endif_pc,

@@ -336,9 +336,36 @@ ret
 /// Per instruction: lane- and warp-instructions, hand-computed on one
 /// group of 64 threads in two warps of 32, where the odd threads take a
 /// branch: its instructions issue in both warps with half the lanes (SIMD
-/// efficiency 50%); the `endif` counts the lanes that reach it.
+/// efficiency 50%), the `if` diverges in both, and the `endif` counts the
+/// lanes that reach it.
 #[test]
 fn per_instruction_counts_show_a_branch_half_the_lanes_take() {
+    // a branch every lane of a warp takes alike does not diverge
+    let uniform = program(
+        "
+cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 2
+dcl_thread_group 64, 1, 1
+uge r0.x, vThreadIDInGroupFlattened.x, l(32)
+if_nz r0.x
+  store_raw u0.x, l(0), r0.x
+endif
+ret
+",
+    );
+    let out = Buffer::zeroed(16).unwrap();
+    let options = DispatchOptions {
+        threads: 1,
+        warp_width: 32,
+        profile: true,
+        fast_paths: sm5sim::sim_sched::FastPaths::NONE,
+        ..Default::default()
+    };
+    let prof = run(&uniform, &out, [1, 1, 1], &options);
+    assert_eq!(prof.exec.diverged_by_pc.iter().sum::<u64>(), 0);
+
     let p = program(
         "
 cs_5_0
@@ -362,23 +389,24 @@ ret
         ..Default::default()
     };
     let prof = run(&p, &out, [1, 1, 1], &options);
-    let got: Vec<(String, u64, u64)> = prof
+    let got: Vec<(String, u64, u64, u64)> = prof
         .exec
         .by_instruction(&p)
         .into_iter()
-        .map(|i| (i.text, i.lane_instructions, i.warp_instructions))
+        .map(|i| (i.text, i.lane_instructions, i.warp_instructions, i.diverged))
         .collect();
+    // (the `if` diverged in both warps: half their lanes took it)
     let want = [
-        ("and r0.x, vThreadIDInGroupFlattened.x, l(1)", 64, 2),
-        ("if_nz r0.x", 64, 2),
-        ("ishl r1.x, vThreadIDInGroupFlattened.x, l(2)", 32, 2),
-        ("store_raw u0.x, r1.x, r0.x", 32, 2),
-        ("endif", 32, 2),
-        ("ret", 64, 2),
+        ("and r0.x, vThreadIDInGroupFlattened.x, l(1)", 64, 2, 0),
+        ("if_nz r0.x", 64, 2, 2),
+        ("ishl r1.x, vThreadIDInGroupFlattened.x, l(2)", 32, 2, 0),
+        ("store_raw u0.x, r1.x, r0.x", 32, 2, 0),
+        ("endif", 32, 2, 0),
+        ("ret", 64, 2, 0),
     ];
-    let want: Vec<(String, u64, u64)> = want
+    let want: Vec<(String, u64, u64, u64)> = want
         .iter()
-        .map(|&(t, l, w)| (t.to_string(), l, w))
+        .map(|&(t, l, w, d)| (t.to_string(), l, w, d))
         .collect();
     assert_eq!(got, want);
     assert_eq!(prof.exec.warp_width(), 32);

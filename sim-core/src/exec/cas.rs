@@ -601,6 +601,11 @@ impl<'p> GroupExecutor<'p> {
         }
         issue(cl.end_pc - 1, s - a, most - 1);
         issue(cl.end_pc, s - a, most);
+        // the exit diverged in the passes where some lanes left and some
+        // stayed: every pass but the last that some lane left in
+        p.diverged_by_pc[cl.cas_pc + 2] += (1..most)
+            .filter(|&k| k >= 64 || took & (1 << (k - 1)) != 0)
+            .count() as u64;
         p.warp_instructions += n;
         p.lane_slots += n * w;
         p.atomics += s;

@@ -144,12 +144,25 @@ impl<'p> GroupExecutor<'p> {
                 Some(true) => return self.leave(warp, b, &None, kind),
                 None => {}
             }
+            let before = if self.prof.is_some() {
+                warp.active_count()
+            } else {
+                0
+            };
             if self.leave_innermost(warp, src, *nz, kind).is_some() {
+                if self.prof.is_some() {
+                    let left = before - warp.active_count();
+                    self.profile_branch(warp.pc - 1, before, left);
+                }
                 return;
             }
         }
         let mut lanes = std::mem::take(&mut self.sc.lanes);
         self.leaving(warp, b, cond, &mut lanes[..w]);
+        if cond.is_some() && self.prof.is_some() {
+            let left = lanes[..w].iter().filter(|&&l| l != 0).count() as u64;
+            self.profile_branch(warp.pc - 1, warp.active_count(), left);
+        }
         if any_all(&lanes[..w]).0 {
             let target = match kind {
                 Leave::Ret => warp
@@ -295,6 +308,11 @@ impl<'p> GroupExecutor<'p> {
         let n = 1 + u64::from(left);
         self.stats.warp_instructions += n;
         self.until_check -= n as u32;
+        if self.prof.is_some() {
+            // the `if` diverged where some but not all lanes left
+            let took = before - warp.active_count();
+            self.profile_branch(at - 1, before, took);
+        }
         if let Some(p) = self.prof.as_deref_mut() {
             // the `break` issues with the lanes that take it; the `endif`
             // with none, as no lane comes through the branch to it

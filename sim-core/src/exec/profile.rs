@@ -16,6 +16,9 @@ pub struct InstructionCounts {
     pub lane_instructions: u64,
     /// Warp-instructions: how many times a warp issued it.
     pub warp_instructions: u64,
+    /// For a branch, the warp-instructions where it diverged (some but not
+    /// all active lanes taking it); 0 for other instructions.
+    pub diverged: u64,
 }
 
 /// Counters of one executor, summed over the groups it ran.
@@ -45,6 +48,10 @@ pub struct Profile {
     /// how many times a warp issued it (its SIMD efficiency is
     /// `lanes_by_pc[pc]` / (`warps_by_pc[pc]` × the warp width)).
     pub warps_by_pc: Vec<u64>,
+    /// Per branch instruction (an `if`, a `breakc`, `continuec` or `retc`,
+    /// by program counter): the warp-instructions where it diverged, some
+    /// but not all of the active lanes taking it.
+    pub diverged_by_pc: Vec<u64>,
     /// Warp-instructions executed.
     pub warp_instructions: u64,
     /// Lane slots issued: warp-instructions × warp width.
@@ -75,6 +82,7 @@ impl Profile {
         Self {
             lanes_by_pc: vec![0; prog.code.len()],
             warps_by_pc: vec![0; prog.code.len()],
+            diverged_by_pc: vec![0; prog.code.len()],
             ..Self::default()
         }
     }
@@ -85,6 +93,12 @@ impl Profile {
             self.lanes_by_pc.resize(other.lanes_by_pc.len(), 0);
         }
         for (a, b) in self.lanes_by_pc.iter_mut().zip(&other.lanes_by_pc) {
+            *a += b;
+        }
+        if self.diverged_by_pc.len() < other.diverged_by_pc.len() {
+            self.diverged_by_pc.resize(other.diverged_by_pc.len(), 0);
+        }
+        for (a, b) in self.diverged_by_pc.iter_mut().zip(&other.diverged_by_pc) {
             *a += b;
         }
         if self.warps_by_pc.len() < other.warps_by_pc.len() {
@@ -138,6 +152,7 @@ impl Profile {
                     text: texts.get(&op.token).cloned().unwrap_or_default(),
                     lane_instructions: self.lanes_by_pc.get(pc).copied().unwrap_or(0),
                     warp_instructions: warps,
+                    diverged: self.diverged_by_pc.get(pc).copied().unwrap_or(0),
                 })
             })
             .collect()
@@ -179,6 +194,17 @@ impl Profile {
 }
 
 impl<'p> GroupExecutor<'p> {
+    /// Profiling: the branch at `pc` issued with `active` lanes, `taken`
+    /// of which took it; it diverged when some but not all did.
+    #[cold]
+    pub(super) fn profile_branch(&mut self, pc: usize, active: u64, taken: u64) {
+        if let Some(p) = self.prof.as_deref_mut() {
+            if taken > 0 && taken < active {
+                p.diverged_by_pc[pc] += 1;
+            }
+        }
+    }
+
     /// Profiling: `bytes` per active lane read (`write` false) or written
     /// at `res`, and `atomics` per active lane (an atomic reads and writes 4).
     pub(super) fn profile_mem(
