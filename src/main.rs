@@ -457,6 +457,7 @@ fn dispatch_options(
         cancel: Some(cancel),
         schedule: None,
         profile: false,
+        profile_memory: false,
         trace: false,
         progress: None,
         fast_paths: sim_sched::FastPaths::ALL,
@@ -795,6 +796,8 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 (false, None) => None,
             };
             options.profile = profile || annotate || profile_json.is_some() || trace.is_some();
+            // the per-instruction memory figures cost more: where they are shown
+            options.profile_memory = annotate || profile_json.is_some();
             options.trace = trace.is_some();
             if !json {
                 for w in &job.warnings {

@@ -290,6 +290,8 @@ pub(super) fn profile_json(
                     "warp_instructions": i.warp_instructions,
                     "simd_efficiency": i.lane_instructions as f64 / (i.warp_instructions as f64 * w),
                     "diverged": i.diverged,
+                    "bytes": i.bytes,
+                    "lines": i.lines,
                 })
             })
             .collect();
@@ -373,10 +375,7 @@ pub(super) fn print_profiles(reports: &[StepReport], program: &Program) {
             "SIMD"
         );
         for i in hot.iter().take(HOT_INSTRUCTIONS) {
-            let diverged = match i.diverged {
-                0 => String::new(),
-                n => format!("    ; diverged in {n}"),
-            };
+            let diverged = note(i.diverged, i.lines, i.warp_instructions);
             println!(
                 "  {:>7} {:>16} {:>6.1}% {:>14} {:>5.0}%  {}{diverged}",
                 i.dword,
@@ -411,6 +410,20 @@ pub(super) fn print_profiles(reports: &[StepReport], program: &Program) {
     }
 }
 
+/// The note after an instruction in `--profile` and `--annotate`: how often
+/// a branch diverged, how many 64-byte lines a buffer access touched per
+/// warp-instruction.
+fn note(diverged: u64, lines: u64, warps: u64) -> String {
+    let mut s = String::new();
+    if diverged > 0 {
+        s += &format!("    ; diverged in {diverged}");
+    }
+    if lines > 0 {
+        s += &format!("    ; {:.1} lines/warp", lines as f64 / warps.max(1) as f64);
+    }
+    s
+}
+
 /// `run --annotate`: the program's listing as `sm5sim disasm` prints it,
 /// each executed instruction with its lane-instructions, warp-instructions
 /// and SIMD efficiency in a margin (summed over the job's dispatches),
@@ -438,14 +451,15 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
         })
         .unwrap_or(0)
         .max(1) as f64;
-    let by_dword: HashMap<u32, (u64, u64, u64)> =
+    let by_dword: HashMap<u32, (u64, u64, u64, u64)> =
         sum.by_instruction(program)
             .iter()
             .fold(HashMap::new(), |mut m, i| {
-                let e = m.entry(i.dword).or_insert((0, 0, 0));
+                let e = m.entry(i.dword).or_insert((0, 0, 0, 0));
                 e.0 += i.lane_instructions;
                 e.1 += i.warp_instructions;
                 e.2 += i.diverged;
+                e.3 += i.lines;
                 m
             });
     let decoded = &program.decoded;
@@ -475,13 +489,10 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
             break;
         };
         match by_dword.get(&ins.offset) {
-            Some(&(lanes, warps, diverged)) => {
+            Some(&(lanes, warps, diverged, lines)) => {
                 let eff = 100.0 * lanes as f64 / (warps as f64 * w);
                 let _ = write!(out, "{lanes:>14} {warps:>12} {eff:>4.0}%  {line}");
-                if diverged > 0 {
-                    let _ = write!(out, "    ; diverged in {diverged} warp-instructions");
-                }
-                out.push('\n');
+                let _ = writeln!(out, "{}", note(diverged, lines, warps));
             }
             None => {
                 let _ = writeln!(out, "{blank}{line}");

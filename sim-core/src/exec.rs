@@ -219,6 +219,8 @@ struct Scratch {
     alu: Vec<u32>,
     /// a compare-exchange loop's changes per word ([`WordCounts`])
     words: WordCounts,
+    /// profiling: the 64-byte lines a memory instruction touched
+    lines: Vec<usize>,
 }
 
 /// [`GroupExecutor::cas_loop`]'s chains run this many words at a time (of
@@ -333,6 +335,8 @@ pub struct GroupExecutor<'p> {
     interleave: bool,
     /// throughput counters, when profiling (`None` in a plain run)
     prof: Option<Box<Profile>>,
+    /// with `prof`: count memory instructions' bytes and lines too
+    prof_lines: bool,
     /// per pc, what the interpreter runs there (`plan.rs`)
     plan: Vec<Step>,
     /// where the rows of each warp's arena (`Warp::regs`) lie
@@ -604,6 +608,7 @@ impl<'p> GroupExecutor<'p> {
                 lanes: vec![0; 4 * w],
                 alu: vec![0; 12 * w],
                 words: WordCounts::default(),
+                lines: Vec::new(),
             },
             pack,
             stats: ExecStats::default(),
@@ -614,6 +619,7 @@ impl<'p> GroupExecutor<'p> {
             round: Vec::new(),
             interleave: false,
             prof: None,
+            prof_lines: false,
             plan: plan(prog, fast, pack),
             arena,
             batch_rows,
@@ -658,6 +664,13 @@ impl<'p> GroupExecutor<'p> {
     /// Switch throughput profiling on (fresh counters) or off.
     pub fn set_profiling(&mut self, on: bool) {
         self.prof = on.then(|| Box::new(Profile::new(self.prog)));
+    }
+
+    /// With profiling: also count each buffer load's and store's bytes and
+    /// 64-byte lines ([`Profile::bytes_by_pc`], [`Profile::lines_by_pc`]),
+    /// which costs a pass over the lanes' addresses per instruction.
+    pub fn set_memory_profiling(&mut self, on: bool) {
+        self.prof_lines = on;
     }
 
     /// The profile gathered since profiling was switched on (None when off).
@@ -1365,6 +1378,7 @@ impl<'p> GroupExecutor<'p> {
                         continue;
                     }
                     let mut t = std::mem::take(&mut self.sc.lanes);
+                    let full_before = warp.full;
                     self.condition(warp, b, cond, nz, &mut t[..w]);
                     let (m0, m1) = warp.masks[base..base + 2 * w].split_at_mut(w);
                     let lanes = m0.iter_mut().zip(m1).zip(warp.active.iter_mut());
@@ -1382,10 +1396,18 @@ impl<'p> GroupExecutor<'p> {
                     }
                     self.sc.lanes = t;
                     if self.prof.is_some() {
-                        let count = |m: &[u32]| m.iter().filter(|&&x| x != 0).count() as u64;
-                        let before = count(&warp.masks[base..base + w]);
-                        let taken = count(&warp.active);
-                        self.profile_branch(warp.pc - 1, before, taken);
+                        // diverged: some lane took it and some active lane
+                        // did not (with every lane active, not all took it)
+                        let skipped = if full_before {
+                            and == 0
+                        } else {
+                            warp.masks[base + w..base + 2 * w].iter().any(|&m| m != 0)
+                        };
+                        let (active, taken) = match (or != 0, skipped) {
+                            (true, true) => (2, 1),
+                            _ => (1, 1),
+                        };
+                        self.profile_branch(warp.pc - 1, active, taken);
                     }
                     warp.frames.push(Frame::If {
                         else_pc,

@@ -80,6 +80,11 @@ pub struct DispatchOptions {
     /// lane-instructions, SIMD efficiency, memory traffic, per-worker busy
     /// time. Default false: a plain run counts nothing extra.
     pub profile: bool,
+    /// With `profile`: also count each buffer load's and store's bytes and
+    /// 64-byte lines per instruction (coalescing;
+    /// `Profile::lines_by_pc`), at the cost of a pass over the lanes'
+    /// addresses per memory instruction. Default false.
+    pub profile_memory: bool,
     /// With `profile`: also record each group's span on its worker
     /// ([`DispatchProfile::spans`], for a Chrome trace).
     pub trace: bool,
@@ -231,6 +236,7 @@ impl Default for DispatchOptions {
             cancel: None,
             schedule: None,
             profile: false,
+            profile_memory: false,
             trace: false,
             progress: None,
             fast_paths: FastPaths::ALL,
@@ -618,6 +624,7 @@ impl Run<'_, '_, '_> {
             }
             .with_fast_paths(options.fast_paths);
             exec.set_profiling(profile.is_some());
+            exec.set_memory_profiling(options.profile_memory);
             if options.fast_paths.contains(FastPaths::PRIVATE_ATOMICS) {
                 exec.privatize_atomics(bindings);
             }
@@ -751,6 +758,7 @@ impl Run<'_, '_, '_> {
             let before = exec.stats();
             if profile.is_some() {
                 exec.set_profiling(true);
+                exec.set_memory_profiling(options.profile_memory);
             }
             let t0 = Instant::now();
             outcome = match plan.interleave {
@@ -810,6 +818,7 @@ impl Run<'_, '_, '_> {
         let mut exec =
             GroupExecutor::new(program, options.warp_width).with_fast_paths(options.fast_paths);
         exec.set_profiling(options.profile);
+        exec.set_memory_profiling(options.profile_memory);
         checker.begin_dispatch(bindings, groups);
         exec.set_checker(Some(Box::new(std::mem::take(checker))));
         let start = Instant::now();

@@ -492,3 +492,45 @@ fn check_trace_events(events: &[serde_json::Value]) {
         }
     }
 }
+
+/// Coalescing: a warp of 32 lanes reading consecutive dwords touches two
+/// 64-byte lines; with a stride of 64 bytes, 32; every lane on one word,
+/// one. The bytes are the lanes' dwords either way.
+#[test]
+fn per_instruction_lines_show_contiguous_against_strided_access() {
+    let shader = |stride: u32| {
+        program(&format!(
+            "
+cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 1
+dcl_thread_group 32, 1, 1
+imul null, r0.x, vThreadIDInGroupFlattened.x, l({stride})
+ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r0.x, r0.x, u0.xxxx
+store_raw u0.x, l(0), r0.x
+ret
+"
+        ))
+    };
+    let mut got = Vec::new();
+    for stride in [4, 64, 0] {
+        let p = shader(stride);
+        let out = Buffer::zeroed(64 * 32).unwrap();
+        let options = DispatchOptions {
+            threads: 1,
+            profile: true,
+            profile_memory: true,
+            ..Default::default()
+        };
+        let prof = run(&p, &out, [1, 1, 1], &options);
+        let load = prof
+            .exec
+            .by_instruction(&p)
+            .into_iter()
+            .find(|i| i.text.starts_with("ld_raw"))
+            .unwrap();
+        got.push((stride, load.bytes, load.lines, load.warp_instructions));
+    }
+    assert_eq!(got, [(4, 128, 2, 1), (64, 128, 32, 1), (0, 128, 1, 1)]);
+}

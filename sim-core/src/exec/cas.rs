@@ -348,6 +348,8 @@ impl<'p> GroupExecutor<'p> {
                 let mut changes = [0u32; CHAIN_WORDS];
                 let mut before_tail = [0u32; CHAIN_WORDS];
                 let mut stale = [0u32; CHAIN_WORDS];
+                // per word: the chain's restarts (for the attempts)
+                let mut restarts_of = [0u32; CHAIN_WORDS];
                 let first = line.first + line.step * c0;
                 for (j, b) in base[..bw].iter_mut().enumerate() {
                     *b = words[first + line.step * j].load(sim_mem::sync::Ordering::Relaxed);
@@ -424,25 +426,50 @@ impl<'p> GroupExecutor<'p> {
                     // the restarts + the changes before a lane, for each
                     // lane, so every count from the first lane's to the
                     // last's
-                    if profiling || checking {
-                        // each lane's attempts: 1 + the restarts + the
-                        // lanes before it that changed the word
-                        let mut changed = 0u32;
-                        for l in (0..rows_n).map(|r| start + r * cols + c0 + j) {
-                            if active[l] != 0 {
-                                let k = 1 + restarts + changed;
-                                attempts += u64::from(k);
-                                if checking {
-                                    per_lane[l] = k;
-                                }
-                                changed += u32::from(nb[l] != eb[l]);
-                            }
-                        }
-                    }
+                    restarts_of[j] = restarts;
                     let (lo, hi) = (1 + restarts, 1 + restarts + before_tail[j]);
                     most = most.max(hi);
                     let (lo, hi) = (lo.min(64) - 1, hi.min(64) - 1);
                     took |= (!0u64 >> (63 - hi)) & (!0u64 << lo);
+                }
+                // the attempts summed where every lane of a word's chain
+                // changed it (the `i`th lane then takes 1 + restarts + i):
+                // from the lanes per word, without a pass per lane
+                let mut lanes_on = [0u32; CHAIN_WORDS];
+                if profiling && !checking {
+                    for r in 0..rows_n {
+                        let at = start + r * cols + c0;
+                        for (n, &a) in lanes_on[..bw].iter_mut().zip(&active[at..at + bw]) {
+                            *n += a & 1;
+                        }
+                    }
+                }
+                let every_lane_changed =
+                    profiling && !checking && (0..bw).all(|j| changes[j] == lanes_on[j]);
+                if every_lane_changed {
+                    for j in 0..bw {
+                        let n = u64::from(lanes_on[j]);
+                        attempts += n * u64::from(1 + restarts_of[j]) + n * n.saturating_sub(1) / 2;
+                    }
+                } else if profiling || checking {
+                    // each lane's attempts: 1 + its word's restarts + the
+                    // lanes before it that changed the word (row by row,
+                    // so that the lanes are read in order)
+                    let mut changed = [0u32; CHAIN_WORDS];
+                    for r in 0..rows_n {
+                        let at = start + r * cols + c0;
+                        for j in 0..bw {
+                            let l = at + j;
+                            if active[l] != 0 {
+                                let k = 1 + restarts_of[j] + changed[j];
+                                attempts += u64::from(k);
+                                if checking {
+                                    per_lane[l] = k;
+                                }
+                                changed[j] += u32::from(nb[l] != eb[l]);
+                            }
+                        }
+                    }
                 }
             }
             self.sc.r = tmp;

@@ -49,6 +49,7 @@ fn run(prog: &Program, w: usize, paths: FastPaths, live: usize, profile: bool) -
     };
     let mut ex = GroupExecutor::new(prog, w).with_fast_paths(paths);
     ex.set_profiling(profile);
+    ex.set_memory_profiling(profile);
     ex.run_group([1, 2, 3], &b);
     let temps = (prog.temps as usize).min(live);
     let mut regs = Vec::new();

@@ -143,6 +143,16 @@ impl<'p> GroupExecutor<'p> {
         if self.prof.is_some() {
             let bytes = 4 * (dst.mask & 0xf).count_ones() as u64;
             self.profile_mem(wr, res, bytes, false, false);
+            if self.prof_lines {
+                let mut ks = [0u32; 4];
+                let mut n = 0;
+                for c in (0..4).filter(|c| dst.mask & (1 << c) != 0) {
+                    ks[n] = swz[c] as u32;
+                    n += 1;
+                }
+                let ext = self.bounds(res, view);
+                self.profile_lines(wr, res, ext, sa, sb, &ks[..n]);
+            }
         }
         let active = &wr.active;
         // A coalesced or uniform access (every lane, active or not, on one
@@ -287,6 +297,11 @@ impl<'p> GroupExecutor<'p> {
         let view = Self::view(b, res);
         if self.prof.is_some() {
             self.profile_mem(wr, res, 4 * count as u64, true, false);
+            if self.prof_lines {
+                let ext = self.bounds(res, view);
+                let ks = [0, 1, 2, 3];
+                self.profile_lines(wr, res, ext, sa, sb, &ks[..count as usize]);
+            }
         }
         // A coalesced or uniform store skips the per-lane bounds arithmetic
         // (`line`); the order stays lane by lane, each lane's dwords in

@@ -19,6 +19,12 @@ pub struct InstructionCounts {
     /// For a branch, the warp-instructions where it diverged (some but not
     /// all active lanes taking it); 0 for other instructions.
     pub diverged: u64,
+    /// For a buffer load or store, the bytes accessed in bounds
+    /// ([`Profile::bytes_by_pc`]); else 0.
+    pub bytes: u64,
+    /// For a buffer load or store, the distinct 64-byte lines touched,
+    /// summed over its warp-instructions ([`Profile::lines_by_pc`]).
+    pub lines: u64,
 }
 
 /// Counters of one executor, summed over the groups it ran.
@@ -52,6 +58,15 @@ pub struct Profile {
     /// by program counter): the warp-instructions where it diverged, some
     /// but not all of the active lanes taking it.
     pub diverged_by_pc: Vec<u64>,
+    /// Per buffer load or store (`ld_raw`, `ld_structured`, `store_raw`,
+    /// `store_structured` on a UAV or SRV): the bytes its active lanes
+    /// accessed in bounds, summed over its warp-instructions.
+    pub bytes_by_pc: Vec<u64>,
+    /// Per buffer load or store, likewise: the distinct 64-byte lines of
+    /// the buffer each warp-instruction touched, summed (coalescing: 2 per
+    /// warp of 32 lanes reading consecutive dwords, 32 for a stride of 64
+    /// bytes or more).
+    pub lines_by_pc: Vec<u64>,
     /// Warp-instructions executed.
     pub warp_instructions: u64,
     /// Lane slots issued: warp-instructions × warp width.
@@ -83,6 +98,8 @@ impl Profile {
             lanes_by_pc: vec![0; prog.code.len()],
             warps_by_pc: vec![0; prog.code.len()],
             diverged_by_pc: vec![0; prog.code.len()],
+            bytes_by_pc: vec![0; prog.code.len()],
+            lines_by_pc: vec![0; prog.code.len()],
             ..Self::default()
         }
     }
@@ -94,6 +111,17 @@ impl Profile {
         }
         for (a, b) in self.lanes_by_pc.iter_mut().zip(&other.lanes_by_pc) {
             *a += b;
+        }
+        for (mine, theirs) in [
+            (&mut self.bytes_by_pc, &other.bytes_by_pc),
+            (&mut self.lines_by_pc, &other.lines_by_pc),
+        ] {
+            if mine.len() < theirs.len() {
+                mine.resize(theirs.len(), 0);
+            }
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
         }
         if self.diverged_by_pc.len() < other.diverged_by_pc.len() {
             self.diverged_by_pc.resize(other.diverged_by_pc.len(), 0);
@@ -153,6 +181,8 @@ impl Profile {
                     lane_instructions: self.lanes_by_pc.get(pc).copied().unwrap_or(0),
                     warp_instructions: warps,
                     diverged: self.diverged_by_pc.get(pc).copied().unwrap_or(0),
+                    bytes: self.bytes_by_pc.get(pc).copied().unwrap_or(0),
+                    lines: self.lines_by_pc.get(pc).copied().unwrap_or(0),
                 })
             })
             .collect()
@@ -194,6 +224,45 @@ impl Profile {
 }
 
 impl<'p> GroupExecutor<'p> {
+    /// Profiling: what a buffer load or store of the active lanes touches —
+    /// dwords `ks` at (`a`, `b`) of a UAV or SRV with extent `ext` — its
+    /// bytes in bounds and its distinct 64-byte lines.
+    #[cold]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn profile_lines(
+        &mut self,
+        warp: &Warp,
+        res: Res,
+        ext: Option<Extent>,
+        a: &[u32],
+        b: &[u32],
+        ks: &[u32],
+    ) {
+        let (Some(ext), Res::Uav(_) | Res::Srv(_), true) = (ext, res, self.prof_lines) else {
+            return;
+        };
+        let Some(p) = self.prof.as_deref_mut() else {
+            return;
+        };
+        let lines = &mut self.sc.lines;
+        lines.clear();
+        for l in (0..self.w).filter(|&l| warp.active[l] != 0) {
+            for &k in ks {
+                if let Some(i) = ext.word_index(a[l], b[l], k) {
+                    lines.push(i / 16);
+                }
+            }
+        }
+        let pc = warp.pc - 1;
+        p.bytes_by_pc[pc] += 4 * lines.len() as u64;
+        // (in lane order the lines mostly ascend: then no sort)
+        if !lines.is_sorted() {
+            lines.sort_unstable();
+        }
+        lines.dedup();
+        p.lines_by_pc[pc] += lines.len() as u64;
+    }
+
     /// Profiling: the branch at `pc` issued with `active` lanes, `taken`
     /// of which took it; it diverged when some but not all did.
     #[cold]
