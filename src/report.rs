@@ -292,6 +292,7 @@ pub(super) fn profile_json(
                     "diverged": i.diverged,
                     "bytes": i.bytes,
                     "lines": i.lines,
+                    "failed_compare_exchanges": i.failed,
                 })
             })
             .collect();
@@ -375,7 +376,7 @@ pub(super) fn print_profiles(reports: &[StepReport], program: &Program) {
             "SIMD"
         );
         for i in hot.iter().take(HOT_INSTRUCTIONS) {
-            let diverged = note(i.diverged, i.lines, i.warp_instructions);
+            let diverged = note(i.diverged, i.lines, i.warp_instructions, i.failed);
             println!(
                 "  {:>7} {:>16} {:>6.1}% {:>14} {:>5.0}%  {}{diverged}",
                 i.dword,
@@ -410,11 +411,14 @@ pub(super) fn print_profiles(reports: &[StepReport], program: &Program) {
     }
 }
 
-/// The note after an instruction in `--profile` and `--annotate`: how often
-/// a branch diverged, how many 64-byte lines a buffer access touched per
-/// warp-instruction.
-fn note(diverged: u64, lines: u64, warps: u64) -> String {
+/// The note after an instruction in `--profile` and `--annotate`: how many
+/// compare-exchanges failed (retries), how often a branch diverged, how
+/// many 64-byte lines a buffer access touched per warp-instruction.
+fn note(diverged: u64, lines: u64, warps: u64, failed: u64) -> String {
     let mut s = String::new();
+    if failed > 0 {
+        s += &format!("    ; {failed} failed");
+    }
     if diverged > 0 {
         s += &format!("    ; diverged in {diverged}");
     }
@@ -451,17 +455,18 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
         })
         .unwrap_or(0)
         .max(1) as f64;
-    let by_dword: HashMap<u32, (u64, u64, u64, u64)> =
-        sum.by_instruction(program)
-            .iter()
-            .fold(HashMap::new(), |mut m, i| {
-                let e = m.entry(i.dword).or_insert((0, 0, 0, 0));
-                e.0 += i.lane_instructions;
-                e.1 += i.warp_instructions;
-                e.2 += i.diverged;
-                e.3 += i.lines;
-                m
-            });
+    let by_dword: HashMap<u32, (u64, u64, u64, u64, u64)> = sum
+        .by_instruction(program)
+        .iter()
+        .fold(HashMap::new(), |mut m, i| {
+            let e = m.entry(i.dword).or_insert((0, 0, 0, 0, 0));
+            e.0 += i.lane_instructions;
+            e.1 += i.warp_instructions;
+            e.2 += i.diverged;
+            e.3 += i.lines;
+            e.4 += i.failed;
+            m
+        });
     let decoded = &program.decoded;
     let lines = disasm::disassemble_lines(decoded);
     let mut out = String::new();
@@ -489,10 +494,10 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
             break;
         };
         match by_dword.get(&ins.offset) {
-            Some(&(lanes, warps, diverged, lines)) => {
+            Some(&(lanes, warps, diverged, lines, failed)) => {
                 let eff = 100.0 * lanes as f64 / (warps as f64 * w);
                 let _ = write!(out, "{lanes:>14} {warps:>12} {eff:>4.0}%  {line}");
-                let _ = writeln!(out, "{}", note(diverged, lines, warps));
+                let _ = writeln!(out, "{}", note(diverged, lines, warps, failed));
             }
             None => {
                 let _ = writeln!(out, "{blank}{line}");

@@ -126,6 +126,14 @@ fn divergence_lowers_simd_efficiency_exactly() {
     assert_eq!(e.atomics, 8 + 32);
     assert_eq!(e.compare_exchanges, 32);
     assert_eq!(e.cas_failures, 31);
+    // per instruction: the compare-exchange's 31 failures are its own
+    let cas = e
+        .by_instruction(&p)
+        .into_iter()
+        .find(|i| i.text.starts_with("imm_atomic_cmp_exch"))
+        .unwrap();
+    assert_eq!((cas.lane_instructions, cas.failed), (32, 31));
+    assert_eq!(e.failed_by_pc.iter().sum::<u64>(), 31);
     assert_eq!(e.tgsm_written, 8 * 8);
     assert_eq!((e.uav_read, e.uav_written), (40 * 4, 40 * 4));
     assert_eq!(prof.spans.len(), 1);

@@ -408,6 +408,7 @@ impl<'p> GroupExecutor<'p> {
                 if let Some(p) = self.prof.as_deref_mut() {
                     p.compare_exchanges += n;
                     p.cas_failures += failed;
+                    p.failed_by_pc[warp.pc - 1] += failed;
                 }
             }
         }

@@ -638,6 +638,7 @@ impl<'p> GroupExecutor<'p> {
         p.atomics += s;
         p.compare_exchanges += s;
         p.cas_failures += s - a;
+        p.failed_by_pc[cl.cas_pc] += s - a;
         p.uav_read += 4 * s;
         p.uav_written += 4 * s;
     }

@@ -25,6 +25,9 @@ pub struct InstructionCounts {
     /// For a buffer load or store, the distinct 64-byte lines touched,
     /// summed over its warp-instructions ([`Profile::lines_by_pc`]).
     pub lines: u64,
+    /// For `imm_atomic_cmp_exch`, the lanes' compare-exchanges that failed
+    /// ([`Profile::failed_by_pc`]); else 0.
+    pub failed: u64,
 }
 
 /// Counters of one executor, summed over the groups it ran.
@@ -67,6 +70,10 @@ pub struct Profile {
     /// warp of 32 lanes reading consecutive dwords, 32 for a stride of 64
     /// bytes or more).
     pub lines_by_pc: Vec<u64>,
+    /// Per `imm_atomic_cmp_exch`: the lanes' compare-exchanges that failed
+    /// (the word held another value than the comparand), each a retry of
+    /// a shader's compare-exchange loop.
+    pub failed_by_pc: Vec<u64>,
     /// Warp-instructions executed.
     pub warp_instructions: u64,
     /// Lane slots issued: warp-instructions × warp width.
@@ -100,6 +107,7 @@ impl Profile {
             diverged_by_pc: vec![0; prog.code.len()],
             bytes_by_pc: vec![0; prog.code.len()],
             lines_by_pc: vec![0; prog.code.len()],
+            failed_by_pc: vec![0; prog.code.len()],
             ..Self::default()
         }
     }
@@ -115,6 +123,7 @@ impl Profile {
         for (mine, theirs) in [
             (&mut self.bytes_by_pc, &other.bytes_by_pc),
             (&mut self.lines_by_pc, &other.lines_by_pc),
+            (&mut self.failed_by_pc, &other.failed_by_pc),
         ] {
             if mine.len() < theirs.len() {
                 mine.resize(theirs.len(), 0);
@@ -183,6 +192,7 @@ impl Profile {
                     diverged: self.diverged_by_pc.get(pc).copied().unwrap_or(0),
                     bytes: self.bytes_by_pc.get(pc).copied().unwrap_or(0),
                     lines: self.lines_by_pc.get(pc).copied().unwrap_or(0),
+                    failed: self.failed_by_pc.get(pc).copied().unwrap_or(0),
                 })
             })
             .collect()
