@@ -298,6 +298,20 @@ pub(super) fn profile_json(
             .collect();
         v["warp_width"] = json!(e.warp_width());
         v["instructions"] = json!(instructions);
+        let resources: Vec<_> = e
+            .by_resource(program)
+            .iter()
+            .map(|r| {
+                json!({
+                    "register": format!("{}{}", r.register, r.slot),
+                    "name": r.name,
+                    "bytes_read": r.bytes_read,
+                    "bytes_written": r.bytes_written,
+                    "atomics": r.atomics,
+                })
+            })
+            .collect();
+        v["resources"] = json!(resources);
     }
     v
 }
@@ -395,6 +409,13 @@ pub(super) fn print_profiles(reports: &[StepReport], program: &Program) {
             "  TGSM bytes read {}, written {}; UAV bytes read {}, written {}; SRV bytes read {}",
             e.tgsm_read, e.tgsm_written, e.uav_read, e.uav_written, e.srv_read
         );
+        for r in e.by_resource(program) {
+            let name = r.name.map(|n| format!(" ({n})")).unwrap_or_default();
+            println!(
+                "    {}{}{name}: bytes read {}, written {}; atomics {}",
+                r.register, r.slot, r.bytes_read, r.bytes_written, r.atomics
+            );
+        }
         let busy: Vec<String> = p
             .worker_busy
             .iter()

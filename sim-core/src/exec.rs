@@ -1829,7 +1829,7 @@ mod memory;
 mod plan;
 use plan::{plan, restrict, Step};
 mod profile;
-pub use profile::{ExecStats, InstructionCounts, Profile};
+pub use profile::{ExecStats, InstructionCounts, Profile, ResourceTraffic};
 mod rows;
 use rows::*;
 mod texture;

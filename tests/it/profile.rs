@@ -134,6 +134,16 @@ fn divergence_lowers_simd_efficiency_exactly() {
         .unwrap();
     assert_eq!((cas.lane_instructions, cas.failed), (32, 31));
     assert_eq!(e.failed_by_pc.iter().sum::<u64>(), 31);
+    // per resource: TGSM g0 took the 8 lanes' two-dword stores, u0 the
+    // atomics (8 adds and 32 compare-exchanges, 4 bytes each way); no
+    // reflection, no names
+    let by: Vec<(char, u32, u64, u64, u64)> = e
+        .by_resource(&p)
+        .iter()
+        .map(|r| (r.register, r.slot, r.bytes_read, r.bytes_written, r.atomics))
+        .collect();
+    assert_eq!(by, [('g', 0, 0, 64, 0), ('u', 0, 160, 160, 40)]);
+    assert!(e.by_resource(&p).iter().all(|r| r.name.is_none()));
     assert_eq!(e.tgsm_written, 8 * 8);
     assert_eq!((e.uav_read, e.uav_written), (40 * 4, 40 * 4));
     assert_eq!(prof.spans.len(), 1);
@@ -270,6 +280,13 @@ fn cli_writes_profile_json_and_a_chrome_trace() {
         assert_eq!(lanes, d["lane_instructions"].as_u64().unwrap());
         assert_eq!(warps, d["warp_instructions"].as_u64().unwrap());
         assert!(ins.iter().any(|i| i["text"] == "sync_g_t"), "{ins:?}");
+        // per resource, by the HLSL names of reduce.hlsl
+        let res = d["resources"].as_array().unwrap();
+        let named = |n: &str| res.iter().find(|r| r["name"] == n).cloned();
+        let values = named("values").unwrap_or_else(|| panic!("{res:?}"));
+        assert_eq!(values["register"], "t0");
+        assert!(values["bytes_read"].as_u64().unwrap() >= 4 * 1_000_000);
+        assert_eq!(named("total").unwrap()["register"], "u0");
     }
     assert!(stdout.contains("hottest instructions"), "{stdout}");
 

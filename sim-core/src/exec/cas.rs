@@ -606,6 +606,20 @@ impl<'p> GroupExecutor<'p> {
         let a = warp.active_count();
         let s = attempts;
         let w = self.w as u64;
+        // the compare-exchanges' traffic on their UAV, as the lockstep
+        // passes would have counted it: `s` atomics, 4 bytes each way
+        if let OpKind::Atomic {
+            res: Res::Uav(slot),
+            ..
+        } = self.prog.code[cl.cas_pc].kind
+        {
+            if let Some(p) = self.prof.as_deref_mut() {
+                let t = p.traffic('u', slot);
+                t.bytes_read += 4 * s;
+                t.bytes_written += 4 * s;
+                t.atomics += s;
+            }
+        }
         let Some(p) = self.prof.as_deref_mut() else {
             return;
         };

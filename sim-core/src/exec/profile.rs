@@ -2,6 +2,26 @@
 
 use super::*;
 
+/// One resource's traffic in a [`Profile`]: the bytes its instructions'
+/// active lanes read and wrote (4 each way per atomic), and its atomics.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceTraffic {
+    /// Its register file: `u` (UAV, buffer or texture), `t` (SRV), `g`
+    /// (TGSM).
+    pub register: char,
+    /// Its register number (slot).
+    pub slot: u32,
+    /// Its HLSL name, from the program's reflection (RDEF or listing
+    /// header), where [`Profile::by_resource`] found one.
+    pub name: Option<String>,
+    /// Bytes read.
+    pub bytes_read: u64,
+    /// Bytes written.
+    pub bytes_written: u64,
+    /// Atomic operations, per lane.
+    pub atomics: u64,
+}
+
 /// One instruction's counts in a [`Profile`] ([`Profile::by_instruction`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InstructionCounts {
@@ -74,6 +94,10 @@ pub struct Profile {
     /// (the word held another value than the comparand), each a retry of
     /// a shader's compare-exchange loop.
     pub failed_by_pc: Vec<u64>,
+    /// Per resource the program accessed (UAV, SRV or TGSM region), its
+    /// traffic, in the order first touched ([`Profile::by_resource`] adds
+    /// the HLSL names).
+    pub resources: Vec<ResourceTraffic>,
     /// Warp-instructions executed.
     pub warp_instructions: u64,
     /// Lane slots issued: warp-instructions × warp width.
@@ -144,6 +168,12 @@ impl Profile {
         for (a, b) in self.warps_by_pc.iter_mut().zip(&other.warps_by_pc) {
             *a += b;
         }
+        for r in &other.resources {
+            let m = self.traffic(r.register, r.slot);
+            m.bytes_read += r.bytes_read;
+            m.bytes_written += r.bytes_written;
+            m.atomics += r.atomics;
+        }
         self.warp_instructions += other.warp_instructions;
         self.lane_slots += other.lane_slots;
         self.active_lanes += other.active_lanes;
@@ -196,6 +226,66 @@ impl Profile {
                 })
             })
             .collect()
+    }
+
+    /// The traffic per resource, named by the program's reflection where it
+    /// names the register (RDEF or the listing header; TGSM has no names).
+    pub fn by_resource(&self, prog: &Program) -> Vec<ResourceTraffic> {
+        use crate::rdef::InputType as T;
+        let name = |register: char, slot: u32| {
+            let r = prog.reflection.as_ref()?;
+            r.bindings
+                .iter()
+                .find(|b| {
+                    let uav = matches!(
+                        b.input_type,
+                        T::UavRwTyped
+                            | T::UavRwStructured
+                            | T::UavRwByteAddress
+                            | T::UavAppendStructured
+                            | T::UavConsumeStructured
+                            | T::UavRwStructuredWithCounter
+                    );
+                    let srv = matches!(
+                        b.input_type,
+                        T::TBuffer | T::Texture | T::Structured | T::ByteAddress
+                    );
+                    let kind = match register {
+                        'u' => uav,
+                        't' => srv,
+                        _ => false,
+                    };
+                    kind && b.bind_point <= slot && slot < b.bind_point + b.bind_count.max(1)
+                })
+                .map(|b| b.name.clone())
+        };
+        self.resources
+            .iter()
+            .map(|r| ResourceTraffic {
+                name: name(r.register, r.slot),
+                ..r.clone()
+            })
+            .collect()
+    }
+
+    /// The traffic of resource `register``slot`, made on first use.
+    pub(super) fn traffic(&mut self, register: char, slot: u32) -> &mut ResourceTraffic {
+        let found = self
+            .resources
+            .iter()
+            .position(|m| (m.register, m.slot) == (register, slot));
+        let i = found.unwrap_or_else(|| {
+            self.resources.push(ResourceTraffic {
+                register,
+                slot,
+                name: None,
+                bytes_read: 0,
+                bytes_written: 0,
+                atomics: 0,
+            });
+            self.resources.len() - 1
+        });
+        &mut self.resources[i]
     }
 
     /// The lanes a warp had: lane slots / warp-instructions (0 when nothing
@@ -306,6 +396,17 @@ impl<'p> GroupExecutor<'p> {
         } else {
             (n * bytes, 0)
         };
+        let (register, slot) = match res {
+            Res::Uav(s) | Res::UavTexture(s) => ('u', s),
+            Res::Srv(s) | Res::SrvTexture(s) => ('t', s),
+            Res::Tgsm(s) => ('g', s),
+        };
+        let t = p.traffic(register, slot);
+        t.bytes_read += r;
+        t.bytes_written += wr;
+        if atomic {
+            t.atomics += n;
+        }
         match res {
             Res::Tgsm(_) => {
                 p.tgsm_read += r;
