@@ -466,30 +466,18 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
             sum.merge(&p.exec);
         }
     }
-    let w = reports
-        .iter()
-        .find_map(|r| match r {
-            StepReport::Dispatch {
-                profile: Some(p), ..
-            } => Some(p.exec.warp_width()),
-            _ => None,
-        })
-        .unwrap_or(0)
-        .max(1) as f64;
-    let by_dword: HashMap<u32, (u64, u64, u64, u64, u64)> = sum
-        .by_instruction(program)
-        .iter()
-        .fold(HashMap::new(), |mut m, i| {
-            let e = m.entry(i.dword).or_insert((0, 0, 0, 0, 0));
-            e.0 += i.lane_instructions;
-            e.1 += i.warp_instructions;
-            e.2 += i.diverged;
-            e.3 += i.lines;
-            e.4 += i.failed;
-            m
-        });
-    let decoded = &program.decoded;
-    let lines = disasm::disassemble_lines(decoded);
+    // (every dispatch's warps have the job's one width)
+    let w = sum.warp_width().max(1) as f64;
+    // per instruction (several pcs may share one instruction's dword)
+    let mut by_dword: HashMap<u32, (u64, u64, u64, u64, u64)> = HashMap::new();
+    for i in sum.by_instruction(program) {
+        let e = by_dword.entry(i.dword).or_default();
+        e.0 += i.lane_instructions;
+        e.1 += i.warp_instructions;
+        e.2 += i.diverged;
+        e.3 += i.lines;
+        e.4 += i.failed;
+    }
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -497,24 +485,8 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
         "lane-instr", "warp-instr", "SIMD", w
     );
     let blank = format!("{:>14} {:>12} {:>5}  ", "", "", "");
-    let _ = writeln!(out, "{blank}{}", lines.first().map_or("", String::as_str));
-    // one line per instruction, in order, but the custom-data blocks
-    let mut rest = lines.iter().skip(1);
-    for ins in &decoded.instructions {
-        if ins.opcode == sm5sim::sim_core::opcodes::Opcode::CustomData
-            && disasm::disassemble_lines(&sm5sim::sim_core::ir::DecodedProgram {
-                version: decoded.version,
-                instructions: vec![ins.clone()],
-            })
-            .len()
-                == 1
-        {
-            continue;
-        }
-        let Some(line) = rest.next() else {
-            break;
-        };
-        match by_dword.get(&ins.offset) {
+    for (dword, line) in disasm::disassemble_lines_by_offset(&program.decoded) {
+        match dword.and_then(|d| by_dword.get(&d)) {
             Some(&(lanes, warps, diverged, lines, failed)) => {
                 let eff = 100.0 * lanes as f64 / (warps as f64 * w);
                 let _ = write!(out, "{lanes:>14} {warps:>12} {eff:>4.0}%  {line}");

@@ -497,29 +497,40 @@ fn declaration(ins: &Instruction, sm51: bool) -> Option<String> {
 
 /// Disassemble a decoded program into listing lines (no trailing newline per line).
 pub fn disassemble_lines(p: &DecodedProgram) -> Vec<String> {
+    disassemble_lines_by_offset(p)
+        .into_iter()
+        .map(|(_, line)| line)
+        .collect()
+}
+
+/// [`disassemble_lines`], each line with the dword offset of the
+/// instruction it prints (`None` for the version line; a custom-data block
+/// other than the immediate constant buffer prints no line).
+pub fn disassemble_lines_by_offset(p: &DecodedProgram) -> Vec<(Option<u32>, String)> {
     let v = p.version;
     let sm51 = v.is_sm51();
-    let mut out = vec![format!(
-        "{}_{}_{}",
-        v.program_type.prefix(),
-        v.major,
-        v.minor
+    let mut out = vec![(
+        None,
+        format!("{}_{}_{}", v.program_type.prefix(), v.major, v.minor),
     )];
     let mut depth: usize = 0;
     for ins in &p.instructions {
         let op = ins.opcode;
         if op.info().class == Class::Decl {
             if let Some(line) = declaration(ins, sm51) {
-                out.push(line);
+                out.push((Some(ins.offset), line));
             } else if op != Opcode::CustomData {
-                out.push(format!(
-                    "{} {}",
-                    op.mnemonic(),
-                    ins.raw
-                        .iter()
-                        .map(|r| r.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                out.push((
+                    Some(ins.offset),
+                    format!(
+                        "{} {}",
+                        op.mnemonic(),
+                        ins.raw
+                            .iter()
+                            .map(|r| r.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
                 ));
             }
             continue;
@@ -569,7 +580,7 @@ pub fn disassemble_lines(p: &DecodedProgram) -> Vec<String> {
                 let _ = write!(line, "[{}]", ins.raw.first().copied().unwrap_or(0));
             }
         }
-        out.push(line);
+        out.push((Some(ins.offset), line));
         if matches!(
             op,
             Opcode::If | Opcode::Else | Opcode::Loop | Opcode::Switch

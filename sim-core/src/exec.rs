@@ -221,6 +221,8 @@ struct Scratch {
     words: WordCounts,
     /// profiling: the 64-byte lines a memory instruction touched
     lines: Vec<usize>,
+    /// checking: each lane's attempts in a compare-exchange loop run at once
+    attempts: Vec<u32>,
 }
 
 /// [`GroupExecutor::cas_loop`]'s chains run this many words at a time (of
@@ -609,6 +611,7 @@ impl<'p> GroupExecutor<'p> {
                 alu: vec![0; 12 * w],
                 words: WordCounts::default(),
                 lines: Vec::new(),
+                attempts: Vec::new(),
             },
             pack,
             stats: ExecStats::default(),
@@ -1403,11 +1406,7 @@ impl<'p> GroupExecutor<'p> {
                         } else {
                             warp.masks[base + w..base + 2 * w].iter().any(|&m| m != 0)
                         };
-                        let (active, taken) = match (or != 0, skipped) {
-                            (true, true) => (2, 1),
-                            _ => (1, 1),
-                        };
-                        self.profile_branch(warp.pc - 1, active, taken);
+                        self.profile_divergence(warp.pc - 1, or != 0 && skipped);
                     }
                     warp.frames.push(Frame::If {
                         else_pc,

@@ -298,7 +298,11 @@ impl<'p> GroupExecutor<'p> {
         // (each lane's attempts, for the checker, which sees every attempt
         // as lockstep makes it; 1 where a lane's first one succeeds)
         let checking = self.check.is_some();
-        let mut per_lane: Vec<u32> = if checking { vec![1; w] } else { Vec::new() };
+        let mut per_lane = std::mem::take(&mut self.sc.attempts);
+        if checking {
+            per_lane.clear();
+            per_lane.resize(w, 1);
+        }
         match &line {
             // chains: below
             _ if chained.is_some() => {}
@@ -523,6 +527,7 @@ impl<'p> GroupExecutor<'p> {
             let times = Some(&per_lane[..]);
             self.check_mem_at(pc, wr, *res, Some(view), op, x, y, &[0], None, times);
         }
+        self.sc.attempts = per_lane;
         // the registers the last iteration leaves: n, o = e, t = true, e;
         // those a lane may read after the loop (`crate::analysis::liveness`)
         let (full, span) = (warp.full, warp.span.clone());

@@ -27,8 +27,9 @@ pub(super) struct Step {
     pub(super) no_continue: bool,
 }
 
-/// The plan of `prog` for warps of `w` lanes over batches of `pack` groups,
-/// with every fast path; `rows` from [`resolve_fast`] on the same width.
+/// The plan of `prog` over batches of `pack` groups, with every fast path;
+/// `rows`: the row forms of its ALU instructions on the executor's arena
+/// (from [`resolve_fast`] at its warp width).
 pub(super) fn plan(prog: &Program, rows: Vec<Option<RowAlu>>, pack: u32) -> Vec<Step> {
     let info = prog.info();
     let facts = if pack > 1 {

@@ -138,13 +138,10 @@ impl Profile {
 
     /// Add `other`'s counters (of the same program) to these.
     pub fn merge(&mut self, other: &Profile) {
-        if self.lanes_by_pc.len() < other.lanes_by_pc.len() {
-            self.lanes_by_pc.resize(other.lanes_by_pc.len(), 0);
-        }
-        for (a, b) in self.lanes_by_pc.iter_mut().zip(&other.lanes_by_pc) {
-            *a += b;
-        }
         for (mine, theirs) in [
+            (&mut self.lanes_by_pc, &other.lanes_by_pc),
+            (&mut self.warps_by_pc, &other.warps_by_pc),
+            (&mut self.diverged_by_pc, &other.diverged_by_pc),
             (&mut self.bytes_by_pc, &other.bytes_by_pc),
             (&mut self.lines_by_pc, &other.lines_by_pc),
             (&mut self.failed_by_pc, &other.failed_by_pc),
@@ -155,18 +152,6 @@ impl Profile {
             for (a, b) in mine.iter_mut().zip(theirs) {
                 *a += b;
             }
-        }
-        if self.diverged_by_pc.len() < other.diverged_by_pc.len() {
-            self.diverged_by_pc.resize(other.diverged_by_pc.len(), 0);
-        }
-        for (a, b) in self.diverged_by_pc.iter_mut().zip(&other.diverged_by_pc) {
-            *a += b;
-        }
-        if self.warps_by_pc.len() < other.warps_by_pc.len() {
-            self.warps_by_pc.resize(other.warps_by_pc.len(), 0);
-        }
-        for (a, b) in self.warps_by_pc.iter_mut().zip(&other.warps_by_pc) {
-            *a += b;
         }
         for r in &other.resources {
             let m = self.traffic(r.register, r.slot);
@@ -367,10 +352,14 @@ impl<'p> GroupExecutor<'p> {
     /// of which took it; it diverged when some but not all did.
     #[cold]
     pub(super) fn profile_branch(&mut self, pc: usize, active: u64, taken: u64) {
+        self.profile_divergence(pc, taken > 0 && taken < active);
+    }
+
+    /// Profiling: whether the branch at `pc` diverged this time.
+    #[cold]
+    pub(super) fn profile_divergence(&mut self, pc: usize, diverged: bool) {
         if let Some(p) = self.prof.as_deref_mut() {
-            if taken > 0 && taken < active {
-                p.diverged_by_pc[pc] += 1;
-            }
+            p.diverged_by_pc[pc] += u64::from(diverged);
         }
     }
 
