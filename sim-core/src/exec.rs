@@ -370,6 +370,12 @@ pub struct GroupExecutor<'p> {
     /// whether a batch starts with its register file zeroed: only when a
     /// lane may read a temp before writing it (`crate::analysis::liveness`)
     zero_regs: bool,
+    /// made with a lane order ([`GroupExecutor::with_lane_order`]): never
+    /// parked ([`GroupExecutor::recycle`])
+    lane_ordered: bool,
+    /// no batch has started, or the last one ran to its end (false after
+    /// the watchdog stopped one mid-way)
+    settled: bool,
 }
 
 /// What a dispatcher needs to know to pack a program's groups several to a
@@ -636,6 +642,8 @@ impl<'p> GroupExecutor<'p> {
             tid_comps: prog.info().thread_id_comps | batch_rows & 7,
             fast_paths: FastPaths::ALL,
             zero_regs: prog.info().liveness.reads_unwritten,
+            lane_ordered: lane_order.is_some(),
+            settled: true,
         }
     }
 
@@ -766,6 +774,7 @@ impl<'p> GroupExecutor<'p> {
         let outcome = self.run_rounds(&mut warps, bindings, watchdog);
         self.warps = warps;
         outcome?;
+        self.settled = true;
         if watchdog.budgeted() {
             // hand in the count since the last look
             let pending = self.interval - self.until_check;
@@ -928,6 +937,7 @@ impl<'p> GroupExecutor<'p> {
         self.interleave = false;
         self.until_check = self.interval;
         self.check = checker;
+        self.settled = outcome.is_ok();
         outcome
     }
 
@@ -935,6 +945,7 @@ impl<'p> GroupExecutor<'p> {
     /// `pack`, consecutive along x) from `first`.
     fn start_batch(&mut self, first: [u32; 3], count: u32) {
         self.first = first;
+        self.settled = false;
         // Empty slices are skipped: glibc's AVX-512 memset clears a short
         // tail with a masked store, and on the dangling pointer of an empty
         // Vec that store takes a microcode assist (perf: ~12% of
@@ -1827,6 +1838,8 @@ mod flow;
 mod memory;
 mod plan;
 use plan::{plan, restrict, Step};
+mod pool;
+pub use pool::{parked_on_this_thread, Shape, MAX_PARKED_PER_THREAD};
 mod profile;
 pub use profile::{ExecStats, InstructionCounts, Profile, ResourceTraffic};
 mod rows;

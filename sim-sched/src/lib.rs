@@ -31,7 +31,7 @@
 use rayon::prelude::*;
 use sim_core::check::Checker;
 pub use sim_core::exec::FastPaths;
-use sim_core::exec::{packing, ExecStats, GroupExecutor, Profile, MAX_PACKED_LANES};
+use sim_core::exec::{packing, ExecStats, GroupExecutor, Profile, Shape, MAX_PACKED_LANES};
 use sim_core::exec::{Runaway, Watchdog};
 use sim_core::Program;
 use sim_mem::Bindings;
@@ -618,11 +618,13 @@ impl Run<'_, '_, '_> {
         let per_row = x.div_ceil(pack) as u64;
         let batches = per_row * y as u64 * z as u64;
         let init = || {
-            let mut exec = match pack {
-                1 => GroupExecutor::new(program, options.warp_width),
-                k => GroupExecutor::packed(program, k),
-            }
-            .with_fast_paths(options.fast_paths);
+            // (this worker's executor of the last dispatch, when it was of
+            // this program in this shape)
+            let shape = match pack {
+                1 => Shape::Warps(options.warp_width),
+                k => Shape::Packed(k),
+            };
+            let mut exec = GroupExecutor::pooled(program, shape, options.fast_paths);
             exec.set_profiling(profile.is_some());
             exec.set_memory_profiling(options.profile_memory);
             if options.fast_paths.contains(FastPaths::PRIVATE_ATOMICS) {
@@ -675,7 +677,7 @@ impl Run<'_, '_, '_> {
         let work = |_worker: u64| -> Result<(), Runaway> {
             // (made when there is a batch to run)
             let mut c = None;
-            loop {
+            let outcome = (|| loop {
                 // another worker stopped the dispatch: its error is the one
                 // returned, and no more groups start
                 if watchdog.stopped() {
@@ -691,7 +693,12 @@ impl Run<'_, '_, '_> {
                 for b in first..(first + chunk).min(batches) {
                     one(c, b)?;
                 }
+            })();
+            // also after an error, so that no operation a group made is lost
+            if let Some(c) = c {
+                c.finish();
             }
+            outcome
         };
         let run = || (0..workers).into_par_iter().try_for_each(work);
         let outcome = if batches == 1 {
@@ -699,7 +706,7 @@ impl Run<'_, '_, '_> {
             // waiting for it to come back would cost more than many small groups.
             let mut c = init();
             let r = one(&mut c, 0);
-            drop(c);
+            c.finish();
             r
         } else if options.threads == 0 {
             run()
@@ -747,7 +754,11 @@ impl Run<'_, '_, '_> {
             let mut fresh;
             let exec = match &plan.lane_order {
                 None => fixed_exec.get_or_insert_with(|| {
-                    GroupExecutor::new(program, plan.warp_width).with_fast_paths(options.fast_paths)
+                    GroupExecutor::pooled(
+                        program,
+                        Shape::Warps(plan.warp_width),
+                        options.fast_paths,
+                    )
                 }),
                 Some(order) => {
                     fresh = GroupExecutor::with_lane_order(program, plan.warp_width, Some(order))
@@ -797,6 +808,9 @@ impl Run<'_, '_, '_> {
             }
         }
         let wall = start.elapsed();
+        if let Some(e) = fixed_exec {
+            e.recycle();
+        }
         outcome?;
         Ok(Dispatched {
             stats: DispatchStats::of(program, &sum),
@@ -815,8 +829,11 @@ impl Run<'_, '_, '_> {
             watchdog,
         } = *self;
         let _span = tracing::debug_span!("dispatch_checked", total).entered();
-        let mut exec =
-            GroupExecutor::new(program, options.warp_width).with_fast_paths(options.fast_paths);
+        let mut exec = GroupExecutor::pooled(
+            program,
+            Shape::Warps(options.warp_width),
+            options.fast_paths,
+        );
         exec.set_profiling(options.profile);
         exec.set_memory_profiling(options.profile_memory);
         checker.begin_dispatch(bindings, groups);
@@ -845,10 +862,9 @@ impl Run<'_, '_, '_> {
             p.add_busy(0, wall);
             p.finish(program, wall)
         });
-        Ok(Dispatched {
-            stats: DispatchStats::of(program, &exec.stats()),
-            profile,
-        })
+        let stats = DispatchStats::of(program, &exec.stats());
+        exec.recycle();
+        Ok(Dispatched { stats, profile })
     }
 }
 
@@ -971,7 +987,8 @@ fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, DispatchError> {
     Ok(p)
 }
 
-/// A worker's executor, which adds its counters to the dispatch total when dropped.
+/// A worker's executor, which adds its counters to the dispatch total when
+/// the worker is done ([`Collect::finish`]).
 struct Collect<'a, 'p, 'b> {
     exec: GroupExecutor<'p>,
     /// the dispatch's bindings, to apply the executor's gathered atomics to
@@ -1049,11 +1066,12 @@ impl WorkerProfile<'_> {
     }
 }
 
-impl Drop for Collect<'_, '_, '_> {
-    fn drop(&mut self) {
-        // this worker's share of the groups is done: its gathered atomics
-        // go to the buffers (also after an error, so that no operation a
-        // group made is lost)
+impl Collect<'_, '_, '_> {
+    /// This worker's share of the groups is done (or stopped): its gathered
+    /// atomics go to the buffers, its counters and profile to the
+    /// dispatch's, and its executor is parked for the next dispatch
+    /// ([`GroupExecutor::recycle`]).
+    fn finish(mut self) {
         if let Some(p) = self.profile.as_mut().filter(|p| !p.trace) {
             p.busy += p.began.elapsed();
         }
@@ -1077,6 +1095,8 @@ impl Drop for Collect<'_, '_, '_> {
         total.barriers += s.barriers;
         total.aborted_threads += s.aborted_threads;
         total.debug_breaks += s.debug_breaks;
+        drop(total);
+        self.exec.recycle();
     }
 }
 
@@ -1087,6 +1107,105 @@ mod tests {
     fn program(text: &str) -> Program {
         let decoded = sim_core::asm::assemble(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    }
+
+    /// Each thread adds 1 to bin `SV_DispatchThreadID.x & 7` of u0 (a UAV
+    /// only atomics change: its atomics are gathered per executor).
+    const BINS8: &str = "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadID.x\ndcl_temps 1\n\
+        dcl_thread_group 64, 1, 1\nand r0.x, vThreadID.x, l(7)\nishl r0.x, r0.x, l(2)\n\
+        atomic_iadd u0, r0.x, l(1)\nret\n";
+
+    /// Each thread counts to 10 in a loop and stores the count.
+    const COUNT10: &str = "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadID.x\ndcl_temps 2\n\
+        dcl_thread_group 64, 1, 1\nmov r0.x, l(0)\nloop\nuge r0.y, r0.x, l(10)\n\
+        breakc_nz r0.y\niadd r0.x, r0.x, l(1)\nendloop\nishl r1.x, vThreadID.x, l(2)\n\
+        store_raw u0.x, r1.x, r0.x\nret\n";
+
+    fn bins(p: &Program, words: usize, groups: u32, options: &DispatchOptions) -> Vec<u32> {
+        let out = sim_mem::Buffer::zeroed(4 * words).unwrap();
+        let b = Bindings {
+            uavs: vec![Some(sim_mem::BufferView::raw(&out))],
+            ..Default::default()
+        };
+        dispatch(p, &b, [groups, 1, 1], options).unwrap();
+        out.to_words()
+    }
+
+    /// A dispatch takes up the executors the last one of its program parked
+    /// (issue 30) and computes what new ones compute: gathered atomics start
+    /// from nothing (also into a buffer of another size), a profile from
+    /// zero, and an executor the watchdog stopped mid-group is not parked.
+    #[test]
+    fn parked_executors_run_the_next_dispatch_as_new_ones() {
+        let p = program(BINS8);
+        let one = DispatchOptions {
+            threads: 1,
+            ..Default::default()
+        };
+        // one group runs on this thread, so its executor is parked here
+        let parked = sim_core::exec::parked_on_this_thread();
+        assert_eq!(bins(&p, 8, 1, &one), vec![8; 8]);
+        let after = sim_core::exec::parked_on_this_thread();
+        assert_eq!(
+            after,
+            (parked + 1).min(sim_core::exec::MAX_PARKED_PER_THREAD)
+        );
+        for _ in 0..3 {
+            assert_eq!(bins(&p, 8, 1, &one), vec![8; 8]);
+            // taken up and parked again, not one more
+            assert_eq!(sim_core::exec::parked_on_this_thread(), after);
+        }
+        let mut sixteen = vec![8; 8];
+        sixteen.extend([0; 8]);
+        assert_eq!(bins(&p, 16, 1, &one), sixteen);
+        assert_eq!(bins(&p, 8, 1, &one), vec![8; 8]);
+        for threads in [1, 2] {
+            let o = DispatchOptions {
+                threads,
+                ..Default::default()
+            };
+            for _ in 0..3 {
+                assert_eq!(bins(&p, 8, 1000, &o), vec![8000; 8], "{threads} threads");
+            }
+        }
+
+        // the same counts in each profile
+        let profiled = DispatchOptions {
+            profile: true,
+            ..one.clone()
+        };
+        let out = sim_mem::Buffer::zeroed(4 * 8).unwrap();
+        let b = Bindings {
+            uavs: vec![Some(sim_mem::BufferView::raw(&out))],
+            ..Default::default()
+        };
+        let counts = |b: &Bindings<'_>| {
+            let d = dispatch_with(&p, b, [4, 1, 1], &profiled, Mode::Parallel).unwrap();
+            (d.stats, d.profile.expect("profiled").exec.lanes_by_pc)
+        };
+        let first = counts(&b);
+        assert_eq!(first.1.iter().sum::<u64>(), 4 * 64 * 4);
+        assert_eq!(first.0.groups, 4);
+        assert_eq!(counts(&b), first);
+        assert_eq!(counts(&b), first);
+
+        // a dispatch the watchdog stops mid-group, then whole ones
+        let q = program(COUNT10);
+        let out = sim_mem::Buffer::zeroed(4 * 64).unwrap();
+        let b = Bindings {
+            uavs: vec![Some(sim_mem::BufferView::raw(&out))],
+            ..Default::default()
+        };
+        let budget = DispatchOptions {
+            max_warp_instructions: 5,
+            ..one.clone()
+        };
+        assert!(dispatch(&q, &b, [1, 1, 1], &budget).is_err());
+        for _ in 0..2 {
+            out.write_words(0, &[0; 64]).unwrap();
+            dispatch(&q, &b, [1, 1, 1], &one).unwrap();
+            assert_eq!(out.to_words(), vec![10; 64]);
+        }
     }
 
     /// Every mode goes through the one setup: D3D's limits, an empty

@@ -1,6 +1,8 @@
 //! A steady-state dispatch allocates nothing whose count grows with the
 //! number of groups (issue 30): executors and their scratch are made once
-//! per worker, not once per piece of work the pool splits off. Measured
+//! per worker, not once per piece of work the pool splits off, and each
+//! worker keeps its executors for the next dispatch of the program
+//! (`GroupExecutor::pooled`), so that a steady run allocates nothing. Measured
 //! with a counting global allocator, which is why this is a test program of
 //! its own (a global allocator is the whole process's; CONTRIBUTING.md,
 //! "Tests").
@@ -54,9 +56,10 @@ store_structured u1.x, vThreadID.x, l(0), r1.x
 ret
 ";
 
-/// Allocations made by one dispatch of `groups` groups (after one dispatch
-/// to warm the pool up), the fewest of five.
-fn allocations(p: &Program, groups: u32, threads: usize, warp_width: usize) -> u64 {
+/// Allocations made by the first dispatch of `groups` groups (the program
+/// never dispatched before, on a pool already started), and the fewest of
+/// five dispatches after it.
+fn allocations(p: &Program, groups: u32, threads: usize, warp_width: usize) -> (u64, u64) {
     let n = groups as usize * 64;
     let x = Buffer::zeroed(n * 4).unwrap();
     let y = Buffer::zeroed(n * 4).unwrap();
@@ -72,43 +75,59 @@ fn allocations(p: &Program, groups: u32, threads: usize, warp_width: usize) -> u
         warp_width,
         ..Default::default()
     };
-    dispatch(p, &b, [groups, 1, 1], &options).unwrap();
-    (0..5)
-        .map(|_| {
-            let before = ALLOCATIONS.load(Ordering::Relaxed);
-            dispatch(p, &b, [groups, 1, 1], &options).unwrap();
-            ALLOCATIONS.load(Ordering::Relaxed) - before
-        })
-        .min()
-        .unwrap()
+    let count = || {
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        dispatch(p, &b, [groups, 1, 1], &options).unwrap();
+        ALLOCATIONS.load(Ordering::Relaxed) - before
+    };
+    let first = count();
+    let steady = (0..5).map(|_| count()).min().unwrap();
+    (first, steady)
 }
 
-/// On one thread (one worker, one executor) a dispatch of 65,535 groups
-/// allocates what one of 4,096 does; on two threads at most twice that,
-/// however the groups are shared (a worker that finds no batch left makes
-/// no executor). Before executors were made per worker, each of rayon's
-/// splits of the range made one: 178 allocations for 64 groups and 294 for
-/// 16,384 on two threads.
+/// A program never dispatched before: a fresh load, so no worker has an
+/// executor of it parked.
+fn saxpy() -> Program {
+    Program::from_decoded(assemble(SAXPY).unwrap(), None).unwrap()
+}
+
+/// A first dispatch builds an executor per worker, whatever the number of
+/// groups; later ones take them up again and allocate nothing at all.
+/// Before executors were made per worker, each of rayon's splits of the
+/// range made one: 178 allocations for 64 groups and 294 for 16,384 on two
+/// threads; made per worker per dispatch, 29 per worker.
 #[test]
 fn allocations_per_dispatch_do_not_grow_with_the_groups() {
-    let p = Program::from_decoded(assemble(SAXPY).unwrap(), None).unwrap();
+    // start both pools
+    for threads in [1, 2] {
+        allocations(&saxpy(), 64, threads, WARP_WIDTH_GROUP);
+    }
     for warp_width in [WARP_WIDTH_GROUP, 32] {
-        let small = allocations(&p, 4096, 1, warp_width);
-        let large = allocations(&p, 65535, 1, warp_width);
+        let (small_first, small) = allocations(&saxpy(), 4096, 1, warp_width);
+        let (large_first, large) = allocations(&saxpy(), 65535, 1, warp_width);
         println!(
-            "1 thread, width {warp_width}: {small} allocations for 4096 groups, {large} for 65535"
+            "1 thread, width {warp_width}: first dispatch {small_first} allocations for 4096 \
+             groups, {large_first} for 65535; then {small} and {large}"
         );
+        assert!(small_first > 0, "a first dispatch builds its executor");
         assert!(
-            large <= small + 8,
-            "1 thread, width {warp_width}: {small} allocations for 4096 groups, {large} for 65535"
+            large_first <= small_first + 8,
+            "1 thread, width {warp_width}: {small_first} allocations for 4096 groups, \
+             {large_first} for 65535"
         );
+        assert_eq!((small, large), (0, 0), "1 thread, width {warp_width}");
         for groups in [4096, 65535] {
-            let two = allocations(&p, groups, 2, warp_width);
-            println!("2 threads, width {warp_width}: {two} allocations for {groups} groups");
-            assert!(
-                two <= 2 * large + 8,
-                "2 threads, width {warp_width}: {two} allocations for {groups} groups, one worker's {large}"
+            let (first, two) = allocations(&saxpy(), groups, 2, warp_width);
+            println!(
+                "2 threads, width {warp_width}: first dispatch {first} allocations for \
+                 {groups} groups; then {two}"
             );
+            assert!(
+                first <= 2 * large_first + 8,
+                "2 threads, width {warp_width}: {first} allocations for {groups} groups, \
+                 one worker's {large_first}"
+            );
+            assert_eq!(two, 0, "2 threads, width {warp_width}, {groups} groups");
         }
     }
 }

@@ -56,7 +56,10 @@ impl<'p> GroupExecutor<'p> {
         if self.private.iter().any(|p| p.dirty) {
             return false;
         }
-        self.private.clear();
+        // words of an earlier dispatch, each at its kind's identity (a
+        // flush leaves every word it applied so), reused where a UAV of the
+        // same size and kind is gathered again
+        let mut spare = std::mem::take(&mut self.private);
         if self.check.is_some() {
             return true;
         }
@@ -74,11 +77,18 @@ impl<'p> GroupExecutor<'p> {
             if n == 0 || n > PRIVATE_ATOMICS_MAX_WORDS || aliased {
                 continue;
             }
+            let words = match spare
+                .iter()
+                .position(|p| p.kind == kind && p.words.len() == n)
+            {
+                Some(i) => spare.swap_remove(i).words,
+                None => vec![kind.identity(); n],
+            };
             self.private.push(PrivateUav {
                 slot,
                 kind,
                 buffer: address,
-                words: vec![kind.identity(); n],
+                words,
                 dirty: false,
             });
         }
