@@ -397,6 +397,11 @@ pub struct Packing {
     /// 32-bit register words per lane: temps and indexable temps, four per
     /// register.
     pub register_words_per_lane: usize,
+    /// Whether the program has a compare-exchange retry loop that the
+    /// executor runs at once (`crate::analysis::cas_loop`): its lanes that
+    /// meet on a word share one compare-exchange, so the more lanes a warp
+    /// has, the fewer compare-exchanges reach memory.
+    pub retry_loops: bool,
 }
 
 /// [`Packing`] of `prog`.
@@ -423,6 +428,7 @@ pub fn packing(prog: &Program) -> Packing {
         .map(|x| x.size as usize * 4)
         .sum();
     Packing {
+        retry_loops: prog.info().cas_loops.iter().flatten().next().is_some(),
         allowed: prog.tgsm.is_empty() && apart,
         threads_per_group: prog.threads_per_group().max(1),
         register_words_per_lane: (prog.temps as usize * 4 + xwords).max(1),

@@ -882,9 +882,23 @@ pub fn packed_groups_limit(program: &Program) -> u32 {
     }
     let n = p.threads_per_group as usize;
     let by_regs = PACKED_REGISTER_BYTES / (4 * p.register_words_per_lane * n);
-    let lanes = PACKED_LANES.min(MAX_PACKED_LANES);
+    let lanes = match p.retry_loops {
+        true => PACKED_RETRY_LANES,
+        false => PACKED_LANES,
+    }
+    .min(MAX_PACKED_LANES);
     (lanes / n).min(by_regs).max(1) as u32
 }
+
+/// The lanes a packed warp aims at when the program has a compare-exchange
+/// retry loop the executor runs at once ([`sim_core::exec::Packing::retry_loops`]):
+/// the lanes of a warp that meet on a word share one compare-exchange, so
+/// that on cas_float_add (4,000,000 values, 2 threads, medians) 1,024
+/// lanes took 10.3 / 14.9 / 18.7 ms at 64 / 128 / 256 slots where 512 took
+/// 12.9 / 19.2 / 29.0 ms (and 14.8 ms where 17.8 ms at 32 slots); the other
+/// workloads, without such loops, stay at [`PACKED_LANES`] (saxpy took 6%
+/// longer at 1,024).
+pub const PACKED_RETRY_LANES: usize = 1024;
 
 /// The lanes a packed warp aims at ([`packed_groups_limit`]): on
 /// mandelbrot's 8×8 groups, 256 lanes took 0.22 s where 64 took 0.41 s
@@ -1316,6 +1330,18 @@ mod tests {
         assert_eq!(limit(16, [8, 8, 1], ""), 2);
         assert_eq!(limit(1, [512, 1, 1], ""), 1);
         assert_eq!(limit(1, [1, 1, 1], ""), PACKED_LANES as u32);
+        // a compare-exchange retry loop run at once: more lanes to a warp
+        let retry = "mov r0.x, l(0)\nloop\niadd r0.y, r0.x, l(1)\n\
+            imm_atomic_cmp_exch r0.z, u0, l(0), r0.x, r0.y\nieq r0.w, r0.z, r0.x\n\
+            if_nz r0.w\nbreak\nendif\nmov r0.x, r0.z\nendloop\n";
+        assert!(
+            packing(&program(&format!(
+                "{head}dcl_temps 1\ndcl_thread_group 8, 8, 1\n{retry}{body}"
+            )))
+            .retry_loops
+        );
+        assert_eq!(limit(1, [8, 8, 1], retry), (PACKED_RETRY_LANES / 64) as u32);
+        assert!(PACKED_RETRY_LANES > PACKED_LANES);
     }
 
     fn is_permutation(v: &[u64], n: u64) -> bool {

@@ -252,11 +252,8 @@ fn packed_compare_exchange_loops_match_lockstep() {
         (sums.to_words(), out.to_words())
     };
     let fadd = program(&CAS_ADD.replace("OP", "add"));
-    assert_eq!(
-        groups_per_batch(&fadd, [64, 1, 1], 1),
-        16,
-        "the loop's groups pack"
-    );
+    let packed = groups_per_batch(&fadd, [64, 1, 1], 1);
+    assert!(packed > 1, "the loop's groups pack: {packed}");
     for slots in [16, 1, 40] {
         for groups in [64, 37] {
             let lockstep = run(&fadd, slots, groups, true, 1);
