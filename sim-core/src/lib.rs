@@ -13,6 +13,7 @@ mod analysis;
 pub mod asm;
 pub mod check;
 pub mod container;
+pub mod debug_info;
 pub mod decode;
 pub mod disasm;
 pub mod encode;

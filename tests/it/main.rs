@@ -14,6 +14,7 @@ mod conformance;
 mod conformance_coverage;
 mod corpus;
 mod corpus_smoke;
+mod debug_info;
 mod differential;
 mod disasm;
 mod docs;

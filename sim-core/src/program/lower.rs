@@ -63,6 +63,8 @@ impl Lowering {
                     instructions: Vec::new(),
                 },
                 reflection,
+                source_map: None,
+                debug_info_error: None,
                 thread_group: [0; 3],
                 temps: 0,
                 indexable_temps: Vec::new(),

@@ -181,6 +181,14 @@ pub struct Program {
     pub decoded: DecodedProgram,
     /// RDEF reflection, when the container has one.
     pub reflection: Option<Reflection>,
+    /// The HLSL file and line of each instruction, when the container has
+    /// fxc's debug information (`/Zi`: the `SPDB` chunk) and it could be
+    /// read ([`crate::debug_info`]).
+    pub source_map: Option<crate::debug_info::SourceMap>,
+    /// Why the container's `SPDB` chunk could not be read, when it could
+    /// not (the program loads all the same: the debug information does not
+    /// change what it computes).
+    pub debug_info_error: Option<crate::debug_info::DebugInfoError>,
     /// `dcl_thread_group x, y, z`.
     pub thread_group: [u32; 3],
     /// `dcl_temps n`.
@@ -248,7 +256,23 @@ impl Program {
     /// or breaks a limit, or an instruction the executor does not support yet.
     pub fn from_dxbc(bytes: &[u8], options: &LoadOptions) -> Result<Self, LoadError> {
         let (decoded, reflection) = Self::decode_with_reflection(bytes, options)?;
-        Self::from_decoded(decoded, reflection)
+        let mut p = Self::from_decoded(decoded, reflection)?;
+        p.read_debug_info(bytes, options);
+        Ok(p)
+    }
+
+    /// Attach the debug information of the container `bytes` (already
+    /// parsed once without error), if it has an `SPDB` chunk.
+    fn read_debug_info(&mut self, bytes: &[u8], options: &LoadOptions) {
+        let Ok(container) = Container::parse(bytes, options.checksum_policy()) else {
+            return;
+        };
+        if let Some(c) = container.chunk(b"SPDB") {
+            match crate::debug_info::SourceMap::from_spdb(c.data) {
+                Ok(map) => self.source_map = Some(map),
+                Err(e) => self.debug_info_error = Some(e),
+            }
+        }
     }
 
     /// Decode a DXBC container only as far as the token stream, without the
@@ -271,7 +295,11 @@ impl Program {
     /// does not assemble.
     pub fn from_file_bytes(bytes: &[u8], options: &LoadOptions) -> Result<Self, LoadError> {
         let (decoded, reflection) = Self::decode_file_bytes(bytes, options)?;
-        Self::from_decoded(decoded, reflection)
+        let mut p = Self::from_decoded(decoded, reflection)?;
+        if bytes.starts_with(b"DXBC") {
+            p.read_debug_info(bytes, options);
+        }
+        Ok(p)
     }
 
     /// An fxc listing, assembled and loaded, with the reflection its

@@ -1,0 +1,4 @@
+float sq(float x)
+{
+    return x * x;
+}

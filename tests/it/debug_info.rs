@@ -1,0 +1,156 @@
+//! HLSL lines from fxc's debug information (`/Zi`, the `SPDB` chunk):
+//! every instruction of the committed `/Zi` builds in `tests/debug_info/`
+//! (the examples' shaders, and one whose calls are inlined from itself and
+//! from an include) maps to the file and line that fxc's own listing of the
+//! same build prints before it (`#line`).
+
+use sm5sim::sim_core::opcodes::Class;
+use sm5sim::sim_core::{LoadOptions, Program};
+use std::path::Path;
+
+fn dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/debug_info")
+}
+
+/// The (file, line) fxc's listing gives each executable instruction, in
+/// order: the last `#line N ["file"]` before it.
+fn listing_lines(listing: &str) -> Vec<(String, u32)> {
+    let (mut file, mut line) = (String::new(), 0);
+    let mut out = Vec::new();
+    let mut started = false;
+    for l in listing.lines().map(str::trim) {
+        if l.starts_with("cs_") {
+            started = true;
+            continue;
+        }
+        if !started || l.is_empty() || l.starts_with("//") || l.starts_with("dcl_") {
+            continue;
+        }
+        if let Some(rest) = l.strip_prefix("#line ") {
+            let mut it = rest.splitn(2, ' ');
+            line = it.next().unwrap().parse().unwrap();
+            if let Some(f) = it.next() {
+                file = f.trim_matches('"').to_string();
+            }
+            continue;
+        }
+        out.push((file.clone(), line));
+    }
+    out
+}
+
+fn load(name: &str) -> Program {
+    let bytes = std::fs::read(dir().join(format!("{name}.dxbc"))).unwrap();
+    Program::from_dxbc(&bytes, &LoadOptions::default()).unwrap()
+}
+
+#[test]
+fn every_instruction_has_the_line_fxc_lists() {
+    let names = [
+        "histogram",
+        "global_histogram",
+        "reduce",
+        "scan",
+        "matmul",
+        "cas_float_add",
+        "saxpy_structured",
+        "mandelbrot",
+        "gaussian_blur",
+        "downsample_tonemap",
+        "inl",
+    ];
+    let mut checked = 0;
+    for name in names {
+        let p = load(name);
+        assert!(
+            p.debug_info_error.is_none(),
+            "{name}: {:?}",
+            p.debug_info_error
+        );
+        let map = p
+            .source_map
+            .as_ref()
+            .unwrap_or_else(|| panic!("{name}: no lines"));
+        let listing = std::fs::read_to_string(dir().join(format!("{name}.asm"))).unwrap();
+        let want = listing_lines(&listing);
+        let got: Vec<(String, u32)> = p
+            .decoded
+            .instructions
+            .iter()
+            .filter(|i| i.opcode.info().class != Class::Decl)
+            .map(|i| {
+                let at = map
+                    .line_at(i.offset)
+                    .unwrap_or_else(|| panic!("{name}: no line at dword {}", i.offset));
+                (map.files[at.file].name.clone(), at.line)
+            })
+            .collect();
+        assert_eq!(got.len(), want.len(), "{name}: instructions");
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert!(
+                g.1 == w.1 && g.0.eq_ignore_ascii_case(&w.0),
+                "{name}: instruction {k}: {g:?}, the listing says {w:?}"
+            );
+        }
+        checked += got.len();
+    }
+    assert!(checked > 300, "{checked} instructions");
+}
+
+#[test]
+fn inlined_calls_take_the_line_inside_the_function_and_files_carry_their_text() {
+    let p = load("inl");
+    let map = p.source_map.unwrap();
+    let names: Vec<&str> = map.files.iter().map(|f| f.base_name()).collect();
+    assert!(
+        names.contains(&"inl.hlsl") && names.contains(&"helpers.hlsli"),
+        "{names:?}"
+    );
+    // some instruction comes from `sq` in the include (line 3: `return x * x;`)
+    let lines: Vec<_> = p
+        .decoded
+        .instructions
+        .iter()
+        .filter_map(|i| map.line_at(i.offset))
+        .collect();
+    let helper = lines
+        .iter()
+        .find(|at| map.files[at.file].base_name() == "helpers.hlsli")
+        .expect("an instruction of the included function");
+    assert_eq!(helper.line, 3);
+    assert_eq!(
+        map.files[helper.file].line_text(3).map(str::trim),
+        Some("return x * x;")
+    );
+    assert_eq!(map.describe(*helper), "helpers.hlsli:3");
+    // and some from `poly` in the main file, inside the function
+    assert!(lines
+        .iter()
+        .any(|at| map.files[at.file].base_name() == "inl.hlsl" && at.line == 6));
+}
+
+#[test]
+fn a_build_without_debug_information_has_no_lines_and_a_broken_one_loads_with_its_error() {
+    let plain = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/mandelbrot/mandelbrot.dxbc"),
+    )
+    .unwrap();
+    let p = Program::from_dxbc(&plain, &LoadOptions::default()).unwrap();
+    assert!(p.source_map.is_none() && p.debug_info_error.is_none());
+
+    // the SPDB chunk's MSF header overwritten: the program still loads
+    let mut bytes = std::fs::read(dir().join("mandelbrot.dxbc")).unwrap();
+    let at = bytes
+        .windows(4)
+        .position(|w| w == b"SPDB")
+        .expect("an SPDB chunk");
+    bytes[at + 8..at + 16].copy_from_slice(b"garbage!");
+    let options = LoadOptions {
+        verify_checksum: false,
+        ..Default::default()
+    };
+    let p = Program::from_dxbc(&bytes, &options).unwrap();
+    assert!(p.source_map.is_none());
+    let e = p.debug_info_error.expect("the reader's error");
+    assert!(e.to_string().contains("SPDB"), "{e}");
+}
