@@ -164,6 +164,7 @@ pub(super) fn check_json(
         json!({
             "pc": a.site.pc,
             "dword": a.site.dword,
+            "hlsl": a.site.hlsl,
             "line": a.site.line,
             "instruction": a.site.text,
             "op": a.op.name(),
@@ -293,11 +294,31 @@ pub(super) fn profile_json(
                     "bytes": i.bytes,
                     "lines": i.lines,
                     "failed_compare_exchanges": i.failed,
+                    "hlsl": hlsl_at(program, i.dword),
                 })
             })
             .collect();
         v["warp_width"] = json!(e.warp_width());
         v["instructions"] = json!(instructions);
+        if let (Some(lines), Some(map)) = (e.by_line(program), &program.source_map) {
+            let lines: Vec<_> = lines
+                .iter()
+                .map(|l| {
+                    json!({
+                        "file": map.files[l.at.file].name,
+                        "line": l.at.line,
+                        "instructions": l.instructions,
+                        "lane_instructions": l.lane_instructions,
+                        "warp_instructions": l.warp_instructions,
+                        "diverged": l.diverged,
+                        "bytes": l.bytes,
+                        "lines": l.lines,
+                        "failed_compare_exchanges": l.failed,
+                    })
+                })
+                .collect();
+            v["source_lines"] = json!(lines);
+        }
         let resources: Vec<_> = e
             .by_resource(program)
             .iter()
@@ -314,6 +335,13 @@ pub(super) fn profile_json(
         v["resources"] = json!(resources);
     }
     v
+}
+
+/// `file:line` of the instruction at `dword`, when the program carries
+/// fxc's debug information (`/Zi`).
+fn hlsl_at(program: &Program, dword: u32) -> Option<String> {
+    let map = program.source_map.as_ref()?;
+    Some(map.describe(map.line_at(dword)?))
 }
 
 /// The profiles of every dispatch step.
@@ -401,6 +429,26 @@ pub(super) fn print_profiles(reports: &[StepReport], program: &Program) {
                 i.text
             );
         }
+        if let (Some(mut lines), Some(map)) = (e.by_line(program), &program.source_map) {
+            lines.sort_by_key(|l| std::cmp::Reverse(l.lane_instructions));
+            println!(
+                "  hottest HLSL lines:\n  {:>24} {:>16} {:>7} {:>14}  source",
+                "line", "lane-instr", "share", "warp-instr"
+            );
+            for l in lines.iter().take(HOT_INSTRUCTIONS) {
+                let text = map.files[l.at.file]
+                    .line_text(l.at.line)
+                    .unwrap_or("")
+                    .trim();
+                println!(
+                    "  {:>24} {:>16} {:>6.1}% {:>14}  {text}",
+                    map.describe(l.at),
+                    l.lane_instructions,
+                    100.0 * l.lane_instructions as f64 / total,
+                    l.warp_instructions,
+                );
+            }
+        }
         println!(
             "  barriers {}; atomics {} (compare-exchange {}, failed = retries {})",
             stats.barriers, e.atomics, e.compare_exchanges, e.cas_failures
@@ -479,13 +527,28 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
         e.4 += i.failed;
     }
     let mut out = String::new();
+    let blank = format!("{:>14} {:>12} {:>5}  ", "", "", "");
+    if let (Some(lines), Some(map)) = (sum.by_line(program), &program.source_map) {
+        annotated_source(&mut out, &lines, map, w);
+    }
     let _ = writeln!(
         out,
         "{:>14} {:>12} {:>5}  listing (sm5sim disasm; warps of {} lanes)",
         "lane-instr", "warp-instr", "SIMD", w
     );
-    let blank = format!("{:>14} {:>12} {:>5}  ", "", "", "");
+    let mut last_line = None;
     for (dword, line) in disasm::disassemble_lines_by_offset(&program.decoded) {
+        // the HLSL line an instruction comes from, where it changes (as
+        // fxc's /Zi listing marks it with #line)
+        if let Some(map) = &program.source_map {
+            if let Some(at) = dword.and_then(|d| map.line_at(d)) {
+                if last_line != Some(at) {
+                    last_line = Some(at);
+                    let text = map.files[at.file].line_text(at.line).unwrap_or("").trim();
+                    let _ = writeln!(out, "{blank}// {}: {text}", map.describe(at));
+                }
+            }
+        }
         match dword.and_then(|d| by_dword.get(&d)) {
             Some(&(lanes, warps, diverged, lines, failed)) => {
                 let eff = 100.0 * lanes as f64 / (warps as f64 * w);
@@ -498,6 +561,64 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
         }
     }
     out
+}
+
+/// The HLSL half of `run --annotate`: each source file the debug
+/// information carries, every line with the counts of the instructions fxc
+/// attributes to it in a margin (lane- and warp-instructions summed, SIMD
+/// efficiency, how many instructions); a file whose text the debug
+/// information lacks lists its counted lines alone.
+fn annotated_source(
+    out: &mut String,
+    lines: &[sm5sim::sim_core::exec::LineCounts],
+    map: &sm5sim::sim_core::debug_info::SourceMap,
+    w: f64,
+) {
+    use std::fmt::Write;
+    let by_line: std::collections::HashMap<_, _> = lines.iter().map(|l| (l.at, l)).collect();
+    let margin = |l: &sm5sim::sim_core::exec::LineCounts| {
+        let eff = 100.0 * l.lane_instructions as f64 / (l.warp_instructions.max(1) as f64 * w);
+        let n = l.instructions;
+        format!(
+            "{:>14} {:>12} {eff:>4.0}% {n:>3} instr{}  ",
+            l.lane_instructions,
+            l.warp_instructions,
+            if n == 1 { " " } else { "s" }
+        )
+    };
+    let blank = format!("{:>14} {:>12} {:>5} {:>10}  ", "", "", "", "");
+    for (i, f) in map.files.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "{:>14} {:>12} {:>5} {:>10}  {} (HLSL; each line's instructions, summed)",
+            "lane-instr", "warp-instr", "SIMD", "instrs", f.name
+        );
+        match &f.text {
+            Some(text) => {
+                for (k, t) in text.lines().enumerate() {
+                    let at = sm5sim::sim_core::debug_info::SourceLine {
+                        file: i,
+                        line: k as u32 + 1,
+                    };
+                    let m = by_line
+                        .get(&at)
+                        .map_or_else(|| blank.clone(), |l| margin(l));
+                    let _ = writeln!(out, "{m}{:>5}  {t}", k + 1);
+                }
+            }
+            None => {
+                for l in lines.iter().filter(|l| l.at.file == i) {
+                    let _ = writeln!(
+                        out,
+                        "{}{:>5}  (source text not in the debug information)",
+                        margin(l),
+                        l.at.line
+                    );
+                }
+            }
+        }
+        let _ = writeln!(out);
+    }
 }
 
 /// `run --trace FILE`: a trace in the Trace Event Format (JSON array form)

@@ -258,6 +258,9 @@ pub struct Site {
     pub text: String,
     /// Its 1-based line in the listing given to [`Checker::set_listing`], if found there.
     pub line: Option<u32>,
+    /// The HLSL file and line it comes from (`mandelbrot.hlsl:15`), when the
+    /// program carries fxc's debug information ([`Program::source_map`]).
+    pub hlsl: Option<String>,
 }
 
 /// A thread of the dispatch.
@@ -605,6 +608,7 @@ struct SiteInfo {
     dword: u32,
     text: String,
     line: Option<u32>,
+    hlsl: Option<String>,
     /// for `sync`: (`_t`, orders TGSM, orders UAVs, `_uglobal`)
     sync: Option<(bool, bool, bool, bool)>,
 }
@@ -693,10 +697,15 @@ impl Checker {
                     let c = i.controls();
                     (c & 1 != 0, c & 2 != 0, c & 12 != 0, c & 8 != 0)
                 });
+                let hlsl = program
+                    .source_map
+                    .as_ref()
+                    .and_then(|m| Some(m.describe(m.line_at(op.token)?)));
                 SiteInfo {
                     dword: op.token,
                     text,
                     line: None,
+                    hlsl,
                     sync,
                 }
             })
@@ -1373,6 +1382,7 @@ impl Checker {
             dword: s.dword,
             text: s.text,
             line: s.line,
+            hlsl: s.hlsl,
         }
     }
 
@@ -1537,7 +1547,11 @@ impl std::fmt::Display for Finding {
             if let Some(l) = a.site.line {
                 write!(f, "line {l} ")?;
             }
-            write!(f, "(dword {}) {}", a.site.dword, a.site.text)?;
+            write!(f, "(dword {}) ", a.site.dword)?;
+            if let Some(h) = &a.site.hlsl {
+                write!(f, "{h}: ")?;
+            }
+            write!(f, "{}", a.site.text)?;
             let t = &a.thread;
             write!(
                 f,

@@ -1044,8 +1044,16 @@ impl<'p> GroupExecutor<'p> {
             group: self.first,
             lane: 0,
             mnemonic,
+            hlsl: self.hlsl_at(token),
             token,
         }
+    }
+
+    /// The HLSL file and line of the instruction at dword `token`, when the
+    /// program has debug information.
+    fn hlsl_at(&self, token: u32) -> Option<String> {
+        let map = self.prog.source_map.as_ref()?;
+        Some(map.describe(map.line_at(token)?))
     }
 
     /// The mnemonic of the instruction at dword `token` ("?" if none).
@@ -1070,6 +1078,7 @@ impl<'p> GroupExecutor<'p> {
             },
             lane: warp.flat[lane],
             mnemonic,
+            hlsl: self.hlsl_at(token),
             token,
         }
     }
@@ -1847,7 +1856,7 @@ use plan::{plan, restrict, Step};
 mod pool;
 pub use pool::{parked_on_this_thread, Shape, MAX_PARKED_PER_THREAD};
 mod profile;
-pub use profile::{ExecStats, InstructionCounts, Profile, ResourceTraffic};
+pub use profile::{ExecStats, InstructionCounts, LineCounts, Profile, ResourceTraffic};
 mod rows;
 use rows::*;
 mod texture;

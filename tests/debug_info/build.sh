@@ -10,3 +10,4 @@ for w in histogram global_histogram reduce scan matmul cas_float_add saxpy_struc
     (cd "$here/../../examples/$w" && "$fxc" "$w.hlsl" -E main -T cs_5_0 -Zi -Fo "$here/$w.dxbc" -Fc "$here/$w.asm")
 done
 (cd "$here" && "$fxc" inl.hlsl -E main -T cs_5_0 -Zi -Fo inl.dxbc -Fc inl.asm)
+(cd "$here" && "$fxc" race.hlsl -E main -T cs_5_0 -Zi -Fo race.dxbc -Fc race.asm)

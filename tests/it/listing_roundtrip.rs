@@ -73,8 +73,10 @@ fn our_listings_round_trip_bit_for_bit() {
         let body: Vec<String> = text
             .lines()
             .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with("//"))
-            .map(String::from)
+            // (a /Zi listing's `#line` marks and register comments:
+            // debug information, not the instructions)
+            .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with("#line"))
+            .map(|l| l.split("  //").next().unwrap_or(l).trim_end().to_string())
             .collect();
         let ours: Vec<String> = disassemble_lines(&decoded)
             .join("\n")

@@ -559,3 +559,138 @@ ret
     }
     assert_eq!(got, [(4, 128, 2, 1), (64, 128, 32, 1), (0, 128, 1, 1)]);
 }
+
+/// The committed `/Zi` builds (`tests/debug_info/`).
+fn zi(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/debug_info")
+        .join(name)
+}
+
+/// `inl.hlsl` (straight-line code, calls inlined from an include) on two
+/// groups of 64: each instruction runs 128 lanes once per warp, and fxc's
+/// listing puts one instruction on inl.hlsl lines 11, 6 and 14, one on
+/// helpers.hlsli line 3 and three on inl.hlsl line 13.
+#[test]
+fn per_line_counts_sum_the_instructions_of_each_hlsl_line() {
+    let bytes = std::fs::read(zi("inl.dxbc")).unwrap();
+    let p = Program::from_dxbc(&bytes, &Default::default()).unwrap();
+    let out = Buffer::zeroed(4 * 128).unwrap();
+    let b = Bindings {
+        uavs: vec![Some(BufferView::structured(&out, 4).unwrap())],
+        ..Default::default()
+    };
+    let options = DispatchOptions {
+        threads: 1,
+        profile: true,
+        ..Default::default()
+    };
+    let d = dispatch_with(&p, &b, [2, 1, 1], &options, options.mode()).unwrap();
+    let prof = d.profile.unwrap();
+    let map = p.source_map.as_ref().unwrap();
+    let lines = prof.exec.by_line(&p).expect("debug information");
+    let got: Vec<(String, u32, usize, u64, u64)> = lines
+        .iter()
+        .map(|l| {
+            (
+                map.files[l.at.file].base_name().to_string(),
+                l.at.line,
+                l.instructions,
+                l.lane_instructions,
+                l.warp_instructions,
+            )
+        })
+        .collect();
+    let mut want = vec![
+        ("inl.hlsl".to_string(), 6, 1, 128, 2),
+        ("inl.hlsl".to_string(), 11, 1, 128, 2),
+        ("inl.hlsl".to_string(), 13, 3, 384, 6),
+        ("inl.hlsl".to_string(), 14, 1, 128, 2),
+        ("helpers.hlsli".to_string(), 3, 1, 128, 2),
+    ];
+    let mut got_sorted = got.clone();
+    got_sorted.sort();
+    want.sort();
+    assert_eq!(got_sorted, want);
+    // every lane-instruction belongs to some line
+    let total: u64 = lines.iter().map(|l| l.lane_instructions).sum();
+    assert_eq!(total, prof.exec.active_lanes);
+    // a program without debug information has no line view
+    assert!(prof.exec.by_line(&program(STRAIGHT)).is_none());
+}
+
+#[test]
+fn cli_annotates_the_hlsl_source_and_names_lines_in_json_and_errors() {
+    let sm5sim = || Command::new(env!("CARGO_BIN_EXE_sm5sim"));
+    let job = zi("mandelbrot.toml");
+    let out = sm5sim()
+        .arg("run")
+        .arg(&job)
+        .args(["--threads", "1", "--annotate"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    // the loop's condition, line 15: nine instructions, with counts
+    let cond = stdout
+        .lines()
+        .find(|l| l.contains("while (i < max_iter"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let f: Vec<&str> = cond.split_whitespace().collect();
+    assert!(f[0].parse::<u64>().unwrap() > 0, "{cond}");
+    assert_eq!((f[3], f[4], f[5]), ("9", "instrs", "15"), "{cond}");
+    // a line with no instruction has an empty margin
+    let decl = stdout
+        .lines()
+        .find(|l| l.contains("float zx = 0.0f"))
+        .unwrap();
+    assert!(decl.trim_start().starts_with("12"), "{decl}");
+    // the listing marks where each HLSL line's instructions begin
+    assert!(stdout.contains("// mandelbrot.hlsl:22: iterations[dtid.y * width + dtid.x] = i;"));
+
+    let dir = std::env::temp_dir().join(format!("sm5sim-lines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("p.json");
+    let out = sm5sim()
+        .arg("run")
+        .arg(&job)
+        .args(["--threads", "1", "--profile-json"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let step = &v["dispatches"][0];
+    let lines = step["source_lines"].as_array().expect("source_lines");
+    let l15 = lines.iter().find(|l| l["line"] == 15).unwrap();
+    assert_eq!(l15["instructions"], 9);
+    assert!(l15["file"].as_str().unwrap().ends_with("mandelbrot.hlsl"));
+    let store = step["instructions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["text"].as_str().unwrap().starts_with("store_structured"))
+        .unwrap();
+    assert_eq!(store["hlsl"], "mandelbrot.hlsl:22");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // the watchdog names the HLSL line it stopped at
+    let out = sm5sim()
+        .arg("run")
+        .arg(&job)
+        .args(["--threads", "1", "--max-instructions", "1000"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("mandelbrot.hlsl:"), "{stderr}");
+
+    // the checker names the racing store's and load's HLSL lines
+    let out = sm5sim().arg("check").arg(zi("race.toml")).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("race.hlsl:14: store_structured g0.x")
+            && stdout.contains("race.hlsl:15: ld_structured r0.x"),
+        "{stdout}"
+    );
+}

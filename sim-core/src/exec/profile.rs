@@ -50,6 +50,28 @@ pub struct InstructionCounts {
     pub failed: u64,
 }
 
+/// One HLSL line's counts in a [`Profile`] ([`Profile::by_line`]): the
+/// counts of the instructions fxc attributes to it, summed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineCounts {
+    /// The line ([`crate::debug_info::SourceMap::files`] and line number).
+    pub at: crate::debug_info::SourceLine,
+    /// The executed instructions attributed to it.
+    pub instructions: usize,
+    /// Lane-instructions of those instructions, summed.
+    pub lane_instructions: u64,
+    /// Warp-instructions of those instructions, summed.
+    pub warp_instructions: u64,
+    /// Divergent branches among them ([`InstructionCounts::diverged`]), summed.
+    pub diverged: u64,
+    /// Buffer bytes they accessed, summed.
+    pub bytes: u64,
+    /// 64-byte lines their buffer accesses touched, summed over warp-instructions.
+    pub lines: u64,
+    /// Failed compare-exchanges among them, summed.
+    pub failed: u64,
+}
+
 /// Counters of one executor, summed over the groups it ran.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ExecStats {
@@ -211,6 +233,43 @@ impl Profile {
                 })
             })
             .collect()
+    }
+
+    /// The counts of `prog`'s (the program profiled) HLSL lines, in file
+    /// and line order: [`Profile::by_instruction`] summed by the line each
+    /// instruction comes from ([`crate::debug_info::SourceMap::line_at`]).
+    /// `None` when the program has no debug information (fxc `/Zi`).
+    pub fn by_line(&self, prog: &Program) -> Option<Vec<LineCounts>> {
+        let map = prog.source_map.as_ref()?;
+        let mut sums: std::collections::BTreeMap<crate::debug_info::SourceLine, LineCounts> =
+            Default::default();
+        let mut seen = std::collections::HashSet::new();
+        for i in self.by_instruction(prog) {
+            let Some(at) = map.line_at(i.dword) else {
+                continue;
+            };
+            let e = sums.entry(at).or_insert(LineCounts {
+                at,
+                instructions: 0,
+                lane_instructions: 0,
+                warp_instructions: 0,
+                diverged: 0,
+                bytes: 0,
+                lines: 0,
+                failed: 0,
+            });
+            // (several pcs may share one instruction's dword)
+            if seen.insert(i.dword) {
+                e.instructions += 1;
+            }
+            e.lane_instructions += i.lane_instructions;
+            e.warp_instructions += i.warp_instructions;
+            e.diverged += i.diverged;
+            e.bytes += i.bytes;
+            e.lines += i.lines;
+            e.failed += i.failed;
+        }
+        Some(sums.into_values().collect())
     }
 
     /// The traffic per resource, named by the program's reflection where it

@@ -33,7 +33,7 @@ impl std::fmt::Display for StopReason {
 /// detection: the group, the first active lane of the warp, and the
 /// instruction it was about to execute.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("dispatch stopped: {reason}; group ({}, {}, {}), lane {lane} (SV_GroupIndex), at {mnemonic} (dword {token})", group[0], group[1], group[2])]
+#[error("dispatch stopped: {reason}; group ({}, {}, {}), lane {lane} (SV_GroupIndex), at {mnemonic} (dword {token}{})", group[0], group[1], group[2], .hlsl.as_deref().map(|h| format!(", {h}")).unwrap_or_default())]
 pub struct Runaway {
     /// Why it stopped.
     pub reason: StopReason,
@@ -45,6 +45,9 @@ pub struct Runaway {
     pub mnemonic: String,
     /// Its dword offset in the token stream.
     pub token: u32,
+    /// The HLSL file and line it comes from (`mandelbrot.hlsl:15`), when the
+    /// program carries fxc's debug information (`Program::source_map`).
+    pub hlsl: Option<String>,
 }
 
 /// The limits one dispatch runs under, shared by all its executors.
