@@ -329,6 +329,14 @@ pub(super) fn profile_json(
                     "bytes_read": r.bytes_read,
                     "bytes_written": r.bytes_written,
                     "atomics": r.atomics,
+                    "texels_read": r.texels_read,
+                    "texels_written": r.texels_written,
+                    "samples": {
+                        "point": r.samples.point,
+                        "bilinear": r.samples.bilinear,
+                        "trilinear": r.samples.trilinear,
+                        "anisotropic": r.samples.anisotropic,
+                    },
                 })
             })
             .collect();
@@ -459,8 +467,26 @@ pub(super) fn print_profiles(reports: &[StepReport], program: &Program) {
         );
         for r in e.by_resource(program) {
             let name = r.name.map(|n| format!(" ({n})")).unwrap_or_default();
+            let mut texture = String::new();
+            if r.texels_read + r.texels_written > 0 {
+                texture += &format!(
+                    "; texels read {}, written {}",
+                    r.texels_read, r.texels_written
+                );
+            }
+            let s = &r.samples;
+            if s.total() > 0 {
+                texture += &format!(
+                    "; samples {} (point {}, bilinear {}, trilinear {}, anisotropic {})",
+                    s.total(),
+                    s.point,
+                    s.bilinear,
+                    s.trilinear,
+                    s.anisotropic
+                );
+            }
             println!(
-                "    {}{}{name}: bytes read {}, written {}; atomics {}",
+                "    {}{}{name}: bytes read {}, written {}; atomics {}{texture}",
                 r.register, r.slot, r.bytes_read, r.bytes_written, r.atomics
             );
         }

@@ -1856,7 +1856,9 @@ use plan::{plan, restrict, Step};
 mod pool;
 pub use pool::{parked_on_this_thread, Shape, MAX_PARKED_PER_THREAD};
 mod profile;
-pub use profile::{ExecStats, InstructionCounts, LineCounts, Profile, ResourceTraffic};
+pub use profile::{
+    ExecStats, InstructionCounts, LineCounts, Profile, ResourceTraffic, SampleCounts,
+};
 mod rows;
 use rows::*;
 mod texture;

@@ -140,8 +140,52 @@ pub fn sample(
     offset: [i32; 3],
     reference: Option<f32>,
 ) -> [u32; 4] {
+    sample_counted(view, sampler, coord, lod, offset, reference).0
+}
+
+/// The filter a sample applied ([`sample_counted`]), as a profile groups
+/// samples: by the texel filter and how many mips and probes it blended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SampleFilter {
+    /// One texel of one mip (POINT texel filter, one mip level).
+    Point,
+    /// The 2 / 4 / 8 texels around the coordinate (1D / 2D / 3D) of one
+    /// mip (LINEAR texel filter).
+    Bilinear,
+    /// Two mips blended (LINEAR mip filter between two levels), each by
+    /// the texel filter.
+    Trilinear,
+    /// Several probes along the major axis of the footprint (ANISOTROPIC).
+    Anisotropic,
+}
+
+/// What one sample read: the texels in its filter's footprint (at each mip
+/// level it blends with a weight above 0, for each probe) and the filter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SampleCost {
+    /// Texels read.
+    pub texels: u32,
+    /// The filter applied.
+    pub filter: SampleFilter,
+}
+
+/// [`sample`], also returning what it read ([`SampleCost`]; a sample that
+/// reads nothing, out of the view or on a multisampled view, is a point
+/// sample of 0 texels).
+pub fn sample_counted(
+    view: &TextureView<'_>,
+    sampler: &SamplerDesc,
+    coord: [f32; 4],
+    lod: Lod,
+    offset: [i32; 3],
+    reference: Option<f32>,
+) -> ([u32; 4], SampleCost) {
+    let nothing = SampleCost {
+        texels: 0,
+        filter: SampleFilter::Point,
+    };
     let Some(site) = Site::new(view, coord) else {
-        return [0; 4];
+        return ([0; 4], nothing);
     };
     let format = view.format();
     let int_format = is_integer(format);
@@ -197,8 +241,27 @@ pub fn sample(
     };
 
     let mut acc = Acc::new(reduce);
-    for (level, weight) in mip_levels(clamped, mip_filter, view.mip_count()) {
+    let levels = mip_levels(clamped, mip_filter, view.mip_count());
+    let linear = texel_filter == FilterType::Linear;
+    let mut cost = SampleCost {
+        texels: 0,
+        filter: match (
+            anisotropic && probes.count > 1,
+            levels.iter().filter(|l| l.1 > 0.0).count() > 1,
+            linear,
+        ) {
+            (true, ..) => SampleFilter::Anisotropic,
+            (false, true, _) => SampleFilter::Trilinear,
+            (false, false, true) => SampleFilter::Bilinear,
+            (false, false, false) => SampleFilter::Point,
+        },
+    };
+    for (level, weight) in levels {
         let src = Source::new(view, sampler, &site, level, compare);
+        if weight > 0.0 {
+            let taps = if linear { 1 << src.dims() } else { 1 };
+            cost.texels += taps * probes.count;
+        }
         let mut level_acc = Acc::new(reduce);
         for i in 0..probes.count {
             let uvw = probes.position(site.uvw, i);
@@ -213,7 +276,7 @@ pub fn sample(
         }
         acc.merge(&level_acc, weight);
     }
-    acc.finish()
+    (acc.finish(), cost)
 }
 
 /// The `gather4` family (FS §22.4.2–5): channel `channel` (0–3 = r, g, b,

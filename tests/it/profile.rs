@@ -694,3 +694,61 @@ fn cli_annotates_the_hlsl_source_and_names_lines_in_json_and_errors() {
         "{stdout}"
     );
 }
+
+/// Texture traffic by HLSL name: `sample_level` (one `sample_l` per thread,
+/// then one `store_uav_typed`) through a point sampler on 16×16 threads
+/// (one texel a sample) and the default linear one on 8×8 (the 2×2 around
+/// each coordinate: four texels a sample, one mip).
+#[test]
+fn texture_traffic_counts_texels_and_samples_by_filter() {
+    let run = |job: &str| -> serde_json::Value {
+        let dir = std::env::temp_dir().join(format!("sm5sim-tex-{}-{job}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let json = dir.join("p.json");
+        let out = Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+            .arg("run")
+            .arg(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests/texture_jobs")
+                    .join(job),
+            )
+            .arg("--profile-json")
+            .arg(&json)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        v["dispatches"][0]["resources"].clone()
+    };
+    let find = |rs: &serde_json::Value, reg: &str| {
+        rs.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["register"] == reg)
+            .unwrap_or_else(|| panic!("{reg}: {rs}"))
+            .clone()
+    };
+    let point = run("sample_point.toml");
+    let t0 = find(&point, "t0");
+    assert_eq!(t0["name"], "src");
+    assert_eq!(t0["texels_read"], 256);
+    assert_eq!(t0["samples"]["point"], 256);
+    assert_eq!(t0["samples"]["bilinear"], 0);
+    let u0 = find(&point, "u0");
+    assert_eq!(u0["name"], "dst");
+    assert_eq!(
+        (u0["texels_written"].clone(), u0["texels_read"].clone()),
+        (256.into(), 0.into())
+    );
+    let linear = run("sample_linear.toml");
+    let t0 = find(&linear, "t0");
+    assert_eq!(t0["texels_read"], 256);
+    assert_eq!(t0["samples"]["bilinear"], 64);
+    assert_eq!(t0["samples"]["point"], 0);
+    assert_eq!(find(&linear, "u0")["texels_written"], 64);
+}

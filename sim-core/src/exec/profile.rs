@@ -20,6 +20,46 @@ pub struct ResourceTraffic {
     pub bytes_written: u64,
     /// Atomic operations, per lane.
     pub atomics: u64,
+    /// Texture texels read: one per lane of an `ld`/`ld_uav_typed` on a
+    /// texture, four per `gather4`, and a sample's filter footprint
+    /// ([`sim_mem::sampling::SampleCost`]).
+    pub texels_read: u64,
+    /// Texture texels written (`store_uav_typed` on a texture, per lane).
+    pub texels_written: u64,
+    /// Samples (`sample_l`, `sample_d`, `sample_c_lz`, per lane) by the
+    /// filter they applied.
+    pub samples: SampleCounts,
+}
+
+/// Samples by the filter they applied ([`sim_mem::sampling::SampleFilter`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SampleCounts {
+    /// One texel of one mip.
+    pub point: u64,
+    /// The texels around the coordinate, one mip.
+    pub bilinear: u64,
+    /// Two mips blended.
+    pub trilinear: u64,
+    /// Several probes (anisotropic).
+    pub anisotropic: u64,
+}
+
+impl SampleCounts {
+    /// One more sample with `filter`.
+    pub fn add(&mut self, filter: sim_mem::sampling::SampleFilter) {
+        use sim_mem::sampling::SampleFilter as F;
+        *match filter {
+            F::Point => &mut self.point,
+            F::Bilinear => &mut self.bilinear,
+            F::Trilinear => &mut self.trilinear,
+            F::Anisotropic => &mut self.anisotropic,
+        } += 1;
+    }
+
+    /// All samples.
+    pub fn total(&self) -> u64 {
+        self.point + self.bilinear + self.trilinear + self.anisotropic
+    }
 }
 
 /// One instruction's counts in a [`Profile`] ([`Profile::by_instruction`]).
@@ -180,6 +220,12 @@ impl Profile {
             m.bytes_read += r.bytes_read;
             m.bytes_written += r.bytes_written;
             m.atomics += r.atomics;
+            m.texels_read += r.texels_read;
+            m.texels_written += r.texels_written;
+            m.samples.point += r.samples.point;
+            m.samples.bilinear += r.samples.bilinear;
+            m.samples.trilinear += r.samples.trilinear;
+            m.samples.anisotropic += r.samples.anisotropic;
         }
         self.warp_instructions += other.warp_instructions;
         self.lane_slots += other.lane_slots;
@@ -326,6 +372,9 @@ impl Profile {
                 bytes_read: 0,
                 bytes_written: 0,
                 atomics: 0,
+                texels_read: 0,
+                texels_written: 0,
+                samples: SampleCounts::default(),
             });
             self.resources.len() - 1
         });

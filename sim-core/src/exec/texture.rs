@@ -91,6 +91,18 @@ impl<'p> GroupExecutor<'p> {
             }
         }
         let off = op.offset.map(|o| o as i32);
+        // profiling: texels read and written, samples by filter
+        let mut texels = (0u64, 0u64);
+        let mut samples = crate::exec::SampleCounts::default();
+        fn sampled(
+            texels: &mut (u64, u64),
+            samples: &mut crate::exec::SampleCounts,
+            (v, cost): ([u32; 4], sampling::SampleCost),
+        ) -> [u32; 4] {
+            texels.0 += u64::from(cost.texels);
+            samples.add(cost.filter);
+            v
+        }
         let get = |v: &[u32], c: usize, l: usize| v[c * w + l];
         let getf = |v: &[u32], c: usize, l: usize| f32::from_bits(v[c * w + l]);
         for l in 0..w {
@@ -113,10 +125,12 @@ impl<'p> GroupExecutor<'p> {
                         get(&s1, 3, l),
                     ];
                     v.store([addr[0], addr[1], addr[2]], value);
+                    texels.1 += 1;
                     continue;
                 }
                 (TexKind::Store, None) => continue,
                 (TexKind::Ld, Some(v)) => {
+                    texels.0 += 1;
                     let a = offset_address(v.dimension(), addr, off);
                     if v.is_uav() {
                         v.load(a, 0, 0)
@@ -125,34 +139,47 @@ impl<'p> GroupExecutor<'p> {
                     }
                 }
                 (TexKind::LdMs, Some(v)) => {
+                    texels.0 += 1;
                     v.load(offset_address(v.dimension(), addr, off), 0, get(&s1, 0, l))
                 }
-                (TexKind::SampleL, Some(v)) => sampling::sample(
-                    &v,
-                    &sampler,
-                    coord,
-                    sampling::Lod::Explicit(getf(&s1, 0, l)),
-                    off,
-                    None,
+                (TexKind::SampleL, Some(v)) => sampled(
+                    &mut texels,
+                    &mut samples,
+                    sampling::sample_counted(
+                        &v,
+                        &sampler,
+                        coord,
+                        sampling::Lod::Explicit(getf(&s1, 0, l)),
+                        off,
+                        None,
+                    ),
                 ),
-                (TexKind::SampleD, Some(v)) => sampling::sample(
-                    &v,
-                    &sampler,
-                    coord,
-                    sampling::Lod::Gradients {
-                        ddx: [getf(&s1, 0, l), getf(&s1, 1, l), getf(&s1, 2, l)],
-                        ddy: [getf(&s2, 0, l), getf(&s2, 1, l), getf(&s2, 2, l)],
-                    },
-                    off,
-                    None,
+                (TexKind::SampleD, Some(v)) => sampled(
+                    &mut texels,
+                    &mut samples,
+                    sampling::sample_counted(
+                        &v,
+                        &sampler,
+                        coord,
+                        sampling::Lod::Gradients {
+                            ddx: [getf(&s1, 0, l), getf(&s1, 1, l), getf(&s1, 2, l)],
+                            ddy: [getf(&s2, 0, l), getf(&s2, 1, l), getf(&s2, 2, l)],
+                        },
+                        off,
+                        None,
+                    ),
                 ),
-                (TexKind::SampleCLz, Some(v)) => sampling::sample(
-                    &v,
-                    &sampler,
-                    coord,
-                    sampling::Lod::Zero,
-                    off,
-                    Some(getf(&s1, 0, l)),
+                (TexKind::SampleCLz, Some(v)) => sampled(
+                    &mut texels,
+                    &mut samples,
+                    sampling::sample_counted(
+                        &v,
+                        &sampler,
+                        coord,
+                        sampling::Lod::Zero,
+                        off,
+                        Some(getf(&s1, 0, l)),
+                    ),
                 ),
                 (
                     TexKind::Gather {
@@ -168,6 +195,7 @@ impl<'p> GroupExecutor<'p> {
                         [off[0], off[1]]
                     };
                     let reference = compare.then(|| getf(&s2, 0, l));
+                    texels.0 += 4;
                     sampling::gather(&v, &sampler, coord, o, channel as usize, reference)
                 }
                 (TexKind::Resinfo { mode }, Some(v)) => {
@@ -194,6 +222,22 @@ impl<'p> GroupExecutor<'p> {
             };
             for c in 0..4 {
                 r[c * w + l] = texel[op.swz[c] as usize];
+            }
+        }
+        let register = match op.res {
+            Res::SrvTexture(s) => Some(('t', s)),
+            Res::UavTexture(s) => Some(('u', s)),
+            _ => None,
+        };
+        if let (Some(p), Some((register, slot))) = (self.prof.as_deref_mut(), register) {
+            if texels != (0, 0) || samples.total() > 0 {
+                let t = p.traffic(register, slot);
+                t.texels_read += texels.0;
+                t.texels_written += texels.1;
+                t.samples.point += samples.point;
+                t.samples.bilinear += samples.bilinear;
+                t.samples.trilinear += samples.trilinear;
+                t.samples.anisotropic += samples.anisotropic;
             }
         }
         if !matches!(op.kind, TexKind::Store) {

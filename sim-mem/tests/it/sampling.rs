@@ -1391,3 +1391,49 @@ fn standard_sample_positions() {
     assert_eq!(sample_position(1, 1), [0.0, 0.0]);
     assert_eq!(sample_position(3, 0), [0.0, 0.0]);
 }
+
+/// What a sample reads (`sample_counted`), by hand: a point sample one
+/// texel, a bilinear one the 2×2 around the coordinate, a trilinear one two
+/// mips' 2×2 (only where the LOD falls between mips), an anisotropic one
+/// 2×2 per probe.
+#[test]
+fn sample_costs_count_the_footprint_and_name_the_filter() {
+    use sim_mem::sampling::{sample_counted, SampleCost, SampleFilter};
+    let t = texture(
+        TextureDimension::Texture2D,
+        Format::R32_FLOAT,
+        [8, 8, 1],
+        1,
+        4,
+    );
+    let v = view(&t, ViewDimension::Texture2D);
+    let cost = |s: &SamplerDesc, lod: Lod| {
+        sample_counted(&v, s, [0.5, 0.5, 0.0, 0.0], lod, [0; 3], None).1
+    };
+    let c = |texels, filter| SampleCost { texels, filter };
+    assert_eq!(
+        cost(&point(AddressMode::Clamp), Lod::Explicit(0.5)),
+        c(1, SampleFilter::Point)
+    );
+    let lin = linear(AddressMode::Clamp);
+    // LOD 1: one mip, weight 1
+    assert_eq!(cost(&lin, Lod::Explicit(1.0)), c(4, SampleFilter::Bilinear));
+    // LOD 1.5: mips 1 and 2 blended
+    assert_eq!(
+        cost(&lin, Lod::Explicit(1.5)),
+        c(8, SampleFilter::Trilinear)
+    );
+    // past the last mip: one mip
+    assert_eq!(cost(&lin, Lod::Explicit(9.0)), c(4, SampleFilter::Bilinear));
+    // the anisotropic case of `sample_d_anisotropic`: 4 probes at LOD 0
+    let aniso = SamplerDesc {
+        filter: Filter::from_d3d11(0x55).unwrap(),
+        max_anisotropy: 16,
+        ..SamplerDesc::default()
+    };
+    let l = Lod::Gradients {
+        ddx: [0.5, 0.0, 0.0],
+        ddy: [0.0, 0.125, 0.0],
+    };
+    assert_eq!(cost(&aniso, l), c(16, SampleFilter::Anisotropic));
+}
