@@ -9,6 +9,9 @@
 //!
 //! Each criterion group (one per workload) has the functions `sm5sim` (2
 //! worker threads, the default warp width: one warp per thread group),
+//! `sm5sim_profile` and `sm5sim_profile_lines` (the same, profiled: per
+//! instruction, and with each memory access's bytes and lines; a second
+//! table gives their cost against `sm5sim`),
 //! `sm5sim_w32` (2 threads, warps of 32 lanes) and `native` (a rayon pool of
 //! 2 threads). `cas_float_add`'s `native` is the shader's own algorithm (a
 //! compare-exchange loop per value on the 64 shared words), the job the
@@ -132,6 +135,25 @@ fn sim_functions(
     run: impl Fn(&DispatchOptions),
     check: impl Fn(&DispatchOptions),
 ) {
+    // the plain run, then the same profiled: per-instruction counts
+    // (`--profile`), and with each memory access's bytes and lines too
+    // (`--annotate`, `--profile-json`), at the default width
+    let plain = options(WARP_WIDTH_GROUP);
+    let profiled = DispatchOptions {
+        profile: true,
+        ..plain.clone()
+    };
+    let lines = DispatchOptions {
+        profile_memory: true,
+        ..profiled.clone()
+    };
+    for (id, o) in [
+        ("sm5sim_profile", &profiled),
+        ("sm5sim_profile_lines", &lines),
+    ] {
+        check(o);
+        g.bench_function(id, |b| b.iter(|| run(o)));
+    }
     for (id, warp_width) in [("sm5sim", WARP_WIDTH_GROUP), ("sm5sim_w32", 32)] {
         let o = options(warp_width);
         let start = Instant::now();
@@ -700,6 +722,31 @@ fn print_table(dir: &Path, quick: bool, since: SystemTime) {
     println!(
         "targets met: {met} of {measured} (ratio = sim / native, sim at its default warp width = group size; 'r w32' = warps of 32 lanes)"
     );
+    // what profiling costs, against the plain run of the same bench
+    println!();
+    println!(
+        "{:<17} {:>11} {:>11} {:>8} {:>11} {:>8}  (targets: profile <=1.25x, with lines <=1.5x)",
+        "profiling cost", "plain", "profile", "ratio", "+ lines", "ratio"
+    );
+    for (name, _) in TABLE {
+        let group = group_name(name, quick);
+        let plain = median_ns(dir, &group, "sm5sim", since);
+        let prof = median_ns(dir, &group, "sm5sim_profile", since);
+        let lines = median_ns(dir, &group, "sm5sim_profile_lines", since);
+        let Some(plain) = plain else {
+            continue;
+        };
+        let ratio = |x: Option<f64>| x.map_or_else(|| "-".into(), |x| format!("{:.2}x", x / plain));
+        println!(
+            "{:<17} {:>11} {:>11} {:>8} {:>11} {:>8}",
+            name,
+            ms(Some(plain)),
+            ms(prof),
+            ratio(prof),
+            ms(lines),
+            ratio(lines)
+        );
+    }
     // cas_float_add's target is against the shader's own algorithm in Rust
     // (a compare-exchange loop per value); the same sums without atomics,
     // for the record:

@@ -416,6 +416,31 @@ impl Profile {
     }
 }
 
+/// The distinct 64-byte lines (16 words) of the words `first + step·l + k`
+/// for lanes `l` in `0..n` and `k` in `k0..=k1` (`k1 − k0` ≤ 3: a lane's
+/// words lie in at most two lines, those of `k0` and `k1`, and the lines
+/// ascend with the lanes).
+fn affine_lines(first: usize, step: usize, n: usize, k0: usize, k1: usize) -> u64 {
+    if n == 0 {
+        return 0;
+    }
+    if step <= 16 {
+        // consecutive lanes' lowest words are at most a line apart: every
+        // line from the first to the last is hit
+        let last = (first + step * (n - 1) + k1) / 16;
+        return (last - (first + k0) / 16 + 1) as u64;
+    }
+    let (mut last, mut distinct) = (usize::MAX, 0u64);
+    for l in 0..n {
+        let base = first + step * l;
+        for line in [(base + k0) / 16, (base + k1) / 16] {
+            distinct += u64::from(line != last);
+            last = line;
+        }
+    }
+    distinct
+}
+
 impl<'p> GroupExecutor<'p> {
     /// Profiling: what a buffer load or store of the active lanes touches —
     /// dwords `ks` at (`a`, `b`) of a UAV or SRV with extent `ext` — its
@@ -437,22 +462,51 @@ impl<'p> GroupExecutor<'p> {
         let Some(p) = self.prof.as_deref_mut() else {
             return;
         };
+        let pc = warp.pc - 1;
+        // Every lane active, on words `first + step·l + k` all in bounds (a
+        // coalesced, strided or uniform access): a lane's words lie in at
+        // most two lines, those of its lowest and highest `k`, and the
+        // lines ascend with the lanes, so counting the changes counts them.
+        if let (true, Some(&k0), Some(&k1)) = (warp.full, ks.iter().min(), ks.iter().max()) {
+            let w = self.w;
+            if let Some((first, step)) =
+                sim_mem::addressing::affine_words(ext, &a[..w], &b[..w], k1)
+            {
+                let distinct = affine_lines(first, step, w, k0 as usize, k1 as usize);
+                p.bytes_by_pc[pc] += 4 * (w * ks.len()) as u64;
+                p.lines_by_pc[pc] += distinct;
+                return;
+            }
+        }
+        // Each line is kept once per run of lanes on it: in lane order the
+        // lines mostly ascend (then the runs are the distinct lines, with
+        // no sort), and lanes that repeat a few words (a histogram's bins)
+        // leave a short list to sort.
         let lines = &mut self.sc.lines;
         lines.clear();
+        let mut words = 0u64;
+        let mut ascending = true;
         for l in (0..self.w).filter(|&l| warp.active[l] != 0) {
             for &k in ks {
                 if let Some(i) = ext.word_index(a[l], b[l], k) {
-                    lines.push(i / 16);
+                    words += 1;
+                    let line = i / 16;
+                    match lines.last() {
+                        Some(&last) if last == line => {}
+                        Some(&last) => {
+                            ascending &= last < line;
+                            lines.push(line);
+                        }
+                        None => lines.push(line),
+                    }
                 }
             }
         }
-        let pc = warp.pc - 1;
-        p.bytes_by_pc[pc] += 4 * lines.len() as u64;
-        // (in lane order the lines mostly ascend: then no sort)
-        if !lines.is_sorted() {
+        p.bytes_by_pc[pc] += 4 * words;
+        if !ascending {
             lines.sort_unstable();
+            lines.dedup();
         }
-        lines.dedup();
         p.lines_by_pc[pc] += lines.len() as u64;
     }
 
@@ -513,6 +567,39 @@ impl<'p> GroupExecutor<'p> {
             _ => {
                 p.uav_read += r;
                 p.uav_written += wr;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::affine_lines;
+
+    /// The lines counted without listing the words, against a set of them,
+    /// over strides from uniform (0) past a line (40 words), unaligned
+    /// starts and every span of words a lane may touch.
+    #[test]
+    fn affine_lines_are_the_distinct_lines_of_the_words() {
+        for first in [0usize, 1, 7, 15, 16, 33] {
+            for step in 0..40 {
+                for n in [1usize, 2, 5, 32, 64] {
+                    for k0 in 0..4 {
+                        for k1 in k0..4 {
+                            let mut set = std::collections::BTreeSet::new();
+                            for l in 0..n {
+                                for k in k0..=k1 {
+                                    set.insert((first + step * l + k) / 16);
+                                }
+                            }
+                            assert_eq!(
+                                affine_lines(first, step, n, k0, k1),
+                                set.len() as u64,
+                                "first {first} step {step} n {n} k {k0}..={k1}"
+                            );
+                        }
+                    }
+                }
             }
         }
     }
