@@ -294,6 +294,7 @@ pub(super) fn profile_json(
                     "bytes": i.bytes,
                     "lines": i.lines,
                     "failed_compare_exchanges": i.failed,
+                    "atomic_words": i.atomic_words,
                     "hlsl": hlsl_at(program, i.dword),
                 })
             })
@@ -426,7 +427,11 @@ pub(super) fn print_profiles(reports: &[StepReport], program: &Program) {
             "SIMD"
         );
         for i in hot.iter().take(HOT_INSTRUCTIONS) {
-            let diverged = note(i.diverged, i.lines, i.warp_instructions, i.failed);
+            let diverged = note(
+                (i.diverged, i.lines, i.failed),
+                i.warp_instructions,
+                (i.lane_instructions, i.atomic_words),
+            );
             println!(
                 "  {:>7} {:>16} {:>6.1}% {:>14} {:>5.0}%  {}{diverged}",
                 i.dword,
@@ -509,8 +514,15 @@ pub(super) fn print_profiles(reports: &[StepReport], program: &Program) {
 /// The note after an instruction in `--profile` and `--annotate`: how many
 /// compare-exchanges failed (retries), how often a branch diverged, how
 /// many 64-byte lines a buffer access touched per warp-instruction.
-fn note(diverged: u64, lines: u64, warps: u64, failed: u64) -> String {
+fn note(
+    (diverged, lines, failed): (u64, u64, u64),
+    warps: u64,
+    (lanes, words): (u64, u64),
+) -> String {
     let mut s = String::new();
+    if words > 0 {
+        s += &format!("    ; {:.1} lanes/word", lanes as f64 / words as f64);
+    }
     if failed > 0 {
         s += &format!("    ; {failed} failed");
     }
@@ -543,7 +555,7 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
     // (every dispatch's warps have the job's one width)
     let w = sum.warp_width().max(1) as f64;
     // per instruction (several pcs may share one instruction's dword)
-    let mut by_dword: HashMap<u32, (u64, u64, u64, u64, u64)> = HashMap::new();
+    let mut by_dword: HashMap<u32, (u64, u64, u64, u64, u64, u64)> = HashMap::new();
     for i in sum.by_instruction(program) {
         let e = by_dword.entry(i.dword).or_default();
         e.0 += i.lane_instructions;
@@ -551,6 +563,7 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
         e.2 += i.diverged;
         e.3 += i.lines;
         e.4 += i.failed;
+        e.5 += i.atomic_words;
     }
     let mut out = String::new();
     let blank = format!("{:>14} {:>12} {:>5}  ", "", "", "");
@@ -576,10 +589,14 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
             }
         }
         match dword.and_then(|d| by_dword.get(&d)) {
-            Some(&(lanes, warps, diverged, lines, failed)) => {
+            Some(&(lanes, warps, diverged, lines, failed, words)) => {
                 let eff = 100.0 * lanes as f64 / (warps as f64 * w);
                 let _ = write!(out, "{lanes:>14} {warps:>12} {eff:>4.0}%  {line}");
-                let _ = writeln!(out, "{}", note(diverged, lines, warps, failed));
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    note((diverged, lines, failed), warps, (lanes, words))
+                );
             }
             None => {
                 let _ = writeln!(out, "{blank}{line}");

@@ -752,3 +752,73 @@ fn texture_traffic_counts_texels_and_samples_by_filter() {
     assert_eq!(t0["samples"]["point"], 0);
     assert_eq!(find(&linear, "u0")["texels_written"], 64);
 }
+
+/// Contention: a compare-exchange retry loop in which each of 32 lanes adds
+/// 1 to word `lane % 4` (8 lanes a word). In lockstep a word's lanes succeed
+/// one a pass, so each word is tried in 8 passes: 32 word-passes for the
+/// compare-exchange, and 4·(1 + 2 + … + 8) = 144 lane attempts, 4.5 lanes
+/// a word; the same whether the loop runs in lockstep or at once. A
+/// TGSM `atomic_iadd` by 8 lanes on one word: 8 lanes a word.
+#[test]
+fn atomic_contention_counts_lanes_per_word() {
+    let p = program(
+        "
+cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 2
+dcl_tgsm_raw g0, 16
+dcl_thread_group 32, 1, 1
+and r0.x, vThreadIDInGroupFlattened.x, l(3)
+ishl r0.x, r0.x, l(2)
+ld_raw r0.y, r0.x, u0.xxxx
+loop
+  iadd r0.z, r0.y, l(1)
+  imm_atomic_cmp_exch r0.w, u0, r0.x, r0.y, r0.z
+  ieq r1.x, r0.w, r0.y
+  breakc_nz r1.x
+  mov r0.y, r0.w
+endloop
+and r1.y, vThreadIDInGroupFlattened.x, l(3)
+if_z r1.y
+  atomic_iadd g0, l(0), l(1)
+endif
+ret
+",
+    );
+    for fast_paths in [
+        sm5sim::sim_sched::FastPaths::ALL,
+        sm5sim::sim_sched::FastPaths::NONE,
+    ] {
+        let out = Buffer::zeroed(16).unwrap();
+        let options = DispatchOptions {
+            threads: 1,
+            warp_width: 32,
+            profile: true,
+            profile_memory: true,
+            fast_paths,
+            ..Default::default()
+        };
+        let prof = run(&p, &out, [1, 1, 1], &options);
+        assert_eq!(out.to_words(), vec![8; 4]);
+        let at = |text: &str| {
+            prof.exec
+                .by_instruction(&p)
+                .into_iter()
+                .find(|i| i.text.starts_with(text))
+                .unwrap()
+        };
+        let cas = at("imm_atomic_cmp_exch");
+        assert_eq!(
+            (
+                cas.lane_instructions,
+                cas.warp_instructions,
+                cas.atomic_words
+            ),
+            (144, 8, 32),
+            "{fast_paths:?}"
+        );
+        let add = at("atomic_iadd");
+        assert_eq!((add.lane_instructions, add.atomic_words), (8, 1));
+    }
+}

@@ -189,15 +189,22 @@ impl<'p> GroupExecutor<'p> {
                 _ => self.check_mem(wr, res, view, op, sx, sy_fetched, &[0], None),
             }
         }
-        // a TGSM region's bounds and words, set up once
-        let mut tgsm = match res {
-            Res::Tgsm(g) => self.tgsm.region_mut(g),
-            _ => None,
-        };
         // address components: x, and y for a structured access
         let sy = match sy_fetched {
             Some(y) => y,
             None => zeros(w, &mut sw2),
+        };
+        if self.prof_lines && self.prof.is_some() && !texture {
+            let ext = match res {
+                Res::Tgsm(g) => self.tgsm.region(g).map(|(e, _)| e),
+                _ => self.bounds(res, view),
+            };
+            self.profile_atomic_words(wr, ext, sx, sy);
+        }
+        // a TGSM region's bounds and words, set up once
+        let mut tgsm = match res {
+            Res::Tgsm(g) => self.tgsm.region_mut(g),
+            _ => None,
         };
         let active = &wr.active;
         let no_ret = ret.is_none();

@@ -48,6 +48,11 @@ impl WordCounts {
         }
     }
 
+    /// The counts of every word, summed.
+    fn sum(&self) -> u64 {
+        self.used.iter().map(|&h| u64::from(self.counts[h])).sum()
+    }
+
     /// Forget every word.
     fn clear(&mut self) {
         for &h in &self.used {
@@ -298,8 +303,10 @@ impl<'p> GroupExecutor<'p> {
         // (each lane's attempts, for the checker, which sees every attempt
         // as lockstep makes it; 1 where a lane's first one succeeds)
         let checking = self.check.is_some();
+        // (and for a memory profile, which counts each pass's words)
+        let track = checking || (profiling && self.prof_lines);
         let mut per_lane = std::mem::take(&mut self.sc.attempts);
-        if checking {
+        if track {
             per_lane.clear();
             per_lane.resize(w, 1);
         }
@@ -440,7 +447,7 @@ impl<'p> GroupExecutor<'p> {
                 // changed it (the `i`th lane then takes 1 + restarts + i):
                 // from the lanes per word, without a pass per lane
                 let mut lanes_on = [0u32; CHAIN_WORDS];
-                if profiling && !checking {
+                if profiling && !track {
                     for r in 0..rows_n {
                         let at = start + r * cols + c0;
                         for (n, &a) in lanes_on[..bw].iter_mut().zip(&active[at..at + bw]) {
@@ -449,13 +456,13 @@ impl<'p> GroupExecutor<'p> {
                     }
                 }
                 let every_lane_changed =
-                    profiling && !checking && (0..bw).all(|j| changes[j] == lanes_on[j]);
+                    profiling && !track && (0..bw).all(|j| changes[j] == lanes_on[j]);
                 if every_lane_changed {
                     for j in 0..bw {
                         let n = u64::from(lanes_on[j]);
                         attempts += n * u64::from(1 + restarts_of[j]) + n * n.saturating_sub(1) / 2;
                     }
-                } else if profiling || checking {
+                } else if profiling || track {
                     // each lane's attempts: 1 + its word's restarts + the
                     // lanes before it that changed the word (row by row,
                     // so that the lanes are read in order)
@@ -467,7 +474,7 @@ impl<'p> GroupExecutor<'p> {
                             if active[l] != 0 {
                                 let k = 1 + restarts_of[j] + changed[j];
                                 attempts += u64::from(k);
-                                if checking {
+                                if track {
                                     per_lane[l] = k;
                                 }
                                 changed[j] += u32::from(nb[l] != eb[l]);
@@ -510,12 +517,26 @@ impl<'p> GroupExecutor<'p> {
             };
             most = most.max(k);
             attempts += u64::from(k);
-            if checking {
+            if track {
                 per_lane[l] = k;
             }
             took |= 1 << (k.min(64) - 1);
         }
         counts.clear();
+        // a memory profile's words: lockstep's passes touch a word while
+        // some lane on it is still trying, as many passes as its lanes'
+        // most attempts
+        let mut word_passes = 0u64;
+        if profiling && self.prof_lines {
+            for l in lanes.clone().filter(|&l| active[l] != 0) {
+                if let Some(i) = ext.word_index(x[l], y[l], 0) {
+                    let c = counts.get(i);
+                    *c = (*c).max(per_lane[l]);
+                }
+            }
+            word_passes = counts.sum();
+            counts.clear();
+        }
         self.sc.words = counts;
         self.sc.lanes = failed;
         // the checker sees each lane's compare-exchanges on its word, as
@@ -569,6 +590,9 @@ impl<'p> GroupExecutor<'p> {
         self.stats.warp_instructions += n;
         if self.prof.is_some() {
             self.profile_cas_loop(warp, cl, (n, most, took), attempts);
+            if let Some(p) = self.prof.as_deref_mut() {
+                p.atomic_words_by_pc[cl.cas_pc] += word_passes;
+            }
         }
         warp.pc = cl.end_pc + 1;
         // the watchdog's looks the count passed, taken now, with the counts

@@ -88,6 +88,10 @@ pub struct InstructionCounts {
     /// For `imm_atomic_cmp_exch`, the lanes' compare-exchanges that failed
     /// ([`Profile::failed_by_pc`]); else 0.
     pub failed: u64,
+    /// For an atomic, with memory profiling, the distinct words its
+    /// warp-instructions touched, summed ([`Profile::atomic_words_by_pc`]):
+    /// `lane_instructions / atomic_words` lanes met on a word.
+    pub atomic_words: u64,
 }
 
 /// One HLSL line's counts in a [`Profile`] ([`Profile::by_line`]): the
@@ -156,6 +160,12 @@ pub struct Profile {
     /// (the word held another value than the comparand), each a retry of
     /// a shader's compare-exchange loop.
     pub failed_by_pc: Vec<u64>,
+    /// Per atomic on a buffer or TGSM (`atomic_*`, `imm_atomic_*`), with
+    /// memory profiling ([`GroupExecutor::set_memory_profiling`]): the
+    /// distinct words in bounds its active lanes touched, summed over its
+    /// warp-instructions; `lanes_by_pc[pc]` over this is its contention,
+    /// the lanes per word.
+    pub atomic_words_by_pc: Vec<u64>,
     /// Per resource the program accessed (UAV, SRV or TGSM region), its
     /// traffic, in the order first touched ([`Profile::by_resource`] adds
     /// the HLSL names).
@@ -194,6 +204,7 @@ impl Profile {
             bytes_by_pc: vec![0; prog.code.len()],
             lines_by_pc: vec![0; prog.code.len()],
             failed_by_pc: vec![0; prog.code.len()],
+            atomic_words_by_pc: vec![0; prog.code.len()],
             ..Self::default()
         }
     }
@@ -207,6 +218,7 @@ impl Profile {
             (&mut self.bytes_by_pc, &other.bytes_by_pc),
             (&mut self.lines_by_pc, &other.lines_by_pc),
             (&mut self.failed_by_pc, &other.failed_by_pc),
+            (&mut self.atomic_words_by_pc, &other.atomic_words_by_pc),
         ] {
             if mine.len() < theirs.len() {
                 mine.resize(theirs.len(), 0);
@@ -276,6 +288,7 @@ impl Profile {
                     bytes: self.bytes_by_pc.get(pc).copied().unwrap_or(0),
                     lines: self.lines_by_pc.get(pc).copied().unwrap_or(0),
                     failed: self.failed_by_pc.get(pc).copied().unwrap_or(0),
+                    atomic_words: self.atomic_words_by_pc.get(pc).copied().unwrap_or(0),
                 })
             })
             .collect()
@@ -508,6 +521,38 @@ impl<'p> GroupExecutor<'p> {
             lines.dedup();
         }
         p.lines_by_pc[pc] += lines.len() as u64;
+    }
+
+    /// Profiling with memory: the distinct words in bounds of extent `ext`
+    /// that an atomic's active lanes touch at (`a`, `b`) (dword 0).
+    #[cold]
+    pub(super) fn profile_atomic_words(
+        &mut self,
+        warp: &Warp,
+        ext: Option<Extent>,
+        a: &[u32],
+        b: &[u32],
+    ) {
+        let (Some(ext), true) = (ext, self.prof_lines) else {
+            return;
+        };
+        let Some(p) = self.prof.as_deref_mut() else {
+            return;
+        };
+        let words = &mut self.sc.lines;
+        words.clear();
+        for l in (0..self.w).filter(|&l| warp.active[l] != 0) {
+            if let Some(i) = ext.word_index(a[l], b[l], 0) {
+                if words.last() != Some(&i) {
+                    words.push(i);
+                }
+            }
+        }
+        if !words.is_sorted() {
+            words.sort_unstable();
+            words.dedup();
+        }
+        p.atomic_words_by_pc[warp.pc - 1] += words.len() as u64;
     }
 
     /// Profiling: the branch at `pc` issued with `active` lanes, `taken`
