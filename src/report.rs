@@ -294,7 +294,8 @@ pub(super) fn profile_json(
                     "bytes": i.bytes,
                     "lines": i.lines,
                     "failed_compare_exchanges": i.failed,
-                    "atomic_words": i.atomic_words,
+                    "sampled_atomic_lanes": i.sampled_atomic_lanes,
+                    "sampled_atomic_words": i.sampled_atomic_words,
                     "hlsl": hlsl_at(program, i.dword),
                 })
             })
@@ -430,7 +431,7 @@ pub(super) fn print_profiles(reports: &[StepReport], program: &Program) {
             let diverged = note(
                 (i.diverged, i.lines, i.failed),
                 i.warp_instructions,
-                (i.lane_instructions, i.atomic_words),
+                (i.sampled_atomic_lanes, i.sampled_atomic_words),
             );
             println!(
                 "  {:>7} {:>16} {:>6.1}% {:>14} {:>5.0}%  {}{diverged}",
@@ -555,7 +556,7 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
     // (every dispatch's warps have the job's one width)
     let w = sum.warp_width().max(1) as f64;
     // per instruction (several pcs may share one instruction's dword)
-    let mut by_dword: HashMap<u32, (u64, u64, u64, u64, u64, u64)> = HashMap::new();
+    let mut by_dword: HashMap<u32, (u64, u64, u64, u64, u64, (u64, u64))> = HashMap::new();
     for i in sum.by_instruction(program) {
         let e = by_dword.entry(i.dword).or_default();
         e.0 += i.lane_instructions;
@@ -563,7 +564,8 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
         e.2 += i.diverged;
         e.3 += i.lines;
         e.4 += i.failed;
-        e.5 += i.atomic_words;
+        e.5 .0 += i.sampled_atomic_lanes;
+        e.5 .1 += i.sampled_atomic_words;
     }
     let mut out = String::new();
     let blank = format!("{:>14} {:>12} {:>5}  ", "", "", "");
@@ -589,14 +591,10 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
             }
         }
         match dword.and_then(|d| by_dword.get(&d)) {
-            Some(&(lanes, warps, diverged, lines, failed, words)) => {
+            Some(&(lanes, warps, diverged, lines, failed, sampled)) => {
                 let eff = 100.0 * lanes as f64 / (warps as f64 * w);
                 let _ = write!(out, "{lanes:>14} {warps:>12} {eff:>4.0}%  {line}");
-                let _ = writeln!(
-                    out,
-                    "{}",
-                    note((diverged, lines, failed), warps, (lanes, words))
-                );
+                let _ = writeln!(out, "{}", note((diverged, lines, failed), warps, sampled));
             }
             None => {
                 let _ = writeln!(out, "{blank}{line}");

@@ -223,6 +223,10 @@ struct Scratch {
     lines: Vec<usize>,
     /// checking: each lane's attempts in a compare-exchange loop run at once
     attempts: Vec<u32>,
+    /// memory profiles: a value per word of a small buffer or region
+    word_table: cas::WordTable,
+    /// memory profiles: a bit per word of a small buffer or region
+    word_bits: Vec<u64>,
 }
 
 /// [`GroupExecutor::cas_loop`]'s chains run this many words at a time (of
@@ -624,6 +628,8 @@ impl<'p> GroupExecutor<'p> {
                 words: WordCounts::default(),
                 lines: Vec::new(),
                 attempts: Vec::new(),
+                word_table: cas::WordTable::default(),
+                word_bits: Vec::new(),
             },
             pack,
             stats: ExecStats::default(),
@@ -1858,6 +1864,7 @@ pub use pool::{parked_on_this_thread, Shape, MAX_PARKED_PER_THREAD};
 mod profile;
 pub use profile::{
     ExecStats, InstructionCounts, LineCounts, Profile, ResourceTraffic, SampleCounts,
+    ATOMIC_SAMPLES_EXACT, ATOMIC_SAMPLE_EVERY,
 };
 mod rows;
 use rows::*;

@@ -813,12 +813,67 @@ ret
             (
                 cas.lane_instructions,
                 cas.warp_instructions,
-                cas.atomic_words
+                cas.sampled_atomic_lanes,
+                cas.sampled_atomic_words
             ),
-            (144, 8, 32),
+            (144, 8, 144, 32),
             "{fast_paths:?}"
         );
         let add = at("atomic_iadd");
-        assert_eq!((add.lane_instructions, add.atomic_words), (8, 1));
+        assert_eq!(
+            (
+                add.lane_instructions,
+                add.sampled_atomic_lanes,
+                add.sampled_atomic_words
+            ),
+            (8, 8, 1)
+        );
     }
+}
+
+/// Lanes whose addresses repeat every 4 lanes (`i % 4`, a slot per lane)
+/// touch the lines of the first four: one 64-byte line per warp of 32,
+/// 128 bytes; and a memory profile's contention sample takes every one of
+/// an atomic's first warp-instructions, then one in sixteen.
+#[test]
+fn repeating_addresses_count_their_lines_once_and_atomics_are_sampled() {
+    let p = program(
+        "
+cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 1
+dcl_thread_group 32, 1, 1
+and r0.x, vThreadIDInGroupFlattened.x, l(3)
+ishl r0.x, r0.x, l(2)
+ld_raw r0.y, r0.x, u0.xxxx
+atomic_iadd u0, r0.x, l(1)
+ret
+",
+    );
+    let out = Buffer::zeroed(16).unwrap();
+    let options = DispatchOptions {
+        threads: 1,
+        warp_width: 32,
+        profile: true,
+        profile_memory: true,
+        ..Default::default()
+    };
+    let groups = 300u32;
+    let prof = run(&p, &out, [groups, 1, 1], &options);
+    let at = |text: &str| {
+        prof.exec
+            .by_instruction(&p)
+            .into_iter()
+            .find(|i| i.text.starts_with(text))
+            .unwrap()
+    };
+    let ld = at("ld_raw");
+    assert_eq!((ld.lines, ld.bytes), (groups as u64, 128 * groups as u64));
+    let add = at("atomic_iadd");
+    // visits 0..300: all of the first 256, then 256, 272 and 288
+    let sampled = sm5sim::sim_core::exec::ATOMIC_SAMPLES_EXACT + 3;
+    assert_eq!(add.sampled_atomic_words, 4 * sampled);
+    assert_eq!(add.sampled_atomic_lanes, 32 * sampled);
+    assert_eq!(out.to_words(), vec![8 * groups; 4]);
 }

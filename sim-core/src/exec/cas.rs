@@ -62,11 +62,53 @@ impl WordCounts {
     }
 }
 
+/// A value per word of a small buffer or TGSM region, indexed directly
+/// (memory profiles: the words an atomic touched, and the most attempts of
+/// a compare-exchange loop's lanes on each), emptied through the list of
+/// the words it used.
+#[derive(Debug, Clone, Default)]
+pub(super) struct WordTable {
+    values: Vec<u32>,
+    used: Vec<usize>,
+}
+
+impl WordTable {
+    /// The most words it indexes directly (256 KiB of them).
+    pub(super) const MAX_WORDS: usize = 1 << 16;
+
+    /// Room for words `0..n` (`n` ≤ [`WordTable::MAX_WORDS`]).
+    pub(super) fn reserve(&mut self, n: usize) {
+        if self.values.len() < n {
+            self.values.resize(n, 0);
+        }
+    }
+
+    /// Word `i`'s value becomes at least `v` (≥ 1), after `reserve`.
+    #[inline]
+    pub(super) fn raise(&mut self, i: usize, v: u32) {
+        let x = &mut self.values[i];
+        if *x == 0 {
+            self.used.push(i);
+        }
+        *x = (*x).max(v);
+    }
+
+    /// The values summed, and every word forgotten.
+    pub(super) fn take_sum(&mut self) -> u64 {
+        let mut sum = 0u64;
+        for &i in &self.used {
+            sum += u64::from(std::mem::take(&mut self.values[i]));
+        }
+        self.used.clear();
+        sum
+    }
+}
+
 /// The shortest period `p` (a power of two below the warp's width that
 /// divides it) with which a full warp's addresses repeat: lane `l + p`'s
 /// (`a`, `b`) are lane `l`'s for every lane. None for a partial warp, or
 /// where none repeats.
-fn address_period(warp: &Warp, (a, b): (&[u32], &[u32])) -> Option<usize> {
+pub(super) fn address_period(warp: &Warp, (a, b): (&[u32], &[u32])) -> Option<usize> {
     let n = a.len();
     if !warp.full || n < 2 {
         return None;
@@ -303,8 +345,15 @@ impl<'p> GroupExecutor<'p> {
         // (each lane's attempts, for the checker, which sees every attempt
         // as lockstep makes it; 1 where a lane's first one succeeds)
         let checking = self.check.is_some();
-        // (and for a memory profile, which counts each pass's words)
-        let track = checking || (profiling && self.prof_lines);
+        // (and for a memory profile's contention sample, which counts each
+        // pass's words)
+        let sampled = profiling
+            && self.prof_lines
+            && self
+                .prof
+                .as_deref_mut()
+                .is_some_and(|p| p.sample_atomic(cl.cas_pc));
+        let track = checking || sampled;
         let mut per_lane = std::mem::take(&mut self.sc.attempts);
         if track {
             per_lane.clear();
@@ -526,16 +575,30 @@ impl<'p> GroupExecutor<'p> {
         // a memory profile's words: lockstep's passes touch a word while
         // some lane on it is still trying, as many passes as its lanes'
         // most attempts
-        let mut word_passes = 0u64;
-        if profiling && self.prof_lines {
-            for l in lanes.clone().filter(|&l| active[l] != 0) {
-                if let Some(i) = ext.word_index(x[l], y[l], 0) {
-                    let c = counts.get(i);
-                    *c = (*c).max(per_lane[l]);
+        let (mut word_passes, mut lane_attempts) = (0u64, 0u64);
+        if sampled {
+            let n_words = (ext.size_bytes / 4) as usize;
+            if n_words <= WordTable::MAX_WORDS {
+                let table = &mut self.sc.word_table;
+                table.reserve(n_words);
+                for l in lanes.clone().filter(|&l| active[l] != 0) {
+                    if let Some(i) = ext.word_index(x[l], y[l], 0) {
+                        table.raise(i, per_lane[l]);
+                        lane_attempts += u64::from(per_lane[l]);
+                    }
                 }
+                word_passes = table.take_sum();
+            } else {
+                for l in lanes.clone().filter(|&l| active[l] != 0) {
+                    if let Some(i) = ext.word_index(x[l], y[l], 0) {
+                        let c = counts.get(i);
+                        *c = (*c).max(per_lane[l]);
+                        lane_attempts += u64::from(per_lane[l]);
+                    }
+                }
+                word_passes = counts.sum();
+                counts.clear();
             }
-            word_passes = counts.sum();
-            counts.clear();
         }
         self.sc.words = counts;
         self.sc.lanes = failed;
@@ -591,7 +654,8 @@ impl<'p> GroupExecutor<'p> {
         if self.prof.is_some() {
             self.profile_cas_loop(warp, cl, (n, most, took), attempts);
             if let Some(p) = self.prof.as_deref_mut() {
-                p.atomic_words_by_pc[cl.cas_pc] += word_passes;
+                p.sampled_atomic_words_by_pc[cl.cas_pc] += word_passes;
+                p.sampled_atomic_lanes_by_pc[cl.cas_pc] += lane_attempts;
             }
         }
         warp.pc = cl.end_pc + 1;

@@ -88,10 +88,13 @@ pub struct InstructionCounts {
     /// For `imm_atomic_cmp_exch`, the lanes' compare-exchanges that failed
     /// ([`Profile::failed_by_pc`]); else 0.
     pub failed: u64,
-    /// For an atomic, with memory profiling, the distinct words its
-    /// warp-instructions touched, summed ([`Profile::atomic_words_by_pc`]):
-    /// `lane_instructions / atomic_words` lanes met on a word.
-    pub atomic_words: u64,
+    /// For an atomic, with memory profiling, in its sampled
+    /// warp-instructions ([`Profile::sampled_atomic_words_by_pc`]): the
+    /// lanes on words in bounds, summed.
+    pub sampled_atomic_lanes: u64,
+    /// Likewise, the distinct words they touched, summed:
+    /// `sampled_atomic_lanes / sampled_atomic_words` lanes met on a word.
+    pub sampled_atomic_words: u64,
 }
 
 /// One HLSL line's counts in a [`Profile`] ([`Profile::by_line`]): the
@@ -161,11 +164,20 @@ pub struct Profile {
     /// a shader's compare-exchange loop.
     pub failed_by_pc: Vec<u64>,
     /// Per atomic on a buffer or TGSM (`atomic_*`, `imm_atomic_*`), with
-    /// memory profiling ([`GroupExecutor::set_memory_profiling`]): the
-    /// distinct words in bounds its active lanes touched, summed over its
-    /// warp-instructions; `lanes_by_pc[pc]` over this is its contention,
-    /// the lanes per word.
-    pub atomic_words_by_pc: Vec<u64>,
+    /// memory profiling ([`GroupExecutor::set_memory_profiling`]), over a
+    /// sample of its warp-instructions (each of an executor's first
+    /// [`ATOMIC_SAMPLES_EXACT`], then one in [`ATOMIC_SAMPLE_EVERY`]; a
+    /// compare-exchange loop run at once counts as lockstep's passes): the
+    /// distinct words in bounds its active lanes touched, summed. Counting
+    /// them costs about as much as a gathered atomic, hence the sample.
+    pub sampled_atomic_words_by_pc: Vec<u64>,
+    /// The active lanes on words in bounds of the same sample:
+    /// `sampled_atomic_lanes_by_pc[pc] / sampled_atomic_words_by_pc[pc]`
+    /// is the atomic's contention, the lanes per word.
+    pub sampled_atomic_lanes_by_pc: Vec<u64>,
+    /// Per atomic, its warp-instructions (or loops run at once) seen for
+    /// the sample.
+    pub atomic_visits_by_pc: Vec<u64>,
     /// Per resource the program accessed (UAV, SRV or TGSM region), its
     /// traffic, in the order first touched ([`Profile::by_resource`] adds
     /// the HLSL names).
@@ -204,7 +216,9 @@ impl Profile {
             bytes_by_pc: vec![0; prog.code.len()],
             lines_by_pc: vec![0; prog.code.len()],
             failed_by_pc: vec![0; prog.code.len()],
-            atomic_words_by_pc: vec![0; prog.code.len()],
+            sampled_atomic_words_by_pc: vec![0; prog.code.len()],
+            sampled_atomic_lanes_by_pc: vec![0; prog.code.len()],
+            atomic_visits_by_pc: vec![0; prog.code.len()],
             ..Self::default()
         }
     }
@@ -218,7 +232,15 @@ impl Profile {
             (&mut self.bytes_by_pc, &other.bytes_by_pc),
             (&mut self.lines_by_pc, &other.lines_by_pc),
             (&mut self.failed_by_pc, &other.failed_by_pc),
-            (&mut self.atomic_words_by_pc, &other.atomic_words_by_pc),
+            (
+                &mut self.sampled_atomic_words_by_pc,
+                &other.sampled_atomic_words_by_pc,
+            ),
+            (
+                &mut self.sampled_atomic_lanes_by_pc,
+                &other.sampled_atomic_lanes_by_pc,
+            ),
+            (&mut self.atomic_visits_by_pc, &other.atomic_visits_by_pc),
         ] {
             if mine.len() < theirs.len() {
                 mine.resize(theirs.len(), 0);
@@ -288,7 +310,16 @@ impl Profile {
                     bytes: self.bytes_by_pc.get(pc).copied().unwrap_or(0),
                     lines: self.lines_by_pc.get(pc).copied().unwrap_or(0),
                     failed: self.failed_by_pc.get(pc).copied().unwrap_or(0),
-                    atomic_words: self.atomic_words_by_pc.get(pc).copied().unwrap_or(0),
+                    sampled_atomic_lanes: self
+                        .sampled_atomic_lanes_by_pc
+                        .get(pc)
+                        .copied()
+                        .unwrap_or(0),
+                    sampled_atomic_words: self
+                        .sampled_atomic_words_by_pc
+                        .get(pc)
+                        .copied()
+                        .unwrap_or(0),
                 })
             })
             .collect()
@@ -429,6 +460,23 @@ impl Profile {
     }
 }
 
+/// Every warp-instruction of an atomic up to this many (per executor) is
+/// in the contention sample ([`Profile::sampled_atomic_words_by_pc`]).
+pub const ATOMIC_SAMPLES_EXACT: u64 = 256;
+
+/// Past [`ATOMIC_SAMPLES_EXACT`], one warp-instruction in this many is.
+pub const ATOMIC_SAMPLE_EVERY: u64 = 16;
+
+impl Profile {
+    /// Whether this visit of the atomic at `pc` is in the contention
+    /// sample (and count the visit).
+    pub(super) fn sample_atomic(&mut self, pc: usize) -> bool {
+        let v = self.atomic_visits_by_pc[pc];
+        self.atomic_visits_by_pc[pc] += 1;
+        v < ATOMIC_SAMPLES_EXACT || v.is_multiple_of(ATOMIC_SAMPLE_EVERY)
+    }
+}
+
 /// The distinct 64-byte lines (16 words) of the words `first + step·l + k`
 /// for lanes `l` in `0..n` and `k` in `k0..=k1` (`k1 − k0` ≤ 3: a lane's
 /// words lie in at most two lines, those of `k0` and `k1`, and the lines
@@ -482,10 +530,17 @@ impl<'p> GroupExecutor<'p> {
         // lines ascend with the lanes, so counting the changes counts them.
         if let (true, Some(&k0), Some(&k1)) = (warp.full, ks.iter().min(), ks.iter().max()) {
             let w = self.w;
-            if let Some((first, step)) =
-                sim_mem::addressing::affine_words(ext, &a[..w], &b[..w], k1)
-            {
-                let distinct = affine_lines(first, step, w, k0 as usize, k1 as usize);
+            // (or addresses that repeat every `p` lanes, `slot = i % p`:
+            // the lines of the first `p` lanes)
+            let n = match sim_mem::addressing::affine_words(ext, &a[..w], &b[..w], k1) {
+                Some(_) => Some(w),
+                None => super::cas::address_period(warp, (&a[..w], &b[..w])),
+            };
+            let line = n.and_then(|n| {
+                let (first, step) = sim_mem::addressing::affine_words(ext, &a[..n], &b[..n], k1)?;
+                Some(affine_lines(first, step, n, k0 as usize, k1 as usize))
+            });
+            if let Some(distinct) = line {
                 p.bytes_by_pc[pc] += 4 * (w * ks.len()) as u64;
                 p.lines_by_pc[pc] += distinct;
                 return;
@@ -539,20 +594,57 @@ impl<'p> GroupExecutor<'p> {
         let Some(p) = self.prof.as_deref_mut() else {
             return;
         };
-        let words = &mut self.sc.lines;
-        words.clear();
-        for l in (0..self.w).filter(|&l| warp.active[l] != 0) {
-            if let Some(i) = ext.word_index(a[l], b[l], 0) {
-                if words.last() != Some(&i) {
-                    words.push(i);
+        let pc = warp.pc - 1;
+        if !p.sample_atomic(pc) {
+            return;
+        }
+        let n_words = (ext.size_bytes / 4) as usize;
+        let mut lanes = 0u64;
+        let distinct = if n_words <= super::cas::WordTable::MAX_WORDS {
+            // a small buffer or region: a bit per word, counted over the
+            // span of words the lanes touched, then cleared
+            let bits = &mut self.sc.word_bits;
+            if bits.len() < n_words.div_ceil(64) {
+                bits.resize(n_words.div_ceil(64), 0);
+            }
+            let (mut lo, mut hi) = (usize::MAX, 0);
+            for l in 0..self.w {
+                if warp.active[l] != 0 {
+                    if let Some(i) = ext.word_index(a[l], b[l], 0) {
+                        lanes += 1;
+                        bits[i / 64] |= 1 << (i % 64);
+                        lo = lo.min(i / 64);
+                        hi = hi.max(i / 64);
+                    }
                 }
             }
-        }
-        if !words.is_sorted() {
-            words.sort_unstable();
-            words.dedup();
-        }
-        p.atomic_words_by_pc[warp.pc - 1] += words.len() as u64;
+            if lo > hi {
+                0
+            } else {
+                bits[lo..=hi]
+                    .iter_mut()
+                    .map(|b| u64::from(std::mem::take(b).count_ones()))
+                    .sum()
+            }
+        } else {
+            let words = &mut self.sc.lines;
+            words.clear();
+            for l in (0..self.w).filter(|&l| warp.active[l] != 0) {
+                if let Some(i) = ext.word_index(a[l], b[l], 0) {
+                    lanes += 1;
+                    if words.last() != Some(&i) {
+                        words.push(i);
+                    }
+                }
+            }
+            if !words.is_sorted() {
+                words.sort_unstable();
+                words.dedup();
+            }
+            words.len() as u64
+        };
+        p.sampled_atomic_words_by_pc[pc] += distinct;
+        p.sampled_atomic_lanes_by_pc[pc] += lanes;
     }
 
     /// Profiling: the branch at `pc` issued with `active` lanes, `taken`
