@@ -556,7 +556,9 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
     // (every dispatch's warps have the job's one width)
     let w = sum.warp_width().max(1) as f64;
     // per instruction (several pcs may share one instruction's dword)
-    let mut by_dword: HashMap<u32, (u64, u64, u64, u64, u64, (u64, u64))> = HashMap::new();
+    // lanes, warps, diverged, lines, failed, (sampled atomic lanes, words)
+    type Sums = (u64, u64, u64, u64, u64, (u64, u64));
+    let mut by_dword: HashMap<u32, Sums> = HashMap::new();
     for i in sum.by_instruction(program) {
         let e = by_dword.entry(i.dword).or_default();
         e.0 += i.lane_instructions;
