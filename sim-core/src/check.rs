@@ -141,14 +141,29 @@ pub enum FindingKind {
     /// A TGSM word read (plainly or by an atomic) before any thread of the
     /// group wrote it.
     UninitialisedRead,
-    /// A UAV or TGSM access outside its view or region (legal: reads 0,
-    /// writes dropped).
+    /// A UAV or SRV access outside its view where D3D defines the result
+    /// (legal: reads 0, writes dropped).
     OutOfBounds,
+    /// A TGSM access outside its `g#` declaration: a write (or atomic)
+    /// makes all of the group's shared memory undefined, a read returns an
+    /// undefined value (FS §22.4.13; `reference/sm5-compute-isa.md` §14).
+    TgsmOutOfBounds,
+    /// A structured UAV access to a structure in the view at a byte offset
+    /// past its stride: a write makes the whole UAV undefined, a read
+    /// returns undefined values (FS §22.4.13, §18.6.8.3).
+    StructureOutOfBounds,
+    /// A raw or structured byte address that is not a multiple of 4: the
+    /// memory's contents (write) or the value read are undefined (FS §7.13).
+    Misaligned,
+    /// `imm_atomic_alloc` and `imm_atomic_consume` on one UAV's hidden
+    /// counter in one dispatch (FS §22.17.17–18: a shader must not use
+    /// both on one UAV).
+    CounterIncrementAndDecrement,
 }
 
 impl FindingKind {
     /// Every kind, in report order.
-    pub const ALL: [FindingKind; 11] = [
+    pub const ALL: [FindingKind; 15] = [
         FindingKind::Raw,
         FindingKind::War,
         FindingKind::Waw,
@@ -160,6 +175,10 @@ impl FindingKind {
         FindingKind::DivergentBarrier,
         FindingKind::UninitialisedRead,
         FindingKind::OutOfBounds,
+        FindingKind::TgsmOutOfBounds,
+        FindingKind::StructureOutOfBounds,
+        FindingKind::Misaligned,
+        FindingKind::CounterIncrementAndDecrement,
     ];
 
     /// The kind's name as reports and `tests/races/MANIFEST.toml` spell it
@@ -177,6 +196,10 @@ impl FindingKind {
             FindingKind::DivergentBarrier => "divergent-barrier",
             FindingKind::UninitialisedRead => "uninitialised-read",
             FindingKind::OutOfBounds => "out-of-bounds",
+            FindingKind::TgsmOutOfBounds => "tgsm-out-of-bounds",
+            FindingKind::StructureOutOfBounds => "structure-out-of-bounds",
+            FindingKind::Misaligned => "misaligned-address",
+            FindingKind::CounterIncrementAndDecrement => "counter-increment-and-decrement",
         }
     }
 
@@ -202,7 +225,11 @@ impl FindingKind {
             FindingKind::CrossGroupVisibility => "cross-group access without the globallycoherent + sync_uglobal + atomic protocol",
             FindingKind::DivergentBarrier => "barrier not reached by every thread of the group",
             FindingKind::UninitialisedRead => "groupshared word read before any thread of the group wrote it",
-            FindingKind::OutOfBounds => "access outside the view or region (reads 0, writes dropped)",
+            FindingKind::OutOfBounds => "access outside the view (reads 0, writes dropped)",
+            FindingKind::TgsmOutOfBounds => "groupshared access outside its declaration: a write makes all of the group's shared memory undefined, a read is undefined (FS §22.4.13)",
+            FindingKind::StructureOutOfBounds => "structured access past the structure's stride: a write makes the whole UAV undefined, a read is undefined (FS §22.4.13)",
+            FindingKind::Misaligned => "byte address not a multiple of 4: the memory (write) or the value read is undefined (FS §7.13)",
+            FindingKind::CounterIncrementAndDecrement => "the UAV's hidden counter is both incremented (imm_atomic_alloc) and decremented (imm_atomic_consume) in one dispatch (FS §22.17.17-18)",
         }
     }
 }
@@ -342,6 +369,8 @@ pub(crate) enum Space {
     Tgsm(u32),
     /// buffer UAV u#
     Uav(u32),
+    /// buffer SRV t# (checked for bounds only: nothing writes an SRV)
+    Srv(u32),
 }
 
 impl Space {
@@ -349,6 +378,7 @@ impl Space {
         match self {
             Space::Tgsm(g) => g,
             Space::Uav(u) => 0x8000_0000 | u,
+            Space::Srv(t) => 0x4000_0000 | t,
         }
     }
 }
@@ -619,6 +649,8 @@ struct UavInfo {
     kind: ViewKind,
     /// bytes per word of the shadow: 4, or a typed element's size
     unit: u64,
+    /// the view's size in bytes
+    size_bytes: u64,
 }
 
 /// The concurrency checker of one program: attach it to a
@@ -641,6 +673,10 @@ pub struct Checker {
     dispatches: usize,
     groups: [u32; 3],
     uavs: Vec<Option<UavInfo>>,
+    /// the bound buffer SRVs (bounds only)
+    srvs: Vec<Option<UavInfo>>,
+    /// per UAV slot, this dispatch's first counter increment and decrement
+    counters: Vec<(u32, Option<Side>, Option<Side>)>,
     xg: Vec<XShadow>,
 
     // -- per group
@@ -732,6 +768,10 @@ impl Checker {
                 );
                 if uav && b.bind_count == 1 {
                     names.insert(format!("u{}", b.bind_point), b.name.clone());
+                }
+                let srv = matches!(b.input_type, T::Structured | T::ByteAddress | T::TBuffer);
+                if srv && b.bind_count == 1 {
+                    names.insert(format!("t{}", b.bind_point), b.name.clone());
                 }
             }
         }
@@ -834,9 +874,22 @@ impl Checker {
                         ViewKind::Typed { format } => format.size_bytes() as u64,
                         _ => 4,
                     },
+                    size_bytes: v.size_bytes(),
                 })
             })
             .collect();
+        self.srvs = bindings
+            .srvs
+            .iter()
+            .map(|v| {
+                v.map(|v| UavInfo {
+                    kind: v.kind(),
+                    unit: 4,
+                    size_bytes: v.size_bytes(),
+                })
+            })
+            .collect();
+        self.counters.clear();
         // texture UAVs are shadowed per texel (their words are elements of
         // the texture's storage, `TextureView::uav_element`)
         for (slot, t) in bindings.uav_textures.iter().enumerate() {
@@ -847,6 +900,7 @@ impl Checker {
                 self.uavs[slot] = Some(UavInfo {
                     kind: ViewKind::Typed { format: t.format() },
                     unit: t.format().size_bytes() as u64,
+                    size_bytes: 0,
                 });
             }
         }
@@ -855,6 +909,19 @@ impl Checker {
 
     /// End the dispatch begun by [`Checker::begin_dispatch`].
     pub fn end_dispatch(&mut self) {
+        for (slot, inc, dec) in std::mem::take(&mut self.counters) {
+            if let (Some(a), Some(b)) = (inc, dec) {
+                self.report(Hit {
+                    kind: FindingKind::CounterIncrementAndDecrement,
+                    space: Some(Space::Uav(slot)),
+                    word: None,
+                    byte_offset: None,
+                    a,
+                    b: Some(b),
+                    benign: false,
+                });
+            }
+        }
         self.xg = Vec::new();
         self.dispatches += 1;
     }
@@ -914,11 +981,45 @@ impl Checker {
         addr: (u32, u32, u32),
         value: u32,
     ) {
+        if self.opts.bounds && self.misaligned(space, addr) {
+            let byte = self.byte_address(space, addr);
+            self.report(Hit {
+                kind: FindingKind::Misaligned,
+                space: Some(space),
+                word: None,
+                byte_offset: byte,
+                a: self.side(thread, pc, op, value),
+                b: None,
+                benign: false,
+            });
+        }
+        // a structure's byte offset past its stride is undefined wherever
+        // the flat address lands (the executor writes a dword still inside
+        // the view, as DXVK and vkd3d do)
+        let past_stride = self.opts.bounds && self.past_stride(space, addr);
+        if past_stride {
+            let byte = self.byte_address(space, addr);
+            self.report(Hit {
+                kind: match space {
+                    Space::Tgsm(_) => FindingKind::TgsmOutOfBounds,
+                    _ => FindingKind::StructureOutOfBounds,
+                },
+                space: Some(space),
+                word: None,
+                byte_offset: byte,
+                a: self.side(thread, pc, op, value),
+                b: None,
+                benign: false,
+            });
+        }
         let Some(word) = word else {
-            if self.opts.bounds {
+            if self.opts.bounds && !past_stride {
                 let byte = self.byte_address(space, addr);
                 self.report(Hit {
-                    kind: FindingKind::OutOfBounds,
+                    kind: match space {
+                        Space::Tgsm(_) => FindingKind::TgsmOutOfBounds,
+                        _ => FindingKind::OutOfBounds,
+                    },
                     space: Some(space),
                     word: None,
                     byte_offset: byte,
@@ -944,6 +1045,96 @@ impl Checker {
         match space {
             Space::Tgsm(_) => self.tgsm_access(space, word, op, acc),
             Space::Uav(slot) => self.uav_access(slot, word as u32, op, acc, ts),
+            Space::Srv(_) => {}
+        }
+    }
+
+    /// Whether a structured access at `addr` = (structure index, byte
+    /// offset, dword k) of `space` reads or writes a dword past the
+    /// structure's stride, in a structure inside the view or region
+    /// (`reference/sm5-compute-isa.md` §14: the UAV, or all TGSM,
+    /// undefined; FS §22.4.13).
+    fn past_stride(&self, space: Space, (a, b, k): (u32, u32, u32)) -> bool {
+        let (stride, size) = match space {
+            Space::Tgsm(g) => match self.regions.get(g as usize).copied().flatten() {
+                Some(r) => (r.stride, u64::from(r.size_bytes)),
+                None => return false,
+            },
+            Space::Uav(u) | Space::Srv(u) => {
+                let infos = if matches!(space, Space::Uav(_)) {
+                    &self.uavs
+                } else {
+                    &self.srvs
+                };
+                match infos.get(u as usize).copied().flatten() {
+                    Some(UavInfo {
+                        kind: ViewKind::Structured { stride },
+                        size_bytes,
+                        ..
+                    }) => (stride, size_bytes),
+                    _ => return false,
+                }
+            }
+        };
+        stride > 0
+            && (a as u64) < size / u64::from(stride)
+            && u64::from(b & !3) + 4 * u64::from(k) + 4 > u64::from(stride)
+    }
+
+    /// Whether the byte address of an access (raw: `a`; structured: the
+    /// structure byte offset `b`) is not a multiple of 4 (FS §7.13).
+    fn misaligned(&self, space: Space, (a, b, _): (u32, u32, u32)) -> bool {
+        let stride = match space {
+            Space::Tgsm(g) => match self.regions.get(g as usize).copied().flatten() {
+                Some(r) => r.stride,
+                None => return false,
+            },
+            Space::Uav(u) | Space::Srv(u) => {
+                let infos = if matches!(space, Space::Uav(_)) {
+                    &self.uavs
+                } else {
+                    &self.srvs
+                };
+                match infos.get(u as usize).copied().flatten().map(|i| i.kind) {
+                    Some(ViewKind::Raw) => 0,
+                    Some(ViewKind::Structured { stride }) => stride,
+                    _ => return false,
+                }
+            }
+        };
+        if stride == 0 {
+            a & 3 != 0
+        } else {
+            b & 3 != 0
+        }
+    }
+
+    /// `imm_atomic_alloc` (`alloc`) or `imm_atomic_consume` at `pc` on the
+    /// counter of UAV `slot`, by the active lanes of a warp: noted for
+    /// [`FindingKind::CounterIncrementAndDecrement`] at the dispatch's end.
+    pub(crate) fn counter_use(
+        &mut self,
+        pc: u32,
+        slot: u32,
+        alloc: bool,
+        active: &[u32],
+        flat: &[u32],
+    ) {
+        let Some(l) = active.iter().position(|&a| a != 0) else {
+            return;
+        };
+        let side = self.side(flat[l], pc, MemOp::Atomic { cas: false }, 0);
+        let i = match self.counters.iter().position(|c| c.0 == slot) {
+            Some(i) => i,
+            None => {
+                self.counters.push((slot, None, None));
+                self.counters.len() - 1
+            }
+        };
+        let c = &mut self.counters[i];
+        let at = if alloc { &mut c.1 } else { &mut c.2 };
+        if at.is_none() {
+            *at = Some(side);
         }
     }
 
@@ -1343,6 +1534,7 @@ impl Checker {
                 let info = self.uavs.get(u as usize).copied().flatten()?;
                 Some(word as u64 * info.unit)
             }
+            Space::Srv(_) => Some(word as u64 * 4),
         }
     }
 
@@ -1351,6 +1543,11 @@ impl Checker {
         let stride = match space {
             Space::Tgsm(g) => self.regions.get(g as usize).copied().flatten()?.stride,
             Space::Uav(u) => match self.uavs.get(u as usize).copied().flatten()?.kind {
+                ViewKind::Raw => 0,
+                ViewKind::Structured { stride } => stride,
+                ViewKind::Typed { format } => return Some(a as u64 * format.size_bytes() as u64),
+            },
+            Space::Srv(t) => match self.srvs.get(t as usize).copied().flatten()?.kind {
                 ViewKind::Raw => 0,
                 ViewKind::Structured { stride } => stride,
                 ViewKind::Typed { format } => return Some(a as u64 * format.size_bytes() as u64),
@@ -1416,6 +1613,7 @@ impl Checker {
         let resource = h.space.map(|s| match s {
             Space::Tgsm(g) => format!("g{g}"),
             Space::Uav(u) => format!("u{u}"),
+            Space::Srv(t) => format!("t{t}"),
         });
         let byte_offset = match (h.space, h.word) {
             (Some(space), Some(word)) => self.byte_offset(space, word),

@@ -1742,6 +1742,7 @@ impl<'p> GroupExecutor<'p> {
                     let counter = b.uav(uav).map(|v| v.buffer().counter());
                     if let Some(ck) = self.check.as_deref_mut() {
                         ck.counter(&warp.active, &warp.flat);
+                        ck.counter_use(warp.pc as u32 - 1, uav, alloc, &warp.active, &warp.flat);
                     }
                     for l in 0..w {
                         if warp.active[l] == 0 {

@@ -170,7 +170,9 @@ fn every_seeded_bug_is_reported_and_no_correct_twin_is() {
 }
 
 /// The eight workloads, as their job files describe them, at warp widths
-/// 32 and the group size: no finding.
+/// 32 and the group size: no finding but one, which is legal and meant:
+/// reduce's padding threads (past the million values) read `values` past
+/// its end, which reads 0, and mask the value with their bounds test.
 #[test]
 fn the_workloads_are_clean() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
@@ -197,7 +199,15 @@ fn the_workloads_are_clean() {
                 report.steps.iter().all(|s| s.passed()),
                 "{name}: an expectation failed under checking"
             );
-            if !report.findings.is_empty() {
+            let expected = |f: &Finding| {
+                name == "reduce"
+                    && f.kind.name() == "out-of-bounds"
+                    && f.resource.as_deref() == Some("t0")
+                    && f.byte_offset == Some(4_000_000)
+            };
+            if report.findings.len() != usize::from(name == "reduce")
+                || !report.findings.iter().all(expected)
+            {
                 failures.push(format!(
                     "{name} (warp width {warp_width}):\n{}",
                     describe(&report.findings)
@@ -472,4 +482,155 @@ ret
         at_once.contains("imm_atomic_cmp_exch") && at_once.contains("store_raw"),
         "{at_once}"
     );
+}
+
+/// Run an assembled listing under the checker with `bindings`.
+fn check_bound(text: &str, bindings: &Bindings<'_>, groups: [u32; 3]) -> Vec<Finding> {
+    let decoded = sm5sim::sim_core::asm::assemble(text).unwrap();
+    let program = Program::from_decoded(decoded, None).unwrap();
+    let mut checker = Checker::new(&program, CheckOptions::default());
+    checker.set_listing(text);
+    let mode = Mode::Checked(&mut checker);
+    dispatch_with(
+        &program,
+        bindings,
+        groups,
+        &DispatchOptions::default(),
+        mode,
+    )
+    .unwrap();
+    checker.into_findings()
+}
+
+/// Undefined behaviour is an error citing its FS section (issue 32): a TGSM
+/// write outside its declaration, a misaligned raw address, a structure's
+/// byte offset past its stride; an SRV read past its view is a legal
+/// warning naming the SRV.
+#[test]
+fn undefined_accesses_are_errors_and_srv_reads_past_the_view_warnings() {
+    // g0 holds 4 words; thread 4's store lands past it
+    let tgsm = "cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 1
+dcl_tgsm_raw g0, 16
+dcl_thread_group 5, 1, 1
+ishl r0.x, vThreadIDInGroupFlattened.x, l(2)
+store_raw g0.x, r0.x, l(1)
+ret
+";
+    let f = check_listing(tgsm, &[4], [1, 1, 1]);
+    assert_eq!(f.len(), 1, "{}", describe(&f));
+    assert_eq!(f[0].kind.name(), "tgsm-out-of-bounds");
+    assert_eq!(f[0].severity(), Severity::Error);
+    assert_eq!(f[0].resource.as_deref(), Some("g0"));
+    assert_eq!(f[0].first.thread.index, 4);
+    assert!(f[0].to_string().contains("FS §22.4.13"), "{}", f[0]);
+
+    // byte address 2: misaligned, though in bounds
+    let misaligned = "cs_5_0
+dcl_uav_raw u0
+dcl_temps 1
+dcl_thread_group 1, 1, 1
+store_raw u0.x, l(2), l(7)
+ret
+";
+    let f = check_listing(misaligned, &[4], [1, 1, 1]);
+    assert_eq!(f.len(), 1, "{}", describe(&f));
+    assert_eq!(f[0].kind.name(), "misaligned-address");
+    assert_eq!(f[0].severity(), Severity::Error);
+    assert_eq!(f[0].byte_offset, Some(0));
+    assert!(f[0].to_string().contains("FS §7.13"), "{}", f[0]);
+
+    // structures of 8 bytes, 4 of them: byte offset 8 of structure 1 is
+    // past the stride (undefined: the executor writes the dword at its
+    // flat address, 16, as DXVK does); structure 9 is past the view
+    // (dropped)
+    let structured = "cs_5_0
+dcl_uav_structured u0, 8
+dcl_temps 1
+dcl_thread_group 1, 1, 1
+store_structured u0.x, l(1), l(8), l(5)
+store_structured u0.x, l(9), l(0), l(5)
+ret
+";
+    let buf = Buffer::zeroed(32).unwrap();
+    let b = Bindings {
+        uavs: vec![Some(BufferView::structured(&buf, 8).unwrap())],
+        ..Default::default()
+    };
+    let f = check_bound(structured, &b, [1, 1, 1]);
+    let kinds: Vec<&str> = f.iter().map(|f| f.kind.name()).collect();
+    assert_eq!(
+        kinds,
+        ["structure-out-of-bounds", "out-of-bounds"],
+        "{}",
+        describe(&f)
+    );
+    assert_eq!(f[0].severity(), Severity::Error);
+    assert_eq!(f[1].severity(), Severity::Warning);
+    assert_eq!(buf.to_words(), vec![0, 0, 0, 0, 5, 0, 0, 0]);
+
+    // an SRV of 2 words read at words 0..4
+    let srv = "cs_5_0
+dcl_resource_raw t0
+dcl_uav_raw u0
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 1
+dcl_thread_group 4, 1, 1
+ishl r0.x, vThreadIDInGroupFlattened.x, l(2)
+ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r0.y, r0.x, t0.xxxx
+store_raw u0.x, r0.x, r0.y
+ret
+";
+    let values = Buffer::from_words(&[7, 8]);
+    let out = Buffer::zeroed(16).unwrap();
+    let b = Bindings {
+        srvs: vec![Some(BufferView::raw(&values))],
+        uavs: vec![Some(BufferView::raw(&out))],
+        ..Default::default()
+    };
+    let f = check_bound(srv, &b, [1, 1, 1]);
+    assert_eq!(f.len(), 1, "{}", describe(&f));
+    assert_eq!(f[0].kind.name(), "out-of-bounds");
+    assert_eq!(f[0].severity(), Severity::Warning);
+    assert_eq!(f[0].resource.as_deref(), Some("t0"));
+    assert_eq!((f[0].byte_offset, f[0].count), (Some(8), 2));
+    assert_eq!(out.to_words(), vec![7, 8, 0, 0]);
+}
+
+/// `imm_atomic_alloc` and `imm_atomic_consume` on one UAV's counter in one
+/// dispatch: an error naming both instructions (FS §22.17.17–18); either
+/// alone is clean.
+#[test]
+fn incrementing_and_decrementing_one_counter_is_an_error() {
+    let both = "cs_5_0
+dcl_uav_structured u0, 4
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 1
+dcl_thread_group 2, 1, 1
+if_z vThreadIDInGroupFlattened.x
+  imm_atomic_alloc r0.x, u0
+else
+  imm_atomic_consume r0.x, u0
+endif
+ret
+";
+    let buf = Buffer::zeroed(16).unwrap();
+    let b = Bindings {
+        uavs: vec![Some(BufferView::structured(&buf, 4).unwrap())],
+        ..Default::default()
+    };
+    let f = check_bound(both, &b, [1, 1, 1]);
+    assert_eq!(f.len(), 1, "{}", describe(&f));
+    assert_eq!(f[0].kind.name(), "counter-increment-and-decrement");
+    assert_eq!(f[0].severity(), Severity::Error);
+    assert_eq!(f[0].first.site.text, "imm_atomic_alloc r0.x, u0");
+    assert_eq!(
+        f[0].second.as_ref().map(|s| s.site.text.as_str()),
+        Some("imm_atomic_consume r0.x, u0")
+    );
+    let alloc_only = both.replace("imm_atomic_consume", "imm_atomic_alloc");
+    let f = check_bound(&alloc_only, &b, [1, 1, 1]);
+    assert!(f.is_empty(), "{}", describe(&f));
 }

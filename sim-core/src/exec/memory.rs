@@ -72,6 +72,7 @@ impl<'p> GroupExecutor<'p> {
         let space = match (res, view) {
             (Res::Tgsm(g), _) => Space::Tgsm(g),
             (Res::Uav(u), Some(_)) => Space::Uav(u),
+            (Res::Srv(t), Some(_)) => Space::Srv(t),
             _ => return,
         };
         for l in 0..w {
