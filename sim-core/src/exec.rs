@@ -164,7 +164,7 @@ enum Exit {
 /// One warp's state.
 #[derive(Debug, Clone)]
 struct Warp {
-    regs: Vec<u32>,
+    regs: AlignedWords,
     xregs: Vec<u32>,
     /// vThreadIDInGroup per component, and flattened, per lane
     tig: [Vec<u32>; 3],
@@ -377,8 +377,8 @@ pub struct GroupExecutor<'p> {
     /// made with a lane order ([`GroupExecutor::with_lane_order`]): never
     /// parked ([`GroupExecutor::recycle`])
     lane_ordered: bool,
-    /// no batch has started, or the last one ran to its end (false after
-    /// the watchdog stopped one mid-way)
+    /// no batch has been stopped mid-way by the watchdog (false after one
+    /// was: the executor is then never parked)
     settled: bool,
 }
 
@@ -576,7 +576,7 @@ impl<'p> GroupExecutor<'p> {
                     count: std::cell::Cell::new(None),
                     regs: {
                         // the register file, then the rows `arena` places
-                        let mut a = vec![0; arena.len];
+                        let mut a = AlignedWords::zeroed(arena.len);
                         a[arena.imm..arena.scratch].copy_from_slice(&fast_imm);
                         for (k, r) in tig.iter().enumerate() {
                             let at = arena.sys + (3 + k) * w;
@@ -785,8 +785,11 @@ impl<'p> GroupExecutor<'p> {
         let mut warps = std::mem::take(&mut self.warps);
         let outcome = self.run_rounds(&mut warps, bindings, watchdog);
         self.warps = warps;
+        if outcome.is_err() {
+            // stopped mid-group: never parked ([`GroupExecutor::recycle`])
+            self.settled = false;
+        }
         outcome?;
-        self.settled = true;
         if watchdog.budgeted() {
             // hand in the count since the last look
             let pending = self.interval - self.until_check;
@@ -949,7 +952,9 @@ impl<'p> GroupExecutor<'p> {
         self.interleave = false;
         self.until_check = self.interval;
         self.check = checker;
-        self.settled = outcome.is_ok();
+        if outcome.is_err() {
+            self.settled = false;
+        }
         outcome
     }
 
@@ -957,7 +962,6 @@ impl<'p> GroupExecutor<'p> {
     /// `pack`, consecutive along x) from `first`.
     fn start_batch(&mut self, first: [u32; 3], count: u32) {
         self.first = first;
-        self.settled = false;
         // Empty slices are skipped: glibc's AVX-512 memset clears a short
         // tail with a masked store, and on the dangling pointer of an empty
         // Vec that store takes a microcode assist (perf: ~12% of
@@ -1829,7 +1833,7 @@ impl Warp {
 
     fn empty() -> Self {
         Warp {
-            regs: Vec::new(),
+            regs: AlignedWords::default(),
             xregs: Vec::new(),
             tig: [Vec::new(), Vec::new(), Vec::new()],
             flat: Vec::new(),

@@ -1910,3 +1910,19 @@ fn cas_loops_on_words_that_repeat_every_few_lanes_run_as_chains() {
     }
     assert_eq!(checked, 15);
 }
+
+/// A warp's register arena starts on a 64-byte line (a row of 16 words is
+/// then one line), whatever the allocator returns, and so does its clone.
+#[test]
+fn register_arenas_start_on_a_cache_line() {
+    for len in [1, 15, 16, 100, 4096, 15872, 40000] {
+        let mut a = AlignedWords::zeroed(len);
+        assert_eq!(a.as_ptr().addr() % 64, 0, "{len} words");
+        assert_eq!(a.len(), len);
+        assert!(a.iter().all(|&w| w == 0));
+        a[len - 1] = 7;
+        let c = a.clone();
+        assert_eq!(c.as_ptr().addr() % 64, 0);
+        assert_eq!(&c[..], &a[..]);
+    }
+}
