@@ -180,9 +180,10 @@ struct Warp {
     /// group width: `batch·width + vThreadIDInGroup.x`
     x_offset: Vec<u32>,
     /// lanes that exist (the last warp may be partial)
-    exists: Vec<u32>,
-    alive: Vec<u32>,
-    active: Vec<u32>,
+    exists: AlignedWords,
+    alive: AlignedWords,
+    /// (on a cache line, as the rows: the row kernels blend under it)
+    active: AlignedWords,
     frames: Vec<Frame>,
     /// four masks of W words per frame
     masks: Vec<u32>,
@@ -544,7 +545,7 @@ impl<'p> GroupExecutor<'p> {
                 let mut tig = [vec![0; w], vec![0; w], vec![0; w]];
                 let mut flat = vec![0; w];
                 let mut batch = vec![0; w];
-                let mut exists = vec![0; w];
+                let mut exists = AlignedWords::zeroed(w);
                 for l in 0..w {
                     let s = wi * w + l;
                     if s < n {
@@ -1841,9 +1842,9 @@ impl Warp {
             gid: [Vec::new(), Vec::new(), Vec::new()],
             batch: Vec::new(),
             x_offset: Vec::new(),
-            exists: Vec::new(),
-            alive: Vec::new(),
-            active: Vec::new(),
+            exists: AlignedWords::default(),
+            alive: AlignedWords::default(),
+            active: AlignedWords::default(),
             frames: Vec::new(),
             masks: Vec::new(),
             pc: 0,

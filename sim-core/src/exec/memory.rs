@@ -425,12 +425,44 @@ impl<'p> GroupExecutor<'p> {
                         }
                     });
                 } else {
-                    for l in 0..w {
-                        if active[l] == 0 {
-                            continue;
-                        }
-                        for k in 0..count as usize {
-                            view.store(view.word_index(sa[l], sb[l], k as u32), sv[k * w + l]);
+                    // a packed warp's groups, each on its own line (a 2-D
+                    // group's rows), group after group; else lane by lane
+                    let n = match self.pack {
+                        1 => w,
+                        _ => self.prog.threads_per_group() as usize,
+                    };
+                    let words = view.buffer().words();
+                    for seg in (0..w).step_by(n.max(1)) {
+                        let r = seg..(seg + n).min(w);
+                        let line = ext.filter(|_| {
+                            full && n < w && self.fast_paths.contains(FastPaths::MEMORY_LINES)
+                        });
+                        let line = line.and_then(|e| {
+                            let (a, b) = (&sa[r.clone()], &sb[r.clone()]);
+                            sim_mem::affine_words_2d(e, a, b, count as u32 - 1, row)
+                        });
+                        match line {
+                            Some((first, step, row_step)) => Line {
+                                first,
+                                step,
+                                row_step,
+                                p: row,
+                                lanes: r,
+                            }
+                            .each(|l, word| {
+                                for k in 0..count as usize {
+                                    words[word + k]
+                                        .store(sv[k * w + l], sim_mem::sync::Ordering::Relaxed);
+                                }
+                            }),
+                            None => {
+                                for l in r.filter(|&l| active[l] != 0) {
+                                    for k in 0..count as usize {
+                                        let i = view.word_index(sa[l], sb[l], k as u32);
+                                        view.store(i, sv[k * w + l]);
+                                    }
+                                }
+                            }
                         }
                     }
                 }

@@ -103,6 +103,22 @@ impl std::ops::Deref for AlignedWords {
     }
 }
 
+impl<'a> IntoIterator for &'a AlignedWords {
+    type Item = &'a u32;
+    type IntoIter = std::slice::Iter<'a, u32>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut AlignedWords {
+    type Item = &'a mut u32;
+    type IntoIter = std::slice::IterMut<'a, u32>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter_mut()
+    }
+}
+
 impl std::ops::DerefMut for AlignedWords {
     #[inline(always)]
     fn deref_mut(&mut self) -> &mut [u32] {
