@@ -1665,6 +1665,7 @@ impl<'p> GroupExecutor<'p> {
                     if self.prof.is_some() {
                         let bytes = typed_bytes(view);
                         self.profile_mem(warp, res, bytes, false, false);
+                        self.profile_typed_lines(warp, view, &sa);
                     }
                     for l in 0..w {
                         if warp.active[l] == 0 {
@@ -1693,8 +1694,9 @@ impl<'p> GroupExecutor<'p> {
                         self.check_mem(warp, res, view, MemOp::Write, &sa, None, &[0], Some(&sv));
                     }
                     if self.prof.is_some() {
-                        let bytes = typed_bytes(Self::view(b, res));
-                        self.profile_mem(warp, res, bytes, true, false);
+                        let view = Self::view(b, res);
+                        self.profile_mem(warp, res, typed_bytes(view), true, false);
+                        self.profile_typed_lines(warp, view, &sa);
                     }
                     if let Some(view) = Self::view(b, res) {
                         for l in 0..w {

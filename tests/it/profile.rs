@@ -877,3 +877,56 @@ ret
     assert_eq!(add.sampled_atomic_lanes, 32 * sampled);
     assert_eq!(out.to_words(), vec![8 * groups; 4]);
 }
+
+/// Typed buffer loads and stores count their bytes and 64-byte lines too:
+/// 32 lanes loading consecutive R32_UINT elements touch 2 lines (128
+/// bytes); storing R32G32B32A32 elements 4 apart (64 bytes apart), 32.
+#[test]
+fn typed_buffer_accesses_count_bytes_and_lines() {
+    let p = program(
+        "
+cs_5_0
+dcl_uav_typed_buffer (uint,uint,uint,uint) u0
+dcl_uav_typed_buffer (uint,uint,uint,uint) u1
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 2
+dcl_thread_group 32, 1, 1
+ld_uav_typed r0.x, vThreadIDInGroupFlattened.xxxx, u0.xxxx
+ishl r1.x, vThreadIDInGroupFlattened.x, l(2)
+store_uav_typed u1.xyzw, r1.xxxx, r0.xxxx
+ret
+",
+    );
+    let a = Buffer::zeroed(4 * 32).unwrap();
+    let c = Buffer::zeroed(16 * 128).unwrap();
+    let b = Bindings {
+        uavs: vec![
+            Some(BufferView::typed(&a, sm5sim::sim_mem::Format::R32_UINT)),
+            Some(BufferView::typed(
+                &c,
+                sm5sim::sim_mem::Format::R32G32B32A32_UINT,
+            )),
+        ],
+        ..Default::default()
+    };
+    let options = DispatchOptions {
+        threads: 1,
+        warp_width: 32,
+        profile: true,
+        profile_memory: true,
+        ..Default::default()
+    };
+    let d = dispatch_with(&p, &b, [1, 1, 1], &options, options.mode()).unwrap();
+    let prof = d.profile.unwrap();
+    let at = |text: &str| {
+        prof.exec
+            .by_instruction(&p)
+            .into_iter()
+            .find(|i| i.text.starts_with(text))
+            .unwrap()
+    };
+    let ld = at("ld_uav_typed");
+    assert_eq!((ld.bytes, ld.lines), (128, 2));
+    let st = at("store_uav_typed");
+    assert_eq!((st.bytes, st.lines), (32 * 16, 32));
+}

@@ -578,6 +578,55 @@ impl<'p> GroupExecutor<'p> {
         p.lines_by_pc[pc] += lines.len() as u64;
     }
 
+    /// Profiling with memory: a typed buffer load or store (`ld_uav_typed`,
+    /// `store_uav_typed`) of the active lanes at elements `idx` of `view`:
+    /// its bytes in bounds and the distinct 64-byte lines they lie on.
+    #[cold]
+    pub(super) fn profile_typed_lines(
+        &mut self,
+        warp: &Warp,
+        view: Option<BufferView<'_>>,
+        idx: &[u32],
+    ) {
+        let (Some(view), true) = (view, self.prof_lines) else {
+            return;
+        };
+        let Some(p) = self.prof.as_deref_mut() else {
+            return;
+        };
+        let size = super::memory::typed_bytes(Some(view));
+        let count = u64::from(view.bufinfo());
+        let lines = &mut self.sc.lines;
+        lines.clear();
+        let (mut bytes, mut ascending) = (0u64, true);
+        for l in (0..self.w).filter(|&l| warp.active[l] != 0) {
+            let i = u64::from(idx[l]);
+            if i >= count {
+                continue;
+            }
+            bytes += size;
+            let (first, last) = (i * size / 64, (i * size + size - 1) / 64);
+            for line in first..=last {
+                let line = line as usize;
+                match lines.last() {
+                    Some(&x) if x == line => {}
+                    Some(&x) => {
+                        ascending &= x < line;
+                        lines.push(line);
+                    }
+                    None => lines.push(line),
+                }
+            }
+        }
+        if !ascending {
+            lines.sort_unstable();
+            lines.dedup();
+        }
+        let pc = warp.pc - 1;
+        p.bytes_by_pc[pc] += bytes;
+        p.lines_by_pc[pc] += lines.len() as u64;
+    }
+
     /// Profiling with memory: the distinct words in bounds of extent `ext`
     /// that an atomic's active lanes touch at (`a`, `b`) (dword 0).
     #[cold]
