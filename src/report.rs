@@ -166,6 +166,7 @@ pub(super) fn check_json(
             "dword": a.site.dword,
             "hlsl": a.site.hlsl,
             "line": a.site.line,
+            "listing": a.site.listing,
             "instruction": a.site.text,
             "op": a.op.name(),
             "value": a.value,

@@ -285,6 +285,9 @@ pub struct Site {
     pub text: String,
     /// Its 1-based line in the listing given to [`Checker::set_listing`], if found there.
     pub line: Option<u32>,
+    /// Which listing `line` is a line of ([`Checker::set_listing_name`]:
+    /// `sm5sim disasm`, or the `.asm` file's name), when named.
+    pub listing: Option<String>,
     /// The HLSL file and line it comes from (`mandelbrot.hlsl:15`), when the
     /// program carries fxc's debug information ([`Program::source_map`]).
     pub hlsl: Option<String>,
@@ -675,6 +678,8 @@ pub struct Checker {
     uavs: Vec<Option<UavInfo>>,
     /// the bound buffer SRVs (bounds only)
     srvs: Vec<Option<UavInfo>>,
+    /// the name of the listing the sites' lines are of
+    listing_name: Option<String>,
     /// per UAV slot, this dispatch's first counter increment and decrement
     counters: Vec<(u32, Option<Side>, Option<Side>)>,
     xg: Vec<XShadow>,
@@ -785,6 +790,13 @@ impl Checker {
             names,
             ..Default::default()
         }
+    }
+
+    /// Name the listing given to [`Checker::set_listing`] (`sm5sim disasm`
+    /// for the listing the disassembler prints, or the `.asm` file's name):
+    /// reports then say `line 43 of sm5sim disasm`.
+    pub fn set_listing_name(&mut self, name: &str) {
+        self.listing_name = Some(name.to_string());
     }
 
     /// Map instructions to the lines of `listing`, an fxc listing of the
@@ -1579,6 +1591,7 @@ impl Checker {
             dword: s.dword,
             text: s.text,
             line: s.line,
+            listing: s.line.and(self.listing_name.clone()),
             hlsl: s.hlsl,
         }
     }
@@ -1742,8 +1755,10 @@ impl std::fmt::Display for Finding {
         }
         let side = |f: &mut std::fmt::Formatter<'_>, a: &Access, label: &str| {
             write!(f, "\n  {label:<8}")?;
-            if let Some(l) = a.site.line {
-                write!(f, "line {l} ")?;
+            match (a.site.line, &a.site.listing) {
+                (Some(l), Some(name)) => write!(f, "line {l} of {name} ")?,
+                (Some(l), None) => write!(f, "line {l} ")?,
+                _ => {}
             }
             write!(f, "(dword {}) ", a.site.dword)?;
             if let Some(h) = &a.site.hlsl {

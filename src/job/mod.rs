@@ -446,6 +446,8 @@ pub struct Job {
     base: PathBuf,
     /// the shader file's bytes (DXBC or listing), for the checker's listing lines
     shader_bytes: Vec<u8>,
+    /// the shader file's name, for the checker's listing lines
+    shader_name: String,
 }
 
 /// What [`Job::run_checked`] found.
@@ -707,6 +709,9 @@ impl Job {
             (bytes, None)
         };
         let shader_bytes = bytes.clone();
+        let shader_name = shader_path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         let mut program =
             Program::from_file_bytes(&bytes, load).map_err(|source| JobError::Shader {
                 path: shader_path.clone(),
@@ -1033,6 +1038,7 @@ impl Job {
             steps,
             base: base.to_owned(),
             shader_bytes,
+            shader_name,
         })
     }
 
@@ -1105,6 +1111,13 @@ impl Job {
         let mut checker = Checker::new(&self.program, checks);
         if let Some(listing) = self.listing() {
             checker.set_listing(&listing);
+            // which listing the lines are of: the shader file itself, or
+            // the one `sm5sim disasm` prints for a container
+            let name = match self.shader_bytes.starts_with(b"DXBC") {
+                true => "sm5sim disasm".to_string(),
+                false => self.shader_name.clone(),
+            };
+            checker.set_listing_name(&name);
         }
         for r in &self.resources {
             if r.slot.kind == SlotKind::Uav {

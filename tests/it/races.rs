@@ -354,7 +354,9 @@ fn the_check_command_reports_in_text_and_json() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("error[raw] g0 byte 4"), "{text}");
     assert!(
-        text.contains("line 43 (dword 30) store_structured g0.x"),
+        // (the lines are of the listing `sm5sim disasm` prints: the job's
+        // shader is a container)
+        text.contains("line 43 of sm5sim disasm (dword 30) store_structured g0.x"),
         "{text}"
     );
     assert!(
@@ -362,6 +364,20 @@ fn the_check_command_reports_in_text_and_json() {
         "--races selects races only: {text}"
     );
     assert!(text.contains("check: 1 error(s), 0 warning(s)"), "{text}");
+    // a job whose shader is the listing names that file
+    let asm = tmp.join("asm.toml");
+    let listing = dir().join("tgsm_raw_no_barrier_bug.asm");
+    let spec = format!(
+        "shader = \"{}\"\n[resources.o]\nelements = 256\n[[steps]]\ndispatch = [4, 1, 1]\n",
+        listing.display()
+    );
+    std::fs::write(&asm, spec).unwrap();
+    let out = run(&["check", asm.to_str().unwrap(), "--races"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("line 43 of tgsm_raw_no_barrier_bug.asm (dword 30)"),
+        "{text}"
+    );
 
     let out = run(&["check", bug.to_str().unwrap(), "--json"]);
     assert_eq!(out.status.code(), Some(1));
@@ -378,6 +394,7 @@ fn the_check_command_reports_in_text_and_json() {
     assert_eq!(raw["resource"], "g0");
     assert_eq!(raw["first"]["line"], 43);
     assert_eq!(raw["second"]["line"], 46);
+    assert_eq!(raw["first"]["listing"], "sm5sim disasm");
     assert_eq!(
         raw["second"]["instruction"],
         "ld_structured r0.x, r0.x, l(0), g0.xxxx"
