@@ -1061,32 +1061,40 @@ impl Checker {
         }
     }
 
+    /// The layout of `space` for the bounds rules: (structure stride, 0 for
+    /// raw; size in bytes), None for a typed view or an unbound slot.
+    fn layout(&self, space: Space) -> Option<(u32, u64)> {
+        let info = match space {
+            Space::Tgsm(g) => {
+                let r = self.regions.get(g as usize).copied().flatten()?;
+                return Some((r.stride, u64::from(r.size_bytes)));
+            }
+            Space::Uav(u) => self.uavs.get(u as usize),
+            Space::Srv(t) => self.srvs.get(t as usize),
+        };
+        match info.copied().flatten()? {
+            UavInfo {
+                kind: ViewKind::Raw,
+                size_bytes,
+                ..
+            } => Some((0, size_bytes)),
+            UavInfo {
+                kind: ViewKind::Structured { stride },
+                size_bytes,
+                ..
+            } => Some((stride, size_bytes)),
+            _ => None,
+        }
+    }
+
     /// Whether a structured access at `addr` = (structure index, byte
     /// offset, dword k) of `space` reads or writes a dword past the
     /// structure's stride, in a structure inside the view or region
     /// (`reference/sm5-compute-isa.md` §14: the UAV, or all TGSM,
     /// undefined; FS §22.4.13).
     fn past_stride(&self, space: Space, (a, b, k): (u32, u32, u32)) -> bool {
-        let (stride, size) = match space {
-            Space::Tgsm(g) => match self.regions.get(g as usize).copied().flatten() {
-                Some(r) => (r.stride, u64::from(r.size_bytes)),
-                None => return false,
-            },
-            Space::Uav(u) | Space::Srv(u) => {
-                let infos = if matches!(space, Space::Uav(_)) {
-                    &self.uavs
-                } else {
-                    &self.srvs
-                };
-                match infos.get(u as usize).copied().flatten() {
-                    Some(UavInfo {
-                        kind: ViewKind::Structured { stride },
-                        size_bytes,
-                        ..
-                    }) => (stride, size_bytes),
-                    _ => return false,
-                }
-            }
+        let Some((stride, size)) = self.layout(space) else {
+            return false;
         };
         stride > 0
             && (a as u64) < size / u64::from(stride)
@@ -1096,28 +1104,10 @@ impl Checker {
     /// Whether the byte address of an access (raw: `a`; structured: the
     /// structure byte offset `b`) is not a multiple of 4 (FS §7.13).
     fn misaligned(&self, space: Space, (a, b, _): (u32, u32, u32)) -> bool {
-        let stride = match space {
-            Space::Tgsm(g) => match self.regions.get(g as usize).copied().flatten() {
-                Some(r) => r.stride,
-                None => return false,
-            },
-            Space::Uav(u) | Space::Srv(u) => {
-                let infos = if matches!(space, Space::Uav(_)) {
-                    &self.uavs
-                } else {
-                    &self.srvs
-                };
-                match infos.get(u as usize).copied().flatten().map(|i| i.kind) {
-                    Some(ViewKind::Raw) => 0,
-                    Some(ViewKind::Structured { stride }) => stride,
-                    _ => return false,
-                }
-            }
-        };
-        if stride == 0 {
-            a & 3 != 0
-        } else {
-            b & 3 != 0
+        match self.layout(space) {
+            Some((0, _)) => a & 3 != 0,
+            Some(_) => b & 3 != 0,
+            None => false,
         }
     }
 

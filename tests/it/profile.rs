@@ -54,6 +54,18 @@ fn run(p: &Program, out: &Buffer, groups: [u32; 3], options: &DispatchOptions) -
     d.profile.expect("profiling was on")
 }
 
+/// The counts of `p`'s first instruction whose text starts with `text`.
+fn instruction(
+    prof: &sm5sim::sim_core::exec::Profile,
+    p: &Program,
+    text: &str,
+) -> sm5sim::sim_core::exec::InstructionCounts {
+    prof.by_instruction(p)
+        .into_iter()
+        .find(|i| i.text.starts_with(text))
+        .unwrap_or_else(|| panic!("no {text}"))
+}
+
 fn count(p: &DispatchProfile, mnemonic: &str) -> u64 {
     p.by_opcode
         .iter()
@@ -801,13 +813,7 @@ ret
         };
         let prof = run(&p, &out, [1, 1, 1], &options);
         assert_eq!(out.to_words(), vec![8; 4]);
-        let at = |text: &str| {
-            prof.exec
-                .by_instruction(&p)
-                .into_iter()
-                .find(|i| i.text.starts_with(text))
-                .unwrap()
-        };
+        let at = |text: &str| instruction(&prof.exec, &p, text);
         let cas = at("imm_atomic_cmp_exch");
         assert_eq!(
             (
@@ -861,13 +867,7 @@ ret
     };
     let groups = 300u32;
     let prof = run(&p, &out, [groups, 1, 1], &options);
-    let at = |text: &str| {
-        prof.exec
-            .by_instruction(&p)
-            .into_iter()
-            .find(|i| i.text.starts_with(text))
-            .unwrap()
-    };
+    let at = |text: &str| instruction(&prof.exec, &p, text);
     let ld = at("ld_raw");
     assert_eq!((ld.lines, ld.bytes), (groups as u64, 128 * groups as u64));
     let add = at("atomic_iadd");
@@ -918,13 +918,7 @@ ret
     };
     let d = dispatch_with(&p, &b, [1, 1, 1], &options, options.mode()).unwrap();
     let prof = d.profile.unwrap();
-    let at = |text: &str| {
-        prof.exec
-            .by_instruction(&p)
-            .into_iter()
-            .find(|i| i.text.starts_with(text))
-            .unwrap()
-    };
+    let at = |text: &str| instruction(&prof.exec, &p, text);
     let ld = at("ld_uav_typed");
     assert_eq!((ld.bytes, ld.lines), (128, 2));
     let st = at("store_uav_typed");
