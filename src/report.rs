@@ -192,6 +192,7 @@ pub(super) fn check_json(
                 "resource": f.resource,
                 "resource_name": f.resource_name,
                 "byte_offset": f.byte_offset,
+                "element": f.element,
                 "benign": f.benign,
                 "count": f.count,
                 "dispatch": f.dispatch,

@@ -330,6 +330,10 @@ pub struct Finding {
     /// Byte offset of the word within the view (UAV) or region (TGSM); for
     /// out-of-bounds accesses, the byte address that was out of range.
     pub byte_offset: Option<u64>,
+    /// Where that is, as the shader indexes it: `[i]` for a raw buffer's or
+    /// region's dword `i`, `[i].b` for byte `b` of structure `i` (`None`
+    /// for typed views and barrier findings).
+    pub element: Option<String>,
     /// The access first in program order (the lower pc), or the only one.
     pub first: Access,
     /// The other access of a race, or for a divergent barrier a thread that
@@ -610,6 +614,9 @@ struct Hit {
     a: Side,
     b: Option<Side>,
     benign: bool,
+    /// for an access out of bounds of a structured view or region: the
+    /// structure index and byte offset it asked for
+    at: Option<(u32, u32)>,
 }
 
 /// FxHash (rustc's hasher): the shadow maps' keys are small integers.
@@ -931,6 +938,7 @@ impl Checker {
                     a,
                     b: Some(b),
                     benign: false,
+                    at: None,
                 });
             }
         }
@@ -1003,6 +1011,7 @@ impl Checker {
                 a: self.side(thread, pc, op, value),
                 b: None,
                 benign: false,
+                at: None,
             });
         }
         // a structure's byte offset past its stride is undefined wherever
@@ -1022,6 +1031,7 @@ impl Checker {
                 a: self.side(thread, pc, op, value),
                 b: None,
                 benign: false,
+                at: Some((addr.0, (addr.1 & !3) + 4 * addr.2)),
             });
         }
         let Some(word) = word else {
@@ -1038,6 +1048,7 @@ impl Checker {
                     a: self.side(thread, pc, op, value),
                     b: None,
                     benign: false,
+                    at: Some((addr.0, (addr.1 & !3) + 4 * addr.2)),
                 });
             }
             return;
@@ -1168,6 +1179,7 @@ impl Checker {
                 a: self.side(acc.thread, acc.pc, op, acc.value),
                 b: None,
                 benign: false,
+                at: None,
             });
         }
         if found.iter().any(Option::is_some) {
@@ -1257,6 +1269,7 @@ impl Checker {
                         a: them(&w, AccessOp::Write),
                         b: Some(me),
                         benign,
+                        at: None,
                     });
                 }
                 if let Some(r) = earlier_read.filter(|r| !safe(r)) {
@@ -1272,6 +1285,7 @@ impl Checker {
                         a: them(&r, AccessOp::Read),
                         b: Some(me),
                         benign: false,
+                        at: None,
                     });
                 }
                 u.last_write = Some((acc, ts.uglobal));
@@ -1322,6 +1336,7 @@ impl Checker {
                     value: (this == AccessOp::Write).then_some(acc.value),
                 }),
                 benign,
+                at: None,
             };
             match reader {
                 // a read racing with an atomic waits: its thread's CAS may excuse it
@@ -1384,6 +1399,7 @@ impl Checker {
                         value: None,
                     }),
                     benign: false,
+                    at: None,
                 });
             }
         }
@@ -1432,6 +1448,7 @@ impl Checker {
                     a: self.side(wi as u32 * w, pc, AccessOp::Barrier, 0),
                     b: Some(b),
                     benign: false,
+                    at: None,
                 });
             }
         }
@@ -1481,6 +1498,7 @@ impl Checker {
                     a: reader,
                     b: Some(writer),
                     benign: false,
+                    at: None,
                 });
             }
             let glc = self.glc.get(u.slot as usize).copied().unwrap_or(false);
@@ -1622,11 +1640,25 @@ impl Checker {
             (Some(space), Some(word)) => self.byte_offset(space, word),
             _ => h.byte_offset,
         };
+        // (a structure of one dword is named by its index alone)
+        let element = match (h.space.and_then(|s| self.layout(s)), byte_offset, h.at) {
+            (Some((0, _)), Some(b), _) => Some(format!("[{}]", b / 4)),
+            (Some((4, _)), _, Some((i, _))) => Some(format!("[{i}]")),
+            (Some((4, _)), Some(b), None) => Some(format!("[{}]", b / 4)),
+            (Some((_, _)), _, Some((i, o))) => Some(format!("[{i}].{o}")),
+            (Some((stride, _)), Some(b), None) => Some(format!(
+                "[{}].{}",
+                b / u64::from(stride),
+                b % u64::from(stride)
+            )),
+            _ => None,
+        };
         let finding = Finding {
             kind: h.kind,
             resource_name: resource.as_ref().and_then(|r| self.names.get(r).cloned()),
             resource,
             byte_offset,
+            element,
             first: self.access_of(&h.a),
             second: h.b.as_ref().map(|b| self.access_of(b)),
             benign: h.benign,
@@ -1717,7 +1749,7 @@ impl From<MemOp> for AccessOp {
 /// A finding as text, several lines:
 ///
 /// ```text
-/// error[raw] g0 byte 4: read-after-write race between threads of a group, no barrier between them (256 times)
+/// error[raw] g0[1] byte 4: read-after-write race between threads of a group, no barrier between them (256 times)
 ///   write   line 43 (dword 30) store_structured g0.x, vThreadIDInGroupFlattened.x, l(0), r0.x
 ///           group (0, 0, 0) thread (1, 0, 0) [1], value 0x4
 ///   read    line 46 (dword 51) ld_structured r0.x, r0.x, l(0), g0.xxxx
@@ -1732,6 +1764,9 @@ impl std::fmt::Display for Finding {
         write!(f, "{sev}[{}]", self.kind)?;
         if let Some(r) = &self.resource {
             write!(f, " {r}")?;
+            if let Some(e) = &self.element {
+                write!(f, "{e}")?;
+            }
             if let Some(n) = &self.resource_name {
                 write!(f, " ('{n}')")?;
             }

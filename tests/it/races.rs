@@ -352,7 +352,7 @@ fn the_check_command_reports_in_text_and_json() {
     let out = run(&["check", bug.to_str().unwrap(), "--races"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
-    assert!(text.contains("error[raw] g0 byte 4"), "{text}");
+    assert!(text.contains("error[raw] g0[1] byte 4"), "{text}");
     assert!(
         // (the lines are of the listing `sm5sim disasm` prints: the job's
         // shader is a container)
@@ -541,6 +541,7 @@ ret
     assert_eq!(f[0].kind.name(), "tgsm-out-of-bounds");
     assert_eq!(f[0].severity(), Severity::Error);
     assert_eq!(f[0].resource.as_deref(), Some("g0"));
+    assert_eq!(f[0].element.as_deref(), Some("[4]"), "dword 4 of g0");
     assert_eq!(f[0].first.thread.index, 4);
     assert!(f[0].to_string().contains("FS §22.4.13"), "{}", f[0]);
 
@@ -586,6 +587,10 @@ ret
     );
     assert_eq!(f[0].severity(), Severity::Error);
     assert_eq!(f[1].severity(), Severity::Warning);
+    // located as the shader indexes them: structure 1's byte 8, structure 9
+    assert_eq!(f[0].element.as_deref(), Some("[1].8"));
+    assert_eq!(f[1].element.as_deref(), Some("[9].0"));
+    assert!(f[0].to_string().contains("u0[1].8 byte 16"), "{}", f[0]);
     assert_eq!(buf.to_words(), vec![0, 0, 0, 0, 5, 0, 0, 0]);
 
     // an SRV of 2 words read at words 0..4
