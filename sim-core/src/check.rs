@@ -381,6 +381,13 @@ pub(crate) enum Space {
 }
 
 impl Space {
+    /// Its register number.
+    fn slot(self) -> u32 {
+        match self {
+            Space::Tgsm(s) | Space::Uav(s) | Space::Srv(s) => s,
+        }
+    }
+
     fn id(self) -> u32 {
         match self {
             Space::Tgsm(g) => g,
@@ -767,23 +774,10 @@ impl Checker {
         }
         let mut names = HashMap::new();
         if let Some(r) = &program.reflection {
-            use crate::rdef::InputType as T;
             for b in &r.bindings {
-                let uav = matches!(
-                    b.input_type,
-                    T::UavRwTyped
-                        | T::UavRwStructured
-                        | T::UavRwByteAddress
-                        | T::UavAppendStructured
-                        | T::UavConsumeStructured
-                        | T::UavRwStructuredWithCounter
-                );
-                if uav && b.bind_count == 1 {
-                    names.insert(format!("u{}", b.bind_point), b.name.clone());
-                }
-                let srv = matches!(b.input_type, T::Structured | T::ByteAddress | T::TBuffer);
-                if srv && b.bind_count == 1 {
-                    names.insert(format!("t{}", b.bind_point), b.name.clone());
+                let prefix = b.input_type.register_prefix();
+                if matches!(prefix, "u" | "t") && b.bind_count == 1 {
+                    names.insert(format!("{prefix}{}", b.bind_point), b.name.clone());
                 }
             }
         }
@@ -1072,18 +1066,25 @@ impl Checker {
         }
     }
 
+    /// The bound view of a UAV or SRV space (None for TGSM or an unbound
+    /// slot).
+    fn view_info(&self, space: Space) -> Option<UavInfo> {
+        let infos = match space {
+            Space::Tgsm(_) => return None,
+            Space::Uav(_) => &self.uavs,
+            Space::Srv(_) => &self.srvs,
+        };
+        infos.get(space.slot() as usize).copied().flatten()
+    }
+
     /// The layout of `space` for the bounds rules: (structure stride, 0 for
     /// raw; size in bytes), None for a typed view or an unbound slot.
     fn layout(&self, space: Space) -> Option<(u32, u64)> {
-        let info = match space {
-            Space::Tgsm(g) => {
-                let r = self.regions.get(g as usize).copied().flatten()?;
-                return Some((r.stride, u64::from(r.size_bytes)));
-            }
-            Space::Uav(u) => self.uavs.get(u as usize),
-            Space::Srv(t) => self.srvs.get(t as usize),
-        };
-        match info.copied().flatten()? {
+        if let Space::Tgsm(g) = space {
+            let r = self.regions.get(g as usize).copied().flatten()?;
+            return Some((r.stride, u64::from(r.size_bytes)));
+        }
+        match self.view_info(space)? {
             UavInfo {
                 kind: ViewKind::Raw,
                 size_bytes,
@@ -1123,9 +1124,10 @@ impl Checker {
     }
 
     /// `imm_atomic_alloc` (`alloc`) or `imm_atomic_consume` at `pc` on the
-    /// counter of UAV `slot`, by the active lanes of a warp: noted for
+    /// counter of UAV `slot`, by the active lanes of a warp: an atomic, so
+    /// each lane acquires; and noted for
     /// [`FindingKind::CounterIncrementAndDecrement`] at the dispatch's end.
-    pub(crate) fn counter_use(
+    pub(crate) fn counter(
         &mut self,
         pc: u32,
         slot: u32,
@@ -1133,6 +1135,13 @@ impl Checker {
         active: &[u32],
         flat: &[u32],
     ) {
+        for (&a, &f) in active.iter().zip(flat) {
+            if a != 0 {
+                if let Some(t) = self.threads.get_mut(f as usize) {
+                    t.acquired = true;
+                }
+            }
+        }
         let Some(l) = active.iter().position(|&a| a != 0) else {
             return;
         };
@@ -1348,18 +1357,6 @@ impl Checker {
         }
     }
 
-    /// A UAV counter operation (`imm_atomic_alloc`/`consume`) by the active
-    /// lanes: an atomic, so it acquires.
-    pub(crate) fn counter(&mut self, active: &[u32], flat: &[u32]) {
-        for (&a, &f) in active.iter().zip(flat) {
-            if a != 0 {
-                if let Some(t) = self.threads.get_mut(f as usize) {
-                    t.acquired = true;
-                }
-            }
-        }
-    }
-
     /// A `sync` at `pc` executed by the active lanes of a warp.
     pub(crate) fn sync(&mut self, pc: u32, active: &[u32], exists: &[u32], flat: &[u32]) {
         let (threads, _, _, uglobal) = self
@@ -1550,29 +1547,16 @@ impl Checker {
                 let r = self.regions.get(g as usize).copied().flatten()?;
                 Some((word as u64).checked_sub(r.base_word as u64)? * 4)
             }
-            Space::Uav(u) => {
-                let info = self.uavs.get(u as usize).copied().flatten()?;
-                Some(word as u64 * info.unit)
-            }
-            Space::Srv(_) => Some(word as u64 * 4),
+            Space::Uav(_) | Space::Srv(_) => Some(word as u64 * self.view_info(space)?.unit),
         }
     }
 
     /// The byte address an out-of-bounds access asked for.
     fn byte_address(&self, space: Space, (a, b, k): (u32, u32, u32)) -> Option<u64> {
-        let stride = match space {
-            Space::Tgsm(g) => self.regions.get(g as usize).copied().flatten()?.stride,
-            Space::Uav(u) => match self.uavs.get(u as usize).copied().flatten()?.kind {
-                ViewKind::Raw => 0,
-                ViewKind::Structured { stride } => stride,
-                ViewKind::Typed { format } => return Some(a as u64 * format.size_bytes() as u64),
-            },
-            Space::Srv(t) => match self.srvs.get(t as usize).copied().flatten()?.kind {
-                ViewKind::Raw => 0,
-                ViewKind::Structured { stride } => stride,
-                ViewKind::Typed { format } => return Some(a as u64 * format.size_bytes() as u64),
-            },
-        };
+        if let Some(ViewKind::Typed { format }) = self.view_info(space).map(|i| i.kind) {
+            return Some(a as u64 * format.size_bytes() as u64);
+        }
+        let (stride, _) = self.layout(space)?;
         Some(if stride == 0 {
             (a & !3) as u64 + 4 * k as u64
         } else {

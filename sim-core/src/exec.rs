@@ -224,8 +224,6 @@ struct Scratch {
     lines: Vec<usize>,
     /// checking: each lane's attempts in a compare-exchange loop run at once
     attempts: Vec<u32>,
-    /// memory profiles: a value per word of a small buffer or region
-    word_table: cas::WordTable,
     /// memory profiles: a bit per word of a small buffer or region
     word_bits: Vec<u64>,
 }
@@ -511,12 +509,7 @@ impl<'p> GroupExecutor<'p> {
     /// another group's earlier store. Attaching a checker turns the executor back into an
     /// ordinary one ([`GroupExecutor::set_checker`]).
     pub fn packed(prog: &'p Program, groups: u32) -> Self {
-        let p = packing(prog);
-        let most = match p.allowed {
-            true => (MAX_PACKED_LANES / p.threads_per_group as usize).max(1) as u32,
-            false => 1,
-        };
-        let pack = groups.clamp(1, most);
+        let (_, pack) = Shape::Packed(groups).resolve(prog);
         Self::build(prog, usize::MAX, None, pack)
     }
 
@@ -629,7 +622,6 @@ impl<'p> GroupExecutor<'p> {
                 words: WordCounts::default(),
                 lines: Vec::new(),
                 attempts: Vec::new(),
-                word_table: cas::WordTable::default(),
                 word_bits: Vec::new(),
             },
             pack,
@@ -1748,8 +1740,7 @@ impl<'p> GroupExecutor<'p> {
                     let mut r = std::mem::take(&mut self.sc.r);
                     let counter = b.uav(uav).map(|v| v.buffer().counter());
                     if let Some(ck) = self.check.as_deref_mut() {
-                        ck.counter(&warp.active, &warp.flat);
-                        ck.counter_use(warp.pc as u32 - 1, uav, alloc, &warp.active, &warp.flat);
+                        ck.counter(warp.pc as u32 - 1, uav, alloc, &warp.active, &warp.flat);
                     }
                     for l in 0..w {
                         if warp.active[l] == 0 {

@@ -62,48 +62,6 @@ impl WordCounts {
     }
 }
 
-/// A value per word of a small buffer or TGSM region, indexed directly
-/// (memory profiles: the words an atomic touched, and the most attempts of
-/// a compare-exchange loop's lanes on each), emptied through the list of
-/// the words it used.
-#[derive(Debug, Clone, Default)]
-pub(super) struct WordTable {
-    values: Vec<u32>,
-    used: Vec<usize>,
-}
-
-impl WordTable {
-    /// The most words it indexes directly (256 KiB of them).
-    pub(super) const MAX_WORDS: usize = 1 << 16;
-
-    /// Room for words `0..n` (`n` ≤ [`WordTable::MAX_WORDS`]).
-    pub(super) fn reserve(&mut self, n: usize) {
-        if self.values.len() < n {
-            self.values.resize(n, 0);
-        }
-    }
-
-    /// Word `i`'s value becomes at least `v` (≥ 1), after `reserve`.
-    #[inline]
-    pub(super) fn raise(&mut self, i: usize, v: u32) {
-        let x = &mut self.values[i];
-        if *x == 0 {
-            self.used.push(i);
-        }
-        *x = (*x).max(v);
-    }
-
-    /// The values summed, and every word forgotten.
-    pub(super) fn take_sum(&mut self) -> u64 {
-        let mut sum = 0u64;
-        for &i in &self.used {
-            sum += u64::from(std::mem::take(&mut self.values[i]));
-        }
-        self.used.clear();
-        sum
-    }
-}
-
 /// The shortest period `p` (a power of two below the warp's width that
 /// divides it) with which a full warp's addresses repeat: lane `l + p`'s
 /// (`a`, `b`) are lane `l`'s for every lane. None for a partial warp, or
@@ -577,28 +535,15 @@ impl<'p> GroupExecutor<'p> {
         // most attempts
         let (mut word_passes, mut lane_attempts) = (0u64, 0u64);
         if sampled {
-            let n_words = (ext.size_bytes / 4) as usize;
-            if n_words <= WordTable::MAX_WORDS {
-                let table = &mut self.sc.word_table;
-                table.reserve(n_words);
-                for l in lanes.clone().filter(|&l| active[l] != 0) {
-                    if let Some(i) = ext.word_index(x[l], y[l], 0) {
-                        table.raise(i, per_lane[l]);
-                        lane_attempts += u64::from(per_lane[l]);
-                    }
+            for l in lanes.clone().filter(|&l| active[l] != 0) {
+                if let Some(i) = ext.word_index(x[l], y[l], 0) {
+                    let c = counts.get(i);
+                    *c = (*c).max(per_lane[l]);
+                    lane_attempts += u64::from(per_lane[l]);
                 }
-                word_passes = table.take_sum();
-            } else {
-                for l in lanes.clone().filter(|&l| active[l] != 0) {
-                    if let Some(i) = ext.word_index(x[l], y[l], 0) {
-                        let c = counts.get(i);
-                        *c = (*c).max(per_lane[l]);
-                        lane_attempts += u64::from(per_lane[l]);
-                    }
-                }
-                word_passes = counts.sum();
-                counts.clear();
             }
+            word_passes = counts.sum();
+            counts.clear();
         }
         self.sc.words = counts;
         self.sc.lanes = failed;
@@ -717,9 +662,9 @@ impl<'p> GroupExecutor<'p> {
             return;
         };
         let most = u64::from(most);
-        let leaves = (1..=most)
-            .filter(|&k| k >= 64 || took & (1 << (k - 1)) != 0)
-            .count() as u64;
+        // whether some lane leaves in pass k
+        let leaves_in = |k: u64| k >= 64 || took & (1 << (k - 1)) != 0;
+        let leaves = (1..=most).filter(|&k| leaves_in(k)).count() as u64;
         let mut issue = |pc: usize, lanes: u64, warps: u64| {
             p.lanes_by_pc[pc] += lanes;
             p.warps_by_pc[pc] += warps;
@@ -737,9 +682,7 @@ impl<'p> GroupExecutor<'p> {
         issue(cl.end_pc, s - a, most);
         // the exit diverged in the passes where some lanes left and some
         // stayed: every pass but the last that some lane left in
-        p.diverged_by_pc[cl.cas_pc + 2] += (1..most)
-            .filter(|&k| k >= 64 || took & (1 << (k - 1)) != 0)
-            .count() as u64;
+        p.diverged_by_pc[cl.cas_pc + 2] += leaves - u64::from(leaves_in(most));
         p.warp_instructions += n;
         p.lane_slots += n * w;
         p.atomics += s;

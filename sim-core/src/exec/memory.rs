@@ -432,12 +432,12 @@ impl<'p> GroupExecutor<'p> {
                         _ => self.prog.threads_per_group() as usize,
                     };
                     let words = view.buffer().words();
+                    let per_group = ext.filter(|_| {
+                        full && n < w && self.fast_paths.contains(FastPaths::MEMORY_LINES)
+                    });
                     for seg in (0..w).step_by(n.max(1)) {
                         let r = seg..(seg + n).min(w);
-                        let line = ext.filter(|_| {
-                            full && n < w && self.fast_paths.contains(FastPaths::MEMORY_LINES)
-                        });
-                        let line = line.and_then(|e| {
+                        let line = per_group.and_then(|e| {
                             let (a, b) = (&sa[r.clone()], &sb[r.clone()]);
                             sim_mem::affine_words_2d(e, a, b, count as u32 - 1, row)
                         });

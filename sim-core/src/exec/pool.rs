@@ -26,7 +26,7 @@ impl Shape {
     /// The warp width and groups per batch an executor of `prog` in this
     /// shape has (the clamping of [`GroupExecutor::new`] and
     /// [`GroupExecutor::packed`]).
-    fn resolve(self, prog: &Program) -> (usize, u32) {
+    pub(super) fn resolve(self, prog: &Program) -> (usize, u32) {
         let per_group = prog.threads_per_group() as usize;
         match self {
             Shape::Warps(w) => (w.clamp(1, per_group.max(1)), 1),
@@ -100,11 +100,7 @@ impl<'p> GroupExecutor<'p> {
         });
         match found {
             Some(p) => Self::resume(prog, p),
-            None => match shape {
-                Shape::Warps(width) => Self::new(prog, width),
-                Shape::Packed(groups) => Self::packed(prog, groups),
-            }
-            .with_fast_paths(paths),
+            None => Self::build(prog, w, None, pack).with_fast_paths(paths),
         }
     }
 

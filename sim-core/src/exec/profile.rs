@@ -62,6 +62,15 @@ impl SampleCounts {
     }
 }
 
+impl std::ops::AddAssign for SampleCounts {
+    fn add_assign(&mut self, o: Self) {
+        self.point += o.point;
+        self.bilinear += o.bilinear;
+        self.trilinear += o.trilinear;
+        self.anisotropic += o.anisotropic;
+    }
+}
+
 /// One instruction's counts in a [`Profile`] ([`Profile::by_instruction`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InstructionCounts {
@@ -256,10 +265,7 @@ impl Profile {
             m.atomics += r.atomics;
             m.texels_read += r.texels_read;
             m.texels_written += r.texels_written;
-            m.samples.point += r.samples.point;
-            m.samples.bilinear += r.samples.bilinear;
-            m.samples.trilinear += r.samples.trilinear;
-            m.samples.anisotropic += r.samples.anisotropic;
+            m.samples += r.samples;
         }
         self.warp_instructions += other.warp_instructions;
         self.lane_slots += other.lane_slots;
@@ -365,33 +371,12 @@ impl Profile {
     /// The traffic per resource, named by the program's reflection where it
     /// names the register (RDEF or the listing header; TGSM has no names).
     pub fn by_resource(&self, prog: &Program) -> Vec<ResourceTraffic> {
-        use crate::rdef::InputType as T;
         let name = |register: char, slot: u32| {
-            let r = prog.reflection.as_ref()?;
-            r.bindings
-                .iter()
-                .find(|b| {
-                    let uav = matches!(
-                        b.input_type,
-                        T::UavRwTyped
-                            | T::UavRwStructured
-                            | T::UavRwByteAddress
-                            | T::UavAppendStructured
-                            | T::UavConsumeStructured
-                            | T::UavRwStructuredWithCounter
-                    );
-                    let srv = matches!(
-                        b.input_type,
-                        T::TBuffer | T::Texture | T::Structured | T::ByteAddress
-                    );
-                    let kind = match register {
-                        'u' => uav,
-                        't' => srv,
-                        _ => false,
-                    };
-                    kind && b.bind_point <= slot && slot < b.bind_point + b.bind_count.max(1)
-                })
-                .map(|b| b.name.clone())
+            let b = prog
+                .reflection
+                .as_ref()?
+                .resource_at(&register.to_string(), 0, slot)?;
+            Some(b.name.clone())
         };
         self.resources
             .iter()
@@ -460,6 +445,11 @@ impl Profile {
     }
 }
 
+/// The largest buffer or region, in words, whose atomics' words a memory
+/// profile marks in a bit per word (8 KiB of bits); past it, in a sorted
+/// list.
+const BITSET_MAX_WORDS: usize = 1 << 16;
+
 /// Every warp-instruction of an atomic up to this many (per executor) is
 /// in the contention sample ([`Profile::sampled_atomic_words_by_pc`]).
 pub const ATOMIC_SAMPLES_EXACT: u64 = 256;
@@ -475,6 +465,32 @@ impl Profile {
         self.atomic_visits_by_pc[pc] += 1;
         v < ATOMIC_SAMPLES_EXACT || v.is_multiple_of(ATOMIC_SAMPLE_EVERY)
     }
+}
+
+/// Append `x` to `v` unless it repeats the last entry (lanes in lane order
+/// mostly meet a line or word in runs); `ascending` stays true while the
+/// entries strictly ascend.
+#[inline]
+fn push_run(v: &mut Vec<usize>, x: usize, ascending: &mut bool) {
+    match v.last() {
+        Some(&last) if last == x => {}
+        Some(&last) => {
+            *ascending &= last < x;
+            v.push(x);
+        }
+        None => v.push(x),
+    }
+}
+
+/// How many distinct entries [`push_run`] left in `v`: its length when they
+/// ascended, else after sorting it (lanes that repeat a few words, a
+/// histogram's bins, leave a short list).
+fn distinct_runs(v: &mut Vec<usize>, ascending: bool) -> u64 {
+    if !ascending {
+        v.sort_unstable();
+        v.dedup();
+    }
+    v.len() as u64
 }
 
 /// The distinct 64-byte lines (16 words) of the words `first + step·l + k`
@@ -546,36 +562,19 @@ impl<'p> GroupExecutor<'p> {
                 return;
             }
         }
-        // Each line is kept once per run of lanes on it: in lane order the
-        // lines mostly ascend (then the runs are the distinct lines, with
-        // no sort), and lanes that repeat a few words (a histogram's bins)
-        // leave a short list to sort.
         let lines = &mut self.sc.lines;
         lines.clear();
-        let mut words = 0u64;
-        let mut ascending = true;
+        let (mut words, mut ascending) = (0u64, true);
         for l in (0..self.w).filter(|&l| warp.active[l] != 0) {
             for &k in ks {
                 if let Some(i) = ext.word_index(a[l], b[l], k) {
                     words += 1;
-                    let line = i / 16;
-                    match lines.last() {
-                        Some(&last) if last == line => {}
-                        Some(&last) => {
-                            ascending &= last < line;
-                            lines.push(line);
-                        }
-                        None => lines.push(line),
-                    }
+                    push_run(lines, i / 16, &mut ascending);
                 }
             }
         }
         p.bytes_by_pc[pc] += 4 * words;
-        if !ascending {
-            lines.sort_unstable();
-            lines.dedup();
-        }
-        p.lines_by_pc[pc] += lines.len() as u64;
+        p.lines_by_pc[pc] += distinct_runs(lines, ascending);
     }
 
     /// Profiling with memory: a typed buffer load or store (`ld_uav_typed`,
@@ -607,24 +606,12 @@ impl<'p> GroupExecutor<'p> {
             bytes += size;
             let (first, last) = (i * size / 64, (i * size + size - 1) / 64);
             for line in first..=last {
-                let line = line as usize;
-                match lines.last() {
-                    Some(&x) if x == line => {}
-                    Some(&x) => {
-                        ascending &= x < line;
-                        lines.push(line);
-                    }
-                    None => lines.push(line),
-                }
+                push_run(lines, line as usize, &mut ascending);
             }
-        }
-        if !ascending {
-            lines.sort_unstable();
-            lines.dedup();
         }
         let pc = warp.pc - 1;
         p.bytes_by_pc[pc] += bytes;
-        p.lines_by_pc[pc] += lines.len() as u64;
+        p.lines_by_pc[pc] += distinct_runs(lines, ascending);
     }
 
     /// Profiling with memory: the distinct words in bounds of extent `ext`
@@ -649,7 +636,7 @@ impl<'p> GroupExecutor<'p> {
         }
         let n_words = (ext.size_bytes / 4) as usize;
         let mut lanes = 0u64;
-        let distinct = if n_words <= super::cas::WordTable::MAX_WORDS {
+        let distinct = if n_words <= BITSET_MAX_WORDS {
             // a small buffer or region: a bit per word, counted over the
             // span of words the lanes touched, then cleared
             let bits = &mut self.sc.word_bits;
@@ -678,19 +665,14 @@ impl<'p> GroupExecutor<'p> {
         } else {
             let words = &mut self.sc.lines;
             words.clear();
+            let mut ascending = true;
             for l in (0..self.w).filter(|&l| warp.active[l] != 0) {
                 if let Some(i) = ext.word_index(a[l], b[l], 0) {
                     lanes += 1;
-                    if words.last() != Some(&i) {
-                        words.push(i);
-                    }
+                    push_run(words, i, &mut ascending);
                 }
             }
-            if !words.is_sorted() {
-                words.sort_unstable();
-                words.dedup();
-            }
-            words.len() as u64
+            distinct_runs(words, ascending)
         };
         p.sampled_atomic_words_by_pc[pc] += distinct;
         p.sampled_atomic_lanes_by_pc[pc] += lanes;

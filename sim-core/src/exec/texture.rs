@@ -94,15 +94,6 @@ impl<'p> GroupExecutor<'p> {
         // profiling: texels read and written, samples by filter
         let mut texels = (0u64, 0u64);
         let mut samples = crate::exec::SampleCounts::default();
-        fn sampled(
-            texels: &mut (u64, u64),
-            samples: &mut crate::exec::SampleCounts,
-            (v, cost): ([u32; 4], sampling::SampleCost),
-        ) -> [u32; 4] {
-            texels.0 += u64::from(cost.texels);
-            samples.add(cost.filter);
-            v
-        }
         let get = |v: &[u32], c: usize, l: usize| v[c * w + l];
         let getf = |v: &[u32], c: usize, l: usize| f32::from_bits(v[c * w + l]);
         for l in 0..w {
@@ -142,45 +133,24 @@ impl<'p> GroupExecutor<'p> {
                     texels.0 += 1;
                     v.load(offset_address(v.dimension(), addr, off), 0, get(&s1, 0, l))
                 }
-                (TexKind::SampleL, Some(v)) => sampled(
-                    &mut texels,
-                    &mut samples,
-                    sampling::sample_counted(
-                        &v,
-                        &sampler,
-                        coord,
-                        sampling::Lod::Explicit(getf(&s1, 0, l)),
-                        off,
-                        None,
-                    ),
-                ),
-                (TexKind::SampleD, Some(v)) => sampled(
-                    &mut texels,
-                    &mut samples,
-                    sampling::sample_counted(
-                        &v,
-                        &sampler,
-                        coord,
-                        sampling::Lod::Gradients {
-                            ddx: [getf(&s1, 0, l), getf(&s1, 1, l), getf(&s1, 2, l)],
-                            ddy: [getf(&s2, 0, l), getf(&s2, 1, l), getf(&s2, 2, l)],
-                        },
-                        off,
-                        None,
-                    ),
-                ),
-                (TexKind::SampleCLz, Some(v)) => sampled(
-                    &mut texels,
-                    &mut samples,
-                    sampling::sample_counted(
-                        &v,
-                        &sampler,
-                        coord,
-                        sampling::Lod::Zero,
-                        off,
-                        Some(getf(&s1, 0, l)),
-                    ),
-                ),
+                (TexKind::SampleL | TexKind::SampleD | TexKind::SampleCLz, Some(v)) => {
+                    let (lod, reference) = match op.kind {
+                        TexKind::SampleL => (sampling::Lod::Explicit(getf(&s1, 0, l)), None),
+                        TexKind::SampleD => (
+                            sampling::Lod::Gradients {
+                                ddx: [getf(&s1, 0, l), getf(&s1, 1, l), getf(&s1, 2, l)],
+                                ddy: [getf(&s2, 0, l), getf(&s2, 1, l), getf(&s2, 2, l)],
+                            },
+                            None,
+                        ),
+                        _ => (sampling::Lod::Zero, Some(getf(&s1, 0, l))),
+                    };
+                    let (v, cost) =
+                        sampling::sample_counted(&v, &sampler, coord, lod, off, reference);
+                    texels.0 += u64::from(cost.texels);
+                    samples.add(cost.filter);
+                    v
+                }
                 (
                     TexKind::Gather {
                         channel,
@@ -234,10 +204,7 @@ impl<'p> GroupExecutor<'p> {
                 let t = p.traffic(register, slot);
                 t.texels_read += texels.0;
                 t.texels_written += texels.1;
-                t.samples.point += samples.point;
-                t.samples.bilinear += samples.bilinear;
-                t.samples.trilinear += samples.trilinear;
-                t.samples.anisotropic += samples.anisotropic;
+                t.samples += samples;
             }
         }
         if !matches!(op.kind, TexKind::Store) {
