@@ -89,9 +89,14 @@ impl FastPaths {
     /// of atomic are gathered per worker and applied when its groups end
     /// ([`GroupExecutor::privatize_atomics`]; the dispatcher's choice).
     pub const PRIVATE_ATOMICS: Self = Self(1 << 8);
+    /// A row kernel on flushed sources leaves a NaN result with the CPU's
+    /// payload instead of the canonical NaN where no instruction observes
+    /// the payload (`crate::analysis::payload`: it feeds float arithmetic
+    /// and comparisons only, through moves).
+    pub const LAZY_NAN: Self = Self(1 << 9);
 
     /// Every fast path, each with its name (for messages and the harness).
-    pub const EACH: [(Self, &'static str); 9] = [
+    pub const EACH: [(Self, &'static str); 10] = [
         (Self::ROW_ALU, "row_alu"),
         (Self::FUSED_LEAVE, "fused_leave"),
         (Self::CAS_LOOP, "cas_loop"),
@@ -101,9 +106,10 @@ impl FastPaths {
         (Self::UDIV_BY_ONE, "udiv_by_one"),
         (Self::PACKED_GROUPS, "packed_groups"),
         (Self::PRIVATE_ATOMICS, "private_atomics"),
+        (Self::LAZY_NAN, "lazy_nan"),
     ];
     /// All of them (the default).
-    pub const ALL: Self = Self((1 << 9) - 1);
+    pub const ALL: Self = Self((1 << 10) - 1);
     /// None: the reference path.
     pub const NONE: Self = Self(0);
 

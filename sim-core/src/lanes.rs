@@ -56,6 +56,15 @@ pub(crate) fn fout(x: f32) -> u32 {
     (CANONICAL_NAN & nan) | (ftz(x.to_bits()) & !nan)
 }
 
+/// [`fout`] without the canonical NaN: a NaN result keeps the payload the
+/// CPU gave it. The result of the row kernels for results whose NaN
+/// payload no instruction observes (`crate::analysis::payload`), where any
+/// NaN is as good as the canonical one.
+#[inline]
+pub(crate) fn fout_blind(x: f32) -> u32 {
+    ftz(x.to_bits())
+}
+
 #[inline]
 pub(crate) fn bool_mask(b: bool) -> u32 {
     // branch-free (0 → 0, 1 → all ones), so that lane loops vectorise
@@ -201,6 +210,10 @@ pub(crate) struct LaneOp {
     /// patterns: `crate::analysis::flushed`), which skips the input flushes; the
     /// same results as `rows` on such sources
     pub flushed_rows: RowKernel,
+    /// `flushed_rows` whose float result, when NaN, keeps the CPU's payload
+    /// ([`fout_blind`]): for results whose payload no instruction observes
+    /// (`crate::analysis::payload`); otherwise the same bits
+    pub blind_rows: RowKernel,
     /// sources 0 and 1 may be swapped ([`commutes`])
     pub commutes: bool,
     pub arity: u8,
@@ -504,9 +517,10 @@ fn split_rows<'a, const N: usize>(
 /// then [`dp_acc`] evaluate it, lane by lane; the sources modified when
 /// `M`, the sum blended under `mask` unless `P` (plain: no mask), then
 /// saturated when asked; with `F`, the sources are taken to be flushed
-/// words (no input flush).
+/// words (no input flush); without `C`, a NaN sum keeps its payload
+/// ([`fout_blind`]).
 #[inline(always)]
-fn run_dot<const N: usize, const M: bool, const P: bool, const F: bool>(
+fn run_dot<const N: usize, const M: bool, const P: bool, const F: bool, const C: bool>(
     arena: &mut [u32],
     a: &RowArgs,
     lanes: std::ops::Range<usize>,
@@ -521,7 +535,13 @@ fn run_dot<const N: usize, const M: bool, const P: bool, const F: bool>(
     // step (the general path's `dp_acc`), at one test fewer per step.
     let mul = |x: u32, y: u32| fin((fi(x) * fi(y)).to_bits());
     let acc = |acc: f32, x: u32, y: u32| fin((acc + mul(x, y)).to_bits());
-    let last = |acc: f32, x: u32, y: u32| fout(acc + mul(x, y));
+    let last = |acc: f32, x: u32, y: u32| {
+        if C {
+            fout(acc + mul(x, y))
+        } else {
+            fout_blind(acc + mul(x, y))
+        }
+    };
     macro_rules! src {
         ($v:ident, $k:expr) => {
             lanes_blend!(@src $v, $k, mods, M)
@@ -663,17 +683,21 @@ macro_rules! row_body {
 macro_rules! dot_body {
     ($arena:ident, $a:ident, $lanes:ident, $mask:ident) => {
         match ($a.modified, $mask.is_none()) {
-            (true, _) => run_dot::<N, true, false, FLUSHED>($arena, $a, $lanes, $mask),
-            (false, true) => run_dot::<N, false, true, FLUSHED>($arena, $a, $lanes, $mask),
-            (false, false) => run_dot::<N, false, false, FLUSHED>($arena, $a, $lanes, $mask),
+            (true, _) => run_dot::<N, true, false, FLUSHED, CANONICAL>($arena, $a, $lanes, $mask),
+            (false, true) => {
+                run_dot::<N, false, true, FLUSHED, CANONICAL>($arena, $a, $lanes, $mask)
+            }
+            (false, false) => {
+                run_dot::<N, false, false, FLUSHED, CANONICAL>($arena, $a, $lanes, $mask)
+            }
         }
     };
 }
 
 /// A module `$name` of the row kernels (`dot::<N>` for the dot products),
 /// compiled for the baseline or with the target features `$features`; the
-/// items `$extra` are its first (`FLUSHED`, and the `fin` of the flushed
-/// variants).
+/// items `$extra` are its first (`FLUSHED` and `CANONICAL`, and the `fin`
+/// of the flushed variants and the `fout` of the blind ones).
 macro_rules! row_kernels {
     ($name:ident, [$($extra:tt)*], $($op:ident => |$($v:ident),+| $e:expr,)*) => {
         #[allow(non_snake_case)]
@@ -841,38 +865,69 @@ macro_rules! lane_ops {
 
         // the row kernels, likewise, and their variants for flushed
         // sources, whose `fin` flushes nothing ([`fin_flushed`])
-        row_kernels!(rows_base, [const FLUSHED: bool = false;], $($op => |$($v),+| $e,)*);
+        row_kernels!(rows_base, [const FLUSHED: bool = false; const CANONICAL: bool = true;], $($op => |$($v),+| $e,)*);
         row_kernels!(
             rows_base_f,
-            [const FLUSHED: bool = true; use super::fin_flushed as fin;],
+            [const FLUSHED: bool = true; const CANONICAL: bool = true; use super::fin_flushed as fin;],
             $($op => |$($v),+| $e,)*
         );
         #[cfg(target_arch = "x86_64")]
         row_kernels!(
             rows_avx2,
             "avx2",
-            [const FLUSHED: bool = false;],
+            [const FLUSHED: bool = false; const CANONICAL: bool = true;],
             $($op => |$($v),+| $e,)*
         );
         #[cfg(target_arch = "x86_64")]
         row_kernels!(
             rows_avx2_f,
             "avx2",
-            [const FLUSHED: bool = true; use super::fin_flushed as fin;],
+            [const FLUSHED: bool = true; const CANONICAL: bool = true; use super::fin_flushed as fin;],
             $($op => |$($v),+| $e,)*
         );
         #[cfg(target_arch = "x86_64")]
         row_kernels!(
             rows_avx512,
             "avx512f,avx512bw,avx512dq,avx512vl,avx2",
-            [const FLUSHED: bool = false;],
+            [const FLUSHED: bool = false; const CANONICAL: bool = true;],
             $($op => |$($v),+| $e,)*
         );
         #[cfg(target_arch = "x86_64")]
         row_kernels!(
             rows_avx512_f,
             "avx512f,avx512bw,avx512dq,avx512vl,avx2",
-            [const FLUSHED: bool = true; use super::fin_flushed as fin;],
+            [const FLUSHED: bool = true; const CANONICAL: bool = true; use super::fin_flushed as fin;],
+            $($op => |$($v),+| $e,)*
+        );
+
+        // and the variants for flushed sources whose NaN results keep the
+        // CPU's payload ([`fout_blind`])
+        row_kernels!(
+            rows_base_b,
+            [
+                const FLUSHED: bool = true; const CANONICAL: bool = false;
+                use super::fin_flushed as fin; use super::fout_blind as fout;
+            ],
+            $($op => |$($v),+| $e,)*
+        );
+        #[cfg(target_arch = "x86_64")]
+        row_kernels!(
+            rows_avx2_b,
+            "avx2",
+            [
+                const FLUSHED: bool = true; const CANONICAL: bool = false;
+                use super::fin_flushed as fin; use super::fout_blind as fout;
+            ],
+            $($op => |$($v),+| $e,)*
+        );
+        #[cfg(target_arch = "x86_64")]
+        row_kernels!(
+            rows_avx512_b,
+            "avx512f,avx512bw,avx512dq,avx512vl,avx2",
+            [
+                const FLUSHED: bool = true; const CANONICAL: bool = false;
+                use super::fin_flushed as fin; use super::fout_blind as fout;
+            ],
             $($op => |$($v),+| $e,)*
         );
 
@@ -881,10 +936,11 @@ macro_rules! lane_ops {
         /// is exhaustive).
         pub(crate) fn lane_op(op: AluOp) -> LaneOp {
             let i = isa() as usize;
-            let dot = |dot, rows: [RowKernel; 3], flushed_rows: [RowKernel; 3]| LaneOp {
+            let dot = |dot, [rows, flushed_rows, blind_rows]: [[RowKernel; 3]; 3]| LaneOp {
                 kernel: sets!(Kernel, kernels, kernels_avx2, kernels_avx512, Mul)[i],
                 rows: rows[i],
                 flushed_rows: flushed_rows[i],
+                blind_rows: blind_rows[i],
                 commutes: false,
                 arity: 2,
                 dot,
@@ -894,13 +950,14 @@ macro_rules! lane_ops {
                     kernel: sets!(Kernel, kernels, kernels_avx2, kernels_avx512, $op)[i],
                     rows: row_sets!($op)[i],
                     flushed_rows: row_sets_f!($op)[i],
+                    blind_rows: row_sets_b!($op)[i],
                     commutes: commutes(AluOp::$op),
                     arity: arity!($($v),+),
                     dot: 0,
                 },)*
-                AluOp::Dp2 => dot(2, row_sets!(dot::<4>), row_sets_f!(dot::<4>)),
-                AluOp::Dp3 => dot(3, row_sets!(dot::<6>), row_sets_f!(dot::<6>)),
-                AluOp::Dp4 => dot(4, row_sets!(dot::<8>), row_sets_f!(dot::<8>)),
+                AluOp::Dp2 => dot(2, row_sets_dot!(dot::<4>)),
+                AluOp::Dp3 => dot(3, row_sets_dot!(dot::<6>)),
+                AluOp::Dp4 => dot(4, row_sets_dot!(dot::<8>)),
             }
         }
 
@@ -927,18 +984,19 @@ macro_rules! lane_ops {
             ),)*]
         }
 
-        /// Every row kernel: opcode, arity, whether it is the variant for
-        /// flushed sources, baseline, AVX2 and AVX-512 versions (the dot
-        /// products with arity 4, 6 and 8).
+        /// Every row kernel: opcode, arity, which variant (0: any
+        /// sources, 1: flushed sources, 2: flushed sources and NaN
+        /// results left as the CPU makes them), baseline, AVX2 and AVX-512
+        /// versions (the dot products with arity 4, 6 and 8).
         #[cfg(test)]
-        pub(crate) fn all_row_kernels() -> Vec<(AluOp, u8, bool, [RowKernel; 3])> {
-            let mut v = vec![$((AluOp::$op, arity!($($v),+), false, row_sets!($op)),)*];
-            v.extend([$((AluOp::$op, arity!($($v),+), true, row_sets_f!($op)),)*]);
-            for f in [false, true] {
-                let sets = |s: [RowKernel; 3], f_s: [RowKernel; 3]| if f { f_s } else { s };
-                v.push((AluOp::Dp2, 4, f, sets(row_sets!(dot::<4>), row_sets_f!(dot::<4>))));
-                v.push((AluOp::Dp3, 6, f, sets(row_sets!(dot::<6>), row_sets_f!(dot::<6>))));
-                v.push((AluOp::Dp4, 8, f, sets(row_sets!(dot::<8>), row_sets_f!(dot::<8>))));
+        pub(crate) fn all_row_kernels() -> Vec<(AluOp, u8, usize, [RowKernel; 3])> {
+            let mut v = vec![$((AluOp::$op, arity!($($v),+), 0, row_sets!($op)),)*];
+            v.extend([$((AluOp::$op, arity!($($v),+), 1, row_sets_f!($op)),)*]);
+            v.extend([$((AluOp::$op, arity!($($v),+), 2, row_sets_b!($op)),)*]);
+            for f in 0..3 {
+                v.push((AluOp::Dp2, 4, f, row_sets_dot!(dot::<4>)[f]));
+                v.push((AluOp::Dp3, 6, f, row_sets_dot!(dot::<6>)[f]));
+                v.push((AluOp::Dp4, 8, f, row_sets_dot!(dot::<8>)[f]));
             }
             v
         }
@@ -974,6 +1032,23 @@ macro_rules! row_sets {
 macro_rules! row_sets_f {
     ($($item:tt)+) => {
         sets!(RowKernel, rows_base_f, rows_avx2_f, rows_avx512_f, $($item)+)
+    };
+}
+
+/// The variant for flushed sources and NaN results with the CPU's
+/// payload of the row kernel `item` in the three sets ([`sets`]).
+macro_rules! row_sets_b {
+    ($($item:tt)+) => {
+        sets!(RowKernel, rows_base_b, rows_avx2_b, rows_avx512_b, $($item)+)
+    };
+}
+
+/// A dot product's row kernel `item` in its three variants (any sources,
+/// flushed sources, flushed sources and the CPU's NaN), each in the three
+/// sets ([`sets`]).
+macro_rules! row_sets_dot {
+    ($($item:tt)+) => {
+        [row_sets!($($item)+), row_sets_f!($($item)+), row_sets_b!($($item)+)]
     };
 }
 
@@ -1424,7 +1499,8 @@ pub(crate) mod tests {
         ];
         let lane_kernels = all_kernels();
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        for (op, arity, flushed, rows) in all_row_kernels() {
+        for (op, arity, variant, rows) in all_row_kernels() {
+            let (flushed, blind) = (variant > 0, variant == 2);
             let n = arity as usize;
             // the reference: the baseline lane kernel on one lane (a dot
             // product: mul, then dp_acc per further term)
@@ -1515,10 +1591,21 @@ pub(crate) mod tests {
                             want[a.out as usize + l] = v;
                         }
                     }
+                    if blind {
+                        // any NaN result will do: the destination row's
+                        // NaNs compared as the canonical one
+                        for v in [&mut arena, &mut want] {
+                            for o in &mut v[a.out as usize..a.out as usize + w] {
+                                if f32::from_bits(*o).is_nan() {
+                                    *o = CANONICAL_NAN;
+                                }
+                            }
+                        }
+                    }
                     assert_eq!(
                         arena[..nrows * w],
                         want[..nrows * w],
-                        "set {set} {op:?} flushed {flushed}, {a:?}, lanes {lanes:?}, \
+                        "set {set} {op:?} variant {variant}, {a:?}, lanes {lanes:?}, \
                          masked {masked}"
                     );
                 }

@@ -2,14 +2,15 @@
 //! the lowered code ([`crate::ir::lowered`]) and never the executor:
 //! uniform and affine values ([`affine`]), compare-exchange retry loops
 //! ([`cas_loop`]), flushed sources ([`flushed`]), fusable exits and the
-//! vThreadID components read ([`fusion`]), and the liveness of temps
-//! ([`liveness`]). [`ProgramInfo::new`] runs them all once.
+//! vThreadID components read ([`fusion`]), the liveness of temps
+//! ([`liveness`]) and which NaN payloads are observed ([`payload`]). [`ProgramInfo::new`] runs them all once.
 
 pub(crate) mod affine;
 pub(crate) mod cas_loop;
 pub(crate) mod flushed;
 pub(crate) mod fusion;
 pub(crate) mod liveness;
+pub(crate) mod payload;
 
 use crate::ir::lowered::*;
 
@@ -29,6 +30,9 @@ pub(crate) struct ProgramInfo {
     pub flushed: Vec<bool>,
     /// `liveness::analyze`
     pub liveness: liveness::Liveness,
+    /// per pc, whether the ALU instruction's NaN results may keep the
+    /// CPU's payload (`payload::unobserved_results`)
+    pub unobserved: Vec<bool>,
     /// per pc, at an `endloop`, whether its loop has a `continue` of its
     /// own (`liveness::loop_continues`)
     pub loop_continues: Vec<bool>,
@@ -53,6 +57,7 @@ impl ProgramInfo {
             write_only_atomic_uavs: write_only_atomic_uavs(prog),
             flushed: flushed::flushed_sources(prog),
             liveness: liveness::analyze(prog, &loop_continues),
+            unobserved: payload::unobserved_results(prog),
             loop_continues,
             fused: fusion::fused_leaves(prog),
             thread_id_comps: fusion::thread_id_comps(prog),

@@ -71,5 +71,12 @@ pub(super) fn restrict(plan: &mut [Step], paths: FastPaths) {
         if !paths.contains(FastPaths::LOOP_WITHOUT_CONTINUE) {
             s.no_continue = false;
         }
+        if let Some(r) = s
+            .row
+            .as_mut()
+            .filter(|_| !paths.contains(FastPaths::LAZY_NAN))
+        {
+            r.rows = r.canonical_rows;
+        }
     }
 }

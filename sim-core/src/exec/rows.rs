@@ -56,6 +56,10 @@ pub(super) struct FastAlu {
     /// every source word is flushed (`crate::analysis::flushed`): the row kernel is
     /// [`LaneOp::flushed_rows`]
     pub(super) flushed: bool,
+    /// no instruction observes the NaN payload of a written component
+    /// (`crate::analysis::payload`): with flushed sources, the row kernel
+    /// is [`LaneOp::blind_rows`]
+    pub(super) unobserved: bool,
     /// the destination is dead wherever a lane inactive here resumes
     /// (`crate::analysis::liveness`): a partial warp's lanes are written unblended
     pub(super) unmasked: bool,
@@ -161,6 +165,9 @@ impl Arena {
 #[derive(Debug, Clone, Copy)]
 pub(super) struct RowAlu {
     pub(super) rows: RowKernel,
+    /// `rows` as it is without `FastPaths::LAZY_NAN`: every NaN result the
+    /// canonical one
+    pub(super) canonical_rows: RowKernel,
     /// the rows computed: one per destination component, or a dot
     /// product's one sum
     pub(super) comps: [RowArgs; 4],
@@ -333,12 +340,18 @@ pub(super) fn lower(f: &FastAlu, l: &Arena) -> Option<RowAlu> {
         }
         n_moves = n as u8;
     }
+    let canonical_rows = if f.flushed {
+        f.op.flushed_rows
+    } else {
+        f.op.rows
+    };
     Some(RowAlu {
-        rows: if f.flushed {
-            f.op.flushed_rows
+        rows: if f.flushed && f.unobserved {
+            f.op.blind_rows
         } else {
-            f.op.rows
+            canonical_rows
         },
+        canonical_rows,
         comps,
         n: computed as u8,
         direct,
@@ -360,7 +373,10 @@ pub(super) fn resolve_fast(prog: &Program, w: usize) -> (Vec<Option<FastAlu>>, V
     let mut fast = Vec::with_capacity(prog.code.len());
     let facts = prog.info();
     let (flushed, unmasked) = (&facts.flushed, &facts.liveness.unmasked);
-    for ((op, &flushed), &unmasked) in prog.code.iter().zip(flushed).zip(unmasked) {
+    let unobserved = &facts.unobserved;
+    for (((op, &flushed), &unmasked), &unobserved) in
+        prog.code.iter().zip(flushed).zip(unmasked).zip(unobserved)
+    {
         let f = resolve_alu(prog, op, w, flushed, &mut |v| {
             let o = *seen.entry(v).or_insert_with(|| imm.len() as u32);
             if o as usize == imm.len() {
@@ -368,7 +384,11 @@ pub(super) fn resolve_fast(prog: &Program, w: usize) -> (Vec<Option<FastAlu>>, V
             }
             o
         });
-        fast.push(f.map(|f| FastAlu { unmasked, ..f }));
+        fast.push(f.map(|f| FastAlu {
+            unmasked,
+            unobserved,
+            ..f
+        }));
     }
     (fast, imm)
 }
@@ -434,6 +454,7 @@ pub(super) fn resolve_alu(
         sat,
         flushed,
         unmasked: false,
+        unobserved: false,
         n: n as u8,
         comps,
     })

@@ -1926,3 +1926,88 @@ fn register_arenas_start_on_a_cache_line() {
         assert_eq!(&c[..], &a[..]);
     }
 }
+
+/// `LAZY_NAN`: `inf + -inf` from flushed sources, read only by `max`, `lt`,
+/// `ftoi` and (through a `mov`) an `add`, keeps the CPU's NaN (x86's
+/// default NaN has the sign bit set) in its register, and the canonical
+/// one without the path; everything stored is the reference's, at warp
+/// widths 1 and 8: the stored `add` of it, and another such NaN stored
+/// through a `mov`, are the canonical NaN.
+#[test]
+fn unobserved_nans_keep_the_cpus_bits_and_stored_ones_are_canonical() {
+    let text = "cs_5_0\ndcl_uav_raw u0\ndcl_uav_raw u1\n\
+                dcl_input vThreadIDInGroupFlattened\ndcl_temps 4\n\
+                dcl_thread_group 8, 1, 1\n\
+                ishl r3.x, vThreadIDInGroupFlattened.x, l(2)\n\
+                ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r0.x, r3.x, u1.xxxx\n\
+                mul r0.y, r0.x, l(1.000000)\n\
+                add r1.x, r0.y, -r0.y\n\
+                max r1.y, r1.x, l(3.000000)\n\
+                lt r1.z, r1.x, l(1.000000)\n\
+                ftoi r1.w, r1.x\n\
+                mov r2.x, r1.x\n\
+                add r2.y, r2.x, l(1.000000)\n\
+                add r0.z, r0.y, -r0.y\n\
+                mov r2.z, r0.z\n\
+                ishl r3.x, vThreadIDInGroupFlattened.x, l(4)\n\
+                store_raw u0.xyzw, r3.x, r1.yzwy\n\
+                iadd r3.y, r3.x, l(12)\n\
+                store_raw u0.x, r3.y, r2.y\n\
+                ishl r3.z, vThreadIDInGroupFlattened.x, l(2)\n\
+                iadd r3.z, r3.z, l(128)\n\
+                store_raw u0.x, r3.z, r2.z\nret\n";
+    let prog = Program::from_decoded(crate::asm::assemble(text).unwrap(), None).unwrap();
+    let unobserved = &prog.info().unobserved;
+    assert!(
+        unobserved[3] && unobserved[7],
+        "add r1.x and mov r2.x: {unobserved:?}"
+    );
+    assert!(!unobserved[8], "the stored add: {unobserved:?}");
+    assert!(
+        !unobserved[9],
+        "the add stored through a mov: {unobserved:?}"
+    );
+    // infinities (NaN after inf - inf), a NaN, finite values
+    let input = [
+        0x7f80_0000u32,
+        0xff80_0000,
+        0x7fc0_0000,
+        0x3f80_0000,
+        0xc0a0_0000,
+        0,
+        0x7f80_0000,
+        0x4120_0000,
+    ];
+    let run = |w: usize, paths: FastPaths| {
+        let out = sim_mem::Buffer::zeroed(160).unwrap();
+        let inp = sim_mem::Buffer::from_words(&input);
+        let b = Bindings {
+            uavs: vec![Some(BufferView::raw(&out)), Some(BufferView::raw(&inp))],
+            ..Default::default()
+        };
+        let mut ex = GroupExecutor::new(&prog, w).with_fast_paths(paths);
+        ex.run_group([0, 0, 0], &b);
+        // r1.x of thread 0 (an infinity: NaN after the add)
+        let r1x = ex.warps[0].regs[4 * w];
+        (out.to_words(), r1x)
+    };
+    let (reference, r1x) = run(8, FastPaths::NONE);
+    assert_eq!(r1x, CANONICAL_NAN);
+    // thread 0: max → 3, lt → false, ftoi → 0, the stored add → canonical
+    assert_eq!(reference[..4], [0x4040_0000, 0, 0, CANONICAL_NAN]);
+    // thread 3: 1 - 1 = 0
+    assert_eq!(reference[12..16], [0x4040_0000, !0, 0, 0x3f80_0000]);
+    // the copies (words 32 + thread): thread 0's canonical, thread 3's 0
+    assert_eq!([reference[32], reference[35]], [CANONICAL_NAN, 0]);
+    for w in [1, 8] {
+        let (lazy, r1x) = run(w, FastPaths::ALL);
+        assert_eq!(lazy, reference, "warp width {w}");
+        assert!(
+            f32::from_bits(r1x).is_nan() && r1x != CANONICAL_NAN,
+            "{r1x:#x}"
+        );
+        let (eager, r1x) = run(w, FastPaths::ALL.without(FastPaths::LAZY_NAN));
+        assert_eq!(eager, reference, "warp width {w}");
+        assert_eq!(r1x, CANONICAL_NAN);
+    }
+}
