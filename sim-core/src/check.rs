@@ -25,7 +25,12 @@
 //!   later group's access is *acquired* when its thread performed a UAV
 //!   atomic (a counter) before it. Published and acquired: no race;
 //!   otherwise `cross-group-visibility` (FS §7.14.4). Reader-side
-//!   `sync_uglobal` is not demanded.
+//!   `sync_uglobal` is not demanded. An atomic and a plain access of the
+//!   word from different groups race too (`cross-group-atomic-vs-plain`),
+//!   unless the plain access follows its own thread's returning atomic
+//!   (`imm_atomic_*`) on the word, whose value orders it after the others
+//!   (the last group resetting a counter), or is a compare-exchange loop's
+//!   validated guess.
 //! - A `sync_*_t` barrier must be reached by every thread of the group
 //!   (§6.2): lanes of a warp inactive at the barrier (divergent flow, or
 //!   returned), warps parked at different barriers, or warps finished while
@@ -58,7 +63,8 @@
 //!   `barrier-scope` race: a barrier was there, of the wrong kind), how many
 //!   `sync_uglobal`, and whether it performed a UAV atomic;
 //! - across groups: each UAV word's last plain write and plain read by an
-//!   earlier group, with whether it was published.
+//!   earlier group, with whether it was published, and an earlier group's
+//!   atomic.
 //!
 //! The kind of a race between a read and a write follows program order (the
 //! lower pc first): a write before the read in the program is `raw`, after it
@@ -133,6 +139,11 @@ pub enum FindingKind {
     /// A plain read-modify-write of a UAV word that another group also
     /// writes: updates can be lost.
     CrossGroupRmw,
+    /// An atomic in one group and a plain read or write of the same UAV
+    /// word in another: groups have no order (FS §7.14.4), so the read sees
+    /// any number of the atomics, and a write may land before or after any
+    /// of them.
+    CrossGroupAtomicVsPlain,
     /// A plain access to a UAV word that another group writes (or reads,
     /// for a write) without the `_glc` + `sync_uglobal` + atomic protocol.
     CrossGroupVisibility,
@@ -163,7 +174,7 @@ pub enum FindingKind {
 
 impl FindingKind {
     /// Every kind, in report order.
-    pub const ALL: [FindingKind; 15] = [
+    pub const ALL: [FindingKind; 16] = [
         FindingKind::Raw,
         FindingKind::War,
         FindingKind::Waw,
@@ -171,6 +182,7 @@ impl FindingKind {
         FindingKind::AtomicVsPlain,
         FindingKind::BarrierScope,
         FindingKind::CrossGroupRmw,
+        FindingKind::CrossGroupAtomicVsPlain,
         FindingKind::CrossGroupVisibility,
         FindingKind::DivergentBarrier,
         FindingKind::UninitialisedRead,
@@ -192,6 +204,7 @@ impl FindingKind {
             FindingKind::AtomicVsPlain => "atomic-vs-plain",
             FindingKind::BarrierScope => "barrier-scope",
             FindingKind::CrossGroupRmw => "cross-group-rmw",
+            FindingKind::CrossGroupAtomicVsPlain => "cross-group-atomic-vs-plain",
             FindingKind::CrossGroupVisibility => "cross-group-visibility",
             FindingKind::DivergentBarrier => "divergent-barrier",
             FindingKind::UninitialisedRead => "uninitialised-read",
@@ -222,6 +235,7 @@ impl FindingKind {
             FindingKind::AtomicVsPlain => "atomic and plain store on one word, unordered",
             FindingKind::BarrierScope => "a sync separates the accesses but does not order them (no _t, or a fence of the other memory: _g for TGSM, _ugroup/_uglobal for UAVs)",
             FindingKind::CrossGroupRmw => "plain read-modify-write of a word another group also writes: updates can be lost",
+            FindingKind::CrossGroupAtomicVsPlain => "an atomic in one group and a plain read or write of the word in another: groups are unordered, so the read sees any number of the atomics and the write lands anywhere among them (FS §7.14.4)",
             FindingKind::CrossGroupVisibility => "cross-group access without the globallycoherent + sync_uglobal + atomic protocol",
             FindingKind::DivergentBarrier => "barrier not reached by every thread of the group",
             FindingKind::UninitialisedRead => "groupshared word read before any thread of the group wrote it",
@@ -522,6 +536,8 @@ impl XAcc {
 struct XWord {
     write: XAcc,
     read: XAcc,
+    /// an earlier group's atomic
+    atomic: XAcc,
     /// the group (`Checker::gen`) that `local` belongs to
     gen: u32,
     /// index of the word's state in `Checker::locals`
@@ -532,6 +548,7 @@ impl XWord {
     const EMPTY: XWord = XWord {
         write: XAcc::EMPTY,
         read: XAcc::EMPTY,
+        atomic: XAcc::EMPTY,
         gen: NONE,
         local: 0,
     };
@@ -577,7 +594,11 @@ struct UavLocal {
     last_write: Option<(Acc, u32)>,
     /// the group's first plain read, with the reader's `sync_uglobal` count then
     first_read: Option<(Acc, u32)>,
+    /// the group's first atomic
+    first_atomic: Option<Acc>,
     xg_read: Option<XgRead>,
+    /// an atomic-versus-plain race with an earlier group was noted
+    xg_atomic: bool,
 }
 
 /// Per-thread state within the current group.
@@ -591,6 +612,12 @@ struct ThreadState {
     acquired: bool,
     /// key of the thread's last plain UAV read (`NO_KEY`: none)
     last_read: u64,
+    /// key of the thread's last UAV atomic that returned the word's old
+    /// value (`NO_KEY`: none): a plain access after it to the same word is
+    /// ordered after every atomic on the word that came before it, which
+    /// the returned value lets the thread know (the last group's reset of
+    /// a counter); after an atomic that returns nothing, it is not
+    last_atomic: u64,
 }
 
 const NO_KEY: u64 = u64::MAX;
@@ -658,6 +685,8 @@ struct SiteInfo {
     hlsl: Option<String>,
     /// for `sync`: (`_t`, orders TGSM, orders UAVs, `_uglobal`)
     sync: Option<(bool, bool, bool, bool)>,
+    /// an atomic that returns the word's old value (`imm_atomic_*`)
+    returns: bool,
 }
 
 /// A bound buffer UAV, as the checker needs it.
@@ -756,12 +785,15 @@ impl Checker {
                     .source_map
                     .as_ref()
                     .and_then(|m| Some(m.describe(m.line_at(op.token)?)));
+                let returns =
+                    ins.is_some_and(|i| i.opcode.info().mnemonic.starts_with("imm_atomic"));
                 SiteInfo {
                     dword: op.token,
                     text,
                     line: None,
                     hlsl,
                     sync,
+                    returns,
                 }
             })
             .collect();
@@ -961,6 +993,7 @@ impl Checker {
             self.threads_per_group,
             ThreadState {
                 last_read: NO_KEY,
+                last_atomic: NO_KEY,
                 ..Default::default()
             },
         );
@@ -1218,17 +1251,72 @@ impl Checker {
                 ws: WordState::EMPTY,
                 last_write: None,
                 first_read: None,
+                first_atomic: None,
                 xg_read: None,
+                xg_atomic: false,
             });
         }
         let (earlier_write, earlier_read) = (x.write.get(), x.read.get());
+        let earlier_atomic = x.atomic.get();
         let u = &mut self.locals[x.local as usize];
         u.ws.enter_epoch(epoch);
         let found = races(&mut u.ws, op, acc);
         let k = key(Space::Uav(slot), word);
-        let mut xhits: [Option<Hit>; 2] = [None; 2];
+        let mut xhits: [Option<Hit>; 3] = [None; 3];
         // across groups: plain accesses against earlier groups' plain ones
         let safe = |a: &XAcc| a.published && ts.acquired;
+        let me = |op: AccessOp| Side {
+            group: seq,
+            thread: acc.thread,
+            pc: acc.pc,
+            op,
+            value: (op == AccessOp::Write).then_some(acc.value),
+        };
+        let them = |a: &XAcc, op: AccessOp| Side {
+            group: a.group,
+            thread: a.thread as u32,
+            pc: a.pc,
+            op,
+            value: (op == AccessOp::Write).then_some(a.value),
+        };
+        let atomic_vs_plain = |a: Side, b: Side| Hit {
+            kind: FindingKind::CrossGroupAtomicVsPlain,
+            space: Some(Space::Uav(slot)),
+            word: Some(word),
+            byte_offset: None,
+            a,
+            b: Some(b),
+            benign: false,
+            at: None,
+        };
+        // and against earlier groups' atomics, once per word and group: not
+        // after the thread's own returning atomic on the word (ordered
+        // after them)
+        if !u.xg_atomic {
+            let after_own = ts.last_atomic == k;
+            let earlier = match op {
+                MemOp::Read | MemOp::Write if !after_own => {
+                    earlier_atomic.map(|x| (them(&x, AccessOp::Atomic), me(AccessOp::from(op))))
+                }
+                MemOp::Atomic { .. } => earlier_write
+                    .filter(|w| !safe(w))
+                    .map(|w| (them(&w, AccessOp::Write), me(AccessOp::Atomic)))
+                    .or_else(|| {
+                        earlier_read.map(|r| (them(&r, AccessOp::Read), me(AccessOp::Atomic)))
+                    }),
+                _ => None,
+            };
+            if let Some((a, b)) = earlier {
+                u.xg_atomic = true;
+                let hit = atomic_vs_plain(a, b);
+                if op == MemOp::Read {
+                    // a compare-exchange loop's guess: its CAS excuses it
+                    self.pending.entry((acc.thread, k)).or_insert(hit);
+                } else {
+                    xhits[2] = Some(hit);
+                }
+            }
+        }
         match op {
             MemOp::Read => {
                 // the group's own earlier write comes first; one note per word
@@ -1250,20 +1338,7 @@ impl Checker {
                 if let Some(p) = u.xg_read.as_mut().filter(|p| p.reader.thread == acc.thread) {
                     p.rmw = true;
                 }
-                let me = Side {
-                    group: seq,
-                    thread: acc.thread,
-                    pc: acc.pc,
-                    op: AccessOp::Write,
-                    value: Some(acc.value),
-                };
-                let them = |a: &XAcc, op: AccessOp| Side {
-                    group: a.group,
-                    thread: a.thread as u32,
-                    pc: a.pc,
-                    op,
-                    value: (op == AccessOp::Write).then_some(a.value),
-                };
+                let me = me(AccessOp::Write);
                 if let Some(w) = earlier_write.filter(|w| !safe(w) && !rmw) {
                     let benign = w.value == acc.value;
                     xhits[0] = Some(Hit {
@@ -1299,10 +1374,20 @@ impl Checker {
                 }
                 u.last_write = Some((acc, ts.uglobal));
             }
-            MemOp::Atomic { .. } => {}
+            MemOp::Atomic { .. } => {
+                if u.first_atomic.is_none() {
+                    u.first_atomic = Some(acc);
+                }
+            }
         }
-        if op == MemOp::Read {
-            self.threads[t].last_read = k;
+        match op {
+            MemOp::Read => self.threads[t].last_read = k,
+            MemOp::Atomic { .. } => {
+                if self.sites.get(acc.pc as usize).is_some_and(|s| s.returns) {
+                    self.threads[t].last_atomic = k;
+                }
+            }
+            MemOp::Write => {}
         }
         if found.iter().any(Option::is_some) {
             self.conflicts(found, Space::Uav(slot), word, op, acc);
@@ -1510,7 +1595,15 @@ impl Checker {
                         .get(a.thread as usize)
                         .is_some_and(|t| t.uglobal > ug),
             };
-            let (w, r) = (u.last_write.map(publish), u.first_read.map(publish));
+            // a compare-exchange loop's guess is no plain read for later
+            // groups: its CAS validated it
+            let k = key(Space::Uav(u.slot), u.word);
+            let guess = |(a, _): &(Acc, u32)| self.validated.contains_key(&(a.thread, k));
+            let (w, r) = (
+                u.last_write.map(publish),
+                u.first_read.filter(|r| !guess(r)).map(publish),
+            );
+            let a = u.first_atomic.map(|a| publish((a, u32::MAX)));
             if let Some(shadow) = self.xg.get_mut(u.slot as usize) {
                 let x = shadow.get_mut(u.word);
                 if let Some(w) = w {
@@ -1518,6 +1611,9 @@ impl Checker {
                 }
                 if let Some(r) = r {
                     x.read.merge(r);
+                }
+                if let Some(a) = a.filter(|_| x.atomic.get().is_none()) {
+                    x.atomic = a;
                 }
             }
         }

@@ -65,7 +65,7 @@ fn check_case(case: &Case, variant: &str, warp_width: usize) -> Vec<Finding> {
         .resources
         .iter()
         .map(|r| {
-            let slot: u32 = r.slot.trim_start_matches('u').parse().unwrap();
+            let slot: u32 = r.slot[1..].parse().unwrap();
             let bytes = r.elements as usize
                 * if r.view == "raw" {
                     4
@@ -82,10 +82,14 @@ fn check_case(case: &Case, variant: &str, warp_width: usize) -> Vec<Finding> {
             _ => BufferView::structured(buf, r.stride).unwrap(),
         };
         let i = *slot as usize;
-        if bindings.uavs.len() <= i {
-            bindings.uavs.resize(i + 1, None);
+        let views = match r.slot.starts_with('t') {
+            true => &mut bindings.srvs,
+            false => &mut bindings.uavs,
+        };
+        if views.len() <= i {
+            views.resize(i + 1, None);
         }
-        bindings.uavs[i] = Some(view);
+        views[i] = Some(view);
     }
     let mut checker = Checker::new(&program, CheckOptions::default());
     checker.set_listing(&listing);
@@ -127,7 +131,7 @@ fn matches(case: &Case, f: &Finding) -> bool {
 #[test]
 fn manifest_lists_every_case_of_the_directory() {
     let m = manifest();
-    assert_eq!(m.case.len(), 27);
+    assert_eq!(m.case.len(), 33);
     for c in &m.case {
         for f in [
             format!("{}_bug.asm", c.name),
