@@ -601,12 +601,18 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             if json {
                 println!(
                     "{}",
-                    check_json(&job, &report.steps, &report.findings, expectations)
+                    check_json(
+                        &job,
+                        &report.steps,
+                        &report.findings,
+                        expectations,
+                        report.stopped.as_deref()
+                    )
                 );
             } else {
                 print!("{}", check_text(&job, &report));
             }
-            Ok(errors == 0 && expectations)
+            Ok(errors == 0 && expectations && report.stopped.is_none())
         }
         Command::Disasm { file, no_checksum } => {
             let bytes =

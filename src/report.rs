@@ -104,18 +104,34 @@ pub(super) fn check_summary(report: &CheckReport) -> String {
     let warnings = report.findings.len() - errors;
     let expectations = report.steps.iter().all(|r| r.passed());
     format!(
-        "check: {errors} error(s), {warnings} warning(s){}",
+        "check: {errors} error(s), {warnings} warning(s){}{}",
         if expectations {
             ""
         } else {
             "; an expectation FAILED"
+        },
+        if report.stopped.is_some() {
+            "; a dispatch was STOPPED"
+        } else {
+            ""
         }
     )
 }
 
-/// `check`'s text report: the job's warnings, the steps, the findings and
-/// [`check_summary`].
+/// `check`'s text report: the job's warnings, the steps, the findings,
+/// why a dispatch stopped (if one did) and [`check_summary`].
 pub(super) fn check_text(job: &Job, report: &CheckReport) -> String {
+    let mut text = check_findings_text(job, report);
+    if let Some(e) = &report.stopped {
+        text.push_str(&format!("error: {e}\n"));
+    }
+    text.push_str(&check_summary(report));
+    text.push('\n');
+    text
+}
+
+/// The job's warnings, the steps and the findings of `check`'s text report.
+pub(super) fn check_findings_text(job: &Job, report: &CheckReport) -> String {
     let mut text = String::new();
     for w in &job.warnings {
         text.push_str(&format!("warning: {w}\n"));
@@ -124,8 +140,6 @@ pub(super) fn check_text(job: &Job, report: &CheckReport) -> String {
     for f in &report.findings {
         text.push_str(&format!("{f}\n"));
     }
-    text.push_str(&check_summary(report));
-    text.push('\n');
     text
 }
 
@@ -151,13 +165,15 @@ pub(super) fn report_json(
     doc
 }
 
-/// The results of `check --json`: the job, `passed` (no error finding and
-/// every expectation held), the counts, the findings and the steps.
+/// The results of `check --json`: the job, `passed` (no error finding,
+/// every expectation held, no dispatch stopped), the counts, the findings,
+/// the steps and, when a dispatch stopped, why (`error`).
 pub(super) fn check_json(
     job: &Job,
     reports: &[StepReport],
     findings: &[Finding],
     expectations: bool,
+    stopped: Option<&str>,
 ) -> serde_json::Value {
     use serde_json::json;
     let access = |a: &Access| {
@@ -198,19 +214,24 @@ pub(super) fn check_json(
                 "dispatch": f.dispatch,
                 "first": access(&f.first),
                 "second": f.second.as_ref().map(access),
+                "note": f.note,
             })
         })
         .collect();
-    json!({
+    let mut doc = json!({
         "job": job.path.display().to_string(),
-        "passed": errors == 0 && expectations,
+        "passed": errors == 0 && expectations && stopped.is_none(),
         "errors": errors,
         "warnings": findings.len() - errors,
         "expectations_passed": expectations,
         "findings": list,
         "job_warnings": job.warnings,
         "steps": steps_json(reports),
-    })
+    });
+    if let Some(e) = stopped {
+        doc["error"] = json!(e);
+    }
+    doc
 }
 
 /// Opcodes a text profile lists by name; the rest are summed as "other".

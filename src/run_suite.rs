@@ -16,8 +16,8 @@
 //! finish in.
 
 use crate::{
-    cancel_token, check_json, check_summary, check_text, compile_note, error_findings, error_text,
-    report_json, schedules_report, step_text, steps_text, SuiteArgs,
+    cancel_token, check_findings_text, check_json, check_summary, check_text, compile_note,
+    error_findings, error_text, report_json, schedules_report, step_text, steps_text, SuiteArgs,
 };
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -445,7 +445,18 @@ fn run_one(s: &Suite, sj: &SuiteJob) -> JobResult {
             };
             let errors = error_findings(&report.findings);
             let expectations = report.steps.iter().all(StepReport::passed);
-            let json = check_json(&job, &report.steps, &report.findings, expectations);
+            let stopped = report.stopped.as_deref();
+            let json = check_json(&job, &report.steps, &report.findings, expectations, stopped);
+            if let Some(e) = stopped {
+                // a stopped dispatch is the job's error, after the findings
+                // made before it
+                output.push_str(&check_findings_text(&job, &report));
+                let error = ErrorText {
+                    prelude: String::new(),
+                    text: e.to_string(),
+                };
+                return error_result(sj, elapsed(), error, output, Some(json));
+            }
             output.push_str(&check_text(&job, &report));
             let passed = errors == 0 && expectations;
             let (outcome, message, details) = if passed {

@@ -36,6 +36,12 @@
 //!   returned), warps parked at different barriers, or warps finished while
 //!   others wait are a `divergent-barrier` error (like compute-sanitizer's
 //!   synccheck).
+//! - D3D promises no forward progress between groups nor between the
+//!   lanes of a warp (§6): a spin read (`crate::analysis::spin`) made
+//!   [`SPIN_WINDOW`] times in a row on one word while no other thread of
+//!   the group writes is a hang (`forward-progress`; the checker stops the
+//!   dispatch), and a spin read of a UAV word an earlier group changed is a
+//!   wait that ended only because of the order the groups ran in.
 //! - TGSM starts undefined (§5): a plain or atomic read of a TGSM word that
 //!   no thread of the group has written yet is an `uninitialised-read`
 //!   (like initcheck).
@@ -89,14 +95,19 @@ use sim_mem::{Bindings, TgsmRegion, ViewKind};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+mod findings;
+pub use findings::{Access, AccessOp, Finding, FindingKind, Severity, Site, ThreadRef};
+
 /// Which checks [`Checker`] performs. [`Default`] is all of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CheckOptions {
     /// Data races on TGSM and UAV words, within and across groups
     /// (`raw`, `war`, `waw`, `benign`, `atomic-vs-plain`, `barrier-scope`,
-    /// `cross-group-rmw`, `cross-group-visibility`).
+    /// `cross-group-rmw`, `cross-group-atomic-vs-plain`, `cross-group-visibility`).
     pub races: bool,
-    /// Barriers not reached by every thread of the group (`divergent-barrier`).
+    /// Barriers not reached by every thread of the group
+    /// (`divergent-barrier`), and waits on other threads that D3D does not
+    /// promise to end (`forward-progress`).
     pub barriers: bool,
     /// TGSM read before any thread of the group wrote it (`uninitialised-read`).
     pub uninitialised: bool,
@@ -115,259 +126,12 @@ impl Default for CheckOptions {
     }
 }
 
-/// What a [`Finding`] reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum FindingKind {
-    /// A write and a later (in program order) read of one word by different
-    /// threads of a group with no barrier between them.
-    Raw,
-    /// A read and a later (in program order) write by different threads of a
-    /// group with no barrier between them.
-    War,
-    /// Two writes of different values by different threads with nothing
-    /// ordering them (within a group, or from two groups).
-    Waw,
-    /// Two unordered writes of the same value: a race by the letter, with a
-    /// deterministic outcome (32-bit stores are atomic, FS §7.14.2).
-    Benign,
-    /// A plain store and an atomic on one word, unordered (for TGSM the
-    /// word's value is then undefined, FS §7.14.2).
-    AtomicVsPlain,
-    /// Conflicting accesses within a group separated by a `sync` that does
-    /// not order them: no `_t`, or a fence of the other memory class.
-    BarrierScope,
-    /// A plain read-modify-write of a UAV word that another group also
-    /// writes: updates can be lost.
-    CrossGroupRmw,
-    /// An atomic in one group and a plain read or write of the same UAV
-    /// word in another: groups have no order (FS §7.14.4), so the read sees
-    /// any number of the atomics, and a write may land before or after any
-    /// of them.
-    CrossGroupAtomicVsPlain,
-    /// A plain access to a UAV word that another group writes (or reads,
-    /// for a write) without the `_glc` + `sync_uglobal` + atomic protocol.
-    CrossGroupVisibility,
-    /// A `sync_*_t` reached by only some threads of the group.
-    DivergentBarrier,
-    /// A TGSM word read (plainly or by an atomic) before any thread of the
-    /// group wrote it.
-    UninitialisedRead,
-    /// A UAV or SRV access outside its view where D3D defines the result
-    /// (legal: reads 0, writes dropped).
-    OutOfBounds,
-    /// A TGSM access outside its `g#` declaration: a write (or atomic)
-    /// makes all of the group's shared memory undefined, a read returns an
-    /// undefined value (FS §22.4.13; `reference/sm5-compute-isa.md` §14).
-    TgsmOutOfBounds,
-    /// A structured UAV access to a structure in the view at a byte offset
-    /// past its stride: a write makes the whole UAV undefined, a read
-    /// returns undefined values (FS §22.4.13, §18.6.8.3).
-    StructureOutOfBounds,
-    /// A raw or structured byte address that is not a multiple of 4: the
-    /// memory's contents (write) or the value read are undefined (FS §7.13).
-    Misaligned,
-    /// `imm_atomic_alloc` and `imm_atomic_consume` on one UAV's hidden
-    /// counter in one dispatch (FS §22.17.17–18: a shader must not use
-    /// both on one UAV).
-    CounterIncrementAndDecrement,
-}
-
-impl FindingKind {
-    /// Every kind, in report order.
-    pub const ALL: [FindingKind; 16] = [
-        FindingKind::Raw,
-        FindingKind::War,
-        FindingKind::Waw,
-        FindingKind::Benign,
-        FindingKind::AtomicVsPlain,
-        FindingKind::BarrierScope,
-        FindingKind::CrossGroupRmw,
-        FindingKind::CrossGroupAtomicVsPlain,
-        FindingKind::CrossGroupVisibility,
-        FindingKind::DivergentBarrier,
-        FindingKind::UninitialisedRead,
-        FindingKind::OutOfBounds,
-        FindingKind::TgsmOutOfBounds,
-        FindingKind::StructureOutOfBounds,
-        FindingKind::Misaligned,
-        FindingKind::CounterIncrementAndDecrement,
-    ];
-
-    /// The kind's name as reports and `tests/races/MANIFEST.toml` spell it
-    /// (`raw`, `cross-group-rmw`, …).
-    pub fn name(self) -> &'static str {
-        match self {
-            FindingKind::Raw => "raw",
-            FindingKind::War => "war",
-            FindingKind::Waw => "waw",
-            FindingKind::Benign => "benign",
-            FindingKind::AtomicVsPlain => "atomic-vs-plain",
-            FindingKind::BarrierScope => "barrier-scope",
-            FindingKind::CrossGroupRmw => "cross-group-rmw",
-            FindingKind::CrossGroupAtomicVsPlain => "cross-group-atomic-vs-plain",
-            FindingKind::CrossGroupVisibility => "cross-group-visibility",
-            FindingKind::DivergentBarrier => "divergent-barrier",
-            FindingKind::UninitialisedRead => "uninitialised-read",
-            FindingKind::OutOfBounds => "out-of-bounds",
-            FindingKind::TgsmOutOfBounds => "tgsm-out-of-bounds",
-            FindingKind::StructureOutOfBounds => "structure-out-of-bounds",
-            FindingKind::Misaligned => "misaligned-address",
-            FindingKind::CounterIncrementAndDecrement => "counter-increment-and-decrement",
-        }
-    }
-
-    /// Errors are undefined or schedule-dependent behaviour; warnings are
-    /// legal (benign races, out-of-bounds accesses).
-    pub fn severity(self) -> Severity {
-        match self {
-            FindingKind::Benign | FindingKind::OutOfBounds => Severity::Warning,
-            _ => Severity::Error,
-        }
-    }
-
-    /// A one-line description of the kind.
-    pub fn description(self) -> &'static str {
-        match self {
-            FindingKind::Raw => "read-after-write race between threads of a group, no barrier between them",
-            FindingKind::War => "write-after-read race between threads of a group, no barrier between them",
-            FindingKind::Waw => "write-write race: different values, nothing orders the writes",
-            FindingKind::Benign => "benign write-write race: unordered writes of the same value",
-            FindingKind::AtomicVsPlain => "atomic and plain store on one word, unordered",
-            FindingKind::BarrierScope => "a sync separates the accesses but does not order them (no _t, or a fence of the other memory: _g for TGSM, _ugroup/_uglobal for UAVs)",
-            FindingKind::CrossGroupRmw => "plain read-modify-write of a word another group also writes: updates can be lost",
-            FindingKind::CrossGroupAtomicVsPlain => "an atomic in one group and a plain read or write of the word in another: groups are unordered, so the read sees any number of the atomics and the write lands anywhere among them (FS §7.14.4)",
-            FindingKind::CrossGroupVisibility => "cross-group access without the globallycoherent + sync_uglobal + atomic protocol",
-            FindingKind::DivergentBarrier => "barrier not reached by every thread of the group",
-            FindingKind::UninitialisedRead => "groupshared word read before any thread of the group wrote it",
-            FindingKind::OutOfBounds => "access outside the view (reads 0, writes dropped)",
-            FindingKind::TgsmOutOfBounds => "groupshared access outside its declaration: a write makes all of the group's shared memory undefined, a read is undefined (FS §22.4.13)",
-            FindingKind::StructureOutOfBounds => "structured access past the structure's stride: a write makes the whole UAV undefined, a read is undefined (FS §22.4.13)",
-            FindingKind::Misaligned => "byte address not a multiple of 4: the memory (write) or the value read is undefined (FS §7.13)",
-            FindingKind::CounterIncrementAndDecrement => "the UAV's hidden counter is both incremented (imm_atomic_alloc) and decremented (imm_atomic_consume) in one dispatch (FS §22.17.17-18)",
-        }
-    }
-}
-
-impl std::fmt::Display for FindingKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Severity {
-    /// Undefined or schedule-dependent behaviour.
-    Error,
-    /// Legal, but probably not meant.
-    Warning,
-}
-
-/// What one side of a finding did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AccessOp {
-    /// A plain load.
-    Read,
-    /// A plain store.
-    Write,
-    /// An atomic read-modify-write.
-    Atomic,
-    /// A `sync` instruction.
-    Barrier,
-}
-
-impl AccessOp {
-    /// `read`, `write`, `atomic` or `barrier`.
-    pub fn name(self) -> &'static str {
-        match self {
-            AccessOp::Read => "read",
-            AccessOp::Write => "write",
-            AccessOp::Atomic => "atomic",
-            AccessOp::Barrier => "barrier",
-        }
-    }
-}
-
-/// An instruction of the program.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Site {
-    /// Index in the lowered program (the executor's pc).
-    pub pc: u32,
-    /// Dword offset of the instruction in the token stream (the version token is 0).
-    pub dword: u32,
-    /// The instruction as the disassembler (and fxc's listing) prints it, without indentation.
-    pub text: String,
-    /// Its 1-based line in the listing given to [`Checker::set_listing`], if found there.
-    pub line: Option<u32>,
-    /// Which listing `line` is a line of ([`Checker::set_listing_name`]:
-    /// `sm5sim disasm`, or the `.asm` file's name), when named.
-    pub listing: Option<String>,
-    /// The HLSL file and line it comes from (`mandelbrot.hlsl:15`), when the
-    /// program carries fxc's debug information ([`Program::source_map`]).
-    pub hlsl: Option<String>,
-}
-
-/// A thread of the dispatch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ThreadRef {
-    /// `SV_GroupID` of its group.
-    pub group: [u32; 3],
-    /// `SV_GroupThreadID`.
-    pub thread: [u32; 3],
-    /// `SV_GroupIndex` (the flattened thread index).
-    pub index: u32,
-}
-
-/// One side of a finding: who did what where.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Access {
-    /// The instruction.
-    pub site: Site,
-    /// The thread that executed it.
-    pub thread: ThreadRef,
-    /// What it did.
-    pub op: AccessOp,
-    /// The value written, for plain stores.
-    pub value: Option<u32>,
-}
-
-/// One deduplicated report: the first example of a (kind, resource, pair of
-/// instructions), with the number of times it occurred.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    /// What was found.
-    pub kind: FindingKind,
-    /// The memory: `g#` or `u#`; `None` for barrier findings.
-    pub resource: Option<String>,
-    /// Its name: the job's resource name or the HLSL name (RDEF or listing header).
-    pub resource_name: Option<String>,
-    /// Byte offset of the word within the view (UAV) or region (TGSM); for
-    /// out-of-bounds accesses, the byte address that was out of range.
-    pub byte_offset: Option<u64>,
-    /// Where that is, as the shader indexes it: `[i]` for a raw buffer's or
-    /// region's dword `i`, `[i].b` for byte `b` of structure `i` (`None`
-    /// for typed views and barrier findings).
-    pub element: Option<String>,
-    /// The access first in program order (the lower pc), or the only one.
-    pub first: Access,
-    /// The other access of a race, or for a divergent barrier a thread that
-    /// did not arrive (with the barrier it waits at, or the instruction it was
-    /// at when the group's other threads waited).
-    pub second: Option<Access>,
-    /// For write-write races: whether both wrote the same value.
-    pub benign: bool,
-    /// How many times this (kind, resource, instruction pair) occurred.
-    pub count: u64,
-    /// Index of the dispatch (since the checker was created) of the first example.
-    pub dispatch: usize,
-}
-
-impl Finding {
-    /// Error or warning.
-    pub fn severity(&self) -> Severity {
-        self.kind.severity()
-    }
-}
+/// Reads a thread makes of one word at one spin read, one after another
+/// with no write by any other thread of its group in between, after which
+/// the checker calls it a hang ([`FindingKind::ForwardProgress`]): a
+/// compare-exchange retry loop is no spin loop, and a wait on a thread of
+/// the group that does run ends far sooner.
+pub const SPIN_WINDOW: u32 = 1 << 16;
 
 // ---------------------------------------------------------------------------
 // Internal shadow state
@@ -599,6 +363,8 @@ struct UavLocal {
     xg_read: Option<XgRead>,
     /// an atomic-versus-plain race with an earlier group was noted
     xg_atomic: bool,
+    /// a spin read of a word an earlier group changed was noted
+    xg_spin: bool,
 }
 
 /// Per-thread state within the current group.
@@ -618,6 +384,9 @@ struct ThreadState {
     /// the returned value lets the thread know (the last group's reset of
     /// a counter); after an atomic that returns nothing, it is not
     last_atomic: u64,
+    /// the thread's current spin: the spin read's pc and word key, how
+    /// many times in a row, and the group's write count at the last one
+    spin: (u32, u64, u32, u64),
 }
 
 const NO_KEY: u64 = u64::MAX;
@@ -651,6 +420,8 @@ struct Hit {
     /// for an access out of bounds of a structured view or region: the
     /// structure index and byte offset it asked for
     at: Option<(u32, u32)>,
+    /// [`Finding::note`], an index into `Checker::notes`
+    note: Option<u32>,
 }
 
 /// FxHash (rustc's hasher): the shadow maps' keys are small integers.
@@ -742,7 +513,17 @@ pub struct Checker {
     /// (thread, key) pairs that executed `imm_atomic_cmp_exch`
     validated: FxMap<(u32, u64), ()>,
 
+    /// the group's plain writes and atomics (spin reads' atomics aside), for
+    /// the forward-progress rule
+    group_writes: u64,
+    /// per pc, whether it is a spin read (`crate::analysis::spin`)
+    spin: Vec<bool>,
+    /// a forward-progress hang was found: the executor stops the dispatch
+    stalled: bool,
+
     // -- results
+    /// the texts of findings' notes ([`Finding::note`])
+    notes: Vec<String>,
     findings: Vec<Finding>,
     index: FxMap<(FindingKind, u32, u32, u32), usize>,
 }
@@ -821,8 +602,16 @@ impl Checker {
             regions: program.tgsm_regions(),
             glc,
             names,
+            spin: crate::analysis::spin::spin_reads(program.body()),
             ..Default::default()
         }
+    }
+
+    /// Whether a forward-progress hang was found in the current dispatch
+    /// ([`FindingKind::ForwardProgress`]): the executor then stops it
+    /// (`StopReason::NoProgress`).
+    pub fn stalled(&self) -> bool {
+        self.stalled
     }
 
     /// Name the listing given to [`Checker::set_listing`] (`sm5sim disasm`
@@ -909,6 +698,7 @@ impl Checker {
     /// §5.3.9).
     pub fn begin_dispatch(&mut self, bindings: &Bindings<'_>, groups: [u32; 3]) {
         self.groups = groups;
+        self.stalled = false;
         self.uavs = bindings
             .uavs
             .iter()
@@ -965,6 +755,7 @@ impl Checker {
                     b: Some(b),
                     benign: false,
                     at: None,
+                    note: None,
                 });
             }
         }
@@ -994,6 +785,7 @@ impl Checker {
             ThreadState {
                 last_read: NO_KEY,
                 last_atomic: NO_KEY,
+                spin: (u32::MAX, NO_KEY, 0, 0),
                 ..Default::default()
             },
         );
@@ -1010,6 +802,7 @@ impl Checker {
         self.locals.clear();
         self.pending.clear();
         self.validated.clear();
+        self.group_writes = 0;
     }
 
     /// A memory access by thread `thread` (`SV_GroupIndex`) at `pc`: word
@@ -1039,6 +832,7 @@ impl Checker {
                 b: None,
                 benign: false,
                 at: None,
+                note: None,
             });
         }
         // a structure's byte offset past its stride is undefined wherever
@@ -1059,6 +853,7 @@ impl Checker {
                 b: None,
                 benign: false,
                 at: Some((addr.0, (addr.1 & !3) + 4 * addr.2)),
+                note: None,
             });
         }
         let Some(word) = word else {
@@ -1076,6 +871,7 @@ impl Checker {
                     b: None,
                     benign: false,
                     at: Some((addr.0, (addr.1 & !3) + 4 * addr.2)),
+                    note: None,
                 });
             }
             return;
@@ -1091,6 +887,13 @@ impl Checker {
         };
         if op == (MemOp::Atomic { cas: true }) {
             self.validated.insert((thread, key(space, word as u32)), ());
+        }
+        let spin = self.spin.get(pc as usize) == Some(&true);
+        if op != MemOp::Read && !spin {
+            self.group_writes += 1;
+        }
+        if spin && self.opts.barriers && !matches!(space, Space::Srv(_)) {
+            self.spin_read(space, word as u32, op, acc);
         }
         match space {
             Space::Tgsm(_) => self.tgsm_access(space, word, op, acc),
@@ -1193,6 +996,86 @@ impl Checker {
         }
     }
 
+    /// A spin read of `word` by `acc`'s thread: one more of its reads in a
+    /// row of that word at that pc with no write by another thread of the
+    /// group in between, or the first; at [`SPIN_WINDOW`] a hang.
+    fn spin_read(&mut self, space: Space, word: u32, op: MemOp, acc: Acc) {
+        let k = key(space, word);
+        let writes = self.group_writes;
+        let Some(t) = self.threads.get_mut(acc.thread as usize) else {
+            return;
+        };
+        let (pc, kk, n, mark) = t.spin;
+        let n = match pc == acc.pc && kk == k && mark == writes {
+            true => n + 1,
+            false => 1,
+        };
+        t.spin = (acc.pc, k, n, writes);
+        if n != SPIN_WINDOW {
+            return;
+        }
+        self.stalled = true;
+        // who could change the word: an earlier group, or one not started
+        let earlier = match space {
+            Space::Uav(u) => self.xg.get_mut(u as usize).and_then(|x| {
+                let x = x.get_mut(word);
+                (x.atomic.get().map(|a| (a, AccessOp::Atomic)))
+                    .or(x.write.get().map(|w| (w, AccessOp::Write)))
+            }),
+            _ => None,
+        };
+        let [gx, gy, gz] = self.groups;
+        let left =
+            (u64::from(gx) * u64::from(gy) * u64::from(gz)).saturating_sub(u64::from(self.seq) + 1);
+        let note = match space {
+            Space::Uav(_) => {
+                let finished = match earlier {
+                    Some((e, _)) => {
+                        let g = self.thread_ref(e.group, 0).group;
+                        format!(
+                            "group ({}, {}, {}), finished, changed it last",
+                            g[0], g[1], g[2]
+                        )
+                    }
+                    None => "no finished group changed it".to_string(),
+                };
+                format!(
+                    "no other thread of its group changed the word in {SPIN_WINDOW} reads: it waits \
+                     on a thread not running beside it, a lane of its own warp or another warp \
+                     (D3D promises no forward progress between them) or another group; \
+                     {finished}; {left} group(s) had not started (this run orders groups x \
+                     fastest, D3D not at all)"
+                )
+            }
+            _ => format!(
+                "no other thread of its group changed the word in {SPIN_WINDOW} reads: it waits \
+                 on a lane of its own warp, or on a warp that waits for it, and D3D promises no \
+                 forward progress between them"
+            ),
+        };
+        self.notes.push(note);
+        let note = Some(self.notes.len() as u32 - 1);
+        let me = self.side(acc.thread, acc.pc, op, acc.value);
+        let b = earlier.map(|(e, op)| Side {
+            group: e.group,
+            thread: e.thread as u32,
+            pc: e.pc,
+            op,
+            value: (op == AccessOp::Write).then_some(e.value),
+        });
+        self.report(Hit {
+            kind: FindingKind::ForwardProgress,
+            space: Some(space),
+            word: Some(word),
+            byte_offset: None,
+            a: me,
+            b,
+            benign: false,
+            at: None,
+            note,
+        });
+    }
+
     fn tgsm_access(&mut self, space: Space, word: usize, op: MemOp, acc: Acc) {
         let (gen, epoch, opts) = (self.gen, self.tgsm_epoch, self.opts);
         let Some(ws) = self.tgsm.get_mut(word) else {
@@ -1222,6 +1105,7 @@ impl Checker {
                 b: None,
                 benign: false,
                 at: None,
+                note: None,
             });
         }
         if found.iter().any(Option::is_some) {
@@ -1254,15 +1138,23 @@ impl Checker {
                 first_atomic: None,
                 xg_read: None,
                 xg_atomic: false,
+                xg_spin: false,
             });
         }
         let (earlier_write, earlier_read) = (x.write.get(), x.read.get());
         let earlier_atomic = x.atomic.get();
+        // a spin read of a word an earlier group changed: the wait ended
+        // only because that group happened to run first
+        let spin = self.opts.barriers && self.spin.get(acc.pc as usize) == Some(&true);
+        let waited_on = earlier_atomic
+            .map(|a| (a, AccessOp::Atomic))
+            .or(earlier_write.map(|w| (w, AccessOp::Write)))
+            .filter(|_| spin);
         let u = &mut self.locals[x.local as usize];
         u.ws.enter_epoch(epoch);
         let found = races(&mut u.ws, op, acc);
         let k = key(Space::Uav(slot), word);
-        let mut xhits: [Option<Hit>; 3] = [None; 3];
+        let mut xhits: [Option<Hit>; 4] = [None; 4];
         // across groups: plain accesses against earlier groups' plain ones
         let safe = |a: &XAcc| a.published && ts.acquired;
         let me = |op: AccessOp| Side {
@@ -1288,10 +1180,25 @@ impl Checker {
             b: Some(b),
             benign: false,
             at: None,
+            note: None,
         };
         // and against earlier groups' atomics, once per word and group: not
         // after the thread's own returning atomic on the word (ordered
         // after them)
+        if let Some((e, e_op)) = waited_on.filter(|_| !u.xg_spin) {
+            u.xg_spin = true;
+            xhits[3] = Some(Hit {
+                kind: FindingKind::ForwardProgress,
+                space: Some(Space::Uav(slot)),
+                word: Some(word),
+                byte_offset: None,
+                a: them(&e, e_op),
+                b: Some(me(AccessOp::from(op))),
+                benign: false,
+                at: None,
+                note: None,
+            });
+        }
         if !u.xg_atomic {
             let after_own = ts.last_atomic == k;
             let earlier = match op {
@@ -1354,6 +1261,7 @@ impl Checker {
                         b: Some(me),
                         benign,
                         at: None,
+                        note: None,
                     });
                 }
                 if let Some(r) = earlier_read.filter(|r| !safe(r)) {
@@ -1370,6 +1278,7 @@ impl Checker {
                         b: Some(me),
                         benign: false,
                         at: None,
+                        note: None,
                     });
                 }
                 u.last_write = Some((acc, ts.uglobal));
@@ -1431,6 +1340,7 @@ impl Checker {
                 }),
                 benign,
                 at: None,
+                note: None,
             };
             match reader {
                 // a read racing with an atomic waits: its thread's CAS may excuse it
@@ -1482,6 +1392,7 @@ impl Checker {
                     }),
                     benign: false,
                     at: None,
+                    note: None,
                 });
             }
         }
@@ -1531,6 +1442,7 @@ impl Checker {
                     b: Some(b),
                     benign: false,
                     at: None,
+                    note: None,
                 });
             }
         }
@@ -1581,6 +1493,7 @@ impl Checker {
                     b: Some(writer),
                     benign: false,
                     at: None,
+                    note: None,
                 });
             }
             let glc = self.glc.get(u.slot as usize).copied().unwrap_or(false);
@@ -1744,6 +1657,7 @@ impl Checker {
             benign: h.benign,
             count: 1,
             dispatch: self.dispatches,
+            note: h.note.and_then(|i| self.notes.get(i as usize).cloned()),
         };
         self.index.insert(k, self.findings.len());
         self.findings.push(finding);
@@ -1823,88 +1737,6 @@ impl From<MemOp> for AccessOp {
             MemOp::Write => AccessOp::Write,
             MemOp::Atomic { .. } => AccessOp::Atomic,
         }
-    }
-}
-
-/// A finding as text, several lines:
-///
-/// ```text
-/// error[raw] g0[1] byte 4: read-after-write race between threads of a group, no barrier between them (256 times)
-///   write   line 43 (dword 30) store_structured g0.x, vThreadIDInGroupFlattened.x, l(0), r0.x
-///           group (0, 0, 0) thread (1, 0, 0) [1], value 0x4
-///   read    line 46 (dword 51) ld_structured r0.x, r0.x, l(0), g0.xxxx
-///           group (0, 0, 0) thread (0, 0, 0) [0]
-/// ```
-impl std::fmt::Display for Finding {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let sev = match self.severity() {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        write!(f, "{sev}[{}]", self.kind)?;
-        if let Some(r) = &self.resource {
-            write!(f, " {r}")?;
-            if let Some(e) = &self.element {
-                write!(f, "{e}")?;
-            }
-            if let Some(n) = &self.resource_name {
-                write!(f, " ('{n}')")?;
-            }
-        }
-        if let Some(b) = self.byte_offset {
-            write!(f, " byte {b}")?;
-        }
-        write!(f, ": {}", self.kind.description())?;
-        if self.count > 1 {
-            write!(f, " ({} times)", self.count)?;
-        }
-        let side = |f: &mut std::fmt::Formatter<'_>, a: &Access, label: &str| {
-            write!(f, "\n  {label:<8}")?;
-            match (a.site.line, &a.site.listing) {
-                (Some(l), Some(name)) => write!(f, "line {l} of {name} ")?,
-                (Some(l), None) => write!(f, "line {l} ")?,
-                _ => {}
-            }
-            write!(f, "(dword {}) ", a.site.dword)?;
-            if let Some(h) = &a.site.hlsl {
-                write!(f, "{h}: ")?;
-            }
-            write!(f, "{}", a.site.text)?;
-            let t = &a.thread;
-            write!(
-                f,
-                "\n          group ({}, {}, {}) thread ({}, {}, {}) [{}]",
-                t.group[0], t.group[1], t.group[2], t.thread[0], t.thread[1], t.thread[2], t.index
-            )?;
-            if let Some(v) = a.value {
-                write!(f, ", value {v:#x}")?;
-            }
-            Ok(())
-        };
-        match self.kind {
-            FindingKind::DivergentBarrier => {
-                side(f, &self.first, "waits")?;
-                match &self.second {
-                    Some(s) if s.site.pc != self.first.site.pc => side(f, s, "waits")?,
-                    Some(s) => {
-                        let t = &s.thread;
-                        write!(
-                            f,
-                            "\n  missing group ({}, {}, {}) thread ({}, {}, {}) [{}]: finished, or inactive in divergent flow",
-                            t.group[0], t.group[1], t.group[2], t.thread[0], t.thread[1], t.thread[2], t.index
-                        )?;
-                    }
-                    None => {}
-                }
-            }
-            _ => {
-                side(f, &self.first, self.first.op.name())?;
-                if let Some(s) = &self.second {
-                    side(f, s, s.op.name())?;
-                }
-            }
-        }
-        Ok(())
     }
 }
 

@@ -1355,6 +1355,9 @@ impl<'p> GroupExecutor<'p> {
                 if let Some(reason) = watchdog.check(u64::from(self.interval)) {
                     return Exit::Stopped(reason);
                 }
+                if self.check.as_deref().is_some_and(Checker::stalled) {
+                    return Exit::Stopped(StopReason::NoProgress);
+                }
             }
             Self::step(&mut self.stats, self.prof.as_deref_mut(), w, warp);
             match op.kind {

@@ -457,6 +457,10 @@ pub struct CheckReport {
     pub steps: Vec<StepReport>,
     /// The checker's findings, errors first (see [`sim_core::check`]).
     pub findings: Vec<Finding>,
+    /// Why a dispatch stopped before its end, when one did: the watchdog,
+    /// or the checker on a forward-progress hang. The steps before it are
+    /// in `steps`, and every finding made until then in `findings`.
+    pub stopped: Option<String>,
 }
 
 /// One schedule's run in [`Job::run_schedules`].
@@ -1125,10 +1129,21 @@ impl Job {
             }
         }
         let mut steps = Vec::new();
-        self.run_steps(options, Some(&mut checker), None, &mut steps)?;
+        // a stopped dispatch keeps what the checker found before the stop
+        let stopped = match self.run_steps(options, Some(&mut checker), None, &mut steps) {
+            Ok(()) => None,
+            Err(
+                e @ JobError::Dispatch {
+                    source: DispatchError::Runaway(_),
+                    ..
+                },
+            ) => Some(e.to_string()),
+            Err(e) => return Err(e),
+        };
         Ok(CheckReport {
             steps,
             findings: checker.into_findings(),
+            stopped,
         })
     }
 

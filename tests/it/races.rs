@@ -6,9 +6,10 @@
 use serde::Deserialize;
 use sm5sim::job::Job;
 use sm5sim::sim_core::check::{CheckOptions, Checker, Finding, Severity};
+use sm5sim::sim_core::exec::StopReason;
 use sm5sim::sim_core::{LoadOptions, Program};
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
-use sm5sim::sim_sched::{dispatch_with, DispatchOptions, FastPaths, Mode};
+use sm5sim::sim_sched::{dispatch_with, DispatchError, DispatchOptions, FastPaths, Mode};
 use std::path::{Path, PathBuf};
 
 #[derive(Deserialize)]
@@ -98,7 +99,12 @@ fn check_case(case: &Case, variant: &str, warp_width: usize) -> Vec<Finding> {
         ..Default::default()
     };
     let mode = Mode::Checked(&mut checker);
-    dispatch_with(&program, &bindings, case.dispatch, &options, mode).unwrap();
+    // a forward-progress hang stops the dispatch; the findings stay
+    match dispatch_with(&program, &bindings, case.dispatch, &options, mode) {
+        Ok(_) => {}
+        Err(DispatchError::Runaway(r)) if r.reason == StopReason::NoProgress => {}
+        Err(e) => panic!("{stem}: {e}"),
+    }
     checker.into_findings()
 }
 
@@ -131,7 +137,7 @@ fn matches(case: &Case, f: &Finding) -> bool {
 #[test]
 fn manifest_lists_every_case_of_the_directory() {
     let m = manifest();
-    assert_eq!(m.case.len(), 33);
+    assert_eq!(m.case.len(), 36);
     for c in &m.case {
         for f in [
             format!("{}_bug.asm", c.name),
@@ -659,4 +665,76 @@ ret
     let alloc_only = both.replace("imm_atomic_consume", "imm_atomic_alloc");
     let f = check_bound(&alloc_only, &b, [1, 1, 1]);
     assert!(f.is_empty(), "{}", describe(&f));
+}
+
+/// A forward-progress hang under `sm5sim check`: the checker stops the
+/// dispatch (long before the watchdog), the report keeps its finding —
+/// the spin, with the groups that could change the word — says the
+/// dispatch stopped, and the status is 1; in JSON too, with the stop as
+/// "error". The correct twin runs to its end.
+#[test]
+fn a_forward_progress_hang_stops_the_check_and_keeps_its_findings() {
+    let tmp = std::env::temp_dir().join(format!("sm5sim-progress-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let job = |name: &str| {
+        let path = tmp.join(format!("{name}.toml"));
+        let text = format!(
+            "shader = \"{}\"\n[resources.flag]\nslot = \"u0\"\nelements = 1\n\
+             [resources.o]\nslot = \"u1\"\nelements = 1\n\
+             [[steps]]\ndispatch = [4, 1, 1]\n",
+            dir().join(format!("{name}.dxbc")).display()
+        );
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let sm5sim = env!("CARGO_BIN_EXE_sm5sim");
+    let run = |args: &[&str]| {
+        std::process::Command::new(sm5sim)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let bug = job("wait_for_later_group_bug");
+    let started = std::time::Instant::now();
+    let out = run(&["check", bug.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "the checker, not the 60 s watchdog, stops it: {text}"
+    );
+    assert!(
+        text.contains("error[forward-progress] u0[0] ('flag')"),
+        "{text}"
+    );
+    assert!(text.contains("imm_atomic_or r0.x, u0"), "{text}");
+    assert!(
+        text.contains("no finished group changed it; 3 group(s) had not started"),
+        "{text}"
+    );
+    assert!(
+        text.contains("error: steps[0]: dispatch stopped: stopped by the checker"),
+        "{text}"
+    );
+    assert!(text.contains("a dispatch was STOPPED"), "{text}");
+    let out = run(&["check", bug.to_str().unwrap(), "--json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["passed"], false);
+    assert!(
+        doc["error"].as_str().unwrap().contains("forward-progress"),
+        "{doc}"
+    );
+    let kinds: Vec<&str> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"forward-progress"), "{doc}");
+    assert!(doc["findings"][0]["note"].is_string(), "{doc}");
+    let ok = job("wait_for_later_group_ok");
+    let out = run(&["check", ok.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    std::fs::remove_dir_all(&tmp).ok();
 }

@@ -11,6 +11,7 @@ pub(crate) mod flushed;
 pub(crate) mod fusion;
 pub(crate) mod liveness;
 pub(crate) mod payload;
+pub(crate) mod spin;
 
 use crate::ir::lowered::*;
 

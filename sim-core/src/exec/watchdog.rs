@@ -15,6 +15,10 @@ pub enum StopReason {
     Timeout(Duration),
     /// The caller cancelled it (e.g. Ctrl-C).
     Cancelled,
+    /// The concurrency checker found a thread spinning on memory that no
+    /// running thread changes (`forward-progress`,
+    /// [`crate::check::SPIN_WINDOW`]): the dispatch would hang.
+    NoProgress,
 }
 
 impl std::fmt::Display for StopReason {
@@ -25,6 +29,10 @@ impl std::fmt::Display for StopReason {
             }
             StopReason::Timeout(d) => write!(f, "ran longer than {:.3} s", d.as_secs_f64()),
             StopReason::Cancelled => write!(f, "cancelled"),
+            StopReason::NoProgress => write!(
+                f,
+                "stopped by the checker: a thread spins on memory that no running thread changes (forward-progress)"
+            ),
         }
     }
 }

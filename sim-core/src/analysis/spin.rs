@@ -1,0 +1,250 @@
+//! Spin reads: the loads and returning atomics a loop waits on, found once
+//! per program for the concurrency checker's forward-progress rule.
+//!
+//! D3D promises no forward progress between thread groups, nor between the
+//! lanes of a warp (`reference/compute-model.md` §6): a thread that loops
+//! until a word of memory takes a value another thread writes may wait for
+//! ever. Such a *spin loop* is a `loop` with a conditional exit — a
+//! `breakc`/`retc` of the loop, or an `if` around its `break`/`ret` — whose
+//! condition depends, through the loop's instructions, on a value the loop
+//! reads from a UAV or from TGSM (a load, or an atomic that returns the old
+//! value: the `InterlockedCompareExchange(lock, 0, 1, old)` of a spin lock).
+//! Such a read is a *spin read*.
+//!
+//! A compare-exchange retry loop (a comparand read from a register: the
+//! value the loop read before) waits on no other thread: its exchange fails
+//! only when another thread wrote the word in between, which is progress.
+//! Its reads are not spin reads. A loop that reads memory but leaves on a
+//! counter (`for (i = 0; i < n; i++) total += partial[i]`) has none either.
+
+use crate::analysis::liveness::operands;
+use crate::ir::lowered::*;
+
+/// The temp components (`r * 4 + c`) `op` writes.
+fn written(op: &Op, f: &mut impl FnMut(usize)) {
+    let mut each = |d: &Dst| {
+        if let DstKind::Temp(r) = d.kind {
+            (0..4)
+                .filter(|c| d.mask & (1 << c) != 0)
+                .for_each(|c| f(r as usize * 4 + c));
+        }
+    };
+    match op.kind {
+        OpKind::Alu { ref dst, .. }
+        | OpKind::Double { ref dst, .. }
+        | OpKind::LdRaw { ref dst, .. }
+        | OpKind::LdStructured { ref dst, .. }
+        | OpKind::LdTyped { ref dst, .. }
+        | OpKind::Atomic {
+            ret: Some(ref dst), ..
+        } => each(dst),
+        OpKind::Alu2 { ref dst, .. } => dst.iter().for_each(each),
+        _ => {}
+    }
+}
+
+/// Whether `op` reads one of the temp components in `set`.
+fn reads_any(prog: Body<'_>, op: &Op, set: &[bool]) -> bool {
+    let mut hit = false;
+    operands(
+        prog,
+        op,
+        &mut |s| {
+            if let SrcKind::Temp(r) = s.kind {
+                hit |= s
+                    .swz
+                    .iter()
+                    .any(|&c| set.get(r as usize * 4 + c as usize) == Some(&true));
+            }
+        },
+        &mut |_| {},
+    );
+    hit
+}
+
+/// Whether `op` reads a UAV or TGSM word into temps another thread may
+/// change: a load, or an atomic that returns the old value.
+fn is_memory_read(op: &Op) -> bool {
+    let changeable = |r: Res| matches!(r, Res::Uav(_) | Res::Tgsm(_) | Res::UavTexture(_));
+    match op.kind {
+        OpKind::LdRaw { res, .. }
+        | OpKind::LdStructured { res, .. }
+        | OpKind::LdTyped { res, .. } => changeable(res),
+        OpKind::Atomic {
+            ret: Some(_), res, ..
+        } => changeable(res),
+        _ => false,
+    }
+}
+
+/// Per pc, whether the instruction is a spin read (see the module docs).
+pub(crate) fn spin_reads(prog: Body<'_>) -> Vec<bool> {
+    let code = prog.code;
+    let mut out = vec![false; code.len()];
+    let bits = prog.temps as usize * 4;
+    for (l, op) in code.iter().enumerate() {
+        let OpKind::Loop { end_pc } = op.kind else {
+            continue;
+        };
+        let body = l + 1..(end_pc as usize).min(code.len());
+        // a compare-exchange retry loop waits on no other thread
+        let retry = code[body.clone()].iter().any(|op| {
+            matches!(
+                op.kind,
+                OpKind::Atomic {
+                    kind: AtomicKind::CmpExch,
+                    a: Src {
+                        kind: SrcKind::Temp(_),
+                        ..
+                    },
+                    ..
+                }
+            )
+        });
+        if retry {
+            continue;
+        }
+        let tests = exit_tests(prog, l, body.clone());
+        // how deep in branches and inner loops of this loop each pc is
+        let mut depth = vec![0u32; code.len()];
+        let mut d = 0u32;
+        for pc in body.clone() {
+            if matches!(
+                code[pc].kind,
+                OpKind::EndIf | OpKind::EndLoop { .. } | OpKind::EndSwitch
+            ) {
+                d = d.saturating_sub(1);
+            }
+            depth[pc] = d;
+            if matches!(
+                code[pc].kind,
+                OpKind::If { .. } | OpKind::Loop { .. } | OpKind::Switch { .. }
+            ) {
+                d += 1;
+            }
+        }
+        for r in body.clone().filter(|&pc| is_memory_read(&code[pc])) {
+            // what the read's value reaches in the loop, in program order
+            // (twice round, for what the back edge carries); a write that
+            // reads none of it clears it where every pass of the loop
+            // runs the write (not inside a branch or an inner loop)
+            let mut taint = vec![false; bits];
+            for round in 0..2 {
+                for pc in body.clone() {
+                    // an exit's test reads the value as it is there
+                    if round == 1 && tests[pc] && reads_any(prog, &code[pc], &taint) {
+                        out[r] = true;
+                    }
+                    let hit = pc == r || reads_any(prog, &code[pc], &taint);
+                    if hit || depth[pc] == 0 {
+                        written(&code[pc], &mut |i| {
+                            if let Some(t) = taint.get_mut(i) {
+                                *t = hit;
+                            }
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Per pc, whether it tests a conditional exit of the loop at `l` (whose
+/// body is `body`): a `breakc` of that loop or a `retc`, or an `if` around
+/// such a loop's `break` or a `ret`.
+fn exit_tests(prog: Body<'_>, l: usize, body: std::ops::Range<usize>) -> Vec<bool> {
+    let code = prog.code;
+    // the innermost loop or switch around each pc of the body (a `break`
+    // leaves that one)
+    let mut stack = vec![(l, true)];
+    let mut innermost = vec![(l, true); code.len()];
+    for pc in body.clone() {
+        if matches!(code[pc].kind, OpKind::EndLoop { .. } | OpKind::EndSwitch) {
+            stack.pop();
+        }
+        innermost[pc] = *stack.last().unwrap_or(&(l, true));
+        match code[pc].kind {
+            OpKind::Loop { .. } => stack.push((pc, true)),
+            OpKind::Switch { .. } => stack.push((pc, false)),
+            _ => {}
+        }
+    }
+    let exits = |pc: usize| match code[pc].kind {
+        OpKind::Break { .. } => innermost[pc] == (l, true),
+        OpKind::Ret { .. } => true,
+        _ => false,
+    };
+    let mut tests = vec![false; code.len()];
+    for pc in body.clone() {
+        tests[pc] = match code[pc].kind {
+            OpKind::Break { cond: Some(_) } | OpKind::Ret { cond: Some(_) } => exits(pc),
+            OpKind::If { endif_pc, .. } => (pc + 1..(endif_pc as usize).min(body.end)).any(exits),
+            _ => false,
+        };
+    }
+    tests
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::Program;
+
+    fn spins(body: &str) -> Vec<bool> {
+        let text = format!(
+            "cs_5_0\ndcl_uav_structured u0, 4\ndcl_tgsm_raw g0, 16\n\
+             dcl_input vThreadIDInGroupFlattened\n\
+             dcl_temps 4\ndcl_thread_group 8, 1, 1\n{body}ret\n"
+        );
+        let decoded = crate::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let prog = Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}"));
+        spin_reads(prog.body())
+    }
+
+    const LD: &str =
+        "ld_structured_indexable(structured_buffer, stride=4)(mixed,mixed,mixed,mixed)";
+
+    /// A flag wait and a spin lock's acquire are spin reads; so is a
+    /// TGSM flag; the wait may go through an `if` around the `break`.
+    #[test]
+    fn waits_on_memory_are_spin_reads() {
+        let flag = format!("loop\n{LD} r0.x, l(0), l(0), u0.xxxx\nbreakc_nz r0.x\nendloop\n");
+        assert_eq!(spins(&flag)[..4], [false, true, false, false]);
+        let lock = "loop\nimm_atomic_cmp_exch r0.x, u0, l(0, 0, 0, 0), l(0), l(1)\n\
+                    ieq r0.y, r0.x, l(0)\nbreakc_nz r0.y\nendloop\n";
+        assert_eq!(spins(lock)[..5], [false, true, false, false, false]);
+        let tgsm = "loop\nld_raw r0.x, l(0), g0.xxxx\nieq r0.y, r0.x, l(1)\n\
+                    if_nz r0.y\nbreak\nendif\nendloop\n";
+        assert_eq!(
+            spins(tgsm)[..7],
+            [false, true, false, false, false, false, false]
+        );
+    }
+
+    /// A loop that reads memory but leaves on a counter (also where the
+    /// test reuses the loaded value's register), and a compare-exchange
+    /// retry loop, have no spin read.
+    #[test]
+    fn counted_loops_and_retry_loops_do_not_spin() {
+        let counted = format!(
+            "mov r1.x, l(0)\nloop\nuge r0.y, r1.x, l(4)\nbreakc_nz r0.y\n\
+             {LD} r0.x, r1.x, l(0), u0.xxxx\niadd r1.y, r1.y, r0.x\n\
+             iadd r1.x, r1.x, l(1)\nendloop\n"
+        );
+        assert!(spins(&counted).iter().all(|&s| !s));
+        // the loaded value's register reused for the loop's test
+        let reused = format!(
+            "mov r1.x, l(0)\nloop\nuge r0.x, r1.x, l(4)\nbreakc_nz r0.x\n\
+             {LD} r0.x, r1.x, l(0), u0.xxxx\niadd r1.y, r1.y, r0.x\n\
+             iadd r1.x, r1.x, l(1)\nendloop\n"
+        );
+        assert!(spins(&reused).iter().all(|&s| !s));
+        let retry = format!(
+            "{LD} r0.x, l(0), l(0), u0.xxxx\nloop\niadd r0.y, r0.x, l(1)\n\
+             imm_atomic_cmp_exch r0.z, u0, l(0, 0, 0, 0), r0.x, r0.y\n\
+             ieq r0.w, r0.z, r0.x\nbreakc_nz r0.w\nmov r0.x, r0.z\nendloop\n"
+        );
+        assert!(spins(&retry).iter().all(|&s| !s));
+    }
+}
