@@ -946,10 +946,21 @@ fn schedules_report(
             .filter(|r| failed.contains(&r.seed))
             .map(|r| json!({ "seed": r.seed, "steps": steps_json(&r.steps) }))
             .collect();
+        let counter_difference = report.counter_difference.as_ref().map(|d| {
+            json!({
+                "seed_a": d.seed_a,
+                "seed_b": d.seed_b,
+                "resource": d.resource,
+                "value_a": d.value_a,
+                "value_b": d.value_b,
+            })
+        });
         json!({
             "job": job.path.display().to_string(),
             "passed": ok,
             "schedules": n,
+            "compared_as_multisets": report.multisets,
+            "counter_difference": counter_difference,
             "base_seed": base,
             "seeds": seeds,
             "schedule_independent": report.independent(),
@@ -975,14 +986,27 @@ fn schedules_report(
             text.push_str(&steps_text(&failing));
         }
     }
-    match &report.difference {
-        None => {
+    if !report.multisets.is_empty() {
+        let _ = writeln!(
+            text,
+            "compared as multisets of their elements (their order may depend on the schedule): {}",
+            report.multisets.join(", ")
+        );
+    }
+    match (&report.difference, &report.counter_difference) {
+        (None, None) => {
             let _ = writeln!(
                 text,
                 "schedule-independent: {n} schedules gave identical outputs"
             );
         }
-        Some(d) => {
+        (None, Some(_)) => {
+            let _ = writeln!(
+                text,
+                "{n} schedules gave identical outputs, but not identical counters:"
+            );
+        }
+        (Some(d), _) => {
             summary = format!(
                 "schedule-dependent: outputs differ between schedule seeds {} and {}: resource {}, first differing word {} (value {:#010x} vs {:#010x}), {} words differ",
                 d.seed_a, d.seed_b, d.resource, d.word, d.value_a, d.value_b, d.words_differ
@@ -995,6 +1019,16 @@ fn schedules_report(
                 job.path.display(),
                 d.seed_b
             );
+        }
+    }
+    if let Some(c) = &report.counter_difference {
+        let line = format!(
+            "schedule-dependent counter: the hidden counter of {} is {} after schedule seed {} and {} after seed {}",
+            c.resource, c.value_a, c.seed_a, c.value_b, c.seed_b
+        );
+        let _ = writeln!(text, "{line}");
+        if summary.is_empty() {
+            summary = line;
         }
     }
     if !failed.is_empty() {

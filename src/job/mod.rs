@@ -334,6 +334,22 @@ pub struct Resource {
     pub view: View,
     /// its contents
     pub storage: Storage,
+    /// how `check --schedules` compares it between schedules
+    pub compare: Compare,
+}
+
+/// How schedule exploration ([`Job::run_schedules`]) compares a UAV's
+/// contents between schedules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compare {
+    /// word for word (the default)
+    Exact,
+    /// as a multiset of its elements (structures of a structured view,
+    /// words otherwise): their order may depend on the schedule by design.
+    /// The default of an append or consume buffer (a UAV whose hidden
+    /// counter the program uses, `Program::counter_uavs`); a job sets it
+    /// with `compare = "multiset"`.
+    Multiset,
 }
 
 impl Resource {
@@ -496,16 +512,37 @@ pub struct ScheduleDifference {
 pub struct ScheduleReport {
     /// one per schedule, in the order run
     pub runs: Vec<ScheduleRun>,
-    /// None when every schedule left the same outputs
+    /// None when every schedule left the same outputs (a [`Compare::Multiset`]
+    /// resource's elements in any order)
     pub difference: Option<ScheduleDifference>,
+    /// None when every schedule left every UAV's hidden counter at the
+    /// same value
+    pub counter_difference: Option<CounterDifference>,
     /// how many different outputs the schedules left (1 = independent)
     pub distinct_outputs: usize,
+    /// the resources compared as multisets ([`Compare::Multiset`])
+    pub multisets: Vec<String>,
+}
+
+/// A UAV's hidden counter left at different values by two schedules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CounterDifference {
+    /// the first schedule's seed, and the counter's value after it
+    pub seed_a: u64,
+    /// the counter's value after the first schedule
+    pub value_a: u32,
+    /// the other schedule's seed
+    pub seed_b: u64,
+    /// the counter's value after the other schedule
+    pub value_b: u32,
+    /// the resource
+    pub resource: String,
 }
 
 impl ScheduleReport {
-    /// True when every schedule left the same outputs.
+    /// True when every schedule left the same outputs and counters.
     pub fn independent(&self) -> bool {
-        self.difference.is_none()
+        self.difference.is_none() && self.counter_difference.is_none()
     }
 
     /// The seeds of the schedules under which an expectation failed.
@@ -1184,7 +1221,9 @@ impl Job {
             .collect();
         let mut runs = Vec::new();
         let mut first: Option<Vec<(String, Vec<u32>)>> = None;
+        let mut first_counters: Option<Vec<(String, u32)>> = None;
         let mut difference = None;
+        let mut counter_difference = None;
         let mut seen: Vec<Vec<(String, Vec<u32>)>> = Vec::new();
         for &seed in seeds {
             for (r, (words, counter)) in self.resources.iter().zip(&initial) {
@@ -1205,7 +1244,23 @@ impl Job {
             };
             let steps = self.run(&opts)?;
             runs.push(ScheduleRun { seed, steps });
-            let out = self.outputs();
+            let out = self.compared_outputs();
+            let counters = self.counters();
+            match &first_counters {
+                None => first_counters = Some(counters),
+                Some(a) if counter_difference.is_none() => {
+                    counter_difference = a.iter().zip(&counters).find_map(|((name, x), (_, y))| {
+                        (x != y).then(|| CounterDifference {
+                            seed_a: seeds[0],
+                            value_a: *x,
+                            seed_b: seed,
+                            value_b: *y,
+                            resource: name.clone(),
+                        })
+                    });
+                }
+                Some(_) => {}
+            }
             match &first {
                 None => first = Some(out.clone()),
                 Some(a) if difference.is_none() => {
@@ -1230,8 +1285,49 @@ impl Job {
         Ok(ScheduleReport {
             runs,
             difference,
+            counter_difference,
             distinct_outputs: seen.len(),
+            multisets: self
+                .resources
+                .iter()
+                .filter(|r| r.slot.kind == SlotKind::Uav && r.compare == Compare::Multiset)
+                .map(|r| r.name.clone())
+                .collect(),
         })
+    }
+
+    /// [`Job::outputs`] as schedules are compared: a [`Compare::Multiset`]
+    /// resource's elements sorted (a structure of a structured view, else a
+    /// word), so that their order does not count.
+    fn compared_outputs(&self) -> Vec<(String, Vec<u32>)> {
+        let mut out = self.outputs();
+        for (name, words) in &mut out {
+            let Some(r) = self.resources.iter().find(|r| &r.name == name) else {
+                continue;
+            };
+            if r.compare == Compare::Multiset {
+                let k = match r.view {
+                    View::Structured(stride) => (stride as usize / 4).max(1),
+                    _ => 1,
+                };
+                let mut elements: Vec<&[u32]> = words.chunks(k).collect();
+                elements.sort_unstable();
+                *words = elements.concat();
+            }
+        }
+        out
+    }
+
+    /// Every UAV's hidden counter, in name order.
+    fn counters(&self) -> Vec<(String, u32)> {
+        self.resources
+            .iter()
+            .filter(|r| r.slot.kind == SlotKind::Uav)
+            .map(|r| {
+                let c = r.data().counter().load(sim_mem::sync::Ordering::Relaxed);
+                (r.name.clone(), c)
+            })
+            .collect()
     }
 
     /// The shader's listing: the file itself when it is one, else what

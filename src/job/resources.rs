@@ -399,6 +399,23 @@ pub(super) fn resolve_resource(
     if spec.counter.is_some() && slot.kind != SlotKind::Uav {
         return Err(e("counter", "only UAVs have a hidden counter".into()));
     }
+    let compare = match spec.compare.as_deref() {
+        None if program.counter_uavs().contains(&slot.index) => Compare::Multiset,
+        None | Some("exact") => Compare::Exact,
+        Some("multiset") => Compare::Multiset,
+        Some(other) => {
+            return Err(e(
+                "compare",
+                format!("expected \"exact\" or \"multiset\", not {other:?}"),
+            ))
+        }
+    };
+    if spec.compare.is_some() && slot.kind != SlotKind::Uav {
+        return Err(e(
+            "compare",
+            "only UAVs are compared between schedules".into(),
+        ));
+    }
     let content = match &spec.init {
         Some(toml::Value::Table(t)) => Some(parse_content(t.clone()).map_err(|m| e("init", m))?),
         Some(_) => {
@@ -488,6 +505,7 @@ pub(super) fn resolve_resource(
         slot,
         view,
         storage: Storage::Buffer(buffer),
+        compare,
     };
     if let Some(c) = &content {
         check_content(c, &r, program, base, true).map_err(|m| content_key("init", m))?;

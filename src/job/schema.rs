@@ -38,6 +38,8 @@ pub(super) struct ResourceSpec {
     /// A contents table; for textures also a list of per-subresource tables.
     pub(super) init: Option<toml::Value>,
     pub(super) counter: Option<u32>,
+    /// How `check --schedules` compares the resource: `exact` or `multiset`.
+    pub(super) compare: Option<String>,
     // Textures.
     pub(super) width: Option<u32>,
     pub(super) height: Option<u32>,
@@ -69,12 +71,13 @@ impl ResourceSpec {
     }
 
     /// The keys that only buffers take, and whether each is given.
-    pub(super) fn buffer_keys(&self) -> [(&'static str, bool); 4] {
+    pub(super) fn buffer_keys(&self) -> [(&'static str, bool); 5] {
         [
             ("stride", self.stride.is_some()),
             ("elements", self.elements.is_some()),
             ("size_bytes", self.size_bytes.is_some()),
             ("counter", self.counter.is_some()),
+            ("compare", self.compare.is_some()),
         ]
     }
 

@@ -271,6 +271,7 @@ pub(super) fn resolve_texture(
             range,
         },
         storage: Storage::Texture(texture),
+        compare: Compare::Exact,
     };
     if let Some(init) = &spec.init {
         for (key, sub, content) in parse_texture_init(init)? {

@@ -315,3 +315,101 @@ fn a_failing_expectation_is_reported_per_schedule() {
     assert!(out.contains("FAILED, 1 element(s) differ"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// An append buffer (`tests/schedules/append.toml`: every thread appends
+/// through the hidden counter): its elements' order differs between
+/// schedules, so compared word for word (`compare = "exact"`) the job is
+/// schedule-dependent; by default (the shader uses the counter) it is
+/// compared as a multiset of its 8-byte elements and is not. A job may ask
+/// for the multiset itself, and a bad `compare` value is refused at its key.
+#[test]
+fn append_buffers_are_compared_as_multisets() {
+    let path = job_path("append");
+    let (code, out, err) = sm5sim(&[
+        "check",
+        path.to_str().unwrap(),
+        "--schedules",
+        "8",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["schedule_independent"], true, "{v}");
+    assert_eq!(
+        v["compared_as_multisets"],
+        serde_json::json!(["items"]),
+        "{v}"
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let tmp = std::env::temp_dir().join(format!("sm5sim-multiset-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let shader = job_path("append").with_extension("dxbc");
+    let variant = |name: &str, compare: &str| {
+        let p = tmp.join(format!("{name}.toml"));
+        let t = text
+            .replace(
+                "shader = \"append.dxbc\"",
+                &format!("shader = {:?}", shader.to_str().unwrap()),
+            )
+            .replace(
+                "stride = 8\n",
+                &format!("stride = 8\ncompare = {compare:?}\n"),
+            );
+        std::fs::write(&p, t).unwrap();
+        p
+    };
+    let exact = variant("exact", "exact");
+    let (code, out, err) = sm5sim(&["check", exact.to_str().unwrap(), "--schedules", "8"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("schedule-dependent: outputs differ"), "{out}");
+    assert!(out.contains("resource items"), "{out}");
+    let multiset = variant("multiset", "multiset");
+    let (code, out, err) = sm5sim(&["check", multiset.to_str().unwrap(), "--schedules", "8"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("compared as multisets of their elements"),
+        "{out}"
+    );
+    let bad = variant("bad", "sorted");
+    let (code, out, err) = sm5sim(&["check", bad.to_str().unwrap(), "--schedules", "8"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("compare") && err.contains("\"sorted\""),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
+/// A counter whose final value depends on the schedule
+/// (`tests/schedules/records.toml`) while every output word agrees: the
+/// report says so separately ("counter_difference"), and the job is not
+/// schedule-independent.
+#[test]
+fn schedule_dependent_counters_are_reported_apart_from_outputs() {
+    let path = job_path("records");
+    let (code, out, err) = sm5sim(&[
+        "check",
+        path.to_str().unwrap(),
+        "--schedules",
+        "16",
+        "--json",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["difference"], serde_json::Value::Null, "{v}");
+    assert_eq!(v["counter_difference"]["resource"], "records", "{v}");
+    assert_ne!(
+        v["counter_difference"]["value_a"],
+        v["counter_difference"]["value_b"]
+    );
+    assert_eq!(v["schedule_independent"], false);
+    let (_, out, _) = sm5sim(&["check", path.to_str().unwrap(), "--schedules", "16"]);
+    assert!(
+        out.contains("identical outputs, but not identical counters"),
+        "{out}"
+    );
+    assert!(
+        out.contains("schedule-dependent counter: the hidden counter of records"),
+        "{out}"
+    );
+}

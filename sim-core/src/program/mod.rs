@@ -470,6 +470,24 @@ impl Program {
         }
     }
 
+    /// The UAV slots (u#) whose hidden counter the program increments
+    /// (`imm_atomic_alloc`) or decrements (`imm_atomic_consume`), ascending:
+    /// append and consume buffers, whose elements' order depends on the
+    /// schedule (FS §22.17.17–18).
+    pub fn counter_uavs(&self) -> Vec<u32> {
+        let mut slots: Vec<u32> = self
+            .code
+            .iter()
+            .filter_map(|op| match op.kind {
+                crate::ir::lowered::OpKind::Counter { uav, .. } => Some(uav),
+                _ => None,
+            })
+            .collect();
+        slots.sort_unstable();
+        slots.dedup();
+        slots
+    }
+
     /// Threads per group: x·y·z.
     pub fn threads_per_group(&self) -> u32 {
         self.thread_group.iter().product()
