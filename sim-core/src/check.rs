@@ -492,6 +492,9 @@ pub struct Checker {
     uavs: Vec<Option<UavInfo>>,
     /// the bound buffer SRVs (bounds only)
     srvs: Vec<Option<UavInfo>>,
+    /// the bound texture UAVs' texels, by slot (a finding names a texel by
+    /// its address)
+    texels: Vec<Option<sim_mem::UavTexels>>,
     /// the name of the listing the sites' lines are of
     listing_name: Option<String>,
     /// per UAV slot, this dispatch's first counter increment and decrement
@@ -727,8 +730,10 @@ impl Checker {
         self.counters.clear();
         // texture UAVs are shadowed per texel (their words are elements of
         // the texture's storage, `TextureView::uav_element`)
+        self.texels = vec![None; bindings.uav_textures.len()];
         for (slot, t) in bindings.uav_textures.iter().enumerate() {
             if let Some(t) = t {
+                self.texels[slot] = Some(t.uav_texels());
                 if self.uavs.len() <= slot {
                     self.uavs.resize(slot + 1, None);
                 }
@@ -1633,8 +1638,18 @@ impl Checker {
             (Some(space), Some(word)) => self.byte_offset(space, word),
             _ => h.byte_offset,
         };
-        // (a structure of one dword is named by its index alone)
+        // (a structure of one dword is named by its index alone; a texel
+        // by its address)
+        let texel = match (h.space, h.word) {
+            (Some(Space::Uav(u)), Some(w)) => self
+                .texels
+                .get(u as usize)
+                .and_then(Option::as_ref)
+                .and_then(|t| t.describe(w as usize)),
+            _ => None,
+        };
         let element = match (h.space.and_then(|s| self.layout(s)), byte_offset, h.at) {
+            _ if texel.is_some() => texel,
             (Some((0, _)), Some(b), _) => Some(format!("[{}]", b / 4)),
             (Some((4, _)), _, Some((i, _))) => Some(format!("[{i}]")),
             (Some((4, _)), Some(b), None) => Some(format!("[{}]", b / 4)),

@@ -31,7 +31,8 @@ pub use buffer::{Buffer, BufferView, MemError, ViewKind};
 pub use format::{ChannelKind, Format};
 pub use sampler::{AddressMode, ComparisonFunc, Filter, FilterType, Reduction, SamplerDesc};
 pub use texture::{
-    Texture, TextureDesc, TextureDimension, TextureError, TextureView, ViewDimension, ViewRange,
+    Texture, TextureDesc, TextureDimension, TextureError, TextureView, UavTexels, ViewDimension,
+    ViewRange,
 };
 pub use tgsm::{Tgsm, TgsmRegion, MAX_TGSM_BYTES};
 

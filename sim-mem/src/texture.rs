@@ -566,6 +566,69 @@ pub struct TextureView<'a> {
     uav: bool,
 }
 
+/// A UAV view's texels, owned ([`TextureView::uav_texels`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UavTexels {
+    dimension: ViewDimension,
+    element_bytes: usize,
+    /// the view's mip's size (width, height, depth)
+    size: [u32; 3],
+    /// a 3D view's first W slice; an array view's first slice
+    first_slice: u32,
+    /// the view's mip of the resource
+    mip: u32,
+    /// per view slice (one for a 3D view), its bytes in the storage
+    slices: Vec<std::ops::Range<usize>>,
+}
+
+impl UavTexels {
+    /// The address (x, y or slice, z or slice, per the view's dimension,
+    /// FS §22.4.6) whose texel is storage element `element` (byte offset ÷
+    /// element size, as [`TextureView::uav_element`] gives it), or `None`
+    /// outside the view.
+    pub fn address(&self, element: usize) -> Option<[u32; 3]> {
+        let at = element.checked_mul(self.element_bytes)?;
+        let (s, range) = self
+            .slices
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.contains(&at))?;
+        let local = at - range.start;
+        let row = self.size[0] as usize * self.element_bytes;
+        let h = self.size[1].max(1) as usize;
+        let x = (local % row / self.element_bytes) as u32;
+        let y = (local / row % h) as u32;
+        let z = (local / (row * h)) as u32;
+        use ViewDimension::*;
+        Some(match self.dimension {
+            Texture1D => [x, 0, 0],
+            Texture1DArray => [x, s as u32, 0],
+            Texture3D => [x, y, z.checked_sub(self.first_slice)?],
+            Texture2DArray | Texture2DMSArray | TextureCube | TextureCubeArray => [x, y, s as u32],
+            Texture2D | Texture2DMS => [x, y, 0],
+        })
+    }
+
+    /// The texel of storage element `element` as a report names it, in the
+    /// shader's address: `(x)`, `(x, y)`, `(x, y, z)`, `(x, y) slice s`,
+    /// followed by ` mip m` when the view's mip is not the resource's first.
+    pub fn describe(&self, element: usize) -> Option<String> {
+        let [x, y, z] = self.address(element)?;
+        use ViewDimension::*;
+        let mut t = match self.dimension {
+            Texture1D => format!("({x})"),
+            Texture1DArray => format!("({x}) slice {y}"),
+            Texture3D => format!("({x}, {y}, {z})"),
+            Texture2D | Texture2DMS => format!("({x}, {y})"),
+            _ => format!("({x}, {y}) slice {z}"),
+        };
+        if self.mip > 0 {
+            t.push_str(&format!(" mip {}", self.mip));
+        }
+        Some(t)
+    }
+}
+
 /// The range a view covers; `None` fields mean "all that remain".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ViewRange {
@@ -831,6 +894,33 @@ impl<'a> TextureView<'a> {
         let (mip, s, xyz) = self.uav_target(addr)?;
         let w = self.texture.texel_word(mip, s, xyz)?;
         Some(op.apply(w))
+    }
+
+    /// The texels this UAV view sees, owned: [`UavTexels::address`] turns
+    /// an element of [`TextureView::uav_element`] back into the address
+    /// the shader gave, for reports that outlive the view.
+    pub fn uav_texels(&self) -> UavTexels {
+        let mip = self.first_mip;
+        let size = self.texture.mip_size(mip);
+        let slices = if self.texture.desc.dimension == TextureDimension::Texture3D {
+            vec![self.texture.subresource_range(mip, 0).unwrap_or(0..0)]
+        } else {
+            (0..self.slice_count)
+                .map(|s| {
+                    (self.texture)
+                        .subresource_range(mip, self.first_slice + s)
+                        .unwrap_or(0..0)
+                })
+                .collect()
+        };
+        UavTexels {
+            dimension: self.dimension,
+            element_bytes: self.format.size_bytes().max(1) as usize,
+            size,
+            first_slice: self.first_slice,
+            mip,
+            slices,
+        }
     }
 
     /// The element a UAV access at `addr` touches, as an index into the

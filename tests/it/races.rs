@@ -435,6 +435,14 @@ fn texture_uav_races_are_found_and_the_synced_twin_is_clean() {
         assert_eq!(report.findings.len(), 1, "{}", describe(&report.findings));
         let f = &report.findings[0];
         assert_eq!(f.kind.name(), "raw", "{}", describe(&report.findings));
+        // the texel by its address (group 0 writes row 0)
+        assert!(
+            f.element
+                .as_deref()
+                .is_some_and(|e| e.starts_with('(') && e.ends_with(", 0)")),
+            "{}",
+            describe(&report.findings)
+        );
         assert!(
             f.first.site.text.starts_with("store_uav_typed u0"),
             "{}",

@@ -254,3 +254,122 @@ fn subsampled_texels_share_r_and_b_of_their_pair() {
     // x = 3 is in the second block but outside the 3-texel width
     assert_eq!(v.load([3, 0, 0], 0, 0), [0, 0, 0, one]);
 }
+
+/// `UavTexels::address` inverts `TextureView::uav_element` for every texel
+/// of 1D, 1D array, 2D, 2D array (a range of slices) and 3D (a W range)
+/// UAV views of mip 1 of a three-mip texture, and `describe` names the
+/// texel as the shader addressed it; addresses outside the view have no
+/// element.
+#[test]
+fn uav_texels_invert_uav_elements() {
+    let cases = [
+        (
+            TextureDimension::Texture1D,
+            ViewDimension::Texture1D,
+            [16, 1, 1],
+            1,
+            ViewRange::default(),
+        ),
+        (
+            TextureDimension::Texture1D,
+            ViewDimension::Texture1DArray,
+            [16, 1, 1],
+            3,
+            ViewRange::default(),
+        ),
+        (
+            TextureDimension::Texture2D,
+            ViewDimension::Texture2D,
+            [16, 8, 1],
+            1,
+            ViewRange::default(),
+        ),
+        (
+            TextureDimension::Texture2D,
+            ViewDimension::Texture2DArray,
+            [16, 8, 1],
+            4,
+            ViewRange {
+                first_slice: 1,
+                slice_count: Some(2),
+                ..ViewRange::default()
+            },
+        ),
+        (
+            TextureDimension::Texture3D,
+            ViewDimension::Texture3D,
+            [16, 8, 8],
+            1,
+            ViewRange {
+                first_slice: 1,
+                slice_count: Some(2),
+                ..ViewRange::default()
+            },
+        ),
+    ];
+    for (dim, view_dim, [w, h, d], slices, range) in cases {
+        let t = Texture::new(TextureDesc {
+            dimension: dim,
+            format: Format::R32G32_UINT,
+            width: w,
+            height: h,
+            depth: d,
+            array_size: slices,
+            mip_levels: 3,
+            sample_count: 1,
+        })
+        .unwrap();
+        let v = TextureView::uav(
+            &t,
+            view_dim,
+            Format::R32G32_UINT,
+            ViewRange {
+                first_mip: 1,
+                ..range
+            },
+        )
+        .unwrap();
+        let texels = v.uav_texels();
+        let [mw, mh, md] = v.level_size(0);
+        let (ny, nz) = match view_dim {
+            ViewDimension::Texture1D => (1, 1),
+            ViewDimension::Texture1DArray => (v.slice_count(), 1),
+            ViewDimension::Texture3D => (mh, v.slice_count()),
+            ViewDimension::Texture2DArray => (mh, v.slice_count()),
+            _ => (mh, 1),
+        };
+        let _ = md;
+        let mut seen = std::collections::HashSet::new();
+        for z in 0..nz {
+            for y in 0..ny {
+                for x in 0..mw {
+                    let e = v.uav_element([x, y, z]).unwrap();
+                    assert!(
+                        seen.insert(e),
+                        "{view_dim:?} ({x}, {y}, {z}) shares element {e}"
+                    );
+                    assert_eq!(
+                        texels.address(e),
+                        Some([x, y, z]),
+                        "{view_dim:?} element {e}"
+                    );
+                }
+            }
+        }
+        assert_eq!(v.uav_element([mw, 0, 0]), None);
+        let e = v.uav_element([1, 0, 0]).unwrap();
+        let name = texels.describe(e).unwrap();
+        assert!(name.starts_with("(1") && name.ends_with(" mip 1"), "{name}");
+    }
+    // outside every slice of the view: no address
+    let t = Texture::new(TextureDesc::texture2d(Format::R32_UINT, 4, 4)).unwrap();
+    let v = TextureView::uav(
+        &t,
+        ViewDimension::Texture2D,
+        Format::R32_UINT,
+        ViewRange::default(),
+    )
+    .unwrap();
+    assert_eq!(v.uav_texels().address(16), None);
+    assert_eq!(v.uav_texels().describe(5).as_deref(), Some("(1, 1)"));
+}
