@@ -74,7 +74,11 @@
 //!
 //! The kind of a race between a read and a write follows program order (the
 //! lower pc first): a write before the read in the program is `raw`, after it
-//! `war`, whatever order the simulator happened to run them in. A plain read
+//! `war`, whatever order the simulator happened to run them in. Where a
+//! barrier lies between them in the program, inside a loop around both,
+//! they come from different iterations: the one later in the program came
+//! first, the kind follows that order, and the finding notes that the race
+//! is loop-carried and names the barrier. A plain read
 //! racing only with atomics is dropped when its thread later executes
 //! `imm_atomic_cmp_exch` on the same word: that is the compare-and-swap loop
 //! idiom, whose first read is a guess the exchange validates. A cross-group
@@ -521,6 +525,8 @@ pub struct Checker {
     group_writes: u64,
     /// per pc, whether it is a spin read (`crate::analysis::spin`)
     spin: Vec<bool>,
+    /// the program's loops: (`loop` pc, `endloop` pc)
+    loops: Vec<(u32, u32)>,
     /// a forward-progress hang was found: the executor stops the dispatch
     stalled: bool,
 
@@ -606,6 +612,15 @@ impl Checker {
             glc,
             names,
             spin: crate::analysis::spin::spin_reads(program.body()),
+            loops: program
+                .code
+                .iter()
+                .enumerate()
+                .filter_map(|(pc, op)| match op.kind {
+                    crate::ir::lowered::OpKind::Loop { end_pc } => Some((pc as u32, end_pc)),
+                    _ => None,
+                })
+                .collect(),
             ..Default::default()
         }
     }
@@ -1324,6 +1339,22 @@ impl Checker {
     ) {
         for (kind, x, xop, reader, benign) in found.into_iter().flatten() {
             let this = AccessOp::from(op);
+            // across a loop's back edge the access later in the program
+            // came first: the kind follows that order
+            let kind = match (kind, self.loop_carried(space, x.pc, acc.pc)) {
+                (FindingKind::Raw | FindingKind::War, Some(_)) => {
+                    let (first, second) = match x.pc > acc.pc {
+                        true => (xop, this),
+                        false => (this, xop),
+                    };
+                    match (first, second) {
+                        (AccessOp::Read, _) => FindingKind::War,
+                        (_, AccessOp::Read) => FindingKind::Raw,
+                        _ => kind,
+                    }
+                }
+                _ => kind,
+            };
             let hit = Hit {
                 kind,
                 space: Some(space),
@@ -1355,6 +1386,29 @@ impl Checker {
                 None => self.report(hit),
             }
         }
+    }
+
+    /// Whether two accesses of one epoch at `p` and `q` to `space` must be
+    /// in different iterations of a loop: a `sync_*_t` that orders the
+    /// space lies between them in the program, inside a loop around both
+    /// (so within one iteration they would be ordered). The barrier's pc
+    /// and the loop's (`loop` and `endloop`).
+    fn loop_carried(&self, space: Space, p: u32, q: u32) -> Option<(u32, u32, u32)> {
+        let (lo, hi) = (p.min(q), p.max(q));
+        let &(start, end) = self
+            .loops
+            .iter()
+            .filter(|&&(s, e)| s < lo && hi < e)
+            .max_by_key(|&&(s, _)| s)?;
+        let orders = |pc: u32| match self.sites.get(pc as usize).and_then(|s| s.sync) {
+            Some((true, tgsm, uav, _)) => match space {
+                Space::Tgsm(_) => tgsm,
+                _ => uav,
+            },
+            _ => false,
+        };
+        let barrier = (lo + 1..hi).find(|&pc| orders(pc))?;
+        (start < barrier).then_some((barrier, start, end))
     }
 
     /// A `sync` at `pc` executed by the active lanes of a warp.
@@ -1661,6 +1715,46 @@ impl Checker {
             )),
             _ => None,
         };
+        // a race between iterations says so, and names the barrier it
+        // crosses
+        let within = matches!(
+            h.kind,
+            FindingKind::Raw
+                | FindingKind::War
+                | FindingKind::Waw
+                | FindingKind::Benign
+                | FindingKind::AtomicVsPlain
+        );
+        let carried = match (h.space, h.b) {
+            (Some(space), Some(b)) if within && b.group == h.a.group => {
+                self.loop_carried(space, h.a.pc, b.pc)
+            }
+            _ => None,
+        };
+        if let Some((barrier, start, end)) = carried {
+            let line = |pc: u32| {
+                let s = self.site(pc);
+                match s.line {
+                    Some(l) => format!("line {l} ({})", s.text),
+                    None => format!("dword {} ({})", s.dword, s.text),
+                }
+            };
+            let (first, second) = match h.b {
+                Some(b) => (b.pc.max(h.a.pc), b.pc.min(h.a.pc)),
+                None => (h.a.pc, h.a.pc),
+            };
+            self.notes.push(format!(
+                "loop-carried: the access at {} in one iteration, the one at {} in the next; \
+                 the barrier at {} orders them within an iteration but not across the back \
+                 edge of the loop at {}..{}: a barrier at the end of the loop's body would",
+                line(first),
+                line(second),
+                line(barrier),
+                line(start),
+                line(end)
+            ));
+            h.note = Some(self.notes.len() as u32 - 1);
+        }
         let finding = Finding {
             kind: h.kind,
             resource_name: resource.as_ref().and_then(|r| self.names.get(r).cloned()),

@@ -4,11 +4,15 @@
 /// What a [`Finding`] reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FindingKind {
-    /// A write and a later (in program order) read of one word by different
-    /// threads of a group with no barrier between them.
+    /// A write and then a read of one word by different threads of a group
+    /// with no barrier between them in time: the write first in program
+    /// order, or, between two iterations of a loop (a barrier between them
+    /// in the program orders them within an iteration only), in time.
     Raw,
-    /// A read and a later (in program order) write by different threads of a
-    /// group with no barrier between them.
+    /// A read and then a write of one word by different threads of a group
+    /// with no barrier between them in time (the order as for [`Raw`]).
+    ///
+    /// [`Raw`]: FindingKind::Raw
     War,
     /// Two writes of different values by different threads with nothing
     /// ordering them (within a group, or from two groups).
@@ -125,8 +129,8 @@ impl FindingKind {
     /// A one-line description of the kind.
     pub fn description(self) -> &'static str {
         match self {
-            FindingKind::Raw => "read-after-write race between threads of a group, no barrier between them",
-            FindingKind::War => "write-after-read race between threads of a group, no barrier between them",
+            FindingKind::Raw => "read-after-write race between threads of a group: no barrier between them in time",
+            FindingKind::War => "write-after-read race between threads of a group: no barrier between them in time",
             FindingKind::Waw => "write-write race: different values, nothing orders the writes",
             FindingKind::Benign => "benign write-write race: unordered writes of the same value",
             FindingKind::AtomicVsPlain => "atomic and plain store on one word, unordered",
@@ -273,7 +277,7 @@ impl Finding {
 /// A finding as text, several lines:
 ///
 /// ```text
-/// error[raw] g0[1] byte 4: read-after-write race between threads of a group, no barrier between them (256 times)
+/// error[raw] g0[1] byte 4: read-after-write race between threads of a group: no barrier between them in time (256 times)
 ///   write   line 43 (dword 30) store_structured g0.x, vThreadIDInGroupFlattened.x, l(0), r0.x
 ///           group (0, 0, 0) thread (1, 0, 0) [1], value 0x4
 ///   read    line 46 (dword 51) ld_structured r0.x, r0.x, l(0), g0.xxxx
