@@ -351,6 +351,19 @@ struct XgRead {
     rmw: bool,
 }
 
+/// One memory instruction's accesses as the checker sees them, looked
+/// up once per instruction ([`Checker::prepare`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Prepared {
+    pc: u32,
+    space: Space,
+    /// the bounds rules' layout, when bounds are checked: the structure
+    /// stride (0 for raw) and how many structures the view or region holds
+    layout: Option<(u32, u64)>,
+    /// a spin read (`crate::analysis::spin`)
+    spin: bool,
+}
+
 /// A UAV word's state within the current group.
 #[derive(Debug, Clone, Copy)]
 struct UavLocal {
@@ -825,6 +838,23 @@ impl Checker {
         self.group_writes = 0;
     }
 
+    /// What [`Checker::access_prepared`] needs to know of one memory
+    /// instruction's accesses to `space`, looked up once per instruction.
+    #[inline]
+    pub(crate) fn prepare(&self, pc: u32, space: Space) -> Prepared {
+        Prepared {
+            pc,
+            space,
+            layout: match self.opts.bounds {
+                true => self.layout(space).map(|(stride, size)| {
+                    (stride, size.checked_div(u64::from(stride)).unwrap_or(0))
+                }),
+                false => None,
+            },
+            spin: self.spin.get(pc as usize) == Some(&true),
+        }
+    }
+
     /// A memory access by thread `thread` (`SV_GroupIndex`) at `pc`: word
     /// `word` of `space` (`None`: out of bounds), at address operands
     /// `addr` = (byte offset or index, structure byte offset, dword k), with
@@ -841,7 +871,96 @@ impl Checker {
         addr: (u32, u32, u32),
         value: u32,
     ) {
-        if self.opts.bounds && self.misaligned(space, addr) {
+        let prep = self.prepare(pc, space);
+        self.access_prepared(&prep, op, thread, word, addr, value);
+    }
+
+    /// [`Checker::access`] of an instruction [`Checker::prepare`]d.
+    #[inline]
+    pub(crate) fn access_prepared(
+        &mut self,
+        prep: &Prepared,
+        op: MemOp,
+        thread: u32,
+        word: Option<usize>,
+        addr: (u32, u32, u32),
+        value: u32,
+    ) {
+        let (pc, space) = (prep.pc, prep.space);
+        let (a, b, k) = addr;
+        // the bounds rules, from the instruction's layout: a misaligned
+        // byte address, a structure's byte offset past its stride (the
+        // executor writes a dword still inside the view, as DXVK and vkd3d
+        // do)
+        let (misaligned, past_stride) = match prep.layout {
+            Some((0, _)) => (a & 3 != 0, false),
+            Some((stride, structures)) => (
+                b & 3 != 0,
+                (a as u64) < structures
+                    && u64::from(b & !3) + 4 * u64::from(k) + 4 > u64::from(stride),
+            ),
+            None => (false, false),
+        };
+        if misaligned || past_stride || (word.is_none() && self.opts.bounds) {
+            self.bounds_hit(
+                pc,
+                space,
+                op,
+                thread,
+                word,
+                addr,
+                value,
+                misaligned,
+                past_stride,
+            );
+        }
+        let Some(word) = word else {
+            return;
+        };
+        let Some(ts) = self.threads.get(thread as usize).copied() else {
+            return;
+        };
+        let acc = Acc {
+            thread,
+            pc,
+            syncs: ts.syncs,
+            value,
+        };
+        if op == (MemOp::Atomic { cas: true }) {
+            self.validated.insert((thread, key(space, word as u32)), ());
+        }
+        let spin = prep.spin;
+        if op != MemOp::Read && !spin {
+            self.group_writes += 1;
+        }
+        if spin && self.opts.barriers && !matches!(space, Space::Srv(_)) {
+            self.spin_read(space, word as u32, op, acc);
+        }
+        match space {
+            Space::Tgsm(_) => self.tgsm_access(space, word, op, acc),
+            Space::Uav(slot) => self.uav_access(slot, word as u32, op, acc, ts),
+            Space::Srv(_) => {}
+        }
+    }
+
+    /// The bounds findings of one access ([`Checker::access_prepared`]):
+    /// a misaligned address, a structure's byte offset past its stride, a
+    /// word out of bounds (`word` None).
+    #[cold]
+    #[allow(clippy::too_many_arguments)]
+    fn bounds_hit(
+        &mut self,
+        pc: u32,
+        space: Space,
+        op: MemOp,
+        thread: u32,
+        word: Option<usize>,
+        addr: (u32, u32, u32),
+        value: u32,
+        misaligned: bool,
+        past_stride: bool,
+    ) {
+        if misaligned {
             let byte = self.byte_address(space, addr);
             self.report(Hit {
                 kind: FindingKind::Misaligned,
@@ -855,10 +974,6 @@ impl Checker {
                 note: None,
             });
         }
-        // a structure's byte offset past its stride is undefined wherever
-        // the flat address lands (the executor writes a dword still inside
-        // the view, as DXVK and vkd3d do)
-        let past_stride = self.opts.bounds && self.past_stride(space, addr);
         if past_stride {
             let byte = self.byte_address(space, addr);
             self.report(Hit {
@@ -876,49 +991,22 @@ impl Checker {
                 note: None,
             });
         }
-        let Some(word) = word else {
-            if self.opts.bounds && !past_stride {
-                let byte = self.byte_address(space, addr);
-                self.report(Hit {
-                    kind: match space {
-                        Space::Tgsm(_) => FindingKind::TgsmOutOfBounds,
-                        _ => FindingKind::OutOfBounds,
-                    },
-                    space: Some(space),
-                    word: None,
-                    byte_offset: byte,
-                    a: self.side(thread, pc, op, value),
-                    b: None,
-                    benign: false,
-                    at: Some((addr.0, (addr.1 & !3) + 4 * addr.2)),
-                    note: None,
-                });
-            }
-            return;
-        };
-        let Some(ts) = self.threads.get(thread as usize).copied() else {
-            return;
-        };
-        let acc = Acc {
-            thread,
-            pc,
-            syncs: ts.syncs,
-            value,
-        };
-        if op == (MemOp::Atomic { cas: true }) {
-            self.validated.insert((thread, key(space, word as u32)), ());
-        }
-        let spin = self.spin.get(pc as usize) == Some(&true);
-        if op != MemOp::Read && !spin {
-            self.group_writes += 1;
-        }
-        if spin && self.opts.barriers && !matches!(space, Space::Srv(_)) {
-            self.spin_read(space, word as u32, op, acc);
-        }
-        match space {
-            Space::Tgsm(_) => self.tgsm_access(space, word, op, acc),
-            Space::Uav(slot) => self.uav_access(slot, word as u32, op, acc, ts),
-            Space::Srv(_) => {}
+        if word.is_none() && !past_stride {
+            let byte = self.byte_address(space, addr);
+            self.report(Hit {
+                kind: match space {
+                    Space::Tgsm(_) => FindingKind::TgsmOutOfBounds,
+                    _ => FindingKind::OutOfBounds,
+                },
+                space: Some(space),
+                word: None,
+                byte_offset: byte,
+                a: self.side(thread, pc, op, value),
+                b: None,
+                benign: false,
+                at: Some((addr.0, (addr.1 & !3) + 4 * addr.2)),
+                note: None,
+            });
         }
     }
 
@@ -952,30 +1040,6 @@ impl Checker {
                 ..
             } => Some((stride, size_bytes)),
             _ => None,
-        }
-    }
-
-    /// Whether a structured access at `addr` = (structure index, byte
-    /// offset, dword k) of `space` reads or writes a dword past the
-    /// structure's stride, in a structure inside the view or region
-    /// (`reference/sm5-compute-isa.md` §14: the UAV, or all TGSM,
-    /// undefined; FS §22.4.13).
-    fn past_stride(&self, space: Space, (a, b, k): (u32, u32, u32)) -> bool {
-        let Some((stride, size)) = self.layout(space) else {
-            return false;
-        };
-        stride > 0
-            && (a as u64) < size / u64::from(stride)
-            && u64::from(b & !3) + 4 * u64::from(k) + 4 > u64::from(stride)
-    }
-
-    /// Whether the byte address of an access (raw: `a`; structured: the
-    /// structure byte offset `b`) is not a multiple of 4 (FS §7.13).
-    fn misaligned(&self, space: Space, (a, b, _): (u32, u32, u32)) -> bool {
-        match self.layout(space) {
-            Some((0, _)) => a & 3 != 0,
-            Some(_) => b & 3 != 0,
-            None => false,
         }
     }
 

@@ -75,24 +75,27 @@ impl<'p> GroupExecutor<'p> {
             (Res::Srv(t), Some(_)) => Space::Srv(t),
             _ => return,
         };
-        for l in 0..w {
+        let prep = ck.prepare(pc, space);
+        // typed views are shadowed per element
+        let typed = view.filter(|v| matches!(v.kind(), ViewKind::Typed { .. }));
+        // the active lanes lie in the span
+        for l in warp.span.clone() {
             if warp.active[l] == 0 {
                 continue;
             }
             let (x, y) = (a[l], b.map_or(0, |b| b[l]));
             let n = times.map_or(1, |t| t[l]);
-            for (i, &k) in ks.iter().enumerate().cycle().take(ks.len() * n as usize) {
-                let word = match (res, view) {
-                    (Res::Tgsm(g), _) => self.tgsm.word_index(g, x, y, k),
-                    (_, Some(v)) => match v.kind() {
-                        // typed views are shadowed per element
-                        ViewKind::Typed { .. } => (k == 0 && x < v.bufinfo()).then_some(x as usize),
-                        _ => v.word_index(x, y, k),
-                    },
-                    (_, None) => None,
-                };
-                let value = values.map_or(0, |v| v[i * w + l]);
-                ck.access(pc, space, op, warp.flat[l], word, (x, y, k), value);
+            for _ in 0..n {
+                for (i, &k) in ks.iter().enumerate() {
+                    let word = match (res, typed, view) {
+                        (Res::Tgsm(g), _, _) => self.tgsm.word_index(g, x, y, k),
+                        (_, Some(v), _) => (k == 0 && x < v.bufinfo()).then_some(x as usize),
+                        (_, None, Some(v)) => v.word_index(x, y, k),
+                        (_, None, None) => None,
+                    };
+                    let value = values.map_or(0, |v| v[i * w + l]);
+                    ck.access_prepared(&prep, op, warp.flat[l], word, (x, y, k), value);
+                }
             }
         }
     }
