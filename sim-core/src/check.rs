@@ -961,7 +961,14 @@ impl Checker {
         past_stride: bool,
     ) {
         if misaligned {
-            let byte = self.byte_address(space, addr);
+            // the address as given, its low bits kept
+            let (x, y, _) = addr;
+            let byte = self
+                .byte_address(space, addr)
+                .map(|b| match self.layout(space) {
+                    Some((0, _)) => b + u64::from(x & 3),
+                    _ => b + u64::from(y & 3),
+                });
             self.report(Hit {
                 kind: FindingKind::Misaligned,
                 space: Some(space),

@@ -575,7 +575,9 @@ ret
     assert_eq!(f.len(), 1, "{}", describe(&f));
     assert_eq!(f[0].kind.name(), "misaligned-address");
     assert_eq!(f[0].severity(), Severity::Error);
-    assert_eq!(f[0].byte_offset, Some(0));
+    // the address as the shader gave it, in dword 0
+    assert_eq!(f[0].byte_offset, Some(2));
+    assert_eq!(f[0].element.as_deref(), Some("[0]"));
     assert!(f[0].to_string().contains("FS §7.13"), "{}", f[0]);
 
     // structures of 8 bytes, 4 of them: byte offset 8 of structure 1 is
