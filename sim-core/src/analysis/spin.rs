@@ -63,7 +63,12 @@ fn reads_any(prog: Body<'_>, op: &Op, set: &[bool]) -> bool {
 }
 
 /// Whether `op` reads a UAV or TGSM word into temps another thread may
-/// change: a load, or an atomic that returns the old value.
+/// change, in a way that waits for it: a load; or an atomic that returns
+/// the old value and leaves the word as it is (an operand that is the
+/// operation's identity, `InterlockedOr(flag, 0, v)`) or takes it only in
+/// a state another thread sets (a compare-exchange or an exchange: a
+/// lock). An atomic that changes the word whatever it holds (a work
+/// queue's `InterlockedAdd(head, 1, i)`) makes progress, not a wait.
 fn is_memory_read(op: &Op) -> bool {
     let changeable = |r: Res| matches!(r, Res::Uav(_) | Res::Tgsm(_) | Res::UavTexture(_));
     match op.kind {
@@ -71,8 +76,22 @@ fn is_memory_read(op: &Op) -> bool {
         | OpKind::LdStructured { res, .. }
         | OpKind::LdTyped { res, .. } => changeable(res),
         OpKind::Atomic {
-            ret: Some(_), res, ..
-        } => changeable(res),
+            kind,
+            ret: Some(_),
+            res,
+            a,
+            ..
+        } => {
+            let identity = match a.kind {
+                SrcKind::Imm(v) => v[a.swz[0] as usize] == kind.identity(),
+                _ => false,
+            };
+            let waits = match kind {
+                AtomicKind::CmpExch | AtomicKind::Exch => true,
+                _ => identity && a.modifier == SrcMod::None,
+            };
+            changeable(res) && waits
+        }
         _ => false,
     }
 }
@@ -223,8 +242,8 @@ mod tests {
     }
 
     /// A loop that reads memory but leaves on a counter (also where the
-    /// test reuses the loaded value's register), and a compare-exchange
-    /// retry loop, have no spin read.
+    /// test reuses the loaded value's register), a compare-exchange retry
+    /// loop, and a work queue's loop have no spin read.
     #[test]
     fn counted_loops_and_retry_loops_do_not_spin() {
         let counted = format!(
@@ -246,5 +265,10 @@ mod tests {
              ieq r0.w, r0.z, r0.x\nbreakc_nz r0.w\nmov r0.x, r0.z\nendloop\n"
         );
         assert!(spins(&retry).iter().all(|&s| !s));
+        // a work queue: the atomic takes the next item whatever the head
+        // holds
+        let queue = "loop\nimm_atomic_iadd r0.x, u0, l(0, 0, 0, 0), l(1)\n\
+                     uge r0.y, r0.x, l(100)\nbreakc_nz r0.y\nendloop\n";
+        assert!(spins(queue).iter().all(|&s| !s));
     }
 }
