@@ -108,6 +108,26 @@ fn check_case(case: &Case, variant: &str, warp_width: usize) -> Vec<Finding> {
     checker.into_findings()
 }
 
+/// A job in `tmp` running case `name`'s DXBC over 4 groups with
+/// `resources` (TOML tables); its path.
+fn case_job(tmp: &Path, name: &str, resources: &str) -> PathBuf {
+    let path = tmp.join(format!("{name}.toml"));
+    let text = format!(
+        "shader = \"{}\"\n{resources}[[steps]]\ndispatch = [4, 1, 1]\n",
+        dir().join(format!("{name}.dxbc")).display()
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The `sm5sim` command run with `args`.
+fn sm5sim(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 fn describe(findings: &[Finding]) -> String {
     findings
         .iter()
@@ -342,24 +362,12 @@ fn the_check_command_reports_in_text_and_json() {
     let tmp = std::env::temp_dir().join(format!("sm5sim-races-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let job = |name: &str| {
-        let path = tmp.join(format!("{name}.toml"));
-        let text = format!(
-            "shader = \"{}\"\n[resources.o]\nelements = 256\n[[steps]]\ndispatch = [4, 1, 1]\n",
-            dir().join(format!("{name}.dxbc")).display()
-        );
-        std::fs::write(&path, text).unwrap();
-        path
-    };
-    let sm5sim = env!("CARGO_BIN_EXE_sm5sim");
-    let run = |args: &[&str]| {
-        std::process::Command::new(sm5sim)
-            .args(args)
-            .output()
-            .unwrap()
+        let resources = "[resources.o]\nelements = 256\n";
+        case_job(&tmp, name, resources)
     };
 
     let bug = job("tgsm_raw_no_barrier_bug");
-    let out = run(&["check", bug.to_str().unwrap(), "--races"]);
+    let out = sm5sim(&["check", bug.to_str().unwrap(), "--races"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("error[raw] g0[1] byte 4"), "{text}");
@@ -382,14 +390,14 @@ fn the_check_command_reports_in_text_and_json() {
         listing.display()
     );
     std::fs::write(&asm, spec).unwrap();
-    let out = run(&["check", asm.to_str().unwrap(), "--races"]);
+    let out = sm5sim(&["check", asm.to_str().unwrap(), "--races"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("line 43 of tgsm_raw_no_barrier_bug.asm (dword 30)"),
         "{text}"
     );
 
-    let out = run(&["check", bug.to_str().unwrap(), "--json"]);
+    let out = sm5sim(&["check", bug.to_str().unwrap(), "--json"]);
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["passed"], false);
@@ -412,7 +420,7 @@ fn the_check_command_reports_in_text_and_json() {
     assert_eq!(raw["first"]["thread_index"], 1);
 
     let ok = job("tgsm_raw_no_barrier_ok");
-    let out = run(&["check", ok.to_str().unwrap()]);
+    let out = sm5sim(&["check", ok.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("check: 0 error(s), 0 warning(s)"), "{text}");
@@ -687,26 +695,13 @@ fn a_forward_progress_hang_stops_the_check_and_keeps_its_findings() {
     let tmp = std::env::temp_dir().join(format!("sm5sim-progress-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let job = |name: &str| {
-        let path = tmp.join(format!("{name}.toml"));
-        let text = format!(
-            "shader = \"{}\"\n[resources.flag]\nslot = \"u0\"\nelements = 1\n\
-             [resources.o]\nslot = \"u1\"\nelements = 1\n\
-             [[steps]]\ndispatch = [4, 1, 1]\n",
-            dir().join(format!("{name}.dxbc")).display()
-        );
-        std::fs::write(&path, text).unwrap();
-        path
-    };
-    let sm5sim = env!("CARGO_BIN_EXE_sm5sim");
-    let run = |args: &[&str]| {
-        std::process::Command::new(sm5sim)
-            .args(args)
-            .output()
-            .unwrap()
+        let resources = "[resources.flag]\nslot = \"u0\"\nelements = 1\n\
+                         [resources.o]\nslot = \"u1\"\nelements = 1\n";
+        case_job(&tmp, name, resources)
     };
     let bug = job("wait_for_later_group_bug");
     let started = std::time::Instant::now();
-    let out = run(&["check", bug.to_str().unwrap()]);
+    let out = sm5sim(&["check", bug.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(
@@ -727,7 +722,7 @@ fn a_forward_progress_hang_stops_the_check_and_keeps_its_findings() {
         "{text}"
     );
     assert!(text.contains("a dispatch was STOPPED"), "{text}");
-    let out = run(&["check", bug.to_str().unwrap(), "--json"]);
+    let out = sm5sim(&["check", bug.to_str().unwrap(), "--json"]);
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["passed"], false);
     assert!(
@@ -743,7 +738,7 @@ fn a_forward_progress_hang_stops_the_check_and_keeps_its_findings() {
     assert!(kinds.contains(&"forward-progress"), "{doc}");
     assert!(doc["findings"][0]["note"].is_string(), "{doc}");
     let ok = job("wait_for_later_group_ok");
-    let out = run(&["check", ok.to_str().unwrap()]);
+    let out = sm5sim(&["check", ok.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     std::fs::remove_dir_all(&tmp).ok();

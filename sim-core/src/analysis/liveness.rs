@@ -36,20 +36,20 @@ use crate::ir::lowered::*;
 
 /// A set of temp components (`r * 4 + c`), as bits.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Set(Vec<u64>);
+pub(crate) struct Set(pub(crate) Vec<u64>);
 
 impl Set {
-    fn new(bits: usize) -> Self {
+    pub(crate) fn new(bits: usize) -> Self {
         Set(vec![0; bits.div_ceil(64)])
     }
 
-    fn insert(&mut self, i: usize) {
+    pub(crate) fn insert(&mut self, i: usize) {
         if let Some(w) = self.0.get_mut(i / 64) {
             *w |= 1 << (i % 64);
         }
     }
 
-    fn contains(&self, i: usize) -> bool {
+    pub(crate) fn contains(&self, i: usize) -> bool {
         self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 }
@@ -215,10 +215,10 @@ fn reads(prog: Body<'_>, op: &Op, f: &mut impl FnMut(usize)) {
 }
 
 /// `f(component)` for each temp component `op` writes in every lane that
-/// runs it: the ALU instructions, the loads (out of bounds they write 0)
-/// and an atomic's returned value. The others are taken not to write,
-/// which can only keep more components live.
-fn kills(op: &Op, f: &mut impl FnMut(usize)) {
+/// runs it: the ALU and double instructions, the loads (out of bounds they
+/// write 0) and an atomic's returned value. The others are taken not to
+/// write, which can only keep more components live.
+pub(crate) fn kills(op: &Op, f: &mut impl FnMut(usize)) {
     let mut each = |d: &Dst| {
         if let DstKind::Temp(r) = d.kind {
             (0..4)
@@ -228,6 +228,7 @@ fn kills(op: &Op, f: &mut impl FnMut(usize)) {
     };
     match op.kind {
         OpKind::Alu { ref dst, .. }
+        | OpKind::Double { ref dst, .. }
         | OpKind::LdRaw { ref dst, .. }
         | OpKind::LdStructured { ref dst, .. }
         | OpKind::LdTyped { ref dst, .. }

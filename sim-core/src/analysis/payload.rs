@@ -27,7 +27,7 @@
 //! `switch` or a call, as the liveness does.
 
 use crate::analysis::flushed::{lane_edges, Next};
-use crate::analysis::liveness::operands;
+use crate::analysis::liveness::{kills, operands, Set};
 use crate::ir::lowered::*;
 use crate::opcodes::AluOp;
 
@@ -63,26 +63,6 @@ fn reads_as_float(op: AluOp) -> bool {
             | Ftoi
             | Ftou
     )
-}
-
-/// A set of temp components (`r * 4 + c`), as bits.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Set(Vec<u64>);
-
-impl Set {
-    fn new(bits: usize) -> Self {
-        Set(vec![0; bits.div_ceil(64)])
-    }
-
-    fn insert(&mut self, i: usize) {
-        if let Some(w) = self.0.get_mut(i / 64) {
-            *w |= 1 << (i % 64);
-        }
-    }
-
-    fn contains(&self, i: usize) -> bool {
-        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
-    }
 }
 
 /// The temp components a relative index of `op` reads.
@@ -162,19 +142,6 @@ fn source_temps(prog: Body<'_>, op: &Op, f: &mut impl FnMut(usize)) {
     operands(prog, op, each, &mut |_| {});
 }
 
-/// `f(component)` for each temp component `op` writes in every lane that
-/// runs it (the ALU instructions); the others are taken not to write,
-/// which can only keep more components observed.
-fn writes(op: &Op, f: &mut impl FnMut(usize)) {
-    if let OpKind::Alu { ref dst, .. } = op.kind {
-        if let DstKind::Temp(r) = dst.kind {
-            (0..4)
-                .filter(|c| dst.mask & (1 << c) != 0)
-                .for_each(|c| f(r as usize * 4 + c));
-        }
-    }
-}
-
 /// Per pc, whether the instruction is an ALU instruction into temps none
 /// of whose written components' payloads is observed after it (see the
 /// module docs): its NaN results may keep the CPU's payload. All false
@@ -194,7 +161,7 @@ pub(crate) fn unobserved_results(prog: Body<'_>) -> Vec<bool> {
     }
     let mut defs = vec![Set::new(bits); n];
     for (pc, op) in prog.code.iter().enumerate() {
-        writes(op, &mut |i| defs[pc].insert(i));
+        kills(op, &mut |i| defs[pc].insert(i));
     }
     // per pc, the components observed on entry; and after it
     let mut seen_in = vec![Set::new(bits); n];

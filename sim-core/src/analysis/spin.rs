@@ -17,31 +17,8 @@
 //! Its reads are not spin reads. A loop that reads memory but leaves on a
 //! counter (`for (i = 0; i < n; i++) total += partial[i]`) has none either.
 
-use crate::analysis::liveness::operands;
+use crate::analysis::liveness::{kills, operands};
 use crate::ir::lowered::*;
-
-/// The temp components (`r * 4 + c`) `op` writes.
-fn written(op: &Op, f: &mut impl FnMut(usize)) {
-    let mut each = |d: &Dst| {
-        if let DstKind::Temp(r) = d.kind {
-            (0..4)
-                .filter(|c| d.mask & (1 << c) != 0)
-                .for_each(|c| f(r as usize * 4 + c));
-        }
-    };
-    match op.kind {
-        OpKind::Alu { ref dst, .. }
-        | OpKind::Double { ref dst, .. }
-        | OpKind::LdRaw { ref dst, .. }
-        | OpKind::LdStructured { ref dst, .. }
-        | OpKind::LdTyped { ref dst, .. }
-        | OpKind::Atomic {
-            ret: Some(ref dst), ..
-        } => each(dst),
-        OpKind::Alu2 { ref dst, .. } => dst.iter().for_each(each),
-        _ => {}
-    }
-}
 
 /// Whether `op` reads one of the temp components in `set`.
 fn reads_any(prog: Body<'_>, op: &Op, set: &[bool]) -> bool {
@@ -156,7 +133,7 @@ pub(crate) fn spin_reads(prog: Body<'_>) -> Vec<bool> {
                     }
                     let hit = pc == r || reads_any(prog, &code[pc], &taint);
                     if hit || depth[pc] == 0 {
-                        written(&code[pc], &mut |i| {
+                        kills(&code[pc], &mut |i| {
                             if let Some(t) = taint.get_mut(i) {
                                 *t = hit;
                             }
