@@ -42,7 +42,7 @@ impl Checker {
                     Some((e, _)) => {
                         let g = self.thread_ref(e.group, 0).group;
                         format!(
-                            "group ({}, {}, {}), finished, changed it last",
+                            "group ({}, {}, {}), finished, changed it",
                             g[0], g[1], g[2]
                         )
                     }
