@@ -41,10 +41,7 @@ impl Checker {
                 let finished = match earlier {
                     Some((e, _)) => {
                         let g = self.thread_ref(e.group, 0).group;
-                        format!(
-                            "group ({}, {}, {}), finished, changed it",
-                            g[0], g[1], g[2]
-                        )
+                        format!("group ({}, {}, {}), finished, changed it", g[0], g[1], g[2])
                     }
                     None => "no finished group changed it".to_string(),
                 };
