@@ -190,10 +190,13 @@ struct Acc {
     /// `sync` instructions the thread had executed before it
     syncs: u32,
     value: u32,
+    /// the lock the thread held (`Checker::locks`, from 1; 0: none)
+    lock: u32,
 }
 
 impl Acc {
     const EMPTY: Acc = Acc {
+        lock: 0,
         thread: NONE,
         pc: 0,
         syncs: 0,
@@ -405,6 +408,10 @@ struct ThreadState {
     /// the thread's current spin: the spin read's pc and word key, how
     /// many times in a row, and the group's write count at the last one
     spin: (u32, u64, u32, u64),
+    /// the lock it holds (`Checker::locks`, from 1; 0: none)
+    lock: u32,
+    /// the word key of its last lock-acquiring compare-exchange
+    cas_key: u64,
 }
 
 const NO_KEY: u64 = u64::MAX;
@@ -476,6 +483,9 @@ struct SiteInfo {
     sync: Option<(bool, bool, bool, bool)>,
     /// an atomic that returns the word's old value (`imm_atomic_*`)
     returns: bool,
+    /// a compare-exchange against a literal: a lock's acquire when it
+    /// succeeds
+    lock_cas: bool,
 }
 
 /// A bound buffer UAV, as the checker needs it.
@@ -541,6 +551,9 @@ pub struct Checker {
     spin: Vec<bool>,
     /// the program's loops: (`loop` pc, `endloop` pc)
     loops: Vec<(u32, u32)>,
+    /// the group's locks: the word key of each (a thread's lock `i`
+    /// is `locks[i - 1]`)
+    locks: Vec<u64>,
     /// a forward-progress hang was found: the executor stops the dispatch
     stalled: bool,
 
@@ -591,6 +604,17 @@ impl Checker {
                     .and_then(|m| Some(m.describe(m.line_at(op.token)?)));
                 let returns =
                     ins.is_some_and(|i| i.opcode.info().mnemonic.starts_with("imm_atomic"));
+                let lock_cas = matches!(
+                    op.kind,
+                    crate::ir::lowered::OpKind::Atomic {
+                        kind: crate::ir::lowered::AtomicKind::CmpExch,
+                        a: crate::ir::lowered::Src {
+                            kind: crate::ir::lowered::SrcKind::Imm(_),
+                            ..
+                        },
+                        ..
+                    }
+                );
                 SiteInfo {
                     dword: op.token,
                     text,
@@ -598,6 +622,7 @@ impl Checker {
                     hlsl,
                     sync,
                     returns,
+                    lock_cas,
                 }
             })
             .collect();
@@ -837,6 +862,45 @@ impl Checker {
         self.pending.clear();
         self.validated.clear();
         self.group_writes = 0;
+        self.locks.clear();
+    }
+
+    /// The outcome of a compare-exchange at `pc` by the active lanes of a
+    /// warp: `old[l]` the word lane `l` found, `compare[l]` the value it
+    /// compared with. A lane that found its comparand at a lock's acquire
+    /// (a compare-exchange against a literal) holds that lock until it
+    /// writes the word again: two accesses made while holding the same lock
+    /// are in different critical sections, which the lock orders.
+    pub(crate) fn cas_outcome(
+        &mut self,
+        pc: u32,
+        active: &[u32],
+        flat: &[u32],
+        old: &[u32],
+        compare: &[u32],
+    ) {
+        if !self.sites.get(pc as usize).is_some_and(|s| s.lock_cas) {
+            return;
+        }
+        for (l, &a) in active.iter().enumerate() {
+            if a == 0 || old.get(l) != compare.get(l) {
+                continue;
+            }
+            let Some(t) = flat.get(l).and_then(|&f| self.threads.get(f as usize)) else {
+                continue;
+            };
+            let k = t.cas_key;
+            let id = match self.locks.iter().position(|&x| x == k) {
+                Some(i) => i + 1,
+                None => {
+                    self.locks.push(k);
+                    self.locks.len()
+                }
+            };
+            if let Some(t) = self.threads.get_mut(flat[l] as usize) {
+                t.lock = id as u32;
+            }
+        }
     }
 
     /// What [`Checker::access_prepared`] needs to know of one memory
@@ -926,9 +990,22 @@ impl Checker {
             pc,
             syncs: ts.syncs,
             value,
+            lock: ts.lock,
         };
+        let k = key(space, word as u32);
         if op == (MemOp::Atomic { cas: true }) {
-            self.validated.insert((thread, key(space, word as u32)), ());
+            self.validated.insert((thread, k), ());
+            // a lock's acquire, if it succeeds (`Checker::cas_outcome`)
+            if self.sites.get(pc as usize).is_some_and(|s| s.lock_cas) {
+                self.threads[thread as usize].cas_key = k;
+            }
+        } else if op != MemOp::Read
+            && ts.lock != 0
+            && self.locks.get(ts.lock as usize - 1) == Some(&k)
+        {
+            // a write or atomic to the lock it holds: the release (after
+            // this access, which the lock does not cover)
+            self.threads[thread as usize].lock = 0;
         }
         let spin = prep.spin;
         if op != MemOp::Read && !spin {
@@ -1749,6 +1826,8 @@ impl Checker {
 fn races(ws: &mut WordState, op: MemOp, acc: Acc) -> [Option<Conflict>; 3] {
     let t = acc.thread;
     let mut found: [Option<Conflict>; 3] = [None; 3];
+    // two critical sections of one lock are ordered by it
+    let locked = |x: &Acc| acc.lock != 0 && x.lock == acc.lock;
     let scoped = |x: &Acc, k: FindingKind| {
         if x.syncs != acc.syncs {
             FindingKind::BarrierScope
@@ -1768,16 +1847,16 @@ fn races(ws: &mut WordState, op: MemOp, acc: Acc) -> [Option<Conflict>; 3] {
     };
     match op {
         MemOp::Read => {
-            if let Some(x) = ws.writes.not_by(t) {
+            if let Some(x) = ws.writes.not_by(t).filter(|x| !locked(x)) {
                 found[0] = Some((rw(&x, &acc), x, AccessOp::Write, None, false));
             }
-            if let Some(x) = ws.atomics.not_by(t) {
+            if let Some(x) = ws.atomics.not_by(t).filter(|x| !locked(x)) {
                 found[1] = Some((rw(&x, &acc), x, AccessOp::Atomic, Some(t), false));
             }
             ws.reads.push(acc);
         }
         MemOp::Write => {
-            if let Some(x) = ws.writes.not_by(t) {
+            if let Some(x) = ws.writes.not_by(t).filter(|x| !locked(x)) {
                 let (kind, benign) = if x.value == acc.value {
                     (FindingKind::Benign, true)
                 } else {
@@ -1785,21 +1864,21 @@ fn races(ws: &mut WordState, op: MemOp, acc: Acc) -> [Option<Conflict>; 3] {
                 };
                 found[0] = Some((kind, x, AccessOp::Write, None, benign));
             }
-            if let Some(x) = ws.reads.not_by(t) {
+            if let Some(x) = ws.reads.not_by(t).filter(|x| !locked(x)) {
                 found[1] = Some((rw(&acc, &x), x, AccessOp::Read, None, false));
             }
-            if let Some(x) = ws.atomics.not_by(t) {
+            if let Some(x) = ws.atomics.not_by(t).filter(|x| !locked(x)) {
                 let k = scoped(&x, FindingKind::AtomicVsPlain);
                 found[2] = Some((k, x, AccessOp::Atomic, None, false));
             }
             ws.writes.push(acc);
         }
         MemOp::Atomic { .. } => {
-            if let Some(x) = ws.writes.not_by(t) {
+            if let Some(x) = ws.writes.not_by(t).filter(|x| !locked(x)) {
                 let k = scoped(&x, FindingKind::AtomicVsPlain);
                 found[0] = Some((k, x, AccessOp::Write, None, false));
             }
-            if let Some(x) = ws.reads.not_by(t) {
+            if let Some(x) = ws.reads.not_by(t).filter(|x| !locked(x)) {
                 found[1] = Some((rw(&acc, &x), x, AccessOp::Read, Some(x.thread), false));
             }
             ws.atomics.push(acc);
@@ -1828,6 +1907,7 @@ mod tests {
             pc,
             syncs,
             value,
+            lock: 0,
         }
     }
 

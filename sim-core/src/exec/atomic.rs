@@ -395,6 +395,17 @@ impl<'p> GroupExecutor<'p> {
             self.private[i].dirty = true;
         }
         let failed = cas_failed(&r);
+        if kind == AtomicKind::CmpExch {
+            if let Some(ck) = self.check.as_deref_mut() {
+                ck.cas_outcome(
+                    warp.pc as u32 - 1,
+                    &warp.active,
+                    &warp.flat,
+                    &r[..w],
+                    &sv[..w],
+                );
+            }
+        }
         self.atomic_done(
             warp,
             kind,
