@@ -865,44 +865,6 @@ impl Checker {
         self.locks.clear();
     }
 
-    /// The outcome of a compare-exchange at `pc` by the active lanes of a
-    /// warp: `old[l]` the word lane `l` found, `compare[l]` the value it
-    /// compared with. A lane that found its comparand at a lock's acquire
-    /// (a compare-exchange against a literal) holds that lock until it
-    /// writes the word again: two accesses made while holding the same lock
-    /// are in different critical sections, which the lock orders.
-    pub(crate) fn cas_outcome(
-        &mut self,
-        pc: u32,
-        active: &[u32],
-        flat: &[u32],
-        old: &[u32],
-        compare: &[u32],
-    ) {
-        if !self.sites.get(pc as usize).is_some_and(|s| s.lock_cas) {
-            return;
-        }
-        for (l, &a) in active.iter().enumerate() {
-            if a == 0 || old.get(l) != compare.get(l) {
-                continue;
-            }
-            let Some(t) = flat.get(l).and_then(|&f| self.threads.get(f as usize)) else {
-                continue;
-            };
-            let k = t.cas_key;
-            let id = match self.locks.iter().position(|&x| x == k) {
-                Some(i) => i + 1,
-                None => {
-                    self.locks.push(k);
-                    self.locks.len()
-                }
-            };
-            if let Some(t) = self.threads.get_mut(flat[l] as usize) {
-                t.lock = id as u32;
-            }
-        }
-    }
-
     /// What [`Checker::access_prepared`] needs to know of one memory
     /// instruction's accesses to `space`, looked up once per instruction.
     #[inline]
