@@ -185,19 +185,24 @@ const NONE: u32 = u32::MAX;
 /// An access in the shadow state (within a group).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Acc {
-    thread: u32,
+    /// `SV_GroupIndex` (a group has at most 1,024 threads; `NO_THREAD`:
+    /// none)
+    thread: u16,
+    /// the lock the thread held (`Checker::locks`, from 1; 0: none)
+    lock: u16,
     pc: u32,
     /// `sync` instructions the thread had executed before it
     syncs: u32,
     value: u32,
-    /// the lock the thread held (`Checker::locks`, from 1; 0: none)
-    lock: u32,
 }
+
+/// [`Acc::thread`] of no access.
+const NO_THREAD: u16 = u16::MAX;
 
 impl Acc {
     const EMPTY: Acc = Acc {
         lock: 0,
-        thread: NONE,
+        thread: NO_THREAD,
         pc: 0,
         syncs: 0,
         value: 0,
@@ -225,10 +230,10 @@ impl Pair {
     }
 
     /// The most recent access by a thread other than `t`, if any.
-    fn not_by(&self, t: u32) -> Option<Acc> {
-        if self.last.thread != NONE && self.last.thread != t {
+    fn not_by(&self, t: u16) -> Option<Acc> {
+        if self.last.thread != NO_THREAD && self.last.thread != t {
             Some(self.last)
-        } else if self.other.thread != NONE && self.other.thread != t {
+        } else if self.other.thread != NO_THREAD && self.other.thread != t {
             Some(self.other)
         } else {
             None
@@ -409,7 +414,7 @@ struct ThreadState {
     /// many times in a row, and the group's write count at the last one
     spin: (u32, u64, u32, u64),
     /// the lock it holds (`Checker::locks`, from 1; 0: none)
-    lock: u32,
+    lock: u16,
     /// the word key of its last lock-acquiring compare-exchange
     cas_key: u64,
 }
@@ -948,7 +953,7 @@ impl Checker {
             return;
         };
         let acc = Acc {
-            thread,
+            thread: thread as u16,
             pc,
             syncs: ts.syncs,
             value,
@@ -1152,7 +1157,7 @@ impl Checker {
                 space: Some(space),
                 word: Some(word as u32),
                 byte_offset: None,
-                a: self.side(acc.thread, acc.pc, op, acc.value),
+                a: self.side(u32::from(acc.thread), acc.pc, op, acc.value),
                 b: None,
                 benign: false,
                 at: None,
@@ -1210,7 +1215,7 @@ impl Checker {
         let safe = |a: &XAcc| a.published && ts.acquired;
         let me = |op: AccessOp| Side {
             group: seq,
-            thread: acc.thread,
+            thread: u32::from(acc.thread),
             pc: acc.pc,
             op,
             value: (op == AccessOp::Write).then_some(acc.value),
@@ -1269,7 +1274,9 @@ impl Checker {
                 let hit = atomic_vs_plain(a, b);
                 if op == MemOp::Read {
                     // a compare-exchange loop's guess: its CAS excuses it
-                    self.pending.entry((acc.thread, k)).or_insert(hit);
+                    self.pending
+                        .entry((u32::from(acc.thread), k))
+                        .or_insert(hit);
                 } else {
                     xhits[2] = Some(hit);
                 }
@@ -1393,14 +1400,14 @@ impl Checker {
                 byte_offset: None,
                 a: Side {
                     group: self.seq,
-                    thread: x.thread,
+                    thread: u32::from(x.thread),
                     pc: x.pc,
                     op: xop,
                     value: (xop == AccessOp::Write).then_some(x.value),
                 },
                 b: Some(Side {
                     group: self.seq,
-                    thread: acc.thread,
+                    thread: u32::from(acc.thread),
                     pc: acc.pc,
                     op: this,
                     value: (this == AccessOp::Write).then_some(acc.value),
@@ -1535,7 +1542,7 @@ impl Checker {
             if let Some(x) = u.xg_read {
                 let reader = Side {
                     group: seq,
-                    thread: x.reader.thread,
+                    thread: u32::from(x.reader.thread),
                     pc: x.reader.pc,
                     op: AccessOp::Read,
                     value: None,
@@ -1567,7 +1574,7 @@ impl Checker {
             let threads = &self.threads;
             let publish = |(a, ug): (Acc, u32)| XAcc {
                 group: seq,
-                thread: a.thread as u16,
+                thread: a.thread,
                 pc: a.pc,
                 value: a.value,
                 published: glc
@@ -1578,7 +1585,8 @@ impl Checker {
             // a compare-exchange loop's guess is no plain read for later
             // groups: its CAS validated it
             let k = key(Space::Uav(u.slot), u.word);
-            let guess = |(a, _): &(Acc, u32)| self.validated.contains_key(&(a.thread, k));
+            let guess =
+                |(a, _): &(Acc, u32)| self.validated.contains_key(&(u32::from(a.thread), k));
             let (w, r) = (
                 u.last_write.map(publish),
                 u.first_read.filter(|r| !guess(r)).map(publish),
@@ -1813,7 +1821,7 @@ fn races(ws: &mut WordState, op: MemOp, acc: Acc) -> [Option<Conflict>; 3] {
                 found[0] = Some((rw(&x, &acc), x, AccessOp::Write, None, false));
             }
             if let Some(x) = ws.atomics.not_by(t).filter(|x| !locked(x)) {
-                found[1] = Some((rw(&x, &acc), x, AccessOp::Atomic, Some(t), false));
+                found[1] = Some((rw(&x, &acc), x, AccessOp::Atomic, Some(u32::from(t)), false));
             }
             ws.reads.push(acc);
         }
@@ -1841,7 +1849,13 @@ fn races(ws: &mut WordState, op: MemOp, acc: Acc) -> [Option<Conflict>; 3] {
                 found[0] = Some((k, x, AccessOp::Write, None, false));
             }
             if let Some(x) = ws.reads.not_by(t).filter(|x| !locked(x)) {
-                found[1] = Some((rw(&acc, &x), x, AccessOp::Read, Some(x.thread), false));
+                found[1] = Some((
+                    rw(&acc, &x),
+                    x,
+                    AccessOp::Read,
+                    Some(u32::from(x.thread)),
+                    false,
+                ));
             }
             ws.atomics.push(acc);
         }
@@ -1865,7 +1879,7 @@ mod tests {
 
     fn acc(thread: u32, pc: u32, syncs: u32, value: u32) -> Acc {
         Acc {
-            thread,
+            thread: thread as u16,
             pc,
             syncs,
             value,

@@ -62,7 +62,7 @@ impl Checker {
         };
         self.notes.push(note);
         let note = Some(self.notes.len() as u32 - 1);
-        let me = self.side(acc.thread, acc.pc, op, acc.value);
+        let me = self.side(u32::from(acc.thread), acc.pc, op, acc.value);
         let b = earlier.map(|(e, op)| Side {
             group: e.group,
             thread: e.thread as u32,
@@ -139,7 +139,7 @@ impl Checker {
                 }
             };
             if let Some(t) = self.threads.get_mut(flat[l] as usize) {
-                t.lock = id as u32;
+                t.lock = id as u16;
             }
         }
     }
