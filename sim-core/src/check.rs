@@ -92,6 +92,7 @@
 //! storage). Not checked: two UAV slots bound to one buffer (each slot has
 //! its own shadow).
 
+use crate::ir::lowered::{AtomicKind, OpKind, Src, SrcKind};
 use crate::ir::Instruction;
 use crate::opcodes::{Class, Opcode};
 use crate::program::Program;
@@ -607,14 +608,13 @@ impl Checker {
                     .source_map
                     .as_ref()
                     .and_then(|m| Some(m.describe(m.line_at(op.token)?)));
-                let returns =
-                    ins.is_some_and(|i| i.opcode.info().mnemonic.starts_with("imm_atomic"));
+                let returns = matches!(op.kind, OpKind::Atomic { ret: Some(_), .. });
                 let lock_cas = matches!(
                     op.kind,
-                    crate::ir::lowered::OpKind::Atomic {
-                        kind: crate::ir::lowered::AtomicKind::CmpExch,
-                        a: crate::ir::lowered::Src {
-                            kind: crate::ir::lowered::SrcKind::Imm(_),
+                    OpKind::Atomic {
+                        kind: AtomicKind::CmpExch,
+                        a: Src {
+                            kind: SrcKind::Imm(_),
                             ..
                         },
                         ..
@@ -661,7 +661,7 @@ impl Checker {
                 .iter()
                 .enumerate()
                 .filter_map(|(pc, op)| match op.kind {
-                    crate::ir::lowered::OpKind::Loop { end_pc } => Some((pc as u32, end_pc)),
+                    OpKind::Loop { end_pc } => Some((pc as u32, end_pc)),
                     _ => None,
                 })
                 .collect(),
@@ -887,27 +887,10 @@ impl Checker {
         }
     }
 
-    /// A memory access by thread `thread` (`SV_GroupIndex`) at `pc`: word
-    /// `word` of `space` (`None`: out of bounds), at address operands
-    /// `addr` = (byte offset or index, structure byte offset, dword k), with
-    /// the value stored.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    pub(crate) fn access(
-        &mut self,
-        pc: u32,
-        space: Space,
-        op: MemOp,
-        thread: u32,
-        word: Option<usize>,
-        addr: (u32, u32, u32),
-        value: u32,
-    ) {
-        let prep = self.prepare(pc, space);
-        self.access_prepared(&prep, op, thread, word, addr, value);
-    }
-
-    /// [`Checker::access`] of an instruction [`Checker::prepare`]d.
+    /// A memory access by thread `thread` (`SV_GroupIndex`) of the
+    /// instruction [`Checker::prepare`]d: word `word` of its space (`None`:
+    /// out of bounds), at address operands `addr` = (byte offset or index,
+    /// structure byte offset, dword k), with the value stored.
     #[inline]
     pub(crate) fn access_prepared(
         &mut self,
@@ -1379,8 +1362,9 @@ impl Checker {
             let this = AccessOp::from(op);
             // across a loop's back edge the access later in the program
             // came first: the kind follows that order
-            let kind = match (kind, self.loop_carried(space, x.pc, acc.pc)) {
-                (FindingKind::Raw | FindingKind::War, Some(_)) => {
+            let carried = || self.loop_carried(space, x.pc, acc.pc).is_some();
+            let kind = match kind {
+                FindingKind::Raw | FindingKind::War if carried() => {
                     let (first, second) = match x.pc > acc.pc {
                         true => (xop, this),
                         false => (this, xop),

@@ -573,7 +573,8 @@ pub struct UavTexels {
     element_bytes: usize,
     /// the view's mip's size (width, height, depth)
     size: [u32; 3],
-    /// a 3D view's first W slice; an array view's first slice
+    /// a 3D view's first W slice (an array view's slices are in
+    /// `slices`, its first one first)
     first_slice: u32,
     /// the view's mip of the resource
     mip: u32,

@@ -182,11 +182,28 @@ pub(crate) fn operands(
 
 /// `f(component)` for each temp component `op` may read: every swizzled
 /// component of a temp source (whatever the destination mask), and the
-/// temp of a relative index.
-fn reads(prog: Body<'_>, op: &Op, f: &mut impl FnMut(usize)) {
-    let idx = |i: &Idx, f: &mut dyn FnMut(usize)| {
+/// temps of relative indices ([`index_reads`]).
+pub(crate) fn reads(prog: Body<'_>, op: &Op, f: &mut impl FnMut(usize)) {
+    operands(
+        prog,
+        op,
+        &mut |s| {
+            if let SrcKind::Temp(r) = s.kind {
+                s.swz.iter().for_each(|&c| f(r as usize * 4 + c as usize));
+            }
+        },
+        &mut |_| {},
+    );
+    index_reads(prog, op, f);
+}
+
+/// `f(component)` for the temp component of each relative index of `op`
+/// (of its sources, then of its destinations).
+pub(crate) fn index_reads(prog: Body<'_>, op: &Op, f: &mut impl FnMut(usize)) {
+    let mut found = Vec::new();
+    let mut idx = |i: &Idx| {
         if let Some(Rel::Temp { reg, comp }) = i.rel {
-            f(reg as usize * 4 + comp as usize);
+            found.push(reg as usize * 4 + comp as usize);
         }
     };
     // the temps indexing a destination, reported after the sources
@@ -195,23 +212,24 @@ fn reads(prog: Body<'_>, op: &Op, f: &mut impl FnMut(usize)) {
         prog,
         op,
         &mut |s| match s.kind {
-            SrcKind::Temp(r) => s.swz.iter().for_each(|&c| f(r as usize * 4 + c as usize)),
             SrcKind::XTemp { ref index, .. }
             | SrcKind::Cb { ref index, .. }
-            | SrcKind::Icb { ref index } => idx(index, f),
-            SrcKind::Imm(_)
+            | SrcKind::Icb { ref index } => idx(index),
+            SrcKind::Temp(_)
+            | SrcKind::Imm(_)
             | SrcKind::ThreadId
             | SrcKind::GroupId
             | SrcKind::ThreadIdInGroup
             | SrcKind::Flattened => {}
         },
         &mut |d| {
-            if let DstKind::XTemp { ref index, .. } = d.kind {
-                idx(index, &mut |i| indexed.push(i));
+            if let DstKind::XTemp { index, .. } = d.kind {
+                indexed.push(index);
             }
         },
     );
-    indexed.into_iter().for_each(f);
+    indexed.iter().for_each(&mut idx);
+    found.into_iter().for_each(f);
 }
 
 /// `f(component)` for each temp component `op` writes in every lane that

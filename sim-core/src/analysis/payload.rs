@@ -27,7 +27,7 @@
 //! `switch` or a call, as the liveness does.
 
 use crate::analysis::flushed::{lane_edges, Next};
-use crate::analysis::liveness::{kills, operands, Set};
+use crate::analysis::liveness::{index_reads, kills, reads, Set};
 use crate::ir::lowered::*;
 use crate::opcodes::AluOp;
 
@@ -65,34 +65,6 @@ fn reads_as_float(op: AluOp) -> bool {
     )
 }
 
-/// The temp components a relative index of `op` reads.
-fn index_temps(prog: Body<'_>, op: &Op, f: &mut impl FnMut(usize)) {
-    let mut found = Vec::new();
-    let mut idx = |i: &Idx| {
-        if let Some(Rel::Temp { reg, comp }) = i.rel {
-            found.push(reg as usize * 4 + comp as usize);
-        }
-    };
-    let mut dst_idx = Vec::new();
-    operands(
-        prog,
-        op,
-        &mut |s| match s.kind {
-            SrcKind::XTemp { ref index, .. }
-            | SrcKind::Cb { ref index, .. }
-            | SrcKind::Icb { ref index } => idx(index),
-            _ => {}
-        },
-        &mut |d| {
-            if let DstKind::XTemp { ref index, .. } = d.kind {
-                dst_idx.push(*index);
-            }
-        },
-    );
-    dst_idx.iter().for_each(&mut idx);
-    found.into_iter().for_each(f);
-}
-
 /// `f(component)` for each temp component whose bits `op` observes, given
 /// the components observed after it (`after`: what a `mov`'s or `movc`'s
 /// destination passes on to its sources).
@@ -101,7 +73,7 @@ fn observes(prog: Body<'_>, op: &Op, after: &Set, f: &mut impl FnMut(usize)) {
         SrcKind::Temp(r) => Some(r as usize * 4 + s.swz[c] as usize),
         _ => None,
     };
-    index_temps(prog, op, f);
+    index_reads(prog, op, f);
     match op.kind {
         OpKind::Alu {
             op: alu,
@@ -115,7 +87,7 @@ fn observes(prog: Body<'_>, op: &Op, after: &Set, f: &mut impl FnMut(usize)) {
             // a copy: its sources' components as its destination's
             let DstKind::Temp(r) = dst.kind else {
                 // into an indexable temp: observed wherever it is
-                return source_temps(prog, op, f);
+                return reads(prog, op, f);
             };
             let copied = if alu == AluOp::Mov {
                 &src[..1]
@@ -128,18 +100,8 @@ fn observes(prog: Body<'_>, op: &Op, after: &Set, f: &mut impl FnMut(usize)) {
                 }
             }
         }
-        _ => source_temps(prog, op, f),
+        _ => reads(prog, op, f),
     }
-}
-
-/// `f(component)` for every swizzled component of a temp source of `op`.
-fn source_temps(prog: Body<'_>, op: &Op, f: &mut impl FnMut(usize)) {
-    let each = &mut |s: &Src| {
-        if let SrcKind::Temp(r) = s.kind {
-            s.swz.iter().for_each(|&c| f(r as usize * 4 + c as usize));
-        }
-    };
-    operands(prog, op, each, &mut |_| {});
 }
 
 /// Per pc, whether the instruction is an ALU instruction into temps none

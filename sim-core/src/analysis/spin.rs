@@ -17,25 +17,14 @@
 //! Its reads are not spin reads. A loop that reads memory but leaves on a
 //! counter (`for (i = 0; i < n; i++) total += partial[i]`) has none either.
 
-use crate::analysis::liveness::{kills, operands};
+use crate::analysis::liveness::{kills, reads};
 use crate::ir::lowered::*;
 
-/// Whether `op` reads one of the temp components in `set`.
+/// Whether `op` reads one of the temp components in `set`
+/// (`crate::analysis::liveness::reads`).
 fn reads_any(prog: Body<'_>, op: &Op, set: &[bool]) -> bool {
     let mut hit = false;
-    operands(
-        prog,
-        op,
-        &mut |s| {
-            if let SrcKind::Temp(r) = s.kind {
-                hit |= s
-                    .swz
-                    .iter()
-                    .any(|&c| set.get(r as usize * 4 + c as usize) == Some(&true));
-            }
-        },
-        &mut |_| {},
-    );
+    reads(prog, op, &mut |i| hit |= set.get(i) == Some(&true));
     hit
 }
 

@@ -236,21 +236,15 @@ impl<'p> GroupExecutor<'p> {
         let (Some(ck), Some(v)) = (self.check.as_deref_mut(), view) else {
             return;
         };
-        for l in 0..w {
+        let prep = ck.prepare(pc, Space::Uav(slot));
+        for l in warp.span.clone() {
             if warp.active[l] == 0 {
                 continue;
             }
             let addr = [a[l], a[w + l], a[2 * w + l]];
             let value = values.map_or(0, |v| v[l]);
-            ck.access(
-                pc,
-                Space::Uav(slot),
-                op,
-                warp.flat[l],
-                v.uav_element(addr),
-                (addr[0], addr[1], 0),
-                value,
-            );
+            let word = v.uav_element(addr);
+            ck.access_prepared(&prep, op, warp.flat[l], word, (addr[0], addr[1], 0), value);
         }
     }
 }
