@@ -102,6 +102,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 mod findings;
 mod loops;
+mod screen;
 pub use findings::{Access, AccessOp, Finding, FindingKind, Severity, Site, ThreadRef};
 
 /// Which checks [`Checker`] performs. [`Default`] is all of them.
@@ -374,6 +375,32 @@ pub(crate) struct Prepared {
     spin: bool,
 }
 
+impl Prepared {
+    /// The bounds rules on one access's address operands (as
+    /// [`Checker::access_prepared`] takes them), from the instruction's
+    /// layout: (a misaligned byte address, a structure's byte offset past
+    /// its stride — the executor writes a dword still inside the view, as
+    /// DXVK and vkd3d do).
+    #[inline(always)]
+    pub(crate) fn bounds_flags(&self, (a, b, k): (u32, u32, u32)) -> (bool, bool) {
+        match self.layout {
+            Some((0, _)) => (a & 3 != 0, false),
+            Some((stride, structures)) => (
+                b & 3 != 0,
+                (a as u64) < structures
+                    && u64::from(b & !3) + 4 * u64::from(k) + 4 > u64::from(stride),
+            ),
+            None => (false, false),
+        }
+    }
+
+    /// Whether the access is to an SRV (bounds only).
+    #[inline(always)]
+    pub(crate) fn srv(&self) -> bool {
+        matches!(self.space, Space::Srv(_))
+    }
+}
+
 /// A UAV word's state within the current group.
 #[derive(Debug, Clone, Copy)]
 struct UavLocal {
@@ -562,6 +589,9 @@ pub struct Checker {
     locks: Vec<u64>,
     /// a forward-progress hang was found: the executor stops the dispatch
     stalled: bool,
+    /// the pass of a dispatch checked in two (`screen`)
+    pass: screen::Pass,
+    screen: screen::Screen,
 
     // -- results
     /// the texts of findings' notes ([`Finding::note`])
@@ -824,6 +854,8 @@ impl Checker {
             }
         }
         self.xg = Vec::new();
+        self.pass = screen::Pass::Full;
+        self.screen = screen::Screen::default();
         self.dispatches += 1;
     }
 
@@ -868,6 +900,9 @@ impl Checker {
         self.validated.clear();
         self.group_writes = 0;
         self.locks.clear();
+        if self.pass == screen::Pass::Screen {
+            self.screen_group();
+        }
     }
 
     /// What [`Checker::access_prepared`] needs to know of one memory
@@ -887,6 +922,14 @@ impl Checker {
         }
     }
 
+    /// Whether this is the screening pass of two-pass checking: the
+    /// executor then gives an access in bounds with no bounds finding
+    /// straight to [`Checker::screen_access`] (nothing for an SRV).
+    #[inline(always)]
+    pub(crate) fn screening(&self) -> bool {
+        self.pass == screen::Pass::Screen
+    }
+
     /// A memory access by thread `thread` (`SV_GroupIndex`) of the
     /// instruction [`Checker::prepare`]d: word `word` of its space (`None`:
     /// out of bounds), at address operands `addr` = (byte offset or index,
@@ -902,20 +945,7 @@ impl Checker {
         value: u32,
     ) {
         let (pc, space) = (prep.pc, prep.space);
-        let (a, b, k) = addr;
-        // the bounds rules, from the instruction's layout: a misaligned
-        // byte address, a structure's byte offset past its stride (the
-        // executor writes a dword still inside the view, as DXVK and vkd3d
-        // do)
-        let (misaligned, past_stride) = match prep.layout {
-            Some((0, _)) => (a & 3 != 0, false),
-            Some((stride, structures)) => (
-                b & 3 != 0,
-                (a as u64) < structures
-                    && u64::from(b & !3) + 4 * u64::from(k) + 4 > u64::from(stride),
-            ),
-            None => (false, false),
-        };
+        let (misaligned, past_stride) = prep.bounds_flags(addr);
         if misaligned || past_stride || (word.is_none() && self.opts.bounds) {
             self.bounds_hit(
                 pc,
@@ -932,6 +962,17 @@ impl Checker {
         let Some(word) = word else {
             return;
         };
+        match self.pass {
+            screen::Pass::Screen => self.screen_access(prep, op, thread, word),
+            _ => self.access_word(prep, op, thread, word, value),
+        }
+    }
+
+    /// [`Checker::access_prepared`]'s access to a word in bounds, in the
+    /// full or the exact pass.
+    #[inline(never)]
+    fn access_word(&mut self, prep: &Prepared, op: MemOp, thread: u32, word: usize, value: u32) {
+        let (pc, space) = (prep.pc, prep.space);
         let Some(ts) = self.threads.get(thread as usize).copied() else {
             return;
         };
@@ -964,10 +1005,36 @@ impl Checker {
         if spin && self.opts.barriers && !matches!(space, Space::Srv(_)) {
             self.spin_read(space, word as u32, op, acc);
         }
+        if self.pass == screen::Pass::Replay && !self.screen.suspect(space, word as u32) {
+            // no finding can involve the word: only its thread's state
+            if let Space::Uav(_) = space {
+                self.uav_thread(op, acc, k);
+            }
+            return;
+        }
         match space {
             Space::Tgsm(_) => self.tgsm_access(space, word, op, acc),
             Space::Uav(slot) => self.uav_access(slot, word as u32, op, acc, ts),
             Space::Srv(_) => {}
+        }
+    }
+
+    /// What a UAV access changes in its thread's state: an atomic
+    /// acquires; the thread's last plain read and last returning atomic.
+    #[inline]
+    fn uav_thread(&mut self, op: MemOp, acc: Acc, k: u64) {
+        let Some(t) = self.threads.get_mut(acc.thread as usize) else {
+            return;
+        };
+        match op {
+            MemOp::Read => t.last_read = k,
+            MemOp::Atomic { .. } => {
+                t.acquired = true;
+                if self.sites.get(acc.pc as usize).is_some_and(|s| s.returns) {
+                    t.last_atomic = k;
+                }
+            }
+            MemOp::Write => {}
         }
     }
 
@@ -1153,11 +1220,8 @@ impl Checker {
     }
 
     fn uav_access(&mut self, slot: u32, word: u32, op: MemOp, acc: Acc, ts: ThreadState) {
-        let t = acc.thread as usize;
-        if matches!(op, MemOp::Atomic { .. }) {
-            self.threads[t].acquired = true;
-        }
         if !self.opts.races {
+            self.uav_thread(op, acc, key(Space::Uav(slot), word));
             return;
         }
         let (gen, epoch, seq) = (self.gen, self.uav_epoch, self.seq);
@@ -1330,15 +1394,7 @@ impl Checker {
                 }
             }
         }
-        match op {
-            MemOp::Read => self.threads[t].last_read = k,
-            MemOp::Atomic { .. } => {
-                if self.sites.get(acc.pc as usize).is_some_and(|s| s.returns) {
-                    self.threads[t].last_atomic = k;
-                }
-            }
-            MemOp::Write => {}
-        }
+        self.uav_thread(op, acc, k);
         if found.iter().any(Option::is_some) {
             self.conflicts(found, Space::Uav(slot), word, op, acc);
         }

@@ -94,9 +94,14 @@ impl FastPaths {
     /// the payload (`crate::analysis::payload`: it feeds float arithmetic
     /// and comparisons only, through moves).
     pub const LAZY_NAN: Self = Self(1 << 9);
+    /// A checked dispatch runs a screening pass with a few bytes of shadow
+    /// per word, and checks exactly, in a second pass from the same
+    /// memory, only the words that could be part of a finding
+    /// (`crate::check` two-pass checking; the dispatcher's choice).
+    pub const CHECK_SCREEN: Self = Self(1 << 10);
 
     /// Every fast path, each with its name (for messages and the harness).
-    pub const EACH: [(Self, &'static str); 10] = [
+    pub const EACH: [(Self, &'static str); 11] = [
         (Self::ROW_ALU, "row_alu"),
         (Self::FUSED_LEAVE, "fused_leave"),
         (Self::CAS_LOOP, "cas_loop"),
@@ -107,9 +112,10 @@ impl FastPaths {
         (Self::PACKED_GROUPS, "packed_groups"),
         (Self::PRIVATE_ATOMICS, "private_atomics"),
         (Self::LAZY_NAN, "lazy_nan"),
+        (Self::CHECK_SCREEN, "check_screen"),
     ];
     /// All of them (the default).
-    pub const ALL: Self = Self((1 << 10) - 1);
+    pub const ALL: Self = Self((1 << 11) - 1);
     /// None: the reference path.
     pub const NONE: Self = Self(0);
 

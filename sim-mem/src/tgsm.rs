@@ -64,6 +64,16 @@ impl Tgsm {
         Some(r.base_word + Self::extent(r).word_index(a, b, k)?)
     }
 
+    /// Region `g#`'s first word in the arena and its bounds, so that
+    /// [`Tgsm::word_index`] can be set up once per instruction: the word is
+    /// the first plus the extent's [`Extent::word_index`]. `None` when `g#`
+    /// is not declared.
+    #[inline]
+    pub fn placement(&self, g: u32) -> Option<(usize, Extent)> {
+        let r = self.regions.get(g as usize).copied().flatten()?;
+        Some((r.base_word, Self::extent(r)))
+    }
+
     /// Region `g#`: its bounds and its words (indexed as
     /// [`Extent::word_index`] gives them); `None` when `g#` is not declared.
     #[inline]

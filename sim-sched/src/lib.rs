@@ -34,7 +34,7 @@ pub use sim_core::exec::FastPaths;
 use sim_core::exec::{packing, ExecStats, GroupExecutor, Profile, Shape, MAX_PACKED_LANES};
 use sim_core::exec::{Runaway, Watchdog};
 use sim_core::Program;
-use sim_mem::Bindings;
+use sim_mem::{Bindings, Buffer};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -818,17 +818,61 @@ impl Run<'_, '_, '_> {
         })
     }
 
-    /// [`Mode::Checked`].
+    /// [`Mode::Checked`]: the groups one after another in their linear
+    /// order. With `FastPaths::CHECK_SCREEN`, in two passes (`sim_core::check`'s
+    /// two-pass checking): a screening pass, then, when some word could be
+    /// part of a finding or the pass stopped, a second from the memory the
+    /// dispatch began with.
     fn checked(&self, checker: &mut Checker) -> Result<Dispatched, DispatchError> {
+        let total = self.total;
+        let _span = tracing::debug_span!("dispatch_checked", total).entered();
+        let (bindings, groups) = (self.bindings, self.groups);
+        if !self.options.fast_paths.contains(FastPaths::CHECK_SCREEN) {
+            checker.begin_dispatch(bindings, groups);
+            let run = self.checked_pass(checker, self.watchdog, true);
+            checker.end_dispatch();
+            return run;
+        }
+        let start = Snapshot::take(bindings);
+        checker.begin_screened_dispatch(bindings, groups);
+        let first = self.checked_pass(checker, self.watchdog, true);
+        let cancelled = self
+            .options
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed));
+        if cancelled || !checker.end_screening(bindings, groups, first.is_err()) {
+            checker.end_dispatch();
+            return first;
+        }
+        start.restore();
+        let watchdog = Watchdog::new(
+            self.options.max_warp_instructions,
+            self.options.timeout,
+            self.options.cancel.clone(),
+        );
+        let run = self.checked_pass(checker, &watchdog, false);
+        checker.end_dispatch();
+        run
+    }
+
+    /// One pass of [`Run::checked`] over every group, with the checker's
+    /// dispatch (or pass) begun; `progress`: count the groups on the
+    /// progress bar (the first pass only).
+    fn checked_pass(
+        &self,
+        checker: &mut Checker,
+        watchdog: &Watchdog,
+        progress: bool,
+    ) -> Result<Dispatched, DispatchError> {
         let Run {
             program,
             bindings,
             groups,
             total,
             options,
-            watchdog,
+            ..
         } = *self;
-        let _span = tracing::debug_span!("dispatch_checked", total).entered();
         let mut exec = GroupExecutor::pooled(
             program,
             Shape::Warps(options.warp_width),
@@ -836,14 +880,13 @@ impl Run<'_, '_, '_> {
         );
         exec.set_profiling(options.profile);
         exec.set_memory_profiling(options.profile_memory);
-        checker.begin_dispatch(bindings, groups);
         exec.set_checker(Some(Box::new(std::mem::take(checker))));
         let start = Instant::now();
         let mut outcome = Ok(());
         for g in 0..total {
             let gid = group_id(g, groups);
             outcome = exec.run_group_watched(gid, bindings, watchdog);
-            if let Some(p) = &options.progress {
+            if let Some(p) = options.progress.as_ref().filter(|_| progress) {
                 p.group_done();
             }
             if outcome.is_err() {
@@ -854,7 +897,6 @@ impl Run<'_, '_, '_> {
         if let Some(c) = exec.take_checker() {
             *checker = *c;
         }
-        checker.end_dispatch();
         outcome?;
         let profile = exec.profile().map(|e| {
             let mut p = ProfileSum::default();
@@ -865,6 +907,39 @@ impl Run<'_, '_, '_> {
         let stats = DispatchStats::of(program, &exec.stats());
         exec.recycle();
         Ok(Dispatched { stats, profile })
+    }
+}
+
+/// The words and hidden counters of the UAVs a dispatch binds, as it
+/// found them: two-pass checking runs the dispatch again from them.
+struct Snapshot<'b> {
+    buffers: Vec<(&'b Buffer, Vec<u32>, u32)>,
+}
+
+impl<'b> Snapshot<'b> {
+    fn take(bindings: &Bindings<'b>) -> Self {
+        let views = bindings.uavs.iter().flatten().map(|v| v.buffer());
+        let textures = bindings
+            .uav_textures
+            .iter()
+            .flatten()
+            .map(|t| t.texture().data());
+        let mut buffers: Vec<(&'b Buffer, Vec<u32>, u32)> = Vec::new();
+        for b in views.chain(textures) {
+            if !buffers.iter().any(|(x, _, _)| std::ptr::eq(*x, b)) {
+                buffers.push((b, b.to_words(), b.counter().load(Ordering::Relaxed)));
+            }
+        }
+        Self { buffers }
+    }
+
+    fn restore(&self) {
+        for (b, words, counter) in &self.buffers {
+            for (dst, &src) in b.words().iter().zip(words) {
+                dst.store(src, Ordering::Relaxed);
+            }
+            b.counter().store(*counter, Ordering::Relaxed);
+        }
     }
 }
 

@@ -9,7 +9,9 @@ use sm5sim::sim_core::check::{CheckOptions, Checker, Finding, Severity};
 use sm5sim::sim_core::exec::StopReason;
 use sm5sim::sim_core::{LoadOptions, Program};
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
-use sm5sim::sim_sched::{dispatch_with, DispatchError, DispatchOptions, FastPaths, Mode};
+use sm5sim::sim_sched::{
+    dispatch_with, DispatchError, DispatchOptions, FastPaths, Mode, WARP_WIDTH_GROUP,
+};
 use std::path::{Path, PathBuf};
 
 #[derive(Deserialize)]
@@ -53,6 +55,16 @@ fn manifest() -> Manifest {
 /// under the checker at `warp_width`, on zeroed resources built from the
 /// manifest; the findings, with listing lines from the `.asm`.
 fn check_case(case: &Case, variant: &str, warp_width: usize) -> Vec<Finding> {
+    check_case_with(case, variant, warp_width, FastPaths::ALL)
+}
+
+/// [`check_case`] with these fast paths.
+fn check_case_with(
+    case: &Case,
+    variant: &str,
+    warp_width: usize,
+    fast_paths: FastPaths,
+) -> Vec<Finding> {
     let stem = format!("{}_{variant}", case.name);
     let listing = std::fs::read_to_string(dir().join(format!("{stem}.asm"))).unwrap();
     let program = if variant == "ok" || case.dxbc {
@@ -96,6 +108,7 @@ fn check_case(case: &Case, variant: &str, warp_width: usize) -> Vec<Finding> {
     checker.set_listing(&listing);
     let options = DispatchOptions {
         warp_width,
+        fast_paths,
         ..Default::default()
     };
     let mode = Mode::Checked(&mut checker);
@@ -173,7 +186,7 @@ fn manifest_lists_every_case_of_the_directory() {
 #[test]
 fn every_seeded_bug_is_reported_and_no_correct_twin_is() {
     let mut failures = Vec::new();
-    for warp_width in [32, 1, 64] {
+    for warp_width in [32, 1, 64, WARP_WIDTH_GROUP] {
         for case in &manifest().case {
             let bug = check_case(case, "bug", warp_width);
             if !bug.iter().any(|f| matches(case, f)) {
@@ -197,6 +210,34 @@ fn every_seeded_bug_is_reported_and_no_correct_twin_is() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Two-pass checking (`FastPaths::CHECK_SCREEN`: a screen, then the
+/// suspect words exactly) finds exactly what one exact pass finds — the
+/// same findings, examples and counts — on every case, bug and twin, at
+/// warp widths 1, 32 and the group's.
+#[test]
+fn two_pass_checking_finds_what_one_exact_pass_finds() {
+    let exact = FastPaths::ALL.without(FastPaths::CHECK_SCREEN);
+    let mut screened_some = false;
+    for warp_width in [32, 1, WARP_WIDTH_GROUP] {
+        for case in &manifest().case {
+            for variant in ["bug", "ok"] {
+                let two = check_case_with(case, variant, warp_width, FastPaths::ALL);
+                let one = check_case_with(case, variant, warp_width, exact);
+                assert_eq!(
+                    two,
+                    one,
+                    "{}_{variant} at warp width {warp_width}:\ntwo passes:\n{}one:\n{}",
+                    case.name,
+                    describe(&two),
+                    describe(&one)
+                );
+                screened_some |= !one.is_empty();
+            }
+        }
+    }
+    assert!(screened_some);
 }
 
 /// The eight workloads, as their job files describe them, at warp widths

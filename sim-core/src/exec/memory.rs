@@ -76,8 +76,26 @@ impl<'p> GroupExecutor<'p> {
             _ => return,
         };
         let prep = ck.prepare(pc, space);
-        // typed views are shadowed per element
+        // how a lane's address operands give its word, set up once: typed
+        // views are shadowed per element
+        #[derive(Clone, Copy)]
+        enum WordOf {
+            Tgsm(usize, Extent),
+            Element(u32),
+            View(Extent),
+            Nothing,
+        }
         let typed = view.filter(|v| matches!(v.kind(), ViewKind::Typed { .. }));
+        let word_of = match (res, typed, view) {
+            (Res::Tgsm(g), _, _) => match self.tgsm.placement(g) {
+                Some((base, e)) => WordOf::Tgsm(base, e),
+                None => WordOf::Nothing,
+            },
+            (_, Some(v), _) => WordOf::Element(v.bufinfo()),
+            (_, None, Some(v)) => v.extent().map_or(WordOf::Nothing, WordOf::View),
+            (_, None, None) => WordOf::Nothing,
+        };
+        let screening = ck.screening();
         // the active lanes lie in the span
         for l in warp.span.clone() {
             if warp.active[l] == 0 {
@@ -87,12 +105,21 @@ impl<'p> GroupExecutor<'p> {
             let n = times.map_or(1, |t| t[l]);
             for _ in 0..n {
                 for (i, &k) in ks.iter().enumerate() {
-                    let word = match (res, typed, view) {
-                        (Res::Tgsm(g), _, _) => self.tgsm.word_index(g, x, y, k),
-                        (_, Some(v), _) => (k == 0 && x < v.bufinfo()).then_some(x as usize),
-                        (_, None, Some(v)) => v.word_index(x, y, k),
-                        (_, None, None) => None,
+                    let word = match word_of {
+                        WordOf::Tgsm(base, e) => e.word_index(x, y, k).map(|w| base + w),
+                        WordOf::Element(n) => (k == 0 && x < n).then_some(x as usize),
+                        WordOf::View(e) => e.word_index(x, y, k),
+                        WordOf::Nothing => None,
                     };
+                    // the screen's common case: in bounds, no bounds finding
+                    if let Some(word) = word.filter(|_| screening) {
+                        if prep.bounds_flags((x, y, k)) == (false, false) {
+                            if !prep.srv() {
+                                ck.screen_access(&prep, op, warp.flat[l], word);
+                            }
+                            continue;
+                        }
+                    }
                     let value = values.map_or(0, |v| v[i * w + l]);
                     ck.access_prepared(&prep, op, warp.flat[l], word, (x, y, k), value);
                 }

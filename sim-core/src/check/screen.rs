@@ -1,0 +1,361 @@
+//! Two-pass checking (`FastPaths::CHECK_SCREEN`): a screening pass with a
+//! few bytes of shadow per word finds the words that could be part of a
+//! finding, and a second pass, from the same memory, checks only those
+//! words exactly.
+//!
+//! The checked run is deterministic (groups one after another, in their
+//! linear order, on one OS thread), so the second pass makes exactly the
+//! accesses the first made. The screen is conservative: a word is a
+//! *suspect* when, in one epoch of one group, two threads touched it other
+//! than all reading or all by atomics; when a plain access of one group
+//! meets another group's plain write or its atomic (or an atomic meets
+//! another group's plain access); on a TGSM read before any write of the
+//! group; and on any spin read (`crate::analysis::spin`). Every finding of
+//! the per-word rules needs one of these, so a word that is no suspect has
+//! none, and the exact pass (`Pass::Replay`) skips its word state while
+//! keeping every thread's state (its locks, last read and last atomic,
+//! whether it acquired) as the full checker does. When nothing is a
+//! suspect the screening pass's findings (barriers, bounds, counters) are
+//! the dispatch's, and there is no second pass.
+//!
+//! Shadow per word: 12 bytes for TGSM, 24 for a UAV word (in pages of
+//! 4,096 words allocated on first touch), and a bit per suspect word;
+//! against 112 and 56 bytes plus a per-group record in the exact pass.
+
+use super::*;
+
+/// Which pass of a dispatch the checker is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Pass {
+    /// every word exactly (one pass)
+    #[default]
+    Full,
+    /// the screen: compact shadow, suspects marked, word findings none
+    Screen,
+    /// the second pass: the suspects exactly, the other words' accesses
+    /// only for their threads' state
+    Replay,
+}
+
+const READ: u8 = 1;
+const WRITE: u8 = 2;
+const ATOMIC: u8 = 4;
+/// [`Epochal::owner`] when several threads all read, or all used atomics
+const SHARED: u16 = u16::MAX;
+/// a group seq standing for several groups
+const MANY: u32 = NONE - 1;
+
+/// A word's accesses in the current epoch of one group.
+#[derive(Debug, Clone, Copy)]
+struct Epochal {
+    /// `Checker::gen` of the group
+    gen: u32,
+    epoch: u32,
+    /// the one thread that accessed it in the epoch, or `SHARED`
+    owner: u16,
+    /// the kinds of access in the epoch (`READ | WRITE | ATOMIC`)
+    ops: u8,
+    /// a thread of the group wrote it (TGSM: any epoch)
+    written: bool,
+}
+
+impl Epochal {
+    const EMPTY: Epochal = Epochal {
+        gen: NONE,
+        epoch: 0,
+        owner: SHARED,
+        ops: 0,
+        written: false,
+    };
+
+    /// Thread `t`'s access `o` in epoch `epoch` of group `gen`: whether it
+    /// may conflict with another thread's in the epoch.
+    #[inline(always)]
+    fn step(&mut self, gen: u32, epoch: u32, t: u16, o: u8) -> bool {
+        if self.gen != gen {
+            *self = Epochal {
+                gen,
+                epoch,
+                owner: t,
+                ops: o,
+                written: false,
+            };
+            return false;
+        }
+        if self.epoch != epoch {
+            self.epoch = epoch;
+            self.owner = t;
+            self.ops = o;
+            return false;
+        }
+        if self.owner == t {
+            self.ops |= o;
+            return false;
+        }
+        let all = self.ops | o;
+        if all == READ || all == ATOMIC {
+            self.owner = SHARED;
+            self.ops = all;
+            false
+        } else {
+            true
+        }
+    }
+}
+
+/// A UAV word's screen for the dispatch.
+#[derive(Debug, Clone, Copy)]
+struct UavWord {
+    local: Epochal,
+    /// the group (seq) that made plain accesses to it, or `MANY`, or `NONE`
+    plain: u32,
+    /// the group that used atomics on it, or `MANY`, or `NONE`
+    atomic: u32,
+    /// some group wrote it (plain)
+    wrote: bool,
+}
+
+impl UavWord {
+    const EMPTY: UavWord = UavWord {
+        local: Epochal::EMPTY,
+        plain: NONE,
+        atomic: NONE,
+        wrote: false,
+    };
+}
+
+const PAGE_BITS: u32 = 12;
+
+/// A set of words, as a bitmap.
+#[derive(Debug, Clone, Default)]
+struct Words(Vec<u64>);
+
+impl Words {
+    fn insert(&mut self, w: u32) {
+        let i = (w / 64) as usize;
+        if self.0.len() <= i {
+            self.0.resize(i + 1, 0);
+        }
+        self.0[i] |= 1 << (w % 64);
+    }
+
+    #[inline]
+    fn contains(&self, w: u32) -> bool {
+        self.0
+            .get((w / 64) as usize)
+            .is_some_and(|b| b & (1 << (w % 64)) != 0)
+    }
+}
+
+/// The findings and notes as they were when a screened dispatch began.
+#[derive(Debug, Clone, Default)]
+struct Saved {
+    findings: Vec<Finding>,
+    index: FxMap<(FindingKind, u32, u32, u32), usize>,
+    notes: Vec<String>,
+}
+
+/// The screening pass's state.
+#[derive(Debug, Default)]
+pub(super) struct Screen {
+    tgsm: Vec<Epochal>,
+    /// per UAV slot, pages of words
+    uav: Vec<Vec<Option<Box<[UavWord]>>>>,
+    sus_tgsm: Words,
+    sus_uav: Vec<Words>,
+    any: bool,
+    saved: Saved,
+}
+
+impl Screen {
+    /// Whether the exact pass checks `word` of `space`.
+    #[inline]
+    pub(super) fn suspect(&self, space: Space, word: u32) -> bool {
+        match space {
+            Space::Tgsm(_) => self.sus_tgsm.contains(word),
+            Space::Uav(u) => self
+                .sus_uav
+                .get(u as usize)
+                .is_some_and(|s| s.contains(word)),
+            Space::Srv(_) => false,
+        }
+    }
+
+    #[cold]
+    fn mark(&mut self, space: Space, word: u32) {
+        self.any = true;
+        match space {
+            Space::Tgsm(_) => self.sus_tgsm.insert(word),
+            Space::Uav(u) => {
+                let u = u as usize;
+                if self.sus_uav.len() <= u {
+                    self.sus_uav.resize(u + 1, Words::default());
+                }
+                self.sus_uav[u].insert(word);
+            }
+            Space::Srv(_) => {}
+        }
+    }
+}
+
+/// One group's `plain` or `atomic` record after group `g`'s access.
+#[inline(always)]
+fn join(x: u32, g: u32) -> u32 {
+    if x == NONE || x == g {
+        g
+    } else {
+        MANY
+    }
+}
+
+impl Checker {
+    /// Begin a dispatch checked in two passes: this is the screening
+    /// pass; [`Checker::end_screening`] says whether a second is needed.
+    /// Otherwise as [`Checker::begin_dispatch`].
+    pub fn begin_screened_dispatch(&mut self, bindings: &Bindings<'_>, groups: [u32; 3]) {
+        self.screen = Screen {
+            saved: Saved {
+                findings: self.findings.clone(),
+                index: self.index.clone(),
+                notes: self.notes.clone(),
+            },
+            ..Screen::default()
+        };
+        self.pass = Pass::Screen;
+        self.begin_dispatch(bindings, groups);
+    }
+
+    /// The screening pass begun by [`Checker::begin_screened_dispatch`]
+    /// has run (`failed`: it stopped on an error). Returns whether the
+    /// dispatch must run again, from the memory it began with: when some
+    /// word is a suspect (the second pass checks those exactly), or when
+    /// the pass failed (the second pass checks every word: a stop that
+    /// came from a wall-clock watchdog may come elsewhere). The findings
+    /// of the screening pass are then dropped; otherwise they are the
+    /// dispatch's, and [`Checker::end_dispatch`] follows at once.
+    pub fn end_screening(
+        &mut self,
+        bindings: &Bindings<'_>,
+        groups: [u32; 3],
+        failed: bool,
+    ) -> bool {
+        if !self.screen.any && !failed {
+            self.pass = Pass::Full;
+            self.screen = Screen::default();
+            return false;
+        }
+        let saved = std::mem::take(&mut self.screen.saved);
+        self.findings = saved.findings;
+        self.index = saved.index;
+        self.notes = saved.notes;
+        self.screen.tgsm = Vec::new();
+        self.screen.uav = Vec::new();
+        self.pass = if failed { Pass::Full } else { Pass::Replay };
+        self.begin_dispatch(bindings, groups);
+        true
+    }
+
+    /// The screening pass's access: thread `thread`'s access `op` to word
+    /// `word` of the instruction `prep`.
+    #[inline(always)]
+    pub(crate) fn screen_access(&mut self, prep: &Prepared, op: MemOp, thread: u32, word: usize) {
+        let (space, w, t) = (prep.space, word as u32, thread as u16);
+        let o = match op {
+            MemOp::Read => READ,
+            MemOp::Write => WRITE,
+            MemOp::Atomic { .. } => ATOMIC,
+        };
+        if prep.spin {
+            // the forward-progress rule runs in the screen too: a hang
+            // stops the pass
+            self.spin_screen(prep, op, thread, word);
+            self.screen.mark(space, w);
+            return;
+        }
+        if op != MemOp::Read {
+            self.group_writes += 1;
+        }
+        let gen = self.gen;
+        let suspect = match space {
+            Space::Tgsm(_) => {
+                let epoch = self.tgsm_epoch;
+                let Some(e) = self.screen.tgsm.get_mut(word) else {
+                    return;
+                };
+                let race = e.step(gen, epoch, t, o);
+                let uninit = !e.written && op != MemOp::Write;
+                if op != MemOp::Read {
+                    e.written = true;
+                }
+                race || uninit
+            }
+            Space::Uav(slot) => {
+                let (epoch, g) = (self.uav_epoch, self.seq);
+                let Some(pages) = self.screen.uav.get_mut(slot as usize) else {
+                    return;
+                };
+                let p = (w >> PAGE_BITS) as usize;
+                if pages.len() <= p {
+                    pages.resize(p + 1, None);
+                }
+                let page = pages[p]
+                    .get_or_insert_with(|| vec![UavWord::EMPTY; 1 << PAGE_BITS].into_boxed_slice());
+                let u = &mut page[(w & ((1 << PAGE_BITS) - 1)) as usize];
+                let race = u.local.step(gen, epoch, t, o);
+                let other = |x: u32| x != NONE && x != g;
+                let across = match op {
+                    MemOp::Read => {
+                        let s = other(u.atomic) || (u.wrote && u.plain != g);
+                        u.plain = join(u.plain, g);
+                        s
+                    }
+                    MemOp::Write => {
+                        let s = other(u.atomic) || other(u.plain);
+                        u.wrote = true;
+                        u.plain = join(u.plain, g);
+                        s
+                    }
+                    MemOp::Atomic { .. } => {
+                        let s = other(u.plain);
+                        u.atomic = join(u.atomic, g);
+                        s
+                    }
+                };
+                race || across
+            }
+            Space::Srv(_) => false,
+        };
+        if suspect {
+            self.screen.mark(space, w);
+        }
+    }
+
+    /// A spin read in the screening pass: the forward-progress rule, on the
+    /// thread's state.
+    #[cold]
+    fn spin_screen(&mut self, prep: &Prepared, op: MemOp, thread: u32, word: usize) {
+        let Some(ts) = self.threads.get(thread as usize).copied() else {
+            return;
+        };
+        if self.opts.barriers && !matches!(prep.space, Space::Srv(_)) {
+            let acc = Acc {
+                thread: thread as u16,
+                pc: prep.pc,
+                syncs: ts.syncs,
+                value: 0,
+                lock: ts.lock,
+            };
+            self.spin_read(prep.space, word as u32, op, acc);
+        }
+    }
+
+    /// Size the screen's TGSM shadow (a group begins) and its UAV pages.
+    pub(super) fn screen_group(&mut self) {
+        if self.screen.tgsm.len() != self.tgsm.len() {
+            self.screen.tgsm = vec![Epochal::EMPTY; self.tgsm.len()];
+        }
+        if self.screen.uav.len() != self.uavs.len() {
+            self.screen.uav.resize(self.uavs.len(), Vec::new());
+        }
+    }
+}
