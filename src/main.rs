@@ -129,8 +129,10 @@ enum Command {
         /// Report UAV and groupshared accesses out of bounds (warnings).
         #[arg(long)]
         bounds: bool,
-        /// Lanes per warp: 1 up to the thread-group size, or `group`.
-        #[arg(long, default_value = "32", value_parser = parse_warp_width)]
+        /// Lanes per warp: 1 up to the thread-group size, or `group` (one
+        /// warp per thread group, as `run` does: the fastest; every hazard
+        /// class is found at it; 32 runs warps as a GPU's are).
+        #[arg(long, default_value = "group", value_parser = parse_warp_width)]
         warp_width: usize,
         /// Load the shader even if its container checksum is wrong.
         #[arg(long)]

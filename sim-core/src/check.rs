@@ -393,12 +393,6 @@ impl Prepared {
             None => (false, false),
         }
     }
-
-    /// Whether the access is to an SRV (bounds only).
-    #[inline(always)]
-    pub(crate) fn srv(&self) -> bool {
-        matches!(self.space, Space::Srv(_))
-    }
 }
 
 /// A UAV word's state within the current group.

@@ -238,6 +238,8 @@ struct Scratch {
     attempts: Vec<u32>,
     /// memory profiles: a bit per word of a small buffer or region
     word_bits: Vec<u64>,
+    /// checking's screen: the (lane, dword) accesses with a bounds finding
+    check_slow: Vec<(u32, u32)>,
 }
 
 /// [`GroupExecutor::cas_loop`]'s chains run this many words at a time (of
@@ -635,6 +637,7 @@ impl<'p> GroupExecutor<'p> {
                 lines: Vec::new(),
                 attempts: Vec::new(),
                 word_bits: Vec::new(),
+                check_slow: Vec::new(),
             },
             pack,
             stats: ExecStats::default(),

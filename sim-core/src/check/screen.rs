@@ -165,6 +165,9 @@ pub(super) struct Screen {
     sus_uav: Vec<Words>,
     any: bool,
     saved: Saved,
+    /// an instruction's suspects, before they are marked (kept for its
+    /// allocation)
+    marks: Vec<u32>,
 }
 
 impl Screen {
@@ -205,6 +208,90 @@ fn join(x: u32, g: u32) -> u32 {
         g
     } else {
         MANY
+    }
+}
+
+/// The shadow one instruction's accesses go to.
+enum Shadow<'c> {
+    /// the group's TGSM words, and the TGSM epoch
+    Tgsm(&'c mut [Epochal], u32),
+    /// a UAV's pages, and the UAV epoch
+    Uav(&'c mut Vec<Option<Box<[UavWord]>>>, u32),
+    /// an SRV's or unbound slot's
+    Nothing,
+}
+
+/// One instruction's accesses in the screening pass
+/// ([`Checker::screen_lanes`]).
+pub(crate) struct ScreenLanes<'c> {
+    shadow: Shadow<'c>,
+    space: Space,
+    o: u8,
+    gen: u32,
+    seq: u32,
+    writes: u64,
+    marks: Vec<u32>,
+}
+
+impl ScreenLanes<'_> {
+    /// Thread `thread`'s access to word `word` (in bounds).
+    #[inline(always)]
+    pub(crate) fn access(&mut self, thread: u32, word: usize) {
+        let (o, gen, t) = (self.o, self.gen, thread as u16);
+        if o != READ {
+            self.writes += 1;
+        }
+        let suspect = match &mut self.shadow {
+            Shadow::Tgsm(words, epoch) => {
+                let Some(e) = words.get_mut(word) else {
+                    return;
+                };
+                let race = e.step(gen, *epoch, t, o);
+                let uninit = !e.written && o != WRITE;
+                e.written |= o != READ;
+                race || uninit
+            }
+            Shadow::Uav(pages, epoch) => {
+                let g = self.seq;
+                let p = word >> PAGE_BITS;
+                if pages.len() <= p {
+                    pages.resize(p + 1, None);
+                }
+                let page = pages[p]
+                    .get_or_insert_with(|| vec![UavWord::EMPTY; 1 << PAGE_BITS].into_boxed_slice());
+                let u = &mut page[word & ((1 << PAGE_BITS) - 1)];
+                let race = u.local.step(gen, *epoch, t, o);
+                let other = |x: u32| x != NONE && x != g;
+                let across = match o {
+                    READ => {
+                        let s = other(u.atomic) || (u.wrote && u.plain != g);
+                        u.plain = join(u.plain, g);
+                        s
+                    }
+                    WRITE => {
+                        let s = other(u.atomic) || other(u.plain);
+                        u.wrote = true;
+                        u.plain = join(u.plain, g);
+                        s
+                    }
+                    _ => {
+                        let s = other(u.plain);
+                        u.atomic = join(u.atomic, g);
+                        s
+                    }
+                };
+                race || across
+            }
+            Shadow::Nothing => false,
+        };
+        if suspect {
+            self.marks.push(word as u32);
+        }
+    }
+
+    /// What [`Checker::screen_done`] takes.
+    pub(crate) fn finish(self) -> (Space, u64, Vec<u32>) {
+        (self.space, self.writes, self.marks)
     }
 }
 
@@ -256,78 +343,67 @@ impl Checker {
     }
 
     /// The screening pass's access: thread `thread`'s access `op` to word
-    /// `word` of the instruction `prep`.
-    #[inline(always)]
+    /// `word` of the instruction `prep` (one at a time; the executor's
+    /// per-lane loop uses [`Checker::screen_lanes`]).
     pub(crate) fn screen_access(&mut self, prep: &Prepared, op: MemOp, thread: u32, word: usize) {
-        let (space, w, t) = (prep.space, word as u32, thread as u16);
+        match self.screen_lanes(prep, op) {
+            Some(mut lanes) => {
+                lanes.access(thread, word);
+                let done = lanes.finish();
+                self.screen_done(done);
+            }
+            None => {
+                self.spin_screen(prep, op, thread, word);
+                self.screen.mark(prep.space, word as u32);
+            }
+        }
+    }
+
+    /// One instruction's accesses in the screening pass, set up once
+    /// ([`ScreenLanes::access`] per lane, then [`Checker::screen_done`]);
+    /// None for a spin read, whose accesses go one by one through
+    /// [`Checker::screen_access`].
+    #[inline]
+    pub(crate) fn screen_lanes(&mut self, prep: &Prepared, op: MemOp) -> Option<ScreenLanes<'_>> {
+        if prep.spin {
+            return None;
+        }
         let o = match op {
             MemOp::Read => READ,
             MemOp::Write => WRITE,
             MemOp::Atomic { .. } => ATOMIC,
         };
-        if prep.spin {
-            // the forward-progress rule runs in the screen too: a hang
-            // stops the pass
-            self.spin_screen(prep, op, thread, word);
-            self.screen.mark(space, w);
-            return;
-        }
-        if op != MemOp::Read {
-            self.group_writes += 1;
-        }
-        let gen = self.gen;
-        let suspect = match space {
-            Space::Tgsm(_) => {
-                let epoch = self.tgsm_epoch;
-                let Some(e) = self.screen.tgsm.get_mut(word) else {
-                    return;
-                };
-                let race = e.step(gen, epoch, t, o);
-                let uninit = !e.written && op != MemOp::Write;
-                if op != MemOp::Read {
-                    e.written = true;
-                }
-                race || uninit
-            }
-            Space::Uav(slot) => {
-                let (epoch, g) = (self.uav_epoch, self.seq);
-                let Some(pages) = self.screen.uav.get_mut(slot as usize) else {
-                    return;
-                };
-                let p = (w >> PAGE_BITS) as usize;
-                if pages.len() <= p {
-                    pages.resize(p + 1, None);
-                }
-                let page = pages[p]
-                    .get_or_insert_with(|| vec![UavWord::EMPTY; 1 << PAGE_BITS].into_boxed_slice());
-                let u = &mut page[(w & ((1 << PAGE_BITS) - 1)) as usize];
-                let race = u.local.step(gen, epoch, t, o);
-                let other = |x: u32| x != NONE && x != g;
-                let across = match op {
-                    MemOp::Read => {
-                        let s = other(u.atomic) || (u.wrote && u.plain != g);
-                        u.plain = join(u.plain, g);
-                        s
-                    }
-                    MemOp::Write => {
-                        let s = other(u.atomic) || other(u.plain);
-                        u.wrote = true;
-                        u.plain = join(u.plain, g);
-                        s
-                    }
-                    MemOp::Atomic { .. } => {
-                        let s = other(u.plain);
-                        u.atomic = join(u.atomic, g);
-                        s
-                    }
-                };
-                race || across
-            }
-            Space::Srv(_) => false,
+        let (gen, seq) = (self.gen, self.seq);
+        let marks = std::mem::take(&mut self.screen.marks);
+        let shadow = match prep.space {
+            Space::Tgsm(_) => Shadow::Tgsm(&mut self.screen.tgsm, self.tgsm_epoch),
+            Space::Uav(u) => match self.screen.uav.get_mut(u as usize) {
+                Some(pages) => Shadow::Uav(pages, self.uav_epoch),
+                None => Shadow::Nothing,
+            },
+            Space::Srv(_) => Shadow::Nothing,
         };
-        if suspect {
+        Some(ScreenLanes {
+            shadow,
+            space: prep.space,
+            o,
+            gen,
+            seq,
+            writes: 0,
+            marks,
+        })
+    }
+
+    /// The end of an instruction's [`Checker::screen_lanes`]: its writes
+    /// counted for the forward-progress rule, its suspects marked.
+    #[inline]
+    pub(crate) fn screen_done(&mut self, (space, writes, mut marks): (Space, u64, Vec<u32>)) {
+        self.group_writes += writes;
+        for &w in &marks {
             self.screen.mark(space, w);
         }
+        marks.clear();
+        self.screen.marks = marks;
     }
 
     /// A spin read in the screening pass: the forward-progress rule, on the

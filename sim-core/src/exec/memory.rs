@@ -95,7 +95,83 @@ impl<'p> GroupExecutor<'p> {
             (_, None, Some(v)) => v.extent().map_or(WordOf::Nothing, WordOf::View),
             (_, None, None) => WordOf::Nothing,
         };
-        let screening = ck.screening();
+        let word_at = |x: u32, y: u32, k: u32| match word_of {
+            WordOf::Tgsm(base, e) => e.word_index(x, y, k).map(|w| base + w),
+            WordOf::Element(n) => (k == 0 && x < n).then_some(x as usize),
+            WordOf::View(e) => e.word_index(x, y, k),
+            WordOf::Nothing => None,
+        };
+        // the screening pass: accesses in bounds with no bounds finding go
+        // to the screen at once; the others, after, in lane order
+        let screen = match times {
+            None if ck.screening() => ck.screen_lanes(&prep, op),
+            _ => None,
+        };
+        if let Some(mut lanes) = screen {
+            // a line: every lane's dwords in bounds at first + step·lane +
+            // k, with no bounds finding (an SRV's accesses then need
+            // nothing more)
+            let span = warp.span.clone();
+            let line = match word_of {
+                WordOf::Tgsm(base, e) => Some((base, e)),
+                WordOf::View(e) => Some((0, e)),
+                _ => None,
+            }
+            .and_then(|(base, e)| {
+                let k_max = ks.iter().copied().max()?;
+                let bs = match b {
+                    Some(b) => b.get(span.clone())?,
+                    None => ZEROS.get(..span.len())?,
+                };
+                let (first, step) = affine_words(e, a.get(span.clone())?, bs, k_max)?;
+                let clean = span.clone().all(|l| {
+                    let y = b.map_or(0, |b| b[l]);
+                    prep.bounds_flags((a[l], y, k_max)) == (false, false)
+                });
+                clean.then_some((base + first, step))
+            });
+            if let Some((first, step)) = line {
+                if !matches!(space, Space::Srv(_)) {
+                    for l in span.clone() {
+                        if warp.active[l] != 0 {
+                            let at = first + step * (l - span.start);
+                            for &k in ks {
+                                lanes.access(warp.flat[l], at + k as usize);
+                            }
+                        }
+                    }
+                }
+                let done = lanes.finish();
+                ck.screen_done(done);
+                return;
+            }
+            let mut slow = std::mem::take(&mut self.sc.check_slow);
+            for l in warp.span.clone() {
+                if warp.active[l] == 0 {
+                    continue;
+                }
+                let (x, y) = (a[l], b.map_or(0, |b| b[l]));
+                for (i, &k) in ks.iter().enumerate() {
+                    match word_at(x, y, k) {
+                        Some(word) if prep.bounds_flags((x, y, k)) == (false, false) => {
+                            lanes.access(warp.flat[l], word);
+                        }
+                        _ => slow.push((l as u32, i as u32)),
+                    }
+                }
+            }
+            let done = lanes.finish();
+            ck.screen_done(done);
+            for &(l, i) in &slow {
+                let (l, k) = (l as usize, ks[i as usize]);
+                let (x, y) = (a[l], b.map_or(0, |b| b[l]));
+                let value = values.map_or(0, |v| v[i as usize * w + l]);
+                ck.access_prepared(&prep, op, warp.flat[l], word_at(x, y, k), (x, y, k), value);
+            }
+            slow.clear();
+            self.sc.check_slow = slow;
+            return;
+        }
         // the active lanes lie in the span
         for l in warp.span.clone() {
             if warp.active[l] == 0 {
@@ -105,22 +181,8 @@ impl<'p> GroupExecutor<'p> {
             let n = times.map_or(1, |t| t[l]);
             for _ in 0..n {
                 for (i, &k) in ks.iter().enumerate() {
-                    let word = match word_of {
-                        WordOf::Tgsm(base, e) => e.word_index(x, y, k).map(|w| base + w),
-                        WordOf::Element(n) => (k == 0 && x < n).then_some(x as usize),
-                        WordOf::View(e) => e.word_index(x, y, k),
-                        WordOf::Nothing => None,
-                    };
-                    // the screen's common case: in bounds, no bounds finding
-                    if let Some(word) = word.filter(|_| screening) {
-                        if prep.bounds_flags((x, y, k)) == (false, false) {
-                            if !prep.srv() {
-                                ck.screen_access(&prep, op, warp.flat[l], word);
-                            }
-                            continue;
-                        }
-                    }
                     let value = values.map_or(0, |v| v[i * w + l]);
+                    let word = word_at(x, y, k);
                     ck.access_prepared(&prep, op, warp.flat[l], word, (x, y, k), value);
                 }
             }
