@@ -25,6 +25,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod api;
 pub mod cbuffer;
 pub mod compiler;
 pub mod files;
@@ -35,6 +36,7 @@ pub mod npy;
 pub mod smoke;
 pub mod suite;
 
+pub use api::{ApiError, Kernel, Options, Resource, Shader, Value};
 pub use sim_core;
 pub use sim_mem;
 pub use sim_sched;
