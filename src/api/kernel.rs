@@ -402,14 +402,13 @@ impl Kernel {
     /// ([`Resource::read`]).
     ///
     /// # Errors
-    /// [`ApiError::UnknownName`] when nothing is bound there, and as
+    /// [`ApiError::NotBound`] when nothing is bound there, and as
     /// [`Resource::read`].
     pub fn read<T: super::Element>(&self, name: &str) -> Result<Vec<T>, ApiError> {
         self.resource(name)
-            .ok_or_else(|| ApiError::UnknownName {
-                shader: self.shader.name().to_string(),
+            .ok_or_else(|| ApiError::NotBound {
                 name: name.to_string(),
-                declared: format!("nothing is bound by that name; {}", self.bound_names()),
+                bound: self.bound_names(),
             })?
             .read()
     }

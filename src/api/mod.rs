@@ -92,6 +92,14 @@ pub enum ApiError {
         /// what does not fit
         message: String,
     },
+    /// A kernel has nothing bound by this name ([`Kernel::read`]).
+    #[error("nothing is bound as '{name}' ({bound})")]
+    NotBound {
+        /// the name asked for
+        name: String,
+        /// what is bound ("bound: t0 ('keys'), …" or "nothing is bound")
+        bound: String,
+    },
     /// A slot the shader declares has nothing bound at dispatch.
     #[error("{slot}{}: the shader declares it but nothing is bound there", name.as_ref().map(|n| format!(" ('{n}')")).unwrap_or_default())]
     Unbound {

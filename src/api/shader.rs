@@ -144,7 +144,7 @@ impl Shader {
     ///
     /// # Errors
     /// [`ApiError::UnknownName`] (listing what the shader declares), or
-    /// [`ApiError::Binding`] for a sampler's name.
+    /// [`ApiError::Shader`] for a sampler's name.
     pub fn slot(&self, name: &str) -> Result<Slot, ApiError> {
         match self
             .program
@@ -152,14 +152,10 @@ impl Shader {
             .as_ref()
             .and_then(|r| r.binding(name))
         {
-            Some(b) if b.input_type == InputType::Sampler => Err(ApiError::Binding {
-                name: name.to_string(),
-                slot: Slot {
-                    kind: SlotKind::Srv,
-                    index: b.bind_point,
-                },
+            Some(b) if b.input_type == InputType::Sampler => Err(ApiError::Shader {
+                shader: self.name.clone(),
                 message: format!(
-                    "'{name}' is sampler s{} in the shader; bind it with bind_sampler",
+                    "'{name}' is sampler s{} in the shader; bind it with Kernel::bind_sampler",
                     b.bind_point
                 ),
             }),

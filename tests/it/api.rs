@@ -258,6 +258,71 @@ fn mandelbrot_by_name() {
 }
 
 #[test]
+fn textures_by_name() {
+    // gaussian_blur: a 9-tap binomial blur (weights sum to 1) of a constant
+    // image leaves it as it was; every texel of dst is written
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/gaussian_blur/gaussian_blur.dxbc");
+    let (w, h) = (40u32, 24u32); // not multiples of the 16x16 tile
+    let texel = [200u8, 100, 50, 255];
+    let src = Resource::texture(TextureDesc::texture2d(Format::R8G8B8A8_UNORM, w, h)).unwrap();
+    src.write_subresource(0, 0, &vec![texel; (w * h) as usize])
+        .unwrap();
+    let dst = Resource::texture(TextureDesc::texture2d(Format::R8G8B8A8_UNORM, w, h)).unwrap();
+    let mut k = Kernel::new(Shader::load(path).unwrap());
+    k.bind("src", &src)
+        .unwrap()
+        .bind("dst", &dst)
+        .unwrap()
+        .set_constants("Params", &[("image_size", [w, h].into())])
+        .unwrap();
+    k.dispatch([w.div_ceil(16), h.div_ceil(16), 1], &Options::default())
+        .unwrap();
+    let out = dst.read_subresource::<[u8; 4]>(0, 0).unwrap();
+    assert_eq!(out.len(), (w * h) as usize);
+    assert!(out.iter().all(|&t| t == texel), "{:?}", &out[..4]);
+    // a buffer where the shader declares a texture, and a view of the
+    // wrong dimension, are refused
+    let m = message(k.bind("src", &Resource::zeroed(16).unwrap()).map(drop));
+    assert!(m.contains("declares t0 as a texture2d"), "{m}");
+    let m = message(
+        k.bind_view(
+            "src",
+            &src,
+            View::texture(
+                sm5sim::sim_mem::ViewDimension::Texture2DArray,
+                Format::R8G8B8A8_UNORM,
+            ),
+        )
+        .map(drop),
+    );
+    assert!(
+        m.contains("the shader declares t0 as texture2d, not texture2darray"),
+        "{m}"
+    );
+}
+
+#[test]
+fn samplers_bind_by_name_or_slot() {
+    // a sampler name is not a resource name
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/downsample_tonemap/downsample_tonemap.dxbc");
+    let mut k = Kernel::new(Shader::load(path).unwrap());
+    let m = message(
+        k.bind("linear_clamp", &Resource::zeroed(4).unwrap())
+            .map(drop),
+    );
+    assert!(
+        m.contains("'linear_clamp' is sampler s0 in the shader; bind it with Kernel::bind_sampler"),
+        "{m}"
+    );
+    k.bind_sampler("linear_clamp", Default::default()).unwrap();
+    k.bind_sampler("s0", Default::default()).unwrap();
+    let m = message(k.bind_sampler("s16", Default::default()).map(drop));
+    assert!(m.contains("'s16'"), "{m}");
+}
+
+#[test]
 fn reflection_names_slots_and_fields() {
     let s = Shader::load(example("histogram")).unwrap();
     let names: Vec<(Option<String>, String)> = s
@@ -479,7 +544,9 @@ fn reads_writes_and_sizes_are_checked() {
     );
     let m = message(t.write_subresource(0, 0, &[[1u8, 2, 3, 4]; 3]));
     assert!(m.contains("a 2x2x1 R8G8B8A8_UNORM texture"), "{m}");
-    let k = kernel("histogram");
+    let mut k = kernel("histogram");
+    k.bind("keys", &Resource::from_slice(&[1u32]).unwrap())
+        .unwrap();
     let m = message(k.read::<u32>("bins"));
-    assert!(m.contains("nothing is bound"), "{m}");
+    assert_eq!(m, "nothing is bound as 'bins' (bound: t0 ('keys'))");
 }
