@@ -36,6 +36,11 @@ pub use shader::{ResourceInfo, Shader};
 pub use value::Value;
 
 pub(crate) use shader::rdef_texture as shader_rdef_texture;
+
+/// `docs/rust-api.md`, whose Rust blocks run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/rust-api.md")]
+pub struct RustApiGuide;
 pub(crate) use shader::{
     check_buffer_size, check_buffer_view, check_return_type, constant_buffer_size, declared_names,
     describe_decl, rdef_name,
@@ -139,8 +144,9 @@ pub enum ApiError {
         message: String,
     },
     /// A dispatch was refused or stopped (D3D's group limits, the threads
-    /// asked for, the watchdog).
-    #[error("Dispatch({}, {}, {}): {source}", groups[0], groups[1], groups[2])]
+    /// asked for, the watchdog). The message is the dispatch's own (it
+    /// names the group counts, or the group, lane and instruction stopped).
+    #[error("{source}")]
     Dispatch {
         /// the group counts
         groups: [u32; 3],
