@@ -568,3 +568,14 @@ fn reads_writes_and_sizes_are_checked() {
     let m = message(k.read::<u32>("bins"));
     assert_eq!(m, "nothing is bound as 'bins' (bound: t0 ('keys'))");
 }
+
+/// The handles the Python and C bindings will hold cross threads.
+#[test]
+fn handles_are_send_and_sync() {
+    fn send_sync<T: Send + Sync + 'static>() {}
+    send_sync::<Shader>();
+    send_sync::<Resource>();
+    send_sync::<Kernel>();
+    send_sync::<ApiError>();
+    send_sync::<Options>();
+}
