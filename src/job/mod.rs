@@ -691,7 +691,7 @@ impl Job {
             let key = format!("resources.{name}");
             cancelled(&key)?;
             let r =
-                resolve_resource(name, spec, program, base, &mut budget).map_err(|(k, m)| {
+                resolve_resource(name, spec, &shader, base, &mut budget).map_err(|(k, m)| {
                     spec_err(
                         if k.is_empty() {
                             key.clone()

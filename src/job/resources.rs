@@ -143,10 +143,11 @@ pub(super) type KeyErr = (String, String);
 pub(super) fn resolve_resource(
     name: &str,
     spec: &ResourceSpec,
-    program: &Program,
+    shader: &Shader,
     base: &Path,
     budget: &mut MemoryBudget,
 ) -> Result<Resource, KeyErr> {
+    let program = shader.program();
     let e = |k: &str, m: String| (k.to_string(), m);
     // Slot: given, or found by name in RDEF.
     let binding = program.reflection.as_ref().and_then(|r| r.binding(name));
@@ -161,33 +162,21 @@ pub(super) fn resolve_resource(
                 e("slot", format!("'{s}' is not a slot like t0, u1, cb0"))
             }
         })?,
-        (None, Some(b)) if b.input_type == InputType::Sampler => {
-            return Err(e(
+        // by name, as the API binds: an RDEF name, or a key that is a slot name
+        (None, _) => shader.slot(name).map_err(|err| match err {
+            ApiError::UnknownName { declared, .. } => e(
+                "slot",
+                format!(
+                    "'{name}' is neither a resource name in the shader's RDEF nor a slot name; {declared}"
+                ),
+            ),
+            // a sampler's name
+            ApiError::Shader { .. } => e(
                 "",
                 format!("'{name}' is a sampler in the shader; bind it under [samplers.{name}]"),
-            ))
-        }
-        (None, Some(b)) => Slot {
-            kind: match b.input_type {
-                InputType::CBuffer => SlotKind::ConstantBuffer,
-                t if t.is_uav() => SlotKind::Uav,
-                _ => SlotKind::Srv,
-            },
-            index: b.bind_point,
-        },
-        // a key that is a slot name binds there
-        (None, None) => match parse_slot(name) {
-            Some(s) => s,
-            None => {
-                return Err(e(
-                    "slot",
-                    format!(
-                    "'{name}' is neither a resource name in the shader's RDEF nor a slot name; {}",
-                    declared_names(program)
-                ),
-                ))
-            }
-        },
+            ),
+            other => e("slot", other.to_string()),
+        })?,
     };
     // View, checked against the shader's declaration.
     let declared = match slot.kind {
