@@ -3,8 +3,10 @@
 //!
 //! The crates: [`sim_core`] (ISA: container, decoder, disassembler,
 //! executor), [`sim_mem`] (buffers, views, TGSM), [`sim_sched`] (dispatch on
-//! a rayon pool), and [`job`] here (TOML job files: resources, dispatches,
-//! expectations), which the `sm5sim` binary drives.
+//! a rayon pool), [`api`] here (the Rust API by name: [`Shader`],
+//! [`Resource`], [`Kernel`]; `docs/rust-api.md`), and [`job`] (TOML job
+//! files: resources, dispatches, expectations, run on [`api`]), which the
+//! `sm5sim` binary drives.
 //!
 //! ```no_run
 //! use sm5sim::{sim_core::{LoadOptions, Program}, sim_mem::{Bindings, Buffer, BufferView}};
@@ -25,6 +27,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod api;
 pub mod cbuffer;
 pub mod compiler;
 pub mod files;
@@ -35,6 +38,7 @@ pub mod npy;
 pub mod smoke;
 pub mod suite;
 
+pub use api::{ApiError, Kernel, Options, Resource, Shader, Value};
 pub use sim_core;
 pub use sim_mem;
 pub use sim_sched;

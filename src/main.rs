@@ -591,7 +591,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 });
             }
             let job = Job::load_with(&jobs[0], &load, &hlsl.options())?;
-            if let Some(c) = &job.compiled {
+            if let Some(c) = job.compiled() {
                 report_compile(c);
             }
             if let Some(n) = schedules {
@@ -764,7 +764,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 });
             }
             let job = Job::load_with(&jobs[0], &load, &hlsl.options())?;
-            if let Some(c) = &job.compiled {
+            if let Some(c) = job.compiled() {
                 report_compile(c);
             }
             let mut dumps = Vec::new();
@@ -837,17 +837,17 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             } else {
                 print_steps(&reports);
                 if profile {
-                    print_profiles(&reports, &job.program);
+                    print_profiles(&reports, job.program());
                 }
                 if annotate {
-                    print!("{}", annotated_listing(&reports, &job.program));
+                    print!("{}", annotated_listing(&reports, job.program()));
                 }
             }
             if let Some(file) = &profile_json {
                 stop_if_cancelled(&format!("writing {}", file.display()))?;
                 let doc = serde_json::json!({
                     "job": job.path.display().to_string(),
-                    "dispatches": profiles_json(&reports, &job.program),
+                    "dispatches": profiles_json(&reports, job.program()),
                 });
                 files::write_atomic(file, format!("{doc:#}\n").as_bytes())
                     .with_context(|| format!("writing {}", file.display()))?;
@@ -876,7 +876,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             for (name, file) in dumps {
                 stop_if_cancelled(&format!("writing {}", file.display()))?;
                 let r = job.resource(&name).context("checked above")?;
-                dump::dump(r, &job.program, &file)?;
+                dump::dump(r, job.program(), &file)?;
             }
             Ok(ok)
         }

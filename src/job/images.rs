@@ -292,7 +292,7 @@ pub(super) fn compare_png(
     path: &Path,
     tolerance: u32,
 ) -> Result<(usize, Vec<Mismatch>), String> {
-    let [width, height, _] = match &r.storage {
+    let [width, height, _] = match r.storage.storage() {
         Storage::Texture(t) => t.mip_size(0),
         Storage::Buffer(_) => return Err(format!("'{}' is not a texture", r.name)),
     };

@@ -7,6 +7,7 @@
 //! the shader declares is bound, every init and expectation fits its resource.
 //! Errors are [`JobError`]s naming the file and the TOML key.
 
+use crate::api::{ApiError, Kernel, Shader};
 use crate::compiler::{self, CompileError, CompileOptions, Compiled, HlslRequest};
 use crate::memory::MemoryBudget;
 use serde::Deserialize;
@@ -15,13 +16,10 @@ use sim_core::program::{BufferDeclKind, Program, TextureDecl};
 use sim_core::rdef::InputType;
 use sim_core::{LoadError, LoadOptions};
 use sim_mem::{
-    AddressMode, Bindings, Buffer, BufferView, ChannelKind, ComparisonFunc, Filter, Format,
-    MemError, SamplerDesc, Texture, TextureDesc, TextureDimension, TextureView, ViewDimension,
-    ViewRange,
+    AddressMode, Buffer, ChannelKind, ComparisonFunc, Filter, Format, SamplerDesc, Texture,
+    TextureDesc, TextureDimension, TextureView, ViewDimension, ViewRange,
 };
-use sim_sched::{
-    dispatch_with, DispatchError, DispatchOptions, DispatchProfile, DispatchStats, Mode, Schedule,
-};
+use sim_sched::{DispatchError, DispatchOptions, DispatchProfile, DispatchStats, Schedule};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -227,100 +225,10 @@ fn clip_lines(message: &str) -> String {
 // ---------------------------------------------------------------------------
 // The loaded job
 
-/// Which register file a resource is bound to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum SlotKind {
-    /// `t#`
-    Srv,
-    /// `u#`
-    Uav,
-    /// `cb#` (also written `b#`)
-    ConstantBuffer,
-}
-
-/// A resource slot such as `t0`, `u3`, `cb1`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Slot {
-    /// register file
-    pub kind: SlotKind,
-    /// register number
-    pub index: u32,
-}
-
-impl std::fmt::Display for Slot {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let p = match self.kind {
-            SlotKind::Srv => "t",
-            SlotKind::Uav => "u",
-            SlotKind::ConstantBuffer => "cb",
-        };
-        write!(f, "{p}{}", self.index)
-    }
-}
+pub use crate::api::{Slot, SlotKind, Storage, View};
 
 fn parse_slot(s: &str) -> Option<Slot> {
-    let s = s.trim().to_ascii_lowercase();
-    let (kind, n) = if let Some(n) = s.strip_prefix("cb") {
-        (SlotKind::ConstantBuffer, n)
-    } else if let Some(n) = s.strip_prefix('b') {
-        (SlotKind::ConstantBuffer, n)
-    } else if let Some(n) = s.strip_prefix('t') {
-        (SlotKind::Srv, n)
-    } else if let Some(n) = s.strip_prefix('u') {
-        (SlotKind::Uav, n)
-    } else {
-        return None;
-    };
-    Some(Slot {
-        kind,
-        index: n.parse().ok()?,
-    })
-}
-
-/// How a resource is viewed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum View {
-    /// byte-address
-    Raw,
-    /// structured with this stride in bytes
-    Structured(u32),
-    /// constant buffer
-    Constant,
-    /// typed buffer of this DXGI format
-    Typed(Format),
-    /// texture view: its dimension, format and range of mips and slices
-    Texture {
-        /// the view dimension
-        dimension: ViewDimension,
-        /// the view's format (the texture's)
-        format: Format,
-        /// the mips and slices it sees
-        range: ViewRange,
-    },
-}
-
-impl View {
-    /// The bytes of one element of a buffer view: a word of a raw view, a
-    /// structure, a 16-byte constant register, a typed element; None for
-    /// textures.
-    pub fn element_bytes(self) -> Option<u64> {
-        match self {
-            View::Raw => Some(4),
-            View::Structured(s) => Some(u64::from(s)),
-            View::Constant => Some(16),
-            View::Typed(f) => Some(f.size_bytes() as u64),
-            View::Texture { .. } => None,
-        }
-    }
-}
-
-/// What a resource's contents live in.
-#[derive(Debug)]
-pub enum Storage {
-    /// a buffer (raw, structured, typed or constant views)
-    Buffer(Buffer),
-    /// a texture
-    Texture(Texture),
+    Slot::parse(s)
 }
 
 /// A resource of a job.
@@ -332,8 +240,8 @@ pub struct Resource {
     pub slot: Slot,
     /// how it is viewed
     pub view: View,
-    /// its contents
-    pub storage: Storage,
+    /// its contents: a handle to the storage the job's [`Kernel`] binds
+    pub storage: crate::api::Resource,
     /// how `check --schedules` compares it between schedules
     pub compare: Compare,
 }
@@ -357,26 +265,17 @@ impl Resource {
     /// subresources in D3D order (each starting on a 4-byte boundary, rows
     /// tightly packed; see [`sim_mem::texture`]).
     pub fn data(&self) -> &Buffer {
-        match &self.storage {
-            Storage::Buffer(b) => b,
-            Storage::Texture(t) => t.data(),
-        }
+        self.storage.data()
     }
 
     /// The buffer, unless this is a texture.
     pub fn buffer(&self) -> Option<&Buffer> {
-        match &self.storage {
-            Storage::Buffer(b) => Some(b),
-            Storage::Texture(_) => None,
-        }
+        self.storage.as_buffer()
     }
 
     /// The texture, if this is one.
     pub fn texture(&self) -> Option<&Texture> {
-        match &self.storage {
-            Storage::Texture(t) => Some(t),
-            Storage::Buffer(_) => None,
-        }
+        self.storage.as_texture()
     }
 }
 
@@ -443,10 +342,9 @@ enum Check {
 pub struct Job {
     /// the job file
     pub path: PathBuf,
-    /// the shader
-    pub program: Program,
-    /// how an HLSL shader was compiled (None for DXBC and listings)
-    pub compiled: Option<Compiled>,
+    /// the shader with every resource and sampler bound: what runs each
+    /// dispatch ([`Kernel::run`])
+    pub kernel: Kernel,
     /// resources in name order
     pub resources: Vec<Resource>,
     /// samplers in name order
@@ -460,10 +358,6 @@ pub struct Job {
     pub inputs: Vec<PathBuf>,
     steps: Vec<Step>,
     base: PathBuf,
-    /// the shader file's bytes (DXBC or listing), for the checker's listing lines
-    shader_bytes: Vec<u8>,
-    /// the shader file's name, for the checker's listing lines
-    shader_name: String,
 }
 
 /// What [`Job::run_checked`] found.
@@ -715,9 +609,19 @@ impl Job {
         cancelled("shader")?;
         let shader_path = base.join(&file.shader);
         let mut included: Vec<PathBuf> = Vec::new();
-        let (bytes, compiled) = if compiler::is_hlsl(&shader_path) {
+        // the API's errors as the job's: the shader file named
+        let shader_err = |e: ApiError| match e {
+            ApiError::Compile(c) => JobError::Compile(c),
+            ApiError::Load { source, .. } => JobError::Shader {
+                path: shader_path.clone(),
+                source,
+            },
+            ApiError::Io { path, source } => JobError::Io { path, source },
+            other => spec_err("shader".into(), other.to_string()),
+        };
+        let mut shader = if compiler::is_hlsl(&shader_path) {
             let req = hlsl_request(&file, &shader_path, base).map_err(|(k, m)| spec_err(k, m))?;
-            let c = compiler::compile(&req, compile)?;
+            let shader = Shader::compile(&req, load, compile).map_err(shader_err)?;
             // the files it includes are inputs too (outputs must not overwrite them)
             if let Ok(source) = crate::files::read_input(&shader_path) {
                 included = compiler::scan_includes(&shader_path, &source, &req.include_dirs)
@@ -725,7 +629,7 @@ impl Job {
                     .filter_map(|i| i.resolved)
                     .collect();
             }
-            (c.dxbc.clone(), Some(c))
+            shader
         } else {
             let given = [
                 ("entry", file.entry.is_some()),
@@ -747,23 +651,29 @@ impl Job {
                 path: shader_path.clone(),
                 source,
             })?;
-            (bytes, None)
+            let name = shader_path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            Shader::from_bytes(bytes, &name, load).map_err(shader_err)?
         };
-        let shader_bytes = bytes.clone();
-        let shader_name = shader_path
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        let mut program =
-            Program::from_file_bytes(&bytes, load).map_err(|source| JobError::Shader {
-                path: shader_path.clone(),
-                source,
-            })?;
-        match (&file.class_instances, program.unbound_interface_slot()) {
-            (Some(tables), _) => program
-                .bind_class_instances(tables)
-                .map_err(|e| spec_err("class_instances".into(), e.to_string()))?,
+        match (
+            &file.class_instances,
+            shader.program().unbound_interface_slot(),
+        ) {
+            (Some(tables), _) => shader.bind_class_instances(tables).map_err(|e| {
+                let m = match e {
+                    ApiError::Shader { message, .. } => message,
+                    other => other.to_string(),
+                };
+                spec_err("class_instances".into(), m)
+            })?,
             (None, Some(_)) => {
-                let slots: u32 = program.interfaces.iter().map(|i| i.array_len).sum();
+                let slots: u32 = shader
+                    .program()
+                    .interfaces
+                    .iter()
+                    .map(|i| i.array_len)
+                    .sum();
                 return Err(spec_err(
                     "class_instances".into(),
                     format!(
@@ -773,6 +683,7 @@ impl Job {
             }
             (None, None) => {}
         }
+        let program = shader.program();
 
         let mut resources = Vec::new();
         let mut budget = MemoryBudget::for_job(load.max_memory);
@@ -780,7 +691,7 @@ impl Job {
             let key = format!("resources.{name}");
             cancelled(&key)?;
             let r =
-                resolve_resource(name, spec, &program, base, &mut budget).map_err(|(k, m)| {
+                resolve_resource(name, spec, &shader, base, &mut budget).map_err(|(k, m)| {
                     spec_err(
                         if k.is_empty() {
                             key.clone()
@@ -801,7 +712,7 @@ impl Job {
         let mut samplers: Vec<Sampler> = Vec::new();
         for (name, spec) in &file.samplers {
             let key = format!("samplers.{name}");
-            let s = resolve_sampler(name, spec, &program).map_err(|(k, m)| {
+            let s = resolve_sampler(name, spec, program).map_err(|(k, m)| {
                 spec_err(
                     if k.is_empty() {
                         key.clone()
@@ -820,33 +731,10 @@ impl Job {
             samplers.push(s);
         }
         // Every slot the shader declares must be bound.
-        let declared = program
-            .srvs
-            .iter()
-            .map(|d| d.slot)
-            .chain(program.srv_textures.iter().map(|d| d.slot))
-            .map(|index| Slot {
-                kind: SlotKind::Srv,
-                index,
-            })
-            .chain(
-                program
-                    .uavs
-                    .iter()
-                    .map(|d| d.slot)
-                    .chain(program.uav_textures.iter().map(|d| d.slot))
-                    .map(|index| Slot {
-                        kind: SlotKind::Uav,
-                        index,
-                    }),
-            )
-            .chain(program.constant_buffers.iter().map(|c| Slot {
-                kind: SlotKind::ConstantBuffer,
-                index: c.slot,
-            }));
+        let declared = shader.declared_slots();
         for slot in declared {
             if !resources.iter().any(|r| r.slot == slot) {
-                let named = rdef_name(&program, slot)
+                let named = rdef_name(program, slot)
                     .map(|n| format!(" ('{n}')"))
                     .unwrap_or_default();
                 return Err(spec_err(
@@ -857,7 +745,7 @@ impl Job {
         }
         for decl in &program.samplers {
             if !samplers.iter().any(|s| s.slot == decl.slot) {
-                let name = rdef_sampler_name(&program, decl.slot);
+                let name = rdef_sampler_name(program, decl.slot);
                 let hint = name.as_deref().unwrap_or("NAME");
                 return Err(spec_err(
                     "samplers".into(),
@@ -935,10 +823,10 @@ impl Job {
                         } else {
                             let c = parse_content(t).map_err(|m| spec_err(key.clone(), m))?;
                             if r.texture().is_some() {
-                                texture_writes(&c, sub, r, &program, base)
+                                texture_writes(&c, sub, r, program, base)
                                     .map_err(|m| spec_err(key.clone(), m))?;
                             } else {
-                                check_content(&c, r, &program, base, true).map_err(|m| {
+                                check_content(&c, r, program, base, true).map_err(|m| {
                                     let (k, m) = content_key(&key, m);
                                     spec_err(k, m)
                                 })?;
@@ -999,12 +887,10 @@ impl Job {
                         match &check {
                             Check::Words { content, .. } => {
                                 let n = words.as_ref().map_or(r.data().len_words(), |w| w.len());
-                                check_content_words(content, r, n, &program, base).map_err(
-                                    |m| {
-                                        let (k, m) = content_key(&key, m);
-                                        spec_err(k, m)
-                                    },
-                                )?;
+                                check_content_words(content, r, n, program, base).map_err(|m| {
+                                    let (k, m) = content_key(&key, m);
+                                    spec_err(k, m)
+                                })?;
                             }
                             Check::Png { path, .. } => {
                                 let (width, height) =
@@ -1068,19 +954,33 @@ impl Job {
         if let Ok(doc) = text.parse::<toml::Table>() {
             named_files(&toml::Value::Table(doc), base, &mut inputs);
         }
+        let mut kernel = Kernel::new(shader);
+        for r in &resources {
+            kernel.attach(&r.name, r.slot, &r.storage, r.view);
+        }
+        for s in &samplers {
+            kernel.attach_sampler(&s.name, s.slot, s.desc);
+        }
         Ok(Job {
             path: path.to_owned(),
-            program,
-            compiled,
+            kernel,
             resources,
             samplers,
             warnings,
             inputs,
             steps,
             base: base.to_owned(),
-            shader_bytes,
-            shader_name,
         })
+    }
+
+    /// The shader's program.
+    pub fn program(&self) -> &Program {
+        self.kernel.shader().program()
+    }
+
+    /// How an HLSL shader was compiled (None for DXBC and listings).
+    pub fn compiled(&self) -> Option<&Compiled> {
+        self.kernel.shader().compiled()
     }
 
     /// The resource called `name` (its key, or its slot such as `u0`).
@@ -1149,22 +1049,7 @@ impl Job {
         options: &DispatchOptions,
         checks: CheckOptions,
     ) -> Result<CheckReport, JobError> {
-        let mut checker = Checker::new(&self.program, checks);
-        if let Some(listing) = self.listing() {
-            checker.set_listing(&listing);
-            // which listing the lines are of: the shader file itself, or
-            // the one `sm5sim disasm` prints for a container
-            let name = match self.shader_bytes.starts_with(b"DXBC") {
-                true => "sm5sim disasm".to_string(),
-                false => self.shader_name.clone(),
-            };
-            checker.set_listing_name(&name);
-        }
-        for r in &self.resources {
-            if r.slot.kind == SlotKind::Uav {
-                checker.set_resource_name(&r.slot.to_string(), &r.name);
-            }
-        }
+        let mut checker = self.kernel.checker(checks);
         let mut steps = Vec::new();
         // a stopped dispatch keeps what the checker found before the stop
         let stopped = match self.run_steps(options, Some(&mut checker), None, &mut steps) {
@@ -1330,22 +1215,6 @@ impl Job {
             .collect()
     }
 
-    /// The shader's listing: the file itself when it is one, else what
-    /// `fxc /Fc` prints for the container.
-    fn listing(&self) -> Option<String> {
-        let bytes = &self.shader_bytes;
-        if !bytes.starts_with(b"DXBC") {
-            return String::from_utf8(bytes.clone()).ok();
-        }
-        let container =
-            sim_core::container::Container::parse(bytes, sim_core::container::ChecksumPolicy::Skip)
-                .ok()?;
-        Some(sim_core::disasm::full_listing(
-            &container,
-            &self.program.decoded,
-        ))
-    }
-
     /// Run the steps, pushing each one's report to `reports` as it ends;
     /// with `turns`, holding it around each dispatch on the worker pool
     /// ([`Job::run_partial_taking_turns`]).
@@ -1376,18 +1245,9 @@ impl Job {
                         .filter(|_| on_pool)
                         .map(|t| t.lock().unwrap_or_else(|p| p.into_inner()));
                     let start = Instant::now();
-                    let cbs: Vec<(u32, Vec<u32>)> = self
-                        .resources
-                        .iter()
-                        .filter(|r| r.view == View::Constant)
-                        .map(|r| (r.slot.index, r.data().to_words()))
-                        .collect();
-                    let bindings = self.bindings(&cbs);
-                    let mode = match checker.as_deref_mut() {
-                        Some(c) => Mode::Checked(c),
-                        None => options.mode(),
-                    };
-                    let d = dispatch_with(&self.program, &bindings, *groups, options, mode)
+                    let d = self
+                        .kernel
+                        .run(*groups, options, checker.as_deref_mut())
                         .map_err(|source| JobError::Dispatch { step: i, source })?;
                     let (stats, profile) = (d.stats, d.profile);
                     reports.push(StepReport::Dispatch {
@@ -1412,12 +1272,12 @@ impl Job {
                     };
                     if let Some(c) = content {
                         if r.texture().is_some() {
-                            let w = texture_writes(c, *sub, r, &self.program, &self.base)
+                            let w = texture_writes(c, *sub, r, self.program(), &self.base)
                                 .map_err(err)?;
                             write_texture(r, w).map_err(err)?;
                         } else {
                             let words =
-                                generate(c, r.data().len_words(), &self.program, r, &self.base)
+                                generate(c, r.data().len_words(), self.program(), r, &self.base)
                                     .map_err(err)?;
                             r.data()
                                 .write_words(0, &words)
@@ -1437,70 +1297,6 @@ impl Job {
             }
         }
         Ok(())
-    }
-
-    fn bindings<'a>(&'a self, cbs: &'a [(u32, Vec<u32>)]) -> Bindings<'a> {
-        fn put<T: Clone>(list: &mut Vec<Option<T>>, i: usize, v: T) {
-            if list.len() <= i {
-                list.resize(i + 1, None);
-            }
-            list[i] = Some(v);
-        }
-        let mut b = Bindings::default();
-        for r in &self.resources {
-            let i = r.slot.index as usize;
-            let uav = r.slot.kind == SlotKind::Uav;
-            let view = match (r.view, &r.storage) {
-                (View::Raw, Storage::Buffer(buf)) => BufferView::raw(buf),
-                (View::Structured(stride), Storage::Buffer(buf)) => {
-                    match BufferView::structured(buf, stride) {
-                        Ok(v) => v,
-                        Err(_) => continue, // strides are checked at load
-                    }
-                }
-                (View::Typed(f), Storage::Buffer(buf)) => BufferView::typed(buf, f),
-                (
-                    View::Texture {
-                        dimension,
-                        format,
-                        range,
-                    },
-                    Storage::Texture(t),
-                ) => {
-                    let v = if uav {
-                        TextureView::uav(t, dimension, format, range)
-                    } else {
-                        TextureView::srv(t, dimension, format, range)
-                    };
-                    // views are checked at load
-                    if let Ok(v) = v {
-                        put(
-                            if uav {
-                                &mut b.uav_textures
-                            } else {
-                                &mut b.srv_textures
-                            },
-                            i,
-                            v,
-                        );
-                    }
-                    continue;
-                }
-                _ => continue,
-            };
-            put(if uav { &mut b.uavs } else { &mut b.srvs }, i, view);
-        }
-        for s in &self.samplers {
-            put(&mut b.samplers, s.slot as usize, s.desc);
-        }
-        for (slot, words) in cbs {
-            let i = *slot as usize;
-            if b.constant_buffers.len() <= i {
-                b.constant_buffers.resize(i + 1, None);
-            }
-            b.constant_buffers[i] = Some(words);
-        }
-        b
     }
 
     fn check(&self, e: &Expect, step: usize) -> Result<StepReport, JobError> {
@@ -1563,14 +1359,12 @@ impl Job {
                 }
             }
             Check::Words { content, ulps, abs } => {
-                let expected =
-                    generate(content, got.len(), &self.program, r, &self.base).map_err(|m| {
-                        JobError::Spec {
-                            at: None,
-                            path: self.path.clone(),
-                            key: format!("steps[{step}].expect"),
-                            message: m,
-                        }
+                let expected = generate(content, got.len(), self.program(), r, &self.base)
+                    .map_err(|m| JobError::Spec {
+                        at: None,
+                        path: self.path.clone(),
+                        key: format!("steps[{step}].expect"),
+                        message: m,
                     })?;
                 let float = content.is_float();
                 let mut first = Vec::new();

@@ -135,63 +135,19 @@ pub(super) fn rdef_sampler_name(program: &Program, slot: u32) -> Option<String> 
         .map(|b| b.name.clone())
 }
 
-/// What RDEF says of texture slot `slot`: its view dimension and return type
-/// (D3D_SRV_DIMENSION; D3D_RESOURCE_RETURN_TYPE, as declarations number them),
-/// when RDEF binds a texture (not a buffer) there.
-pub(super) fn rdef_texture(program: &Program, slot: Slot) -> Option<(ViewDimension, u8)> {
-    let refl = program.reflection.as_ref()?;
-    let prefix = match slot.kind {
-        SlotKind::Srv => "t",
-        SlotKind::Uav => "u",
-        SlotKind::ConstantBuffer => return None,
-    };
-    let b = refl.resource_at(prefix, 0, slot.index)?;
-    if !matches!(b.input_type, InputType::Texture | InputType::UavRwTyped) {
-        return None;
-    }
-    use ViewDimension::*;
-    let dim = match b.dimension {
-        2 => Texture1D,
-        3 => Texture1DArray,
-        4 => Texture2D,
-        5 => Texture2DArray,
-        6 => Texture2DMS,
-        7 => Texture2DMSArray,
-        8 => Texture3D,
-        9 => TextureCube,
-        10 => TextureCubeArray,
-        _ => return None, // buffers
-    };
-    Some((dim, u8::try_from(b.return_type).unwrap_or(0)))
-}
-
-pub(super) fn rdef_name(program: &Program, slot: Slot) -> Option<String> {
-    let refl = program.reflection.as_ref()?;
-    refl.bindings
-        .iter()
-        .find(|b| {
-            b.bind_point == slot.index
-                && match slot.kind {
-                    SlotKind::ConstantBuffer => b.input_type == InputType::CBuffer,
-                    SlotKind::Uav => b.input_type.is_uav(),
-                    SlotKind::Srv => {
-                        !b.input_type.is_uav()
-                            && !matches!(b.input_type, InputType::CBuffer | InputType::Sampler)
-                    }
-                }
-        })
-        .map(|b| b.name.clone())
-}
+pub(super) use crate::api::shader_rdef_texture as rdef_texture;
+pub(super) use crate::api::{check_return_type, constant_buffer_size, declared_names, rdef_name};
 
 pub(super) type KeyErr = (String, String);
 
 pub(super) fn resolve_resource(
     name: &str,
     spec: &ResourceSpec,
-    program: &Program,
+    shader: &Shader,
     base: &Path,
     budget: &mut MemoryBudget,
 ) -> Result<Resource, KeyErr> {
+    let program = shader.program();
     let e = |k: &str, m: String| (k.to_string(), m);
     // Slot: given, or found by name in RDEF.
     let binding = program.reflection.as_ref().and_then(|r| r.binding(name));
@@ -206,33 +162,21 @@ pub(super) fn resolve_resource(
                 e("slot", format!("'{s}' is not a slot like t0, u1, cb0"))
             }
         })?,
-        (None, Some(b)) if b.input_type == InputType::Sampler => {
-            return Err(e(
+        // by name, as the API binds: an RDEF name, or a key that is a slot name
+        (None, _) => shader.slot(name).map_err(|err| match err {
+            ApiError::UnknownName { declared, .. } => e(
+                "slot",
+                format!(
+                    "'{name}' is neither a resource name in the shader's RDEF nor a slot name; {declared}"
+                ),
+            ),
+            // a sampler's name
+            ApiError::Shader { .. } => e(
                 "",
                 format!("'{name}' is a sampler in the shader; bind it under [samplers.{name}]"),
-            ))
-        }
-        (None, Some(b)) => Slot {
-            kind: match b.input_type {
-                InputType::CBuffer => SlotKind::ConstantBuffer,
-                t if t.is_uav() => SlotKind::Uav,
-                _ => SlotKind::Srv,
-            },
-            index: b.bind_point,
-        },
-        // a key that is a slot name binds there
-        (None, None) => match parse_slot(name) {
-            Some(s) => s,
-            None => {
-                return Err(e(
-                    "slot",
-                    format!(
-                    "'{name}' is neither a resource name in the shader's RDEF nor a slot name; {}",
-                    declared_names(program)
-                ),
-                ))
-            }
-        },
+            ),
+            other => e("slot", other.to_string()),
+        })?,
     };
     // View, checked against the shader's declaration.
     let declared = match slot.kind {
@@ -347,49 +291,7 @@ pub(super) fn resolve_resource(
             }
         },
     };
-    match (slot.kind, view, declared) {
-        (SlotKind::ConstantBuffer, View::Constant, _) => {}
-        (SlotKind::ConstantBuffer, _, _) | (_, View::Constant, _) => {
-            return Err(e(
-                "view",
-                format!("constant views go with cb# slots (this is {slot})"),
-            ))
-        }
-        (_, View::Raw, Some(BufferDeclKind::Structured { stride })) => {
-            return Err(e(
-                "view",
-                format!("the shader declares {slot} structured with stride {stride}, not raw"),
-            ))
-        }
-        (_, View::Structured(s), Some(BufferDeclKind::Raw)) => {
-            return Err(e(
-                "view",
-                format!("the shader declares {slot} raw, not structured (stride {s})"),
-            ))
-        }
-        (_, View::Structured(s), Some(BufferDeclKind::Structured { stride })) if s != stride => {
-            return Err(e(
-                "stride",
-                format!("stride {s} differs from the shader's declared stride {stride} for {slot}"),
-            ))
-        }
-        (_, View::Typed(f), Some(BufferDeclKind::Typed { return_types })) => {
-            check_return_type(return_types[0], f, slot)?;
-        }
-        (_, View::Typed(_), Some(_))
-        | (_, View::Raw | View::Structured(_), Some(BufferDeclKind::Typed { .. })) => {
-            return Err(e(
-                "view",
-                format!("the shader declares {slot} {}", describe_decl(declared)),
-            ))
-        }
-        _ => {}
-    }
-    if let View::Structured(s) = view {
-        if s == 0 || s % 4 != 0 || s > 2048 {
-            return Err(e("stride", MemError::BadStride(s).to_string()));
-        }
-    }
+    crate::api::check_buffer_view(slot, view, declared).map_err(|p| e(p.key, p.message))?;
     if spec.format.is_some() && !matches!(view, View::Typed(_)) {
         return Err(e(
             "format",
@@ -456,55 +358,15 @@ pub(super) fn resolve_resource(
     } else {
         "init"
     };
-    if size == 0 {
-        return Err(e(
-            size_key,
-            "a buffer of 0 bytes: D3D11 refuses a ByteWidth of 0 (ID3D11Device::CreateBuffer, D3D11_BUFFER_DESC)".into(),
-        ));
-    }
-    if size % 4 != 0 {
-        return Err(e(
-            size_key,
-            MemError::UnalignedSize(size as usize).to_string(),
-        ));
-    }
-    match view {
-        View::Structured(stride) if size % u64::from(stride) != 0 => {
-            return Err(e(
-                size_key,
-                format!(
-                    "{size} bytes is not a whole number of {stride}-byte structures: D3D11 refuses a structured buffer whose ByteWidth is not a multiple of StructureByteStride (ID3D11Device::CreateBuffer, D3D11_BUFFER_DESC); the last {} bytes would be outside every view",
-                    size % u64::from(stride)
-                ),
-            ))
-        }
-        View::Typed(f) if size % f.size_bytes() as u64 != 0 => {
-            return Err(e(
-                size_key,
-                format!(
-                    "{size} bytes is not a whole number of {}-byte {} elements: a typed view covers whole elements (D3D11_BUFFER_SRV / D3D11_BUFFER_UAV NumElements), so the last {} bytes would be outside it",
-                    f.size_bytes(),
-                    f.name(),
-                    size % f.size_bytes() as u64
-                ),
-            ))
-        }
-        _ => {}
-    }
-    const MAX_BYTES: u64 = 1 << 32;
-    if size > MAX_BYTES {
-        return Err(e(
-            "",
-            format!("{size} bytes is more than the 4 GiB a view can address"),
-        ));
-    }
+    crate::api::check_buffer_size(size, view)
+        .map_err(|p| e(if p.key == "size" { size_key } else { p.key }, p.message))?;
     budget.charge(size).map_err(|m| e("", m))?;
     let buffer = Buffer::zeroed(size as usize).map_err(|m| e("", m.to_string()))?;
     let mut r = Resource {
         name: name.to_string(),
         slot,
         view,
-        storage: Storage::Buffer(buffer),
+        storage: Storage::Buffer(buffer).into(),
         compare,
     };
     if let Some(c) = &content {
@@ -580,70 +442,7 @@ pub(super) fn typed_format(spec: &ResourceSpec) -> Result<Format, KeyErr> {
             "a typed view needs format = \"R32_UINT\" (a DXGI format name)".to_string(),
         )
     })?;
-    Format::from_name(name)
-        .filter(|f| f.buffer_viewable())
-        .ok_or_else(|| {
-            let known: Vec<_> = Format::ALL
-                .iter()
-                .filter(|f| f.buffer_viewable())
-                .map(|f| f.name())
-                .collect();
-            (
-                "format".to_string(),
-                format!(
-                    "'{name}' is not a typed-buffer format (known: {})",
-                    known.join(", ")
-                ),
-            )
-        })
-}
-
-/// Integer declarations need integer formats of the same signedness; float,
-/// unorm and snorm declarations need non-integer formats (FS §5.2 view
-/// compatibility). `return_type` numbers as declarations do (1 unorm, 2
-/// snorm, 3 sint, 4 uint, 5 float).
-pub(super) fn check_return_type(return_type: u8, f: Format, slot: Slot) -> Result<(), KeyErr> {
-    let ok = match (return_type, f.kind()) {
-        (4, k) => k == ChannelKind::Uint,
-        (3, k) => k == ChannelKind::Sint,
-        (_, k) => !matches!(k, ChannelKind::Uint | ChannelKind::Sint),
-    };
-    if ok {
-        return Ok(());
-    }
-    let t = ["", "unorm", "snorm", "sint", "uint", "float"]
-        .get(return_type as usize)
-        .unwrap_or(&"?");
-    Err((
-        "format".into(),
-        format!(
-            "{} does not fit {slot}, which the shader declares as {t}",
-            f.name()
-        ),
-    ))
-}
-
-pub(super) fn describe_decl(d: Option<BufferDeclKind>) -> String {
-    match d {
-        Some(BufferDeclKind::Raw) => "raw".into(),
-        Some(BufferDeclKind::Structured { stride }) => format!("structured with stride {stride}"),
-        Some(BufferDeclKind::Typed { .. }) => "typed (give view = \"typed\" and format)".into(),
-        None => "nothing".into(),
-    }
-}
-
-pub(super) fn constant_buffer_size(program: &Program, slot: u32) -> u64 {
-    let declared = program
-        .constant_buffers
-        .iter()
-        .find(|c| c.slot == slot)
-        .map_or(0, |c| c.size_vec4 as u64 * 16);
-    let reflected = program
-        .reflection
-        .as_ref()
-        .and_then(|r| r.cbuffer_at(slot))
-        .map_or(0, |c| (c.size as u64).div_ceil(16) * 16);
-    declared.max(reflected)
+    crate::api::typed_format(name).map_err(|m| ("format".to_string(), m))
 }
 
 /// Check that `c` fits resource `r` exactly (lists and files must have as many words).
@@ -772,33 +571,6 @@ pub(super) fn expect_range(
         );
     }
     Ok(first * per..(first + count) * per)
-}
-
-/// "it declares u0 ('bins'), t0 ('keys'), cb0 ('Params')": the shader's
-/// resource slots with their RDEF names, for messages about a name or slot
-/// the job gives wrongly.
-pub(super) fn declared_names(program: &Program) -> String {
-    let Some(refl) = program.reflection.as_ref() else {
-        return "the shader has no RDEF names; give slot = \"t0\" (or u#, cb#)".into();
-    };
-    let names: Vec<String> = refl
-        .bindings
-        .iter()
-        .filter(|b| b.input_type != InputType::Sampler)
-        .map(|b| {
-            format!(
-                "{}{} ('{}')",
-                b.input_type.register_prefix(),
-                b.bind_point,
-                b.name
-            )
-        })
-        .collect();
-    if names.is_empty() {
-        "the shader declares no resources".into()
-    } else {
-        format!("it declares {}", names.join(", "))
-    }
 }
 
 /// `fields = { name = value }` for a constant buffer, placed as HLSL packs

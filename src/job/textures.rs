@@ -270,7 +270,7 @@ pub(super) fn resolve_texture(
             format,
             range,
         },
-        storage: Storage::Texture(texture),
+        storage: Storage::Texture(texture).into(),
         compare: Compare::Exact,
     };
     if let Some(init) = &spec.init {

@@ -6,6 +6,7 @@
 //! `tests/families/`, `tests/races/`, `tests/schedules/`, `tests/shaders/`,
 //! `tests/texture_jobs/`, `tests/texture_races/`.
 
+mod api;
 mod bad_input;
 mod cbuffers;
 mod class_linkage;

@@ -34,7 +34,7 @@ fn run_and_dump(dir: &Path, text: &str, name: &str, file: &Path) -> Vec<u8> {
     let job = load(dir, text).unwrap();
     let reports = job.run(&DispatchOptions::default()).unwrap();
     assert!(reports.iter().all(|r| r.passed()), "{reports:?}");
-    let (layout, data) = npy::dump(job.resource(name).unwrap(), &job.program).unwrap();
+    let (layout, data) = npy::dump(job.resource(name).unwrap(), job.program()).unwrap();
     let bytes = npy::encode(&layout, &data);
     std::fs::write(file, &bytes).unwrap();
     bytes
