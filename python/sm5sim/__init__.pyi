@@ -1,9 +1,8 @@
 """Type stubs of sm5sim (checked against the module by mypy's stubtest)."""
 
 import os
-from typing import Any, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Mapping, Optional, Sequence, Tuple, Union, final
 
-import numpy as np
 import numpy.typing as npt
 
 __all__ = [
@@ -44,6 +43,7 @@ class UnboundError(Error): ...
 class ShaderError(Error): ...
 class DispatchError(Error): ...
 
+@final
 class ResourceInfo:
     """One resource slot a shader declares."""
 
@@ -62,6 +62,7 @@ class ResourceInfo:
     @property
     def element_type(self) -> Optional[str]: ...
 
+@final
 class CbufferVariable:
     """One variable of a constant buffer."""
 
@@ -76,6 +77,7 @@ class CbufferVariable:
     @property
     def elements(self) -> int: ...
 
+@final
 class Shader:
     """A compute shader ready to run, and its reflection."""
 
@@ -91,6 +93,7 @@ class Shader:
     def resources(self) -> list[ResourceInfo]: ...
     def cbuffer(self, name: str) -> list[CbufferVariable]: ...
 
+@final
 class Resource:
     """A buffer or texture; copies of the handle share the storage."""
 
@@ -129,6 +132,7 @@ class Resource:
     @counter.setter
     def counter(self, value: int) -> None: ...
 
+@final
 class Stats:
     """A dispatch's counters."""
 
@@ -145,6 +149,7 @@ class Stats:
     @property
     def debug_breaks(self) -> int: ...
 
+@final
 class Profile:
     """Where a dispatch's time went."""
 
@@ -178,6 +183,7 @@ class Profile:
     def worker_busy_seconds(self) -> list[float]: ...
     def as_dict(self) -> dict[str, Any]: ...
 
+@final
 class Finding:
     """One finding of the concurrency checker."""
 
@@ -204,6 +210,7 @@ class Finding:
     @property
     def text(self) -> str: ...
 
+@final
 class Dispatched:
     """What a dispatch reported besides its effects on the resources."""
 
@@ -223,10 +230,11 @@ class Dispatched:
     def elapsed(self) -> float: ...
     def report(self) -> str: ...
 
+@final
 class Kernel:
     """A shader and the resources, constants and samplers bound to it."""
 
-    def __init__(self, shader: Shader) -> None: ...
+    def __new__(cls, shader: Shader) -> Kernel: ...
     @property
     def shader(self) -> Shader: ...
     def bind(

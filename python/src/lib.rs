@@ -226,6 +226,20 @@ fn channel_dtype(f: Format) -> Option<&'static str> {
     })
 }
 
+/// `float32` for `<f4`: a dtype string as NumPy names it.
+fn numpy_name(d: &str) -> &'static str {
+    match d {
+        "<f4" => "float32",
+        "<f2" => "float16",
+        "u1" => "uint8",
+        "<u2" => "uint16",
+        "<u4" => "uint32",
+        "i1" => "int8",
+        "<i2" => "int16",
+        _ => "int32",
+    }
+}
+
 /// How one element of `f` reads as an array: its dtype and channels per
 /// element (a packed format such as `R10G10B10A2_UNORM` reads as one
 /// unsigned word of its size).
@@ -615,7 +629,7 @@ impl Resource {
                 dtype_name(&d),
                 if channels == 1 { "" } else { "s" },
                 format.name(),
-                cd.trim_start_matches('<')
+                numpy_name(cd)
             ));
         }
         let dim = |i: usize| u32::try_from(shape[i]).unwrap_or(u32::MAX);
@@ -663,7 +677,7 @@ impl Resource {
         view: Option<Decl>,
     ) -> PyResult<Bound<'py, PyAny>> {
         if self.inner.as_texture().is_some() {
-            return self.read_texture_impl(py, 0, dtype, shape);
+            return self.read_texture_impl(py, 0, dtype, shape, true);
         }
         let bytes = self.inner.data().to_bytes();
         let (dtype, default_shape) = match (dtype, &self.layout) {
@@ -672,7 +686,7 @@ impl Resource {
             (None, None) => (as_dtype(py, &PyString::new(py, "<u4"))?, None),
         };
         let item = dtype.itemsize().max(1);
-        if bytes.len() % item != 0 {
+        if !bytes.len().is_multiple_of(item) {
             return Err(resource_err(
                 self.inner_describe(),
                 format!(
@@ -689,7 +703,7 @@ impl Resource {
             _ => match view {
                 // a structure of several elements: [n, k]
                 Some(Decl::Structured(stride))
-                    if stride as usize > item && stride as usize % item == 0 =>
+                    if stride as usize > item && (stride as usize).is_multiple_of(item) =>
                 {
                     vec![n / (stride as usize / item), stride as usize / item]
                 }
@@ -715,6 +729,7 @@ impl Resource {
         mip: u32,
         dtype: Option<&Bound<'py, PyAny>>,
         shape: Option<Vec<usize>>,
+        follow_layout: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let t = self.inner.as_texture().ok_or_else(|| {
             resource_err(
@@ -745,13 +760,15 @@ impl Resource {
         let (dtype, shape) = match (dtype, shape, &self.layout) {
             (Some(dt), s, _) => (as_dtype(py, dt)?, s),
             (None, Some(s), _) => (as_dtype(py, &PyString::new(py, cd))?, Some(s)),
-            (None, None, Some(l)) if mip == 0 => (l.dtype.bind(py).clone(), Some(l.shape.clone())),
+            (None, None, Some(l)) if mip == 0 && follow_layout => {
+                (l.dtype.bind(py).clone(), Some(l.shape.clone()))
+            }
             (None, None, _) => (as_dtype(py, &PyString::new(py, cd))?, Some(texel_shape)),
         };
         let item = dtype.itemsize().max(1);
         let n = bytes.len() / item;
         let shape = shape.unwrap_or_else(|| vec![n]);
-        if bytes.len() % item != 0 || shape.iter().product::<usize>() != n {
+        if !bytes.len().is_multiple_of(item) || shape.iter().product::<usize>() != n {
             return Err(resource_err(
                 self.inner_describe(),
                 format!(
@@ -888,7 +905,7 @@ impl Resource {
     /// the format's channels (`uint8` for `R8G8B8A8_UNORM`).
     #[pyo3(signature = (mip = 0))]
     fn read_texture<'py>(&self, py: Python<'py>, mip: u32) -> PyResult<Bound<'py, PyAny>> {
-        self.read_texture_impl(py, mip, None, None)
+        self.read_texture_impl(py, mip, None, None, false)
     }
 
     /// Overwrite a buffer from byte `offset` on with the bytes of `array`.
@@ -1001,18 +1018,19 @@ impl Kernel {
                     None => format!("{stride}-byte elements"),
                 };
                 if shape.is_empty() || !fits {
-                    let hint = if item > 0 && stride as usize % item == 0 && !d.has_fields() {
-                        let k = stride as usize / item;
-                        if k == 1 {
-                            "give shape [n]".to_string()
+                    let hint =
+                        if item > 0 && (stride as usize).is_multiple_of(item) && !d.has_fields() {
+                            let k = stride as usize / item;
+                            if k == 1 {
+                                "give shape [n]".to_string()
+                            } else {
+                                format!("give shape [n, {k}]")
+                            }
                         } else {
-                            format!("give shape [n, {k}]")
-                        }
-                    } else {
-                        format!(
+                            format!(
                             "give a dtype of {stride} bytes or [n, k] with k × itemsize = {stride}"
                         )
-                    };
+                        };
                     return Err(err(format!(
                         "the shader declares a structured buffer of {what}; {} is not an array of them ({hint}, or a structured dtype of itemsize {stride})",
                         describe_array(a)
@@ -1065,11 +1083,7 @@ impl Kernel {
                         e
                     }
                 })?;
-                let view = match format {
-                    Some(f) => Some(View::Typed(f)),
-                    None => None,
-                };
-                Ok((r, view))
+                Ok((r, format.map(View::Typed)))
             }
         }
     }
@@ -1379,7 +1393,10 @@ impl Kernel {
     /// seeded schedule on the calling thread; `watchdog`: the most
     /// warp-instructions; `timeout`: seconds (None: no limit); `profile`:
     /// gather a Profile; `check`: run under the concurrency checker.
-    #[pyo3(signature = (groups, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false))]
+    #[pyo3(
+        signature = (groups, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false),
+        text_signature = "(self, /, groups, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn dispatch(
         &self,
@@ -1558,7 +1575,7 @@ impl Profile {
 /// One finding of the concurrency checker (docs/checking.md).
 #[pyclass(module = "sm5sim", frozen, get_all)]
 struct Finding {
-    /// what was found: `raw`, `war`, `waw`, `cross_group_rmw`, …
+    /// what was found: `raw`, `war`, `waw`, `cross-group-rmw`, …
     kind: String,
     /// `error` or `warning`
     severity: String,
