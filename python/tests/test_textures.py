@@ -79,6 +79,14 @@ def test_texture_resources_round_trip() -> None:
     np.testing.assert_array_equal(t.read(), one)  # the array's own shape
     t = sm5sim.Resource.texture(rgba, format="R8G8B8A8_UINT")
     assert t.format == "R8G8B8A8_UINT"
+    stack = np.arange(2 * 3 * 5, dtype=np.uint32).reshape(2, 3, 5)
+    a = sm5sim.Resource.texture(stack, dimension="texture2darray")
+    assert a.format == "R32_UINT"
+    np.testing.assert_array_equal(a.read_texture()[..., 0], stack)
+    vol = sm5sim.Resource.texture(np.ones((2, 3, 5, 2), np.float16))
+    assert vol.format == "R16G16_FLOAT" and vol.read_texture().shape == (2, 3, 5, 2)
+    with pytest.raises(sm5sim.ResourceError, match="'cube' is no view dimension"):
+        sm5sim.Resource.texture(stack, dimension="cube")
     e = sm5sim.Resource.empty_texture("R32G32_FLOAT", 4, 2)
     assert e.read_texture().shape == (2, 4, 2) and e.read_texture().dtype == np.float32
 
