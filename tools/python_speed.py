@@ -1,23 +1,29 @@
 """Per-dispatch speed of the eight example workloads from Python against the
 command line (issue #33: within 10%, copies in and out not counted).
 
-    python python/speed.py [--threads N] [--repeat R] [--cli target/release/sm5sim]
+    python tools/python_speed.py [--threads N] [--repeat R] [--cli target/release/sm5sim]
 
 Each workload gets the resources its job file (examples/<w>/<w>.toml)
-describes, made from NumPy arrays, and is dispatched R times from Python;
-the command line runs the job file R times with `--json`. The table gives,
-per workload, the median seconds per dispatch of each (Python:
-`Dispatched.elapsed`, the dispatch alone; and the wall time around
-`Kernel.dispatch`, which adds the call from Python) and the ratio. The runs
-alternate between the two so that load from elsewhere falls on both. This
-script only reports; nothing here is a timed assertion.
+describes, made from NumPy arrays, and its dispatches run R times from
+Python after one warm-up. The command line runs a copy of the job file
+whose steps are the same dispatches R + 1 times over (no expectations, as
+the results accumulate), with `--json`; its first round is its warm-up.
+The table gives, per workload, the median seconds per dispatch of each
+(Python: `Dispatched.elapsed`, the dispatch alone as the command line's
+`seconds` is; and the wall time around `Kernel.dispatch`, which adds the
+call from Python) and the ratios, and the command line's first (cold)
+dispatch for reference. The two alternate so that load from elsewhere
+falls on both. This script only reports; nothing here is a timed
+assertion.
 """
 
 import argparse
 import json
+import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -93,15 +99,22 @@ def python_run(k: sm5sim.Kernel, groups: list, threads: int) -> tuple[list[float
     return elapsed, wall
 
 
-def cli_run(cli: str, name: str, threads: int) -> list[float]:
-    job = ROOT / "examples" / name / f"{name}.toml"
-    out = subprocess.run(
-        [cli, "run", str(job), "--threads", str(threads), "--json"],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    ).stdout
+def cli_run(cli: str, name: str, groups: list, threads: int, rounds: int) -> list[float]:
+    """Seconds of each dispatch of the job with its dispatches `rounds` times over."""
+    src = ROOT / "examples" / name / f"{name}.toml"
+    head = src.read_text().split("[[steps]]")[0]
+    head = re.sub(r'(?m)^shader = "(.*)"$', lambda m: f'shader = "{(src.parent / m.group(1)).as_posix()}"', head)
+    steps = "".join(f"[[steps]]\ndispatch = [{x}, {y}, {z}]\n" for _ in range(rounds) for (x, y, z) in groups)
+    with tempfile.TemporaryDirectory() as d:
+        job = Path(d) / f"{name}.toml"
+        job.write_text(head + steps)
+        out = subprocess.run(
+            [cli, "run", str(job), "--threads", str(threads), "--json"],
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        ).stdout
     doc = json.loads(out)
     return [s["seconds"] for s in doc["steps"] if s.get("kind") == "dispatch"]
 
@@ -109,24 +122,36 @@ def cli_run(cli: str, name: str, threads: int) -> list[float]:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--repeat", type=int, default=10, help="command-line processes (and Python rounds)")
+    p.add_argument("--rounds", type=int, default=4, help="warm dispatches per process and per Python round")
     p.add_argument("--cli", default=str(ROOT / "target" / "release" / "sm5sim"))
     p.add_argument("workloads", nargs="*", default=WORKLOADS)
     a = p.parse_args()
-    print(f"threads {a.threads}, {a.repeat} runs each, median seconds per dispatch")
-    print(f"| workload | CLI | Python (elapsed) | Python (wall) | elapsed / CLI | wall / CLI |")
-    print(f"|---|---|---|---|---|---|")
+    print(
+        f"threads {a.threads}; {a.repeat} command-line processes of {a.rounds} warm rounds,"
+        f" as many dispatches from Python; seconds per dispatch, median (and minimum)"
+    )
+    print("| workload | CLI | Python (elapsed) | Python (wall) | elapsed / CLI | wall / CLI | CLI first (cold) |")
+    print("|---|---|---|---|---|---|---|")
     for name in a.workloads:
         k, groups = setup(name)
-        python_run(k, groups, a.threads)  # warm-up (first touch of the pages)
-        cli, el, wall = [], [], []
+        python_run(k, groups, a.threads)  # warm-up
+        cli, cold, el, wall = [], [], [], []
         for _ in range(a.repeat):
-            cli += cli_run(a.cli, name, a.threads)
-            e, w = python_run(k, groups, a.threads)
-            el += e
-            wall += w
-        c, e, w = statistics.median(cli), statistics.median(el), statistics.median(wall)
-        print(f"| {name} | {c:.4f} | {e:.4f} | {w:.4f} | {e / c:.2f} | {w / c:.2f} |", flush=True)
+            secs = cli_run(a.cli, name, groups, a.threads, 1 + a.rounds)
+            cold += secs[: len(groups)]
+            cli += secs[len(groups) :]
+            for _ in range(a.rounds):
+                e, w = python_run(k, groups, a.threads)
+                el += e
+                wall += w
+        med = statistics.median
+        c, e, w, f = med(cli), med(el), med(wall), med(cold)
+        print(
+            f"| {name} | {c:.4f} ({min(cli):.4f}) | {e:.4f} ({min(el):.4f}) | {w:.4f} ({min(wall):.4f})"
+            f" | {e / c:.2f} ({min(el) / min(cli):.2f}) | {w / c:.2f} ({min(wall) / min(cli):.2f}) | {f:.4f} |",
+            flush=True,
+        )
     return 0
 
 
