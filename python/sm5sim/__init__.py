@@ -1,0 +1,51 @@
+"""sm5sim: Direct3D 11 compute shaders (SM5 DXBC) run on the CPU, with
+NumPy arrays in and out.
+
+Load a shader, bind arrays to its resources by their HLSL names, set
+constant buffers from dicts, dispatch, and read the results back as arrays.
+docs/python.md in the repository is the guide.
+"""
+
+from ._native import (
+    BindingError,
+    CbufferVariable,
+    Dispatched,
+    DispatchError,
+    Error,
+    FieldError,
+    Finding,
+    Kernel,
+    LoadError,
+    NotBoundError,
+    Profile,
+    Resource,
+    ResourceError,
+    ResourceInfo,
+    Shader,
+    ShaderError,
+    Stats,
+    UnboundError,
+    UnknownNameError,
+)
+
+__all__ = [
+    "BindingError",
+    "CbufferVariable",
+    "DispatchError",
+    "Dispatched",
+    "Error",
+    "FieldError",
+    "Finding",
+    "Kernel",
+    "LoadError",
+    "NotBoundError",
+    "Profile",
+    "Resource",
+    "ResourceError",
+    "ResourceInfo",
+    "Shader",
+    "ShaderError",
+    "Stats",
+    "UnboundError",
+    "UnknownNameError",
+]

@@ -1,0 +1,1749 @@
+//! `sm5sim._native`, the extension module behind the Python package
+//! `sm5sim` (issue #33): PyO3 bindings of the by-name API
+//! ([`sm5sim::api`]) with NumPy arrays in and out. The package's
+//! `__init__.py` re-exports everything here; `docs/python.md` is the guide
+//! and `python/sm5sim/__init__.pyi` the typed interface.
+//!
+//! Arrays are checked against what the shader declares at the slot they
+//! are bound to (the view, and RDEF's element type) before any storage is
+//! made; every refusal, ours or the API's, is an exception of the class
+//! [`Error`] (a subclass per kind of [`ApiError`]) whose message is the
+//! API's own.
+
+use numpy::{
+    PyArray1, PyArrayDescr, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
+use sm5sim::api::{ApiError, Slot, SlotKind, Value, View};
+use sm5sim::sim_core::check::{CheckOptions, Finding as RFinding, Severity};
+use sm5sim::sim_core::program::BufferDeclKind;
+use sm5sim::sim_mem::{ChannelKind, Format, TextureDesc, TextureDimension, ViewDimension};
+use sm5sim::sim_sched::{DispatchProfile, DispatchStats};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+create_exception!(
+    sm5sim,
+    Error,
+    PyException,
+    "Every refusal of sm5sim: the message says which shader, resource, slot or field, and what is wrong."
+);
+create_exception!(
+    sm5sim,
+    LoadError,
+    Error,
+    "A shader file that cannot be read, compiled or loaded."
+);
+create_exception!(
+    sm5sim,
+    UnknownNameError,
+    Error,
+    "A name that is neither in the shader's RDEF nor a slot name (t0, u1, cb0)."
+);
+create_exception!(
+    sm5sim,
+    BindingError,
+    Error,
+    "A resource or array that does not fit the slot it is bound to (kind, view, stride, dtype, shape, format)."
+);
+create_exception!(
+    sm5sim,
+    FieldError,
+    Error,
+    "A constant-buffer field that names no variable, or whose value does not fit it."
+);
+create_exception!(
+    sm5sim,
+    ResourceError,
+    Error,
+    "A resource that cannot be made, written or read as asked."
+);
+create_exception!(
+    sm5sim,
+    NotBoundError,
+    Error,
+    "Kernel.read of a name nothing is bound as."
+);
+create_exception!(
+    sm5sim,
+    UnboundError,
+    Error,
+    "A slot the shader declares with nothing bound at dispatch."
+);
+create_exception!(
+    sm5sim,
+    ShaderError,
+    Error,
+    "A shader that cannot run as it is (a sampler's name bound as a resource, no RDEF for fields)."
+);
+create_exception!(
+    sm5sim,
+    DispatchError,
+    Error,
+    "A dispatch refused (D3D's group limits, too many threads) or stopped (the watchdog)."
+);
+
+/// The exception for an API error, carrying its message.
+fn api_err(e: ApiError) -> PyErr {
+    let m = e.to_string();
+    match e {
+        ApiError::Io { .. } | ApiError::Compile(_) | ApiError::Load { .. } => LoadError::new_err(m),
+        ApiError::UnknownName { .. } => UnknownNameError::new_err(m),
+        ApiError::Binding { .. } => BindingError::new_err(m),
+        ApiError::NotBound { .. } => NotBoundError::new_err(m),
+        ApiError::Unbound { .. } => UnboundError::new_err(m),
+        ApiError::Field { .. } => FieldError::new_err(m),
+        ApiError::Resource { .. } => ResourceError::new_err(m),
+        ApiError::Shader { .. } => ShaderError::new_err(m),
+        ApiError::Dispatch { .. } => DispatchError::new_err(m),
+    }
+}
+
+/// A `BindingError` in the API's form: `'name' (slot): message`.
+fn binding_err(name: &str, slot: Slot, message: String) -> PyErr {
+    api_err(ApiError::Binding {
+        name: name.to_string(),
+        slot,
+        message,
+    })
+}
+
+/// A `ResourceError` in the API's form: `what: message`.
+fn resource_err(what: String, message: String) -> PyErr {
+    api_err(ApiError::Resource { what, message })
+}
+
+// ---------------------------------------------------------------------------
+// NumPy helpers
+
+fn numpy(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+    PyModule::import(py, "numpy")
+}
+
+/// A NumPy dtype from anything `numpy.dtype` takes (`np.float32`, `"<u4"`, a
+/// dtype, a structured description).
+fn as_dtype<'py>(py: Python<'py>, d: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArrayDescr>> {
+    Ok(numpy(py)?.getattr("dtype")?.call1((d,))?.cast_into()?)
+}
+
+/// `float32`, `uint8`, `[('a', '<f4'), …]`: a dtype as messages show it.
+fn dtype_name(d: &Bound<'_, PyArrayDescr>) -> String {
+    d.str()
+        .map(|s| s.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// `(1000, 4)`: a shape as NumPy prints it.
+fn shape_text(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        s => format!(
+            "({})",
+            s.iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// `a float32 array of shape (20,)`, for messages.
+fn describe_array(a: &Bound<'_, PyUntypedArray>) -> String {
+    format!(
+        "a {} array of shape {}",
+        dtype_name(&a.dtype()),
+        shape_text(a.shape())
+    )
+}
+
+/// The bytes of `a` in C order (copied once; a non-contiguous array is made
+/// contiguous first). Object and big-endian dtypes are refused.
+fn array_bytes(a: &Bound<'_, PyUntypedArray>) -> PyResult<Vec<u8>> {
+    let py = a.py();
+    let d = a.dtype();
+    if d.has_object() {
+        return Err(PyTypeError::new_err(format!(
+            "{} holds Python objects, not numbers",
+            describe_array(a)
+        )));
+    }
+    if d.is_native_byteorder() == Some(false) {
+        return Err(PyTypeError::new_err(format!(
+            "{} is big-endian; resources are little-endian (convert it with a.astype(a.dtype.newbyteorder('<')))",
+            describe_array(a)
+        )));
+    }
+    let np = numpy(py)?;
+    let c = np.call_method1("ascontiguousarray", (a,))?;
+    let flat = c
+        .call_method1("reshape", (-1,))?
+        .call_method1("view", (np.getattr("uint8")?,))?;
+    let flat = flat.cast::<PyArray1<u8>>()?;
+    let ro = flat.readonly();
+    Ok(ro
+        .as_slice()
+        .map_err(|e| PyTypeError::new_err(e.to_string()))?
+        .to_vec())
+}
+
+/// An array of `dtype` and `shape` over `bytes` (moved, not copied).
+fn array_from_bytes<'py>(
+    py: Python<'py>,
+    bytes: Vec<u8>,
+    dtype: &Bound<'py, PyArrayDescr>,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    let raw = PyArray1::from_vec(py, bytes);
+    let shape = PyTuple::new(py, shape)?;
+    raw.call_method1("view", (dtype,))?
+        .call_method1("reshape", (shape,))
+}
+
+/// The NumPy dtype holding one channel of `f`, when every channel has the
+/// same width (8, 16 or 32 bits): `uint8` for `R8G8B8A8_UNORM`, `float32`
+/// for `R32_FLOAT`, `float16` for `R16G16_FLOAT`.
+fn channel_dtype(f: Format) -> Option<&'static str> {
+    let bits = f.channel_bits();
+    let b = *bits.first()?;
+    if bits.iter().any(|&x| x != b) || f.is_block_compressed() || f.is_subsampled() {
+        return None;
+    }
+    Some(match (f.kind(), b) {
+        (ChannelKind::Float, 32) => "<f4",
+        (ChannelKind::Float, 16) => "<f2",
+        (ChannelKind::Unorm | ChannelKind::Uint, 8) => "u1",
+        (ChannelKind::Unorm | ChannelKind::Uint, 16) => "<u2",
+        (ChannelKind::Unorm | ChannelKind::Uint, 32) => "<u4",
+        (ChannelKind::Snorm | ChannelKind::Sint, 8) => "i1",
+        (ChannelKind::Snorm | ChannelKind::Sint, 16) => "<i2",
+        (ChannelKind::Snorm | ChannelKind::Sint, 32) => "<i4",
+        _ => return None,
+    })
+}
+
+/// `float32` for `<f4`: a dtype string as NumPy names it.
+fn numpy_name(d: &str) -> &'static str {
+    match d {
+        "<f4" => "float32",
+        "<f2" => "float16",
+        "u1" => "uint8",
+        "<u2" => "uint16",
+        "<u4" => "uint32",
+        "i1" => "int8",
+        "<i2" => "int16",
+        _ => "int32",
+    }
+}
+
+/// How one element of `f` reads as an array: its dtype and channels per
+/// element (a packed format such as `R10G10B10A2_UNORM` reads as one
+/// unsigned word of its size).
+fn format_layout(f: Format) -> (&'static str, usize) {
+    match channel_dtype(f) {
+        Some(d) => (d, f.channel_bits().len()),
+        None => match f.size_bytes() {
+            1 => ("u1", 1),
+            2 => ("<u2", 1),
+            8 => ("<u4", 2),
+            16 => ("<u4", 4),
+            _ => ("<u4", 1),
+        },
+    }
+}
+
+/// The DXGI format of `channels` channels of dtype `d` for a slot declared
+/// with return type `ret` (1 unorm, 2 snorm, 3 sint, 4 uint, 5 float; 0
+/// unknown): `uint8` × 4 is `R8G8B8A8_UNORM` where the shader reads floats
+/// and `R8G8B8A8_UINT` where it reads `uint`s.
+fn infer_format(d: &Bound<'_, PyArrayDescr>, channels: usize, ret: u8) -> Result<Format, String> {
+    let kind = d.kind();
+    let size = d.itemsize();
+    let integer = matches!(ret, 3 | 4);
+    let suffix = match (kind, size) {
+        (b'f', 4 | 2) => "FLOAT",
+        (b'u', 4) | (b'i', 4) if ret == 3 => "SINT",
+        (b'u', 4) | (b'i', 4) if ret == 4 => "UINT",
+        (b'u', 4) => "UINT",
+        (b'i', 4) => "SINT",
+        (b'u', 1 | 2) if integer => "UINT",
+        (b'u', 1 | 2) => "UNORM",
+        (b'i', 1 | 2) if integer => "SINT",
+        (b'i', 1 | 2) => "SNORM",
+        _ => "",
+    };
+    let bits = size * 8;
+    let names = ["R", "G", "B", "A"];
+    let name = if suffix.is_empty() || !(1..=4).contains(&channels) {
+        None
+    } else {
+        let ch: String = names[..channels]
+            .iter()
+            .map(|c| format!("{c}{bits}"))
+            .collect();
+        Some(format!("{ch}_{suffix}"))
+    };
+    name.as_deref()
+        .and_then(Format::from_name)
+        .ok_or_else(|| {
+            format!(
+                "no DXGI format holds {channels} {} channel{}; give format= (a DXGI format name such as \"R8G8B8A8_UNORM\")",
+                dtype_name(d),
+                if channels == 1 { "" } else { "s" }
+            )
+        })
+}
+
+fn parse_format(name: &str) -> PyResult<Format> {
+    Format::from_name(name).ok_or_else(|| {
+        resource_err(
+            "a format".into(),
+            format!("'{name}' is no DXGI format sm5sim knows"),
+        )
+    })
+}
+
+// ---------------------------------------------------------------------------
+// What a shader declares at a slot
+
+/// A slot's declaration, as far as arrays care.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Decl {
+    Constant,
+    Raw,
+    Structured(u32),
+    /// typed buffer with this return type
+    Typed(u8),
+    /// texture of this dimension and return type
+    Texture(ViewDimension, u8),
+    /// nothing declared there
+    Nothing,
+}
+
+fn decl(shader: &sm5sim::Shader, slot: Slot) -> Decl {
+    let p = shader.program();
+    let (buf, tex) = match slot.kind {
+        SlotKind::ConstantBuffer => return Decl::Constant,
+        SlotKind::Srv => (p.srv(slot.index), p.srv_texture(slot.index)),
+        SlotKind::Uav => (p.uav(slot.index), p.uav_texture(slot.index)),
+    };
+    match (buf.map(|b| b.kind), tex) {
+        (Some(BufferDeclKind::Raw), _) => Decl::Raw,
+        (Some(BufferDeclKind::Structured { stride }), _) => Decl::Structured(stride),
+        (Some(BufferDeclKind::Typed { return_types }), _) => Decl::Typed(return_types[0]),
+        (None, Some(t)) => Decl::Texture(t.dimension, t.return_types[0]),
+        (None, None) => Decl::Nothing,
+    }
+}
+
+/// The RDEF type of a structured buffer's element (`float4`, a struct's
+/// name) and the one scalar base type all its members share (2 int, 3
+/// float, 19 uint, 39 double), when they share one.
+fn element_type(shader: &sm5sim::Shader, slot: Slot) -> Option<(String, Option<u16>)> {
+    let refl = shader.program().reflection.as_ref()?;
+    let name = refl
+        .bindings
+        .iter()
+        .find(|b| {
+            b.bind_point == slot.index
+                && b.input_type.is_structured()
+                && b.input_type.is_uav() == (slot.kind == SlotKind::Uav)
+        })?
+        .name
+        .clone();
+    let var = refl.element_layout(&name)?.variables.first()?;
+    fn base(t: &sm5sim::sim_core::rdef::TypeDesc, out: &mut Vec<u16>) {
+        if t.members.is_empty() {
+            out.push(t.base_type);
+        }
+        for (_, _, m) in &t.members {
+            base(m, out);
+        }
+    }
+    let mut bases = Vec::new();
+    base(&var.ty, &mut bases);
+    let shared = bases
+        .first()
+        .copied()
+        .filter(|b| bases.iter().all(|x| x == b));
+    Some((var.ty.hlsl_name(), shared))
+}
+
+/// Whether dtype `d` (kind, itemsize) holds HLSL base type `base`.
+fn dtype_fits_base(d: &Bound<'_, PyArrayDescr>, base: u16) -> bool {
+    match base {
+        3 => d.kind() == b'f' && d.itemsize() == 4,
+        39 => d.kind() == b'f' && d.itemsize() == 8,
+        1 | 2 | 19 => matches!(d.kind(), b'u' | b'i') && d.itemsize() == 4,
+        _ => true,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Shader
+
+/// A compute shader ready to run, and its reflection.
+#[pyclass(module = "sm5sim", frozen)]
+struct Shader {
+    inner: Arc<sm5sim::Shader>,
+}
+
+/// One resource slot a shader declares.
+#[pyclass(module = "sm5sim", frozen, get_all)]
+struct ResourceInfo {
+    /// its HLSL name, when the shader has RDEF
+    name: Option<String>,
+    /// its slot: `t0`, `u1`, `cb0`
+    slot: String,
+    /// `srv`, `uav` or `cbuffer`
+    kind: String,
+    /// what the shader declares there, in words
+    declared: String,
+    /// a structured buffer's stride in bytes
+    stride: Option<u32>,
+    /// a texture's view dimension (`texture2d`, …)
+    dimension: Option<String>,
+    /// a structured buffer's element type in RDEF (`float4`, a struct's name)
+    element_type: Option<String>,
+}
+
+#[pymethods]
+impl ResourceInfo {
+    fn __repr__(&self) -> String {
+        format!(
+            "ResourceInfo(name={:?}, slot='{}', kind='{}', declared='{}')",
+            self.name, self.slot, self.kind, self.declared
+        )
+    }
+}
+
+/// One variable of a constant buffer.
+#[pyclass(module = "sm5sim", frozen, get_all)]
+struct CbufferVariable {
+    /// its HLSL name
+    name: String,
+    /// byte offset in the buffer
+    offset: u32,
+    /// size in bytes
+    size: u32,
+    /// its HLSL type (`float`, `uint2`, `float4x4`, a struct's name)
+    r#type: String,
+    /// array elements (0 when not an array)
+    elements: u16,
+}
+
+#[pymethods]
+impl CbufferVariable {
+    fn __repr__(&self) -> String {
+        format!(
+            "CbufferVariable(name='{}', type='{}', offset={}, size={})",
+            self.name, self.r#type, self.offset, self.size
+        )
+    }
+}
+
+#[pymethods]
+impl Shader {
+    /// Load a shader file: DXBC (.dxbc, .cso), an fxc listing (.asm) or HLSL
+    /// (.hlsl, compiled by the fxc that compiler discovery finds).
+    #[staticmethod]
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<Shader> {
+        let s = py.detach(|| sm5sim::Shader::load(&path)).map_err(api_err)?;
+        Ok(Shader { inner: Arc::new(s) })
+    }
+
+    /// A shader from the bytes of a DXBC container or the text of an fxc
+    /// listing; `name` stands for it in messages.
+    #[staticmethod]
+    #[pyo3(signature = (data, name = "shader"))]
+    fn from_bytes(data: Vec<u8>, name: &str) -> PyResult<Shader> {
+        let s = sm5sim::Shader::from_bytes(data, name, &Default::default()).map_err(api_err)?;
+        Ok(Shader { inner: Arc::new(s) })
+    }
+
+    /// Its name in messages (the file name).
+    #[getter]
+    fn name(&self) -> String {
+        self.inner.name().to_string()
+    }
+
+    /// `[numthreads(x, y, z)]`.
+    #[getter]
+    fn thread_group(&self) -> (u32, u32, u32) {
+        let [x, y, z] = self.inner.thread_group();
+        (x, y, z)
+    }
+
+    /// Every t#, u# and cb# slot the shader declares, with RDEF's names.
+    #[getter]
+    fn resources(&self) -> Vec<ResourceInfo> {
+        self.inner
+            .resources()
+            .into_iter()
+            .map(|r| {
+                let d = decl(&self.inner, r.slot);
+                ResourceInfo {
+                    name: r.name,
+                    slot: r.slot.to_string(),
+                    kind: match r.slot.kind {
+                        SlotKind::Srv => "srv",
+                        SlotKind::Uav => "uav",
+                        SlotKind::ConstantBuffer => "cbuffer",
+                    }
+                    .into(),
+                    declared: r.declared,
+                    stride: match d {
+                        Decl::Structured(s) => Some(s),
+                        _ => None,
+                    },
+                    dimension: match d {
+                        Decl::Texture(dim, _) => Some(dim.name().to_string()),
+                        _ => None,
+                    },
+                    element_type: element_type(&self.inner, r.slot).map(|e| e.0),
+                }
+            })
+            .collect()
+    }
+
+    /// The variables of the constant buffer called `name` (its HLSL name or
+    /// `cb#`), in RDEF's order.
+    fn cbuffer(&self, name: &str) -> PyResult<Vec<CbufferVariable>> {
+        let (_, cb) = self.inner.cbuffer(name).map_err(api_err)?;
+        Ok(cb
+            .variables
+            .iter()
+            .map(|v| CbufferVariable {
+                name: v.name.clone(),
+                offset: v.offset,
+                size: v.size,
+                r#type: v.ty.hlsl_name(),
+                elements: v.ty.elements,
+            })
+            .collect())
+    }
+
+    fn __repr__(&self) -> String {
+        let [x, y, z] = self.inner.thread_group();
+        format!("Shader('{}', numthreads({x}, {y}, {z}))", self.inner.name())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Resource
+
+/// The dtype and shape an array had when it became a resource: reads give
+/// them back.
+struct Layout {
+    dtype: Py<PyArrayDescr>,
+    shape: Vec<usize>,
+}
+
+/// A buffer or texture: a handle whose copies share the storage, so that a
+/// resource bound to a kernel is read back through the handle kept.
+#[pyclass(module = "sm5sim", frozen)]
+struct Resource {
+    inner: sm5sim::Resource,
+    layout: Option<Layout>,
+}
+
+impl Resource {
+    fn from_array(a: &Bound<'_, PyUntypedArray>) -> PyResult<Resource> {
+        let bytes = array_bytes(a)?;
+        let inner = sm5sim::Resource::from_bytes(&bytes).map_err(|e| match e {
+            ApiError::Resource { message, .. } => resource_err(describe_array(a), message),
+            e => api_err(e),
+        })?;
+        Ok(Resource {
+            inner,
+            layout: Some(Layout {
+                dtype: a.dtype().unbind(),
+                shape: a.shape().to_vec(),
+            }),
+        })
+    }
+
+    /// A texture of `dimension` holding `a` (mip 0 of every slice), in
+    /// `format` or the one inferred from the dtype, the channels and the
+    /// declared return type.
+    fn texture_from_array(
+        a: &Bound<'_, PyUntypedArray>,
+        dimension: ViewDimension,
+        format: Option<Format>,
+        ret: u8,
+    ) -> Result<Resource, String> {
+        use ViewDimension::*;
+        let base = match dimension {
+            Texture1D => 1,
+            Texture2D | Texture1DArray => 2,
+            Texture3D | Texture2DArray => 3,
+            d => {
+                return Err(format!(
+                    "a {} is made with Resource.texture, not from an array",
+                    d.name()
+                ))
+            }
+        };
+        let shape = a.shape();
+        let layout = match (dimension, shape.len()) {
+            (Texture1D, 1 | 2) => "[w] or [w, c]",
+            (Texture2D, 2 | 3) => "[h, w] or [h, w, c]",
+            (Texture1DArray, 2 | 3) => "[slices, w] or [slices, w, c]",
+            (Texture2DArray, 3 | 4) => "[slices, h, w] or [slices, h, w, c]",
+            (Texture3D, 3 | 4) => "[d, h, w] or [d, h, w, c]",
+            _ => "",
+        };
+        if layout.is_empty() {
+            let want = match dimension {
+                Texture1D => "[w] or [w, c]",
+                Texture2D => "[h, w] or [h, w, c]",
+                Texture1DArray => "[slices, w] or [slices, w, c]",
+                Texture2DArray => "[slices, h, w] or [slices, h, w, c]",
+                _ => "[d, h, w] or [d, h, w, c]",
+            };
+            return Err(format!(
+                "the shader declares a {}; {} does not have its shape {want}",
+                dimension.name(),
+                describe_array(a)
+            ));
+        }
+        let channels = if shape.len() == base { 1 } else { shape[base] };
+        let d = a.dtype();
+        let format = match format {
+            Some(f) => f,
+            None => infer_format(&d, channels, ret)?,
+        };
+        let (cd, per) = format_layout(format);
+        let py = a.py();
+        let fits = as_dtype(py, &PyString::new(py, cd))
+            .map(|x| x.is_equiv_to(&d))
+            .unwrap_or(false);
+        if !fits || per != channels {
+            return Err(format!(
+                "{} holds {channels} {} channel{} per texel; {} texels are {per} {}",
+                describe_array(a),
+                dtype_name(&d),
+                if channels == 1 { "" } else { "s" },
+                format.name(),
+                numpy_name(cd)
+            ));
+        }
+        let dim = |i: usize| u32::try_from(shape[i]).unwrap_or(u32::MAX);
+        let (tex_dim, w, h, depth, slices) = match dimension {
+            Texture1D => (TextureDimension::Texture1D, dim(0), 1, 1, 1),
+            Texture1DArray => (TextureDimension::Texture1D, dim(1), 1, 1, dim(0)),
+            Texture2D => (TextureDimension::Texture2D, dim(1), dim(0), 1, 1),
+            Texture2DArray => (TextureDimension::Texture2D, dim(2), dim(1), 1, dim(0)),
+            _ => (TextureDimension::Texture3D, dim(2), dim(1), dim(0), 1),
+        };
+        let desc = TextureDesc {
+            dimension: tex_dim,
+            format,
+            width: w,
+            height: h,
+            depth,
+            array_size: slices,
+            mip_levels: 1,
+            sample_count: 1,
+        };
+        let inner = sm5sim::Resource::texture(desc).map_err(|e| e.to_string())?;
+        let bytes = array_bytes(a).map_err(|e| e.to_string())?;
+        let per_slice = bytes.len() / slices.max(1) as usize;
+        for (s, chunk) in bytes.chunks(per_slice.max(1)).enumerate() {
+            inner
+                .write_subresource(0, s as u32, chunk)
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(Resource {
+            inner,
+            layout: Some(Layout {
+                dtype: d.unbind(),
+                shape: shape.to_vec(),
+            }),
+        })
+    }
+
+    /// Read as `dtype` (or the creation array's dtype and shape), `shape`
+    /// given or flat.
+    fn read_as<'py>(
+        &self,
+        py: Python<'py>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        shape: Option<Vec<usize>>,
+        view: Option<Decl>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if self.inner.as_texture().is_some() {
+            return self.read_texture_impl(py, 0, dtype, shape, true);
+        }
+        let bytes = self.inner.data().to_bytes();
+        let (dtype, default_shape) = match (dtype, &self.layout) {
+            (Some(d), _) => (as_dtype(py, d)?, None),
+            (None, Some(l)) => (l.dtype.bind(py).clone(), Some(l.shape.clone())),
+            (None, None) => (as_dtype(py, &PyString::new(py, "<u4"))?, None),
+        };
+        let item = dtype.itemsize().max(1);
+        if !bytes.len().is_multiple_of(item) {
+            return Err(resource_err(
+                self.inner_describe(),
+                format!(
+                    "{} bytes is not a whole number of {item}-byte {} elements",
+                    bytes.len(),
+                    dtype_name(&dtype)
+                ),
+            ));
+        }
+        let n = bytes.len() / item;
+        let shape = match (shape, default_shape) {
+            (Some(s), _) => s,
+            (None, Some(s)) if s.iter().product::<usize>() == n => s,
+            _ => match view {
+                // a structure of several elements: [n, k]
+                Some(Decl::Structured(stride))
+                    if stride as usize > item && (stride as usize).is_multiple_of(item) =>
+                {
+                    vec![n / (stride as usize / item), stride as usize / item]
+                }
+                _ => vec![n],
+            },
+        };
+        if shape.iter().product::<usize>() != n {
+            return Err(resource_err(
+                self.inner_describe(),
+                format!(
+                    "{n} {} elements do not make shape {}",
+                    dtype_name(&dtype),
+                    shape_text(&shape)
+                ),
+            ));
+        }
+        array_from_bytes(py, bytes, &dtype, &shape)
+    }
+
+    fn read_texture_impl<'py>(
+        &self,
+        py: Python<'py>,
+        mip: u32,
+        dtype: Option<&Bound<'py, PyAny>>,
+        shape: Option<Vec<usize>>,
+        follow_layout: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let t = self.inner.as_texture().ok_or_else(|| {
+            resource_err(
+                self.inner_describe(),
+                "a buffer has no texels; use read".into(),
+            )
+        })?;
+        let desc = *t.desc();
+        if t.subresource_range(mip, 0).is_none() {
+            return Err(resource_err(self.inner_describe(), format!("no mip {mip}")));
+        }
+        let slices = desc.array_size.max(1);
+        let mut bytes = Vec::new();
+        for s in 0..slices {
+            bytes.extend(self.inner.read_subresource::<u8>(mip, s).map_err(api_err)?);
+        }
+        let [w, h, d] = t.mip_size(mip);
+        let (cd, per) = format_layout(desc.format);
+        let mut texel_shape: Vec<usize> = match desc.dimension {
+            TextureDimension::Texture1D => vec![w as usize],
+            TextureDimension::Texture2D => vec![h as usize, w as usize],
+            TextureDimension::Texture3D => vec![d as usize, h as usize, w as usize],
+        };
+        if slices > 1 {
+            texel_shape.insert(0, slices as usize);
+        }
+        texel_shape.push(per);
+        let (dtype, shape) = match (dtype, shape, &self.layout) {
+            (Some(dt), s, _) => (as_dtype(py, dt)?, s),
+            (None, Some(s), _) => (as_dtype(py, &PyString::new(py, cd))?, Some(s)),
+            (None, None, Some(l)) if mip == 0 && follow_layout => {
+                (l.dtype.bind(py).clone(), Some(l.shape.clone()))
+            }
+            (None, None, _) => (as_dtype(py, &PyString::new(py, cd))?, Some(texel_shape)),
+        };
+        let item = dtype.itemsize().max(1);
+        let n = bytes.len() / item;
+        let shape = shape.unwrap_or_else(|| vec![n]);
+        if !bytes.len().is_multiple_of(item) || shape.iter().product::<usize>() != n {
+            return Err(resource_err(
+                self.inner_describe(),
+                format!(
+                    "{} bytes of texels do not make a {} array of shape {}",
+                    bytes.len(),
+                    dtype_name(&dtype),
+                    shape_text(&shape)
+                ),
+            ));
+        }
+        array_from_bytes(py, bytes, &dtype, &shape)
+    }
+
+    fn inner_describe(&self) -> String {
+        match self.inner.as_texture() {
+            Some(t) => {
+                let d = t.desc();
+                format!(
+                    "a {}x{}x{} {} texture",
+                    d.width,
+                    d.height,
+                    d.depth,
+                    d.format.name()
+                )
+            }
+            None => format!("a buffer of {} bytes", self.inner.len_bytes()),
+        }
+    }
+}
+
+#[pymethods]
+impl Resource {
+    /// A buffer holding the bytes of `array` (C order, little-endian);
+    /// reads give back its dtype and shape.
+    #[staticmethod]
+    fn buffer(array: &Bound<'_, PyAny>) -> PyResult<Resource> {
+        let a = array_arg(array)?;
+        Self::from_array(&a)
+    }
+
+    /// A zero-filled buffer of `nbytes` bytes (a multiple of 4, not 0).
+    #[staticmethod]
+    fn zeros(nbytes: usize) -> PyResult<Resource> {
+        Ok(Resource {
+            inner: sm5sim::Resource::zeroed(nbytes).map_err(api_err)?,
+            layout: None,
+        })
+    }
+
+    /// A texture from `array`: `[w, c]` (1D), `[h, w, c]` (2D), `[d, h, w, c]`
+    /// (3D), or `[slices, …]` with `array=True`; `c` may be left out for one
+    /// channel. The format is `format` (a DXGI name) or inferred from the
+    /// dtype and `c` (`uint8` × 4 is `R8G8B8A8_UNORM`, `float32` × 1 is
+    /// `R32_FLOAT`, `uint32` is `…_UINT`).
+    #[staticmethod]
+    #[pyo3(signature = (array, format = None, dimension = None))]
+    fn texture(
+        array: &Bound<'_, PyAny>,
+        format: Option<&str>,
+        dimension: Option<&str>,
+    ) -> PyResult<Resource> {
+        let a = array_arg(array)?;
+        let format = format.map(parse_format).transpose()?;
+        let dim = match dimension {
+            Some(d) => ViewDimension::from_name(d).ok_or_else(|| {
+                resource_err(
+                    "a texture".into(),
+                    format!(
+                        "'{d}' is no view dimension (texture1d, texture1darray, texture2d, texture2darray, texture3d)"
+                    ),
+                )
+            })?,
+            None => match a.ndim() {
+                1 => ViewDimension::Texture1D,
+                2 | 3 => ViewDimension::Texture2D,
+                _ => ViewDimension::Texture3D,
+            },
+        };
+        Self::texture_from_array(&a, dim, format, 0)
+            .map_err(|m| resource_err(describe_array(&a), m))
+    }
+
+    /// An empty (zeroed) texture of `format`, `width` × `height` × `depth`
+    /// texels, `array_size` slices, `mip_levels` mips (0: the full chain).
+    #[staticmethod]
+    #[pyo3(signature = (format, width, height = 1, depth = 1, array_size = 1, mip_levels = 1))]
+    fn empty_texture(
+        format: &str,
+        width: u32,
+        height: u32,
+        depth: u32,
+        array_size: u32,
+        mip_levels: u32,
+    ) -> PyResult<Resource> {
+        let format = parse_format(format)?;
+        let dimension = if depth > 1 {
+            TextureDimension::Texture3D
+        } else if height > 1 {
+            TextureDimension::Texture2D
+        } else {
+            TextureDimension::Texture1D
+        };
+        let desc = TextureDesc {
+            dimension,
+            format,
+            width,
+            height,
+            depth,
+            array_size,
+            mip_levels,
+            sample_count: 1,
+        };
+        Ok(Resource {
+            inner: sm5sim::Resource::texture(desc).map_err(api_err)?,
+            layout: None,
+        })
+    }
+
+    /// The contents as an array: of `dtype` (flat, or `shape`), or of the
+    /// array the resource was made from; a texture's mip 0 as
+    /// `[h, w, c]` (see `read_texture`).
+    #[pyo3(signature = (dtype = None, shape = None))]
+    fn read<'py>(
+        &self,
+        py: Python<'py>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        shape: Option<Vec<usize>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.read_as(py, dtype, shape, None)
+    }
+
+    /// Mip `mip` of a texture, every slice: `[h, w, c]` for 2D, `[w, c]`
+    /// 1D, `[d, h, w, c]` 3D, `[slices, …]` for arrays, in the dtype of
+    /// the format's channels (`uint8` for `R8G8B8A8_UNORM`).
+    #[pyo3(signature = (mip = 0))]
+    fn read_texture<'py>(&self, py: Python<'py>, mip: u32) -> PyResult<Bound<'py, PyAny>> {
+        self.read_texture_impl(py, mip, None, None, false)
+    }
+
+    /// Overwrite a buffer from byte `offset` on with the bytes of `array`.
+    #[pyo3(signature = (array, offset = 0))]
+    fn write(&self, array: &Bound<'_, PyAny>, offset: usize) -> PyResult<()> {
+        let a = array_arg(array)?;
+        let bytes = array_bytes(&a)?;
+        if self.inner.as_texture().is_some() {
+            return Err(resource_err(
+                self.inner_describe(),
+                "write a texture with Resource.texture or bind an array".into(),
+            ));
+        }
+        self.inner.write::<u8>(offset, &bytes).map_err(api_err)
+    }
+
+    /// Size of the storage in bytes.
+    #[getter]
+    fn nbytes(&self) -> usize {
+        self.inner.len_bytes()
+    }
+
+    /// Whether this is a texture.
+    #[getter]
+    fn is_texture(&self) -> bool {
+        self.inner.as_texture().is_some()
+    }
+
+    /// A texture's DXGI format name; None for a buffer.
+    #[getter]
+    fn format(&self) -> Option<String> {
+        self.inner
+            .as_texture()
+            .map(|t| t.desc().format.name().to_string())
+    }
+
+    /// The hidden append/consume counter of a UAV of this buffer.
+    #[getter]
+    fn get_counter(&self) -> u32 {
+        self.inner.counter()
+    }
+
+    #[setter]
+    fn set_counter(&self, value: u32) {
+        self.inner.set_counter(value);
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Resource({})", self.inner_describe())
+    }
+}
+
+/// `obj` as a NumPy array (a TypeError naming what it is otherwise).
+fn array_arg<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyUntypedArray>> {
+    obj.cast::<PyUntypedArray>().cloned().map_err(|_| {
+        let t = obj
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        PyTypeError::new_err(format!("expected a NumPy array, not {t}"))
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Kernel
+
+/// A shader and the resources, constants and samplers bound to it.
+#[pyclass(module = "sm5sim")]
+struct Kernel {
+    inner: sm5sim::Kernel,
+    /// the Shader object it was made from
+    shader_obj: Py<Shader>,
+    /// the Resource objects bound, by slot (reads give back their arrays'
+    /// dtype and shape)
+    bound: Vec<(Slot, Py<Resource>)>,
+}
+
+impl Kernel {
+    fn shader(&self) -> &sm5sim::Shader {
+        self.inner.shader()
+    }
+
+    /// `array` as a resource fitting `name` at `slot`, checked against the
+    /// declaration; and the view to bind it with when not the declared one.
+    fn resource_for(
+        &self,
+        name: &str,
+        slot: Slot,
+        a: &Bound<'_, PyUntypedArray>,
+        format: Option<Format>,
+    ) -> PyResult<(Resource, Option<View>)> {
+        let d = a.dtype();
+        let shape = a.shape();
+        let err = |m: String| binding_err(name, slot, m);
+        match decl(self.shader(), slot) {
+            Decl::Structured(stride) => {
+                let item = d.itemsize();
+                // the trailing axes make one structure: [n, k] with
+                // k · itemsize = stride, or any shape of stride-sized items
+                let fits = if d.has_fields() {
+                    item == stride as usize
+                } else {
+                    (1..=shape.len())
+                        .any(|k| shape[k..].iter().product::<usize>() * item == stride as usize)
+                };
+                let elem = element_type(self.shader(), slot);
+                let what = match &elem {
+                    Some((t, _)) => format!("{stride}-byte {t} elements"),
+                    None => format!("{stride}-byte elements"),
+                };
+                if shape.is_empty() || !fits {
+                    let hint =
+                        if item > 0 && (stride as usize).is_multiple_of(item) && !d.has_fields() {
+                            let k = stride as usize / item;
+                            if k == 1 {
+                                "give shape [n]".to_string()
+                            } else {
+                                format!("give shape [n, {k}]")
+                            }
+                        } else {
+                            format!(
+                            "give a dtype of {stride} bytes or [n, k] with k × itemsize = {stride}"
+                        )
+                        };
+                    return Err(err(format!(
+                        "the shader declares a structured buffer of {what}; {} is not an array of them ({hint}, or a structured dtype of itemsize {stride})",
+                        describe_array(a)
+                    )));
+                }
+                if let Some((t, Some(base))) = &elem {
+                    if !d.has_fields() && !dtype_fits_base(&d, *base) {
+                        return Err(err(format!(
+                            "the shader declares a structured buffer of {t}; {} does not hold {t}s (its dtype is not {})",
+                            describe_array(a),
+                            match base {
+                                3 => "float32",
+                                39 => "float64",
+                                _ => "a 32-bit integer",
+                            }
+                        )));
+                    }
+                }
+                Ok((Resource::from_array(a)?, None))
+            }
+            Decl::Typed(ret) => {
+                let channels = if shape.len() >= 2 {
+                    shape[1..].iter().product()
+                } else {
+                    1
+                };
+                let f = match format {
+                    Some(f) => f,
+                    None => infer_format(&d, channels, ret).map_err(|m| {
+                        err(format!(
+                            "the shader declares a typed buffer; {}: {m}",
+                            describe_array(a)
+                        ))
+                    })?,
+                };
+                Ok((Resource::from_array(a)?, Some(View::Typed(f))))
+            }
+            Decl::Texture(dim, ret) => {
+                let r = Resource::texture_from_array(a, dim, format, ret).map_err(err)?;
+                Ok((r, None))
+            }
+            Decl::Raw | Decl::Constant | Decl::Nothing => {
+                let py = a.py();
+                let r = Resource::from_array(a).map_err(|e| {
+                    if e.is_instance_of::<ResourceError>(py) {
+                        let m = e.value(py).to_string();
+                        let m = m.split_once(": ").map_or(m.clone(), |x| x.1.to_string());
+                        err(format!("{}: {m}", describe_array(a)))
+                    } else {
+                        e
+                    }
+                })?;
+                Ok((r, format.map(View::Typed)))
+            }
+        }
+    }
+
+    fn layout_of(&self, slot: Slot, py: Python<'_>) -> Option<Py<Resource>> {
+        self.bound
+            .iter()
+            .find(|b| b.0 == slot)
+            .map(|b| b.1.clone_ref(py))
+    }
+}
+
+/// A cbuffer value from a Python object, for the variable at `path`.
+fn to_value(obj: &Bound<'_, PyAny>, cbuffer: &str, path: &str) -> PyResult<Value> {
+    let py = obj.py();
+    let np = numpy(py)?;
+    if obj.is_instance_of::<PyBool>() || obj.is_instance(&np.getattr("bool_")?)? {
+        return Ok(Value::Bool(obj.is_truthy()?));
+    }
+    if !obj.is_instance_of::<PyFloat>() && !obj.is_instance(&np.getattr("floating")?)? {
+        if let Ok(i) = obj.extract::<i64>() {
+            return Ok(Value::Int(i));
+        }
+    }
+    if let Ok(f) = obj.extract::<f64>() {
+        return Ok(Value::Float(f));
+    }
+    if obj.cast::<PyUntypedArray>().is_ok() {
+        return to_value(&obj.call_method0("tolist")?, cbuffer, path);
+    }
+    if let Ok(d) = obj.cast::<PyDict>() {
+        let mut members = Vec::new();
+        for (k, v) in d.iter() {
+            let k: String = k.extract().map_err(|_| {
+                field_err(
+                    cbuffer,
+                    path,
+                    "a struct's members are named by strings".into(),
+                )
+            })?;
+            let p = format!("{path}.{k}");
+            members.push((k, to_value(&v, cbuffer, &p)?));
+        }
+        return Ok(Value::Struct(members));
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let mut items = Vec::new();
+        for (i, v) in obj.try_iter()?.enumerate() {
+            items.push(to_value(&v?, cbuffer, &format!("{path}[{i}]"))?);
+        }
+        return Ok(Value::List(items));
+    }
+    let t = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    Err(field_err(
+        cbuffer,
+        path,
+        format!("a {t} is no value for a cbuffer variable (give a number, a bool, a list, an array or a dict)"),
+    ))
+}
+
+fn field_err(cbuffer: &str, path: &str, message: String) -> PyErr {
+    api_err(ApiError::Field {
+        cbuffer: cbuffer.to_string(),
+        path: path.to_string(),
+        message,
+    })
+}
+
+/// Group counts from an int or a sequence of 1 to 3 ints.
+fn groups_arg(obj: &Bound<'_, PyAny>) -> PyResult<[u32; 3]> {
+    if let Ok(x) = obj.extract::<u32>() {
+        return Ok([x, 1, 1]);
+    }
+    let v: Vec<u32> = obj.extract().map_err(|_| {
+        PyTypeError::new_err(
+            "groups are an int or a tuple of 1 to 3 ints from 0 to 4294967295 (x, y, z)",
+        )
+    })?;
+    match v[..] {
+        [x] => Ok([x, 1, 1]),
+        [x, y] => Ok([x, y, 1]),
+        [x, y, z] => Ok([x, y, z]),
+        _ => Err(PyTypeError::new_err(format!(
+            "groups are 1 to 3 counts (x, y, z), not {}",
+            v.len()
+        ))),
+    }
+}
+
+#[pymethods]
+impl Kernel {
+    /// A kernel of `shader` with nothing bound.
+    #[new]
+    fn new(shader: Bound<'_, Shader>) -> Kernel {
+        Kernel {
+            inner: sm5sim::Kernel::new(shader.get().inner.clone()),
+            shader_obj: shader.unbind(),
+            bound: Vec::new(),
+        }
+    }
+
+    /// The shader.
+    #[getter(shader)]
+    fn shader_object(&self, py: Python<'_>) -> Py<Shader> {
+        self.shader_obj.clone_ref(py)
+    }
+
+    /// Bind a NumPy array (copied into a new resource) or a Resource to
+    /// the slot called `name` (its HLSL name or `t0`, `u1`, `cb0`). The
+    /// array's dtype and shape are checked against the declaration: a
+    /// structured buffer takes `[n, k]` with `k · itemsize` = the stride, or
+    /// a dtype (structured or not) whose itemsize is the stride; a texture
+    /// takes `[h, w, c]` (2D); a typed buffer takes `[n]` or `[n, c]`, its
+    /// format `format` or inferred. Returns the kernel.
+    #[pyo3(signature = (name, value, format = None))]
+    fn bind<'py>(
+        slf: Bound<'py, Self>,
+        name: &str,
+        value: &Bound<'py, PyAny>,
+        format: Option<&str>,
+    ) -> PyResult<Bound<'py, Self>> {
+        let py = slf.py();
+        let format = format.map(parse_format).transpose()?;
+        {
+            let mut k = slf.borrow_mut();
+            let slot = k.shader().slot(name).map_err(api_err)?;
+            let res: Py<Resource> = if let Ok(r) = value.cast::<Resource>() {
+                r.clone().unbind()
+            } else {
+                let a = array_arg(value).map_err(|_| {
+                    let t = value
+                        .get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default();
+                    PyTypeError::new_err(format!(
+                        "bind takes a NumPy array or an sm5sim.Resource, not {t}"
+                    ))
+                })?;
+                let (r, view) = k.resource_for(name, slot, &a, format)?;
+                let r = Py::new(py, r)?;
+                match view {
+                    Some(v) => k.inner.bind_view(name, &r.get().inner, v),
+                    None => k.inner.bind(name, &r.get().inner),
+                }
+                .map_err(api_err)?;
+                k.bound.retain(|b| b.0 != slot);
+                k.bound.push((slot, r));
+                drop(k);
+                return Ok(slf);
+            };
+            let inner = res.get().inner.clone();
+            match format {
+                Some(f) if inner.as_texture().is_none() => {
+                    k.inner.bind_view(name, &inner, View::Typed(f))
+                }
+                _ => k.inner.bind(name, &inner),
+            }
+            .map_err(api_err)?;
+            k.bound.retain(|b| b.0 != slot);
+            k.bound.push((slot, res));
+        }
+        Ok(slf)
+    }
+
+    /// Bind default sampler state (D3D11's defaults: linear filtering,
+    /// clamp addressing) to the sampler called `name` (its RDEF name or
+    /// `s0` … `s15`). Returns the kernel.
+    fn bind_sampler<'py>(slf: Bound<'py, Self>, name: &str) -> PyResult<Bound<'py, Self>> {
+        slf.borrow_mut()
+            .inner
+            .bind_sampler(name, Default::default())
+            .map_err(api_err)?;
+        Ok(slf)
+    }
+
+    /// Set the constant buffer called `cbuffer` from `fields`, a dict of
+    /// variable names to values in their HLSL shape (a number, a bool, a
+    /// list or array for a vector, matrix rows or an array, a dict for a
+    /// struct); variables not given are 0. Returns the kernel.
+    fn set_constants<'py>(
+        slf: Bound<'py, Self>,
+        cbuffer: &str,
+        fields: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, Self>> {
+        let mut values = Vec::new();
+        let items = fields.call_method0("items").map_err(|_| {
+            PyTypeError::new_err("set_constants takes a dict of field names to values")
+        })?;
+        for item in items.try_iter()? {
+            let (k, v): (Bound<'py, PyAny>, Bound<'py, PyAny>) = item?.extract()?;
+            let k: String = k
+                .extract()
+                .map_err(|_| field_err(cbuffer, "", "field names are strings".into()))?;
+            let v = to_value(&v, cbuffer, &k)?;
+            values.push((k, v));
+        }
+        let pairs: Vec<(&str, Value)> = values
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.clone()))
+            .collect();
+        {
+            let mut k = slf.borrow_mut();
+            k.inner.set_constants(cbuffer, &pairs).map_err(api_err)?;
+            if let Ok(slot) = k.shader().slot(cbuffer) {
+                k.bound.retain(|b| b.0 != slot);
+            }
+        }
+        Ok(slf)
+    }
+
+    /// Set the constant buffer called `cbuffer` to these 32-bit words.
+    /// Returns the kernel.
+    fn set_constant_words<'py>(
+        slf: Bound<'py, Self>,
+        cbuffer: &str,
+        words: Vec<u32>,
+    ) -> PyResult<Bound<'py, Self>> {
+        {
+            let mut k = slf.borrow_mut();
+            k.inner
+                .set_constant_words(cbuffer, &words)
+                .map_err(api_err)?;
+            if let Ok(slot) = k.shader().slot(cbuffer) {
+                k.bound.retain(|b| b.0 != slot);
+            }
+        }
+        Ok(slf)
+    }
+
+    /// The Resource bound at `name`.
+    fn resource(&self, py: Python<'_>, name: &str) -> PyResult<Py<Resource>> {
+        let r = match self.inner.resource(name) {
+            Some(r) => r.clone(),
+            None => {
+                return Err(api_err(self.inner.read::<u32>(name).err().unwrap_or_else(
+                    || ApiError::NotBound {
+                        name: name.to_string(),
+                        bound: String::new(),
+                    },
+                )))
+            }
+        };
+        if let Ok(slot) = self.shader().slot(name) {
+            if let Some(p) = self.layout_of(slot, py) {
+                if p.get().inner.same(&r) {
+                    return Ok(p);
+                }
+            }
+        }
+        Py::new(
+            py,
+            Resource {
+                inner: r,
+                layout: None,
+            },
+        )
+    }
+
+    /// What is bound at `name` as an array: with the dtype and shape of
+    /// the array bound there (or, for a resource, how the shader declares
+    /// it: `[n, k]` for a structured buffer of k-element structures,
+    /// `[h, w, c]` for a 2D texture), or as `dtype` and `shape`.
+    #[pyo3(signature = (name, dtype = None, shape = None))]
+    fn read<'py>(
+        &self,
+        py: Python<'py>,
+        name: &str,
+        dtype: Option<&Bound<'py, PyAny>>,
+        shape: Option<Vec<usize>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let r = self.resource(py, name)?;
+        let slot = self.shader().slot(name).ok();
+        let d = slot.map(|s| decl(self.shader(), s));
+        let r = r.get();
+        if r.layout.is_none() && dtype.is_none() && r.inner.as_texture().is_none() {
+            // no array to follow: the declaration's element type
+            if let (Some(s), Some(Decl::Structured(_))) = (slot, d) {
+                let dt = match element_type(self.shader(), s) {
+                    Some((_, Some(3))) => "<f4",
+                    Some((_, Some(2))) => "<i4",
+                    Some((_, Some(39))) => "<f8",
+                    _ => "<u4",
+                };
+                let dt = PyString::new(py, dt);
+                return r.read_as(py, Some(&dt.into_any()), shape, d);
+            }
+        }
+        r.read_as(py, dtype, shape, d)
+    }
+
+    /// Unbind `name`; False when nothing was bound there.
+    fn unbind(&mut self, name: &str) -> bool {
+        if let Ok(slot) = self.shader().slot(name) {
+            self.bound.retain(|b| b.0 != slot);
+        }
+        self.inner.unbind(name)
+    }
+
+    /// Run `Dispatch(x, y, z)` (`groups`: an int or a tuple of 1 to 3), the
+    /// GIL released. `threads`: workers (0: one per core); `warp_width`:
+    /// lanes per warp (None: one warp per group); `schedule`: a seed for a
+    /// seeded schedule on the calling thread; `watchdog`: the most
+    /// warp-instructions; `timeout`: seconds (None: no limit); `profile`:
+    /// gather a Profile; `check`: run under the concurrency checker.
+    #[pyo3(
+        signature = (groups, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false),
+        text_signature = "(self, /, groups, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn dispatch(
+        &self,
+        py: Python<'_>,
+        groups: &Bound<'_, PyAny>,
+        threads: usize,
+        warp_width: Option<usize>,
+        schedule: Option<u64>,
+        watchdog: Option<u64>,
+        timeout: Option<f64>,
+        profile: bool,
+        check: bool,
+    ) -> PyResult<Dispatched> {
+        let groups = groups_arg(groups)?;
+        let mut o = sm5sim::Options::default().threads(threads).profile(profile);
+        if let Some(w) = warp_width {
+            o = o.warp_width(w);
+        }
+        if let Some(s) = schedule {
+            o = o.schedule(s);
+        }
+        if let Some(n) = watchdog {
+            o = o.watchdog(n);
+        }
+        let timeout = match timeout {
+            None => None,
+            Some(t) => Some(Duration::try_from_secs_f64(t).map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "timeout is a number of seconds from 0 up, or None; not {t}"
+                ))
+            })?),
+        };
+        o = o.timeout(timeout);
+        if check {
+            o = o.check(CheckOptions::default());
+        }
+        let inner = &self.inner;
+        let d = py.detach(|| inner.dispatch(groups, &o)).map_err(api_err)?;
+        Dispatched::from_api(py, groups, d)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Kernel('{}')", self.shader().name())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// What a dispatch reports
+
+/// A dispatch's counters.
+#[pyclass(module = "sm5sim", frozen, get_all)]
+#[derive(Clone)]
+struct Stats {
+    /// thread groups run
+    groups: u64,
+    /// threads run
+    threads: u64,
+    /// warp-instructions executed
+    warp_instructions: u64,
+    /// group barriers completed
+    barriers: u64,
+    /// threads ended by `abort`
+    aborted_threads: u64,
+    /// `debug_break` instructions executed
+    debug_breaks: u64,
+}
+
+impl From<&DispatchStats> for Stats {
+    fn from(s: &DispatchStats) -> Self {
+        Stats {
+            groups: s.groups,
+            threads: s.threads,
+            warp_instructions: s.warp_instructions,
+            barriers: s.barriers,
+            aborted_threads: s.aborted_threads,
+            debug_breaks: s.debug_breaks,
+        }
+    }
+}
+
+#[pymethods]
+impl Stats {
+    fn __repr__(&self) -> String {
+        format!(
+            "Stats(groups={}, threads={}, warp_instructions={}, barriers={})",
+            self.groups, self.threads, self.warp_instructions, self.barriers
+        )
+    }
+}
+
+/// Where a dispatch's time went (docs/profiling.md).
+#[pyclass(module = "sm5sim", frozen, get_all)]
+struct Profile {
+    /// wall time of the dispatch in seconds
+    wall_seconds: f64,
+    /// warp-instructions executed
+    warp_instructions: u64,
+    /// lane-instructions executed (active lanes summed)
+    lane_instructions: u64,
+    /// lane-instructions over lane slots
+    simd_efficiency: f64,
+    /// lane-instructions per opcode mnemonic, most executed first
+    opcodes: Vec<(String, u64)>,
+    /// atomics executed
+    atomics: u64,
+    /// compare-exchanges executed
+    compare_exchanges: u64,
+    /// failed compare-exchanges (retries)
+    cas_retries: u64,
+    /// groupshared bytes read
+    tgsm_bytes_read: u64,
+    /// groupshared bytes written
+    tgsm_bytes_written: u64,
+    /// UAV bytes read
+    uav_bytes_read: u64,
+    /// UAV bytes written
+    uav_bytes_written: u64,
+    /// SRV bytes read
+    srv_bytes_read: u64,
+    /// seconds each worker spent running groups
+    worker_busy_seconds: Vec<f64>,
+}
+
+impl From<&DispatchProfile> for Profile {
+    fn from(p: &DispatchProfile) -> Self {
+        let e = &p.exec;
+        Profile {
+            wall_seconds: p.wall.as_secs_f64(),
+            warp_instructions: e.warp_instructions,
+            lane_instructions: e.active_lanes,
+            simd_efficiency: e.simd_efficiency(),
+            opcodes: p.by_opcode.clone(),
+            atomics: e.atomics,
+            compare_exchanges: e.compare_exchanges,
+            cas_retries: e.cas_failures,
+            tgsm_bytes_read: e.tgsm_read,
+            tgsm_bytes_written: e.tgsm_written,
+            uav_bytes_read: e.uav_read,
+            uav_bytes_written: e.uav_written,
+            srv_bytes_read: e.srv_read,
+            worker_busy_seconds: p.worker_busy.iter().map(Duration::as_secs_f64).collect(),
+        }
+    }
+}
+
+#[pymethods]
+impl Profile {
+    /// The profile as a dict (JSON-ready).
+    fn as_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("wall_seconds", self.wall_seconds)?;
+        d.set_item("warp_instructions", self.warp_instructions)?;
+        d.set_item("lane_instructions", self.lane_instructions)?;
+        d.set_item("simd_efficiency", self.simd_efficiency)?;
+        d.set_item("opcodes", self.opcodes.clone())?;
+        d.set_item("atomics", self.atomics)?;
+        d.set_item("compare_exchanges", self.compare_exchanges)?;
+        d.set_item("cas_retries", self.cas_retries)?;
+        d.set_item("tgsm_bytes_read", self.tgsm_bytes_read)?;
+        d.set_item("tgsm_bytes_written", self.tgsm_bytes_written)?;
+        d.set_item("uav_bytes_read", self.uav_bytes_read)?;
+        d.set_item("uav_bytes_written", self.uav_bytes_written)?;
+        d.set_item("srv_bytes_read", self.srv_bytes_read)?;
+        d.set_item("worker_busy_seconds", self.worker_busy_seconds.clone())?;
+        Ok(d)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Profile(wall_seconds={:.6}, warp_instructions={}, simd_efficiency={:.3})",
+            self.wall_seconds, self.warp_instructions, self.simd_efficiency
+        )
+    }
+}
+
+/// One finding of the concurrency checker (docs/checking.md).
+#[pyclass(module = "sm5sim", frozen, get_all)]
+struct Finding {
+    /// what was found: `raw`, `war`, `waw`, `cross-group-rmw`, …
+    kind: String,
+    /// `error` or `warning`
+    severity: String,
+    /// the kind in words
+    description: String,
+    /// the memory: `u0`, `g0`; None for barrier findings
+    resource: Option<String>,
+    /// its name (the name it was bound by, or RDEF's)
+    resource_name: Option<String>,
+    /// byte offset of the word within the view or region
+    byte_offset: Option<u64>,
+    /// where that is as the shader indexes it (`[i]`, `[i].b`)
+    element: Option<String>,
+    /// how many times it occurred
+    count: u64,
+    /// for write-write races: both wrote the same value
+    benign: bool,
+    /// more about it
+    note: Option<String>,
+    /// the finding as the command line prints it (several lines)
+    text: String,
+}
+
+impl From<&RFinding> for Finding {
+    fn from(f: &RFinding) -> Self {
+        Finding {
+            kind: f.kind.name().to_string(),
+            severity: match f.severity() {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            }
+            .into(),
+            description: f.kind.description().to_string(),
+            resource: f.resource.clone(),
+            resource_name: f.resource_name.clone(),
+            byte_offset: f.byte_offset,
+            element: f.element.clone(),
+            count: f.count,
+            benign: f.benign,
+            note: f.note.clone(),
+            text: f.to_string(),
+        }
+    }
+}
+
+#[pymethods]
+impl Finding {
+    fn __str__(&self) -> String {
+        self.text.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Finding(kind='{}', severity='{}', resource={:?}, resource_name={:?}, count={})",
+            self.kind, self.severity, self.resource, self.resource_name, self.count
+        )
+    }
+}
+
+/// What a dispatch reported besides its effects on the bound resources.
+#[pyclass(module = "sm5sim", frozen, get_all)]
+struct Dispatched {
+    /// the group counts (x, y, z)
+    groups: (u32, u32, u32),
+    /// its counters
+    stats: Stats,
+    /// where the time went, with profile=True
+    profile: Option<Py<Profile>>,
+    /// the checker's findings, errors first, with check=True
+    findings: Vec<Py<Finding>>,
+    /// under the checker: why the dispatch stopped before its end
+    stopped: Option<String>,
+    /// wall-clock seconds of the dispatch
+    elapsed: f64,
+}
+
+impl Dispatched {
+    fn from_api(py: Python<'_>, g: [u32; 3], d: sm5sim::api::Dispatched) -> PyResult<Self> {
+        Ok(Dispatched {
+            groups: (g[0], g[1], g[2]),
+            stats: Stats::from(&d.stats),
+            profile: d
+                .profile
+                .as_ref()
+                .map(|p| Py::new(py, Profile::from(p)))
+                .transpose()?,
+            findings: d
+                .findings
+                .iter()
+                .map(|f| Py::new(py, Finding::from(f)))
+                .collect::<PyResult<_>>()?,
+            stopped: d.stopped,
+            elapsed: d.elapsed.as_secs_f64(),
+        })
+    }
+}
+
+#[pymethods]
+impl Dispatched {
+    /// The error findings.
+    #[getter]
+    fn errors(&self, py: Python<'_>) -> Vec<Py<Finding>> {
+        self.findings
+            .iter()
+            .filter(|f| f.get().severity == "error")
+            .map(|f| f.clone_ref(py))
+            .collect()
+    }
+
+    /// The checker's report as text: a summary line, then each finding as
+    /// the command line prints it.
+    fn report(&self) -> String {
+        let errors = self
+            .findings
+            .iter()
+            .filter(|f| f.get().severity == "error")
+            .count();
+        let warnings = self.findings.len() - errors;
+        let mut out = format!(
+            "Dispatch({}, {}, {}): {errors} error{}, {warnings} warning{}\n",
+            self.groups.0,
+            self.groups.1,
+            self.groups.2,
+            if errors == 1 { "" } else { "s" },
+            if warnings == 1 { "" } else { "s" },
+        );
+        if let Some(s) = &self.stopped {
+            out.push_str(&format!("stopped: {s}\n"));
+        }
+        for f in &self.findings {
+            out.push_str(&f.get().text);
+            out.push('\n');
+        }
+        out
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Dispatched(groups={:?}, elapsed={:.6}, findings={})",
+            self.groups,
+            self.elapsed,
+            self.findings.len()
+        )
+    }
+}
+
+/// The module: the classes and exceptions above.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<Shader>()?;
+    m.add_class::<ResourceInfo>()?;
+    m.add_class::<CbufferVariable>()?;
+    m.add_class::<Resource>()?;
+    m.add_class::<Kernel>()?;
+    m.add_class::<Dispatched>()?;
+    m.add_class::<Stats>()?;
+    m.add_class::<Profile>()?;
+    m.add_class::<Finding>()?;
+    m.add("Error", py.get_type::<Error>())?;
+    m.add("LoadError", py.get_type::<LoadError>())?;
+    m.add("UnknownNameError", py.get_type::<UnknownNameError>())?;
+    m.add("BindingError", py.get_type::<BindingError>())?;
+    m.add("FieldError", py.get_type::<FieldError>())?;
+    m.add("ResourceError", py.get_type::<ResourceError>())?;
+    m.add("NotBoundError", py.get_type::<NotBoundError>())?;
+    m.add("UnboundError", py.get_type::<UnboundError>())?;
+    m.add("ShaderError", py.get_type::<ShaderError>())?;
+    m.add("DispatchError", py.get_type::<DispatchError>())?;
+    Ok(())
+}
