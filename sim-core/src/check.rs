@@ -373,6 +373,9 @@ pub(crate) struct Prepared {
     layout: Option<(u32, u64)>,
     /// a spin read (`crate::analysis::spin`)
     spin: bool,
+    /// a plain load of a resource the program compare-exchanges on: a
+    /// compare-exchange loop's guess, perhaps (the screen's rule)
+    guess: bool,
 }
 
 impl Prepared {
@@ -576,6 +579,9 @@ pub struct Checker {
     group_writes: u64,
     /// per pc, whether it is a spin read (`crate::analysis::spin`)
     spin: Vec<bool>,
+    /// per pc, whether it is a plain load of a resource some
+    /// `imm_atomic_cmp_exch` of the program targets ([`Prepared::guess`])
+    guess: Vec<bool>,
     /// the program's loops: (`loop` pc, `endloop` pc)
     loops: Vec<(u32, u32)>,
     /// the group's locks: the word key of each (a thread's lock `i`
@@ -680,6 +686,7 @@ impl Checker {
             glc,
             names,
             spin: crate::analysis::spin::spin_reads(program.body()),
+            guess: screen::guess_loads(&program.code),
             loops: program
                 .code
                 .iter()
@@ -913,6 +920,7 @@ impl Checker {
                 false => None,
             },
             spin: self.spin.get(pc as usize) == Some(&true),
+            guess: self.guess.get(pc as usize) == Some(&true),
         }
     }
 
@@ -1565,6 +1573,9 @@ impl Checker {
     /// The group has finished: report what waited for its end, and fold its
     /// UAV accesses into the cross-group shadow.
     pub(crate) fn end_group(&mut self) {
+        if self.pass == screen::Pass::Screen {
+            self.screen_end_group();
+        }
         let pending = std::mem::take(&mut self.pending);
         let mut hits: Vec<Hit> = pending
             .into_iter()

@@ -800,3 +800,49 @@ fn a_forward_progress_hang_stops_the_check_and_keeps_its_findings() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     std::fs::remove_dir_all(&tmp).ok();
 }
+
+/// The screen counts a plain load of a resource that the program
+/// compare-exchanges on as a compare-exchange loop's guess only once its
+/// thread's compare-exchange on the word validates it: a load that no
+/// compare-exchange of its thread follows (within the group, or in another
+/// group than the compare-exchanges) is still found as one exact pass
+/// finds it.
+#[test]
+fn two_pass_checking_finds_plain_loads_that_no_compare_exchange_validates() {
+    let within = "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadIDInGroupFlattened\ndcl_temps 2\n\
+        dcl_thread_group 64, 1, 1\nif_z vThreadIDInGroupFlattened.x\n  ld_raw r0.x, l(0), u0.xxxx\n  \
+        store_raw u0.x, l(4), r0.x\nelse\n  \
+        imm_atomic_cmp_exch r1.x, u0, l(0), l(0), vThreadIDInGroupFlattened.x\nendif\nret\n";
+    let across = "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadGroupID.x\ndcl_temps 2\n\
+        dcl_thread_group 4, 1, 1\nif_z vThreadGroupID.x\n  \
+        imm_atomic_cmp_exch r1.x, u0, l(0), l(0), l(7)\nelse\n  ld_raw r0.x, l(0), u0.xxxx\n  \
+        store_raw u0.x, l(4), r0.x\nendif\nret\n";
+    for (name, text) in [("within", within), ("across", across)] {
+        let program = Program::from_listing(text).unwrap();
+        let run = |fast_paths: FastPaths| {
+            let buffer = Buffer::zeroed(64).unwrap();
+            let bindings = Bindings {
+                uavs: vec![Some(BufferView::raw(&buffer))],
+                ..Default::default()
+            };
+            let mut checker = Checker::new(&program, CheckOptions::default());
+            let options = DispatchOptions {
+                fast_paths,
+                ..Default::default()
+            };
+            dispatch_with(
+                &program,
+                &bindings,
+                [2, 1, 1],
+                &options,
+                Mode::Checked(&mut checker),
+            )
+            .unwrap();
+            checker.into_findings()
+        };
+        let two = run(FastPaths::ALL);
+        let one = run(FastPaths::ALL.without(FastPaths::CHECK_SCREEN));
+        assert!(!one.is_empty(), "{name}: the exact pass finds the race");
+        assert_eq!(two, one, "{name}:\n{}", describe(&two));
+    }
+}

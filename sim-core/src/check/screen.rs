@@ -10,7 +10,13 @@
 //! than all reading or all by atomics; when a plain access of one group
 //! meets another group's plain write or its atomic (or an atomic meets
 //! another group's plain access); on a TGSM read before any write of the
-//! group; and on any spin read (`crate::analysis::spin`). Every finding of
+//! group; and on any spin read (`crate::analysis::spin`). A plain load of a
+//! resource the program compare-exchanges on counts as an atomic (a
+//! compare-exchange loop's guess, which one exact pass excuses against
+//! atomics once its thread's compare-exchange on the word validates it)
+//! when its thread compare-exchanges the word next; a guess left
+//! unvalidated when its group ends, or followed by another, makes its word
+//! a suspect. Every finding of
 //! the per-word rules needs one of these, so a word that is no suspect has
 //! none, and the exact pass (`Pass::Replay`) skips its word state while
 //! keeping every thread's state (its locks, last read and last atomic,
@@ -168,6 +174,11 @@ pub(super) struct Screen {
     /// an instruction's suspects, before they are marked (kept for its
     /// allocation)
     marks: Vec<u32>,
+    /// per thread of the group, its unvalidated guess's key (`NO_KEY`:
+    /// none)
+    guesses: Vec<u64>,
+    /// keys of guesses left unvalidated
+    lost: Vec<u64>,
 }
 
 impl Screen {
@@ -211,6 +222,31 @@ fn join(x: u32, g: u32) -> u32 {
     }
 }
 
+/// Per pc, whether it is a plain load (`ld_raw`, `ld_structured`,
+/// `ld_uav_typed`) of a UAV or TGSM region that some
+/// `imm_atomic_cmp_exch` of the program targets ([`Prepared::guess`]).
+pub(super) fn guess_loads(code: &[crate::ir::lowered::Op]) -> Vec<bool> {
+    let cas: Vec<crate::ir::lowered::Res> = code
+        .iter()
+        .filter_map(|op| match op.kind {
+            OpKind::Atomic {
+                kind: AtomicKind::CmpExch,
+                res,
+                ..
+            } => Some(res),
+            _ => None,
+        })
+        .collect();
+    code.iter()
+        .map(|op| match op.kind {
+            OpKind::LdRaw { res, .. }
+            | OpKind::LdStructured { res, .. }
+            | OpKind::LdTyped { res, .. } => cas.contains(&res),
+            _ => false,
+        })
+        .collect()
+}
+
 /// The shadow one instruction's accesses go to.
 enum Shadow<'c> {
     /// the group's TGSM words, and the TGSM epoch
@@ -231,15 +267,37 @@ pub(crate) struct ScreenLanes<'c> {
     seq: u32,
     writes: u64,
     marks: Vec<u32>,
+    /// a guess ([`Prepared::guess`]); a compare-exchange
+    guess: bool,
+    cas: bool,
+    /// each thread's unvalidated guess: its word's key, or `NO_KEY`
+    guesses: &'c mut [u64],
+    /// guesses left unvalidated (their words are suspects)
+    lost: &'c mut Vec<u64>,
 }
 
 impl ScreenLanes<'_> {
     /// Thread `thread`'s access to word `word` (in bounds).
     #[inline(always)]
     pub(crate) fn access(&mut self, thread: u32, word: usize) {
-        let (o, gen, t) = (self.o, self.gen, thread as u16);
+        let (mut o, gen, t) = (self.o, self.gen, thread as u16);
         if o != READ {
             self.writes += 1;
+        }
+        if self.guess | self.cas {
+            let k = key(self.space, word as u32);
+            match self.guesses.get_mut(thread as usize) {
+                Some(g) if self.guess => {
+                    if *g != NO_KEY {
+                        self.lost.push(*g);
+                    }
+                    *g = k;
+                    o = ATOMIC;
+                }
+                Some(g) if *g == k => *g = NO_KEY,
+                _ if self.guess => self.lost.push(k),
+                _ => {}
+            }
         }
         let suspect = match &mut self.shadow {
             Shadow::Tgsm(words, epoch) => {
@@ -374,10 +432,17 @@ impl Checker {
             MemOp::Atomic { .. } => ATOMIC,
         };
         let (gen, seq) = (self.gen, self.seq);
-        let marks = std::mem::take(&mut self.screen.marks);
+        let Screen {
+            tgsm,
+            uav,
+            marks,
+            guesses,
+            lost,
+            ..
+        } = &mut self.screen;
         let shadow = match prep.space {
-            Space::Tgsm(_) => Shadow::Tgsm(&mut self.screen.tgsm, self.tgsm_epoch),
-            Space::Uav(u) => match self.screen.uav.get_mut(u as usize) {
+            Space::Tgsm(_) => Shadow::Tgsm(tgsm, self.tgsm_epoch),
+            Space::Uav(u) => match uav.get_mut(u as usize) {
                 Some(pages) => Shadow::Uav(pages, self.uav_epoch),
                 None => Shadow::Nothing,
             },
@@ -390,7 +455,11 @@ impl Checker {
             gen,
             seq,
             writes: 0,
-            marks,
+            marks: std::mem::take(marks),
+            guess: prep.guess && !matches!(prep.space, Space::Srv(_)),
+            cas: op == (MemOp::Atomic { cas: true }),
+            guesses,
+            lost,
         })
     }
 
@@ -404,6 +473,28 @@ impl Checker {
         }
         marks.clear();
         self.screen.marks = marks;
+        self.mark_lost();
+    }
+
+    /// Mark the words of guesses left unvalidated.
+    fn mark_lost(&mut self) {
+        while let Some(k) = self.screen.lost.pop() {
+            let space = match (k >> 32) as u32 {
+                id if id & 0x8000_0000 != 0 => Space::Uav(id & 0x7fff_ffff),
+                id if id & 0x4000_0000 != 0 => Space::Srv(id & 0x3fff_ffff),
+                id => Space::Tgsm(id),
+            };
+            self.screen.mark(space, k as u32);
+        }
+    }
+
+    /// The group has ended in the screening pass: its guesses still
+    /// unvalidated make their words suspects.
+    pub(super) fn screen_end_group(&mut self) {
+        let Screen { guesses, lost, .. } = &mut self.screen;
+        lost.extend(guesses.iter().copied().filter(|&g| g != NO_KEY));
+        guesses.fill(NO_KEY);
+        self.mark_lost();
     }
 
     /// A spin read in the screening pass: the forward-progress rule, on the
@@ -433,5 +524,7 @@ impl Checker {
         if self.screen.uav.len() != self.uavs.len() {
             self.screen.uav.resize(self.uavs.len(), Vec::new());
         }
+        self.screen.guesses.clear();
+        self.screen.guesses.resize(self.threads_per_group, NO_KEY);
     }
 }
