@@ -24,7 +24,7 @@
 //! suspect the screening pass's findings (barriers, bounds, counters) are
 //! the dispatch's, and there is no second pass.
 //!
-//! Shadow per word: 12 bytes for TGSM, 24 for a UAV word (in pages of
+//! Shadow per word: 12 bytes for TGSM, 12 for a UAV word (in pages of
 //! 4,096 words allocated on first touch), and a bit per suspect word;
 //! against 112 and 56 bytes plus a per-group record in the exact pass.
 
@@ -48,8 +48,6 @@ const WRITE: u8 = 2;
 const ATOMIC: u8 = 4;
 /// [`Epochal::owner`] when several threads all read, or all used atomics
 const SHARED: u16 = u16::MAX;
-/// a group seq standing for several groups
-const MANY: u32 = NONE - 1;
 
 /// A word's accesses in the current epoch of one group.
 #[derive(Debug, Clone, Copy)]
@@ -109,26 +107,75 @@ impl Epochal {
     }
 }
 
-/// A UAV word's screen for the dispatch.
+/// A UAV word's screen for the dispatch, in 12 bytes.
 #[derive(Debug, Clone, Copy)]
 struct UavWord {
-    local: Epochal,
-    /// the group (seq) that made plain accesses to it, or `MANY`, or `NONE`
-    plain: u32,
-    /// the group that used atomics on it, or `MANY`, or `NONE`
-    atomic: u32,
-    /// some group wrote it (plain)
-    wrote: bool,
+    /// the last group to touch it, as its seq + 1 (0: none)
+    last: u32,
+    /// the epoch's one thread or `UAV_SHARED` (bits 0–10), the epoch's
+    /// kinds of access (11–13), the last group's (14–16), and every
+    /// earlier group's (17–19)
+    bits: u32,
+    /// the epoch, truncated (a wrap only merges two epochs: more suspects,
+    /// never fewer)
+    epoch: u16,
 }
 
 impl UavWord {
     const EMPTY: UavWord = UavWord {
-        local: Epochal::EMPTY,
-        plain: NONE,
-        atomic: NONE,
-        wrote: false,
+        last: 0,
+        bits: 0,
+        epoch: 0,
     };
+
+    /// Thread `t`'s access `o` in epoch `epoch` of group `g`: whether it
+    /// may be part of a finding (as [`Epochal::step`] within the group;
+    /// across groups, a plain access after another group's plain write
+    /// or atomic, or a plain write or atomic after another group's plain
+    /// access).
+    #[inline(always)]
+    fn step(&mut self, g: u32, epoch: u32, t: u16, o: u8) -> bool {
+        let (g, e, o32) = (g.wrapping_add(1), epoch as u16, u32::from(o));
+        let race = if self.last != g {
+            // a new group: the last group's accesses become earlier ones
+            let earlier = (self.bits >> 17 | self.bits >> 14) & 7;
+            self.last = g;
+            self.epoch = e;
+            self.bits = u32::from(t) | o32 << 11 | o32 << 14 | earlier << 17;
+            false
+        } else {
+            self.bits |= o32 << 14;
+            let owner = self.bits & UAV_SHARED;
+            if self.epoch != e {
+                self.epoch = e;
+                self.bits = (self.bits & !0x3fff) | u32::from(t) | o32 << 11;
+                false
+            } else if owner == u32::from(t) {
+                self.bits |= o32 << 11;
+                false
+            } else {
+                let all = (self.bits >> 11) & 7 | o32;
+                if all == u32::from(READ) || all == u32::from(ATOMIC) {
+                    self.bits = (self.bits & !0x3fff) | UAV_SHARED | all << 11;
+                    false
+                } else {
+                    true
+                }
+            }
+        };
+        let earlier = (self.bits >> 17) & 7;
+        let across = match o {
+            READ => earlier & u32::from(WRITE | ATOMIC) != 0,
+            WRITE => earlier != 0,
+            _ => earlier & u32::from(READ | WRITE) != 0,
+        };
+        race || across
+    }
 }
+
+/// [`UavWord::bits`]' thread when several threads all read, or all used
+/// atomics (a group has at most 1,024 threads)
+const UAV_SHARED: u32 = 0x7ff;
 
 const PAGE_BITS: u32 = 12;
 
@@ -209,16 +256,6 @@ impl Screen {
             }
             Space::Srv(_) => {}
         }
-    }
-}
-
-/// One group's `plain` or `atomic` record after group `g`'s access.
-#[inline(always)]
-fn join(x: u32, g: u32) -> u32 {
-    if x == NONE || x == g {
-        g
-    } else {
-        MANY
     }
 }
 
@@ -310,35 +347,13 @@ impl ScreenLanes<'_> {
                 race || uninit
             }
             Shadow::Uav(pages, epoch) => {
-                let g = self.seq;
                 let p = word >> PAGE_BITS;
                 if pages.len() <= p {
                     pages.resize(p + 1, None);
                 }
                 let page = pages[p]
                     .get_or_insert_with(|| vec![UavWord::EMPTY; 1 << PAGE_BITS].into_boxed_slice());
-                let u = &mut page[word & ((1 << PAGE_BITS) - 1)];
-                let race = u.local.step(gen, *epoch, t, o);
-                let other = |x: u32| x != NONE && x != g;
-                let across = match o {
-                    READ => {
-                        let s = other(u.atomic) || (u.wrote && u.plain != g);
-                        u.plain = join(u.plain, g);
-                        s
-                    }
-                    WRITE => {
-                        let s = other(u.atomic) || other(u.plain);
-                        u.wrote = true;
-                        u.plain = join(u.plain, g);
-                        s
-                    }
-                    _ => {
-                        let s = other(u.plain);
-                        u.atomic = join(u.atomic, g);
-                        s
-                    }
-                };
-                race || across
+                page[word & ((1 << PAGE_BITS) - 1)].step(self.seq, *epoch, t, o)
             }
             Shadow::Nothing => false,
         };
