@@ -240,6 +240,8 @@ struct Scratch {
     word_bits: Vec<u64>,
     /// checking's screen: the (lane, dword) accesses with a bounds finding
     check_slow: Vec<(u32, u32)>,
+    /// checking's screen: an instruction's (thread, word) accesses
+    check_items: Vec<(u32, u32)>,
 }
 
 /// [`GroupExecutor::cas_loop`]'s chains run this many words at a time (of
@@ -638,6 +640,7 @@ impl<'p> GroupExecutor<'p> {
                 attempts: Vec::new(),
                 word_bits: Vec::new(),
                 check_slow: Vec::new(),
+                check_items: Vec::new(),
             },
             pack,
             stats: ExecStats::default(),

@@ -362,6 +362,36 @@ impl ScreenLanes<'_> {
         }
     }
 
+    /// [`ScreenLanes::access`] for each (thread, word), in order, with
+    /// the shadow chosen once.
+    #[inline]
+    pub(crate) fn access_all(&mut self, items: &[(u32, u32)]) {
+        if self.guess | self.cas || matches!(self.shadow, Shadow::Uav(..)) {
+            for &(t, w) in items {
+                self.access(t, w as usize);
+            }
+            return;
+        }
+        let (o, gen) = (self.o, self.gen);
+        if o != READ {
+            self.writes += items.len() as u64;
+        }
+        if let Shadow::Tgsm(words, epoch) = &mut self.shadow {
+            let epoch = *epoch;
+            for &(t, w) in items {
+                let Some(e) = words.get_mut(w as usize) else {
+                    continue;
+                };
+                let race = e.step(gen, epoch, t as u16, o);
+                let uninit = !e.written && o != WRITE;
+                e.written |= o != READ;
+                if race || uninit {
+                    self.marks.push(w);
+                }
+            }
+        }
+    }
+
     /// What [`Checker::screen_done`] takes.
     pub(crate) fn finish(self) -> (Space, u64, Vec<u32>) {
         (self.space, self.writes, self.marks)

@@ -146,20 +146,32 @@ impl<'p> GroupExecutor<'p> {
                 return;
             }
             let mut slow = std::mem::take(&mut self.sc.check_slow);
-            for l in warp.span.clone() {
-                if warp.active[l] == 0 {
-                    continue;
+            let mut items = std::mem::take(&mut self.sc.check_items);
+            // the lanes' words, with the address arithmetic chosen once
+            let lanes_in = LanesIn {
+                span: warp.span.clone(),
+                active: &warp.active,
+                flat: &warp.flat,
+                a,
+                b,
+                ks,
+                prep: &prep,
+            };
+            match word_of {
+                WordOf::Tgsm(base, e) => lanes_in.words(&mut items, &mut slow, |x, y, k| {
+                    e.word_index(x, y, k).map(|w| base + w)
+                }),
+                WordOf::Element(n) => lanes_in.words(&mut items, &mut slow, |x, _, k| {
+                    (k == 0 && x < n).then_some(x as usize)
+                }),
+                WordOf::View(e) => {
+                    lanes_in.words(&mut items, &mut slow, |x, y, k| e.word_index(x, y, k))
                 }
-                let (x, y) = (a[l], b.map_or(0, |b| b[l]));
-                for (i, &k) in ks.iter().enumerate() {
-                    match word_at(x, y, k) {
-                        Some(word) if prep.bounds_flags((x, y, k)) == (false, false) => {
-                            lanes.access(warp.flat[l], word);
-                        }
-                        _ => slow.push((l as u32, i as u32)),
-                    }
-                }
+                WordOf::Nothing => lanes_in.words(&mut items, &mut slow, |_, _, _| None),
             }
+            lanes.access_all(&items);
+            items.clear();
+            self.sc.check_items = items;
             let done = lanes.finish();
             ck.screen_done(done);
             for &(l, i) in &slow {
@@ -564,5 +576,45 @@ impl<'p> GroupExecutor<'p> {
         self.sc.s[0] = ba;
         self.sc.s[1] = bb;
         self.sc.s[2] = sv;
+    }
+}
+
+/// One instruction's active lanes and address operands, for the screen's
+/// per-lane loop ([`GroupExecutor::check_mem_at`]).
+struct LanesIn<'a> {
+    span: std::ops::Range<usize>,
+    active: &'a [u32],
+    flat: &'a [u32],
+    a: &'a [u32],
+    b: Option<&'a [u32]>,
+    ks: &'a [u32],
+    prep: &'a crate::check::Prepared,
+}
+
+impl LanesIn<'_> {
+    /// Each active lane's (thread, word) for dwords `ks` by `word_at`, in
+    /// lane order, into `items`; a (lane, dword index) with a bounds finding
+    /// or no word into `slow`.
+    #[inline(always)]
+    fn words(
+        &self,
+        items: &mut Vec<(u32, u32)>,
+        slow: &mut Vec<(u32, u32)>,
+        word_at: impl Fn(u32, u32, u32) -> Option<usize>,
+    ) {
+        for l in self.span.clone() {
+            if self.active[l] == 0 {
+                continue;
+            }
+            let (x, y) = (self.a[l], self.b.map_or(0, |b| b[l]));
+            for (i, &k) in self.ks.iter().enumerate() {
+                match word_at(x, y, k) {
+                    Some(word) if self.prep.bounds_flags((x, y, k)) == (false, false) => {
+                        items.push((self.flat[l], word as u32));
+                    }
+                    _ => slow.push((l as u32, i as u32)),
+                }
+            }
+        }
     }
 }
