@@ -26,7 +26,7 @@
 //!   on success; each handle is freed by its `sm5_*_destroy` function
 //!   (which takes NULL too).
 //!
-//! The unsafe code is the pointer handling in [`ffi`]'s helpers; the entry
+//! The unsafe code is the pointer handling in `ffi`'s helpers; the entry
 //! points call them, each call with its `SAFETY` comment.
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
