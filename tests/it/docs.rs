@@ -59,6 +59,7 @@ fn documented_repository_paths_exist() {
                     "benches/",
                     "fuzz/",
                     "src/",
+                    "capi/",
                 ];
                 if !top.iter().any(|t| word.starts_with(t)) || is_placeholder(word) {
                     continue;

@@ -1,0 +1,127 @@
+//! The C programs: `tests/c/workloads.c` (six workloads against C
+//! references, the checker, the profile, the bad-input cases) and the
+//! complete example of `docs/c-api.md`, each compiled with the system C
+//! compiler (`$CC`, else `cc`) against `include/sm5sim.h`, linked with the
+//! `libsm5sim_capi` that Cargo built for these tests, and run; exit status
+//! 0 is a pass. A missing compiler fails the tests (they never pass
+//! without running the C).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn crate_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn repository() -> PathBuf {
+    crate_dir().parent().unwrap().to_path_buf()
+}
+
+/// Where Cargo put the library for these tests: beside the test binary
+/// (`<profile>/deps/`), where the tests' dependencies go, or one level up
+/// when it was built as a target of its own.
+fn library_dir() -> PathBuf {
+    let file = format!(
+        "{}sm5sim_capi{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    );
+    let exe = std::env::current_exe().unwrap();
+    let deps = exe.parent().unwrap();
+    let dir = [deps, deps.parent().unwrap()]
+        .into_iter()
+        .find(|d| d.join(&file).exists())
+        .unwrap_or_else(|| {
+            panic!(
+                "{file} is not in {} nor its parent: Cargo builds it with the tests \
+                 (cargo test -p sm5sim-capi)",
+                deps.display()
+            )
+        })
+        .to_path_buf();
+    dir
+}
+
+/// Compile `source` into an executable called `name`, beside the library.
+fn compile(source: &Path, name: &str) -> PathBuf {
+    let lib = library_dir();
+    let out_dir = lib.join("capi-c-tests");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let exe = out_dir.join(name);
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let output = Command::new(&cc)
+        .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-O1"])
+        // the references compute a * b + c unfused, as sm5sim does
+        .arg("-ffp-contract=off")
+        .arg("-I")
+        .arg(crate_dir().join("include"))
+        .arg(source)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-L")
+        .arg(&lib)
+        .arg("-lsm5sim_capi")
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("the C compiler '{cc}' did not start ({e}); the C API's tests need one (set CC)")
+        });
+    assert!(
+        output.status.success(),
+        "{cc} failed on {}:\n{}{}",
+        source.display(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    exe
+}
+
+/// Run `exe` in the repository with `args`; its output on failure.
+fn run(exe: &Path, args: &[&Path]) -> String {
+    let output = Command::new(exe)
+        .args(args)
+        .current_dir(repository())
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        output.status.success(),
+        "{} exited with {}:\n{text}",
+        exe.display(),
+        output.status
+    );
+    text
+}
+
+#[test]
+fn workloads_program_passes() {
+    let exe = compile(&crate_dir().join("tests/c/workloads.c"), "workloads");
+    let out = run(&exe, &[&repository()]);
+    assert!(out.starts_with("ok: "), "{out}");
+}
+
+/// The first C block of `docs/c-api.md`.
+fn guide_example() -> String {
+    let guide = std::fs::read_to_string(repository().join("docs/c-api.md")).unwrap();
+    let start = guide
+        .find("```c\n")
+        .expect("docs/c-api.md has a ```c block")
+        + 5;
+    let len = guide[start..].find("```").unwrap();
+    guide[start..start + len].to_string()
+}
+
+#[test]
+fn guide_example_builds_and_runs() {
+    let dir = library_dir().join("capi-c-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("guide_example.c");
+    std::fs::write(&source, guide_example()).unwrap();
+    let exe = compile(&source, "guide_example");
+    let out = run(&exe, &[]);
+    assert!(out.contains("y[10] = (21, 21, 21, 21)"), "{out}");
+}
