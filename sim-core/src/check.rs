@@ -102,8 +102,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 mod findings;
 mod loops;
+mod prepared;
 mod screen;
 pub use findings::{Access, AccessOp, Finding, FindingKind, Severity, Site, ThreadRef};
+pub(crate) use prepared::Prepared;
 
 /// Which checks [`Checker`] performs. [`Default`] is all of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -360,42 +362,6 @@ struct XgRead {
     writer: XAcc,
     /// the reader then wrote the word: a read-modify-write
     rmw: bool,
-}
-
-/// One memory instruction's accesses as the checker sees them, looked
-/// up once per instruction ([`Checker::prepare`]).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Prepared {
-    pc: u32,
-    space: Space,
-    /// the bounds rules' layout, when bounds are checked: the structure
-    /// stride (0 for raw) and how many structures the view or region holds
-    layout: Option<(u32, u64)>,
-    /// a spin read (`crate::analysis::spin`)
-    spin: bool,
-    /// a plain load of a resource the program compare-exchanges on: a
-    /// compare-exchange loop's guess, perhaps (the screen's rule)
-    guess: bool,
-}
-
-impl Prepared {
-    /// The bounds rules on one access's address operands (as
-    /// [`Checker::access_prepared`] takes them), from the instruction's
-    /// layout: (a misaligned byte address, a structure's byte offset past
-    /// its stride — the executor writes a dword still inside the view, as
-    /// DXVK and vkd3d do).
-    #[inline(always)]
-    pub(crate) fn bounds_flags(&self, (a, b, k): (u32, u32, u32)) -> (bool, bool) {
-        match self.layout {
-            Some((0, _)) => (a & 3 != 0, false),
-            Some((stride, structures)) => (
-                b & 3 != 0,
-                (a as u64) < structures
-                    && u64::from(b & !3) + 4 * u64::from(k) + 4 > u64::from(stride),
-            ),
-            None => (false, false),
-        }
-    }
 }
 
 /// A UAV word's state within the current group.
