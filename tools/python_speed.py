@@ -1,7 +1,7 @@
 """Per-dispatch speed of the eight example workloads from Python against the
 command line (issue #33: within 10%, copies in and out not counted).
 
-    python tools/python_speed.py [--threads N] [--repeat R] [--cli target/release/sm5sim]
+    python tools/python_speed.py [--threads N] [--repeat R] [--back-to-back] [--cli target/release/sm5sim]
 
 Each workload gets the resources its job file (examples/<w>/<w>.toml)
 describes, made from NumPy arrays, and its dispatches run R times from
@@ -125,6 +125,13 @@ def main() -> int:
     p.add_argument("--repeat", type=int, default=10, help="command-line processes (and Python rounds)")
     p.add_argument("--rounds", type=int, default=4, help="warm dispatches per process and per Python round")
     p.add_argument("--cli", default=str(ROOT / "target" / "release" / "sm5sim"))
+    p.add_argument(
+        "--back-to-back",
+        action="store_true",
+        help="one command-line process of repeat x rounds dispatches, then as many from Python,"
+        " instead of alternating (a memory-bound dispatch from Python right after a"
+        " command-line process measures the other process's effect on the memory system)",
+    )
     p.add_argument("workloads", nargs="*", default=WORKLOADS)
     a = p.parse_args()
     print(
@@ -137,7 +144,16 @@ def main() -> int:
         k, groups = setup(name)
         python_run(k, groups, a.threads)  # warm-up
         cli, cold, el, wall = [], [], [], []
-        for _ in range(a.repeat):
+        if a.back_to_back:
+            # one long command-line run, then as many dispatches from Python
+            secs = cli_run(a.cli, name, groups, a.threads, 1 + a.repeat * a.rounds)
+            cold += secs[: len(groups)]
+            cli += secs[len(groups) :]
+            for _ in range(a.repeat * a.rounds):
+                e, w = python_run(k, groups, a.threads)
+                el += e
+                wall += w
+        for _ in range(0 if a.back_to_back else a.repeat):
             secs = cli_run(a.cli, name, groups, a.threads, 1 + a.rounds)
             cold += secs[: len(groups)]
             cli += secs[len(groups) :]
