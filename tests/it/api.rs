@@ -100,17 +100,7 @@ fn scan_by_name() {
     let groups = 6u32;
     let n = groups * 512;
     let input = random_u32_words(4, 0, 1 << 20, n as usize);
-    let native: Vec<u32> = input
-        .chunks(512)
-        .flat_map(|c| {
-            c.iter()
-                .scan(0u32, |s, &x| {
-                    *s = s.wrapping_add(x);
-                    Some(*s)
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let native = crate::native::scan_512(&input);
     for o in configs() {
         let mut k = kernel("scan");
         let output = Resource::zeroed_elements::<u32>(n as usize).unwrap();
@@ -129,16 +119,7 @@ fn matmul_by_name() {
     let n = 32usize;
     let a = floats(&random_f32_words(5, -1.0, 1.0, n * n));
     let b = floats(&random_f32_words(6, -1.0, 1.0, n * n));
-    let mut native = vec![0f32; n * n];
-    for r in 0..n {
-        for c in 0..n {
-            let mut acc = 0f32;
-            for i in 0..n {
-                acc += a[r * n + i] * b[i * n + c];
-            }
-            native[r * n + c] = acc;
-        }
-    }
+    let native = crate::native::matmul(&a, &b, n);
     for o in configs() {
         let mut k = kernel("matmul");
         let c = Resource::zeroed_elements::<f32>(n * n).unwrap();
@@ -221,21 +202,7 @@ fn cas_float_add_by_name() {
 #[test]
 fn mandelbrot_by_name() {
     let (w, h, max_iter) = (50u32, 37u32, 100u32); // not multiples of 8
-    let mut native = vec![0u32; (w * h) as usize];
-    for y in 0..h {
-        for x in 0..w {
-            let cx = (x as f32 * 3.0) / w as f32 + -2.0;
-            let cy = (y as f32 * 3.0) / h as f32 + -1.5;
-            let (mut zx, mut zy, mut i) = (0f32, 0f32, 0u32);
-            while i < max_iter && zx * zx + zy * zy < 4.0 {
-                let t = zx * zx - zy * zy + cx;
-                zy = 2.0 * zx * zy + cy;
-                zx = t;
-                i += 1;
-            }
-            native[(y * w + x) as usize] = i;
-        }
-    }
+    let native = crate::native::mandelbrot(w, h, max_iter);
     for o in configs() {
         let mut k = kernel("mandelbrot");
         let it = Resource::zeroed_elements::<u32>((w * h) as usize).unwrap();

@@ -106,17 +106,7 @@ fn scan_matches_native() {
     let groups = 20u32;
     let n = groups * 512;
     let input = random_u32_words(4, 0, 1 << 20, n as usize);
-    let native: Vec<u32> = input
-        .chunks(512)
-        .flat_map(|c| {
-            c.iter()
-                .scan(0u32, |s, &x| {
-                    *s = s.wrapping_add(x);
-                    Some(*s)
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let native = crate::native::scan_512(&input);
     for o in configs(&p) {
         let i = Buffer::from_words(&input);
         let out = Buffer::zeroed(n as usize * 4).unwrap();
@@ -138,16 +128,7 @@ fn matmul_matches_native() {
     let a = random_f32_words(5, -1.0, 1.0, n * n);
     let bm = random_f32_words(6, -1.0, 1.0, n * n);
     let (fa, fb) = (f(&a), f(&bm));
-    let mut native = vec![0f32; n * n];
-    for r in 0..n {
-        for c in 0..n {
-            let mut acc = 0f32;
-            for k in 0..n {
-                acc += fa[r * n + k] * fb[k * n + c];
-            }
-            native[r * n + c] = acc;
-        }
-    }
+    let native = crate::native::matmul(&fa, &fb, n);
     for o in configs(&p) {
         let (ab, bb) = (Buffer::from_words(&a), Buffer::from_words(&bm));
         let c = Buffer::zeroed(n * n * 4).unwrap();
@@ -192,21 +173,7 @@ fn saxpy_matches_native() {
 fn mandelbrot_matches_native() {
     let p = program("mandelbrot");
     let (w, h, max_iter) = (100u32, 75u32, 200u32); // not multiples of the 8x8 group
-    let mut native = vec![0u32; (w * h) as usize];
-    for y in 0..h {
-        for x in 0..w {
-            let cx = (x as f32 * 3.0) / w as f32 + -2.0;
-            let cy = (y as f32 * 3.0) / h as f32 + -1.5;
-            let (mut zx, mut zy, mut i) = (0f32, 0f32, 0u32);
-            while i < max_iter && zx * zx + zy * zy < 4.0 {
-                let t = zx * zx - zy * zy + cx;
-                zy = 2.0 * zx * zy + cy;
-                zx = t;
-                i += 1;
-            }
-            native[(y * w + x) as usize] = i;
-        }
-    }
+    let native = crate::native::mandelbrot(w, h, max_iter);
     for o in configs(&p) {
         let it = Buffer::zeroed((w * h * 4) as usize).unwrap();
         let cb = [w, h, max_iter, 0];
