@@ -783,19 +783,7 @@ impl Resource {
     }
 
     fn inner_describe(&self) -> String {
-        match self.inner.as_texture() {
-            Some(t) => {
-                let d = t.desc();
-                format!(
-                    "a {}x{}x{} {} texture",
-                    d.width,
-                    d.height,
-                    d.depth,
-                    d.format.name()
-                )
-            }
-            None => format!("a buffer of {} bytes", self.inner.len_bytes()),
-        }
+        self.inner.describe()
     }
 }
 

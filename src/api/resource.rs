@@ -287,8 +287,9 @@ impl Resource {
             .store(value, sim_mem::sync::Ordering::Relaxed);
     }
 
-    /// "a buffer of N bytes" / "a WxHxD FORMAT texture", for messages.
-    pub(crate) fn describe(&self) -> String {
+    /// What the resource is, for messages: "a buffer of N bytes" or "a
+    /// WxHxD FORMAT texture" (width × height × depth and its DXGI format).
+    pub fn describe(&self) -> String {
         match &*self.storage {
             Storage::Buffer(b) => format!("a buffer of {} bytes", b.len_bytes()),
             Storage::Texture(t) => {
