@@ -366,29 +366,57 @@ impl ScreenLanes<'_> {
     /// the shadow chosen once.
     #[inline]
     pub(crate) fn access_all(&mut self, items: &[(u32, u32)]) {
-        if self.guess | self.cas || matches!(self.shadow, Shadow::Uav(..)) {
+        if self.guess | self.cas {
             for &(t, w) in items {
                 self.access(t, w as usize);
             }
             return;
         }
-        let (o, gen) = (self.o, self.gen);
+        let (o, gen, seq) = (self.o, self.gen, self.seq);
         if o != READ {
             self.writes += items.len() as u64;
         }
-        if let Shadow::Tgsm(words, epoch) = &mut self.shadow {
-            let epoch = *epoch;
-            for &(t, w) in items {
-                let Some(e) = words.get_mut(w as usize) else {
-                    continue;
-                };
-                let race = e.step(gen, epoch, t as u16, o);
-                let uninit = !e.written && o != WRITE;
-                e.written |= o != READ;
-                if race || uninit {
-                    self.marks.push(w);
+        match &mut self.shadow {
+            Shadow::Tgsm(words, epoch) => {
+                let epoch = *epoch;
+                for &(t, w) in items {
+                    let Some(e) = words.get_mut(w as usize) else {
+                        continue;
+                    };
+                    let race = e.step(gen, epoch, t as u16, o);
+                    let uninit = !e.written && o != WRITE;
+                    e.written |= o != READ;
+                    if race || uninit {
+                        self.marks.push(w);
+                    }
                 }
             }
+            Shadow::Uav(pages, epoch) => {
+                let epoch = *epoch;
+                // the page of the last word, looked up again only when
+                // the words move to another
+                let mut at: Option<(u32, &mut [UavWord])> = None;
+                for &(t, w) in items {
+                    let p = w >> PAGE_BITS;
+                    let page = match at.take() {
+                        Some((q, page)) if q == p => page,
+                        _ => {
+                            let p = p as usize;
+                            if pages.len() <= p {
+                                pages.resize(p + 1, None);
+                            }
+                            pages[p].get_or_insert_with(|| {
+                                vec![UavWord::EMPTY; 1 << PAGE_BITS].into_boxed_slice()
+                            })
+                        }
+                    };
+                    if page[(w & ((1 << PAGE_BITS) - 1)) as usize].step(seq, epoch, t as u16, o) {
+                        self.marks.push(w);
+                    }
+                    at = Some((p, page));
+                }
+            }
+            Shadow::Nothing => {}
         }
     }
 

@@ -132,14 +132,18 @@ impl<'p> GroupExecutor<'p> {
             });
             if let Some((first, step)) = line {
                 if !matches!(space, Space::Srv(_)) {
+                    let mut items = std::mem::take(&mut self.sc.check_items);
                     for l in span.clone() {
                         if warp.active[l] != 0 {
                             let at = first + step * (l - span.start);
                             for &k in ks {
-                                lanes.access(warp.flat[l], at + k as usize);
+                                items.push((warp.flat[l], (at + k as usize) as u32));
                             }
                         }
                     }
+                    lanes.access_all(&items);
+                    items.clear();
+                    self.sc.check_items = items;
                 }
                 let done = lanes.finish();
                 ck.screen_done(done);
