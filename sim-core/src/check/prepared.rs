@@ -25,6 +25,29 @@ impl Prepared {
     /// layout: (a misaligned byte address, a structure's byte offset past
     /// its stride — the executor writes a dword still inside the view, as
     /// DXVK and vkd3d do).
+    /// Whether no access of a line of lanes at (`a[l]`, `b[l]`), dwords
+    /// `0..=k_max`, all in bounds, has a bounds finding
+    /// ([`Prepared::bounds_flags`] false for every lane): one pass of
+    /// folds over the lanes (an OR of the low bits, a maximum of the byte
+    /// offsets), then the lane-by-lane rule only where a structure's
+    /// offset may pass its stride. `b` is as long as `a` (false otherwise).
+    #[inline]
+    pub(crate) fn line_clean(&self, a: &[u32], b: &[u32], k_max: u32) -> bool {
+        match self.layout {
+            None => true,
+            Some((0, _)) => a.iter().fold(0, |m, &x| m | x) & 3 == 0,
+            Some((stride, _)) => {
+                let (low, high) = b.iter().fold((0, 0), |(m, h), &y| (m | y, h.max(y & !3)));
+                a.len() == b.len()
+                    && low & 3 == 0
+                    && (u64::from(high) + 4 * u64::from(k_max) + 4 <= u64::from(stride)
+                        || a.iter()
+                            .zip(b)
+                            .all(|(&x, &y)| self.bounds_flags((x, y, k_max)) == (false, false)))
+            }
+        }
+    }
+
     #[inline(always)]
     pub(crate) fn bounds_flags(&self, (a, b, k): (u32, u32, u32)) -> (bool, bool) {
         match self.layout {

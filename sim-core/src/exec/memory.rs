@@ -124,11 +124,9 @@ impl<'p> GroupExecutor<'p> {
                     None => ZEROS.get(..span.len())?,
                 };
                 let (first, step) = affine_words(e, a.get(span.clone())?, bs, k_max)?;
-                let clean = span.clone().all(|l| {
-                    let y = b.map_or(0, |b| b[l]);
-                    prep.bounds_flags((a[l], y, k_max)) == (false, false)
-                });
-                clean.then_some((base + first, step))
+                let sa = a.get(span.clone())?;
+                prep.line_clean(sa, bs, k_max)
+                    .then_some((base + first, step))
             });
             if let Some((first, step)) = line {
                 if !matches!(space, Space::Srv(_)) {
@@ -606,6 +604,15 @@ impl LanesIn<'_> {
         slow: &mut Vec<(u32, u32)>,
         word_at: impl Fn(u32, u32, u32) -> Option<usize>,
     ) {
+        // no lane with a bounds finding (folds over the span): only the
+        // words out of bounds go the slow way
+        let k_max = self.ks.iter().copied().max().unwrap_or(0);
+        let bs = match self.b {
+            Some(b) => b.get(self.span.clone()),
+            None => ZEROS.get(..self.span.len()),
+        };
+        let clean =
+            bs.is_some_and(|bs| self.prep.line_clean(&self.a[self.span.clone()], bs, k_max));
         for l in self.span.clone() {
             if self.active[l] == 0 {
                 continue;
@@ -613,7 +620,7 @@ impl LanesIn<'_> {
             let (x, y) = (self.a[l], self.b.map_or(0, |b| b[l]));
             for (i, &k) in self.ks.iter().enumerate() {
                 match word_at(x, y, k) {
-                    Some(word) if self.prep.bounds_flags((x, y, k)) == (false, false) => {
+                    Some(word) if clean || self.prep.bounds_flags((x, y, k)) == (false, false) => {
                         items.push((self.flat[l], word as u32));
                     }
                     _ => slow.push((l as u32, i as u32)),
