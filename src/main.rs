@@ -130,8 +130,8 @@ enum Command {
         #[arg(long)]
         bounds: bool,
         /// Lanes per warp: 1 up to the thread-group size, or `group` (one
-        /// warp per thread group, as `run` does: the fastest; every hazard
-        /// class is found at it; 32 runs warps as a GPU's are).
+        /// warp per thread group, as `run` does: the fastest; every case of
+        /// the race suite is found at it; 32 runs warps as a GPU's are).
         #[arg(long, default_value = "group", value_parser = parse_warp_width)]
         warp_width: usize,
         /// Load the shader even if its container checksum is wrong.
