@@ -46,8 +46,22 @@ pub(crate) enum Pass {
 const READ: u8 = 1;
 const WRITE: u8 = 2;
 const ATOMIC: u8 = 4;
-/// [`Epochal::owner`] when several threads all read, or all used atomics
-const SHARED: u16 = u16::MAX;
+/// The epoch's thread when several threads all read, or all used atomics
+/// (a group has at most 1,024 threads, so this fits the UAV word's 11 bits)
+const SHARED: u16 = 0x7ff;
+
+/// Thread `t`'s access `o` in an epoch whose accesses so far were by
+/// `owner` (one thread, or `SHARED`) of kinds `ops`: the epoch's new
+/// (owner, kinds), or None when it may conflict with another thread's
+/// (two threads, other than all reading or all using atomics).
+#[inline(always)]
+fn same_epoch(owner: u16, ops: u8, t: u16, o: u8) -> Option<(u16, u8)> {
+    if owner == t {
+        return Some((t, ops | o));
+    }
+    let all = ops | o;
+    (all == READ || all == ATOMIC).then_some((SHARED, all))
+}
 
 /// A word's accesses in the current epoch of one group.
 #[derive(Debug, Clone, Copy)]
@@ -92,18 +106,23 @@ impl Epochal {
             self.ops = o;
             return false;
         }
-        if self.owner == t {
-            self.ops |= o;
-            return false;
+        match same_epoch(self.owner, self.ops, t, o) {
+            Some((owner, ops)) => {
+                (self.owner, self.ops) = (owner, ops);
+                false
+            }
+            None => true,
         }
-        let all = self.ops | o;
-        if all == READ || all == ATOMIC {
-            self.owner = SHARED;
-            self.ops = all;
-            false
-        } else {
-            true
-        }
+    }
+
+    /// [`Epochal::step`] for a TGSM word, with the uninitialised-read rule:
+    /// whether the access may be part of a finding.
+    #[inline(always)]
+    fn screen(&mut self, gen: u32, epoch: u32, t: u16, o: u8) -> bool {
+        let race = self.step(gen, epoch, t, o);
+        let uninit = !self.written && o != WRITE;
+        self.written |= o != READ;
+        race || uninit
     }
 }
 
@@ -112,7 +131,7 @@ impl Epochal {
 struct UavWord {
     /// the last group to touch it, as its seq + 1 (0: none)
     last: u32,
-    /// the epoch's one thread or `UAV_SHARED` (bits 0–10), the epoch's
+    /// the epoch's one thread or `SHARED` (bits 0–10), the epoch's
     /// kinds of access (11–13), the last group's (14–16), and every
     /// earlier group's (17–19)
     bits: u32,
@@ -145,22 +164,18 @@ impl UavWord {
             false
         } else {
             self.bits |= o32 << 14;
-            let owner = self.bits & UAV_SHARED;
-            if self.epoch != e {
-                self.epoch = e;
-                self.bits = (self.bits & !0x3fff) | u32::from(t) | o32 << 11;
-                false
-            } else if owner == u32::from(t) {
-                self.bits |= o32 << 11;
-                false
-            } else {
-                let all = (self.bits >> 11) & 7 | o32;
-                if all == u32::from(READ) || all == u32::from(ATOMIC) {
-                    self.bits = (self.bits & !0x3fff) | UAV_SHARED | all << 11;
+            let (owner, ops) = ((self.bits & 0x7ff) as u16, ((self.bits >> 11) & 7) as u8);
+            let next = match self.epoch != e {
+                true => Some((t, o)),
+                false => same_epoch(owner, ops, t, o),
+            };
+            self.epoch = e;
+            match next {
+                Some((owner, ops)) => {
+                    self.bits = (self.bits & !0x3fff) | u32::from(owner) | u32::from(ops) << 11;
                     false
-                } else {
-                    true
                 }
+                None => true,
             }
         };
         let earlier = (self.bits >> 17) & 7;
@@ -173,11 +188,15 @@ impl UavWord {
     }
 }
 
-/// [`UavWord::bits`]' thread when several threads all read, or all used
-/// atomics (a group has at most 1,024 threads)
-const UAV_SHARED: u32 = 0x7ff;
-
 const PAGE_BITS: u32 = 12;
+
+/// Page `p` of a UAV's screen, allocated on first touch.
+fn uav_page(pages: &mut Vec<Option<Box<[UavWord]>>>, p: usize) -> &mut [UavWord] {
+    if pages.len() <= p {
+        pages.resize(p + 1, None);
+    }
+    pages[p].get_or_insert_with(|| vec![UavWord::EMPTY; 1 << PAGE_BITS].into_boxed_slice())
+}
 
 /// A set of words, as a bitmap.
 #[derive(Debug, Clone, Default)]
@@ -221,11 +240,10 @@ pub(super) struct Screen {
     /// an instruction's suspects, before they are marked (kept for its
     /// allocation)
     marks: Vec<u32>,
-    /// per thread of the group, its unvalidated guess's key (`NO_KEY`:
-    /// none)
-    guesses: Vec<u64>,
-    /// keys of guesses left unvalidated
-    lost: Vec<u64>,
+    /// per thread of the group, the word of its unvalidated guess
+    guesses: Vec<Option<(Space, u32)>>,
+    /// the words of guesses left unvalidated
+    lost: Vec<(Space, u32)>,
 }
 
 impl Screen {
@@ -307,92 +325,65 @@ pub(crate) struct ScreenLanes<'c> {
     /// a guess ([`Prepared::guess`]); a compare-exchange
     guess: bool,
     cas: bool,
-    /// each thread's unvalidated guess: its word's key, or `NO_KEY`
-    guesses: &'c mut [u64],
+    /// each thread's unvalidated guess
+    guesses: &'c mut [Option<(Space, u32)>],
     /// guesses left unvalidated (their words are suspects)
-    lost: &'c mut Vec<u64>,
+    lost: &'c mut Vec<(Space, u32)>,
 }
 
 impl ScreenLanes<'_> {
     /// Thread `thread`'s access to word `word` (in bounds).
     #[inline(always)]
     pub(crate) fn access(&mut self, thread: u32, word: usize) {
-        let (mut o, gen, t) = (self.o, self.gen, thread as u16);
-        if o != READ {
-            self.writes += 1;
+        self.access_all(&[(thread, word as u32)]);
+    }
+
+    /// Each (thread, word)'s access (in bounds), in order.
+    #[inline]
+    pub(crate) fn access_all(&mut self, items: &[(u32, u32)]) {
+        if self.o != READ {
+            self.writes += items.len() as u64;
         }
         if self.guess | self.cas {
-            let k = key(self.space, word as u32);
-            match self.guesses.get_mut(thread as usize) {
-                Some(g) if self.guess => {
-                    if *g != NO_KEY {
-                        self.lost.push(*g);
-                    }
-                    *g = k;
-                    o = ATOMIC;
-                }
-                Some(g) if *g == k => *g = NO_KEY,
-                _ if self.guess => self.lost.push(k),
-                _ => {}
+            for &(t, w) in items {
+                self.validate(t, w);
             }
         }
-        let suspect = match &mut self.shadow {
-            Shadow::Tgsm(words, epoch) => {
-                let Some(e) = words.get_mut(word) else {
-                    return;
-                };
-                let race = e.step(gen, *epoch, t, o);
-                let uninit = !e.written && o != WRITE;
-                e.written |= o != READ;
-                race || uninit
-            }
-            Shadow::Uav(pages, epoch) => {
-                let p = word >> PAGE_BITS;
-                if pages.len() <= p {
-                    pages.resize(p + 1, None);
-                }
-                let page = pages[p]
-                    .get_or_insert_with(|| vec![UavWord::EMPTY; 1 << PAGE_BITS].into_boxed_slice());
-                page[word & ((1 << PAGE_BITS) - 1)].step(self.seq, *epoch, t, o)
-            }
-            Shadow::Nothing => false,
-        };
-        if suspect {
-            self.marks.push(word as u32);
+        // a guess is an atomic to the shadow
+        let o = if self.guess { ATOMIC } else { self.o };
+        self.shadow(items, o);
+    }
+
+    /// The guess rule for thread `t`'s access to `word`: a guess waits
+    /// for its thread's compare-exchange on the word (the thread's guess
+    /// before it is lost); a compare-exchange validates its thread's guess
+    /// on the word.
+    fn validate(&mut self, t: u32, word: u32) {
+        let at = Some((self.space, word));
+        match self.guesses.get_mut(t as usize) {
+            Some(g) if self.guess => self.lost.extend(g.replace((self.space, word))),
+            Some(g) if *g == at => *g = None,
+            _ if self.guess => self.lost.extend(at),
+            _ => {}
         }
     }
 
-    /// [`ScreenLanes::access`] for each (thread, word), in order, with
-    /// the shadow chosen once.
-    #[inline]
-    pub(crate) fn access_all(&mut self, items: &[(u32, u32)]) {
-        if self.guess | self.cas {
-            for &(t, w) in items {
-                self.access(t, w as usize);
-            }
-            return;
-        }
-        let (o, gen, seq) = (self.o, self.gen, self.seq);
-        if o != READ {
-            self.writes += items.len() as u64;
-        }
+    /// The shadow's rules for accesses of kind `o`; suspects to `marks`.
+    #[inline(always)]
+    fn shadow(&mut self, items: &[(u32, u32)], o: u8) {
+        let (gen, seq) = (self.gen, self.seq);
         match &mut self.shadow {
             Shadow::Tgsm(words, epoch) => {
-                let epoch = *epoch;
                 for &(t, w) in items {
-                    let Some(e) = words.get_mut(w as usize) else {
-                        continue;
-                    };
-                    let race = e.step(gen, epoch, t as u16, o);
-                    let uninit = !e.written && o != WRITE;
-                    e.written |= o != READ;
-                    if race || uninit {
+                    if words
+                        .get_mut(w as usize)
+                        .is_some_and(|e| e.screen(gen, *epoch, t as u16, o))
+                    {
                         self.marks.push(w);
                     }
                 }
             }
             Shadow::Uav(pages, epoch) => {
-                let epoch = *epoch;
                 // the page of the last word, looked up again only when
                 // the words move to another
                 let mut at: Option<(u32, &mut [UavWord])> = None;
@@ -400,17 +391,9 @@ impl ScreenLanes<'_> {
                     let p = w >> PAGE_BITS;
                     let page = match at.take() {
                         Some((q, page)) if q == p => page,
-                        _ => {
-                            let p = p as usize;
-                            if pages.len() <= p {
-                                pages.resize(p + 1, None);
-                            }
-                            pages[p].get_or_insert_with(|| {
-                                vec![UavWord::EMPTY; 1 << PAGE_BITS].into_boxed_slice()
-                            })
-                        }
+                        _ => uav_page(pages, p as usize),
                     };
-                    if page[(w & ((1 << PAGE_BITS) - 1)) as usize].step(seq, epoch, t as u16, o) {
+                    if page[(w & ((1 << PAGE_BITS) - 1)) as usize].step(seq, *epoch, t as u16, o) {
                         self.marks.push(w);
                     }
                     at = Some((p, page));
@@ -551,13 +534,8 @@ impl Checker {
 
     /// Mark the words of guesses left unvalidated.
     fn mark_lost(&mut self) {
-        while let Some(k) = self.screen.lost.pop() {
-            let space = match (k >> 32) as u32 {
-                id if id & 0x8000_0000 != 0 => Space::Uav(id & 0x7fff_ffff),
-                id if id & 0x4000_0000 != 0 => Space::Srv(id & 0x3fff_ffff),
-                id => Space::Tgsm(id),
-            };
-            self.screen.mark(space, k as u32);
+        while let Some((space, word)) = self.screen.lost.pop() {
+            self.screen.mark(space, word);
         }
     }
 
@@ -565,8 +543,7 @@ impl Checker {
     /// unvalidated make their words suspects.
     pub(super) fn screen_end_group(&mut self) {
         let Screen { guesses, lost, .. } = &mut self.screen;
-        lost.extend(guesses.iter().copied().filter(|&g| g != NO_KEY));
-        guesses.fill(NO_KEY);
+        lost.extend(guesses.drain(..).flatten());
         self.mark_lost();
     }
 
@@ -598,6 +575,6 @@ impl Checker {
             self.screen.uav.resize(self.uavs.len(), Vec::new());
         }
         self.screen.guesses.clear();
-        self.screen.guesses.resize(self.threads_per_group, NO_KEY);
+        self.screen.guesses.resize(self.threads_per_group, None);
     }
 }

@@ -149,7 +149,9 @@ impl<'p> GroupExecutor<'p> {
             }
             let mut slow = std::mem::take(&mut self.sc.check_slow);
             let mut items = std::mem::take(&mut self.sc.check_items);
-            // the lanes' words, with the address arithmetic chosen once
+            // the lanes' words, with the address arithmetic chosen once: a
+            // loop compiled per kind of address (`word_at` in one loop is
+            // 15% slower on matmul's check)
             let lanes_in = LanesIn {
                 span: warp.span.clone(),
                 active: &warp.active,
