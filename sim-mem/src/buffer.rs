@@ -153,6 +153,34 @@ impl Buffer {
     pub fn counter(&self) -> &AtomicU32 {
         &self.counter
     }
+
+    /// A copy of every word and of the hidden counter, to put back with
+    /// [`Buffer::restore`]. Call it when no dispatch is running.
+    pub fn contents(&self) -> Contents {
+        Contents {
+            words: self.to_words(),
+            counter: self.counter.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Put back what [`Buffer::contents`] copied: the words (as many as
+    /// both have: all of them, for this buffer's own copy) and the hidden
+    /// counter.
+    pub fn restore(&self, contents: &Contents) {
+        for (dst, &src) in self.words.iter().zip(&contents.words) {
+            dst.store(src, Ordering::Relaxed);
+        }
+        self.counter.store(contents.counter, Ordering::Relaxed);
+    }
+}
+
+/// A buffer's words and hidden counter at one moment ([`Buffer::contents`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Contents {
+    /// the words, in order
+    pub words: Vec<u32>,
+    /// the append/consume counter
+    pub counter: u32,
 }
 
 /// How a view interprets its buffer.

@@ -27,7 +27,7 @@ pub use addressing::{
     affine_line, affine_words, affine_words_2d, raw_word_index, structured_word_index, Extent,
 };
 pub use atomic::AtomicOp;
-pub use buffer::{Buffer, BufferView, MemError, ViewKind};
+pub use buffer::{Buffer, BufferView, Contents, MemError, ViewKind};
 pub use format::{ChannelKind, Format};
 pub use sampler::{AddressMode, ComparisonFunc, Filter, FilterType, Reduction, SamplerDesc};
 pub use texture::{

@@ -34,7 +34,7 @@ pub use sim_core::exec::FastPaths;
 use sim_core::exec::{packing, ExecStats, GroupExecutor, Profile, Shape, MAX_PACKED_LANES};
 use sim_core::exec::{Runaway, Watchdog};
 use sim_core::Program;
-use sim_mem::{Bindings, Buffer};
+use sim_mem::{Bindings, Buffer, Contents};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -913,7 +913,7 @@ impl Run<'_, '_, '_> {
 /// The words and hidden counters of the UAVs a dispatch binds, as it
 /// found them: two-pass checking runs the dispatch again from them.
 struct Snapshot<'b> {
-    buffers: Vec<(&'b Buffer, Vec<u32>, u32)>,
+    buffers: Vec<(&'b Buffer, Contents)>,
 }
 
 impl<'b> Snapshot<'b> {
@@ -924,21 +924,18 @@ impl<'b> Snapshot<'b> {
             .iter()
             .flatten()
             .map(|t| t.texture().data());
-        let mut buffers: Vec<(&'b Buffer, Vec<u32>, u32)> = Vec::new();
+        let mut buffers: Vec<(&'b Buffer, Contents)> = Vec::new();
         for b in views.chain(textures) {
-            if !buffers.iter().any(|(x, _, _)| std::ptr::eq(*x, b)) {
-                buffers.push((b, b.to_words(), b.counter().load(Ordering::Relaxed)));
+            if !buffers.iter().any(|(x, _)| std::ptr::eq(*x, b)) {
+                buffers.push((b, b.contents()));
             }
         }
         Self { buffers }
     }
 
     fn restore(&self) {
-        for (b, words, counter) in &self.buffers {
-            for (dst, &src) in b.words().iter().zip(words) {
-                dst.store(src, Ordering::Relaxed);
-            }
-            b.counter().store(*counter, Ordering::Relaxed);
+        for (b, contents) in &self.buffers {
+            b.restore(contents);
         }
     }
 }

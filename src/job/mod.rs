@@ -1093,17 +1093,8 @@ impl Job {
         options: &DispatchOptions,
         seeds: &[u64],
     ) -> Result<ScheduleReport, JobError> {
-        let initial: Vec<(Vec<u32>, u32)> = self
-            .resources
-            .iter()
-            .map(|r| {
-                let b = r.data();
-                (
-                    b.to_words(),
-                    b.counter().load(sim_mem::sync::Ordering::Relaxed),
-                )
-            })
-            .collect();
+        let initial: Vec<sim_mem::Contents> =
+            self.resources.iter().map(|r| r.data().contents()).collect();
         let mut runs = Vec::new();
         let mut first: Option<Vec<(String, Vec<u32>)>> = None;
         let mut first_counters: Option<Vec<(String, u32)>> = None;
@@ -1111,16 +1102,8 @@ impl Job {
         let mut counter_difference = None;
         let mut seen: Vec<Vec<(String, Vec<u32>)>> = Vec::new();
         for &seed in seeds {
-            for (r, (words, counter)) in self.resources.iter().zip(&initial) {
-                let b = r.data();
-                b.write_words(0, words).map_err(|e| JobError::Spec {
-                    at: None,
-                    path: self.path.clone(),
-                    key: format!("resources.{}", r.name),
-                    message: e.to_string(),
-                })?;
-                b.counter()
-                    .store(*counter, sim_mem::sync::Ordering::Relaxed);
+            for (r, contents) in self.resources.iter().zip(&initial) {
+                r.data().restore(contents);
             }
             let opts = DispatchOptions {
                 threads: 1,
