@@ -881,6 +881,9 @@ impl Run<'_, '_, '_> {
         exec.set_profiling(options.profile);
         exec.set_memory_profiling(options.profile_memory);
         exec.set_checker(Some(Box::new(std::mem::take(checker))));
+        if options.fast_paths.contains(FastPaths::PRIVATE_ATOMICS) {
+            exec.privatize_atomics(bindings);
+        }
         let start = Instant::now();
         let mut outcome = Ok(());
         for g in 0..total {
@@ -893,6 +896,8 @@ impl Run<'_, '_, '_> {
                 break;
             }
         }
+        // (a stopped pass's memory is as a plain run's stop leaves it)
+        exec.flush_atomics(bindings);
         let wall = start.elapsed();
         if let Some(c) = exec.take_checker() {
             *checker = *c;

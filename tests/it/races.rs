@@ -65,6 +65,17 @@ fn check_case_with(
     warp_width: usize,
     fast_paths: FastPaths,
 ) -> Vec<Finding> {
+    check_case_memory(case, variant, warp_width, fast_paths).0
+}
+
+/// [`check_case_with`]'s findings, and the words of its buffers after the
+/// dispatch, in the manifest's order.
+fn check_case_memory(
+    case: &Case,
+    variant: &str,
+    warp_width: usize,
+    fast_paths: FastPaths,
+) -> (Vec<Finding>, Vec<Vec<u32>>) {
     let stem = format!("{}_{variant}", case.name);
     let listing = std::fs::read_to_string(dir().join(format!("{stem}.asm"))).unwrap();
     let program = if variant == "ok" || case.dxbc {
@@ -118,7 +129,8 @@ fn check_case_with(
         Err(DispatchError::Runaway(r)) if r.reason == StopReason::NoProgress => {}
         Err(e) => panic!("{stem}: {e}"),
     }
-    checker.into_findings()
+    let words = buffers.iter().map(|(_, _, b)| b.to_words()).collect();
+    (checker.into_findings(), words)
 }
 
 /// A job in `tmp` running case `name`'s DXBC over 4 groups with
@@ -238,6 +250,25 @@ fn two_pass_checking_finds_what_one_exact_pass_finds() {
         }
     }
     assert!(screened_some);
+}
+
+/// The checker sees the atomics that a checked run gathers
+/// (`FastPaths::PRIVATE_ATOMICS`: a UAV only updated by one kind of
+/// atomic that returns nothing) as it sees them applied one by one: every
+/// race case, bug and twin, gives the same findings and leaves the same
+/// words with and without gathering (at the group's width, where the
+/// cases that add to a total without reading it gather).
+#[test]
+fn checked_runs_that_gather_atomics_find_and_leave_the_same() {
+    let plain = FastPaths::ALL.without(FastPaths::PRIVATE_ATOMICS);
+    for case in &manifest().case {
+        for variant in ["bug", "ok"] {
+            let gathered = check_case_memory(case, variant, WARP_WIDTH_GROUP, FastPaths::ALL);
+            let one_by_one = check_case_memory(case, variant, WARP_WIDTH_GROUP, plain);
+            assert_eq!(gathered.0, one_by_one.0, "{}_{variant}", case.name);
+            assert_eq!(gathered.1, one_by_one.1, "{}_{variant}", case.name);
+        }
+    }
 }
 
 /// The eight workloads, as their job files describe them, at warp widths

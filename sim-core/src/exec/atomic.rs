@@ -44,7 +44,9 @@ impl<'p> GroupExecutor<'p> {
     /// It must also be
     /// bound to a raw, structured or typed buffer view of at most
     /// [`PRIVATE_ATOMICS_MAX_WORDS`] words that no other bound SRV or UAV
-    /// views. With a checker attached nothing is gathered.
+    /// views. A checker attached sees every atomic as it would without
+    /// gathering (its accesses are reported before the operation, and no
+    /// instruction reads the words, so no value it reports differs).
     ///
     /// The caller must apply the gathered words with
     /// [`GroupExecutor::flush_atomics`], with these same `bindings`, before
@@ -60,9 +62,6 @@ impl<'p> GroupExecutor<'p> {
         // flush leaves every word it applied so), reused where a UAV of the
         // same size and kind is gathered again
         let mut spare = std::mem::take(&mut self.private);
-        if self.check.is_some() {
-            return true;
-        }
         for &(slot, kind) in &self.prog.info().write_only_atomic_uavs {
             let Some(view) = bindings.uav(slot) else {
                 continue;
