@@ -242,6 +242,8 @@ struct Scratch {
     check_slow: Vec<(u32, u32)>,
     /// checking's screen: an instruction's (thread, word) accesses
     check_items: Vec<(u32, u32)>,
+    /// the screen's lanes' first words (`sim_mem::lane_words`)
+    check_words: Vec<u32>,
 }
 
 /// [`GroupExecutor::cas_loop`]'s chains run this many words at a time (of
@@ -641,6 +643,7 @@ impl<'p> GroupExecutor<'p> {
                 word_bits: Vec::new(),
                 check_slow: Vec::new(),
                 check_items: Vec::new(),
+                check_words: Vec::new(),
             },
             pack,
             stats: ExecStats::default(),

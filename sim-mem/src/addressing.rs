@@ -124,6 +124,62 @@ pub fn affine_words(ext: Extent, a: &[u32], b: &[u32], k_max: u32) -> Option<(us
     affine_line(ext, (a0, da), (b0, db), n, k_max)
 }
 
+/// Each lane's word of dword 0, for lanes that lie on no line: for every
+/// lane `l` with `active[l] != 0`, `out[l]` becomes the word index that
+/// [`Extent::word_index`]`(a[l], b[l], 0)` gives (dword `k` is then word
+/// `out[l] + k`), when every such lane's dwords `0..=k_max` are in bounds
+/// and, for a structured extent, within the lane's structure. Returns
+/// `false` otherwise, and `out` is then unspecified (the caller goes lane
+/// by lane); the other lanes' entries are unspecified too. The slices are
+/// taken as long as the shortest. One pass of compares or-ed together (a
+/// loop that vectorises); a structured access whose dwords pass its
+/// structure's end, which [`Extent::word_index`] may still place in the
+/// next structure, gets `false`.
+#[inline]
+pub fn lane_words(
+    ext: Extent,
+    a: &[u32],
+    b: &[u32],
+    active: &[u32],
+    k_max: u32,
+    out: &mut [u32],
+) -> bool {
+    let n = a.len().min(b.len()).min(active.len()).min(out.len());
+    let (a, b, active, out) = (&a[..n], &b[..n], &active[..n], &mut out[..n]);
+    let tail = 4 * k_max as u64 + 4;
+    // every word index below 2^32
+    if ext.size_bytes / 4 > u32::MAX as u64 + 1 {
+        return false;
+    }
+    let mut bad = 0u32;
+    if ext.stride == 0 {
+        // dword 0 at (x & !3) / 4 for x ≤ lim
+        let Some(lim) = ext.size_bytes.checked_sub(tail) else {
+            return false;
+        };
+        let lim = lim.min(u32::MAX as u64) as u32;
+        for ((&x, &on), o) in a.iter().zip(active).zip(out.iter_mut()) {
+            let x = x & !3;
+            bad |= u32::from(on != 0) & u32::from(x > lim);
+            *o = x >> 2;
+        }
+        return bad == 0;
+    }
+    let stride = ext.stride as u64;
+    if !stride.is_multiple_of(4) || stride < tail {
+        return false;
+    }
+    // structure x < count, its dwords at offsets (y & !3) ≤ y_lim
+    let count = (ext.size_bytes / stride).min(u32::MAX as u64) as u32;
+    let (per, y_lim) = (ext.stride / 4, (stride - tail) as u32);
+    for (((&x, &y), &on), o) in a.iter().zip(b).zip(active).zip(out.iter_mut()) {
+        let y = y & !3;
+        bad |= u32::from(on != 0) & (u32::from(x >= count) | u32::from(y > y_lim));
+        *o = x.wrapping_mul(per).wrapping_add(y >> 2);
+    }
+    bad == 0
+}
+
 /// [`affine_words`] for lanes whose values are known to lie on a line:
 /// lane `l` of `0..n` (`n ≥ 1`) accesses (`a0 + da·l`, `b0 + db·l`), each
 /// computed in u32, where `a0` (for a raw extent) and `b0` have their low two
@@ -441,5 +497,69 @@ mod tests {
             affine_words_2d(ext, &rows, &[0; 256], 3, 16),
             Some((0, 0, 16))
         );
+    }
+
+    #[test]
+    fn lane_words_agree_with_word_index_on_active_lanes() {
+        let mut next = words(0x5eed_1a4e_0000_0001);
+        let (mut answered, mut refused) = (0, 0);
+        for case in 0..20_000 {
+            let stride = [0, 4, 8, 16, 64][case % 5];
+            let ext = Extent {
+                size_bytes: 4 * (1 + next() % 256) as u64,
+                stride,
+            };
+            let n = 1 + next() as usize % 40;
+            let k_max = next() % 4;
+            // half the cases with every address inside (a structure's
+            // dwords within it), half anywhere, some huge
+            let inside = case % 2 == 0;
+            let (words, tail) = (ext.size_bytes as u32 / 4, 4 * k_max + 4);
+            let (a_range, b_range) = match (stride, inside) {
+                (0, true) => ((4 * words).saturating_sub(tail - 4).max(1), 4),
+                (0, false) => (1100, 4),
+                (_, true) => (
+                    (4 * words / stride).max(1),
+                    stride.saturating_sub(tail - 4).max(1),
+                ),
+                (_, false) => (70, stride),
+            };
+            let mut pick = |range: u32| match next() % 64 {
+                0 if !inside => u32::MAX - next() % 8,
+                _ => next() % range,
+            };
+            let a: Vec<u32> = (0..n).map(|_| pick(a_range)).collect();
+            let b: Vec<u32> = (0..n).map(|_| pick(b_range)).collect();
+            let active: Vec<u32> = (0..n)
+                .map(|_| u32::from(!next().is_multiple_of(4)))
+                .collect();
+            let mut out = vec![0; n];
+            if lane_words(ext, &a, &b, &active, k_max, &mut out) {
+                answered += 1;
+                for l in (0..n).filter(|&l| active[l] != 0) {
+                    for k in 0..=k_max {
+                        assert_eq!(
+                            ext.word_index(a[l], b[l], k),
+                            Some(out[l] as usize + k as usize),
+                            "{ext:?} a={a:?} b={b:?} active={active:?} lane {l} dword {k}"
+                        );
+                    }
+                }
+            } else {
+                refused += 1;
+            }
+        }
+        assert!(answered > 1000 && refused > 1000, "{answered} / {refused}");
+        // an inactive lane far out of bounds does not matter; an active one
+        // does
+        let ext = Extent {
+            size_bytes: 64,
+            stride: 0,
+        };
+        let a = [0, 4, u32::MAX, 12];
+        let mut out = [0; 4];
+        assert!(lane_words(ext, &a, &[0; 4], &[1, 1, 0, 1], 0, &mut out));
+        assert_eq!((out[0], out[1], out[3]), (0, 1, 3));
+        assert!(!lane_words(ext, &a, &[0; 4], &[1, 1, 1, 1], 0, &mut out));
     }
 }

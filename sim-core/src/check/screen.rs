@@ -24,7 +24,7 @@
 //! suspect the screening pass's findings (barriers, bounds, counters) are
 //! the dispatch's, and there is no second pass.
 //!
-//! Shadow per word: 12 bytes for TGSM, 12 for a UAV word (in pages of
+//! Shadow per word: 8 bytes for TGSM, 12 for a UAV word (in pages of
 //! 4,096 words allocated on first touch), and a bit per suspect word;
 //! against 112 and 56 bytes plus a per-group record in the exact pass.
 
@@ -63,66 +63,161 @@ fn same_epoch(owner: u16, ops: u8, t: u16, o: u8) -> Option<(u16, u8)> {
     (all == READ || all == ATOMIC).then_some((SHARED, all))
 }
 
-/// A word's accesses in the current epoch of one group.
+/// A TGSM word's accesses in the current epoch of its group, in 8 bytes:
+/// the group (`Checker::gen`, bits 32–63), the epoch, truncated (16–31: a
+/// wrap only merges two epochs, which gives more suspects, never fewer),
+/// whether a thread of the group wrote it in any epoch (15), the epoch's
+/// kinds of access (`READ | WRITE | ATOMIC`, 12–14), and the epoch's one
+/// thread or `SHARED` (0–11).
 #[derive(Debug, Clone, Copy)]
-struct Epochal {
-    /// `Checker::gen` of the group
-    gen: u32,
-    epoch: u32,
-    /// the one thread that accessed it in the epoch, or `SHARED`
-    owner: u16,
-    /// the kinds of access in the epoch (`READ | WRITE | ATOMIC`)
-    ops: u8,
-    /// a thread of the group wrote it (TGSM: any epoch)
-    written: bool,
-}
+#[repr(transparent)]
+struct Epochal(u64);
+
+/// [`Epochal`]'s written bit
+const WRITTEN: u64 = 1 << 15;
 
 impl Epochal {
-    const EMPTY: Epochal = Epochal {
-        gen: NONE,
-        epoch: 0,
-        owner: SHARED,
-        ops: 0,
-        written: false,
-    };
+    const EMPTY: Epochal = Epochal((NONE as u64) << 32);
 
-    /// Thread `t`'s access `o` in epoch `epoch` of group `gen`: whether it
-    /// may conflict with another thread's in the epoch.
+    /// The group and epoch part of an [`Epochal`] for epoch `epoch` of
+    /// group `gen`.
     #[inline(always)]
-    fn step(&mut self, gen: u32, epoch: u32, t: u16, o: u8) -> bool {
-        if self.gen != gen {
-            *self = Epochal {
-                gen,
-                epoch,
-                owner: t,
-                ops: o,
-                written: false,
-            };
-            return false;
-        }
-        if self.epoch != epoch {
-            self.epoch = epoch;
-            self.owner = t;
-            self.ops = o;
-            return false;
-        }
-        match same_epoch(self.owner, self.ops, t, o) {
-            Some((owner, ops)) => {
-                (self.owner, self.ops) = (owner, ops);
-                false
-            }
-            None => true,
-        }
+    fn key(gen: u32, epoch: u32) -> u64 {
+        u64::from(gen) << 32 | u64::from(epoch as u16) << 16
     }
 
-    /// [`Epochal::step`] for a TGSM word, with the uninitialised-read rule:
-    /// whether the access may be part of a finding.
+    /// Thread `t`'s access `o` in the epoch and group of `key`
+    /// ([`Epochal::key`]), with the uninitialised-read rule: whether it
+    /// may be part of a finding (it may conflict with another thread's in
+    /// the epoch: two threads, other than all reading or all using
+    /// atomics; or it reads before any write of the group).
     #[inline(always)]
-    fn screen(&mut self, gen: u32, epoch: u32, t: u16, o: u8) -> bool {
-        let race = self.step(gen, epoch, t, o);
-        let uninit = !self.written && o != WRITE;
-        self.written |= o != READ;
-        race || uninit
+    fn screen(&mut self, key: u64, t: u16, o: u8) -> bool {
+        // a word that several threads read in this epoch, after a write of
+        // the group: a read changes nothing (matmul's tiles)
+        const SHARED_READ: u64 = WRITTEN | (READ as u64) << 12 | SHARED as u64;
+        if o == READ && self.0 == key | SHARED_READ {
+            return false;
+        }
+        let (new, flag) = match o {
+            READ => screen_step::<READ>(self.0, key, u64::from(t)),
+            WRITE => screen_step::<WRITE>(self.0, key, u64::from(t)),
+            _ => screen_step::<ATOMIC>(self.0, key, u64::from(t)),
+        };
+        self.0 = new;
+        flag
+    }
+}
+
+/// [`Epochal::screen`] for access `O` on word state `old`, without a
+/// branch (selects, so that a run of words vectorises): the new state, and
+/// whether the access may be part of a finding. On a possible conflict the
+/// state keeps the epoch's owner and kinds (the word is a suspect from
+/// then on, so they no longer matter).
+#[inline(always)]
+fn screen_step<const O: u8>(old: u64, key: u64, t: u64) -> (u64, bool) {
+    let o = u64::from(O);
+    let same_key = old & !0xffff == key;
+    let same_gen = old >> 32 == key >> 32;
+    let (owner, ops) = (old & 0xfff, (old >> 12) & 7);
+    let own = owner == t;
+    let all = ops | o;
+    let shared = all == u64::from(READ) || all == u64::from(ATOMIC);
+    let race = same_key & !own & !shared;
+    let written = if same_gen { old & WRITTEN } else { 0 };
+    let (owner, ops) = match (same_key, own) {
+        (false, _) => (t, o),
+        (true, true) => (t, all),
+        (true, false) => (u64::from(SHARED), all),
+    };
+    let mut new = if race {
+        old
+    } else {
+        key | written | ops << 12 | owner
+    };
+    let uninit = new & WRITTEN == 0 && O != WRITE;
+    if O != READ {
+        new |= WRITTEN;
+    }
+    (new, race | uninit)
+}
+
+/// One access `O` by each active lane to a run of consecutive TGSM words,
+/// lane `i` (thread `flat[i]`, active when `active[i] != 0`) on
+/// `words[i]`, in the epoch and group of `key`: `flags[i]` becomes 1 where
+/// lane `i`'s access may be part of a finding (else 0). Returns whether
+/// any does. The slices are taken as long as the shortest.
+#[inline(always)]
+fn screen_run<const O: u8>(
+    words: &mut [Epochal],
+    flat: &[u32],
+    active: &[u32],
+    key: u64,
+    flags: &mut [u8],
+) -> bool {
+    let mut any = 0u8;
+    let lanes = words.iter_mut().zip(flat).zip(active).zip(flags.iter_mut());
+    for (((s, &t), &a), f) in lanes {
+        let (new, flag) = screen_step::<O>(s.0, key, u64::from(t));
+        let on = a != 0;
+        s.0 = if on { new } else { s.0 };
+        *f = u8::from(on & flag);
+        any |= *f;
+    }
+    any != 0
+}
+
+/// [`screen_run`] for access `o`, compiled for the widest instruction set
+/// the CPU runs (`crate::lanes::isa`): eight words at a time with AVX-512.
+fn screen_run_isa(
+    words: &mut [Epochal],
+    flat: &[u32],
+    active: &[u32],
+    key: u64,
+    o: u8,
+    flags: &mut [u8],
+) -> bool {
+    type Run = fn(&mut [Epochal], &[u32], &[u32], u64, &mut [u8]) -> bool;
+    fn pick(o: u8) -> Run {
+        match o {
+            READ => screen_run::<READ>,
+            WRITE => screen_run::<WRITE>,
+            _ => screen_run::<ATOMIC>,
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        use crate::lanes::{isa, Isa};
+        /// [`screen_run`] compiled for AVX2.
+        #[target_feature(enable = "avx2")]
+        fn avx2(w: &mut [Epochal], f: &[u32], a: &[u32], key: u64, o: u8, fl: &mut [u8]) -> bool {
+            match o {
+                READ => screen_run::<READ>(w, f, a, key, fl),
+                WRITE => screen_run::<WRITE>(w, f, a, key, fl),
+                _ => screen_run::<ATOMIC>(w, f, a, key, fl),
+            }
+        }
+        /// [`screen_run`] compiled for AVX-512.
+        #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2")]
+        fn avx512(w: &mut [Epochal], f: &[u32], a: &[u32], key: u64, o: u8, fl: &mut [u8]) -> bool {
+            match o {
+                READ => screen_run::<READ>(w, f, a, key, fl),
+                WRITE => screen_run::<WRITE>(w, f, a, key, fl),
+                _ => screen_run::<ATOMIC>(w, f, a, key, fl),
+            }
+        }
+        #[allow(unsafe_code)]
+        match isa() {
+            // SAFETY: `isa` is at most what this CPU runs
+            Isa::Avx512 => unsafe { avx512(words, flat, active, key, o, flags) },
+            // SAFETY: as above
+            Isa::Avx2 => unsafe { avx2(words, flat, active, key, o, flags) },
+            Isa::Baseline => pick(o)(words, flat, active, key, flags),
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        pick(o)(words, flat, active, key, flags)
     }
 }
 
@@ -240,6 +335,8 @@ pub(super) struct Screen {
     /// an instruction's suspects, before they are marked (kept for its
     /// allocation)
     marks: Vec<u32>,
+    /// [`screen_run`]'s per-lane flags (kept for the allocation)
+    flags: Vec<u8>,
     /// per thread of the group, the word of its unvalidated guess
     guesses: Vec<Option<(Space, u32)>>,
     /// the words of guesses left unvalidated
@@ -305,7 +402,8 @@ pub(super) fn guess_loads(code: &[crate::ir::lowered::Op]) -> Vec<bool> {
 /// The shadow one instruction's accesses go to.
 enum Shadow<'c> {
     /// the group's TGSM words, and the TGSM epoch
-    Tgsm(&'c mut [Epochal], u32),
+    /// (the TGSM epoch and group as [`Epochal::key`])
+    Tgsm(&'c mut [Epochal], u64),
     /// a UAV's pages, and the UAV epoch
     Uav(&'c mut Vec<Option<Box<[UavWord]>>>, u32),
     /// an SRV's or unbound slot's
@@ -318,10 +416,11 @@ pub(crate) struct ScreenLanes<'c> {
     shadow: Shadow<'c>,
     space: Space,
     o: u8,
-    gen: u32,
     seq: u32,
     writes: u64,
     marks: Vec<u32>,
+    /// [`screen_run`]'s per-lane flags
+    flags: &'c mut Vec<u8>,
     /// a guess ([`Prepared::guess`]); a compare-exchange
     guess: bool,
     cas: bool,
@@ -354,6 +453,119 @@ impl ScreenLanes<'_> {
         self.shadow(items, o);
     }
 
+    /// Whether [`ScreenLanes::access_lanes`] may take the instruction's
+    /// accesses (no guess or compare-exchange: they go through
+    /// [`ScreenLanes::access_all`], which keeps the guess rule).
+    #[inline]
+    pub(crate) fn direct(&self) -> bool {
+        !(self.guess | self.cas)
+    }
+
+    /// Each lane `l` of `lanes` with `active[l] != 0`: thread `flat[l]`'s
+    /// accesses to words `word0(l) + k` for each `k` of `ks` (all in
+    /// bounds), in lane order, as [`ScreenLanes::access_all`] takes them,
+    /// without a list of them. Only where [`ScreenLanes::direct`].
+    #[inline(always)]
+    pub(crate) fn access_lanes(
+        &mut self,
+        lanes: std::ops::Range<usize>,
+        active: &[u32],
+        flat: &[u32],
+        ks: &[u32],
+        word0: impl Fn(usize) -> u32,
+    ) {
+        debug_assert!(self.direct());
+        let (seq, o) = (self.seq, self.o);
+        let (active, flat) = (&active[lanes.clone()], &flat[lanes.clone()]);
+        let lane = |i: usize| word0(lanes.start + i);
+        if o != READ {
+            let n = active.iter().filter(|&&a| a != 0).count();
+            self.writes += (n * ks.len()) as u64;
+        }
+        let marks = &mut self.marks;
+        match &mut self.shadow {
+            Shadow::Tgsm(words, epoch) => {
+                let epoch = *epoch;
+                for (i, (&on, &t)) in active.iter().zip(flat).enumerate() {
+                    if on == 0 {
+                        continue;
+                    }
+                    let w0 = lane(i);
+                    for &k in ks {
+                        let w = w0 + k;
+                        if words
+                            .get_mut(w as usize)
+                            .is_some_and(|e| e.screen(epoch, t as u16, o))
+                        {
+                            marks.push(w);
+                        }
+                    }
+                }
+            }
+            Shadow::Uav(pages, epoch) => {
+                let epoch = *epoch;
+                let mut at: Option<(u32, &mut [UavWord])> = None;
+                for (i, (&on, &t)) in active.iter().zip(flat).enumerate() {
+                    if on == 0 {
+                        continue;
+                    }
+                    let w0 = lane(i);
+                    for &k in ks {
+                        let w = w0 + k;
+                        let p = w >> PAGE_BITS;
+                        let page = match at.take() {
+                            Some((q, page)) if q == p => page,
+                            _ => uav_page(pages, p as usize),
+                        };
+                        if page[(w & ((1 << PAGE_BITS) - 1)) as usize].step(seq, epoch, t as u16, o)
+                        {
+                            marks.push(w);
+                        }
+                        at = Some((p, page));
+                    }
+                }
+            }
+            Shadow::Nothing => {}
+        }
+    }
+
+    /// Each lane `l` of `lanes` with `active[l] != 0`: thread `flat[l]`'s
+    /// access to word `first + (l - lanes.start)` (all in bounds), as
+    /// [`ScreenLanes::access_lanes`] takes one dword per lane on
+    /// consecutive words; a TGSM run goes through [`screen_run`]. Only
+    /// where [`ScreenLanes::direct`].
+    #[inline]
+    pub(crate) fn access_run(
+        &mut self,
+        first: u32,
+        lanes: std::ops::Range<usize>,
+        active: &[u32],
+        flat: &[u32],
+    ) {
+        let n = lanes.len();
+        let run = match &mut self.shadow {
+            Shadow::Tgsm(words, key) => words
+                .get_mut(first as usize..)
+                .and_then(|w| w.get_mut(..n))
+                .map(|w| (w, *key)),
+            _ => None,
+        };
+        let Some((words, key)) = run else {
+            let start = lanes.start;
+            return self.access_lanes(lanes, active, flat, &[0], |l| first + (l - start) as u32);
+        };
+        let (active, flat) = (&active[lanes.clone()], &flat[lanes]);
+        if self.o != READ {
+            self.writes += active.iter().filter(|&&a| a != 0).count() as u64;
+        }
+        self.flags.clear();
+        self.flags.resize(n, 0);
+        if screen_run_isa(words, flat, active, key, self.o, self.flags) {
+            let flagged = self.flags.iter().enumerate().filter(|(_, &f)| f != 0);
+            self.marks.extend(flagged.map(|(i, _)| first + i as u32));
+        }
+    }
+
     /// The guess rule for thread `t`'s access to `word`: a guess waits
     /// for its thread's compare-exchange on the word (the thread's guess
     /// before it is lost); a compare-exchange validates its thread's guess
@@ -371,13 +583,13 @@ impl ScreenLanes<'_> {
     /// The shadow's rules for accesses of kind `o`; suspects to `marks`.
     #[inline(always)]
     fn shadow(&mut self, items: &[(u32, u32)], o: u8) {
-        let (gen, seq) = (self.gen, self.seq);
+        let seq = self.seq;
         match &mut self.shadow {
             Shadow::Tgsm(words, epoch) => {
                 for &(t, w) in items {
                     if words
                         .get_mut(w as usize)
-                        .is_some_and(|e| e.screen(gen, *epoch, t as u16, o))
+                        .is_some_and(|e| e.screen(*epoch, t as u16, o))
                     {
                         self.marks.push(w);
                     }
@@ -492,12 +704,13 @@ impl Checker {
             tgsm,
             uav,
             marks,
+            flags,
             guesses,
             lost,
             ..
         } = &mut self.screen;
         let shadow = match prep.space {
-            Space::Tgsm(_) => Shadow::Tgsm(tgsm, self.tgsm_epoch),
+            Space::Tgsm(_) => Shadow::Tgsm(tgsm, Epochal::key(gen, self.tgsm_epoch)),
             Space::Uav(u) => match uav.get_mut(u as usize) {
                 Some(pages) => Shadow::Uav(pages, self.uav_epoch),
                 None => Shadow::Nothing,
@@ -508,10 +721,10 @@ impl Checker {
             shadow,
             space: prep.space,
             o,
-            gen,
             seq,
             writes: 0,
             marks: std::mem::take(marks),
+            flags,
             guess: prep.guess && !matches!(prep.space, Space::Srv(_)),
             cas: op == (MemOp::Atomic { cas: true }),
             guesses,
@@ -576,5 +789,117 @@ impl Checker {
         }
         self.screen.guesses.clear();
         self.screen.guesses.resize(self.threads_per_group, None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The screen's TGSM rule written plainly (full epochs, fields apart):
+    /// the model that [`Epochal`] packs.
+    #[derive(Debug, Clone, Copy)]
+    struct Model {
+        gen: u32,
+        epoch: u32,
+        owner: u16,
+        ops: u8,
+        written: bool,
+    }
+
+    impl Model {
+        fn screen(&mut self, gen: u32, epoch: u32, t: u16, o: u8) -> bool {
+            let race = if self.gen != gen {
+                *self = Model {
+                    gen,
+                    epoch,
+                    owner: t,
+                    ops: o,
+                    written: false,
+                };
+                false
+            } else if self.epoch != epoch {
+                (self.epoch, self.owner, self.ops) = (epoch, t, o);
+                false
+            } else {
+                match same_epoch(self.owner, self.ops, t, o) {
+                    Some((owner, ops)) => {
+                        (self.owner, self.ops) = (owner, ops);
+                        false
+                    }
+                    None => true,
+                }
+            };
+            let uninit = !self.written && o != WRITE;
+            self.written |= o != READ;
+            race || uninit
+        }
+    }
+
+    /// Deterministic pseudo-random numbers (a 64-bit LCG's high bits).
+    fn numbers(mut seed: u64) -> impl FnMut(u32) -> u32 {
+        move |n| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) as u32) % n
+        }
+    }
+
+    /// Random accesses to a few words by a few threads over groups and
+    /// epochs: the packed word flags exactly what the model flags until
+    /// the word's first flag (after which the word is a suspect and its
+    /// state no longer matters), one access at a time and as runs.
+    #[test]
+    fn packed_tgsm_words_flag_what_the_model_flags() {
+        let mut next = numbers(0x7e57_5c2e_e000_0001);
+        let (mut compared, mut flags_seen) = (0, 0);
+        for _ in 0..8_000 {
+            const WORDS: usize = 8;
+            let mut model = [Model {
+                gen: NONE,
+                epoch: 0,
+                owner: SHARED,
+                ops: 0,
+                written: false,
+            }; WORDS];
+            let mut one = [Epochal::EMPTY; WORDS];
+            let mut run = [Epochal::EMPTY; WORDS];
+            let mut flagged = [false; WORDS];
+            let (mut gen, mut epoch) = (0, 0);
+            for _ in 0..40 {
+                match next(8) {
+                    0 => (gen, epoch) = (gen + 1, 0),
+                    1 => epoch += 1,
+                    _ => {}
+                }
+                let o = [READ, WRITE, ATOMIC][next(3) as usize];
+                let key = Epochal::key(gen, epoch);
+                // one instruction: each lane a thread of 3 on its own word
+                let flat: Vec<u32> = (0..WORDS).map(|_| next(3)).collect();
+                let active: Vec<u32> = (0..WORDS).map(|_| next(2)).collect();
+                let mut flags = vec![9; WORDS];
+                screen_run_isa(&mut run, &flat, &active, key, o, &mut flags);
+                for w in (0..WORDS).filter(|&w| active[w] != 0) {
+                    let t = flat[w] as u16;
+                    let expected = model[w].screen(gen, epoch, t, o);
+                    let got = one[w].screen(key, t, o);
+                    if !flagged[w] {
+                        assert_eq!(got, expected, "word {w}: {:?}", model[w]);
+                        assert_eq!(flags[w] != 0, expected, "run, word {w}");
+                        compared += 1;
+                        flags_seen += usize::from(expected);
+                    }
+                    flagged[w] |= expected;
+                }
+                for w in (0..WORDS).filter(|&w| active[w] == 0) {
+                    assert_eq!(flags[w], 0, "an inactive lane is never flagged");
+                }
+            }
+        }
+        assert!(
+            compared > 80_000 && flags_seen > 5_000,
+            "{compared} {flags_seen}"
+        );
     }
 }

@@ -129,7 +129,16 @@ impl<'p> GroupExecutor<'p> {
                     .then_some((base + first, step))
             });
             if let Some((first, step)) = line {
-                if !matches!(space, Space::Srv(_)) {
+                if matches!(space, Space::Srv(_)) {
+                } else if lanes.direct() && step == 1 && ks.len() == 1 {
+                    let first = (first + ks[0] as usize) as u32;
+                    lanes.access_run(first, span.clone(), &warp.active, &warp.flat);
+                } else if lanes.direct() {
+                    let start = span.start;
+                    lanes.access_lanes(span.clone(), &warp.active, &warp.flat, ks, |l| {
+                        (first + step * (l - start)) as u32
+                    });
+                } else {
                     let mut items = std::mem::take(&mut self.sc.check_items);
                     for l in span.clone() {
                         if warp.active[l] != 0 {
@@ -146,6 +155,49 @@ impl<'p> GroupExecutor<'p> {
                 let done = lanes.finish();
                 ck.screen_done(done);
                 return;
+            }
+            // no line, but every active lane clean and in bounds: the
+            // lanes' first words at once (a loop that vectorises), then the
+            // shadow lane by lane (matmul's tiles, read by rows and columns)
+            let table = match word_of {
+                WordOf::Tgsm(base, e) => Some((base as u32, e)),
+                WordOf::View(e) => Some((0, e)),
+                _ => None,
+            };
+            if let Some((base, e)) = table.filter(|_| lanes.direct()) {
+                let k_max = ks.iter().copied().max().unwrap_or(0);
+                let bs = match b {
+                    Some(b) => b.get(span.clone()),
+                    None => ZEROS.get(..span.len()),
+                };
+                let mut words = std::mem::take(&mut self.sc.check_words);
+                words.resize(w, 0);
+                let found = match (bs, a.get(span.clone())) {
+                    (Some(bs), Some(sa)) => {
+                        prep.line_clean(sa, bs, k_max)
+                            && sim_mem::lane_words(
+                                e,
+                                sa,
+                                bs,
+                                &warp.active[span.clone()],
+                                k_max,
+                                &mut words[span.clone()],
+                            )
+                    }
+                    _ => false,
+                };
+                if found {
+                    if !matches!(space, Space::Srv(_)) {
+                        lanes.access_lanes(span.clone(), &warp.active, &warp.flat, ks, |l| {
+                            base.wrapping_add(words[l])
+                        });
+                    }
+                    self.sc.check_words = words;
+                    let done = lanes.finish();
+                    ck.screen_done(done);
+                    return;
+                }
+                self.sc.check_words = words;
             }
             let mut slow = std::mem::take(&mut self.sc.check_slow);
             let mut items = std::mem::take(&mut self.sc.check_items);
