@@ -50,34 +50,22 @@ const ATOMIC: u8 = 4;
 /// (a group has at most 1,024 threads, so this fits the UAV word's 11 bits)
 const SHARED: u16 = 0x7ff;
 
-/// Thread `t`'s access `o` in an epoch whose accesses so far were by
-/// `owner` (one thread, or `SHARED`) of kinds `ops`: the epoch's new
-/// (owner, kinds), or None when it may conflict with another thread's
-/// (two threads, other than all reading or all using atomics).
-#[inline(always)]
-fn same_epoch(owner: u16, ops: u8, t: u16, o: u8) -> Option<(u16, u8)> {
-    if owner == t {
-        return Some((t, ops | o));
-    }
-    let all = ops | o;
-    (all == READ || all == ATOMIC).then_some((SHARED, all))
-}
-
-/// A TGSM word's accesses in the current epoch of its group, in 8 bytes:
+/// A TGSM word's accesses in the current epoch of its group, in 8 bytes
+/// (a `u64`):
 /// the group (`Checker::gen`, bits 32–63), the epoch, truncated (16–31: a
 /// wrap only merges two epochs, which gives more suspects, never fewer),
 /// whether a thread of the group wrote it in any epoch (15), the epoch's
 /// kinds of access (`READ | WRITE | ATOMIC`, 12–14), and the epoch's one
 /// thread or `SHARED` (0–11).
 #[derive(Debug, Clone, Copy)]
-#[repr(transparent)]
-struct Epochal(u64);
+struct Epochal;
 
 /// [`Epochal`]'s written bit
 const WRITTEN: u64 = 1 << 15;
 
 impl Epochal {
-    const EMPTY: Epochal = Epochal((NONE as u64) << 32);
+    /// A word no thread of the group touched yet
+    const EMPTY: u64 = (NONE as u64) << 32;
 
     /// The group and epoch part of an [`Epochal`] for epoch `epoch` of
     /// group `gen`.
@@ -92,19 +80,19 @@ impl Epochal {
     /// the epoch: two threads, other than all reading or all using
     /// atomics; or it reads before any write of the group).
     #[inline(always)]
-    fn screen(&mut self, key: u64, t: u16, o: u8) -> bool {
+    fn screen(word: &mut u64, key: u64, t: u16, o: u8) -> bool {
         // a word that several threads read in this epoch, after a write of
         // the group: a read changes nothing (matmul's tiles)
         const SHARED_READ: u64 = WRITTEN | (READ as u64) << 12 | SHARED as u64;
-        if o == READ && self.0 == key | SHARED_READ {
+        if o == READ && *word == key | SHARED_READ {
             return false;
         }
         let (new, flag) = match o {
-            READ => screen_step::<READ>(self.0, key, u64::from(t)),
-            WRITE => screen_step::<WRITE>(self.0, key, u64::from(t)),
-            _ => screen_step::<ATOMIC>(self.0, key, u64::from(t)),
+            READ => tgsm_step::<READ>(*word, key, u64::from(t)),
+            WRITE => tgsm_step::<WRITE>(*word, key, u64::from(t)),
+            _ => tgsm_step::<ATOMIC>(*word, key, u64::from(t)),
         };
-        self.0 = new;
+        *word = new;
         flag
     }
 }
@@ -115,7 +103,7 @@ impl Epochal {
 /// state keeps the epoch's owner and kinds (the word is a suspect from
 /// then on, so they no longer matter).
 #[inline(always)]
-fn screen_step<const O: u8>(old: u64, key: u64, t: u64) -> (u64, bool) {
+fn tgsm_step<const O: u8>(old: u64, key: u64, t: u64) -> (u64, bool) {
     let o = u64::from(O);
     let same_key = old & !0xffff == key;
     let same_gen = old >> 32 == key >> 32;
@@ -142,155 +130,180 @@ fn screen_step<const O: u8>(old: u64, key: u64, t: u64) -> (u64, bool) {
     (new, race | uninit)
 }
 
-/// One access `O` by each active lane to a run of consecutive TGSM words,
-/// lane `i` (thread `flat[i]`, active when `active[i] != 0`) on
-/// `words[i]`, in the epoch and group of `key`: `flags[i]` becomes 1 where
-/// lane `i`'s access may be part of a finding (else 0). Returns whether
-/// any does. The slices are taken as long as the shortest.
+/// A UAV word's screen for the dispatch, in 8 bytes (0 before any
+/// access): the last group to touch it, as its seq + 1 (bits 32–63), the
+/// epoch, truncated (21–31: a wrap only merges two epochs, which gives
+/// more suspects, never fewer), every earlier group's kinds of access
+/// (18–20), the last group's (15–17), the epoch's (12–14), and the epoch's
+/// one thread or `SHARED` (0–11).
+#[derive(Debug, Clone, Copy)]
+struct UavWord;
+
+impl UavWord {
+    /// The group and epoch part of a UAV word's screen for epoch `epoch`
+    /// of the group with seq `seq`.
+    #[inline(always)]
+    fn key(seq: u32, epoch: u32) -> u64 {
+        u64::from(seq.wrapping_add(1)) << 32 | u64::from(epoch & 0x7ff) << 21
+    }
+
+    /// Thread `t`'s access `o` to the word whose screen is `word`, in the
+    /// group and epoch of `key` ([`UavWord::key`]): whether it may be part
+    /// of a finding (as [`Epochal::screen`] within the group; across
+    /// groups, a plain access after another group's plain write or atomic,
+    /// or a plain write or atomic after another group's plain access).
+    #[inline(always)]
+    fn screen(word: &mut u64, key: u64, t: u16, o: u8) -> bool {
+        let (new, flag) = match o {
+            READ => uav_step::<READ>(*word, key, u64::from(t)),
+            WRITE => uav_step::<WRITE>(*word, key, u64::from(t)),
+            _ => uav_step::<ATOMIC>(*word, key, u64::from(t)),
+        };
+        *word = new;
+        flag
+    }
+}
+
+/// [`UavWord::screen`] for access `O` on word state `old`, without a
+/// branch: the new state, and whether the access may be part of a
+/// finding. On a possible conflict within the group the state keeps the
+/// epoch's owner and kinds.
 #[inline(always)]
-fn screen_run<const O: u8>(
-    words: &mut [Epochal],
+fn uav_step<const O: u8>(old: u64, key: u64, t: u64) -> (u64, bool) {
+    let o = u64::from(O);
+    let same_group = old >> 32 == key >> 32;
+    let same_epoch = old & !0x1f_ffff == key;
+    let (owner, ops) = (old & 0xfff, (old >> 12) & 7);
+    let (group_ops, earlier) = ((old >> 15) & 7, (old >> 18) & 7);
+    // a new group: the last group's accesses become earlier ones
+    let (group_ops, earlier) = match same_group {
+        true => (group_ops | o, earlier),
+        false => (o, earlier | group_ops),
+    };
+    let own = owner == t;
+    let all = ops | o;
+    let shared = all == u64::from(READ) || all == u64::from(ATOMIC);
+    let race = same_epoch & !own & !shared;
+    let (owner, ops) = match (same_epoch, own, race) {
+        (false, _, _) => (t, o),
+        (true, _, true) => (owner, ops),
+        (true, true, false) => (t, all),
+        (true, false, false) => (u64::from(SHARED), all),
+    };
+    let new = key | earlier << 18 | group_ops << 15 | ops << 12 | owner;
+    let across = match O {
+        READ => earlier & u64::from(WRITE | ATOMIC) != 0,
+        WRITE => earlier != 0,
+        _ => earlier & u64::from(READ | WRITE) != 0,
+    };
+    (new, race | across)
+}
+
+/// One access `O` by each active lane to a run of consecutive words, `PER`
+/// words a lane: lane `i` (thread `flat[i]`, active when `active[i] != 0`)
+/// on `words[PER·i..PER·(i + 1)]`, by the TGSM rule ([`tgsm_step`]) or,
+/// with `UAV`, the UAV rule ([`uav_step`]), in the group and epoch of
+/// `key`. `flags[j]` becomes 1 where the access to `words[j]` may be part
+/// of a finding (else 0). Returns whether any may. The slices are taken as
+/// long as the shortest.
+#[inline(always)]
+fn screen_run<const O: u8, const PER: usize, const UAV: bool>(
+    words: &mut [u64],
     flat: &[u32],
     active: &[u32],
     key: u64,
     flags: &mut [u8],
 ) -> bool {
     let mut any = 0u8;
-    let lanes = words.iter_mut().zip(flat).zip(active).zip(flags.iter_mut());
-    for (((s, &t), &a), f) in lanes {
-        let (new, flag) = screen_step::<O>(s.0, key, u64::from(t));
+    let lanes = (words.chunks_exact_mut(PER).zip(flags.chunks_exact_mut(PER)))
+        .zip(flat)
+        .zip(active);
+    for (((ws, fs), &t), &a) in lanes {
         let on = a != 0;
-        s.0 = if on { new } else { s.0 };
-        *f = u8::from(on & flag);
-        any |= *f;
+        for (s, f) in ws.iter_mut().zip(fs) {
+            let (new, flag) = match UAV {
+                true => uav_step::<O>(*s, key, u64::from(t)),
+                false => tgsm_step::<O>(*s, key, u64::from(t)),
+            };
+            *s = if on { new } else { *s };
+            *f = u8::from(on & flag);
+            any |= *f;
+        }
     }
     any != 0
 }
 
-/// [`screen_run`] for access `o`, compiled for the widest instruction set
-/// the CPU runs (`crate::lanes::isa`): eight words at a time with AVX-512.
+/// [`screen_run`] for access `o`, `per` words a lane (1 or 4; false for
+/// any other, and nothing changes), compiled for the widest instruction
+/// set the CPU runs (`crate::lanes::isa`): eight words at a time with
+/// AVX-512. Returns whether it ran, and whether some access may be part of
+/// a finding.
 fn screen_run_isa(
-    words: &mut [Epochal],
+    (o, per, uav): (u8, usize, bool),
+    words: &mut [u64],
     flat: &[u32],
     active: &[u32],
     key: u64,
-    o: u8,
     flags: &mut [u8],
-) -> bool {
-    type Run = fn(&mut [Epochal], &[u32], &[u32], u64, &mut [u8]) -> bool;
-    fn pick(o: u8) -> Run {
-        match o {
-            READ => screen_run::<READ>,
-            WRITE => screen_run::<WRITE>,
-            _ => screen_run::<ATOMIC>,
-        }
+) -> Option<bool> {
+    /// The run for (o, per, uav), as each instruction set compiles it.
+    macro_rules! runs {
+        ($o:expr, $per:expr, $uav:expr, $args:expr) => {{
+            let (w, f, a, key, fl) = $args;
+            match ($o, $per, $uav) {
+                (READ, 1, false) => Some(screen_run::<READ, 1, false>(w, f, a, key, fl)),
+                (WRITE, 1, false) => Some(screen_run::<WRITE, 1, false>(w, f, a, key, fl)),
+                (ATOMIC, 1, false) => Some(screen_run::<ATOMIC, 1, false>(w, f, a, key, fl)),
+                (READ, 4, false) => Some(screen_run::<READ, 4, false>(w, f, a, key, fl)),
+                (WRITE, 4, false) => Some(screen_run::<WRITE, 4, false>(w, f, a, key, fl)),
+                (READ, 1, true) => Some(screen_run::<READ, 1, true>(w, f, a, key, fl)),
+                (WRITE, 1, true) => Some(screen_run::<WRITE, 1, true>(w, f, a, key, fl)),
+                (ATOMIC, 1, true) => Some(screen_run::<ATOMIC, 1, true>(w, f, a, key, fl)),
+                (READ, 4, true) => Some(screen_run::<READ, 4, true>(w, f, a, key, fl)),
+                (WRITE, 4, true) => Some(screen_run::<WRITE, 4, true>(w, f, a, key, fl)),
+                _ => None,
+            }
+        }};
     }
+    type Args<'a> = (&'a mut [u64], &'a [u32], &'a [u32], u64, &'a mut [u8]);
+    let args: Args<'_> = (words, flat, active, key, flags);
     #[cfg(target_arch = "x86_64")]
     {
         use crate::lanes::{isa, Isa};
         /// [`screen_run`] compiled for AVX2.
         #[target_feature(enable = "avx2")]
-        fn avx2(w: &mut [Epochal], f: &[u32], a: &[u32], key: u64, o: u8, fl: &mut [u8]) -> bool {
-            match o {
-                READ => screen_run::<READ>(w, f, a, key, fl),
-                WRITE => screen_run::<WRITE>(w, f, a, key, fl),
-                _ => screen_run::<ATOMIC>(w, f, a, key, fl),
-            }
+        fn avx2(k: (u8, usize, bool), args: Args<'_>) -> Option<bool> {
+            runs!(k.0, k.1, k.2, args)
         }
         /// [`screen_run`] compiled for AVX-512.
         #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2")]
-        fn avx512(w: &mut [Epochal], f: &[u32], a: &[u32], key: u64, o: u8, fl: &mut [u8]) -> bool {
-            match o {
-                READ => screen_run::<READ>(w, f, a, key, fl),
-                WRITE => screen_run::<WRITE>(w, f, a, key, fl),
-                _ => screen_run::<ATOMIC>(w, f, a, key, fl),
-            }
+        fn avx512(k: (u8, usize, bool), args: Args<'_>) -> Option<bool> {
+            runs!(k.0, k.1, k.2, args)
         }
         #[allow(unsafe_code)]
         match isa() {
             // SAFETY: `isa` is at most what this CPU runs
-            Isa::Avx512 => unsafe { avx512(words, flat, active, key, o, flags) },
+            Isa::Avx512 => unsafe { avx512((o, per, uav), args) },
             // SAFETY: as above
-            Isa::Avx2 => unsafe { avx2(words, flat, active, key, o, flags) },
-            Isa::Baseline => pick(o)(words, flat, active, key, flags),
+            Isa::Avx2 => unsafe { avx2((o, per, uav), args) },
+            Isa::Baseline => runs!(o, per, uav, args),
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        pick(o)(words, flat, active, key, flags)
-    }
-}
-
-/// A UAV word's screen for the dispatch, in 12 bytes.
-#[derive(Debug, Clone, Copy)]
-struct UavWord {
-    /// the last group to touch it, as its seq + 1 (0: none)
-    last: u32,
-    /// the epoch's one thread or `SHARED` (bits 0–10), the epoch's
-    /// kinds of access (11–13), the last group's (14–16), and every
-    /// earlier group's (17–19)
-    bits: u32,
-    /// the epoch, truncated (a wrap only merges two epochs: more suspects,
-    /// never fewer)
-    epoch: u16,
-}
-
-impl UavWord {
-    const EMPTY: UavWord = UavWord {
-        last: 0,
-        bits: 0,
-        epoch: 0,
-    };
-
-    /// Thread `t`'s access `o` in epoch `epoch` of group `g`: whether it
-    /// may be part of a finding (as [`Epochal::step`] within the group;
-    /// across groups, a plain access after another group's plain write
-    /// or atomic, or a plain write or atomic after another group's plain
-    /// access).
-    #[inline(always)]
-    fn step(&mut self, g: u32, epoch: u32, t: u16, o: u8) -> bool {
-        let (g, e, o32) = (g.wrapping_add(1), epoch as u16, u32::from(o));
-        let race = if self.last != g {
-            // a new group: the last group's accesses become earlier ones
-            let earlier = (self.bits >> 17 | self.bits >> 14) & 7;
-            self.last = g;
-            self.epoch = e;
-            self.bits = u32::from(t) | o32 << 11 | o32 << 14 | earlier << 17;
-            false
-        } else {
-            self.bits |= o32 << 14;
-            let (owner, ops) = ((self.bits & 0x7ff) as u16, ((self.bits >> 11) & 7) as u8);
-            let next = match self.epoch != e {
-                true => Some((t, o)),
-                false => same_epoch(owner, ops, t, o),
-            };
-            self.epoch = e;
-            match next {
-                Some((owner, ops)) => {
-                    self.bits = (self.bits & !0x3fff) | u32::from(owner) | u32::from(ops) << 11;
-                    false
-                }
-                None => true,
-            }
-        };
-        let earlier = (self.bits >> 17) & 7;
-        let across = match o {
-            READ => earlier & u32::from(WRITE | ATOMIC) != 0,
-            WRITE => earlier != 0,
-            _ => earlier & u32::from(READ | WRITE) != 0,
-        };
-        race || across
+        runs!(o, per, uav, args)
     }
 }
 
 const PAGE_BITS: u32 = 12;
 
-/// Page `p` of a UAV's screen, allocated on first touch.
-fn uav_page(pages: &mut Vec<Option<Box<[UavWord]>>>, p: usize) -> &mut [UavWord] {
+/// Page `p` of a UAV's screen, allocated (zeroed: no word accessed) on
+/// first touch.
+fn uav_page(pages: &mut Vec<Option<Box<[u64]>>>, p: usize) -> &mut [u64] {
     if pages.len() <= p {
         pages.resize(p + 1, None);
     }
-    pages[p].get_or_insert_with(|| vec![UavWord::EMPTY; 1 << PAGE_BITS].into_boxed_slice())
+    pages[p].get_or_insert_with(|| vec![0u64; 1 << PAGE_BITS].into_boxed_slice())
 }
 
 /// A set of words, as a bitmap.
@@ -325,9 +338,10 @@ struct Saved {
 /// The screening pass's state.
 #[derive(Debug, Default)]
 pub(super) struct Screen {
-    tgsm: Vec<Epochal>,
+    /// the group's TGSM words ([`Epochal`])
+    tgsm: Vec<u64>,
     /// per UAV slot, pages of words
-    uav: Vec<Vec<Option<Box<[UavWord]>>>>,
+    uav: Vec<Vec<Option<Box<[u64]>>>>,
     sus_tgsm: Words,
     sus_uav: Vec<Words>,
     any: bool,
@@ -402,10 +416,11 @@ pub(super) fn guess_loads(code: &[crate::ir::lowered::Op]) -> Vec<bool> {
 /// The shadow one instruction's accesses go to.
 enum Shadow<'c> {
     /// the group's TGSM words, and the TGSM epoch
-    /// (the TGSM epoch and group as [`Epochal::key`])
-    Tgsm(&'c mut [Epochal], u64),
+    /// (the TGSM epoch and group as [`Epochal::key`]; a UAV's, as
+    /// [`UavWord::key`])
+    Tgsm(&'c mut [u64], u64),
     /// a UAV's pages, and the UAV epoch
-    Uav(&'c mut Vec<Option<Box<[UavWord]>>>, u32),
+    Uav(&'c mut Vec<Option<Box<[u64]>>>, u64),
     /// an SRV's or unbound slot's
     Nothing,
 }
@@ -416,7 +431,6 @@ pub(crate) struct ScreenLanes<'c> {
     shadow: Shadow<'c>,
     space: Space,
     o: u8,
-    seq: u32,
     writes: u64,
     marks: Vec<u32>,
     /// [`screen_run`]'s per-lane flags
@@ -475,7 +489,7 @@ impl ScreenLanes<'_> {
         word0: impl Fn(usize) -> u32,
     ) {
         debug_assert!(self.direct());
-        let (seq, o) = (self.seq, self.o);
+        let o = self.o;
         let (active, flat) = (&active[lanes.clone()], &flat[lanes.clone()]);
         let lane = |i: usize| word0(lanes.start + i);
         if o != READ {
@@ -484,8 +498,8 @@ impl ScreenLanes<'_> {
         }
         let marks = &mut self.marks;
         match &mut self.shadow {
-            Shadow::Tgsm(words, epoch) => {
-                let epoch = *epoch;
+            Shadow::Tgsm(words, key) => {
+                let key = *key;
                 for (i, (&on, &t)) in active.iter().zip(flat).enumerate() {
                     if on == 0 {
                         continue;
@@ -495,16 +509,16 @@ impl ScreenLanes<'_> {
                         let w = w0 + k;
                         if words
                             .get_mut(w as usize)
-                            .is_some_and(|e| e.screen(epoch, t as u16, o))
+                            .is_some_and(|e| Epochal::screen(e, key, t as u16, o))
                         {
                             marks.push(w);
                         }
                     }
                 }
             }
-            Shadow::Uav(pages, epoch) => {
-                let epoch = *epoch;
-                let mut at: Option<(u32, &mut [UavWord])> = None;
+            Shadow::Uav(pages, key) => {
+                let key = *key;
+                let mut at: Option<(u32, &mut [u64])> = None;
                 for (i, (&on, &t)) in active.iter().zip(flat).enumerate() {
                     if on == 0 {
                         continue;
@@ -517,8 +531,8 @@ impl ScreenLanes<'_> {
                             Some((q, page)) if q == p => page,
                             _ => uav_page(pages, p as usize),
                         };
-                        if page[(w & ((1 << PAGE_BITS) - 1)) as usize].step(seq, epoch, t as u16, o)
-                        {
+                        let word = &mut page[(w & ((1 << PAGE_BITS) - 1)) as usize];
+                        if UavWord::screen(word, key, t as u16, o) {
                             marks.push(w);
                         }
                         at = Some((p, page));
@@ -530,39 +544,71 @@ impl ScreenLanes<'_> {
     }
 
     /// Each lane `l` of `lanes` with `active[l] != 0`: thread `flat[l]`'s
-    /// access to word `first + (l - lanes.start)` (all in bounds), as
-    /// [`ScreenLanes::access_lanes`] takes one dword per lane on
-    /// consecutive words; a TGSM run goes through [`screen_run`]. Only
-    /// where [`ScreenLanes::direct`].
+    /// accesses to words `first + per·(l - lanes.start) + k` for each `k`
+    /// of `0..per` (all in bounds), as [`ScreenLanes::access_lanes`] takes
+    /// them: a run of consecutive words, which goes through
+    /// [`screen_run_isa`] where it has a variant (one or four dwords a
+    /// lane, a UAV run cut at its pages). Only where
+    /// [`ScreenLanes::direct`].
     #[inline]
     pub(crate) fn access_run(
         &mut self,
         first: u32,
+        per: usize,
         lanes: std::ops::Range<usize>,
         active: &[u32],
         flat: &[u32],
     ) {
-        let n = lanes.len();
-        let run = match &mut self.shadow {
-            Shadow::Tgsm(words, key) => words
-                .get_mut(first as usize..)
-                .and_then(|w| w.get_mut(..n))
-                .map(|w| (w, *key)),
-            _ => None,
+        const KS: [u32; 4] = [0, 1, 2, 3];
+        let (n, o, start) = (lanes.len(), self.o, lanes.start);
+        let runs = (per == 1 || (per == 4 && o != ATOMIC)) && (first as usize).is_multiple_of(per);
+        let (fits, uav) = match &self.shadow {
+            Shadow::Tgsm(words, _) => (first as usize + n * per <= words.len(), false),
+            Shadow::Uav(..) => (true, true),
+            Shadow::Nothing => return,
         };
-        let Some((words, key)) = run else {
-            let start = lanes.start;
-            return self.access_lanes(lanes, active, flat, &[0], |l| first + (l - start) as u32);
-        };
+        if !(runs && fits) {
+            let word0 = |l: usize| first + (per * (l - start)) as u32;
+            return self.access_lanes(lanes, active, flat, &KS[..per.min(4)], word0);
+        }
         let (active, flat) = (&active[lanes.clone()], &flat[lanes]);
-        if self.o != READ {
-            self.writes += active.iter().filter(|&&a| a != 0).count() as u64;
+        if o != READ {
+            self.writes += (active.iter().filter(|&&a| a != 0).count() * per) as u64;
         }
         self.flags.clear();
-        self.flags.resize(n, 0);
-        if screen_run_isa(words, flat, active, key, self.o, self.flags) {
+        self.flags.resize(n * per, 0);
+        let mut any = false;
+        match &mut self.shadow {
+            Shadow::Tgsm(words, key) => {
+                let words = &mut words[first as usize..first as usize + n * per];
+                let run = screen_run_isa((o, per, uav), words, flat, active, *key, self.flags);
+                any = run == Some(true);
+            }
+            Shadow::Uav(pages, key) => {
+                // whole lanes a page at a time (`per` divides the page)
+                let mut i = 0;
+                while i < n {
+                    let w = first as usize + per * i;
+                    let off = w & ((1 << PAGE_BITS) - 1);
+                    let here = (n - i).min(((1 << PAGE_BITS) - off) / per);
+                    let page = uav_page(pages, w >> PAGE_BITS);
+                    let run = screen_run_isa(
+                        (o, per, uav),
+                        &mut page[off..off + here * per],
+                        &flat[i..i + here],
+                        &active[i..i + here],
+                        *key,
+                        &mut self.flags[i * per..(i + here) * per],
+                    );
+                    any |= run == Some(true);
+                    i += here;
+                }
+            }
+            Shadow::Nothing => {}
+        }
+        if any {
             let flagged = self.flags.iter().enumerate().filter(|(_, &f)| f != 0);
-            self.marks.extend(flagged.map(|(i, _)| first + i as u32));
+            self.marks.extend(flagged.map(|(j, _)| first + j as u32));
         }
     }
 
@@ -583,29 +629,29 @@ impl ScreenLanes<'_> {
     /// The shadow's rules for accesses of kind `o`; suspects to `marks`.
     #[inline(always)]
     fn shadow(&mut self, items: &[(u32, u32)], o: u8) {
-        let seq = self.seq;
         match &mut self.shadow {
-            Shadow::Tgsm(words, epoch) => {
+            Shadow::Tgsm(words, key) => {
                 for &(t, w) in items {
                     if words
                         .get_mut(w as usize)
-                        .is_some_and(|e| e.screen(*epoch, t as u16, o))
+                        .is_some_and(|e| Epochal::screen(e, *key, t as u16, o))
                     {
                         self.marks.push(w);
                     }
                 }
             }
-            Shadow::Uav(pages, epoch) => {
+            Shadow::Uav(pages, key) => {
                 // the page of the last word, looked up again only when
                 // the words move to another
-                let mut at: Option<(u32, &mut [UavWord])> = None;
+                let mut at: Option<(u32, &mut [u64])> = None;
                 for &(t, w) in items {
                     let p = w >> PAGE_BITS;
                     let page = match at.take() {
                         Some((q, page)) if q == p => page,
                         _ => uav_page(pages, p as usize),
                     };
-                    if page[(w & ((1 << PAGE_BITS) - 1)) as usize].step(seq, *epoch, t as u16, o) {
+                    let word = &mut page[(w & ((1 << PAGE_BITS) - 1)) as usize];
+                    if UavWord::screen(word, *key, t as u16, o) {
                         self.marks.push(w);
                     }
                     at = Some((p, page));
@@ -712,7 +758,7 @@ impl Checker {
         let shadow = match prep.space {
             Space::Tgsm(_) => Shadow::Tgsm(tgsm, Epochal::key(gen, self.tgsm_epoch)),
             Space::Uav(u) => match uav.get_mut(u as usize) {
-                Some(pages) => Shadow::Uav(pages, self.uav_epoch),
+                Some(pages) => Shadow::Uav(pages, UavWord::key(seq, self.uav_epoch)),
                 None => Shadow::Nothing,
             },
             Space::Srv(_) => Shadow::Nothing,
@@ -721,7 +767,6 @@ impl Checker {
             shadow,
             space: prep.space,
             o,
-            seq,
             writes: 0,
             marks: std::mem::take(marks),
             flags,
@@ -796,6 +841,18 @@ impl Checker {
 mod tests {
     use super::*;
 
+    /// Thread `t`'s access `o` in an epoch whose accesses so far were by
+    /// `owner` (one thread, or `SHARED`) of kinds `ops`: the epoch's new
+    /// (owner, kinds), or None when it may conflict with another thread's
+    /// (two threads, other than all reading or all using atomics).
+    fn same_epoch(owner: u16, ops: u8, t: u16, o: u8) -> Option<(u16, u8)> {
+        if owner == t {
+            return Some((t, ops | o));
+        }
+        let all = ops | o;
+        (all == READ || all == ATOMIC).then_some((SHARED, all))
+    }
+
     /// The screen's TGSM rule written plainly (full epochs, fields apart):
     /// the model that [`Epochal`] packs.
     #[derive(Debug, Clone, Copy)]
@@ -834,6 +891,105 @@ mod tests {
             self.written |= o != READ;
             race || uninit
         }
+    }
+
+    /// The screen's UAV rule written plainly (full epochs, fields apart):
+    /// the model that [`UavWord`] packs.
+    #[derive(Debug, Clone, Copy, Default)]
+    struct UavModel {
+        /// the last group, as its seq + 1 (0: none)
+        last: u32,
+        epoch: u32,
+        owner: u16,
+        ops: u8,
+        /// the last group's kinds of access, and every earlier group's
+        group_ops: u8,
+        earlier: u8,
+    }
+
+    impl UavModel {
+        fn screen(&mut self, seq: u32, epoch: u32, t: u16, o: u8) -> bool {
+            let g = seq + 1;
+            let race = if self.last != g {
+                self.earlier |= self.group_ops;
+                (self.last, self.epoch, self.owner, self.ops, self.group_ops) = (g, epoch, t, o, o);
+                false
+            } else {
+                self.group_ops |= o;
+                let next = match self.epoch != epoch {
+                    true => Some((t, o)),
+                    false => same_epoch(self.owner, self.ops, t, o),
+                };
+                self.epoch = epoch;
+                match next {
+                    Some((owner, ops)) => {
+                        (self.owner, self.ops) = (owner, ops);
+                        false
+                    }
+                    None => true,
+                }
+            };
+            let across = match o {
+                READ => self.earlier & (WRITE | ATOMIC) != 0,
+                WRITE => self.earlier != 0,
+                _ => self.earlier & (READ | WRITE) != 0,
+            };
+            race || across
+        }
+    }
+
+    /// As [`packed_tgsm_words_flag_what_the_model_flags`] for UAV words
+    /// over several groups, one dword a lane and four.
+    #[test]
+    fn packed_uav_words_flag_what_the_model_flags() {
+        let mut next = numbers(0x0a5e_55ed_0000_0002);
+        let (mut compared, mut flags_seen) = (0, 0);
+        for case in 0..8_000 {
+            const WORDS: usize = 8;
+            let per = [1, 4][case % 2];
+            let mut model = [UavModel::default(); WORDS];
+            let mut one = [0u64; WORDS];
+            let mut run = [0u64; WORDS];
+            let mut flagged = [false; WORDS];
+            let (mut seq, mut epoch) = (0, 0);
+            for _ in 0..40 {
+                match next(6) {
+                    0 => (seq, epoch) = (seq + 1, 0),
+                    1 => epoch += 1,
+                    _ => {}
+                }
+                let o = [READ, WRITE, ATOMIC][next(3) as usize];
+                let per = if o == ATOMIC { 1 } else { per };
+                let key = UavWord::key(seq, epoch);
+                let lanes = WORDS / per;
+                let flat: Vec<u32> = (0..lanes).map(|_| next(3)).collect();
+                let active: Vec<u32> = (0..lanes).map(|_| next(2)).collect();
+                let mut flags = vec![9; WORDS];
+                let ran = screen_run_isa((o, per, true), &mut run, &flat, &active, key, &mut flags);
+                assert!(ran.is_some());
+                for w in 0..WORDS {
+                    let l = w / per;
+                    if active[l] == 0 {
+                        assert_eq!(flags[w], 0, "an inactive lane is never flagged");
+                        continue;
+                    }
+                    let t = flat[l] as u16;
+                    let expected = model[w].screen(seq, epoch, t, o);
+                    let got = UavWord::screen(&mut one[w], key, t, o);
+                    if !flagged[w] {
+                        assert_eq!(got, expected, "word {w}: {:?}", model[w]);
+                        assert_eq!(flags[w] != 0, expected, "run, word {w}");
+                        compared += 1;
+                        flags_seen += usize::from(expected);
+                    }
+                    flagged[w] |= expected;
+                }
+            }
+        }
+        assert!(
+            compared > 80_000 && flags_seen > 5_000,
+            "{compared} {flags_seen}"
+        );
     }
 
     /// Deterministic pseudo-random numbers (a 64-bit LCG's high bits).
@@ -879,11 +1035,11 @@ mod tests {
                 let flat: Vec<u32> = (0..WORDS).map(|_| next(3)).collect();
                 let active: Vec<u32> = (0..WORDS).map(|_| next(2)).collect();
                 let mut flags = vec![9; WORDS];
-                screen_run_isa(&mut run, &flat, &active, key, o, &mut flags);
+                screen_run_isa((o, 1, false), &mut run, &flat, &active, key, &mut flags);
                 for w in (0..WORDS).filter(|&w| active[w] != 0) {
                     let t = flat[w] as u16;
                     let expected = model[w].screen(gen, epoch, t, o);
-                    let got = one[w].screen(key, t, o);
+                    let got = Epochal::screen(&mut one[w], key, t, o);
                     if !flagged[w] {
                         assert_eq!(got, expected, "word {w}: {:?}", model[w]);
                         assert_eq!(flags[w] != 0, expected, "run, word {w}");

@@ -130,9 +130,13 @@ impl<'p> GroupExecutor<'p> {
             });
             if let Some((first, step)) = line {
                 if matches!(space, Space::Srv(_)) {
-                } else if lanes.direct() && step == 1 && ks.len() == 1 {
+                } else if lanes.direct()
+                    && step == ks.len()
+                    && ks.iter().enumerate().all(|(j, &k)| k == ks[0] + j as u32)
+                {
+                    // consecutive words, `step` a lane (a float4 a lane)
                     let first = (first + ks[0] as usize) as u32;
-                    lanes.access_run(first, span.clone(), &warp.active, &warp.flat);
+                    lanes.access_run(first, step, span.clone(), &warp.active, &warp.flat);
                 } else if lanes.direct() {
                     let start = span.start;
                     lanes.access_lanes(span.clone(), &warp.active, &warp.flat, ks, |l| {
