@@ -199,15 +199,14 @@ fn uav_step<const O: u8>(old: u64, key: u64, t: u64) -> (u64, bool) {
     (new, race | across)
 }
 
-/// One access `O` by each active lane to a run of consecutive words, `PER`
-/// words a lane: lane `i` (thread `flat[i]`, active when `active[i] != 0`)
-/// on `words[PER·i..PER·(i + 1)]`, by the TGSM rule ([`tgsm_step`]) or,
-/// with `UAV`, the UAV rule ([`uav_step`]), in the group and epoch of
-/// `key`. `flags[j]` becomes 1 where the access to `words[j]` may be part
-/// of a finding (else 0). Returns whether any may. The slices are taken as
-/// long as the shortest.
+/// One access `O` by each active lane to a run of consecutive words, one
+/// a lane: lane `i` (thread `flat[i]`, active when `active[i] != 0`) on
+/// `words[i]`, by the TGSM rule ([`tgsm_step`]) or, with `UAV`, the UAV
+/// rule ([`uav_step`]), in the group and epoch of `key`. `flags[i]`
+/// becomes 1 where the access may be part of a finding (else 0). Returns
+/// whether any may. The slices are taken as long as the shortest.
 #[inline(always)]
-fn screen_run<const O: u8, const PER: usize, const UAV: bool>(
+fn screen_run<const O: u8, const UAV: bool>(
     words: &mut [u64],
     flat: &[u32],
     active: &[u32],
@@ -215,53 +214,44 @@ fn screen_run<const O: u8, const PER: usize, const UAV: bool>(
     flags: &mut [u8],
 ) -> bool {
     let mut any = 0u8;
-    let lanes = (words.chunks_exact_mut(PER).zip(flags.chunks_exact_mut(PER)))
+    let lanes = (words.iter_mut().zip(flags.iter_mut()))
         .zip(flat)
         .zip(active);
-    for (((ws, fs), &t), &a) in lanes {
+    for (((s, f), &t), &a) in lanes {
         let on = a != 0;
-        for (s, f) in ws.iter_mut().zip(fs) {
-            let (new, flag) = match UAV {
-                true => uav_step::<O>(*s, key, u64::from(t)),
-                false => tgsm_step::<O>(*s, key, u64::from(t)),
-            };
-            *s = if on { new } else { *s };
-            *f = u8::from(on & flag);
-            any |= *f;
-        }
+        let (new, flag) = match UAV {
+            true => uav_step::<O>(*s, key, u64::from(t)),
+            false => tgsm_step::<O>(*s, key, u64::from(t)),
+        };
+        *s = if on { new } else { *s };
+        *f = u8::from(on & flag);
+        any |= *f;
     }
     any != 0
 }
 
-/// [`screen_run`] for access `o`, `per` words a lane (1 or 4; false for
-/// any other, and nothing changes), compiled for the widest instruction
-/// set the CPU runs (`crate::lanes::isa`): eight words at a time with
-/// AVX-512. Returns whether it ran, and whether some access may be part of
-/// a finding.
+/// [`screen_run`] for access `o` (`uav`: by the UAV rule), compiled for
+/// the widest instruction set the CPU runs (`crate::lanes::isa`): eight
+/// words at a time with AVX-512.
 fn screen_run_isa(
-    (o, per, uav): (u8, usize, bool),
+    (o, uav): (u8, bool),
     words: &mut [u64],
     flat: &[u32],
     active: &[u32],
     key: u64,
     flags: &mut [u8],
-) -> Option<bool> {
-    /// The run for (o, per, uav), as each instruction set compiles it.
+) -> bool {
+    /// The run for (o, uav), as each instruction set compiles it.
     macro_rules! runs {
-        ($o:expr, $per:expr, $uav:expr, $args:expr) => {{
+        ($o:expr, $uav:expr, $args:expr) => {{
             let (w, f, a, key, fl) = $args;
-            match ($o, $per, $uav) {
-                (READ, 1, false) => Some(screen_run::<READ, 1, false>(w, f, a, key, fl)),
-                (WRITE, 1, false) => Some(screen_run::<WRITE, 1, false>(w, f, a, key, fl)),
-                (ATOMIC, 1, false) => Some(screen_run::<ATOMIC, 1, false>(w, f, a, key, fl)),
-                (READ, 4, false) => Some(screen_run::<READ, 4, false>(w, f, a, key, fl)),
-                (WRITE, 4, false) => Some(screen_run::<WRITE, 4, false>(w, f, a, key, fl)),
-                (READ, 1, true) => Some(screen_run::<READ, 1, true>(w, f, a, key, fl)),
-                (WRITE, 1, true) => Some(screen_run::<WRITE, 1, true>(w, f, a, key, fl)),
-                (ATOMIC, 1, true) => Some(screen_run::<ATOMIC, 1, true>(w, f, a, key, fl)),
-                (READ, 4, true) => Some(screen_run::<READ, 4, true>(w, f, a, key, fl)),
-                (WRITE, 4, true) => Some(screen_run::<WRITE, 4, true>(w, f, a, key, fl)),
-                _ => None,
+            match ($o, $uav) {
+                (READ, false) => screen_run::<READ, false>(w, f, a, key, fl),
+                (WRITE, false) => screen_run::<WRITE, false>(w, f, a, key, fl),
+                (_, false) => screen_run::<ATOMIC, false>(w, f, a, key, fl),
+                (READ, true) => screen_run::<READ, true>(w, f, a, key, fl),
+                (WRITE, true) => screen_run::<WRITE, true>(w, f, a, key, fl),
+                (_, true) => screen_run::<ATOMIC, true>(w, f, a, key, fl),
             }
         }};
     }
@@ -272,26 +262,26 @@ fn screen_run_isa(
         use crate::lanes::{isa, Isa};
         /// [`screen_run`] compiled for AVX2.
         #[target_feature(enable = "avx2")]
-        fn avx2(k: (u8, usize, bool), args: Args<'_>) -> Option<bool> {
-            runs!(k.0, k.1, k.2, args)
+        fn avx2(k: (u8, bool), args: Args<'_>) -> bool {
+            runs!(k.0, k.1, args)
         }
         /// [`screen_run`] compiled for AVX-512.
         #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2")]
-        fn avx512(k: (u8, usize, bool), args: Args<'_>) -> Option<bool> {
-            runs!(k.0, k.1, k.2, args)
+        fn avx512(k: (u8, bool), args: Args<'_>) -> bool {
+            runs!(k.0, k.1, args)
         }
         #[allow(unsafe_code)]
         match isa() {
             // SAFETY: `isa` is at most what this CPU runs
-            Isa::Avx512 => unsafe { avx512((o, per, uav), args) },
+            Isa::Avx512 => unsafe { avx512((o, uav), args) },
             // SAFETY: as above
-            Isa::Avx2 => unsafe { avx2((o, per, uav), args) },
-            Isa::Baseline => runs!(o, per, uav, args),
+            Isa::Avx2 => unsafe { avx2((o, uav), args) },
+            Isa::Baseline => runs!(o, uav, args),
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        runs!(o, per, uav, args)
+        runs!(o, uav, args)
     }
 }
 
@@ -349,8 +339,10 @@ pub(super) struct Screen {
     /// an instruction's suspects, before they are marked (kept for its
     /// allocation)
     marks: Vec<u32>,
-    /// [`screen_run`]'s per-lane flags (kept for the allocation)
+    /// [`screen_run`]'s per-word flags, and [`ScreenLanes::access_run`]'s
+    /// lanes a copy per word (kept for their allocations)
     flags: Vec<u8>,
+    each: Vec<u32>,
     /// per thread of the group, the word of its unvalidated guess
     guesses: Vec<Option<(Space, u32)>>,
     /// the words of guesses left unvalidated
@@ -433,8 +425,11 @@ pub(crate) struct ScreenLanes<'c> {
     o: u8,
     writes: u64,
     marks: Vec<u32>,
-    /// [`screen_run`]'s per-lane flags
+    /// [`screen_run`]'s per-word flags
     flags: &'c mut Vec<u8>,
+    /// [`ScreenLanes::access_run`]'s lanes' activity and threads, a copy
+    /// per word
+    each: &'c mut Vec<u32>,
     /// a guess ([`Prepared::guess`]); a compare-exchange
     guess: bool,
     cas: bool,
@@ -545,11 +540,11 @@ impl ScreenLanes<'_> {
 
     /// Each lane `l` of `lanes` with `active[l] != 0`: thread `flat[l]`'s
     /// accesses to words `first + per·(l - lanes.start) + k` for each `k`
-    /// of `0..per` (all in bounds), as [`ScreenLanes::access_lanes`] takes
-    /// them: a run of consecutive words, which goes through
-    /// [`screen_run_isa`] where it has a variant (one or four dwords a
-    /// lane, a UAV run cut at its pages). Only where
-    /// [`ScreenLanes::direct`].
+    /// of `0..per` (all in bounds, `per` 1 to 4), as
+    /// [`ScreenLanes::access_lanes`] takes them: a run of consecutive
+    /// words, which goes through [`screen_run_isa`] (a lane's thread and
+    /// activity repeated for each of its words; a UAV run cut at its
+    /// pages). Only where [`ScreenLanes::direct`].
     #[inline]
     pub(crate) fn access_run(
         &mut self,
@@ -560,47 +555,56 @@ impl ScreenLanes<'_> {
         flat: &[u32],
     ) {
         const KS: [u32; 4] = [0, 1, 2, 3];
-        let (n, o, start) = (lanes.len(), self.o, lanes.start);
-        let runs = (per == 1 || (per == 4 && o != ATOMIC)) && (first as usize).is_multiple_of(per);
+        let (n, o, start) = (lanes.len() * per, self.o, lanes.start);
         let (fits, uav) = match &self.shadow {
-            Shadow::Tgsm(words, _) => (first as usize + n * per <= words.len(), false),
+            Shadow::Tgsm(words, _) => (first as usize + n <= words.len(), false),
             Shadow::Uav(..) => (true, true),
             Shadow::Nothing => return,
         };
-        if !(runs && fits) {
+        if !(fits && (1..=4).contains(&per)) {
             let word0 = |l: usize| first + (per * (l - start)) as u32;
             return self.access_lanes(lanes, active, flat, &KS[..per.min(4)], word0);
         }
-        let (active, flat) = (&active[lanes.clone()], &flat[lanes]);
+        let (mut active, mut flat) = (&active[lanes.clone()], &flat[lanes]);
         if o != READ {
             self.writes += (active.iter().filter(|&&a| a != 0).count() * per) as u64;
         }
+        if per > 1 {
+            let each = &mut *self.each;
+            each.resize(2 * n, 0);
+            let (a, t) = each.split_at_mut(n);
+            for ((a, t), (&x, &y)) in
+                (a.chunks_exact_mut(per).zip(t.chunks_exact_mut(per))).zip(active.iter().zip(flat))
+            {
+                a.fill(x);
+                t.fill(y);
+            }
+            (active, flat) = each.split_at(n);
+        }
         self.flags.clear();
-        self.flags.resize(n * per, 0);
+        self.flags.resize(n, 0);
         let mut any = false;
         match &mut self.shadow {
             Shadow::Tgsm(words, key) => {
-                let words = &mut words[first as usize..first as usize + n * per];
-                let run = screen_run_isa((o, per, uav), words, flat, active, *key, self.flags);
-                any = run == Some(true);
+                let words = &mut words[first as usize..first as usize + n];
+                any = screen_run_isa((o, uav), words, flat, active, *key, self.flags);
             }
             Shadow::Uav(pages, key) => {
-                // whole lanes a page at a time (`per` divides the page)
+                // a page at a time
                 let mut i = 0;
                 while i < n {
-                    let w = first as usize + per * i;
+                    let w = first as usize + i;
                     let off = w & ((1 << PAGE_BITS) - 1);
-                    let here = (n - i).min(((1 << PAGE_BITS) - off) / per);
+                    let here = (n - i).min((1 << PAGE_BITS) - off);
                     let page = uav_page(pages, w >> PAGE_BITS);
-                    let run = screen_run_isa(
-                        (o, per, uav),
-                        &mut page[off..off + here * per],
+                    any |= screen_run_isa(
+                        (o, uav),
+                        &mut page[off..off + here],
                         &flat[i..i + here],
                         &active[i..i + here],
                         *key,
-                        &mut self.flags[i * per..(i + here) * per],
+                        &mut self.flags[i..i + here],
                     );
-                    any |= run == Some(true);
                     i += here;
                 }
             }
@@ -609,6 +613,16 @@ impl ScreenLanes<'_> {
         if any {
             let flagged = self.flags.iter().enumerate().filter(|(_, &f)| f != 0);
             self.marks.extend(flagged.map(|(j, _)| first + j as u32));
+        }
+    }
+
+    /// `n` more accesses of the instruction's kind counted for the
+    /// forward-progress rule (those that [`ScreenLanes::access_all`] took
+    /// once for several: a compare-exchange loop's attempts).
+    #[inline]
+    pub(crate) fn count_writes(&mut self, n: u64) {
+        if self.o != READ {
+            self.writes += n;
         }
     }
 
@@ -751,6 +765,7 @@ impl Checker {
             uav,
             marks,
             flags,
+            each,
             guesses,
             lost,
             ..
@@ -770,6 +785,7 @@ impl Checker {
             writes: 0,
             marks: std::mem::take(marks),
             flags,
+            each,
             guess: prep.guess && !matches!(prep.space, Space::Srv(_)),
             cas: op == (MemOp::Atomic { cas: true }),
             guesses,
@@ -965,8 +981,15 @@ mod tests {
                 let flat: Vec<u32> = (0..lanes).map(|_| next(3)).collect();
                 let active: Vec<u32> = (0..lanes).map(|_| next(2)).collect();
                 let mut flags = vec![9; WORDS];
-                let ran = screen_run_isa((o, per, true), &mut run, &flat, &active, key, &mut flags);
-                assert!(ran.is_some());
+                // the lanes' threads and activity a copy per word, as
+                // `access_run` gives them
+                let each = |v: &[u32]| -> Vec<u32> {
+                    v.iter()
+                        .flat_map(|&x| std::iter::repeat_n(x, per))
+                        .collect()
+                };
+                let (flat_w, active_w) = (each(&flat), each(&active));
+                screen_run_isa((o, true), &mut run, &flat_w, &active_w, key, &mut flags);
                 for w in 0..WORDS {
                     let l = w / per;
                     if active[l] == 0 {
@@ -1035,7 +1058,7 @@ mod tests {
                 let flat: Vec<u32> = (0..WORDS).map(|_| next(3)).collect();
                 let active: Vec<u32> = (0..WORDS).map(|_| next(2)).collect();
                 let mut flags = vec![9; WORDS];
-                screen_run_isa((o, 1, false), &mut run, &flat, &active, key, &mut flags);
+                screen_run_isa((o, false), &mut run, &flat, &active, key, &mut flags);
                 for w in (0..WORDS).filter(|&w| active[w] != 0) {
                     let t = flat[w] as u16;
                     let expected = model[w].screen(gen, epoch, t, o);

@@ -103,10 +103,42 @@ impl<'p> GroupExecutor<'p> {
         };
         // the screening pass: accesses in bounds with no bounds finding go
         // to the screen at once; the others, after, in lane order
-        let screen = match times {
-            None if ck.screening() => ck.screen_lanes(&prep, op),
-            _ => None,
+        let mut screen = match ck.screening() {
+            true => ck.screen_lanes(&prep, op),
+            false => None,
         };
+        let attempts = times.filter(|_| screen.is_some());
+        if let (Some(times), Some(mut lanes)) = (attempts, attempts.and_then(|_| screen.take())) {
+            // a compare-exchange loop's attempts: each lane's, `times[l]`
+            // of them, one after another
+            let mut slow = std::mem::take(&mut self.sc.check_slow);
+            let mut items = std::mem::take(&mut self.sc.check_items);
+            let lanes_in = LanesIn {
+                span: warp.span.clone(),
+                active: &warp.active,
+                flat: &warp.flat,
+                a,
+                b,
+                ks,
+                prep: &prep,
+            };
+            let total = lanes_in.words_times(&mut items, &mut slow, times, word_at);
+            lanes.access_all(&items);
+            lanes.count_writes(total - items.len() as u64);
+            items.clear();
+            self.sc.check_items = items;
+            let done = lanes.finish();
+            ck.screen_done(done);
+            for &(l, i) in &slow {
+                let (l, k) = (l as usize, ks[i as usize]);
+                let (x, y) = (a[l], b.map_or(0, |b| b[l]));
+                let value = values.map_or(0, |v| v[i as usize * w + l]);
+                ck.access_prepared(&prep, op, warp.flat[l], word_at(x, y, k), (x, y, k), value);
+            }
+            slow.clear();
+            self.sc.check_slow = slow;
+            return;
+        }
         if let Some(mut lanes) = screen {
             // a line: every lane's dwords in bounds at first + step·lane +
             // k, with no bounds finding (an SRV's accesses then need
@@ -652,6 +684,38 @@ struct LanesIn<'a> {
 }
 
 impl LanesIn<'_> {
+    /// [`LanesIn::words`] for each active lane's accesses `times[l]`
+    /// times over (a compare-exchange loop's attempts), lane by lane: an
+    /// access in bounds once (the screen's rules give the same for a
+    /// thread's access again, with no other access between), one with a
+    /// bounds finding `times[l]` times. Returns how many accesses in
+    /// bounds `items` stands for.
+    fn words_times(
+        &self,
+        items: &mut Vec<(u32, u32)>,
+        slow: &mut Vec<(u32, u32)>,
+        times: &[u32],
+        word_at: impl Fn(u32, u32, u32) -> Option<usize>,
+    ) -> u64 {
+        let mut total = 0;
+        for l in self.span.clone() {
+            if self.active[l] == 0 || times[l] == 0 {
+                continue;
+            }
+            let (x, y) = (self.a[l], self.b.map_or(0, |b| b[l]));
+            for (i, &k) in self.ks.iter().enumerate() {
+                match word_at(x, y, k) {
+                    Some(word) if self.prep.bounds_flags((x, y, k)) == (false, false) => {
+                        items.push((self.flat[l], word as u32));
+                        total += u64::from(times[l]);
+                    }
+                    _ => slow.extend(std::iter::repeat_n((l as u32, i as u32), times[l] as usize)),
+                }
+            }
+        }
+        total
+    }
+
     /// Each active lane's (thread, word) for dwords `ks` by `word_at`, in
     /// lane order, into `items`; a (lane, dword index) with a bounds finding
     /// or no word into `slow`.
