@@ -102,64 +102,35 @@ impl<'p> GroupExecutor<'p> {
             WordOf::Nothing => None,
         };
         // the screening pass: accesses in bounds with no bounds finding go
-        // to the screen at once; the others, after, in lane order
-        let mut screen = match ck.screening() {
+        // to the screen at once; the others, after, in lane order. A
+        // compare-exchange loop's attempts (`times`): each lane's
+        // `times[l]` of them, one after another
+        let screen = match ck.screening() {
             true => ck.screen_lanes(&prep, op),
             false => None,
         };
-        let attempts = times.filter(|_| screen.is_some());
-        if let (Some(times), Some(mut lanes)) = (attempts, attempts.and_then(|_| screen.take())) {
-            // a compare-exchange loop's attempts: each lane's, `times[l]`
-            // of them, one after another
-            let mut slow = std::mem::take(&mut self.sc.check_slow);
-            let mut items = std::mem::take(&mut self.sc.check_items);
-            let lanes_in = LanesIn {
-                span: warp.span.clone(),
-                active: &warp.active,
-                flat: &warp.flat,
-                a,
-                b,
-                ks,
-                prep: &prep,
-            };
-            let total = lanes_in.words_times(&mut items, &mut slow, times, word_at);
-            lanes.access_all(&items);
-            lanes.count_writes(total - items.len() as u64);
-            items.clear();
-            self.sc.check_items = items;
-            let done = lanes.finish();
-            ck.screen_done(done);
-            for &(l, i) in &slow {
-                let (l, k) = (l as usize, ks[i as usize]);
-                let (x, y) = (a[l], b.map_or(0, |b| b[l]));
-                let value = values.map_or(0, |v| v[i as usize * w + l]);
-                ck.access_prepared(&prep, op, warp.flat[l], word_at(x, y, k), (x, y, k), value);
-            }
-            slow.clear();
-            self.sc.check_slow = slow;
-            return;
-        }
         if let Some(mut lanes) = screen {
-            // a line: every lane's dwords in bounds at first + step·lane +
-            // k, with no bounds finding (an SRV's accesses then need
-            // nothing more)
             let span = warp.span.clone();
-            let line = match word_of {
+            let k_max = ks.iter().copied().max().unwrap_or(0);
+            let bs = match b {
+                Some(b) => b.get(span.clone()),
+                None => ZEROS.get(..span.len()),
+            };
+            let sa = a.get(span.clone());
+            let extent = match word_of {
                 WordOf::Tgsm(base, e) => Some((base, e)),
                 WordOf::View(e) => Some((0, e)),
                 _ => None,
-            }
-            .and_then(|(base, e)| {
-                let k_max = ks.iter().copied().max()?;
-                let bs = match b {
-                    Some(b) => b.get(span.clone())?,
-                    None => ZEROS.get(..span.len())?,
-                };
-                let (first, step) = affine_words(e, a.get(span.clone())?, bs, k_max)?;
-                let sa = a.get(span.clone())?;
-                prep.line_clean(sa, bs, k_max)
-                    .then_some((base + first, step))
-            });
+            };
+            // a line: every lane's dwords in bounds at first + step·lane +
+            // k, with no bounds finding (an SRV's accesses then need
+            // nothing more)
+            let line = match (extent, sa, bs, times) {
+                (Some((base, e)), Some(sa), Some(bs), None) => affine_words(e, sa, bs, k_max)
+                    .filter(|_| prep.line_clean(sa, bs, k_max))
+                    .map(|(first, step)| (base + first, step)),
+                _ => None,
+            };
             if let Some((first, step)) = line {
                 if matches!(space, Space::Srv(_)) {
                 } else if lanes.direct()
@@ -195,46 +166,65 @@ impl<'p> GroupExecutor<'p> {
             // no line, but every active lane clean and in bounds: the
             // lanes' first words at once (a loop that vectorises), then the
             // shadow lane by lane (matmul's tiles, read by rows and columns)
-            let table = match word_of {
-                WordOf::Tgsm(base, e) => Some((base as u32, e)),
-                WordOf::View(e) => Some((0, e)),
+            let mut words = std::mem::take(&mut self.sc.check_words);
+            words.resize(w, 0);
+            let table = match (extent, sa, bs) {
+                (Some((base, e)), Some(sa), Some(bs)) => {
+                    let found = prep.line_clean(sa, bs, k_max)
+                        && sim_mem::lane_words(
+                            e,
+                            sa,
+                            bs,
+                            &warp.active[span.clone()],
+                            k_max,
+                            &mut words[span.clone()],
+                        );
+                    found.then_some(base as u32)
+                }
                 _ => None,
             };
-            if let Some((base, e)) = table.filter(|_| lanes.direct()) {
-                let k_max = ks.iter().copied().max().unwrap_or(0);
-                let bs = match b {
-                    Some(b) => b.get(span.clone()),
-                    None => ZEROS.get(..span.len()),
-                };
-                let mut words = std::mem::take(&mut self.sc.check_words);
-                words.resize(w, 0);
-                let found = match (bs, a.get(span.clone())) {
-                    (Some(bs), Some(sa)) => {
-                        prep.line_clean(sa, bs, k_max)
-                            && sim_mem::lane_words(
-                                e,
-                                sa,
-                                bs,
-                                &warp.active[span.clone()],
-                                k_max,
-                                &mut words[span.clone()],
-                            )
+            if let Some(base) = table {
+                let word0 = |l: usize| base.wrapping_add(words[l]);
+                if matches!(space, Space::Srv(_)) {
+                } else if let Some(times) = times {
+                    // a thread's access again, with no other between,
+                    // changes nothing the screen keeps: once a lane, and
+                    // the attempts counted for the forward-progress rule
+                    let mut items = std::mem::take(&mut self.sc.check_items);
+                    let mut total = 0;
+                    for l in span.clone() {
+                        if warp.active[l] != 0 && times[l] != 0 {
+                            for &k in ks {
+                                items.push((warp.flat[l], word0(l) + k));
+                            }
+                            total += u64::from(times[l]) * ks.len() as u64;
+                        }
                     }
-                    _ => false,
-                };
-                if found {
-                    if !matches!(space, Space::Srv(_)) {
-                        lanes.access_lanes(span.clone(), &warp.active, &warp.flat, ks, |l| {
-                            base.wrapping_add(words[l])
-                        });
+                    lanes.access_all(&items);
+                    lanes.count_writes(total - items.len() as u64);
+                    items.clear();
+                    self.sc.check_items = items;
+                } else if lanes.direct() {
+                    lanes.access_lanes(span.clone(), &warp.active, &warp.flat, ks, word0);
+                } else {
+                    let mut items = std::mem::take(&mut self.sc.check_items);
+                    for l in span.clone() {
+                        if warp.active[l] != 0 {
+                            for &k in ks {
+                                items.push((warp.flat[l], word0(l) + k));
+                            }
+                        }
                     }
-                    self.sc.check_words = words;
-                    let done = lanes.finish();
-                    ck.screen_done(done);
-                    return;
+                    lanes.access_all(&items);
+                    items.clear();
+                    self.sc.check_items = items;
                 }
                 self.sc.check_words = words;
+                let done = lanes.finish();
+                ck.screen_done(done);
+                return;
             }
+            self.sc.check_words = words;
             let mut slow = std::mem::take(&mut self.sc.check_slow);
             let mut items = std::mem::take(&mut self.sc.check_items);
             // the lanes' words, with the address arithmetic chosen once: a
@@ -249,17 +239,22 @@ impl<'p> GroupExecutor<'p> {
                 ks,
                 prep: &prep,
             };
-            match word_of {
-                WordOf::Tgsm(base, e) => lanes_in.words(&mut items, &mut slow, |x, y, k| {
-                    e.word_index(x, y, k).map(|w| base + w)
-                }),
-                WordOf::Element(n) => lanes_in.words(&mut items, &mut slow, |x, _, k| {
-                    (k == 0 && x < n).then_some(x as usize)
-                }),
-                WordOf::View(e) => {
-                    lanes_in.words(&mut items, &mut slow, |x, y, k| e.word_index(x, y, k))
+            if let Some(times) = times {
+                let total = lanes_in.words_times(&mut items, &mut slow, times, word_at);
+                lanes.count_writes(total - items.len() as u64);
+            } else {
+                match word_of {
+                    WordOf::Tgsm(base, e) => lanes_in.words(&mut items, &mut slow, |x, y, k| {
+                        e.word_index(x, y, k).map(|w| base + w)
+                    }),
+                    WordOf::Element(n) => lanes_in.words(&mut items, &mut slow, |x, _, k| {
+                        (k == 0 && x < n).then_some(x as usize)
+                    }),
+                    WordOf::View(e) => {
+                        lanes_in.words(&mut items, &mut slow, |x, y, k| e.word_index(x, y, k))
+                    }
+                    WordOf::Nothing => lanes_in.words(&mut items, &mut slow, |_, _, _| None),
                 }
-                WordOf::Nothing => lanes_in.words(&mut items, &mut slow, |_, _, _| None),
             }
             lanes.access_all(&items);
             items.clear();
