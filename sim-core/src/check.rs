@@ -548,6 +548,9 @@ pub struct Checker {
     /// per pc, whether it is a plain load of a resource some
     /// `imm_atomic_cmp_exch` of the program targets ([`Prepared::guess`])
     guess: Vec<bool>,
+    /// the UAVs the program accesses by whole structures
+    /// ([`screen::uav_granules`])
+    granules: Vec<(u32, u32)>,
     /// the program's loops: (`loop` pc, `endloop` pc)
     loops: Vec<(u32, u32)>,
     /// the group's locks: the word key of each (a thread's lock `i`
@@ -653,6 +656,7 @@ impl Checker {
             names,
             spin: crate::analysis::spin::spin_reads(program.body()),
             guess: screen::guess_loads(&program.code),
+            granules: screen::uav_granules(&program.code),
             loops: program
                 .code
                 .iter()

@@ -285,6 +285,84 @@ fn screen_run_isa(
     }
 }
 
+/// Mark word `w` a suspect, with the rest of its granule of `2^shift`
+/// words (a UAV kept by granules, [`uav_granules`]).
+#[inline]
+fn mark_granule(marks: &mut Vec<u32>, w: u32, shift: u32) {
+    let first = w >> shift << shift;
+    marks.extend(first..first + (1 << shift));
+}
+
+/// Per UAV slot that the program accesses only by whole structures of 2
+/// or 4 dwords (every `ld_structured` and `store_structured` on it at a
+/// literal byte offset 0, reading or writing dwords `0..G` exactly, and no
+/// other kind of access to its words): (slot, G). Bound to a structured
+/// view of stride `4·G`, such a UAV's words go in granules of `G`, whose
+/// words every access reaches together, each by the same thread in the
+/// same way, so the screen keeps one entry per granule and flags exactly
+/// what it would flag per word (saxpy's `float4` elements).
+pub(super) fn uav_granules(code: &[crate::ir::lowered::Op]) -> Vec<(u32, u32)> {
+    use crate::ir::lowered::{Res, Src, SrcKind, SrcMod};
+    let zero = |s: &Src| match s.kind {
+        SrcKind::Imm(v) => s.modifier == SrcMod::None && v[s.swz[0] as usize & 3] == 0,
+        _ => false,
+    };
+    // per slot, the granule its accesses so far allow (0: none)
+    let mut seen: Vec<(u32, u32)> = Vec::new();
+    let mut allow = |u: u32, g: u32| match seen.iter_mut().find(|(s, _)| *s == u) {
+        Some((_, x)) => *x = if *x == g { g } else { 0 },
+        None => seen.push((u, g)),
+    };
+    for op in code {
+        match op.kind {
+            OpKind::LdStructured {
+                dst,
+                ref offset,
+                res: Res::Uav(u),
+                swz,
+                ..
+            } => {
+                let ks = (0..4)
+                    .filter(|c| dst.mask & (1 << c) != 0)
+                    .map(|c| u32::from(swz[c]));
+                let mut set = 0u32;
+                let mut n = 0;
+                for k in ks {
+                    set |= 1 << k;
+                    n += 1;
+                }
+                let g = set.count_ones();
+                let whole = zero(offset) && set == (1 << g) - 1 && n == g;
+                allow(u, if whole { g } else { 0 });
+            }
+            OpKind::StoreStructured {
+                res: Res::Uav(u),
+                count,
+                ref offset,
+                ..
+            } => allow(u, if zero(offset) { u32::from(count) } else { 0 }),
+            OpKind::LdRaw {
+                res: Res::Uav(u), ..
+            }
+            | OpKind::LdTyped {
+                res: Res::Uav(u), ..
+            }
+            | OpKind::StoreRaw {
+                res: Res::Uav(u), ..
+            }
+            | OpKind::StoreTyped {
+                res: Res::Uav(u), ..
+            }
+            | OpKind::Atomic {
+                res: Res::Uav(u), ..
+            } => allow(u, 0),
+            _ => {}
+        }
+    }
+    seen.retain(|&(_, g)| g == 2 || g == 4);
+    seen
+}
+
 const PAGE_BITS: u32 = 12;
 
 /// Page `p` of a UAV's screen, allocated (zeroed: no word accessed) on
@@ -330,8 +408,11 @@ struct Saved {
 pub(super) struct Screen {
     /// the group's TGSM words ([`Epochal`])
     tgsm: Vec<u64>,
-    /// per UAV slot, pages of words
+    /// per UAV slot, pages of words (of granules: `uav_shift`)
     uav: Vec<Vec<Option<Box<[u64]>>>>,
+    /// per UAV slot, log2 of the words a shadow entry stands for
+    /// ([`uav_granules`], for the view bound)
+    uav_shift: Vec<u32>,
     sus_tgsm: Words,
     sus_uav: Vec<Words>,
     any: bool,
@@ -412,7 +493,9 @@ enum Shadow<'c> {
     /// [`UavWord::key`])
     Tgsm(&'c mut [u64], u64),
     /// a UAV's pages, and the UAV epoch
-    Uav(&'c mut Vec<Option<Box<[u64]>>>, u64),
+    /// (and the UAV's granule: one entry per `2^shift` words,
+    /// [`uav_granules`])
+    Uav(&'c mut Vec<Option<Box<[u64]>>>, u64, u32),
     /// an SRV's or unbound slot's
     Nothing,
 }
@@ -511,8 +594,8 @@ impl ScreenLanes<'_> {
                     }
                 }
             }
-            Shadow::Uav(pages, key) => {
-                let key = *key;
+            Shadow::Uav(pages, key, shift) => {
+                let (key, shift) = (*key, *shift);
                 let mut at: Option<(u32, &mut [u64])> = None;
                 for (i, (&on, &t)) in active.iter().zip(flat).enumerate() {
                     if on == 0 {
@@ -520,15 +603,15 @@ impl ScreenLanes<'_> {
                     }
                     let w0 = lane(i);
                     for &k in ks {
-                        let w = w0 + k;
-                        let p = w >> PAGE_BITS;
+                        let (w, e) = (w0 + k, (w0 + k) >> shift);
+                        let p = e >> PAGE_BITS;
                         let page = match at.take() {
                             Some((q, page)) if q == p => page,
                             _ => uav_page(pages, p as usize),
                         };
-                        let word = &mut page[(w & ((1 << PAGE_BITS) - 1)) as usize];
+                        let word = &mut page[(e & ((1 << PAGE_BITS) - 1)) as usize];
                         if UavWord::screen(word, key, t as u16, o) {
-                            marks.push(w);
+                            mark_granule(marks, w, shift);
                         }
                         at = Some((p, page));
                     }
@@ -542,9 +625,10 @@ impl ScreenLanes<'_> {
     /// accesses to words `first + per·(l - lanes.start) + k` for each `k`
     /// of `0..per` (all in bounds, `per` 1 to 4), as
     /// [`ScreenLanes::access_lanes`] takes them: a run of consecutive
-    /// words, which goes through [`screen_run_isa`] (a lane's thread and
-    /// activity repeated for each of its words; a UAV run cut at its
-    /// pages). Only where [`ScreenLanes::direct`].
+    /// entries of the shadow, which goes through [`screen_run_isa`] (a
+    /// lane's thread and activity repeated for each of its entries; a UAV
+    /// run cut at its pages). A UAV kept by granules of `per` words takes
+    /// one entry a lane. Only where [`ScreenLanes::direct`].
     #[inline]
     pub(crate) fn access_run(
         &mut self,
@@ -555,50 +639,59 @@ impl ScreenLanes<'_> {
         flat: &[u32],
     ) {
         const KS: [u32; 4] = [0, 1, 2, 3];
-        let (n, o, start) = (lanes.len() * per, self.o, lanes.start);
-        let (fits, uav) = match &self.shadow {
-            Shadow::Tgsm(words, _) => (first as usize + n <= words.len(), false),
-            Shadow::Uav(..) => (true, true),
+        let (o, start) = (self.o, lanes.start);
+        // the run's first entry, its entries a lane, and whether it fits
+        let (shift, entry, each, fits) = match &self.shadow {
+            Shadow::Tgsm(words, _) => {
+                let fits = first as usize + lanes.len() * per <= words.len();
+                (0, first as usize, per, fits)
+            }
+            Shadow::Uav(_, _, 0) => (0, first as usize, per, true),
+            Shadow::Uav(_, _, shift) => {
+                let whole = per == 1 << shift && first.is_multiple_of(per as u32);
+                (*shift, (first >> shift) as usize, 1, whole)
+            }
             Shadow::Nothing => return,
         };
         if !(fits && (1..=4).contains(&per)) {
             let word0 = |l: usize| first + (per * (l - start)) as u32;
             return self.access_lanes(lanes, active, flat, &KS[..per.min(4)], word0);
         }
+        let n = lanes.len() * each;
         let (mut active, mut flat) = (&active[lanes.clone()], &flat[lanes]);
         if o != READ {
             self.writes += (active.iter().filter(|&&a| a != 0).count() * per) as u64;
         }
-        if per > 1 {
-            let each = &mut *self.each;
-            each.resize(2 * n, 0);
-            let (a, t) = each.split_at_mut(n);
-            for ((a, t), (&x, &y)) in
-                (a.chunks_exact_mut(per).zip(t.chunks_exact_mut(per))).zip(active.iter().zip(flat))
+        if each > 1 {
+            let copies = &mut *self.each;
+            copies.resize(2 * n, 0);
+            let (a, t) = copies.split_at_mut(n);
+            for ((a, t), (&x, &y)) in (a.chunks_exact_mut(each).zip(t.chunks_exact_mut(each)))
+                .zip(active.iter().zip(flat))
             {
                 a.fill(x);
                 t.fill(y);
             }
-            (active, flat) = each.split_at(n);
+            (active, flat) = copies.split_at(n);
         }
         self.flags.clear();
         self.flags.resize(n, 0);
         let mut any = false;
         match &mut self.shadow {
             Shadow::Tgsm(words, key) => {
-                let words = &mut words[first as usize..first as usize + n];
-                any = screen_run_isa((o, uav), words, flat, active, *key, self.flags);
+                let words = &mut words[entry..entry + n];
+                any = screen_run_isa((o, false), words, flat, active, *key, self.flags);
             }
-            Shadow::Uav(pages, key) => {
+            Shadow::Uav(pages, key, _) => {
                 // a page at a time
                 let mut i = 0;
                 while i < n {
-                    let w = first as usize + i;
-                    let off = w & ((1 << PAGE_BITS) - 1);
+                    let e = entry + i;
+                    let off = e & ((1 << PAGE_BITS) - 1);
                     let here = (n - i).min((1 << PAGE_BITS) - off);
-                    let page = uav_page(pages, w >> PAGE_BITS);
+                    let page = uav_page(pages, e >> PAGE_BITS);
                     any |= screen_run_isa(
-                        (o, uav),
+                        (o, true),
                         &mut page[off..off + here],
                         &flat[i..i + here],
                         &active[i..i + here],
@@ -612,7 +705,9 @@ impl ScreenLanes<'_> {
         }
         if any {
             let flagged = self.flags.iter().enumerate().filter(|(_, &f)| f != 0);
-            self.marks.extend(flagged.map(|(j, _)| first + j as u32));
+            for (j, _) in flagged {
+                mark_granule(&mut self.marks, ((entry + j) << shift) as u32, shift);
+            }
         }
     }
 
@@ -654,19 +749,20 @@ impl ScreenLanes<'_> {
                     }
                 }
             }
-            Shadow::Uav(pages, key) => {
+            Shadow::Uav(pages, key, shift) => {
                 // the page of the last word, looked up again only when
                 // the words move to another
                 let mut at: Option<(u32, &mut [u64])> = None;
                 for &(t, w) in items {
-                    let p = w >> PAGE_BITS;
+                    let e = w >> *shift;
+                    let p = e >> PAGE_BITS;
                     let page = match at.take() {
                         Some((q, page)) if q == p => page,
                         _ => uav_page(pages, p as usize),
                     };
-                    let word = &mut page[(w & ((1 << PAGE_BITS) - 1)) as usize];
+                    let word = &mut page[(e & ((1 << PAGE_BITS) - 1)) as usize];
                     if UavWord::screen(word, *key, t as u16, o) {
-                        self.marks.push(w);
+                        mark_granule(&mut self.marks, w, *shift);
                     }
                     at = Some((p, page));
                 }
@@ -696,6 +792,17 @@ impl Checker {
         };
         self.pass = Pass::Screen;
         self.begin_dispatch(bindings, groups);
+        self.screen.uav_shift = (self.uavs.iter().enumerate())
+            .map(|(u, info)| {
+                let g = self.granules.iter().find(|&&(s, _)| s as usize == u);
+                match (g, info.map(|i| i.kind)) {
+                    (Some(&(_, g)), Some(ViewKind::Structured { stride })) if stride == 4 * g => {
+                        g.trailing_zeros()
+                    }
+                    _ => 0,
+                }
+            })
+            .collect();
     }
 
     /// The screening pass begun by [`Checker::begin_screened_dispatch`]
@@ -763,6 +870,7 @@ impl Checker {
         let Screen {
             tgsm,
             uav,
+            uav_shift,
             marks,
             flags,
             each,
@@ -773,7 +881,11 @@ impl Checker {
         let shadow = match prep.space {
             Space::Tgsm(_) => Shadow::Tgsm(tgsm, Epochal::key(gen, self.tgsm_epoch)),
             Space::Uav(u) => match uav.get_mut(u as usize) {
-                Some(pages) => Shadow::Uav(pages, UavWord::key(seq, self.uav_epoch)),
+                Some(pages) => Shadow::Uav(
+                    pages,
+                    UavWord::key(seq, self.uav_epoch),
+                    uav_shift.get(u as usize).copied().unwrap_or(0),
+                ),
                 None => Shadow::Nothing,
             },
             Space::Srv(_) => Shadow::Nothing,
@@ -1013,6 +1125,38 @@ mod tests {
             compared > 80_000 && flags_seen > 5_000,
             "{compared} {flags_seen}"
         );
+    }
+
+    /// A UAV goes in granules only where every access to it is a whole
+    /// structure of 2 or 4 dwords at offset 0.
+    #[test]
+    fn uav_granules_are_whole_structures_only() {
+        let granules = |listing: &str| {
+            let program = crate::Program::from_listing(listing).unwrap();
+            uav_granules(&program.code)
+        };
+        // float4 loads and stores of whole elements
+        let whole = include_str!("../../../tests/races/uav_float4_waw_ok.asm");
+        assert_eq!(granules(whole), vec![(0, 4)]);
+        // a load of .xy only, an offset other than 0, or an atomic on the
+        // words: per word
+        let part = whole.replace("l(0), u0.xyzw", "l(0), u0.xyxx").replace(
+            "ld_structured_indexable(structured_buffer, stride=16)(mixed,mixed,mixed,mixed) r1.xyzw",
+            "ld_structured_indexable(structured_buffer, stride=16)(mixed,mixed,mixed,mixed) r1.xy",
+        );
+        assert_ne!(part, whole);
+        assert_eq!(granules(&part), vec![]);
+        let offset = whole.replace(
+            "store_structured u0.xyzw, r0.x, l(0)",
+            "store_structured u0.xyzw, r0.x, l(16)",
+        );
+        assert_ne!(offset, whole);
+        assert_eq!(granules(&offset), vec![]);
+        // one-dword structures, and raw buffers with atomics
+        let words = include_str!("../../../tests/races/uav_waw_across_groups_ok.asm");
+        assert_eq!(granules(words), vec![]);
+        let atomics = include_str!("../../../examples/histogram/histogram.asm");
+        assert_eq!(granules(atomics), vec![]);
     }
 
     /// Deterministic pseudo-random numbers (a 64-bit LCG's high bits).
