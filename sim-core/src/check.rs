@@ -551,6 +551,9 @@ pub struct Checker {
     /// the UAVs the program accesses by whole structures
     /// ([`screen::uav_granules`])
     granules: Vec<(u32, u32)>,
+    /// the UAVs the program touches only with atomics
+    /// ([`screen::atomic_only_uavs`])
+    atomic_only: Vec<u32>,
     /// the program's loops: (`loop` pc, `endloop` pc)
     loops: Vec<(u32, u32)>,
     /// the group's locks: the word key of each (a thread's lock `i`
@@ -657,6 +660,7 @@ impl Checker {
             spin: crate::analysis::spin::spin_reads(program.body()),
             guess: screen::guess_loads(&program.code),
             granules: screen::uav_granules(&program.code),
+            atomic_only: screen::atomic_only_uavs(&program.code, &program.tex_ops),
             loops: program
                 .code
                 .iter()

@@ -81,17 +81,23 @@ impl Epochal {
     /// atomics; or it reads before any write of the group).
     #[inline(always)]
     fn screen(word: &mut u64, key: u64, t: u16, o: u8) -> bool {
+        match o {
+            READ => Epochal::access::<READ>(word, key, u32::from(t)),
+            WRITE => Epochal::access::<WRITE>(word, key, u32::from(t)),
+            _ => Epochal::access::<ATOMIC>(word, key, u32::from(t)),
+        }
+    }
+
+    /// [`Epochal::screen`] for access `O`.
+    #[inline(always)]
+    fn access<const O: u8>(word: &mut u64, key: u64, t: u32) -> bool {
         // a word that several threads read in this epoch, after a write of
         // the group: a read changes nothing (matmul's tiles)
         const SHARED_READ: u64 = WRITTEN | (READ as u64) << 12 | SHARED as u64;
-        if o == READ && *word == key | SHARED_READ {
+        if O == READ && *word == key | SHARED_READ {
             return false;
         }
-        let (new, flag) = match o {
-            READ => tgsm_step::<READ>(*word, key, u64::from(t)),
-            WRITE => tgsm_step::<WRITE>(*word, key, u64::from(t)),
-            _ => tgsm_step::<ATOMIC>(*word, key, u64::from(t)),
-        };
+        let (new, flag) = tgsm_step::<O>(*word, key, u64::from(t));
         *word = new;
         flag
     }
@@ -285,12 +291,142 @@ fn screen_run_isa(
     }
 }
 
+/// [`ScreenLanes::access_lanes`] for accesses `O`: lane `i` (thread
+/// `flat[i]`, active when `active[i] != 0`) on words `lane(i) + k`, `k` of
+/// `ks`, their suspects to `marks`.
+#[inline(always)]
+fn shadow_lanes<const O: u8>(
+    shadow: &mut Shadow<'_>,
+    marks: &mut Vec<u32>,
+    active: &[u32],
+    flat: &[u32],
+    ks: &[u32],
+    lane: impl Fn(usize) -> u32,
+) {
+    match shadow {
+        Shadow::Tgsm(words, key) => {
+            let key = *key;
+            for (i, (&on, &t)) in active.iter().zip(flat).enumerate() {
+                if on == 0 {
+                    continue;
+                }
+                let w0 = lane(i);
+                for &k in ks {
+                    let w = w0 + k;
+                    if let Some(e) = words.get_mut(w as usize) {
+                        if Epochal::access::<O>(e, key, t) {
+                            marks.push(w);
+                        }
+                    }
+                }
+            }
+        }
+        Shadow::Uav(pages, key, shift) => {
+            let (key, shift) = (*key, *shift);
+            // every entry on one page (a histogram's bins): the page looked
+            // up once
+            let k_max = ks.iter().copied().max().unwrap_or(0);
+            let (lo, hi) = (active.iter().enumerate())
+                .filter(|&(_, &on)| on != 0)
+                .map(|(i, _)| lane(i))
+                .fold((u32::MAX, 0), |(lo, hi), w| (lo.min(w), hi.max(w)));
+            let (lo, hi) = (lo >> shift >> PAGE_BITS, (hi + k_max) >> shift >> PAGE_BITS);
+            if lo == hi {
+                let page = uav_page(pages, lo as usize);
+                for (i, (&on, &t)) in active.iter().zip(flat).enumerate() {
+                    if on == 0 {
+                        continue;
+                    }
+                    let w0 = lane(i);
+                    for &k in ks {
+                        let (w, e) = (w0 + k, (w0 + k) >> shift);
+                        let word = &mut page[(e & ((1 << PAGE_BITS) - 1)) as usize];
+                        let (new, flag) = uav_step::<O>(*word, key, u64::from(t));
+                        *word = new;
+                        if flag {
+                            mark_granule(marks, w, shift);
+                        }
+                    }
+                }
+                return;
+            }
+            let mut at: Option<(u32, &mut [u64])> = None;
+            for (i, (&on, &t)) in active.iter().zip(flat).enumerate() {
+                if on == 0 {
+                    continue;
+                }
+                let w0 = lane(i);
+                for &k in ks {
+                    let (w, e) = (w0 + k, (w0 + k) >> shift);
+                    let p = e >> PAGE_BITS;
+                    let page = match at.take() {
+                        Some((q, page)) if q == p => page,
+                        _ => uav_page(pages, p as usize),
+                    };
+                    let word = &mut page[(e & ((1 << PAGE_BITS) - 1)) as usize];
+                    let (new, flag) = uav_step::<O>(*word, key, u64::from(t));
+                    *word = new;
+                    if flag {
+                        mark_granule(marks, w, shift);
+                    }
+                    at = Some((p, page));
+                }
+            }
+        }
+        Shadow::Nothing => {}
+    }
+}
+
 /// Mark word `w` a suspect, with the rest of its granule of `2^shift`
 /// words (a UAV kept by granules, [`uav_granules`]).
 #[inline]
 fn mark_granule(marks: &mut Vec<u32>, w: u32, shift: u32) {
     let first = w >> shift << shift;
     marks.extend(first..first + (1 << shift));
+}
+
+/// The UAV slots that the program touches only with atomics (an
+/// `atomic_*` or `imm_atomic_*` on the slot's words, no load or store of
+/// them, and no texture instruction on the slot). No word of such a UAV
+/// can be part of a per-word finding (atomics never race with atomics, and
+/// there is no plain access to meet one), so the screen keeps no shadow
+/// for it; its bounds and counters are checked as any other's.
+pub(super) fn atomic_only_uavs(
+    code: &[crate::ir::lowered::Op],
+    tex_ops: &[crate::ir::lowered::TexOp],
+) -> Vec<u32> {
+    use crate::ir::lowered::Res;
+    let mut atomics: Vec<u32> = Vec::new();
+    let mut other: Vec<u32> = Vec::new();
+    for op in code {
+        match op.kind {
+            OpKind::Atomic {
+                res: Res::Uav(u), ..
+            } => atomics.push(u),
+            OpKind::Atomic {
+                res: Res::UavTexture(u),
+                ..
+            } => other.push(u),
+            OpKind::LdRaw { res, .. }
+            | OpKind::LdStructured { res, .. }
+            | OpKind::LdTyped { res, .. }
+            | OpKind::StoreRaw { res, .. }
+            | OpKind::StoreStructured { res, .. }
+            | OpKind::StoreTyped { res, .. } => match res {
+                Res::Uav(u) | Res::UavTexture(u) => other.push(u),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    other.extend(tex_ops.iter().filter_map(|t| match t.res {
+        Res::Uav(u) | Res::UavTexture(u) => Some(u),
+        _ => None,
+    }));
+    atomics.sort_unstable();
+    atomics.dedup();
+    atomics.retain(|u| !other.contains(u));
+    atomics
 }
 
 /// Per UAV slot that the program accesses only by whole structures of 2
@@ -413,6 +549,9 @@ pub(super) struct Screen {
     /// per UAV slot, log2 of the words a shadow entry stands for
     /// ([`uav_granules`], for the view bound)
     uav_shift: Vec<u32>,
+    /// per UAV slot, whether it is a buffer the program touches only with
+    /// atomics ([`atomic_only_uavs`]): no shadow
+    uav_quiet: Vec<bool>,
     sus_tgsm: Words,
     sus_uav: Vec<Words>,
     any: bool,
@@ -574,50 +713,11 @@ impl ScreenLanes<'_> {
             let n = active.iter().filter(|&&a| a != 0).count();
             self.writes += (n * ks.len()) as u64;
         }
-        let marks = &mut self.marks;
-        match &mut self.shadow {
-            Shadow::Tgsm(words, key) => {
-                let key = *key;
-                for (i, (&on, &t)) in active.iter().zip(flat).enumerate() {
-                    if on == 0 {
-                        continue;
-                    }
-                    let w0 = lane(i);
-                    for &k in ks {
-                        let w = w0 + k;
-                        if words
-                            .get_mut(w as usize)
-                            .is_some_and(|e| Epochal::screen(e, key, t as u16, o))
-                        {
-                            marks.push(w);
-                        }
-                    }
-                }
-            }
-            Shadow::Uav(pages, key, shift) => {
-                let (key, shift) = (*key, *shift);
-                let mut at: Option<(u32, &mut [u64])> = None;
-                for (i, (&on, &t)) in active.iter().zip(flat).enumerate() {
-                    if on == 0 {
-                        continue;
-                    }
-                    let w0 = lane(i);
-                    for &k in ks {
-                        let (w, e) = (w0 + k, (w0 + k) >> shift);
-                        let p = e >> PAGE_BITS;
-                        let page = match at.take() {
-                            Some((q, page)) if q == p => page,
-                            _ => uav_page(pages, p as usize),
-                        };
-                        let word = &mut page[(e & ((1 << PAGE_BITS) - 1)) as usize];
-                        if UavWord::screen(word, key, t as u16, o) {
-                            mark_granule(marks, w, shift);
-                        }
-                        at = Some((p, page));
-                    }
-                }
-            }
-            Shadow::Nothing => {}
+        let (shadow, marks) = (&mut self.shadow, &mut self.marks);
+        match o {
+            READ => shadow_lanes::<READ>(shadow, marks, active, flat, ks, lane),
+            WRITE => shadow_lanes::<WRITE>(shadow, marks, active, flat, ks, lane),
+            _ => shadow_lanes::<ATOMIC>(shadow, marks, active, flat, ks, lane),
         }
     }
 
@@ -641,6 +741,12 @@ impl ScreenLanes<'_> {
         const KS: [u32; 4] = [0, 1, 2, 3];
         let (o, start) = (self.o, lanes.start);
         // the run's first entry, its entries a lane, and whether it fits
+        if matches!(self.shadow, Shadow::Nothing) {
+            // (an SRV's, or a UAV that only atomics touch: the writes
+            // still count for the forward-progress rule)
+            let n = active[lanes].iter().filter(|&&a| a != 0).count();
+            return self.count_writes((n * per) as u64);
+        }
         let (shift, entry, each, fits) = match &self.shadow {
             Shadow::Tgsm(words, _) => {
                 let fits = first as usize + lanes.len() * per <= words.len();
@@ -803,6 +909,12 @@ impl Checker {
                 }
             })
             .collect();
+        self.screen.uav_quiet = (0..self.uavs.len())
+            .map(|u| {
+                let texture = self.texels.get(u).is_some_and(Option::is_some);
+                !texture && self.atomic_only.contains(&(u as u32))
+            })
+            .collect();
     }
 
     /// The screening pass begun by [`Checker::begin_screened_dispatch`]
@@ -871,6 +983,7 @@ impl Checker {
             tgsm,
             uav,
             uav_shift,
+            uav_quiet,
             marks,
             flags,
             each,
@@ -880,6 +993,7 @@ impl Checker {
         } = &mut self.screen;
         let shadow = match prep.space {
             Space::Tgsm(_) => Shadow::Tgsm(tgsm, Epochal::key(gen, self.tgsm_epoch)),
+            Space::Uav(u) if uav_quiet.get(u as usize) == Some(&true) => Shadow::Nothing,
             Space::Uav(u) => match uav.get_mut(u as usize) {
                 Some(pages) => Shadow::Uav(
                     pages,
@@ -1157,6 +1271,24 @@ mod tests {
         assert_eq!(granules(words), vec![]);
         let atomics = include_str!("../../../examples/histogram/histogram.asm");
         assert_eq!(granules(atomics), vec![]);
+    }
+
+    /// Only a UAV whose words nothing but atomics touch goes unshadowed.
+    #[test]
+    fn atomic_only_uavs_have_no_load_or_store() {
+        let quiet = |listing: &str| {
+            let program = crate::Program::from_listing(listing).unwrap();
+            atomic_only_uavs(&program.code, &program.tex_ops)
+        };
+        // atomics only (a histogram's bins)
+        let bins = include_str!("../../../examples/global_histogram/global_histogram.asm");
+        assert_eq!(quiet(bins), vec![0]);
+        // a load of the words too (a compare-exchange loop's guess)
+        let cas = include_str!("../../../examples/cas_float_add/cas_float_add.asm");
+        assert_eq!(quiet(cas), vec![]);
+        // plain loads and stores only
+        let saxpy = include_str!("../../../examples/saxpy_structured/saxpy_structured.asm");
+        assert_eq!(quiet(saxpy), vec![]);
     }
 
     /// Deterministic pseudo-random numbers (a 64-bit LCG's high bits).
