@@ -551,6 +551,8 @@ pub struct Checker {
     /// the UAVs the program accesses by whole structures
     /// ([`screen::uav_granules`])
     granules: Vec<(u32, u32)>,
+    /// a group's threads' states when it begins
+    fresh_threads: Vec<ThreadState>,
     /// the UAVs the program touches only with atomics
     /// ([`screen::atomic_only_uavs`])
     atomic_only: Vec<u32>,
@@ -661,6 +663,7 @@ impl Checker {
             guess: screen::guess_loads(&program.code),
             granules: screen::uav_granules(&program.code),
             atomic_only: screen::atomic_only_uavs(&program.code, &program.tex_ops),
+            fresh_threads: Vec::new(),
             loops: program
                 .code
                 .iter()
@@ -850,16 +853,18 @@ impl Checker {
         }
         self.tgsm_epoch = 0;
         self.uav_epoch = 0;
+        // (a copy of a group's fresh states: one memcpy)
+        let fresh = ThreadState {
+            last_read: NO_KEY,
+            last_atomic: NO_KEY,
+            spin: (u32::MAX, NO_KEY, 0, 0),
+            ..Default::default()
+        };
+        if self.fresh_threads.len() != self.threads_per_group {
+            self.fresh_threads = vec![fresh; self.threads_per_group];
+        }
         self.threads.clear();
-        self.threads.resize(
-            self.threads_per_group,
-            ThreadState {
-                last_read: NO_KEY,
-                last_atomic: NO_KEY,
-                spin: (u32::MAX, NO_KEY, 0, 0),
-                ..Default::default()
-            },
-        );
+        self.threads.extend_from_slice(&self.fresh_threads);
         let words = self
             .regions
             .iter()

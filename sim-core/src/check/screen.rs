@@ -674,9 +674,14 @@ impl ScreenLanes<'_> {
         if self.o != READ {
             self.writes += items.len() as u64;
         }
-        if self.guess | self.cas {
+        // (the rule chosen once for the instruction)
+        if self.guess {
             for &(t, w) in items {
-                self.validate(t, w);
+                self.validate::<true>(t, w);
+            }
+        } else if self.cas {
+            for &(t, w) in items {
+                self.validate::<false>(t, w);
             }
         }
         // a guess is an atomic to the shadow
@@ -831,12 +836,13 @@ impl ScreenLanes<'_> {
     /// for its thread's compare-exchange on the word (the thread's guess
     /// before it is lost); a compare-exchange validates its thread's guess
     /// on the word.
-    fn validate(&mut self, t: u32, word: u32) {
+    #[inline(always)]
+    fn validate<const GUESS: bool>(&mut self, t: u32, word: u32) {
         let at = Some((self.space, word));
         match self.guesses.get_mut(t as usize) {
-            Some(g) if self.guess => self.lost.extend(g.replace((self.space, word))),
+            Some(g) if GUESS => self.lost.extend(g.replace((self.space, word))),
             Some(g) if *g == at => *g = None,
-            _ if self.guess => self.lost.extend(at),
+            _ if GUESS => self.lost.extend(at),
             _ => {}
         }
     }
