@@ -32,6 +32,9 @@
 //! Quick-mode groups are named `<workload>_quick`, so their estimates never
 //! mix with the full-size ones under `target/criterion/`.
 
+mod common;
+
+use common::{criterion_dir, median_ns};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput};
 use rayon::prelude::*;
@@ -39,7 +42,7 @@ use sm5sim::job::{random_f32_words, random_u32_words};
 use sm5sim::sim_core::{LoadOptions, Program};
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
 use sm5sim::sim_sched::{dispatch, DispatchOptions, WARP_WIDTH_GROUP};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -623,35 +626,6 @@ fn bench_mandelbrot(c: &mut Criterion, ctx: &Ctx) {
 }
 
 // --------------------------------------------------------------------- table
-
-/// Where criterion writes its estimates (set explicitly, so the table reads
-/// the same place): `$CRITERION_HOME`, else `$CARGO_TARGET_DIR/criterion`,
-/// else `target/criterion` in the workspace.
-fn criterion_dir() -> PathBuf {
-    if let Some(home) = std::env::var_os("CRITERION_HOME") {
-        return PathBuf::from(home);
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
-    target.join("criterion")
-}
-
-/// The median (ns) criterion estimated for group/function in this run
-/// (an estimates file older than `since` is a previous run's: None).
-fn median_ns(dir: &Path, group: &str, function: &str, since: SystemTime) -> Option<f64> {
-    let path = dir
-        .join(group)
-        .join(function)
-        .join("new")
-        .join("estimates.json");
-    let modified = std::fs::metadata(&path).ok()?.modified().ok()?;
-    if modified < since {
-        return None;
-    }
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
-    v["median"]["point_estimate"].as_f64()
-}
 
 fn ms(ns: Option<f64>) -> String {
     ns.map_or_else(|| "-".into(), |ns| format!("{:.3}", ns / 1e6))
