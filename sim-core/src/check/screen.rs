@@ -24,9 +24,12 @@
 //! suspect the screening pass's findings (barriers, bounds, counters) are
 //! the dispatch's, and there is no second pass.
 //!
-//! Shadow per word: 8 bytes for TGSM, 12 for a UAV word (in pages of
-//! 4,096 words allocated on first touch), and a bit per suspect word;
-//! against 112 and 56 bytes plus a per-group record in the exact pass.
+//! Shadow per word: 8 bytes for TGSM and for a UAV word (in pages of
+//! 4,096 entries allocated on first touch), and a bit per suspect word;
+//! against 112 and 56 bytes plus a per-group record in the exact pass. A
+//! UAV that only atomics touch has no shadow ([`atomic_only_uavs`]), and
+//! one accessed only by whole structures one entry per structure
+//! ([`uav_granules`]).
 
 use super::*;
 
