@@ -837,7 +837,7 @@ fn a_forward_progress_hang_stops_the_check_and_keeps_its_findings() {
 /// thread's compare-exchange on the word validates it: a load that no
 /// compare-exchange of its thread follows (within the group, or in another
 /// group than the compare-exchanges) is still found as one exact pass
-/// finds it.
+/// finds it, also where no store touches the UAV (no shadow for it).
 #[test]
 fn two_pass_checking_finds_plain_loads_that_no_compare_exchange_validates() {
     let within = "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadIDInGroupFlattened\ndcl_temps 2\n\
@@ -848,12 +848,29 @@ fn two_pass_checking_finds_plain_loads_that_no_compare_exchange_validates() {
         dcl_thread_group 4, 1, 1\nif_z vThreadGroupID.x\n  \
         imm_atomic_cmp_exch r1.x, u0, l(0), l(0), l(7)\nelse\n  ld_raw r0.x, l(0), u0.xxxx\n  \
         store_raw u0.x, l(4), r0.x\nendif\nret\n";
-    for (name, text) in [("within", within), ("across", across)] {
+    // the loaded value stored elsewhere: u0 has no store, so the screen
+    // keeps no shadow for it (only atomics and guesses touch it), and the
+    // guess rule alone marks the word
+    let quiet = |text: &str| {
+        text.replace("dcl_uav_raw u0\n", "dcl_uav_raw u0\ndcl_uav_raw u1\n")
+            .replace("store_raw u0.x, l(4), r0.x", "store_raw u1.x, l(4), r0.x")
+    };
+    let (within_quiet, across_quiet) = (quiet(within), quiet(across));
+    assert!(within_quiet.contains("store_raw u1.x") && across_quiet.contains("store_raw u1.x"));
+    for (name, text) in [
+        ("within", within),
+        ("across", across),
+        ("within, u0 only guessed", &within_quiet),
+        ("across, u0 only guessed", &across_quiet),
+    ] {
         let program = Program::from_listing(text).unwrap();
         let run = |fast_paths: FastPaths| {
-            let buffer = Buffer::zeroed(64).unwrap();
+            let (buffer, other) = (Buffer::zeroed(64).unwrap(), Buffer::zeroed(64).unwrap());
             let bindings = Bindings {
-                uavs: vec![Some(BufferView::raw(&buffer))],
+                uavs: vec![
+                    Some(BufferView::raw(&buffer)),
+                    Some(BufferView::raw(&other)),
+                ],
                 ..Default::default()
             };
             let mut checker = Checker::new(&program, CheckOptions::default());
@@ -875,5 +892,43 @@ fn two_pass_checking_finds_plain_loads_that_no_compare_exchange_validates() {
         let one = run(FastPaths::ALL.without(FastPaths::CHECK_SCREEN));
         assert!(!one.is_empty(), "{name}: the exact pass finds the race");
         assert_eq!(two, one, "{name}:\n{}", describe(&two));
+    }
+}
+
+/// A load into `null` reads no dword: the screen takes it without a word
+/// (it once indexed an empty list of dwords when every lane's address was
+/// the same), at warp width 1 and the group's, and finds nothing.
+#[test]
+fn a_load_into_null_has_no_access_to_screen() {
+    let listing = std::fs::read_to_string(dir().join("uav_waw_across_groups_ok.asm")).unwrap();
+    let listing = listing.replace(
+        "store_structured u0.x, r0.x, l(0), vThreadGroupID.x",
+        "ld_structured_indexable(structured_buffer, stride=4)(mixed,mixed,mixed,mixed) null, l(0), l(0), u0.xxxx\nstore_structured u0.x, r0.x, l(0), vThreadGroupID.x",
+    );
+    assert!(listing.contains("null, l(0)"));
+    let program = Program::from_listing(&listing).unwrap();
+    let buf = Buffer::zeroed(4 * 256).unwrap();
+    let bindings = Bindings {
+        uavs: vec![Some(BufferView::structured(&buf, 4).unwrap())],
+        ..Default::default()
+    };
+    for warp_width in [1, WARP_WIDTH_GROUP] {
+        let mut checker = Checker::new(&program, CheckOptions::default());
+        let options = DispatchOptions {
+            warp_width,
+            ..Default::default()
+        };
+        dispatch_with(
+            &program,
+            &bindings,
+            [4, 1, 1],
+            &options,
+            Mode::Checked(&mut checker),
+        )
+        .unwrap();
+        let findings = checker.into_findings();
+        assert!(findings.is_empty(), "{}", describe(&findings));
+        // every group wrote its own words
+        assert_eq!(buf.to_words()[64 * 3 + 5], 3);
     }
 }

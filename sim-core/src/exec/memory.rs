@@ -134,6 +134,7 @@ impl<'p> GroupExecutor<'p> {
             if let Some((first, step)) = line {
                 if matches!(space, Space::Srv(_)) {
                 } else if lanes.direct()
+                    && !ks.is_empty()
                     && step == ks.len()
                     && ks.iter().enumerate().all(|(j, &k)| k == ks[0] + j as u32)
                 {
