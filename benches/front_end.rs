@@ -17,6 +17,9 @@
 //! SM5SIM_BENCH_QUICK=1 cargo bench --bench front_end   # shorter measurement
 //! ```
 
+mod common;
+
+use common::{criterion_dir, median_ns};
 use criterion::{Criterion, SamplingMode, Throughput};
 use sm5sim::sim_core::asm::assemble;
 use sm5sim::sim_core::{LoadOptions, Program};
@@ -87,30 +90,6 @@ fn corpus() -> (Vec<Shader>, usize) {
         shaders.push(Shader { bytes, options });
     }
     (shaders, undecodable)
-}
-
-fn criterion_dir() -> PathBuf {
-    if let Some(home) = std::env::var_os("CRITERION_HOME") {
-        return PathBuf::from(home);
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
-    target.join("criterion")
-}
-
-/// The median (ns) criterion estimated for group/function in this run.
-fn median_ns(dir: &Path, group: &str, function: &str, since: SystemTime) -> Option<f64> {
-    let path = dir
-        .join(group)
-        .join(function)
-        .join("new")
-        .join("estimates.json");
-    if std::fs::metadata(&path).ok()?.modified().ok()? < since {
-        return None;
-    }
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
-    v["median"]["point_estimate"].as_f64()
 }
 
 fn main() {

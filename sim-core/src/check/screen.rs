@@ -1219,7 +1219,7 @@ mod tests {
     #[test]
     fn packed_uav_words_flag_what_the_model_flags() {
         let mut next = numbers(0x0a5e_55ed_0000_0002);
-        let (mut compared, mut flags_seen) = (0, 0);
+        let mut tally = Tally::default();
         for case in 0..8_000 {
             const WORDS: usize = 8;
             let per = [1, 4][case % 2];
@@ -1259,20 +1259,43 @@ mod tests {
                     let t = flat[l] as u16;
                     let expected = model[w].screen(seq, epoch, t, o);
                     let got = UavWord::screen(&mut one[w], key, t, o);
-                    if !flagged[w] {
-                        assert_eq!(got, expected, "word {w}: {:?}", model[w]);
-                        assert_eq!(flags[w] != 0, expected, "run, word {w}");
-                        compared += 1;
-                        flags_seen += usize::from(expected);
-                    }
-                    flagged[w] |= expected;
+                    tally.record(w, &mut flagged[w], (got, flags[w], expected));
                 }
             }
         }
-        assert!(
-            compared > 80_000 && flags_seen > 5_000,
-            "{compared} {flags_seen}"
-        );
+        tally.enough();
+    }
+
+    /// What a model test compared: accesses, and those flagged.
+    #[derive(Default)]
+    struct Tally {
+        compared: usize,
+        flags_seen: usize,
+    }
+
+    impl Tally {
+        /// One access to word `w` whose model flag is `expected`: the
+        /// packed word's (`got`) and the run's (`run`) agree with it until
+        /// the word's first flag (then a suspect, its state no longer
+        /// matters; `flagged` keeps that).
+        fn record(&mut self, w: usize, flagged: &mut bool, (got, run, expected): (bool, u8, bool)) {
+            if !*flagged {
+                assert_eq!(got, expected, "word {w}");
+                assert_eq!(run != 0, expected, "run, word {w}");
+                self.compared += 1;
+                self.flags_seen += usize::from(expected);
+            }
+            *flagged |= expected;
+        }
+
+        fn enough(&self) {
+            assert!(
+                self.compared > 80_000 && self.flags_seen > 5_000,
+                "{} {}",
+                self.compared,
+                self.flags_seen
+            );
+        }
     }
 
     /// A UAV goes in granules only where every access to it is a whole
@@ -1349,7 +1372,7 @@ mod tests {
     #[test]
     fn packed_tgsm_words_flag_what_the_model_flags() {
         let mut next = numbers(0x7e57_5c2e_e000_0001);
-        let (mut compared, mut flags_seen) = (0, 0);
+        let mut tally = Tally::default();
         for _ in 0..8_000 {
             const WORDS: usize = 8;
             let mut model = [Model {
@@ -1380,22 +1403,13 @@ mod tests {
                     let t = flat[w] as u16;
                     let expected = model[w].screen(gen, epoch, t, o);
                     let got = Epochal::screen(&mut one[w], key, t, o);
-                    if !flagged[w] {
-                        assert_eq!(got, expected, "word {w}: {:?}", model[w]);
-                        assert_eq!(flags[w] != 0, expected, "run, word {w}");
-                        compared += 1;
-                        flags_seen += usize::from(expected);
-                    }
-                    flagged[w] |= expected;
+                    tally.record(w, &mut flagged[w], (got, flags[w], expected));
                 }
                 for w in (0..WORDS).filter(|&w| active[w] == 0) {
                     assert_eq!(flags[w], 0, "an inactive lane is never flagged");
                 }
             }
         }
-        assert!(
-            compared > 80_000 && flags_seen > 5_000,
-            "{compared} {flags_seen}"
-        );
+        tally.enough();
     }
 }
