@@ -479,16 +479,17 @@ impl ProgressDisplay {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let thread = std::thread::spawn(move || {
-            let (mut current, mut since) = (0, std::time::Instant::now());
+            let (mut current, mut since) = ((0, 0), std::time::Instant::now());
             let mut bar: Option<ProgressBar> = None;
             while !flag.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(100));
                 let s = progress.snapshot();
-                if s.dispatches != current {
+                // a new dispatch, or a checked dispatch's second pass
+                if (s.dispatches, s.pass) != current {
                     if let Some(b) = bar.take() {
                         b.finish_and_clear();
                     }
-                    (current, since) = (s.dispatches, std::time::Instant::now());
+                    (current, since) = ((s.dispatches, s.pass), std::time::Instant::now());
                 }
                 if s.dispatches == 0 || s.done >= s.groups {
                     if let Some(b) = bar.take() {
@@ -503,7 +504,10 @@ impl ProgressDisplay {
                         ProgressStyle::with_template("{prefix} [{bar:40}] {pos}/{len} {msg}")
                             .unwrap_or_else(|_| ProgressStyle::default_bar());
                     b.set_style(style);
-                    b.set_prefix(format!("dispatch {}", s.dispatches));
+                    b.set_prefix(match s.pass {
+                        2 => format!("dispatch {}, second pass (suspect words)", s.dispatches),
+                        _ => format!("dispatch {}", s.dispatches),
+                    });
                     bar = Some(b);
                 }
                 if let Some(b) = &bar {

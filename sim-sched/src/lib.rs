@@ -250,7 +250,8 @@ impl Default for DispatchOptions {
 /// plain dispatch's workers each add their finished groups a thousandth of
 /// the dispatch at a time, and the rest when they stop; the scheduled and
 /// checked dispatches, which run groups one after another, add each
-/// group), read from another thread by a display; the three numbers of a
+/// group; two-pass checking counts its second pass's groups afresh), read
+/// from another thread by a display; the numbers of a
 /// [`Progress::snapshot`] may be a moment apart, and `done` equals
 /// `groups` once the dispatch has returned.
 #[derive(Debug, Default)]
@@ -258,6 +259,7 @@ pub struct Progress {
     dispatches: AtomicU64,
     groups: AtomicU64,
     done: AtomicU64,
+    pass: AtomicU64,
 }
 
 /// What a [`Progress`] says at one moment.
@@ -267,8 +269,13 @@ pub struct ProgressSnapshot {
     pub dispatches: u64,
     /// Groups of the current dispatch.
     pub groups: u64,
-    /// Groups of the current dispatch finished so far.
+    /// Groups of the current dispatch finished so far (in its current
+    /// pass).
     pub done: u64,
+    /// The current dispatch's pass: 1, or 2 while two-pass checking runs
+    /// its second pass (the groups counted again from 0; `sim_core`'s
+    /// `FastPaths::CHECK_SCREEN`). 0 before any dispatch.
+    pub pass: u64,
 }
 
 impl Progress {
@@ -283,13 +290,22 @@ impl Progress {
             dispatches: self.dispatches.load(Ordering::Relaxed),
             groups: self.groups.load(Ordering::Relaxed),
             done: self.done.load(Ordering::Relaxed),
+            pass: self.pass.load(Ordering::Relaxed),
         }
     }
 
     fn begin(&self, groups: u64) {
         self.done.store(0, Ordering::Relaxed);
         self.groups.store(groups, Ordering::Relaxed);
+        self.pass.store(1, Ordering::Relaxed);
         self.dispatches.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The current dispatch's second pass begins: its groups are counted
+    /// again from 0.
+    fn begin_second_pass(&self) {
+        self.done.store(0, Ordering::Relaxed);
+        self.pass.store(2, Ordering::Relaxed);
     }
 
     fn group_done(&self) {
@@ -829,13 +845,13 @@ impl Run<'_, '_, '_> {
         let (bindings, groups) = (self.bindings, self.groups);
         if !self.options.fast_paths.contains(FastPaths::CHECK_SCREEN) {
             checker.begin_dispatch(bindings, groups);
-            let run = self.checked_pass(checker, self.watchdog, true);
+            let run = self.checked_pass(checker, self.watchdog);
             checker.end_dispatch();
             return run;
         }
         let start = Snapshot::take(bindings);
         checker.begin_screened_dispatch(bindings, groups);
-        let first = self.checked_pass(checker, self.watchdog, true);
+        let first = self.checked_pass(checker, self.watchdog);
         let cancelled = self
             .options
             .cancel
@@ -851,19 +867,20 @@ impl Run<'_, '_, '_> {
             self.options.timeout,
             self.options.cancel.clone(),
         );
-        let run = self.checked_pass(checker, &watchdog, false);
+        if let Some(p) = &self.options.progress {
+            p.begin_second_pass();
+        }
+        let run = self.checked_pass(checker, &watchdog);
         checker.end_dispatch();
         run
     }
 
     /// One pass of [`Run::checked`] over every group, with the checker's
-    /// dispatch (or pass) begun; `progress`: count the groups on the
-    /// progress bar (the first pass only).
+    /// dispatch (or pass) begun, counting each group on the progress.
     fn checked_pass(
         &self,
         checker: &mut Checker,
         watchdog: &Watchdog,
-        progress: bool,
     ) -> Result<Dispatched, DispatchError> {
         let Run {
             program,
@@ -889,7 +906,7 @@ impl Run<'_, '_, '_> {
         for g in 0..total {
             let gid = group_id(g, groups);
             outcome = exec.run_group_watched(gid, bindings, watchdog);
-            if let Some(p) = options.progress.as_ref().filter(|_| progress) {
+            if let Some(p) = &options.progress {
                 p.group_done();
             }
             if outcome.is_err() {

@@ -50,7 +50,8 @@ fn plain_scheduled_and_checked_dispatches_count_every_group() {
         ProgressSnapshot {
             dispatches: 0,
             groups: 0,
-            done: 0
+            done: 0,
+            pass: 0
         }
     );
     dispatch(&p, &b, [5, 4, 2], &options(&progress)).unwrap();
@@ -119,4 +120,32 @@ fn a_large_dispatch_counts_every_group_in_steps() {
     }
     let words = out.to_words();
     assert!(words.iter().enumerate().all(|(i, &v)| v == i as u32));
+}
+
+/// Two-pass checking counts its second pass's groups afresh, as pass 2:
+/// a dispatch with a suspect word (two threads of a group store to one
+/// word) ends at pass 2 with every group counted; one without, at pass 1.
+#[test]
+fn a_checked_dispatch_counts_its_second_pass() {
+    let racy = SHADER.replace(
+        "store_raw u0.x, r0.x, vThreadID.x",
+        "store_raw u0.x, l(0), vThreadID.x",
+    );
+    assert_ne!(racy, SHADER);
+    for (text, pass) in [(SHADER.to_string(), 1), (racy, 2)] {
+        let p =
+            Program::from_decoded(assemble(&text).unwrap_or_else(|e| panic!("{e}")), None).unwrap();
+        let out = Buffer::zeroed(4 * 8 * 7).unwrap();
+        let b = Bindings {
+            uavs: vec![Some(BufferView::raw(&out))],
+            ..Default::default()
+        };
+        let progress = Arc::new(Progress::new());
+        let mut checker = Checker::new(&p, CheckOptions::default());
+        let mode = Mode::Checked(&mut checker);
+        dispatch_with(&p, &b, [5, 1, 1], &options(&progress), mode).unwrap();
+        let s = progress.snapshot();
+        assert_eq!((s.dispatches, s.groups, s.done, s.pass), (1, 5, 5, pass));
+        assert_eq!(checker.into_findings().is_empty(), pass == 1);
+    }
 }
