@@ -386,7 +386,7 @@ pub struct GroupExecutor<'p> {
     /// the fast paths switched on ([`GroupExecutor::with_fast_paths`])
     fast_paths: FastPaths,
     /// the components of vThreadID (bits 0–2) an operand reads
-    /// ([`thread_id_comps`]): a batch computes only those
+    /// ([`thread_id_comps`](crate::analysis::fusion::thread_id_comps)): a batch computes only those
     tid_comps: u8,
     /// whether a batch starts with its register file zeroed: only when a
     /// lane may read a temp before writing it (`crate::analysis::liveness`)

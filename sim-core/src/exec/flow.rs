@@ -268,7 +268,7 @@ impl<'p> GroupExecutor<'p> {
         Some(left != 0)
     }
 
-    /// `if_nz c` / `break` (or `continue`) / `endif` ([`fused_leaves`]) as
+    /// `if_nz c` / `break` (or `continue`) / `endif` ([`fused_leaves`](crate::analysis::fusion::fused_leaves)) as
     /// one `breakc_nz c` (`continuec_nz c`) directly in its loop
     /// ([`GroupExecutor::leave_innermost`]): the lanes it leaves with, the
     /// lanes it goes on with, and where, are those of the three
