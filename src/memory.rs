@@ -200,6 +200,26 @@ impl MemoryBudget {
         Ok(())
     }
 
+    /// Whether `bytes` more, which `what` (`checking`, …) needs while the
+    /// job runs, fit under the limit beside the resources counted so far
+    /// and the working copy of the largest; the message, like
+    /// [`MemoryBudget::charge`]'s, when they do not. Counts nothing.
+    pub fn check_extra(&self, bytes: u64, what: &str) -> Result<(), String> {
+        let need = self.peak().saturating_add(bytes);
+        match self.limit {
+            Some(limit) if need > limit.bytes => Err(format!(
+                "{what} needs {} besides the job's {} of resources (and a working copy of the largest): {} in all, more than the {} of {} ({} bytes)",
+                ByteSize(bytes).display().iec(),
+                ByteSize(self.resources).display().iec(),
+                ByteSize(need).display().iec(),
+                ByteSize(limit.bytes).display().iec(),
+                limit.source,
+                limit.bytes,
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// The resources' bytes counted so far.
     pub fn resources(&self) -> u64 {
         self.resources

@@ -97,6 +97,17 @@ pub enum JobError {
         /// what was to be loaded next
         what: String,
     },
+    /// What a run keeps besides the resources does not fit in the memory
+    /// the job may use (`--max-memory`, or what the process may use): the
+    /// checker's copy of the UAVs and its shadow, schedule exploration's
+    /// copies. Nothing ran.
+    #[error("{}: {message}", path.display())]
+    Memory {
+        /// the job file
+        path: PathBuf,
+        /// the figures
+        message: String,
+    },
     /// A dispatch was refused.
     #[error("steps[{step}]: {source}")]
     Dispatch {
@@ -358,6 +369,8 @@ pub struct Job {
     pub inputs: Vec<PathBuf>,
     steps: Vec<Step>,
     base: PathBuf,
+    /// the memory the resources were counted against at load
+    budget: MemoryBudget,
 }
 
 /// What [`Job::run_checked`] found.
@@ -970,6 +983,7 @@ impl Job {
             inputs,
             steps,
             base: base.to_owned(),
+            budget,
         })
     }
 
@@ -1049,6 +1063,12 @@ impl Job {
         options: &DispatchOptions,
         checks: CheckOptions,
     ) -> Result<CheckReport, JobError> {
+        // two-pass checking's copy of each UAV (its second pass starts from
+        // it) and the screen's 8 bytes per UAV word: three times the UAVs
+        if (options.fast_paths).contains(sim_core::exec::FastPaths::CHECK_SCREEN) {
+            let what = "checking (a copy of the UAVs and 8 bytes of shadow per UAV word)";
+            self.check_memory(3 * self.uav_bytes(), what)?;
+        }
         let mut checker = self.kernel.checker(checks);
         let mut steps = Vec::new();
         // a stopped dispatch keeps what the checker found before the stop
@@ -1067,6 +1087,25 @@ impl Job {
             findings: checker.into_findings(),
             stopped,
         })
+    }
+
+    /// The bytes of the job's UAV resources.
+    fn uav_bytes(&self) -> u64 {
+        (self.resources.iter())
+            .filter(|r| r.slot.kind == SlotKind::Uav)
+            .map(|r| r.storage.len_bytes() as u64)
+            .sum()
+    }
+
+    /// [`MemoryBudget::check_extra`] on the budget the job was loaded
+    /// under, as a [`JobError::Memory`].
+    fn check_memory(&self, bytes: u64, what: &str) -> Result<(), JobError> {
+        self.budget
+            .check_extra(bytes, what)
+            .map_err(|message| JobError::Memory {
+                path: self.path.clone(),
+                message,
+            })
     }
 
     /// The outputs a schedule may change: every UAV resource's raw words
@@ -1093,6 +1132,13 @@ impl Job {
         options: &DispatchOptions,
         seeds: &[u64],
     ) -> Result<ScheduleReport, JobError> {
+        // a copy of every resource, the first schedule's outputs and the
+        // current one's
+        let all: u64 = (self.resources.iter())
+            .map(|r| r.storage.len_bytes() as u64)
+            .sum();
+        let what = "schedule exploration (a copy of the resources and two of the UAVs)";
+        self.check_memory(all + 2 * self.uav_bytes(), what)?;
         let initial: Vec<sim_mem::Contents> =
             self.resources.iter().map(|r| r.data().contents()).collect();
         let mut runs = Vec::new();

@@ -97,6 +97,42 @@ fn max_memory_refuses_a_job_over_it_before_anything_runs() {
     refused(&o, "resources.dst: 1.0 MiB of storage");
 }
 
+/// What `check` keeps besides the resources counts too: two-pass
+/// checking's copy of the UAVs and its shadow (3 × the UAVs), schedule
+/// exploration's copies (the resources and twice the UAVs). A job that
+/// runs under a limit is refused by `check` over it, before any step ran,
+/// and checks under a larger one.
+#[test]
+fn check_counts_its_copies_and_shadow_against_the_limit() {
+    let dir = workdir("check_memory", 16 << 20);
+    let job = dir.join("job.toml");
+    // 16 MiB of bins and a working copy: 32 MiB; checking adds 48 MiB
+    let o = sm5sim(&["run", s(&job), "--max-memory", "64MiB"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = sm5sim(&["check", s(&job), "--max-memory", "64MiB"]);
+    refused(&o, "checking (a copy of the UAVs and 8 bytes of shadow per UAV word) needs 48.0 MiB besides the job's 16.0 MiB of resources");
+    refused(
+        &o,
+        "80.0 MiB in all, more than the 64.0 MiB of --max-memory",
+    );
+    let o = sm5sim(&[
+        "check",
+        s(&job),
+        "--schedules",
+        "2",
+        "--max-memory",
+        "64MiB",
+    ]);
+    refused(
+        &o,
+        "schedule exploration (a copy of the resources and two of the UAVs) needs 48.0 MiB",
+    );
+    for args in [&["check"][..], &["check", "--schedules", "2"][..]] {
+        let o = sm5sim(&[args, &[s(&job), "--max-memory", "100MiB"]].concat());
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o));
+    }
+}
+
 /// Under `ulimit -v` (512 MiB of address space), a job of 1 GiB or 4 GiB
 /// of buffers is refused with what the limit leaves, a small job still
 /// runs, and where `--max-memory` lets a job past the check, the
