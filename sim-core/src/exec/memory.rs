@@ -238,26 +238,23 @@ impl<'p> GroupExecutor<'p> {
                 a,
                 b,
                 ks,
+                times,
                 prep: &prep,
             };
-            if let Some(times) = times {
-                let total = lanes_in.words_times(&mut items, &mut slow, times, word_at);
-                lanes.count_writes(total - items.len() as u64);
-            } else {
-                match word_of {
-                    WordOf::Tgsm(base, e) => lanes_in.words(&mut items, &mut slow, |x, y, k| {
-                        e.word_index(x, y, k).map(|w| base + w)
-                    }),
-                    WordOf::Element(n) => lanes_in.words(&mut items, &mut slow, |x, _, k| {
-                        (k == 0 && x < n).then_some(x as usize)
-                    }),
-                    WordOf::View(e) => {
-                        lanes_in.words(&mut items, &mut slow, |x, y, k| e.word_index(x, y, k))
-                    }
-                    WordOf::Nothing => lanes_in.words(&mut items, &mut slow, |_, _, _| None),
+            let total = match word_of {
+                WordOf::Tgsm(base, e) => lanes_in.words(&mut items, &mut slow, |x, y, k| {
+                    e.word_index(x, y, k).map(|w| base + w)
+                }),
+                WordOf::Element(n) => lanes_in.words(&mut items, &mut slow, |x, _, k| {
+                    (k == 0 && x < n).then_some(x as usize)
+                }),
+                WordOf::View(e) => {
+                    lanes_in.words(&mut items, &mut slow, |x, y, k| e.word_index(x, y, k))
                 }
-            }
+                WordOf::Nothing => lanes_in.words(&mut items, &mut slow, |_, _, _| None),
+            };
             lanes.access_all(&items);
+            lanes.count_writes(total - items.len() as u64);
             items.clear();
             self.sc.check_items = items;
             let done = lanes.finish();
@@ -676,52 +673,27 @@ struct LanesIn<'a> {
     a: &'a [u32],
     b: Option<&'a [u32]>,
     ks: &'a [u32],
+    /// a compare-exchange loop's attempts per lane
+    times: Option<&'a [u32]>,
     prep: &'a crate::check::Prepared,
 }
 
 impl LanesIn<'_> {
-    /// [`LanesIn::words`] for each active lane's accesses `times[l]`
-    /// times over (a compare-exchange loop's attempts), lane by lane: an
-    /// access in bounds once (the screen's rules give the same for a
-    /// thread's access again, with no other access between), one with a
-    /// bounds finding `times[l]` times. Returns how many accesses in
-    /// bounds `items` stands for.
-    fn words_times(
-        &self,
-        items: &mut Vec<(u32, u32)>,
-        slow: &mut Vec<(u32, u32)>,
-        times: &[u32],
-        word_at: impl Fn(u32, u32, u32) -> Option<usize>,
-    ) -> u64 {
-        let mut total = 0;
-        for l in self.span.clone() {
-            if self.active[l] == 0 || times[l] == 0 {
-                continue;
-            }
-            let (x, y) = (self.a[l], self.b.map_or(0, |b| b[l]));
-            for (i, &k) in self.ks.iter().enumerate() {
-                match word_at(x, y, k) {
-                    Some(word) if self.prep.bounds_flags((x, y, k)) == (false, false) => {
-                        items.push((self.flat[l], word as u32));
-                        total += u64::from(times[l]);
-                    }
-                    _ => slow.extend(std::iter::repeat_n((l as u32, i as u32), times[l] as usize)),
-                }
-            }
-        }
-        total
-    }
-
     /// Each active lane's (thread, word) for dwords `ks` by `word_at`, in
     /// lane order, into `items`; a (lane, dword index) with a bounds finding
-    /// or no word into `slow`.
+    /// or no word into `slow`. With `times` (a compare-exchange loop's
+    /// attempts), a lane's access in bounds goes in once (the screen's
+    /// rules give the same for a thread's access again, with no other
+    /// access between), one with a bounds finding `times[l]` times, and a
+    /// lane with no attempt not at all. Returns how many accesses in
+    /// bounds `items` stands for.
     #[inline(always)]
     fn words(
         &self,
         items: &mut Vec<(u32, u32)>,
         slow: &mut Vec<(u32, u32)>,
         word_at: impl Fn(u32, u32, u32) -> Option<usize>,
-    ) {
+    ) -> u64 {
         // no lane with a bounds finding (folds over the span): only the
         // words out of bounds go the slow way
         let k_max = self.ks.iter().copied().max().unwrap_or(0);
@@ -731,8 +703,10 @@ impl LanesIn<'_> {
         };
         let clean =
             bs.is_some_and(|bs| self.prep.line_clean(&self.a[self.span.clone()], bs, k_max));
+        let mut total = 0;
         for l in self.span.clone() {
-            if self.active[l] == 0 {
+            let n = self.times.map_or(1, |t| t[l]);
+            if self.active[l] == 0 || n == 0 {
                 continue;
             }
             let (x, y) = (self.a[l], self.b.map_or(0, |b| b[l]));
@@ -740,10 +714,12 @@ impl LanesIn<'_> {
                 match word_at(x, y, k) {
                     Some(word) if clean || self.prep.bounds_flags((x, y, k)) == (false, false) => {
                         items.push((self.flat[l], word as u32));
+                        total += u64::from(n);
                     }
-                    _ => slow.push((l as u32, i as u32)),
+                    _ => slow.extend(std::iter::repeat_n((l as u32, i as u32), n as usize)),
                 }
             }
         }
+        total
     }
 }
