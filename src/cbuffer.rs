@@ -134,7 +134,21 @@ pub fn pack_fields(
     cb: &CbufferDesc,
     n: usize,
 ) -> Result<Vec<u32>, FieldError> {
-    let mut words = vec![0u32; n];
+    pack_fields_over(fields, cb, vec![0u32; n])
+}
+
+/// [`pack_fields`] over the buffer's current `words`: the variables named
+/// in `fields` are placed, every other word (variables not given, padding)
+/// keeps its value, as an `UpdateSubresource` of those variables' bytes
+/// would leave it.
+///
+/// # Errors
+/// As [`pack_fields`], with `n` the length of `words`.
+pub fn pack_fields_over(
+    fields: &toml::Table,
+    cb: &CbufferDesc,
+    mut words: Vec<u32>,
+) -> Result<Vec<u32>, FieldError> {
     for (name, value) in fields {
         let var = cb
             .variables

@@ -149,6 +149,41 @@ impl Buffer {
         Ok(())
     }
 
+    /// Bytes `offset .. offset + out.len()` of the buffer, little-endian,
+    /// at byte granularity (a copy's source, `CopySubresourceRegion` on
+    /// buffers).
+    ///
+    /// # Errors
+    /// [`MemError::Overflow`] if the range is not inside the buffer.
+    pub fn read_bytes(&self, offset: usize, out: &mut [u8]) -> Result<(), MemError> {
+        self.byte_range(offset, out.len())?;
+        crate::texture::read_bytes(&self.words, offset, out);
+        Ok(())
+    }
+
+    /// Overwrite bytes `offset .. offset + bytes.len()` at byte
+    /// granularity: whole words are stored, the bytes of a word written in
+    /// part are merged into it (a copy's destination).
+    ///
+    /// # Errors
+    /// [`MemError::Overflow`] if they do not fit; nothing is written then.
+    pub fn write_bytes(&self, offset: usize, bytes: &[u8]) -> Result<(), MemError> {
+        self.byte_range(offset, bytes.len())?;
+        crate::texture::write_bytes(&self.words, offset, bytes);
+        Ok(())
+    }
+
+    fn byte_range(&self, offset: usize, len: usize) -> Result<(), MemError> {
+        match offset.checked_add(len) {
+            Some(end) if end <= self.len_bytes() => Ok(()),
+            _ => Err(MemError::Overflow {
+                given: len,
+                size: self.len_bytes(),
+                offset,
+            }),
+        }
+    }
+
     /// The hidden counter used by `imm_atomic_alloc` / `imm_atomic_consume`.
     pub fn counter(&self) -> &AtomicU32 {
         &self.counter

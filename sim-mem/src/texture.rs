@@ -323,6 +323,114 @@ impl Texture {
         Ok(())
     }
 
+    /// Copy the box `src_box` (texels `[x0, y0, z0]` up to but not
+    /// including `[x1, y1, z1]`) of subresource (`src_mip`, `src_slice`) of
+    /// `src` into subresource (`dst_mip`, `dst_slice`) of this texture, its
+    /// corner at texel `dst`: `CopySubresourceRegion` on textures (FS
+    /// §5.6.3). The bytes are copied as they are stored (no format
+    /// conversion), so the two formats must store elements of the same size
+    /// and block shape, and the sample counts must agree. An empty box
+    /// copies nothing.
+    ///
+    /// # Errors
+    /// [`TextureError::Invalid`] naming what is wrong: a subresource that
+    /// does not exist, a box that is not inside the source subresource or a
+    /// region not inside the destination's, coordinates of a
+    /// block-compressed format that are not on block boundaries (a box may
+    /// end at the mip's own edge), elements of different sizes or sample
+    /// counts. Nothing is copied then.
+    #[allow(clippy::too_many_arguments)]
+    pub fn copy_region(
+        &self,
+        dst_mip: u32,
+        dst_slice: u32,
+        dst: [u32; 3],
+        src: &Texture,
+        src_mip: u32,
+        src_slice: u32,
+        src_box: [[u32; 3]; 2],
+    ) -> Result<(), TextureError> {
+        let (sf, df) = (src.desc.format, self.desc.format);
+        if sf.size_bytes() != df.size_bytes() || sf.block_size() != df.block_size() {
+            return invalid(format!(
+                "{} and {} do not store elements of the same size and block shape",
+                sf.name(),
+                df.name()
+            ));
+        }
+        if src.desc.sample_count != self.desc.sample_count {
+            return invalid(format!(
+                "the source has {} samples per texel and the destination {}",
+                src.desc.sample_count, self.desc.sample_count
+            ));
+        }
+        let Some(s) = src.subresource(src_mip, src_slice) else {
+            return invalid(format!(
+                "the source has no subresource mip {src_mip} slice {src_slice}"
+            ));
+        };
+        let Some(d) = self.subresource(dst_mip, dst_slice) else {
+            return invalid(format!(
+                "the destination has no subresource mip {dst_mip} slice {dst_slice}"
+            ));
+        };
+        let [lo, hi] = src_box;
+        if (0..3).any(|a| lo[a] >= hi[a]) {
+            return Ok(()); // an empty box: nothing to copy
+        }
+        let size = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]];
+        for a in 0..3 {
+            if hi[a] > s.extent[a] {
+                return invalid(format!(
+                    "the source box {:?}..{:?} is not inside mip {src_mip} ({}x{}x{})",
+                    lo, hi, s.extent[0], s.extent[1], s.extent[2]
+                ));
+            }
+            if dst[a].checked_add(size[a]).is_none_or(|e| e > d.extent[a]) {
+                return invalid(format!(
+                    "a {}x{}x{} region at {:?} is not inside the destination's mip {dst_mip} ({}x{}x{})",
+                    size[0], size[1], size[2], dst, d.extent[0], d.extent[1], d.extent[2]
+                ));
+            }
+        }
+        let [bw, bh] = df.block_size();
+        let on_block = |v: u32, b: u32, edge: u32| v % b == 0 || v == edge;
+        if !(on_block(lo[0], bw, s.extent[0])
+            && on_block(hi[0], bw, s.extent[0])
+            && on_block(lo[1], bh, s.extent[1])
+            && on_block(hi[1], bh, s.extent[1])
+            && on_block(dst[0], bw, d.extent[0])
+            && on_block(dst[1], bh, d.extent[1]))
+        {
+            return invalid(format!(
+                "{} is stored in {bw}x{bh} blocks: the box and the destination corner must lie on block boundaries",
+                df.name()
+            ));
+        }
+        // one row of blocks at a time, through a buffer (source and
+        // destination may be two subresources of one texture)
+        let elem = df.size_bytes() as usize * self.desc.sample_count as usize;
+        let cols = (hi[0] - lo[0]).div_ceil(bw) as usize;
+        let mut row = vec![0u8; cols * elem];
+        for z in 0..size[2] {
+            for by in 0..size[1].div_ceil(bh) {
+                let sy = lo[1] + by * bh;
+                let dy = dst[1] + by * bh;
+                let from = s.offset
+                    + (lo[2] + z) as usize * s.slice_pitch
+                    + (sy / bh) as usize * s.row_pitch
+                    + (lo[0] / bw) as usize * elem;
+                let to = d.offset
+                    + (dst[2] + z) as usize * d.slice_pitch
+                    + (dy / bh) as usize * d.row_pitch
+                    + (dst[0] / bw) as usize * elem;
+                read_bytes(src.data.words(), from, &mut row);
+                write_bytes(self.data.words(), to, &row);
+            }
+        }
+        Ok(())
+    }
+
     /// A copy of subresource (mip, slice) in its layout (empty out of range).
     pub fn read_subresource(&self, mip: u32, slice: u32) -> Vec<u8> {
         let Some(s) = self.subresource(mip, slice) else {
@@ -408,7 +516,7 @@ impl Texture {
 }
 
 /// Copy bytes out of little-endian words.
-fn read_bytes(words: &[AtomicU32], start: usize, out: &mut [u8]) {
+pub(crate) fn read_bytes(words: &[AtomicU32], start: usize, out: &mut [u8]) {
     let mut i = 0;
     while i < out.len() {
         let at = start + i;
@@ -423,7 +531,7 @@ fn read_bytes(words: &[AtomicU32], start: usize, out: &mut [u8]) {
 
 /// Write bytes into little-endian words; whole words are stored, partial
 /// words merged with a compare-exchange loop.
-fn write_bytes(words: &[AtomicU32], start: usize, bytes: &[u8]) {
+pub(crate) fn write_bytes(words: &[AtomicU32], start: usize, bytes: &[u8]) {
     let mut i = 0;
     while i < bytes.len() {
         let at = start + i;

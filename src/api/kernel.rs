@@ -24,6 +24,9 @@ use std::time::{Duration, Instant};
 pub struct Kernel {
     shader: Arc<Shader>,
     bound: Vec<Bound>,
+    /// slots bound to D3D11's null view ([`Kernel::bind_null`]), with the
+    /// name each was bound by
+    nulls: Vec<(Slot, String)>,
     samplers: Vec<(u32, String, SamplerDesc)>,
 }
 
@@ -120,6 +123,7 @@ impl Kernel {
         Kernel {
             shader: shader.into(),
             bound: Vec::new(),
+            nulls: Vec::new(),
             samplers: Vec::new(),
         }
     }
@@ -284,12 +288,35 @@ impl Kernel {
     /// messages naming TOML keys).
     pub(crate) fn attach(&mut self, name: &str, slot: Slot, resource: &Resource, view: View) {
         self.bound.retain(|b| b.slot != slot);
+        self.nulls.retain(|n| n.0 != slot);
         self.bound.push(Bound {
             slot,
             name: name.to_string(),
             resource: resource.clone(),
             view,
         });
+    }
+
+    /// Bind D3D11's null view to the slot called `name` (its HLSL name or a
+    /// slot name), as `CSSetUnorderedAccessViews` / `CSSetShaderResources`
+    /// / `CSSetConstantBuffers` with a null pointer: loads, `bufinfo` and
+    /// `resinfo` read 0, stores and atomics are dropped (an `imm_atomic_*`
+    /// returns 0), the hidden counter reads 0, constant buffer reads are 0
+    /// (`reference/sm5-compute-isa.md` §14; FS §7.5, §7.18). A slot bound
+    /// so counts as bound for [`Kernel::dispatch`].
+    ///
+    /// # Errors
+    /// [`ApiError::UnknownName`].
+    pub fn bind_null(&mut self, name: &str) -> Result<&mut Self, ApiError> {
+        let slot = self.shader.slot(name)?;
+        self.attach_null(name, slot);
+        Ok(self)
+    }
+
+    pub(crate) fn attach_null(&mut self, name: &str, slot: Slot) {
+        self.bound.retain(|b| b.slot != slot);
+        self.nulls.retain(|n| n.0 != slot);
+        self.nulls.push((slot, name.to_string()));
     }
 
     /// Bind sampler state `desc` to the sampler called `name` (its RDEF
@@ -308,11 +335,15 @@ impl Kernel {
         self.samplers.push((slot, name.to_string(), desc));
     }
 
-    /// Set the constant buffer called `cbuffer` (its HLSL name or `cb#`)
-    /// from `fields`, each placed by HLSL's packing rules at the offset RDEF
-    /// gives its variable ([`crate::cbuffer`]); variables not given are 0.
-    /// The buffer is as large as the shader declares it, and is bound in
-    /// place of what was bound there.
+    /// Set the variables `fields` of the constant buffer called `cbuffer`
+    /// (its HLSL name or `cb#`), each placed by HLSL's packing rules at the
+    /// offset RDEF gives its variable ([`crate::cbuffer`]). The variables
+    /// not given keep the values they have in what is bound there (0 when
+    /// nothing is, or after [`Kernel::replace_constants`]'s zeroes), as an
+    /// `UpdateSubresource` of those variables would. The new contents go
+    /// into a fresh buffer, as large as the shader declares it (or as what
+    /// was bound, if larger), bound in place of what was bound there; a
+    /// resource the caller bound there is not written.
     ///
     /// # Errors
     /// [`ApiError::Field`] naming the first field that is no variable of the
@@ -323,6 +354,28 @@ impl Kernel {
         &mut self,
         cbuffer: &str,
         fields: &[(&str, Value)],
+    ) -> Result<&mut Self, ApiError> {
+        self.pack_constants(cbuffer, fields, true)
+    }
+
+    /// [`Kernel::set_constants`] with every variable not given set to 0:
+    /// the whole buffer replaced.
+    ///
+    /// # Errors
+    /// As [`Kernel::set_constants`].
+    pub fn replace_constants(
+        &mut self,
+        cbuffer: &str,
+        fields: &[(&str, Value)],
+    ) -> Result<&mut Self, ApiError> {
+        self.pack_constants(cbuffer, fields, false)
+    }
+
+    fn pack_constants(
+        &mut self,
+        cbuffer: &str,
+        fields: &[(&str, Value)],
+        keep: bool,
     ) -> Result<&mut Self, ApiError> {
         let (slot, cb) = self.shader.cbuffer(cbuffer)?;
         let table: toml::Table = fields
@@ -339,7 +392,17 @@ impl Kernel {
             });
         }
         let n = (self.shader.constant_buffer_bytes(slot) / 4) as usize;
-        let words = crate::cbuffer::pack_fields(&table, cb, n).map_err(|e| ApiError::Field {
+        let mut current = vec![0u32; n];
+        let at = Slot {
+            kind: SlotKind::ConstantBuffer,
+            index: slot,
+        };
+        if let Some(b) = self.bound.iter().find(|b| b.slot == at).filter(|_| keep) {
+            let words = b.resource.data().to_words();
+            current.resize(n.max(words.len()), 0);
+            current[..words.len()].copy_from_slice(&words);
+        }
+        let words = crate::cbuffer::pack_fields_over(&table, cb, current).map_err(|e| ApiError::Field {
             cbuffer: cb.name.clone(),
             path: e.path,
             message: e.message,
@@ -427,10 +490,15 @@ impl Kernel {
 
     /// Unbind the slot called `name`; false when nothing was bound there.
     pub fn unbind(&mut self, name: &str) -> bool {
-        let Some(slot) = self.find(name).map(|b| b.slot) else {
+        let null = self.nulls.iter().find(|n| n.1 == name).map(|n| n.0);
+        let Some(slot) = self.find(name).map(|b| b.slot).or(null).or_else(|| {
+            let slot = self.shader.slot(name).ok()?;
+            self.nulls.iter().any(|n| n.0 == slot).then_some(slot)
+        }) else {
             return false;
         };
         self.bound.retain(|b| b.slot != slot);
+        self.nulls.retain(|n| n.0 != slot);
         true
     }
 
@@ -478,13 +546,80 @@ impl Kernel {
         }
     }
 
+    /// `DispatchIndirect(args, offset)`: the three `uint` group counts
+    /// (x, y, z) at byte `offset` of buffer `args`, read when the dispatch
+    /// starts ([`Kernel::indirect_groups`]), then as [`Kernel::dispatch`].
+    /// A count of 0 runs nothing (FS §18.6.5).
+    ///
+    /// # Errors
+    /// As [`Kernel::indirect_groups`] and [`Kernel::dispatch`] (a count
+    /// over 65535 is [`ApiError::Dispatch`]).
+    pub fn dispatch_indirect(
+        &self,
+        args: &Resource,
+        offset: u64,
+        options: &Options,
+    ) -> Result<Dispatched, ApiError> {
+        let groups = self.indirect_groups(args, offset)?;
+        self.dispatch(groups, options)
+    }
+
+    /// The group counts `DispatchIndirect(args, offset)` runs: three
+    /// `uint`s at byte `offset` of `args` (`reference/compute-model.md`;
+    /// FS §18.6.5).
+    ///
+    /// # Errors
+    /// [`ApiError::Resource`] when `args` is a texture, `offset` is not a
+    /// multiple of 4, or the 12 bytes are not inside `args` (D3D leaves
+    /// these undefined); [`ApiError::Binding`] when `args` is bound as a
+    /// UAV of this kernel (the runtime cannot use a buffer as arguments
+    /// while a UAV of the same dispatch writes it); [`ApiError::Shader`]
+    /// for a cs_4_x shader, which has no `DispatchIndirect` (FS §18.7.2.1).
+    pub fn indirect_groups(&self, args: &Resource, offset: u64) -> Result<[u32; 3], ApiError> {
+        let err = |message: String| ApiError::Resource {
+            what: format!("the indirect arguments, {}", args.describe()),
+            message,
+        };
+        let Some(buffer) = args.as_buffer() else {
+            return Err(err("DispatchIndirect reads its arguments from a buffer".into()));
+        };
+        if offset % 4 != 0 {
+            return Err(err(format!(
+                "the offset {offset} is not a multiple of 4 (AlignedByteOffsetForArgs)"
+            )));
+        }
+        if offset.checked_add(12).is_none_or(|end| end > buffer.len_bytes() as u64) {
+            return Err(err(format!(
+                "three uints at byte {offset} are not inside its {} bytes",
+                buffer.len_bytes()
+            )));
+        }
+        if self.shader.program().version.major == 4 {
+            return Err(ApiError::Shader {
+                shader: self.shader.name().to_string(),
+                message: "a cs_4_x shader cannot be dispatched indirectly (FS §18.7.2.1); use cs_5_0".into(),
+            });
+        }
+        if let Some(b) = (self.bound.iter()).find(|b| b.slot.kind == SlotKind::Uav && b.resource.same(args)) {
+            return Err(ApiError::Binding {
+                name: b.name.clone(),
+                slot: b.slot,
+                message: "the indirect argument buffer is bound as a UAV of the same dispatch, which D3D11 does not allow; write the arguments in an earlier dispatch".into(),
+            });
+        }
+        let at = (offset / 4) as usize;
+        let word = |i: usize| buffer.load(at + i).unwrap_or(0);
+        Ok([word(0), word(1), word(2)])
+    }
+
     /// Every slot and sampler the shader declares is bound.
     ///
     /// # Errors
     /// As [`Kernel::dispatch`].
     pub fn check_bound(&self) -> Result<(), ApiError> {
         for slot in self.shader.declared_slots() {
-            if !self.bound.iter().any(|b| b.slot == slot) {
+            if !self.bound.iter().any(|b| b.slot == slot) && !self.nulls.iter().any(|n| n.0 == slot)
+            {
                 return Err(ApiError::Unbound {
                     slot,
                     name: rdef_name(self.shader.program(), slot),
@@ -558,9 +693,32 @@ impl Kernel {
         dispatch_with(self.shader.program(), &bindings, groups, options, mode)
     }
 
+    /// The SRVs that read as null in a dispatch because what they view is
+    /// also bound as a UAV of it, as D3D11's runtime unbinds an SRV whose
+    /// subresources a UAV binding also holds (the UAV wins; for textures,
+    /// when their mip and slice ranges overlap): for each, its slot and
+    /// name and the UAV's. [`Kernel::dispatch`] and [`Kernel::run`] run
+    /// them as null views.
+    pub fn srv_uav_hazards(&self) -> Vec<((Slot, String), (Slot, String))> {
+        let mut out = Vec::new();
+        for srv in self.bound.iter().filter(|b| b.slot.kind == SlotKind::Srv) {
+            let uav = self.bound.iter().find(|u| {
+                u.slot.kind == SlotKind::Uav
+                    && u.resource.same(&srv.resource)
+                    && views_overlap(&srv.view, &u.view, &srv.resource)
+            });
+            if let Some(u) = uav {
+                out.push(((srv.slot, srv.name.clone()), (u.slot, u.name.clone())));
+            }
+        }
+        out
+    }
+
     /// The bindings of a dispatch: every bound view, sampler and constant
-    /// buffer (`cbs`: slot and words).
+    /// buffer (`cbs`: slot and words). An SRV that a UAV of the same
+    /// subresources displaces ([`Kernel::srv_uav_hazards`]) is left null.
     fn bindings<'a>(&'a self, cbs: &'a [(u32, Vec<u32>)]) -> Bindings<'a> {
+        let hazards = self.srv_uav_hazards();
         fn put<T: Clone>(list: &mut Vec<Option<T>>, i: usize, v: T) {
             if list.len() <= i {
                 list.resize(i + 1, None);
@@ -569,6 +727,9 @@ impl Kernel {
         }
         let mut b = Bindings::default();
         for r in &self.bound {
+            if hazards.iter().any(|h| h.0 .0 == r.slot) {
+                continue;
+            }
             let i = r.slot.index as usize;
             let uav = r.slot.kind == SlotKind::Uav;
             let view = match (r.view, r.resource.storage()) {
@@ -623,4 +784,33 @@ impl Kernel {
         }
         b
     }
+}
+
+/// Whether SRV view `srv` and UAV view `uav` of `resource` see a common
+/// subresource: always for a buffer; for a texture, when their mip ranges
+/// (a UAV sees one mip) and slice ranges overlap (a 3D texture's UAV
+/// slices are depth slices of its one array slice).
+fn views_overlap(srv: &View, uav: &View, resource: &Resource) -> bool {
+    let (View::Texture { range: rs, .. }, View::Texture { range: ru, .. }, Some(t)) =
+        (srv, uav, resource.as_texture())
+    else {
+        return true;
+    };
+    let d = t.desc();
+    let span = |first: u32, count: Option<u32>, total: u32| {
+        let end = count.map_or(total, |c| first.saturating_add(c).min(total));
+        first..end
+    };
+    let overlap =
+        |x: std::ops::Range<u32>, y: std::ops::Range<u32>| x.start < y.end && y.start < x.end;
+    let mips = overlap(
+        span(rs.first_mip, rs.mip_count, d.mip_levels),
+        span(ru.first_mip, Some(1), d.mip_levels),
+    );
+    let slices = d.dimension == sim_mem::TextureDimension::Texture3D
+        || overlap(
+            span(rs.first_slice, rs.slice_count, d.array_size),
+            span(ru.first_slice, ru.slice_count, d.array_size),
+        );
+    mips && slices
 }

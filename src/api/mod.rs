@@ -25,11 +25,13 @@
 //! [`Resource`]s bound to a [`Kernel`], and its dispatches are
 //! [`Kernel::run`].
 
+mod copy;
 mod kernel;
 mod resource;
 mod shader;
 mod value;
 
+pub use copy::{same_type_group, TextureRegion};
 pub use kernel::{Dispatched, Kernel, Options};
 pub use resource::{Element, Resource, Storage};
 pub use shader::{ResourceInfo, Shader};
