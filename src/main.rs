@@ -840,18 +840,32 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 println!("{}", report_json(&job, &reports, ok, None));
             } else {
                 print_steps(&reports);
+                let program_of = |i: usize| job.dispatch_program(i).unwrap_or(job.program());
                 if profile {
-                    print_profiles(&reports, job.program());
+                    print_profiles(&reports, &program_of);
                 }
                 if annotate {
-                    print!("{}", annotated_listing(&reports, job.program()));
+                    // one listing per shader, its dispatches' counts summed
+                    for (s, shader) in job.shaders.iter().enumerate() {
+                        let mine: Vec<StepReport> = (reports.iter())
+                            .filter(|r| matches!(r, StepReport::Dispatch { shader: n, .. } if *n == shader.name))
+                            .cloned()
+                            .collect();
+                        if job.several {
+                            if mine.is_empty() {
+                                continue;
+                            }
+                            println!("shader '{}':", job.shaders[s].name);
+                        }
+                        print!("{}", annotated_listing(&mine, shader.shader.program()));
+                    }
                 }
             }
             if let Some(file) = &profile_json {
                 stop_if_cancelled(&format!("writing {}", file.display()))?;
                 let doc = serde_json::json!({
                     "job": job.path.display().to_string(),
-                    "dispatches": profiles_json(&reports, job.program()),
+                    "dispatches": profiles_json(&reports, &|i| job.dispatch_program(i).unwrap_or(job.program())),
                 });
                 files::write_atomic(file, format!("{doc:#}\n").as_bytes())
                     .with_context(|| format!("writing {}", file.display()))?;
@@ -880,7 +894,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             for (name, file) in dumps {
                 stop_if_cancelled(&format!("writing {}", file.display()))?;
                 let r = job.resource(&name).context("checked above")?;
-                dump::dump(r, job.program(), &file)?;
+                dump::dump(r, job.shaders[r.layout].shader.program(), &file)?;
             }
             Ok(ok)
         }

@@ -27,6 +27,7 @@ pub(super) fn step_text(i: usize, r: &StepReport) -> String {
     // (writing to a String cannot fail)
     match r {
         StepReport::Dispatch {
+            shader,
             groups,
             stats,
             elapsed,
@@ -34,7 +35,9 @@ pub(super) fn step_text(i: usize, r: &StepReport) -> String {
         } => {
             let _ = writeln!(
                 out,
-                "step {i}: dispatch {}x{}x{}: {} groups, {} threads, {} warp-instructions, {:.3} s",
+                "step {i}: dispatch{}{} {}x{}x{}: {} groups, {} threads, {} warp-instructions, {:.3} s",
+                if shader.is_empty() { "" } else { " " },
+                shader,
                 groups[0],
                 groups[1],
                 groups[2],
@@ -60,6 +63,9 @@ pub(super) fn step_text(i: usize, r: &StepReport) -> String {
         }
         StepReport::Set { resource } => {
             let _ = writeln!(out, "step {i}: set {resource}");
+        }
+        StepReport::Copy { what } => {
+            let _ = writeln!(out, "step {i}: {what}");
         }
         StepReport::Expect {
             what,
@@ -378,7 +384,11 @@ fn hlsl_at(program: &Program, dword: u32) -> Option<String> {
 }
 
 /// The profiles of every dispatch step.
-pub(super) fn profiles_json(reports: &[StepReport], program: &Program) -> Vec<serde_json::Value> {
+/// (`program_of(i)`: the program dispatch step `i` ran.)
+pub(super) fn profiles_json<'p>(
+    reports: &[StepReport],
+    program_of: &dyn Fn(usize) -> &'p Program,
+) -> Vec<serde_json::Value> {
     reports
         .iter()
         .enumerate()
@@ -388,15 +398,20 @@ pub(super) fn profiles_json(reports: &[StepReport], program: &Program) -> Vec<se
                 stats,
                 profile: Some(p),
                 ..
-            } => Some(profile_json(i, *groups, stats, p, Some(program))),
+            } => Some(profile_json(i, *groups, stats, p, Some(program_of(i)))),
             _ => None,
         })
         .collect()
 }
 
 /// `run --profile`: each dispatch's profile as text.
-pub(super) fn print_profiles(reports: &[StepReport], program: &Program) {
+/// (`program_of(i)`: the program dispatch step `i` ran.)
+pub(super) fn print_profiles<'p>(
+    reports: &[StepReport],
+    program_of: &dyn Fn(usize) -> &'p Program,
+) {
     for (i, r) in reports.iter().enumerate() {
+        let program = program_of(i);
         let StepReport::Dispatch {
             stats,
             profile: Some(p),
@@ -801,6 +816,7 @@ pub(super) fn steps_json(reports: &[StepReport]) -> Vec<serde_json::Value> {
         .enumerate()
         .map(|(i, r)| match r {
             StepReport::Dispatch {
+                shader,
                 groups,
                 stats,
                 elapsed,
@@ -809,6 +825,7 @@ pub(super) fn steps_json(reports: &[StepReport]) -> Vec<serde_json::Value> {
                 let mut v = json!({
                     "step": i,
                     "kind": "dispatch",
+                    "shader": shader,
                     "groups": groups,
                     "threads": stats.threads,
                     "warp_instructions": stats.warp_instructions,
@@ -824,6 +841,9 @@ pub(super) fn steps_json(reports: &[StepReport]) -> Vec<serde_json::Value> {
             }
             StepReport::Set { resource } => {
                 json!({ "step": i, "kind": "set", "resource": resource })
+            }
+            StepReport::Copy { what } => {
+                json!({ "step": i, "kind": "copy", "what": what })
             }
             StepReport::Expect {
                 what,

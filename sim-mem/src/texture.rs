@@ -350,6 +350,43 @@ impl Texture {
         src_slice: u32,
         src_box: [[u32; 3]; 2],
     ) -> Result<(), TextureError> {
+        self.copy_region_if(
+            dst_mip, dst_slice, dst, src, src_mip, src_slice, src_box, true,
+        )
+    }
+
+    /// What [`Texture::copy_region`] would refuse, without copying.
+    ///
+    /// # Errors
+    /// As [`Texture::copy_region`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn check_copy_region(
+        &self,
+        dst_mip: u32,
+        dst_slice: u32,
+        dst: [u32; 3],
+        src: &Texture,
+        src_mip: u32,
+        src_slice: u32,
+        src_box: [[u32; 3]; 2],
+    ) -> Result<(), TextureError> {
+        self.copy_region_if(
+            dst_mip, dst_slice, dst, src, src_mip, src_slice, src_box, false,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn copy_region_if(
+        &self,
+        dst_mip: u32,
+        dst_slice: u32,
+        dst: [u32; 3],
+        src: &Texture,
+        src_mip: u32,
+        src_slice: u32,
+        src_box: [[u32; 3]; 2],
+        run: bool,
+    ) -> Result<(), TextureError> {
         let (sf, df) = (src.desc.format, self.desc.format);
         if sf.size_bytes() != df.size_bytes() || sf.block_size() != df.block_size() {
             return invalid(format!(
@@ -406,6 +443,9 @@ impl Texture {
                 "{} is stored in {bw}x{bh} blocks: the box and the destination corner must lie on block boundaries",
                 df.name()
             ));
+        }
+        if !run {
+            return Ok(());
         }
         // one row of blocks at a time, through a buffer (source and
         // destination may be two subresources of one texture)

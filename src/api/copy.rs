@@ -49,10 +49,22 @@ impl Resource {
     /// resource as source and destination, a buffer and a texture, sizes,
     /// descriptions or formats that differ (the message says which).
     pub fn copy_from(&self, src: &Resource) -> Result<(), ApiError> {
+        self.copy_from_if(src, true)
+    }
+
+    /// What [`Resource::copy_from`] would refuse, without copying.
+    ///
+    /// # Errors
+    /// As [`Resource::copy_from`].
+    pub fn check_copy_from(&self, src: &Resource) -> Result<(), ApiError> {
+        self.copy_from_if(src, false)
+    }
+
+    fn copy_from_if(&self, src: &Resource, run: bool) -> Result<(), ApiError> {
         let err = |m: String| self.copy_err(&format!("CopyResource from {}", src.describe()), m);
         if self.same(src) {
             return Err(err(
-                "the source and the destination are the same resource".into(),
+                "the source and the destination are the same resource".into()
             ));
         }
         match (src.storage(), self.storage()) {
@@ -63,6 +75,9 @@ impl Resource {
                         s.len_bytes(),
                         d.len_bytes()
                     )));
+                }
+                if !run {
+                    return Ok(());
                 }
                 d.write_words(0, &s.to_words())
                     .map_err(|e| err(e.to_string()))
@@ -92,6 +107,9 @@ impl Resource {
                         dd.format.name()
                     )));
                 }
+                if !run {
+                    return Ok(());
+                }
                 d.data()
                     .write_words(0, &s.data().to_words())
                     .map_err(|e| err(e.to_string()))
@@ -119,12 +137,33 @@ impl Resource {
         src_offset: u64,
         bytes: u64,
     ) -> Result<(), ApiError> {
-        let err = |m: String| {
-            self.copy_err(
-                &format!("CopySubresourceRegion from {}", src.describe()),
-                m,
-            )
-        };
+        self.copy_region_if(dst_offset, src, src_offset, bytes, true)
+    }
+
+    /// What [`Resource::copy_region`] would refuse, without copying.
+    ///
+    /// # Errors
+    /// As [`Resource::copy_region`].
+    pub fn check_copy_region(
+        &self,
+        dst_offset: u64,
+        src: &Resource,
+        src_offset: u64,
+        bytes: u64,
+    ) -> Result<(), ApiError> {
+        self.copy_region_if(dst_offset, src, src_offset, bytes, false)
+    }
+
+    fn copy_region_if(
+        &self,
+        dst_offset: u64,
+        src: &Resource,
+        src_offset: u64,
+        bytes: u64,
+        run: bool,
+    ) -> Result<(), ApiError> {
+        let err =
+            |m: String| self.copy_err(&format!("CopySubresourceRegion from {}", src.describe()), m);
         let (Storage::Buffer(s), Storage::Buffer(d)) = (src.storage(), self.storage()) else {
             return Err(err(
                 "copy_region copies between buffers; textures take copy_texture_region".into(),
@@ -153,7 +192,7 @@ impl Resource {
                 d.len_bytes()
             )));
         }
-        if bytes == 0 {
+        if bytes == 0 || !run {
             return Ok(());
         }
         let mut tmp = vec![0u8; bytes as usize];
@@ -182,12 +221,35 @@ impl Resource {
         from: TextureRegion,
         src_box: Option<[[u32; 3]; 2]>,
     ) -> Result<(), ApiError> {
-        let err = |m: String| {
-            self.copy_err(
-                &format!("CopySubresourceRegion from {}", src.describe()),
-                m,
-            )
-        };
+        self.copy_texture_region_if(to, dst, src, from, src_box, true)
+    }
+
+    /// What [`Resource::copy_texture_region`] would refuse, without copying.
+    ///
+    /// # Errors
+    /// As [`Resource::copy_texture_region`].
+    pub fn check_copy_texture_region(
+        &self,
+        to: TextureRegion,
+        dst: [u32; 3],
+        src: &Resource,
+        from: TextureRegion,
+        src_box: Option<[[u32; 3]; 2]>,
+    ) -> Result<(), ApiError> {
+        self.copy_texture_region_if(to, dst, src, from, src_box, false)
+    }
+
+    fn copy_texture_region_if(
+        &self,
+        to: TextureRegion,
+        dst: [u32; 3],
+        src: &Resource,
+        from: TextureRegion,
+        src_box: Option<[[u32; 3]; 2]>,
+        run: bool,
+    ) -> Result<(), ApiError> {
+        let err =
+            |m: String| self.copy_err(&format!("CopySubresourceRegion from {}", src.describe()), m);
         let (Storage::Texture(s), Storage::Texture(d)) = (src.storage(), self.storage()) else {
             return Err(err(
                 "copy_texture_region copies between textures; buffers take copy_region".into(),
@@ -216,15 +278,12 @@ impl Resource {
             )));
         }
         let whole = [[0, 0, 0], s.mip_size(from.mip)];
-        d.copy_region(
-            to.mip,
-            to.slice,
-            dst,
-            s,
-            from.mip,
-            from.slice,
-            src_box.unwrap_or(whole),
-        )
+        let b = src_box.unwrap_or(whole);
+        if run {
+            d.copy_region(to.mip, to.slice, dst, s, from.mip, from.slice, b)
+        } else {
+            d.check_copy_region(to.mip, to.slice, dst, s, from.mip, from.slice, b)
+        }
         .map_err(|e| err(e.to_string()))
     }
 
@@ -237,12 +296,30 @@ impl Resource {
     /// texture, `dst_offset` is not a multiple of 4, or the `uint` does not
     /// fit.
     pub fn copy_structure_count(&self, dst_offset: u64, src: &Resource) -> Result<(), ApiError> {
-        let err = |m: String| {
-            self.copy_err(
-                &format!("CopyStructureCount from {}", src.describe()),
-                m,
-            )
-        };
+        self.copy_structure_count_if(dst_offset, src, true)
+    }
+
+    /// What [`Resource::copy_structure_count`] would refuse, without
+    /// copying.
+    ///
+    /// # Errors
+    /// As [`Resource::copy_structure_count`].
+    pub fn check_copy_structure_count(
+        &self,
+        dst_offset: u64,
+        src: &Resource,
+    ) -> Result<(), ApiError> {
+        self.copy_structure_count_if(dst_offset, src, false)
+    }
+
+    fn copy_structure_count_if(
+        &self,
+        dst_offset: u64,
+        src: &Resource,
+        run: bool,
+    ) -> Result<(), ApiError> {
+        let err =
+            |m: String| self.copy_err(&format!("CopyStructureCount from {}", src.describe()), m);
         let (Storage::Buffer(s), Storage::Buffer(d)) = (src.storage(), self.storage()) else {
             return Err(err(
                 "the counter comes from a buffer UAV and goes into a buffer".into(),
@@ -258,6 +335,9 @@ impl Resource {
                 "a uint at byte {dst_offset} does not fit the destination's {} bytes",
                 d.len_bytes()
             )));
+        }
+        if !run {
+            return Ok(());
         }
         let count = s.counter().load(sim_mem::sync::Ordering::Relaxed);
         d.write_words((dst_offset / 4) as usize, &[count])

@@ -207,7 +207,7 @@ impl Kernel {
         }
     }
 
-    fn bind_view_at(
+    pub(crate) fn bind_view_at(
         &mut self,
         name: &str,
         slot: Slot,
@@ -313,6 +313,21 @@ impl Kernel {
         Ok(self)
     }
 
+    /// Whether something (a resource or the null view) is bound at `slot`.
+    pub fn is_bound(&self, slot: Slot) -> bool {
+        self.bound.iter().any(|b| b.slot == slot) || self.nulls.iter().any(|n| n.0 == slot)
+    }
+
+    /// Name `checker`'s UAVs by the names they are bound by in this kernel
+    /// (a checker that several dispatches share, each with its bindings).
+    pub fn name_resources(&self, checker: &mut Checker) {
+        for b in &self.bound {
+            if b.slot.kind == SlotKind::Uav {
+                checker.set_resource_name(&b.slot.to_string(), &b.name);
+            }
+        }
+    }
+
     pub(crate) fn attach_null(&mut self, name: &str, slot: Slot) {
         self.bound.retain(|b| b.slot != slot);
         self.nulls.retain(|n| n.0 != slot);
@@ -402,11 +417,12 @@ impl Kernel {
             current.resize(n.max(words.len()), 0);
             current[..words.len()].copy_from_slice(&words);
         }
-        let words = crate::cbuffer::pack_fields_over(&table, cb, current).map_err(|e| ApiError::Field {
-            cbuffer: cb.name.clone(),
-            path: e.path,
-            message: e.message,
-        })?;
+        let words =
+            crate::cbuffer::pack_fields_over(&table, cb, current).map_err(|e| ApiError::Field {
+                cbuffer: cb.name.clone(),
+                path: e.path,
+                message: e.message,
+            })?;
         let name = cb.name.clone();
         self.set_words_at(&name, slot, &words)
     }
@@ -581,14 +597,19 @@ impl Kernel {
             message,
         };
         let Some(buffer) = args.as_buffer() else {
-            return Err(err("DispatchIndirect reads its arguments from a buffer".into()));
+            return Err(err(
+                "DispatchIndirect reads its arguments from a buffer".into()
+            ));
         };
         if offset % 4 != 0 {
             return Err(err(format!(
                 "the offset {offset} is not a multiple of 4 (AlignedByteOffsetForArgs)"
             )));
         }
-        if offset.checked_add(12).is_none_or(|end| end > buffer.len_bytes() as u64) {
+        if offset
+            .checked_add(12)
+            .is_none_or(|end| end > buffer.len_bytes() as u64)
+        {
             return Err(err(format!(
                 "three uints at byte {offset} are not inside its {} bytes",
                 buffer.len_bytes()
@@ -597,10 +618,14 @@ impl Kernel {
         if self.shader.program().version.major == 4 {
             return Err(ApiError::Shader {
                 shader: self.shader.name().to_string(),
-                message: "a cs_4_x shader cannot be dispatched indirectly (FS §18.7.2.1); use cs_5_0".into(),
+                message:
+                    "a cs_4_x shader cannot be dispatched indirectly (FS §18.7.2.1); use cs_5_0"
+                        .into(),
             });
         }
-        if let Some(b) = (self.bound.iter()).find(|b| b.slot.kind == SlotKind::Uav && b.resource.same(args)) {
+        if let Some(b) =
+            (self.bound.iter()).find(|b| b.slot.kind == SlotKind::Uav && b.resource.same(args))
+        {
             return Err(ApiError::Binding {
                 name: b.name.clone(),
                 slot: b.slot,

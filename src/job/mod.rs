@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 mod content;
+mod device;
 mod images;
 mod resources;
 mod samplers;
@@ -32,6 +33,7 @@ mod schema;
 mod textures;
 use content::*;
 pub use content::{random_f32_words, random_u32_words, SplitMix64};
+pub use device::{JobShader, UNBOUND_SLOT};
 use images::*;
 pub use images::{png_bit_depth, png_target, read_png, texture_image, PngImage, PngTarget};
 use resources::*;
@@ -255,6 +257,15 @@ pub struct Resource {
     pub storage: crate::api::Resource,
     /// how `check --schedules` compares it between schedules
     pub compare: Compare,
+    /// whether a dispatch of the job binds it as a UAV: what a dispatch may
+    /// change (a single-shader job's UAVs; in a job with `[shaders]`, every
+    /// resource some dispatch step binds at a `u#` slot)
+    pub uav: bool,
+    /// the index in [`Job::shaders`] of the shader whose declaration gave
+    /// its layout (a constant buffer's `fields`, a `.npy` file's dtype)
+    pub layout: usize,
+    /// `indirect_args = true`: it may hold `DispatchIndirect`'s arguments
+    pub indirect_args: bool,
 }
 
 /// How schedule exploration ([`Job::run_schedules`]) compares a UAV's
@@ -309,21 +320,69 @@ struct Subresource {
     slice: u32,
 }
 
+/// The group counts of a dispatch step.
+#[derive(Debug, Clone, Copy)]
+enum Groups {
+    /// `dispatch = [x, y, z]`
+    Direct([u32; 3]),
+    /// `dispatch_indirect = { args, offset }`: read when the step runs
+    Indirect { args: usize, offset: u64 },
+}
+
+/// A copy step's command.
+#[derive(Debug, Clone, Copy)]
+enum Copy {
+    /// `copy = { from, to }`: CopyResource
+    Resource { from: usize, to: usize },
+    /// `copy_region` on buffers: bytes
+    Bytes {
+        from: usize,
+        to: usize,
+        src_offset: u64,
+        dst_offset: u64,
+        bytes: u64,
+    },
+    /// `copy_region` on textures
+    Texels {
+        from: usize,
+        to: usize,
+        src: crate::api::TextureRegion,
+        dst: crate::api::TextureRegion,
+        src_box: Option<[[u32; 3]; 2]>,
+        at: [u32; 3],
+    },
+    /// `copy_structure_count = { from, to, offset }`
+    StructureCount { from: usize, to: usize, offset: u64 },
+}
+
 #[derive(Debug, Clone)]
 enum Step {
-    Dispatch([u32; 3]),
+    Dispatch {
+        groups: Groups,
+        /// index in `Job::kernels`
+        kernel: usize,
+        /// index in `Job::shaders`
+        shader: usize,
+    },
     Set {
         resource: usize,
         content: Option<Box<Content>>,
         sub: Option<Subresource>,
         counter: Option<u32>,
+        /// the shader whose layout `fields` take
+        layout: usize,
     },
+    Copy(Copy),
     Expect(Expect),
 }
 
 #[derive(Debug, Clone)]
 struct Expect {
     resource: usize,
+    /// a texture's subresource (`mip`, `slice`): compared alone
+    sub: Option<Subresource>,
+    /// the shader whose layout `fields` and `.npy` dtypes take
+    layout: usize,
     check: Check,
     text: String,
     /// `first`/`count` given: the words compared (else the whole resource)
@@ -354,8 +413,17 @@ pub struct Job {
     /// the job file
     pub path: PathBuf,
     /// the shader with every resource and sampler bound: what runs each
-    /// dispatch ([`Kernel::run`])
+    /// dispatch ([`Kernel::run`]). In a job with `[shaders]`, the kernel of
+    /// its first dispatch step (each step has its own; the first shader with
+    /// nothing bound when there is no dispatch)
     pub kernel: Kernel,
+    /// The job's shaders: `[shaders]` in name order, or the one `shader`
+    /// (named "").
+    pub shaders: Vec<JobShader>,
+    /// whether the job has `[shaders]`
+    pub several: bool,
+    /// each dispatch step's kernel (in a single-shader job, `kernel` alone)
+    kernels: Vec<Kernel>,
     /// resources in name order
     pub resources: Vec<Resource>,
     /// samplers in name order
@@ -478,7 +546,9 @@ pub struct Mismatch {
 pub enum StepReport {
     /// A dispatch ran.
     Dispatch {
-        /// group counts
+        /// the shader's key in `[shaders]` (empty in a single-shader job)
+        shader: String,
+        /// group counts (read from the arguments, for `dispatch_indirect`)
         groups: [u32; 3],
         /// counters
         stats: DispatchStats,
@@ -486,6 +556,11 @@ pub enum StepReport {
         elapsed: Duration,
         /// where the time went (only with `DispatchOptions::profile`)
         profile: Option<Box<DispatchProfile>>,
+    },
+    /// A copy ran: what it copied, as text.
+    Copy {
+        /// `copy a -> b`, …
+        what: String,
     },
     /// A resource was re-initialised.
     Set {
@@ -597,14 +672,6 @@ impl Job {
             path: path.to_owned(),
             message: clip_lines(&e.to_string()),
         })?;
-        if file.shader.as_os_str().is_empty() {
-            return Err(JobError::Spec {
-                at: locate(text, "shader"),
-                path: path.to_owned(),
-                key: "shader".into(),
-                message: "names no file: give the .dxbc, .cso, .asm or .hlsl to run".into(),
-            });
-        }
         let cancelled = |what: &str| {
             if load
                 .cancel
@@ -619,113 +686,220 @@ impl Job {
                 Ok(())
             }
         };
-        cancelled("shader")?;
-        let shader_path = base.join(&file.shader);
-        let mut included: Vec<PathBuf> = Vec::new();
-        // the API's errors as the job's: the shader file named
-        let shader_err = |e: ApiError| match e {
-            ApiError::Compile(c) => JobError::Compile(c),
-            ApiError::Load { source, .. } => JobError::Shader {
-                path: shader_path.clone(),
-                source,
-            },
-            ApiError::Io { path, source } => JobError::Io { path, source },
-            other => spec_err("shader".into(), other.to_string()),
-        };
-        let mut shader = if compiler::is_hlsl(&shader_path) {
-            let req = hlsl_request(&file, &shader_path, base).map_err(|(k, m)| spec_err(k, m))?;
-            let shader = Shader::compile(&req, load, compile).map_err(shader_err)?;
-            // the files it includes are inputs too (outputs must not overwrite them)
-            if let Ok(source) = crate::files::read_input(&shader_path) {
-                included = compiler::scan_includes(&shader_path, &source, &req.include_dirs)
-                    .into_iter()
-                    .filter_map(|i| i.resolved)
-                    .collect();
+        let several = !file.shaders.is_empty();
+        let mut specs: Vec<(String, ShaderSpec)> = Vec::new();
+        if several {
+            if file.shader.is_some() {
+                return Err(spec_err(
+                    "shader".into(),
+                    "a job has one top-level shader or [shaders.NAME] tables, not both; move it under [shaders.NAME]".into(),
+                ));
             }
-            shader
-        } else {
-            let given = [
+            let top = [
                 ("entry", file.entry.is_some()),
                 ("profile", file.profile.is_some()),
                 ("defines", file.defines.is_some()),
                 ("include_dirs", file.include_dirs.is_some()),
+                ("class_instances", file.class_instances.is_some()),
             ];
-            if let Some((key, _)) = given.iter().find(|(_, g)| *g) {
+            if let Some((key, _)) = top.iter().find(|(_, g)| *g) {
                 return Err(spec_err(
                     (*key).into(),
-                    format!(
-                        "entry, profile, defines and include_dirs apply to HLSL shaders only \
-                         (shader = \"{}\" is not a .hlsl file)",
-                        file.shader.display()
-                    ),
+                    format!("with [shaders], {key} goes in the shader's own [shaders.NAME] table"),
                 ));
             }
-            let bytes = crate::files::read_input(&shader_path).map_err(|source| JobError::Io {
-                path: shader_path.clone(),
-                source,
-            })?;
-            let name = shader_path
-                .file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-            Shader::from_bytes(bytes, &name, load).map_err(shader_err)?
-        };
-        match (
-            &file.class_instances,
-            shader.program().unbound_interface_slot(),
-        ) {
-            (Some(tables), _) => shader.bind_class_instances(tables).map_err(|e| {
-                let m = match e {
-                    ApiError::Shader { message, .. } => message,
-                    other => other.to_string(),
-                };
-                spec_err("class_instances".into(), m)
-            })?,
-            (None, Some(_)) => {
-                let slots: u32 = shader
-                    .program()
-                    .interfaces
-                    .iter()
-                    .map(|i| i.array_len)
-                    .sum();
-                return Err(spec_err(
-                    "class_instances".into(),
-                    format!(
-                        "the shader calls through {slots} interface slot(s); give class_instances = [ft#, …], one function table per slot"
-                    ),
-                ));
-            }
-            (None, None) => {}
+            specs.extend(file.shaders.iter().map(|(n, s)| (n.clone(), s.clone())));
+        } else {
+            specs.push((
+                String::new(),
+                ShaderSpec {
+                    shader: file.shader.clone().unwrap_or_default(),
+                    entry: file.entry.clone(),
+                    profile: file.profile.clone(),
+                    defines: file.defines.clone(),
+                    include_dirs: file.include_dirs.clone(),
+                    class_instances: file.class_instances.clone(),
+                },
+            ));
         }
-        let program = shader.program();
+        let mut inputs = vec![path.to_owned()];
+        let mut shaders: Vec<JobShader> = Vec::new();
+        for (name, spec) in &specs {
+            let prefix = if several {
+                format!("shaders.{name}.")
+            } else {
+                String::new()
+            };
+            cancelled(&format!("{prefix}shader"))?;
+            let (shader, shader_path, mut included) =
+                load_shader(spec, &prefix, path, base, load, compile)?;
+            inputs.push(shader_path);
+            inputs.append(&mut included);
+            shaders.push(JobShader {
+                name: name.clone(),
+                shader: std::sync::Arc::new(shader),
+            });
+        }
+        let shader_index = |name: &str| shaders.iter().position(|s| s.name == name);
+        let shader_names = || {
+            let names: Vec<&str> = shaders.iter().map(|s| s.name.as_str()).collect();
+            names.join(", ")
+        };
 
-        let mut resources = Vec::new();
+        // what the dispatch steps name, for resolving resources: the
+        // shaders in the order steps use them, and every (shader, bind key,
+        // resource) a bind table holds
+        let mut order: Vec<usize> = Vec::new();
+        let mut binds: Vec<(usize, String, String)> = Vec::new();
+        if several {
+            for table in &file.steps {
+                let Some(s) = table
+                    .get("shader")
+                    .and_then(|v| v.as_str())
+                    .and_then(shader_index)
+                else {
+                    continue;
+                };
+                if !order.contains(&s) {
+                    order.push(s);
+                }
+                for (k, v) in table
+                    .get("bind")
+                    .and_then(|b| b.as_table())
+                    .into_iter()
+                    .flatten()
+                {
+                    if let Ok(device::BindValue::Resource { name, .. }) =
+                        device::parse_bind_value(v)
+                    {
+                        binds.push((s, k.clone(), name));
+                    }
+                }
+            }
+            let rest: Vec<usize> = (0..shaders.len()).filter(|s| !order.contains(s)).collect();
+            order.extend(rest);
+        } else {
+            order.push(0);
+        }
+
+        let mut resources: Vec<Resource> = Vec::new();
         let mut budget = MemoryBudget::for_job(load.max_memory);
         for (name, spec) in &file.resources {
             let key = format!("resources.{name}");
             cancelled(&key)?;
-            let r =
-                resolve_resource(name, spec, &shader, base, &mut budget).map_err(|(k, m)| {
-                    spec_err(
-                        if k.is_empty() {
-                            key.clone()
+            let sub_err = |(k, m): KeyErr| {
+                spec_err(
+                    if k.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{key}.{k}")
+                    },
+                    m,
+                )
+            };
+            let mut r = if several {
+                if spec.slot.is_some() {
+                    return Err(spec_err(
+                        format!("{key}.slot"),
+                        format!(
+                            "with [shaders], a resource binds by name in each shader that declares '{name}', or by a step's bind (bind = {{ u0 = \"{name}\" }})"
+                        ),
+                    ));
+                }
+                match device::reference_of(name, &shaders, &order, &binds) {
+                    Some((s, slot)) => {
+                        let mut r = resolve_resource(
+                            name,
+                            spec,
+                            &shaders[s].shader,
+                            base,
+                            &mut budget,
+                            Some(slot),
+                        )
+                        .map_err(sub_err)?;
+                        r.layout = s;
+                        r
+                    }
+                    None => {
+                        let Some(view) = spec.view.as_deref() else {
+                            return Err(spec_err(
+                                key,
+                                format!(
+                                    "no shader declares '{name}' and no step binds it, so its kind is not known: give view = \"raw\", \"structured\", \"typed\", \"constant\" or a texture dimension"
+                                ),
+                            ));
+                        };
+                        if matches!(&spec.init, Some(toml::Value::Table(t)) if t.contains_key("fields"))
+                        {
+                            return Err(spec_err(
+                                format!("{key}.init"),
+                                format!("fields take the layout of a shader that declares '{name}', and none does; give u32 = [...]"),
+                            ));
+                        }
+                        let kind = if ViewDimension::from_name(view).is_some() {
+                            SlotKind::Srv
+                        } else if view == "constant" {
+                            SlotKind::ConstantBuffer
                         } else {
-                            format!("{key}.{k}")
-                        },
-                        m,
-                    )
-                })?;
-            if let Some(other) = resources.iter().find(|o: &&Resource| o.slot == r.slot) {
-                return Err(spec_err(
-                    key,
-                    format!("slot {} is already bound to '{}'", r.slot, other.name),
-                ));
+                            SlotKind::Uav
+                        };
+                        let slot = Slot {
+                            kind,
+                            index: device::UNBOUND_SLOT,
+                        };
+                        let mut r = resolve_resource(
+                            name,
+                            spec,
+                            &shaders[0].shader,
+                            base,
+                            &mut budget,
+                            Some(slot),
+                        )
+                        .map_err(sub_err)?;
+                        r.uav = false;
+                        r
+                    }
+                }
+            } else {
+                resolve_resource(name, spec, &shaders[0].shader, base, &mut budget, None)
+                    .map_err(sub_err)?
+            };
+            if let Some(on) = spec.indirect_args {
+                if on && r.texture().is_some() {
+                    return Err(spec_err(
+                        format!("{key}.indirect_args"),
+                        "indirect arguments live in a buffer, not a texture".into(),
+                    ));
+                }
+                if on && matches!(r.view, View::Structured(_)) {
+                    return Err(spec_err(
+                        format!("{key}.indirect_args"),
+                        "a structured buffer cannot hold indirect arguments (D3D11 refuses DRAWINDIRECT_ARGS with BUFFER_STRUCTURED); use a raw view".into(),
+                    ));
+                }
+                r.indirect_args = on;
+            }
+            if !several {
+                if let Some(other) = resources.iter().find(|o: &&Resource| o.slot == r.slot) {
+                    return Err(spec_err(
+                        key,
+                        format!("slot {} is already bound to '{}'", r.slot, other.name),
+                    ));
+                }
             }
             resources.push(r);
         }
         let mut samplers: Vec<Sampler> = Vec::new();
         for (name, spec) in &file.samplers {
             let key = format!("samplers.{name}");
-            let s = resolve_sampler(name, spec, program).map_err(|(k, m)| {
+            let mut found = Err((String::new(), String::new()));
+            for &s in &order {
+                found = resolve_sampler(name, spec, shaders[s].shader.program());
+                if found.is_ok() {
+                    break;
+                }
+            }
+            let s = found.map_err(|(k, m)| {
                 spec_err(
                     if k.is_empty() {
                         key.clone()
@@ -743,80 +917,258 @@ impl Job {
             }
             samplers.push(s);
         }
-        // Every slot the shader declares must be bound.
-        let declared = shader.declared_slots();
-        for slot in declared {
-            if !resources.iter().any(|r| r.slot == slot) {
-                let named = rdef_name(program, slot)
-                    .map(|n| format!(" ('{n}')"))
-                    .unwrap_or_default();
-                return Err(spec_err(
-                    "resources".into(),
-                    format!("the shader declares {slot}{named} but the job binds nothing there"),
-                ));
+        let program = shaders[0].shader.program();
+        let mut kernels: Vec<Kernel> = Vec::new();
+        if !several {
+            // Every slot the shader declares must be bound.
+            for slot in shaders[0].shader.declared_slots() {
+                if !resources.iter().any(|r| r.slot == slot) {
+                    let named = rdef_name(program, slot)
+                        .map(|n| format!(" ('{n}')"))
+                        .unwrap_or_default();
+                    return Err(spec_err(
+                        "resources".into(),
+                        format!(
+                            "the shader declares {slot}{named} but the job binds nothing there"
+                        ),
+                    ));
+                }
             }
-        }
-        for decl in &program.samplers {
-            if !samplers.iter().any(|s| s.slot == decl.slot) {
-                let name = rdef_sampler_name(program, decl.slot);
-                let hint = name.as_deref().unwrap_or("NAME");
-                return Err(spec_err(
-                    "samplers".into(),
-                    format!(
-                        "the shader declares s{}{} but the job binds no sampler there; add [samplers.{hint}]",
-                        decl.slot,
-                        name.as_ref().map(|n| format!(" ('{n}')")).unwrap_or_default()
-                    ),
-                ));
+            for decl in &program.samplers {
+                if !samplers.iter().any(|s| s.slot == decl.slot) {
+                    let name = rdef_sampler_name(program, decl.slot);
+                    let hint = name.as_deref().unwrap_or("NAME");
+                    return Err(spec_err(
+                        "samplers".into(),
+                        format!(
+                            "the shader declares s{}{} but the job binds no sampler there; add [samplers.{hint}]",
+                            decl.slot,
+                            name.as_ref().map(|n| format!(" ('{n}')")).unwrap_or_default()
+                        ),
+                    ));
+                }
             }
+            let mut kernel = Kernel::new(shaders[0].shader.clone());
+            for r in &resources {
+                kernel.attach(&r.name, r.slot, &r.storage, r.view);
+            }
+            for s in &samplers {
+                kernel.attach_sampler(&s.name, s.slot, s.desc);
+            }
+            kernels.push(kernel);
         }
 
         let find = |key: &str, name: &str| -> Result<usize, JobError> {
             resources
                 .iter()
-                .position(|r| r.name == name || r.slot.to_string() == name.to_ascii_lowercase())
+                .position(|r| {
+                    r.name == name || (!several && r.slot.to_string() == name.to_ascii_lowercase())
+                })
                 .ok_or_else(|| spec_err(key.into(), format!("no resource named '{name}'")))
         };
+        let mut warnings = Vec::new();
+        let mut uav_bound = vec![false; resources.len()];
         let mut steps = Vec::new();
+        const KINDS: [&str; 7] = [
+            "dispatch",
+            "dispatch_indirect",
+            "set",
+            "expect",
+            "copy",
+            "copy_region",
+            "copy_structure_count",
+        ];
         for (i, table) in file.steps.iter().enumerate() {
             let key = format!("steps[{i}]");
-            let kinds: Vec<&String> = table.keys().collect();
+            let kinds: Vec<&str> = table
+                .keys()
+                .map(String::as_str)
+                .filter(|k| KINDS.contains(k))
+                .collect();
             if kinds.len() != 1 {
-                let found: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
                 return Err(spec_err(
                     key,
                     format!(
-                        "each step has exactly one of dispatch, set, expect (found: {})",
-                        if found.is_empty() {
-                            "nothing".into()
+                        "each step has exactly one of {} (found: {})",
+                        KINDS.join(", "),
+                        if kinds.is_empty() {
+                            table
+                                .keys()
+                                .map(String::as_str)
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         } else {
-                            found.join(", ")
+                            kinds.join(", ")
                         }
                     ),
                 ));
             }
-            let Some((kind, value)) = table.iter().next() else {
-                continue; // unreachable: exactly one key was checked above
-            };
-            let key = format!("{key}.{kind}");
-            match kind.as_str() {
-                "dispatch" => {
-                    let g: [u32; 3] = value.clone().try_into().map_err(|_| {
-                        spec_err(key.clone(), "expected [x, y, z] group counts".into())
-                    })?;
-                    steps.push(Step::Dispatch(g));
+            let kind = kinds[0];
+            let dispatches = matches!(kind, "dispatch" | "dispatch_indirect");
+            for extra in table.keys().filter(|k| !KINDS.contains(&k.as_str())) {
+                let ok = several && dispatches && matches!(extra.as_str(), "shader" | "bind");
+                if !ok {
+                    let m = match extra.as_str() {
+                        "shader" | "bind" if !several => format!(
+                            "{extra} belongs to dispatch steps of a job with [shaders]; this job has one shader"
+                        ),
+                        "shader" | "bind" => format!("{extra} belongs to dispatch steps"),
+                        _ => format!("unknown key '{extra}' beside {kind}"),
+                    };
+                    return Err(spec_err(format!("{key}.{extra}"), m));
                 }
-                "set" | "expect" => {
+            }
+            let Some(value) = table.get(kind) else {
+                continue; // unreachable: the kind is one of the table's keys
+            };
+            let kkey = format!("{key}.{kind}");
+            match kind {
+                "dispatch" | "dispatch_indirect" => {
+                    let groups = if kind == "dispatch" {
+                        let g: [u32; 3] = value.clone().try_into().map_err(|_| {
+                            spec_err(kkey.clone(), "expected [x, y, z] group counts".into())
+                        })?;
+                        Groups::Direct(g)
+                    } else {
+                        let mut t = value.as_table().cloned().ok_or_else(|| {
+                            spec_err(
+                                kkey.clone(),
+                                "expected { args = \"NAME\", offset = BYTES }".into(),
+                            )
+                        })?;
+                        let args = match t.remove("args") {
+                            Some(toml::Value::String(s)) => find(&format!("{kkey}.args"), &s)?,
+                            _ => return Err(spec_err(
+                                kkey,
+                                "needs args = \"NAME\", the buffer holding the three group counts"
+                                    .into(),
+                            )),
+                        };
+                        let offset = take_u32(&mut t, "offset")
+                            .map_err(|m| spec_err(format!("{kkey}.offset"), m))?
+                            .unwrap_or(0);
+                        if let Some(k) = t.keys().next() {
+                            return Err(spec_err(
+                                format!("{kkey}.{k}"),
+                                "dispatch_indirect takes args and offset".into(),
+                            ));
+                        }
+                        if !resources[args].indirect_args {
+                            return Err(spec_err(
+                                format!("{kkey}.args"),
+                                format!(
+                                    "'{}' is not created for indirect arguments; give indirect_args = true on [resources.{}] (D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS)",
+                                    resources[args].name, resources[args].name
+                                ),
+                            ));
+                        }
+                        Groups::Indirect {
+                            args,
+                            offset: u64::from(offset),
+                        }
+                    };
+                    let (kernel, shader) = if several {
+                        let s = match table.get("shader") {
+                            Some(toml::Value::String(n)) => shader_index(n).ok_or_else(|| {
+                                spec_err(
+                                    format!("{key}.shader"),
+                                    format!("no shader named '{n}' (the job's shaders: {})", shader_names()),
+                                )
+                            })?,
+                            _ => {
+                                return Err(spec_err(
+                                    key,
+                                    format!(
+                                        "a dispatch of a job with [shaders] names its shader: shader = \"NAME\" (one of {})",
+                                        shader_names()
+                                    ),
+                                ))
+                            }
+                        };
+                        let k = device::step_kernel(
+                            i,
+                            &shaders[s],
+                            table.get("bind"),
+                            &resources,
+                            &samplers,
+                            &mut uav_bound,
+                            &mut warnings,
+                        )
+                        .map_err(|(k, m)| spec_err(k, m))?;
+                        kernels.push(k);
+                        (kernels.len() - 1, s)
+                    } else {
+                        (0, 0)
+                    };
+                    if let Groups::Indirect { args, offset } = groups {
+                        kernels[kernel]
+                            .indirect_groups(&resources[args].storage, offset)
+                            .map_err(|e| spec_err(kkey.clone(), e.to_string()))?;
+                    }
+                    steps.push(Step::Dispatch {
+                        groups,
+                        kernel,
+                        shader,
+                    });
+                }
+                "copy" | "copy_region" | "copy_structure_count" => {
+                    let c = parse_copy(kind, value, &kkey, &resources, &find)
+                        .map_err(|(k, m)| spec_err(k, m))?;
+                    steps.push(Step::Copy(c));
+                }
+                _ => {
+                    // set and expect
                     let mut t = value
                         .as_table()
                         .cloned()
-                        .ok_or_else(|| spec_err(key.clone(), "expected an inline table".into()))?;
+                        .ok_or_else(|| spec_err(kkey.clone(), "expected an inline table".into()))?;
                     let rname = match t.remove("resource") {
                         Some(toml::Value::String(s)) => s,
-                        _ => return Err(spec_err(key, "needs resource = \"NAME\"".into())),
+                        _ => return Err(spec_err(kkey, "needs resource = \"NAME\"".into())),
                     };
+                    let key = kkey;
                     let ri = find(&key, &rname)?;
                     let r = &resources[ri];
+                    let layout = match t.remove("shader") {
+                        None => r.layout,
+                        Some(toml::Value::String(n)) if several => {
+                            let s = shader_index(&n).ok_or_else(|| {
+                                spec_err(
+                                    format!("{key}.shader"),
+                                    format!(
+                                        "no shader named '{n}' (the job's shaders: {})",
+                                        shader_names()
+                                    ),
+                                )
+                            })?;
+                            if (shaders[s].shader.program().reflection.as_ref())
+                                .and_then(|refl| refl.binding(&rname))
+                                .is_none()
+                            {
+                                return Err(spec_err(
+                                    format!("{key}.shader"),
+                                    format!("shader '{n}' declares nothing called '{rname}'; its layout cannot be used"),
+                                ));
+                            }
+                            s
+                        }
+                        Some(_) => {
+                            return Err(spec_err(
+                                format!("{key}.shader"),
+                                if several {
+                                    "expected a shader's key in [shaders]".into()
+                                } else {
+                                    "shader belongs to jobs with [shaders]; this job has one shader"
+                                        .into()
+                                },
+                            ))
+                        }
+                    };
+                    let program = shaders[layout].shader.program();
+                    if several && t.contains_key("fields") && value.get("shader").is_none() {
+                        device::check_unambiguous_layout(&rname, r, &shaders)
+                            .map_err(|m| spec_err(key.clone(), m))?;
+                    }
                     let counter =
                         take_u32(&mut t, "counter").map_err(|m| spec_err(key.clone(), m))?;
                     if counter.is_some() && r.texture().is_some() {
@@ -825,12 +1177,12 @@ impl Job {
                             format!("'{rname}' is a texture; only buffer UAVs have a counter"),
                         ));
                     }
+                    let sub = if r.texture().is_some() {
+                        take_subresource(&mut t).map_err(|m| spec_err(key.clone(), m))?
+                    } else {
+                        None
+                    };
                     if kind == "set" {
-                        let sub = if r.texture().is_some() {
-                            take_subresource(&mut t).map_err(|m| spec_err(key.clone(), m))?
-                        } else {
-                            None
-                        };
                         let content = if t.is_empty() {
                             None
                         } else {
@@ -854,97 +1206,59 @@ impl Job {
                             content,
                             sub,
                             counter,
+                            layout,
                         });
                     } else {
-                        let text = format!("{rname} {}", value_text(value));
-                        let first =
-                            take_u32(&mut t, "first").map_err(|m| spec_err(key.clone(), m))?;
-                        let count =
-                            take_u32(&mut t, "count").map_err(|m| spec_err(key.clone(), m))?;
-                        let words = if first.is_some() || count.is_some() {
-                            Some(
-                                expect_range(r, first, count)
-                                    .map_err(|(k, m)| spec_err(format!("{key}.{k}"), m))?,
-                            )
-                        } else {
-                            None
-                        };
-                        let check =
-                            parse_check(t, counter).map_err(|m| spec_err(key.clone(), m))?;
-                        let range_key =
-                            format!("{key}.{}", if first.is_some() { "first" } else { "count" });
-                        if words.is_some() && matches!(check, Check::Counter(_) | Check::Png { .. })
-                        {
-                            return Err(spec_err(
-                                range_key,
-                                "first and count select elements for word and sum/min/max checks, not for counter or png".into(),
-                            ));
-                        }
-                        let whole_form = match &check {
-                            Check::Words { content, .. } if content.fields.is_some() => {
-                                Some("fields")
-                            }
-                            Check::Words { content, .. }
-                                if content.file.as_ref().is_some_and(|f| crate::npy::is_npy(f)) =>
-                            {
-                                Some("a .npy file")
-                            }
-                            _ => None,
-                        };
-                        if let (Some(_), Some(form)) = (&words, whole_form) {
-                            return Err(spec_err(
-                                range_key,
-                                format!("{form} is compared with the whole resource; drop first and count"),
-                            ));
-                        }
-                        match &check {
-                            Check::Words { content, .. } => {
-                                let n = words.as_ref().map_or(r.data().len_words(), |w| w.len());
-                                check_content_words(content, r, n, program, base).map_err(|m| {
-                                    let (k, m) = content_key(&key, m);
-                                    spec_err(k, m)
-                                })?;
-                            }
-                            Check::Png { path, .. } => {
-                                let (width, height) =
-                                    png_target(r).map_err(|m| spec_err(key.clone(), m))?;
-                                let target = PngTarget {
-                                    width,
-                                    height,
-                                    what: format!("'{rname}' (mip 0)"),
-                                    named: Some(path.clone()),
-                                };
-                                read_png(&base.join(path), Some(&target))
-                                    .map_err(|m| spec_err(format!("{key}.png"), m))?;
-                            }
-                            _ => {}
-                        }
+                        let e =
+                            parse_expect(&key, &rname, value, t, counter, sub, r, program, base)
+                                .map_err(|(k, m)| spec_err(k, m))?;
                         steps.push(Step::Expect(Expect {
                             resource: ri,
-                            check,
-                            text,
-                            words,
+                            layout,
+                            ..e
                         }));
                     }
                 }
-                other => return Err(spec_err(key, format!("unknown step kind '{other}'"))),
             }
         }
-        let mut warnings = Vec::new();
-        for r in resources.iter().filter(|r| r.view == View::Constant) {
-            if let Some(decl) = program
-                .constant_buffers
-                .iter()
-                .find(|c| c.slot == r.slot.index)
-            {
-                let declared = decl.size_vec4 as usize * 16;
-                if r.data().len_bytes() < declared {
-                    warnings.push(format!(
-                        "resources.{}: {} bytes bound to {}, which the shader declares as {declared} bytes; reads past the end return 0",
-                        r.name,
-                        r.data().len_bytes(),
-                        r.slot
-                    ));
+        if several {
+            for (r, bound) in resources.iter_mut().zip(&uav_bound) {
+                r.uav = *bound;
+            }
+        }
+        for shader in &shaders {
+            let program = shader.shader.program();
+            for r in resources.iter().filter(|r| r.view == View::Constant) {
+                let slot = if several {
+                    program
+                        .reflection
+                        .as_ref()
+                        .and_then(|refl| refl.cbuffer_named(&r.name))
+                        .and_then(|_| shader.shader.slot(&r.name).ok())
+                } else {
+                    Some(r.slot)
+                };
+                let Some(slot) = slot.filter(|s| s.kind == SlotKind::ConstantBuffer) else {
+                    continue;
+                };
+                if let Some(decl) = program
+                    .constant_buffers
+                    .iter()
+                    .find(|c| c.slot == slot.index)
+                {
+                    let declared = decl.size_vec4 as usize * 16;
+                    if r.data().len_bytes() < declared {
+                        let of = if several {
+                            format!(" of shader '{}'", shader.name)
+                        } else {
+                            String::new()
+                        };
+                        warnings.push(format!(
+                            "resources.{}: {} bytes bound to {slot}{of}, which the shader declares as {declared} bytes; reads past the end return 0",
+                            r.name,
+                            r.data().len_bytes(),
+                        ));
+                    }
                 }
             }
         }
@@ -962,21 +1276,19 @@ impl Job {
                 }
             }
         }
-        let mut inputs = vec![path.to_owned(), shader_path.clone()];
-        inputs.append(&mut included);
         if let Ok(doc) = text.parse::<toml::Table>() {
             named_files(&toml::Value::Table(doc), base, &mut inputs);
         }
-        let mut kernel = Kernel::new(shader);
-        for r in &resources {
-            kernel.attach(&r.name, r.slot, &r.storage, r.view);
-        }
-        for s in &samplers {
-            kernel.attach_sampler(&s.name, s.slot, s.desc);
-        }
+        let kernel = kernels
+            .first()
+            .cloned()
+            .unwrap_or_else(|| Kernel::new(shaders[0].shader.clone()));
         Ok(Job {
             path: path.to_owned(),
             kernel,
+            shaders,
+            several,
+            kernels,
             resources,
             samplers,
             warnings,
@@ -987,9 +1299,18 @@ impl Job {
         })
     }
 
-    /// The shader's program.
+    /// The shader's program (in a job with `[shaders]`, the first
+    /// shader's; [`Job::dispatch_program`] gives each dispatch's).
     pub fn program(&self) -> &Program {
-        self.kernel.shader().program()
+        self.shaders[0].shader.program()
+    }
+
+    /// The program that step `step` runs, when it is a dispatch.
+    pub fn dispatch_program(&self, step: usize) -> Option<&Program> {
+        match self.steps.get(step)? {
+            Step::Dispatch { shader, .. } => Some(self.shaders[*shader].shader.program()),
+            _ => None,
+        }
     }
 
     /// How an HLSL shader was compiled (None for DXBC and listings).
@@ -1069,10 +1390,13 @@ impl Job {
             let what = "checking (a copy of the UAVs and 8 bytes of shadow per UAV word)";
             self.check_memory(3 * self.uav_bytes(), what)?;
         }
-        let mut checker = self.kernel.checker(checks);
+        let mut checkers = Checkers {
+            checks,
+            by_shader: (0..self.shaders.len()).map(|_| None).collect(),
+        };
         let mut steps = Vec::new();
         // a stopped dispatch keeps what the checker found before the stop
-        let stopped = match self.run_steps(options, Some(&mut checker), None, &mut steps) {
+        let stopped = match self.run_steps(options, Some(&mut checkers), None, &mut steps) {
             Ok(()) => None,
             Err(
                 e @ JobError::Dispatch {
@@ -1084,7 +1408,7 @@ impl Job {
         };
         Ok(CheckReport {
             steps,
-            findings: checker.into_findings(),
+            findings: checkers.into_findings(),
             stopped,
         })
     }
@@ -1092,7 +1416,7 @@ impl Job {
     /// The bytes of the job's UAV resources.
     fn uav_bytes(&self) -> u64 {
         (self.resources.iter())
-            .filter(|r| r.slot.kind == SlotKind::Uav)
+            .filter(|r| r.uav)
             .map(|r| r.storage.len_bytes() as u64)
             .sum()
     }
@@ -1113,7 +1437,7 @@ impl Job {
     pub fn outputs(&self) -> Vec<(String, Vec<u32>)> {
         self.resources
             .iter()
-            .filter(|r| r.slot.kind == SlotKind::Uav)
+            .filter(|r| r.uav)
             .map(|r| (r.name.clone(), r.data().to_words()))
             .collect()
     }
@@ -1204,7 +1528,7 @@ impl Job {
             multisets: self
                 .resources
                 .iter()
-                .filter(|r| r.slot.kind == SlotKind::Uav && r.compare == Compare::Multiset)
+                .filter(|r| r.uav && r.compare == Compare::Multiset)
                 .map(|r| r.name.clone())
                 .collect(),
         })
@@ -1236,7 +1560,7 @@ impl Job {
     fn counters(&self) -> Vec<(String, u32)> {
         self.resources
             .iter()
-            .filter(|r| r.slot.kind == SlotKind::Uav)
+            .filter(|r| r.uav)
             .map(|r| {
                 let c = r.data().counter().load(sim_mem::sync::Ordering::Relaxed);
                 (r.name.clone(), c)
@@ -1250,7 +1574,7 @@ impl Job {
     fn run_steps(
         &self,
         options: &DispatchOptions,
-        mut checker: Option<&mut Checker>,
+        mut checkers: Option<&mut Checkers>,
         turns: Option<&std::sync::Mutex<()>>,
         reports: &mut Vec<StepReport>,
     ) -> Result<(), JobError> {
@@ -1264,8 +1588,29 @@ impl Job {
             {
                 return Err(JobError::Cancelled { step: i });
             }
+            let err = |message: String| JobError::Spec {
+                at: None,
+                path: self.path.clone(),
+                key: format!("steps[{i}]"),
+                message,
+            };
             match step {
-                Step::Dispatch(groups) => {
+                Step::Dispatch {
+                    groups,
+                    kernel,
+                    shader,
+                } => {
+                    let kernel = &self.kernels[*kernel];
+                    let groups = match *groups {
+                        Groups::Direct(g) => g,
+                        Groups::Indirect { args, offset } => kernel
+                            .indirect_groups(&self.resources[args].storage, offset)
+                            .map_err(|e| err(e.to_string()))?,
+                    };
+                    let checker = match checkers.as_deref_mut() {
+                        Some(c) => Some(c.for_step(*shader, kernel)),
+                        None => None,
+                    };
                     let on_pool = checker.is_none()
                         && options.schedule.is_none()
                         && groups.iter().map(|&g| u64::from(g)).product::<u64>() > 1;
@@ -1274,25 +1619,82 @@ impl Job {
                         .filter(|_| on_pool)
                         .map(|t| t.lock().unwrap_or_else(|p| p.into_inner()));
                     let start = Instant::now();
-                    let d = self
-                        .kernel
-                        .run(*groups, options, checker.as_deref_mut())
+                    let d = kernel
+                        .run(groups, options, checker)
                         .map_err(|source| JobError::Dispatch { step: i, source })?;
                     let (stats, profile) = (d.stats, d.profile);
                     reports.push(StepReport::Dispatch {
-                        groups: *groups,
+                        shader: self.shaders[*shader].name.clone(),
+                        groups,
                         stats,
                         elapsed: start.elapsed(),
                         profile: profile.map(Box::new),
                     });
+                }
+                Step::Copy(c) => {
+                    let name = |r: usize| &self.resources[r].name;
+                    let storage = |r: usize| &self.resources[r].storage;
+                    let (what, done) = match *c {
+                        Copy::Resource { from, to } => (
+                            format!("copy {} -> {}", name(from), name(to)),
+                            storage(to).copy_from(storage(from)),
+                        ),
+                        Copy::Bytes {
+                            from,
+                            to,
+                            src_offset,
+                            dst_offset,
+                            bytes,
+                        } => (
+                            format!(
+                                "copy_region {} bytes {src_offset}..{} -> {} at byte {dst_offset}",
+                                name(from),
+                                src_offset + bytes,
+                                name(to)
+                            ),
+                            storage(to).copy_region(dst_offset, storage(from), src_offset, bytes),
+                        ),
+                        Copy::Texels {
+                            from,
+                            to,
+                            src,
+                            dst,
+                            src_box,
+                            at,
+                        } => (
+                            format!(
+                                "copy_region {} mip {} slice {} -> {} mip {} slice {} at {:?}",
+                                name(from),
+                                src.mip,
+                                src.slice,
+                                name(to),
+                                dst.mip,
+                                dst.slice,
+                                at
+                            ),
+                            storage(to).copy_texture_region(dst, at, storage(from), src, src_box),
+                        ),
+                        Copy::StructureCount { from, to, offset } => (
+                            format!(
+                                "copy_structure_count {} -> {} at byte {offset}",
+                                name(from),
+                                name(to)
+                            ),
+                            storage(to).copy_structure_count(offset, storage(from)),
+                        ),
+                    };
+                    done.map_err(|e| err(e.to_string()))?;
+                    reports.push(StepReport::Copy { what });
                 }
                 Step::Set {
                     resource,
                     content,
                     sub,
                     counter,
+                    layout,
                 } => {
                     let r = &self.resources[*resource];
+                    let program = self.shaders[*layout].shader.program();
                     let err = |message: String| JobError::Spec {
                         at: None,
                         path: self.path.clone(),
@@ -1301,13 +1703,16 @@ impl Job {
                     };
                     if let Some(c) = content {
                         if r.texture().is_some() {
-                            let w = texture_writes(c, *sub, r, self.program(), &self.base)
-                                .map_err(err)?;
+                            let w = texture_writes(c, *sub, r, program, &self.base).map_err(err)?;
                             write_texture(r, w).map_err(err)?;
                         } else {
-                            let words =
-                                generate(c, r.data().len_words(), self.program(), r, &self.base)
-                                    .map_err(err)?;
+                            let words = match &c.fields {
+                                // the variables given change, the others keep their values
+                                Some(fields) => cbuffer_fields_over(fields, program, r)
+                                    .map_err(|m| err(content_key("", m).1))?,
+                                None => generate(c, r.data().len_words(), program, r, &self.base)
+                                    .map_err(err)?,
+                            };
                             r.data()
                                 .write_words(0, &words)
                                 .map_err(|e| err(e.to_string()))?;
@@ -1330,8 +1735,41 @@ impl Job {
 
     fn check(&self, e: &Expect, step: usize) -> Result<StepReport, JobError> {
         let r = &self.resources[e.resource];
+        let program = self.shaders[e.layout].shader.program();
+        let spec = |m: String| JobError::Spec {
+            at: None,
+            path: self.path.clone(),
+            key: format!("steps[{step}].expect"),
+            message: m,
+        };
+        // one subresource: its bytes as words, and the expected ones
+        let subresource = match (e.sub, &e.check, r.texture()) {
+            (Some(s), Check::Words { content, .. }, Some(t)) => {
+                let words = |bytes: &[u8]| -> Vec<u32> {
+                    bytes
+                        .chunks(4)
+                        .map(|c| {
+                            let mut w = [0u8; 4];
+                            w[..c.len()].copy_from_slice(c);
+                            u32::from_le_bytes(w)
+                        })
+                        .collect()
+                };
+                let got = words(&t.read_subresource(s.mip, s.slice));
+                let expected =
+                    match texture_writes(content, Some(s), r, program, &self.base).map_err(spec)? {
+                        TexWrite::Subresources(subs) => {
+                            subs.first().map(|(_, b)| words(b)).unwrap_or_default()
+                        }
+                        TexWrite::Words(w) => w,
+                    };
+                Some((got, expected))
+            }
+            _ => None,
+        };
         let got = match e.check {
             Check::Png { .. } => Vec::new(), // compared texel by texel
+            _ if subresource.is_some() => Vec::new(),
             _ => {
                 let mut words = r.data().to_words();
                 if let Some(range) = &e.words {
@@ -1388,14 +1826,16 @@ impl Job {
                 }
             }
             Check::Words { content, ulps, abs } => {
-                let expected = generate(content, got.len(), self.program(), r, &self.base)
-                    .map_err(|m| JobError::Spec {
-                        at: None,
-                        path: self.path.clone(),
-                        key: format!("steps[{step}].expect"),
-                        message: m,
-                    })?;
-                let float = content.is_float();
+                let (got, expected) = match subresource {
+                    Some(pair) => pair,
+                    None => {
+                        let expected =
+                            generate(content, got.len(), program, r, &self.base).map_err(spec)?;
+                        (got, expected)
+                    }
+                };
+                let npy = content.file.as_ref().is_some_and(|f| crate::npy::is_npy(f));
+                let float = content.is_float() || (npy && (*ulps > 0 || abs.is_some()));
                 let mut first = Vec::new();
                 let mut count = 0;
                 for (i, (&want, &have)) in expected.iter().zip(&got).enumerate() {
@@ -1436,3 +1876,351 @@ impl Job {
 
 #[cfg(test)]
 mod tests;
+
+/// Load the shader `spec` (`prefix`: `""`, or `shaders.NAME.` for its keys
+/// in errors): the shader, its path, and the files an HLSL shader includes.
+fn load_shader(
+    spec: &ShaderSpec,
+    prefix: &str,
+    path: &Path,
+    base: &Path,
+    load: &LoadOptions,
+    compile: &CompileOptions,
+) -> Result<(Shader, PathBuf, Vec<PathBuf>), JobError> {
+    let spec_err = |key: String, message: String| JobError::Spec {
+        at: None,
+        path: path.to_owned(),
+        key: format!("{prefix}{key}"),
+        message,
+    };
+    if spec.shader.as_os_str().is_empty() {
+        return Err(spec_err(
+            "shader".into(),
+            "names no file: give the .dxbc, .cso, .asm or .hlsl to run".into(),
+        ));
+    }
+    let shader_path = base.join(&spec.shader);
+    let mut included: Vec<PathBuf> = Vec::new();
+    // the API's errors as the job's: the shader file named
+    let shader_err = |e: ApiError| match e {
+        ApiError::Compile(c) => JobError::Compile(c),
+        ApiError::Load { source, .. } => JobError::Shader {
+            path: shader_path.clone(),
+            source,
+        },
+        ApiError::Io { path, source } => JobError::Io { path, source },
+        other => spec_err("shader".into(), other.to_string()),
+    };
+    let mut shader = if compiler::is_hlsl(&shader_path) {
+        let req = hlsl_request(spec, &shader_path, base).map_err(|(k, m)| spec_err(k, m))?;
+        let shader = Shader::compile(&req, load, compile).map_err(shader_err)?;
+        // the files it includes are inputs too (outputs must not overwrite them)
+        if let Ok(source) = crate::files::read_input(&shader_path) {
+            included = compiler::scan_includes(&shader_path, &source, &req.include_dirs)
+                .into_iter()
+                .filter_map(|i| i.resolved)
+                .collect();
+        }
+        shader
+    } else {
+        let given = [
+            ("entry", spec.entry.is_some()),
+            ("profile", spec.profile.is_some()),
+            ("defines", spec.defines.is_some()),
+            ("include_dirs", spec.include_dirs.is_some()),
+        ];
+        if let Some((key, _)) = given.iter().find(|(_, g)| *g) {
+            return Err(spec_err(
+                (*key).into(),
+                format!(
+                    "entry, profile, defines and include_dirs apply to HLSL shaders only \
+                     (shader = \"{}\" is not a .hlsl file)",
+                    spec.shader.display()
+                ),
+            ));
+        }
+        let bytes = crate::files::read_input(&shader_path).map_err(|source| JobError::Io {
+            path: shader_path.clone(),
+            source,
+        })?;
+        let name = shader_path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        Shader::from_bytes(bytes, &name, load).map_err(shader_err)?
+    };
+    match (
+        &spec.class_instances,
+        shader.program().unbound_interface_slot(),
+    ) {
+        (Some(tables), _) => shader.bind_class_instances(tables).map_err(|e| {
+            let m = match e {
+                ApiError::Shader { message, .. } => message,
+                other => other.to_string(),
+            };
+            spec_err("class_instances".into(), m)
+        })?,
+        (None, Some(_)) => {
+            let slots: u32 = shader
+                .program()
+                .interfaces
+                .iter()
+                .map(|i| i.array_len)
+                .sum();
+            return Err(spec_err(
+                "class_instances".into(),
+                format!(
+                    "the shader calls through {slots} interface slot(s); give class_instances = [ft#, …], one function table per slot"
+                ),
+            ));
+        }
+        (None, None) => {}
+    }
+    Ok((shader, shader_path, included))
+}
+
+/// An `expect` step's table (`t`, `resource`, `counter` and, for a
+/// texture, `mip`/`slice` taken out) checked against resource `r`.
+#[allow(clippy::too_many_arguments)]
+fn parse_expect(
+    key: &str,
+    rname: &str,
+    value: &toml::Value,
+    mut t: toml::Table,
+    counter: Option<u32>,
+    sub: Option<Subresource>,
+    r: &Resource,
+    program: &Program,
+    base: &Path,
+) -> Result<Expect, KeyErr> {
+    let e = |k: String, m: String| (k, m);
+    let text = format!("{rname} {}", value_text(value));
+    let first = take_u32(&mut t, "first").map_err(|m| e(key.into(), m))?;
+    let count = take_u32(&mut t, "count").map_err(|m| e(key.into(), m))?;
+    let words = if first.is_some() || count.is_some() {
+        Some(expect_range(r, first, count).map_err(|(k, m)| e(format!("{key}.{k}"), m))?)
+    } else {
+        None
+    };
+    let check = parse_check(t, counter).map_err(|m| e(key.into(), m))?;
+    let range_key = format!("{key}.{}", if first.is_some() { "first" } else { "count" });
+    if words.is_some() && matches!(check, Check::Counter(_) | Check::Png { .. }) {
+        return Err(e(
+            range_key,
+            "first and count select elements for word and sum/min/max checks, not for counter or png".into(),
+        ));
+    }
+    let whole_form = match &check {
+        Check::Words { content, .. } if content.fields.is_some() => Some("fields"),
+        Check::Words { content, .. }
+            if content.file.as_ref().is_some_and(|f| crate::npy::is_npy(f)) =>
+        {
+            Some("a .npy file")
+        }
+        _ => None,
+    };
+    if let (Some(_), Some(form)) = (&words, whole_form) {
+        return Err(e(
+            range_key,
+            format!("{form} is compared with the whole resource; drop first and count"),
+        ));
+    }
+    if let Some(s) = sub {
+        match &check {
+            Check::Words { content, .. } => {
+                texture_writes(content, Some(s), r, program, base).map_err(|m| e(key.into(), m))?;
+            }
+            _ => {
+                return Err(e(
+                    key.into(),
+                    "mip and slice select a subresource for contents forms (u32, file, fill_texel, …), not for sums, counters or png".into(),
+                ))
+            }
+        }
+    } else {
+        match &check {
+            Check::Words { content, .. } => {
+                let n = words.as_ref().map_or(r.data().len_words(), |w| w.len());
+                check_content_words(content, r, n, program, base)
+                    .map_err(|m| content_key(key, m))?;
+            }
+            Check::Png { path, .. } => {
+                let (width, height) = png_target(r).map_err(|m| e(key.into(), m))?;
+                let target = PngTarget {
+                    width,
+                    height,
+                    what: format!("'{rname}' (mip 0)"),
+                    named: Some(path.clone()),
+                };
+                read_png(&base.join(path), Some(&target))
+                    .map_err(|m| e(format!("{key}.png"), m))?;
+            }
+            _ => {}
+        }
+    }
+    Ok(Expect {
+        resource: 0,
+        sub,
+        layout: 0,
+        check,
+        text,
+        words,
+    })
+}
+
+/// A copy step (`kind`: copy, copy_region or copy_structure_count),
+/// checked as the runtime checks it (every size is known at load).
+fn parse_copy(
+    kind: &str,
+    value: &toml::Value,
+    key: &str,
+    resources: &[Resource],
+    find: &dyn Fn(&str, &str) -> Result<usize, JobError>,
+) -> Result<Copy, KeyErr> {
+    let e = |k: &str, m: String| {
+        (
+            if k.is_empty() {
+                key.to_string()
+            } else {
+                format!("{key}.{k}")
+            },
+            m,
+        )
+    };
+    let mut t = value.as_table().cloned().ok_or_else(|| {
+        e(
+            "",
+            "expected an inline table { from = \"A\", to = \"B\", … }".into(),
+        )
+    })?;
+    let mut take_name = |k: &str| -> Result<usize, KeyErr> {
+        match t.remove(k) {
+            Some(toml::Value::String(s)) => {
+                find(&format!("{key}.{k}"), &s).map_err(|err| match err {
+                    JobError::Spec { key, message, .. } => (key, message),
+                    other => (key.to_string(), other.to_string()),
+                })
+            }
+            _ => Err(e("", format!("needs {k} = \"NAME\""))),
+        }
+    };
+    let from = take_name("from")?;
+    let to = take_name("to")?;
+    let (src, dst) = (&resources[from].storage, &resources[to].storage);
+    let api = |k: &str, r: Result<(), ApiError>| r.map_err(|err| e(k, err.to_string()));
+    let u = |t: &mut toml::Table, k: &str| take_u32(t, k).map_err(|m| e(k, m));
+    let copy = match kind {
+        "copy" => {
+            api("", dst.check_copy_from(src))?;
+            Copy::Resource { from, to }
+        }
+        "copy_structure_count" => {
+            let offset = u64::from(u(&mut t, "offset")?.unwrap_or(0));
+            if !matches!(resources[from].view, View::Structured(_)) {
+                return Err(e(
+                    "from",
+                    format!(
+                        "'{}' is not a structured buffer; only a structured buffer's UAV has a hidden counter (append/consume, D3D11_BUFFER_UAV_FLAG_APPEND or COUNTER)",
+                        resources[from].name
+                    ),
+                ));
+            }
+            api("offset", dst.check_copy_structure_count(offset, src))?;
+            Copy::StructureCount { from, to, offset }
+        }
+        _ if src.as_texture().is_some() || dst.as_texture().is_some() => {
+            let sub = |t: &mut toml::Table, k: &str| u(t, k).map(|v| v.unwrap_or(0));
+            let src_r = crate::api::TextureRegion {
+                mip: sub(&mut t, "src_mip")?,
+                slice: sub(&mut t, "src_slice")?,
+            };
+            let dst_r = crate::api::TextureRegion {
+                mip: sub(&mut t, "dst_mip")?,
+                slice: sub(&mut t, "dst_slice")?,
+            };
+            let list =
+                |t: &mut toml::Table, k: &str, n: usize| -> Result<Option<Vec<u32>>, KeyErr> {
+                    match t.remove(k) {
+                        None => Ok(None),
+                        Some(v) => {
+                            let l: Vec<u32> = v.try_into().map_err(|_| {
+                                e(k, format!("expected a list of {n} non-negative integers"))
+                            })?;
+                            if l.len() != n {
+                                return Err(e(k, format!("expected {n} values, got {}", l.len())));
+                            }
+                            Ok(Some(l))
+                        }
+                    }
+                };
+            let src_box =
+                list(&mut t, "src_box", 6)?.map(|b| [[b[0], b[1], b[2]], [b[3], b[4], b[5]]]);
+            let at = list(&mut t, "dst", 3)?.map_or([0; 3], |d| [d[0], d[1], d[2]]);
+            if let Some(k) = t.keys().next() {
+                return Err(e(
+                    k,
+                    "copy_region on textures takes from, to, src_mip, src_slice, dst_mip, dst_slice, src_box = [x0, y0, z0, x1, y1, z1] and dst = [x, y, z]".into(),
+                ));
+            }
+            api(
+                "",
+                dst.check_copy_texture_region(dst_r, at, src, src_r, src_box),
+            )?;
+            Copy::Texels {
+                from,
+                to,
+                src: src_r,
+                dst: dst_r,
+                src_box,
+                at,
+            }
+        }
+        _ => {
+            let src_offset = u64::from(u(&mut t, "src_offset")?.unwrap_or(0));
+            let dst_offset = u64::from(u(&mut t, "dst_offset")?.unwrap_or(0));
+            let bytes = match u(&mut t, "bytes")? {
+                Some(b) => u64::from(b),
+                None => return Err(e("", "needs bytes = N (the box's width in bytes)".into())),
+            };
+            api(
+                "",
+                dst.check_copy_region(dst_offset, src, src_offset, bytes),
+            )?;
+            Copy::Bytes {
+                from,
+                to,
+                src_offset,
+                dst_offset,
+                bytes,
+            }
+        }
+    };
+    if let Some(k) = t.keys().next() {
+        return Err(e(k, format!("unknown key '{k}' for {kind}")));
+    }
+    Ok(copy)
+}
+
+/// The checkers of a checked run: one per shader, which all its dispatch
+/// steps share (each names its UAVs by the resources it binds).
+struct Checkers {
+    checks: CheckOptions,
+    by_shader: Vec<Option<Checker>>,
+}
+
+impl Checkers {
+    fn for_step(&mut self, shader: usize, kernel: &Kernel) -> &mut Checker {
+        let checks = self.checks;
+        let c = self.by_shader[shader].get_or_insert_with(|| kernel.checker(checks));
+        kernel.name_resources(c);
+        c
+    }
+
+    /// Every shader's findings, errors first.
+    fn into_findings(self) -> Vec<Finding> {
+        let mut all: Vec<Finding> = (self.by_shader.into_iter().flatten())
+            .flat_map(Checker::into_findings)
+            .collect();
+        all.sort_by_key(Finding::severity);
+        all
+    }
+}

@@ -114,9 +114,10 @@ pub(super) fn parse_check(mut t: toml::Table, counter: Option<u32>) -> Result<Ch
             "expect compares a texture's raw words (u32, fill_u32, …) or its texels with png = \"FILE\"; fill_texel only initialises".into(),
         );
     }
-    if (ulps > 0 || abs.is_some()) && !content.is_float() {
+    let npy = content.file.as_ref().is_some_and(|f| crate::npy::is_npy(f));
+    if (ulps > 0 || abs.is_some()) && !content.is_float() && !npy {
         return Err(
-            "ulps and abs apply to float expectations (f32, fill_f32, iota_f32, random_f32)".into(),
+            "ulps and abs apply to float expectations (f32, fill_f32, iota_f32, random_f32, or a .npy file of floats)".into(),
         );
     }
     Ok(Check::Words {
@@ -140,18 +141,26 @@ pub(super) use crate::api::{check_return_type, constant_buffer_size, declared_na
 
 pub(super) type KeyErr = (String, String);
 
+/// Resource `name` resolved against `shader`'s declarations at its slot:
+/// `at` when given (a several-shader job's reference, [`super::device`]),
+/// else `slot` or the name's slot in RDEF.
 pub(super) fn resolve_resource(
     name: &str,
     spec: &ResourceSpec,
     shader: &Shader,
     base: &Path,
     budget: &mut MemoryBudget,
+    at: Option<Slot>,
 ) -> Result<Resource, KeyErr> {
     let program = shader.program();
     let e = |k: &str, m: String| (k.to_string(), m);
     // Slot: given, or found by name in RDEF.
     let binding = program.reflection.as_ref().and_then(|r| r.binding(name));
     let slot = match (&spec.slot, binding) {
+        _ if at.is_some() => at.unwrap_or(Slot {
+            kind: SlotKind::Uav,
+            index: 0,
+        }),
         (Some(s), _) => parse_slot(s).ok_or_else(|| {
             if s.trim().to_ascii_lowercase().starts_with('s') {
                 e(
@@ -368,6 +377,9 @@ pub(super) fn resolve_resource(
         view,
         storage: Storage::Buffer(buffer).into(),
         compare,
+        uav: slot.kind == SlotKind::Uav,
+        layout: 0,
+        indirect_args: false,
     };
     if let Some(c) = &content {
         check_content(c, &r, program, base, true).map_err(|m| content_key("init", m))?;
@@ -389,7 +401,7 @@ pub(super) fn resolve_resource(
 /// The compilation a job's HLSL shader asks for; include dirs are relative
 /// to the job file. Errors are (TOML key, message).
 pub(super) fn hlsl_request(
-    file: &JobFile,
+    file: &ShaderSpec,
     shader: &Path,
     base: &Path,
 ) -> Result<HlslRequest, KeyErr> {
@@ -586,7 +598,10 @@ pub(super) fn cbuffer_fields(
     let cb = program
         .reflection
         .as_ref()
-        .and_then(|refl| refl.cbuffer_at(r.slot.index))
+        .and_then(|refl| {
+            refl.cbuffer_named(&r.name)
+                .or_else(|| refl.cbuffer_at(r.slot.index))
+        })
         .ok_or_else(|| {
             format!(
                 "the shader has no reflection (RDEF) for {}; give u32 = [...] instead",
@@ -594,6 +609,30 @@ pub(super) fn cbuffer_fields(
             )
         })?;
     crate::cbuffer::pack_fields(fields, cb, n)
+        .map_err(|e| format!("{FIELD_ERROR}{}{FIELD_ERROR}{}", e.path, e.message))
+}
+
+/// [`cbuffer_fields`] over constant buffer `r`'s current words: the
+/// variables named change, the others keep their values (a `set` step).
+pub(super) fn cbuffer_fields_over(
+    fields: &toml::Table,
+    program: &Program,
+    r: &Resource,
+) -> Result<Vec<u32>, String> {
+    let cb = program
+        .reflection
+        .as_ref()
+        .and_then(|refl| {
+            refl.cbuffer_named(&r.name)
+                .or_else(|| refl.cbuffer_at(r.slot.index))
+        })
+        .ok_or_else(|| {
+            format!(
+                "the shader has no reflection (RDEF) for '{}'; give u32 = [...] instead",
+                r.name
+            )
+        })?;
+    crate::cbuffer::pack_fields_over(fields, cb, r.data().to_words())
         .map_err(|e| format!("{FIELD_ERROR}{}{FIELD_ERROR}{}", e.path, e.message))
 }
 

@@ -6,7 +6,8 @@ use super::*;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct JobFile {
-    pub(super) shader: PathBuf,
+    /// The one shader of a single-shader job (absent with `[shaders]`).
+    pub(super) shader: Option<PathBuf>,
     /// HLSL only: entry point (default `main`).
     pub(super) entry: Option<String>,
     /// HLSL only: target profile (default `cs_5_0`).
@@ -18,12 +19,28 @@ pub(super) struct JobFile {
     /// Class linkage: the function table (`ft#`) of the class instance bound
     /// to each interface slot, as D3D's `SetShader` binds class instances.
     pub(super) class_instances: Option<Vec<u32>>,
+    /// Named shaders: a job of several shaders, each dispatch naming one.
+    #[serde(default)]
+    pub(super) shaders: BTreeMap<String, ShaderSpec>,
     #[serde(default)]
     pub(super) resources: BTreeMap<String, ResourceSpec>,
     #[serde(default)]
     pub(super) samplers: BTreeMap<String, SamplerSpec>,
     #[serde(default)]
     pub(super) steps: Vec<toml::Table>,
+}
+
+/// A shader of `[shaders.NAME]`: the keys a single-shader job's top level
+/// takes for its shader.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ShaderSpec {
+    pub(super) shader: PathBuf,
+    pub(super) entry: Option<String>,
+    pub(super) profile: Option<String>,
+    pub(super) defines: Option<toml::Table>,
+    pub(super) include_dirs: Option<Vec<PathBuf>>,
+    pub(super) class_instances: Option<Vec<u32>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -40,6 +57,9 @@ pub(super) struct ResourceSpec {
     pub(super) counter: Option<u32>,
     /// How `check --schedules` compares the resource: `exact` or `multiset`.
     pub(super) compare: Option<String>,
+    /// The buffer may hold `DispatchIndirect`'s arguments
+    /// (`D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS`).
+    pub(super) indirect_args: Option<bool>,
     // Textures.
     pub(super) width: Option<u32>,
     pub(super) height: Option<u32>,
@@ -71,8 +91,9 @@ impl ResourceSpec {
     }
 
     /// The keys that only buffers take, and whether each is given.
-    pub(super) fn buffer_keys(&self) -> [(&'static str, bool); 5] {
+    pub(super) fn buffer_keys(&self) -> [(&'static str, bool); 6] {
         [
+            ("indirect_args", self.indirect_args.is_some()),
             ("stride", self.stride.is_some()),
             ("elements", self.elements.is_some()),
             ("size_bytes", self.size_bytes.is_some()),

@@ -272,6 +272,9 @@ pub(super) fn resolve_texture(
         },
         storage: Storage::Texture(texture).into(),
         compare: Compare::Exact,
+        uav: slot.kind == SlotKind::Uav,
+        layout: 0,
+        indirect_args: false,
     };
     if let Some(init) = &spec.init {
         for (key, sub, content) in parse_texture_init(init)? {
