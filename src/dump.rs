@@ -33,6 +33,18 @@ pub fn check(r: &Resource, file: &Path) -> anyhow::Result<()> {
         Some("npy") if r.texture().is_some() => {
             npy::texture_layout(r, 0).map_err(|m| anyhow::anyhow!("{}: {m}", what()))?;
         }
+        Some("npz") => {
+            let Some(t) = r.texture() else {
+                bail!(
+                    "{}: .npz dumps hold a texture's subresources; '{}' is a buffer: use .npy or .bin",
+                    what(),
+                    r.name
+                );
+            };
+            for mip in 0..t.desc().mip_levels {
+                npy::texture_layout(r, mip).map_err(|m| anyhow::anyhow!("{}: {m}", what()))?;
+            }
+        }
         _ => {}
     }
     Ok(())
@@ -43,7 +55,9 @@ pub fn check(r: &Resource, file: &Path) -> anyhow::Result<()> {
 /// stride/4]` of RDEF's element type; constant `uint32[n, 4]`; typed the
 /// values a shader load returns, `[n, channels]`; textures mip 0 slice 0,
 /// `[height, width, channels]` in the channels' dtype), which `file =
-/// "F.npy"` reads back; `.png` → mip 0 slice 0 of a 2D texture
+/// "F.npy"` reads back; `.npz` → a texture's every subresource, one array
+/// each named `mip{M}_slice{S}` (in the `.npy` layout of its mip), in a
+/// NumPy archive (`numpy.load`); `.png` → mip 0 slice 0 of a 2D texture
 /// ([`job::texture_image`]); anything else → the raw bytes (for textures,
 /// every subresource).
 pub fn dump(r: &Resource, program: &Program, file: &Path) -> anyhow::Result<()> {
@@ -54,6 +68,12 @@ pub fn dump(r: &Resource, program: &Program, file: &Path) -> anyhow::Result<()> 
                 .map_err(|m| anyhow::anyhow!("--dump {}={}: {m}", r.name, file.display()))?;
             files::write_atomic(file, &npy::encode(&layout, &data))
                 .with_context(|| format!("writing {}", file.display()))
+        }
+        Some("npz") => {
+            let arrays = npy::dump_subresources(r)
+                .map_err(|m| anyhow::anyhow!("--dump {}={}: {m}", r.name, file.display()))?;
+            let bytes = npz(&arrays).with_context(|| format!("writing {}", file.display()))?;
+            files::write_atomic(file, &bytes).with_context(|| format!("writing {}", file.display()))
         }
         Some("png") => {
             let img = job::texture_image(r, None)
@@ -111,4 +131,18 @@ pub fn write_png(file: &Path, img: &PngImage) -> anyhow::Result<()> {
         .and_then(|()| writer.finish())
         .with_context(|| format!("writing {}", file.display()))?;
     files::write_atomic(file, &bytes).with_context(|| format!("writing {}", file.display()))
+}
+
+/// A NumPy archive (`.npz`: a zip of `.npy` files, stored) of `arrays`.
+fn npz(arrays: &[(String, npy::NpyLayout, Vec<u8>)]) -> anyhow::Result<Vec<u8>> {
+    use std::io::Write as _;
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored)
+        .large_file(arrays.iter().map(|a| a.2.len()).sum::<usize>() > u32::MAX as usize / 2);
+    for (name, layout, data) in arrays {
+        zip.start_file(format!("{name}.npy"), options)?;
+        zip.write_all(&npy::encode(layout, data))?;
+    }
+    Ok(zip.finish()?.into_inner())
 }

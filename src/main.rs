@@ -59,7 +59,8 @@ enum Command {
         #[arg(long, default_value = "group", value_parser = parse_warp_width)]
         warp_width: usize,
         /// After the last step, write resource NAME to FILE: raw little-endian bytes,
-        /// a NumPy array (.npy), or a 2D texture's mip 0 as PNG (.png). Repeatable.
+        /// a NumPy array (.npy; a texture's mip 0), every subresource of a texture
+        /// (.npz), or a 2D texture's mip 0 as PNG (.png). Repeatable.
         #[arg(long, value_name = "NAME=FILE")]
         dump: Vec<String>,
         /// Load the shader even if its container checksum is wrong.

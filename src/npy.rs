@@ -191,6 +191,31 @@ pub fn texture_layout(r: &Resource, mip: u32) -> Result<(NpyLayout, bool), Strin
     ))
 }
 
+/// Every subresource of texture `r` as `--dump F.npz` writes them: for
+/// each, in D3D order (mip + slice × mips), its name `mip{M}_slice{S}`, its
+/// layout ([`texture_layout`] of that mip) and its little-endian data.
+///
+/// # Errors
+/// A buffer, or a texture without a NumPy layout ([`texture_layout`]).
+pub fn dump_subresources(r: &Resource) -> Result<Vec<(String, NpyLayout, Vec<u8>)>, String> {
+    let Some(tex) = r.texture() else {
+        return Err(format!("'{}' is a buffer", r.name));
+    };
+    let d = tex.desc();
+    let mut out = Vec::new();
+    for slice in 0..d.array_size {
+        for mip in 0..d.mip_levels {
+            let (layout, bgra) = texture_layout(r, mip)?;
+            let mut bytes = tex.read_subresource(mip, slice);
+            if bgra {
+                swap_rb(&mut bytes);
+            }
+            out.push((format!("mip{mip}_slice{slice}"), layout, bytes));
+        }
+    }
+    Ok(out)
+}
+
 /// The layout and little-endian data of `r` as `--dump` writes it.
 ///
 /// # Errors

@@ -218,6 +218,7 @@ pub(super) fn check_json(
                 "benign": f.benign,
                 "count": f.count,
                 "dispatch": f.dispatch,
+                "step": f.step,
                 "first": access(&f.first),
                 "second": f.second.as_ref().map(access),
                 "note": f.note,

@@ -509,6 +509,8 @@ pub struct Checker {
     glc: Vec<bool>,
     /// resource names by slot text (`u0`)
     names: HashMap<String, String>,
+    /// where the dispatches run now come from ([`Checker::set_step`])
+    step: Option<String>,
 
     // -- per dispatch
     dispatches: usize,
@@ -659,6 +661,7 @@ impl Checker {
             regions: program.tgsm_regions(),
             glc,
             names,
+            step: None,
             spin: crate::analysis::spin::spin_reads(program.body()),
             guess: screen::guess_loads(&program.code),
             granules: screen::uav_granules(&program.code),
@@ -687,6 +690,14 @@ impl Checker {
     /// Name the listing given to [`Checker::set_listing`] (`sm5sim disasm`
     /// for the listing the disassembler prints, or the `.asm` file's name):
     /// reports then say `line 43 of sm5sim disasm`.
+    /// Say where the dispatches that follow come from (a job's step and
+    /// shader, `steps[3] (shader 'sort')`): each finding made from now on
+    /// names it ([`Finding::step`]), for a checker that several dispatches
+    /// of a pipeline share.
+    pub fn set_step(&mut self, step: &str) {
+        self.step = Some(step.to_string());
+    }
+
     pub fn set_listing_name(&mut self, name: &str) {
         self.listing_name = Some(name.to_string());
     }
@@ -1806,6 +1817,7 @@ impl Checker {
             benign: h.benign,
             count: 1,
             dispatch: self.dispatches,
+            step: self.step.clone(),
             note: h.note.and_then(|i| self.notes.get(i as usize).cloned()),
         };
         self.index.insert(k, self.findings.len());

@@ -431,7 +431,7 @@ impl Texture {
             }
         }
         let [bw, bh] = df.block_size();
-        let on_block = |v: u32, b: u32, edge: u32| v % b == 0 || v == edge;
+        let on_block = |v: u32, b: u32, edge: u32| v.is_multiple_of(b) || v == edge;
         if !(on_block(lo[0], bw, s.extent[0])
             && on_block(hi[0], bw, s.extent[0])
             && on_block(lo[1], bh, s.extent[1])

@@ -325,7 +325,7 @@ impl Resource {
                 "the counter comes from a buffer UAV and goes into a buffer".into(),
             ));
         };
-        if dst_offset % 4 != 0 {
+        if !dst_offset.is_multiple_of(4) {
             return Err(err(format!(
                 "the destination offset {dst_offset} is not a multiple of 4"
             )));

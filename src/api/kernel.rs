@@ -601,7 +601,7 @@ impl Kernel {
                 "DispatchIndirect reads its arguments from a buffer".into()
             ));
         };
-        if offset % 4 != 0 {
+        if !offset.is_multiple_of(4) {
             return Err(err(format!(
                 "the offset {offset} is not a multiple of 4 (AlignedByteOffsetForArgs)"
             )));

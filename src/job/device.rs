@@ -55,6 +55,11 @@ pub(super) fn parse_bind_value(v: &toml::Value) -> Result<BindValue, String> {
                 Some(toml::Value::String(s)) => s,
                 _ => return Err("a bind table needs resource = \"NAME\"".into()),
             };
+            if let Some(k) = t.keys().find(|k| matches!(k.as_str(), "first_element" | "elements")) {
+                return Err(format!(
+                    "{k}: buffer views of an element range (FirstElement, NumElements) are not supported yet; bind the whole buffer"
+                ));
+            }
             if let Some(k) = t.keys().find(|k| !VIEW_KEYS.contains(&k.as_str())) {
                 return Err(format!(
                     "unknown key '{k}' in a bind table (it takes resource, view, format, stride, mip, mip_count, first_slice, slice_count)"
@@ -70,10 +75,13 @@ pub(super) fn parse_bind_value(v: &toml::Value) -> Result<BindValue, String> {
 
 /// The shader and slot a resource of a several-shader job is resolved
 /// against: the first shader (in the order of the dispatch steps, then of
-/// `[shaders]`) whose RDEF declares its key, else the first dispatch step
-/// whose `bind` names it, else none.
+/// `[shaders]`) whose RDEF declares its key; else, when the resource does
+/// not give its own `view` (`described`), the first dispatch step whose
+/// `bind` names it; else none (it is described by its own keys, and each
+/// binding is checked at its step).
 pub(super) fn reference_of(
     key: &str,
+    described: bool,
     shaders: &[JobShader],
     order: &[usize],
     binds: &[(usize, String, String)],
@@ -88,6 +96,9 @@ pub(super) fn reference_of(
                 return Some((s, slot));
             }
         }
+    }
+    if described {
+        return None;
     }
     binds
         .iter()
@@ -229,10 +240,12 @@ pub(super) fn bind_view(
                         )
                     }
                 }),
-                Some(other) => return Err(format!(
+                Some(other) => {
+                    return Err(format!(
                     "view: '{other}' is not raw, structured, typed or constant ('{}' is a buffer)",
                     r.name
-                )),
+                ))
+                }
             };
         }
     }

@@ -806,7 +806,7 @@ impl Job {
                         ),
                     ));
                 }
-                match device::reference_of(name, &shaders, &order, &binds) {
+                match device::reference_of(name, spec.view.is_some(), &shaders, &order, &binds) {
                     Some((s, slot)) => {
                         let mut r = resolve_resource(
                             name,
@@ -1318,11 +1318,12 @@ impl Job {
         self.kernel.shader().compiled()
     }
 
-    /// The resource called `name` (its key, or its slot such as `u0`).
+    /// The resource called `name` (its key, or, in a single-shader job, its
+    /// slot such as `u0`).
     pub fn resource(&self, name: &str) -> Option<&Resource> {
-        self.resources
-            .iter()
-            .find(|r| r.name == name || r.slot.to_string() == name.to_ascii_lowercase())
+        self.resources.iter().find(|r| {
+            r.name == name || (!self.several && r.slot.to_string() == name.to_ascii_lowercase())
+        })
     }
 
     /// Run every step in order. Failed expectations do not stop the run; they
@@ -1608,7 +1609,14 @@ impl Job {
                             .map_err(|e| err(e.to_string()))?,
                     };
                     let checker = match checkers.as_deref_mut() {
-                        Some(c) => Some(c.for_step(*shader, kernel)),
+                        Some(c) => {
+                            let c = c.for_step(*shader, kernel);
+                            if self.several {
+                                let name = &self.shaders[*shader].name;
+                                c.set_step(&format!("steps[{i}] (shader '{name}')"));
+                            }
+                            Some(c)
+                        }
                         None => None,
                     };
                     let on_pool = checker.is_none()

@@ -51,8 +51,8 @@ fn every_example_job_passes() {
         }
     }
     assert_eq!(
-        n, 10,
-        "one job per example: 8 workloads and 2 image examples"
+        n, 14,
+        "one job per example: 8 workloads, 2 image examples and 4 pipelines"
     );
 }
 
@@ -149,7 +149,7 @@ fn bad_input_exits_2_and_says_where() {
         (
             "step_key",
             format!("{SMALL}\nbogus = 1\n"),
-            &["steps[0]", "found: bogus, dispatch"],
+            &["steps[0].bogus", "unknown key 'bogus' beside dispatch"],
         ),
         (
             "missing_shader",

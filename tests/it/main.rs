@@ -31,6 +31,7 @@ mod native;
 mod npy;
 mod outputs;
 mod packing;
+mod pipelines;
 mod profile;
 mod progress;
 mod races;

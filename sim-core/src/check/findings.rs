@@ -262,6 +262,10 @@ pub struct Finding {
     pub count: u64,
     /// Index of the dispatch (since the checker was created) of the first example.
     pub dispatch: usize,
+    /// Where that dispatch came from, when the caller said
+    /// (`Checker::set_step`): a job's step and shader,
+    /// `steps[3] (shader 'sort')`.
+    pub step: Option<String>,
     /// More about this finding: for a forward-progress hang, which groups
     /// could change the word the thread waits on.
     pub note: Option<String>,
@@ -305,6 +309,9 @@ impl std::fmt::Display for Finding {
         write!(f, ": {}", self.kind.description())?;
         if self.count > 1 {
             write!(f, " ({} times)", self.count)?;
+        }
+        if let Some(s) = &self.step {
+            write!(f, "\n  in {s}")?;
         }
         let side = |f: &mut std::fmt::Formatter<'_>, a: &Access, label: &str| {
             write!(f, "\n  {label:<8}")?;
