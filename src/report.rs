@@ -414,6 +414,7 @@ pub(super) fn print_profiles<'p>(
     for (i, r) in reports.iter().enumerate() {
         let program = program_of(i);
         let StepReport::Dispatch {
+            shader,
             stats,
             profile: Some(p),
             ..
@@ -422,7 +423,11 @@ pub(super) fn print_profiles<'p>(
             continue;
         };
         let e = &p.exec;
-        println!("profile of step {i}:");
+        if shader.is_empty() {
+            println!("profile of step {i}:");
+        } else {
+            println!("profile of step {i} (shader '{shader}'):");
+        }
         println!(
             "  wall {:.3} ms; {} groups ({}groups/s), {} lanes ({}lanes/s), {}lane-instructions/s",
             p.wall.as_secs_f64() * 1e3,
