@@ -319,6 +319,38 @@ typedef struct sm5_texture_desc {
 } sm5_texture_desc;
 
 /**
+ * A box of texels (`D3D11_BOX`): from (`left`, `top`, `front`) up to but
+ * not including (`right`, `bottom`, `back`); a 2D texture's box has
+ * `front` 0 and `back` 1.
+ */
+typedef struct sm5_box {
+    /**
+     * The first x.
+     */
+    uint32_t left;
+    /**
+     * The first y.
+     */
+    uint32_t top;
+    /**
+     * The first z (a 3D texture's depth slice).
+     */
+    uint32_t front;
+    /**
+     * One past the last x.
+     */
+    uint32_t right;
+    /**
+     * One past the last y.
+     */
+    uint32_t bottom;
+    /**
+     * One past the last z.
+     */
+    uint32_t back;
+} sm5_box;
+
+/**
  * A dispatch's counters (`sm5_result_stats`).
  */
 typedef struct sm5_dispatch_stats {
@@ -630,6 +662,24 @@ enum sm5_status sm5_kernel_bind_uav(struct sm5_kernel *kernel,
                                     const struct sm5_view_desc *view);
 
 /**
+ * Bind D3D11's null view to the slot called `name` (its HLSL name or a
+ * slot: `"t0"`, `"u1"`, `"cb0"`), as `CSSetShaderResources`,
+ * `CSSetUnorderedAccessViews` or `CSSetConstantBuffers` with a NULL view:
+ * loads read 0, stores and atomics are dropped (an atomic that returns
+ * the old value returns 0), the hidden counter reads 0. The slot counts
+ * as bound at dispatch.
+ *
+ * # Errors
+ * `SM5_ERROR_UNKNOWN_NAME`.
+ *
+ * # Safety
+ * `kernel` is NULL or a live kernel no other call is using; `name` is
+ * NULL or a NUL-terminated string.
+ */
+enum sm5_status sm5_kernel_bind_null(struct sm5_kernel *kernel,
+                                     const char *name);
+
+/**
  * Bind sampler state to the sampler called `name` (its HLSL name or
  * `"s0"`…`"s15"`): `filter` a `D3D11_FILTER` name without its prefix
  * (`"MIN_MAG_MIP_LINEAR"`, `"MIN_MAG_MIP_POINT"`; NULL: linear) and
@@ -653,9 +703,10 @@ enum sm5_status sm5_kernel_bind_sampler(struct sm5_kernel *kernel,
 /**
  * Set the scalar variable `field` of the constant buffer called
  * `cbuffer` (its HLSL name or `"cb0"`) to `value`, placed by HLSL's
- * packing rules where the shader's reflection puts it. The buffer holds
- * every field set by name since its bytes were last set
- * (`sm5_kernel_set_constants_bytes`); variables not set are 0.
+ * packing rules where the shader's reflection puts it. The other
+ * variables keep their values (as an `UpdateSubresource` of this one
+ * variable would leave them): 0 at first, or what
+ * `sm5_kernel_set_constants_bytes` or an earlier call set.
  *
  * # Errors
  * `SM5_ERROR_UNKNOWN_NAME` for the cbuffer; `SM5_ERROR_FIELD` for a field
@@ -737,7 +788,7 @@ enum sm5_status sm5_kernel_set_constant_i32v(struct sm5_kernel *kernel,
 /**
  * Set the whole constant buffer called `cbuffer` (its HLSL name or
  * `"cb0"`) to the `size` bytes at `data` (`UpdateSubresource`; a
- * multiple of 4 bytes, 16 per register), forgetting the fields set by
+ * multiple of 4 bytes, 16 per register), replacing every field set by
  * name. Works for shaders without reflection.
  *
  * # Errors
@@ -778,6 +829,30 @@ enum sm5_status sm5_kernel_dispatch(const struct sm5_kernel *kernel,
                                     uint32_t y,
                                     uint32_t z,
                                     struct sm5_dispatch_result **out);
+
+/**
+ * Run `DispatchIndirect(args, offset)` with the device's options: the
+ * group counts are the three `uint32_t`s at byte `offset` of the buffer
+ * `args` (as an earlier dispatch or copy left them), read when the
+ * dispatch starts; then as `sm5_kernel_dispatch`. A count of 0 runs
+ * nothing. `*out` (when `out` is not NULL) is the dispatch's result.
+ *
+ * # Errors
+ * `SM5_ERROR_RESOURCE` when `args` is a texture, `offset` is not a
+ * multiple of 4, or the 12 bytes are not inside `args`;
+ * `SM5_ERROR_BINDING` when `args` is bound as a UAV of this kernel;
+ * `SM5_ERROR_SHADER` for a cs_4_x shader; then as `sm5_kernel_dispatch`
+ * (a count over 65535 is `SM5_ERROR_DISPATCH`).
+ *
+ * # Safety
+ * `kernel` is NULL or a live kernel no other call is using; `args` is
+ * NULL or a live resource; `out` is NULL or points to a writable
+ * `sm5_dispatch_result*`.
+ */
+enum sm5_status sm5_kernel_dispatch_indirect(const struct sm5_kernel *kernel,
+                                             const struct sm5_resource *args,
+                                             size_t offset,
+                                             struct sm5_dispatch_result **out);
 
 /**
  * Free a kernel (NULL: nothing). The resources bound to it stay usable
@@ -926,6 +1001,114 @@ enum sm5_status sm5_texture_write(const struct sm5_resource *resource,
                                   uint32_t slice,
                                   const void *src,
                                   size_t size);
+
+/**
+ * `CopyResource(dst, src)`: all of `src` into `dst`, which must be of the
+ * same kind and size: buffers of the same size, or textures of the same
+ * dimension, size, mip count, array size and sample count with formats
+ * of one type group (`R8G8B8A8_UNORM` and `R8G8B8A8_UINT`). The hidden
+ * counter is not copied. Copies run between dispatches: they see what
+ * the dispatches before wrote.
+ *
+ * # Errors
+ * `SM5_ERROR_RESOURCE` for a copy D3D11's runtime drops: the same
+ * resource as source and destination, a buffer and a texture, sizes,
+ * descriptions or formats that differ (the message says which).
+ *
+ * # Safety
+ * `dst` and `src` are NULL or live resources.
+ */
+enum sm5_status sm5_resource_copy(const struct sm5_resource *dst,
+                                  const struct sm5_resource *src);
+
+/**
+ * `CopySubresourceRegion` on buffers: `size` bytes of `src` from byte
+ * `src_offset` (the box `[src_offset, src_offset + size)`) into `dst` at
+ * byte `dst_offset`, at any alignment; a `size` of 0 copies nothing.
+ *
+ * # Errors
+ * `SM5_ERROR_RESOURCE` for a texture, a box outside `src`, a region
+ * outside `dst`, or `src` and `dst` the same buffer (which the D3D11
+ * runtime drops).
+ *
+ * # Safety
+ * `dst` and `src` are NULL or live resources.
+ */
+enum sm5_status sm5_buffer_copy_region(const struct sm5_resource *dst,
+                                       size_t dst_offset,
+                                       const struct sm5_resource *src,
+                                       size_t src_offset,
+                                       size_t size);
+
+/**
+ * `CopySubresourceRegion` on textures: the box `src_box` of subresource
+ * (`src_mip`, `src_slice`) of `src` (NULL: all of it) into subresource
+ * (`dst_mip`, `dst_slice`) of `dst` with its corner at texel (`dst_x`,
+ * `dst_y`, `dst_z`). The formats must be of one type group and the
+ * sample counts equal; an empty box copies nothing.
+ *
+ * # Errors
+ * `SM5_ERROR_RESOURCE` for a buffer, a subresource that does not exist,
+ * a box or region outside its subresource, formats of two type groups,
+ * or a copy within one subresource (which the D3D11 runtime drops).
+ *
+ * # Safety
+ * `dst` and `src` are NULL or live resources; `src_box` is NULL or points
+ * to an `sm5_box`.
+ */
+enum sm5_status sm5_texture_copy_region(const struct sm5_resource *dst,
+                                        uint32_t dst_mip,
+                                        uint32_t dst_slice,
+                                        uint32_t dst_x,
+                                        uint32_t dst_y,
+                                        uint32_t dst_z,
+                                        const struct sm5_resource *src,
+                                        uint32_t src_mip,
+                                        uint32_t src_slice,
+                                        const struct sm5_box *src_box);
+
+/**
+ * `CopyStructureCount(dst, dst_offset, src)`: the hidden append/consume
+ * counter of buffer `src` (what its UAV's `Append` calls counted) written
+ * as a `uint32_t` at byte `dst_offset` of buffer `dst`.
+ *
+ * # Errors
+ * `SM5_ERROR_RESOURCE` when `dst` or `src` is a texture, `dst_offset` is
+ * not a multiple of 4, or the `uint32_t` does not fit in `dst`.
+ *
+ * # Safety
+ * `dst` and `src` are NULL or live resources.
+ */
+enum sm5_status sm5_buffer_copy_structure_count(const struct sm5_resource *dst,
+                                                size_t dst_offset,
+                                                const struct sm5_resource *src);
+
+/**
+ * The hidden append/consume counter of a buffer (`*value`): what the
+ * `Append` and `Consume` calls of its UAVs left it.
+ *
+ * # Errors
+ * `SM5_ERROR_RESOURCE` for a texture.
+ *
+ * # Safety
+ * `resource` is NULL or a live resource; `value` is NULL or points to a
+ * writable `uint32_t`.
+ */
+enum sm5_status sm5_buffer_counter(const struct sm5_resource *resource,
+                                   uint32_t *value);
+
+/**
+ * Set the hidden append/consume counter of a buffer (the initial count
+ * of `CSSetUnorderedAccessViews`).
+ *
+ * # Errors
+ * `SM5_ERROR_RESOURCE` for a texture.
+ *
+ * # Safety
+ * `resource` is NULL or a live resource.
+ */
+enum sm5_status sm5_buffer_set_counter(const struct sm5_resource *resource,
+                                       uint32_t value);
 
 /**
  * Free a resource handle (NULL: nothing). Kernels it is bound to keep

@@ -5,7 +5,6 @@ use crate::{sm5_dispatch_result, sm5_resource, sm5_shader, sm5_status};
 use sm5sim::api::{Slot, SlotKind, View};
 use sm5sim::sim_mem::{AddressMode, Filter, Format, SamplerDesc, ViewDimension, ViewRange};
 use sm5sim::{Kernel, Options, Value};
-use std::collections::BTreeMap;
 use std::ffi::{c_char, c_void};
 use std::sync::Arc;
 
@@ -16,8 +15,6 @@ use std::sync::Arc;
 pub struct sm5_kernel {
     kernel: Kernel,
     options: Arc<Options>,
-    /// the fields set by name, per cbuffer slot, since its bytes were set
-    fields: BTreeMap<u32, Vec<(String, Value)>>,
 }
 
 /// `sm5_view_desc.kind`: the view the shader declares at the slot, as
@@ -81,7 +78,6 @@ pub unsafe extern "C" fn sm5_kernel_create(
         out.set(sm5_kernel {
             kernel: Kernel::new(shader.shader.clone()),
             options: shader.options.clone(),
-            fields: BTreeMap::new(),
         });
         Ok(())
     })
@@ -297,6 +293,33 @@ pub unsafe extern "C" fn sm5_kernel_bind_uav(
     })
 }
 
+/// Bind D3D11's null view to the slot called `name` (its HLSL name or a
+/// slot: `"t0"`, `"u1"`, `"cb0"`), as `CSSetShaderResources`,
+/// `CSSetUnorderedAccessViews` or `CSSetConstantBuffers` with a NULL view:
+/// loads read 0, stores and atomics are dropped (an atomic that returns
+/// the old value returns 0), the hidden counter reads 0. The slot counts
+/// as bound at dispatch.
+///
+/// # Errors
+/// `SM5_ERROR_UNKNOWN_NAME`.
+///
+/// # Safety
+/// `kernel` is NULL or a live kernel no other call is using; `name` is
+/// NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn sm5_kernel_bind_null(
+    kernel: *mut sm5_kernel,
+    name: *const c_char,
+) -> sm5_status {
+    guard("sm5_kernel_bind_null", || {
+        // SAFETY (the two calls): the caller's contract.
+        let k = unsafe { ffi::handle_mut(kernel, "kernel") }?;
+        let name = unsafe { ffi::string(name, "name") }?;
+        k.kernel.bind_null(name)?;
+        Ok(())
+    })
+}
+
 /// Bind sampler state to the sampler called `name` (its HLSL name or
 /// `"s0"`…`"s15"`): `filter` a `D3D11_FILTER` name without its prefix
 /// (`"MIN_MAG_MIP_LINEAR"`, `"MIN_MAG_MIP_POINT"`; NULL: linear) and
@@ -339,21 +362,10 @@ pub unsafe extern "C" fn sm5_kernel_bind_sampler(
     })
 }
 
-/// Set field `field` of the constant buffer called `cbuffer` and re-pack
-/// the buffer from every field set by name.
+/// Set field `field` of the constant buffer called `cbuffer`, the other
+/// variables keeping their values (`Kernel::set_constants`).
 fn set_field(k: &mut sm5_kernel, cbuffer: &str, field: &str, value: Value) -> Res {
-    let (slot, _) = k.kernel.shader().cbuffer(cbuffer)?;
-    let mut fields = k.fields.get(&slot).cloned().unwrap_or_default();
-    match fields.iter_mut().find(|f| f.0 == field) {
-        Some(f) => f.1 = value,
-        None => fields.push((field.to_string(), value)),
-    }
-    let given: Vec<(&str, Value)> = fields
-        .iter()
-        .map(|(n, v)| (n.as_str(), v.clone()))
-        .collect();
-    k.kernel.set_constants(cbuffer, &given)?;
-    k.fields.insert(slot, fields);
+    k.kernel.set_constants(cbuffer, &[(field, value)])?;
     Ok(())
 }
 
@@ -376,9 +388,10 @@ unsafe fn set_field_c(
 
 /// Set the scalar variable `field` of the constant buffer called
 /// `cbuffer` (its HLSL name or `"cb0"`) to `value`, placed by HLSL's
-/// packing rules where the shader's reflection puts it. The buffer holds
-/// every field set by name since its bytes were last set
-/// (`sm5_kernel_set_constants_bytes`); variables not set are 0.
+/// packing rules where the shader's reflection puts it. The other
+/// variables keep their values (as an `UpdateSubresource` of this one
+/// variable would leave them): 0 at first, or what
+/// `sm5_kernel_set_constants_bytes` or an earlier call set.
 ///
 /// # Errors
 /// `SM5_ERROR_UNKNOWN_NAME` for the cbuffer; `SM5_ERROR_FIELD` for a field
@@ -506,7 +519,7 @@ pub unsafe extern "C" fn sm5_kernel_set_constant_i32v(
 
 /// Set the whole constant buffer called `cbuffer` (its HLSL name or
 /// `"cb0"`) to the `size` bytes at `data` (`UpdateSubresource`; a
-/// multiple of 4 bytes, 16 per register), forgetting the fields set by
+/// multiple of 4 bytes, 16 per register), replacing every field set by
 /// name. Works for shaders without reflection.
 ///
 /// # Errors
@@ -539,9 +552,7 @@ pub unsafe extern "C" fn sm5_kernel_set_constants_bytes(
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        let slot = k.kernel.shader().slot(cbuffer)?;
         k.kernel.set_constant_words(cbuffer, &words)?;
-        k.fields.remove(&slot.index);
         Ok(())
     })
 }
@@ -580,6 +591,50 @@ pub unsafe extern "C" fn sm5_kernel_dispatch(
         // SAFETY: the caller's contract.
         let k = unsafe { ffi::handle(kernel, "kernel") }?;
         let d = k.kernel.dispatch([x, y, z], &k.options)?;
+        if let Some(out) = out {
+            out.set(sm5_dispatch_result::new(d));
+        }
+        Ok(())
+    })
+}
+
+/// Run `DispatchIndirect(args, offset)` with the device's options: the
+/// group counts are the three `uint32_t`s at byte `offset` of the buffer
+/// `args` (as an earlier dispatch or copy left them), read when the
+/// dispatch starts; then as `sm5_kernel_dispatch`. A count of 0 runs
+/// nothing. `*out` (when `out` is not NULL) is the dispatch's result.
+///
+/// # Errors
+/// `SM5_ERROR_RESOURCE` when `args` is a texture, `offset` is not a
+/// multiple of 4, or the 12 bytes are not inside `args`;
+/// `SM5_ERROR_BINDING` when `args` is bound as a UAV of this kernel;
+/// `SM5_ERROR_SHADER` for a cs_4_x shader; then as `sm5_kernel_dispatch`
+/// (a count over 65535 is `SM5_ERROR_DISPATCH`).
+///
+/// # Safety
+/// `kernel` is NULL or a live kernel no other call is using; `args` is
+/// NULL or a live resource; `out` is NULL or points to a writable
+/// `sm5_dispatch_result*`.
+#[no_mangle]
+pub unsafe extern "C" fn sm5_kernel_dispatch_indirect(
+    kernel: *const sm5_kernel,
+    args: *const sm5_resource,
+    offset: usize,
+    out: *mut *mut sm5_dispatch_result,
+) -> sm5_status {
+    guard("sm5_kernel_dispatch_indirect", || {
+        let out = if out.is_null() {
+            None
+        } else {
+            // SAFETY: the caller's contract.
+            Some(unsafe { Out::new(out, "out") }?)
+        };
+        // SAFETY (the two calls): the caller's contract.
+        let k = unsafe { ffi::handle(kernel, "kernel") }?;
+        let args = unsafe { ffi::handle(args, "args") }?;
+        let d = k
+            .kernel
+            .dispatch_indirect(&args.resource, offset as u64, &k.options)?;
         if let Some(out) = out {
             out.set(sm5_dispatch_result::new(d));
         }

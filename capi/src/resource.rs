@@ -1,7 +1,8 @@
 //! Resources: buffers and textures, written and read back as bytes.
 
-use crate::ffi::{self, guard, Fail, Out};
+use crate::ffi::{self, guard, Fail, Out, Res};
 use crate::{sm5_device, sm5_status};
+use sm5sim::api::TextureRegion;
 use sm5sim::sim_mem::{Format, TextureDesc, TextureDimension};
 use sm5sim::Resource;
 use std::ffi::{c_char, c_void};
@@ -302,6 +303,217 @@ pub unsafe extern "C" fn sm5_texture_write(
         let r = unsafe { ffi::handle(resource, "resource") }?;
         let src = unsafe { ffi::bytes(src, size, "src") }?;
         Ok(r.resource.write_subresource(mip, slice, src)?)
+    })
+}
+
+/// A box of texels (`D3D11_BOX`): from (`left`, `top`, `front`) up to but
+/// not including (`right`, `bottom`, `back`); a 2D texture's box has
+/// `front` 0 and `back` 1.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct sm5_box {
+    /// The first x.
+    pub left: u32,
+    /// The first y.
+    pub top: u32,
+    /// The first z (a 3D texture's depth slice).
+    pub front: u32,
+    /// One past the last x.
+    pub right: u32,
+    /// One past the last y.
+    pub bottom: u32,
+    /// One past the last z.
+    pub back: u32,
+}
+
+/// `CopyResource(dst, src)`: all of `src` into `dst`, which must be of the
+/// same kind and size: buffers of the same size, or textures of the same
+/// dimension, size, mip count, array size and sample count with formats
+/// of one type group (`R8G8B8A8_UNORM` and `R8G8B8A8_UINT`). The hidden
+/// counter is not copied. Copies run between dispatches: they see what
+/// the dispatches before wrote.
+///
+/// # Errors
+/// `SM5_ERROR_RESOURCE` for a copy D3D11's runtime drops: the same
+/// resource as source and destination, a buffer and a texture, sizes,
+/// descriptions or formats that differ (the message says which).
+///
+/// # Safety
+/// `dst` and `src` are NULL or live resources.
+#[no_mangle]
+pub unsafe extern "C" fn sm5_resource_copy(
+    dst: *const sm5_resource,
+    src: *const sm5_resource,
+) -> sm5_status {
+    guard("sm5_resource_copy", || {
+        // SAFETY (the two calls): the caller's contract.
+        let dst = unsafe { ffi::handle(dst, "dst") }?;
+        let src = unsafe { ffi::handle(src, "src") }?;
+        Ok(dst.resource.copy_from(&src.resource)?)
+    })
+}
+
+/// `CopySubresourceRegion` on buffers: `size` bytes of `src` from byte
+/// `src_offset` (the box `[src_offset, src_offset + size)`) into `dst` at
+/// byte `dst_offset`, at any alignment; a `size` of 0 copies nothing.
+///
+/// # Errors
+/// `SM5_ERROR_RESOURCE` for a texture, a box outside `src`, a region
+/// outside `dst`, or `src` and `dst` the same buffer (which the D3D11
+/// runtime drops).
+///
+/// # Safety
+/// `dst` and `src` are NULL or live resources.
+#[no_mangle]
+pub unsafe extern "C" fn sm5_buffer_copy_region(
+    dst: *const sm5_resource,
+    dst_offset: usize,
+    src: *const sm5_resource,
+    src_offset: usize,
+    size: usize,
+) -> sm5_status {
+    guard("sm5_buffer_copy_region", || {
+        // SAFETY (the two calls): the caller's contract.
+        let dst = unsafe { ffi::handle(dst, "dst") }?;
+        let src = unsafe { ffi::handle(src, "src") }?;
+        Ok(dst.resource.copy_region(
+            dst_offset as u64,
+            &src.resource,
+            src_offset as u64,
+            size as u64,
+        )?)
+    })
+}
+
+/// `CopySubresourceRegion` on textures: the box `src_box` of subresource
+/// (`src_mip`, `src_slice`) of `src` (NULL: all of it) into subresource
+/// (`dst_mip`, `dst_slice`) of `dst` with its corner at texel (`dst_x`,
+/// `dst_y`, `dst_z`). The formats must be of one type group and the
+/// sample counts equal; an empty box copies nothing.
+///
+/// # Errors
+/// `SM5_ERROR_RESOURCE` for a buffer, a subresource that does not exist,
+/// a box or region outside its subresource, formats of two type groups,
+/// or a copy within one subresource (which the D3D11 runtime drops).
+///
+/// # Safety
+/// `dst` and `src` are NULL or live resources; `src_box` is NULL or points
+/// to an `sm5_box`.
+#[no_mangle]
+pub unsafe extern "C" fn sm5_texture_copy_region(
+    dst: *const sm5_resource,
+    dst_mip: u32,
+    dst_slice: u32,
+    dst_x: u32,
+    dst_y: u32,
+    dst_z: u32,
+    src: *const sm5_resource,
+    src_mip: u32,
+    src_slice: u32,
+    src_box: *const sm5_box,
+) -> sm5_status {
+    guard("sm5_texture_copy_region", || {
+        // SAFETY (the two calls): the caller's contract.
+        let dst = unsafe { ffi::handle(dst, "dst") }?;
+        let src = unsafe { ffi::handle(src, "src") }?;
+        // SAFETY: the caller's contract: src_box is NULL or valid.
+        let b = unsafe { src_box.as_ref() }
+            .map(|b| [[b.left, b.top, b.front], [b.right, b.bottom, b.back]]);
+        let to = TextureRegion {
+            mip: dst_mip,
+            slice: dst_slice,
+        };
+        let from = TextureRegion {
+            mip: src_mip,
+            slice: src_slice,
+        };
+        Ok(dst
+            .resource
+            .copy_texture_region(to, [dst_x, dst_y, dst_z], &src.resource, from, b)?)
+    })
+}
+
+/// `CopyStructureCount(dst, dst_offset, src)`: the hidden append/consume
+/// counter of buffer `src` (what its UAV's `Append` calls counted) written
+/// as a `uint32_t` at byte `dst_offset` of buffer `dst`.
+///
+/// # Errors
+/// `SM5_ERROR_RESOURCE` when `dst` or `src` is a texture, `dst_offset` is
+/// not a multiple of 4, or the `uint32_t` does not fit in `dst`.
+///
+/// # Safety
+/// `dst` and `src` are NULL or live resources.
+#[no_mangle]
+pub unsafe extern "C" fn sm5_buffer_copy_structure_count(
+    dst: *const sm5_resource,
+    dst_offset: usize,
+    src: *const sm5_resource,
+) -> sm5_status {
+    guard("sm5_buffer_copy_structure_count", || {
+        // SAFETY (the two calls): the caller's contract.
+        let dst = unsafe { ffi::handle(dst, "dst") }?;
+        let src = unsafe { ffi::handle(src, "src") }?;
+        Ok(dst
+            .resource
+            .copy_structure_count(dst_offset as u64, &src.resource)?)
+    })
+}
+
+/// A buffer's handle, or `SM5_ERROR_RESOURCE` for a texture.
+fn buffer_only(r: &sm5_resource) -> Res<&Resource> {
+    match r.resource.as_buffer() {
+        Some(_) => Ok(&r.resource),
+        None => Err(Fail::new(
+            sm5_status::SM5_ERROR_RESOURCE,
+            format!(
+                "{}: only a buffer has a hidden append/consume counter",
+                r.resource.describe()
+            ),
+        )),
+    }
+}
+
+/// The hidden append/consume counter of a buffer (`*value`): what the
+/// `Append` and `Consume` calls of its UAVs left it.
+///
+/// # Errors
+/// `SM5_ERROR_RESOURCE` for a texture.
+///
+/// # Safety
+/// `resource` is NULL or a live resource; `value` is NULL or points to a
+/// writable `uint32_t`.
+#[no_mangle]
+pub unsafe extern "C" fn sm5_buffer_counter(
+    resource: *const sm5_resource,
+    value: *mut u32,
+) -> sm5_status {
+    guard("sm5_buffer_counter", || {
+        // SAFETY: the caller's contract.
+        let r = unsafe { ffi::handle(resource, "resource") }?;
+        let count = buffer_only(r)?.counter();
+        // SAFETY: the caller's contract.
+        unsafe { ffi::put(value, count, "value") }
+    })
+}
+
+/// Set the hidden append/consume counter of a buffer (the initial count
+/// of `CSSetUnorderedAccessViews`).
+///
+/// # Errors
+/// `SM5_ERROR_RESOURCE` for a texture.
+///
+/// # Safety
+/// `resource` is NULL or a live resource.
+#[no_mangle]
+pub unsafe extern "C" fn sm5_buffer_set_counter(
+    resource: *const sm5_resource,
+    value: u32,
+) -> sm5_status {
+    guard("sm5_buffer_set_counter", || {
+        // SAFETY: the caller's contract.
+        let r = unsafe { ffi::handle(resource, "resource") }?;
+        buffer_only(r)?.set_counter(value);
+        Ok(())
     })
 }
 

@@ -29,6 +29,7 @@ __all__ = [
 
 _Groups = Union[int, Sequence[int]]
 _Shape = Sequence[int]
+_Texel = Tuple[int, int, int]
 
 class Error(Exception):
     """Every refusal of sm5sim; the message names what and where."""
@@ -121,6 +122,29 @@ class Resource:
     ) -> npt.NDArray[Any]: ...
     def read_texture(self, mip: int = 0) -> npt.NDArray[Any]: ...
     def write(self, array: npt.NDArray[Any], offset: int = 0) -> None: ...
+    def read_subresource(self, mip: int = 0, slice: int = 0) -> npt.NDArray[Any]: ...
+    def write_subresource(self, mip: int, slice: int, array: npt.NDArray[Any]) -> None: ...
+    def copy_from(self, src: Resource) -> None: ...
+    def copy_region(
+        self,
+        src: Resource,
+        *,
+        src_offset: int = 0,
+        dst_offset: int = 0,
+        nbytes: Optional[int] = None,
+    ) -> None: ...
+    def copy_texture_region(
+        self,
+        src: Resource,
+        *,
+        src_mip: int = 0,
+        src_slice: int = 0,
+        dst_mip: int = 0,
+        dst_slice: int = 0,
+        src_box: Optional[Tuple[_Texel, _Texel]] = None,
+        dst: _Texel = (0, 0, 0),
+    ) -> None: ...
+    def copy_structure_count(self, src: Resource, offset: int = 0) -> None: ...
     @property
     def nbytes(self) -> int: ...
     @property
@@ -240,11 +264,18 @@ class Kernel:
     def bind(
         self,
         name: str,
-        value: Union[npt.NDArray[Any], Resource],
+        value: Union[npt.NDArray[Any], Resource, None],
         format: Optional[str] = None,
+        *,
+        mip: Optional[int] = None,
+        mip_count: Optional[int] = None,
+        first_slice: Optional[int] = None,
+        slice_count: Optional[int] = None,
     ) -> Kernel: ...
+    def bind_null(self, name: str) -> Kernel: ...
     def bind_sampler(self, name: str) -> Kernel: ...
     def set_constants(self, cbuffer: str, fields: Mapping[str, Any]) -> Kernel: ...
+    def replace_constants(self, cbuffer: str, fields: Mapping[str, Any]) -> Kernel: ...
     def set_constant_words(self, cbuffer: str, words: Sequence[int]) -> Kernel: ...
     def resource(self, name: str) -> Resource: ...
     def read(
@@ -266,3 +297,18 @@ class Kernel:
         profile: bool = False,
         check: bool = False,
     ) -> Dispatched: ...
+    def dispatch_indirect(
+        self,
+        args: Resource,
+        offset: int = 0,
+        *,
+        threads: int = 0,
+        warp_width: Optional[int] = None,
+        schedule: Optional[int] = None,
+        watchdog: Optional[int] = None,
+        timeout: Optional[float] = 60.0,
+        profile: bool = False,
+        check: bool = False,
+    ) -> Dispatched: ...
+    def indirect_groups(self, args: Resource, offset: int = 0) -> Tuple[int, int, int]: ...
+    def srv_uav_hazards(self) -> list[Tuple[Tuple[str, str], Tuple[str, str]]]: ...

@@ -18,10 +18,12 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
-use sm5sim::api::{ApiError, Slot, SlotKind, Value, View};
+use sm5sim::api::{ApiError, Slot, SlotKind, TextureRegion, Value, View};
 use sm5sim::sim_core::check::{CheckOptions, Finding as RFinding, Severity};
 use sm5sim::sim_core::program::BufferDeclKind;
-use sm5sim::sim_mem::{ChannelKind, Format, TextureDesc, TextureDimension, ViewDimension};
+use sm5sim::sim_mem::{
+    ChannelKind, Format, TextureDesc, TextureDimension, ViewDimension, ViewRange,
+};
 use sm5sim::sim_sched::{DispatchProfile, DispatchStats};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -785,6 +787,65 @@ impl Resource {
     fn inner_describe(&self) -> String {
         self.inner.describe()
     }
+
+    /// The shape of subresource (`mip`, any slice) as an array: `[w, c]`,
+    /// `[h, w, c]` or `[d, h, w, c]`, and its channels' dtype.
+    fn subresource_layout(&self, mip: u32, slice: u32) -> PyResult<(&'static str, Vec<usize>)> {
+        let t = self.inner.as_texture().ok_or_else(|| {
+            resource_err(
+                self.inner_describe(),
+                "a buffer has no subresources; use read and write".into(),
+            )
+        })?;
+        let desc = *t.desc();
+        if t.subresource_range(mip, slice).is_none() {
+            return Err(resource_err(
+                self.inner_describe(),
+                format!(
+                    "no subresource mip {mip} slice {slice} (it has {} mips and {} slices)",
+                    desc.mip_levels,
+                    desc.array_size.max(1)
+                ),
+            ));
+        }
+        let [w, h, d] = t.mip_size(mip);
+        let (cd, per) = format_layout(desc.format);
+        let mut shape: Vec<usize> = match desc.dimension {
+            TextureDimension::Texture1D => vec![w as usize],
+            TextureDimension::Texture2D => vec![h as usize, w as usize],
+            TextureDimension::Texture3D => vec![d as usize, h as usize, w as usize],
+        };
+        shape.push(per);
+        Ok((cd, shape))
+    }
+
+    /// The bytes of `a` to write as texels of this texture's format: its
+    /// dtype must be the format's channel dtype (or raw bytes, `uint8`).
+    fn texel_bytes(&self, a: &Bound<'_, PyUntypedArray>, cd: &str) -> PyResult<Vec<u8>> {
+        let py = a.py();
+        let d = a.dtype();
+        let fits = |name: &str| {
+            as_dtype(py, &PyString::new(py, name))
+                .map(|x| x.is_equiv_to(&d))
+                .unwrap_or(false)
+        };
+        if !fits(cd) && !fits("u1") {
+            let format = self
+                .inner
+                .as_texture()
+                .map(|t| t.desc().format.name())
+                .unwrap_or("?");
+            return Err(resource_err(
+                self.inner_describe(),
+                format!(
+                    "{} does not hold {format} texels, whose channels are {} (or give their bytes as uint8)",
+                    describe_array(a),
+                    numpy_name(cd)
+                ),
+            ));
+        }
+        array_bytes(a)
+    }
 }
 
 #[pymethods]
@@ -896,18 +957,146 @@ impl Resource {
         self.read_texture_impl(py, mip, None, None, false)
     }
 
-    /// Overwrite a buffer from byte `offset` on with the bytes of `array`.
+    /// Overwrite a buffer from byte `offset` on with the bytes of `array`;
+    /// or a texture's mip 0, every slice, from an array shaped as
+    /// `read_texture(0)` gives it (`offset` 0; `write_subresource` writes
+    /// any mip and slice).
     #[pyo3(signature = (array, offset = 0))]
     fn write(&self, array: &Bound<'_, PyAny>, offset: usize) -> PyResult<()> {
         let a = array_arg(array)?;
-        let bytes = array_bytes(&a)?;
-        if self.inner.as_texture().is_some() {
-            return Err(resource_err(
-                self.inner_describe(),
-                "write a texture with Resource.texture or bind an array".into(),
-            ));
+        if let Some(t) = self.inner.as_texture() {
+            if offset != 0 {
+                return Err(resource_err(
+                    self.inner_describe(),
+                    format!("a texture is written whole (offset {offset}); write_subresource writes one mip and slice"),
+                ));
+            }
+            let (cd, _) = self.subresource_layout(0, 0)?;
+            let bytes = self.texel_bytes(&a, cd)?;
+            let slices = t.desc().array_size.max(1) as usize;
+            let per_slice = t.subresource_range(0, 0).map_or(0, |r| r.len());
+            if bytes.len() != per_slice * slices {
+                return Err(resource_err(
+                    self.inner_describe(),
+                    format!(
+                        "{} is {} bytes; mip 0 of its {slices} slice{} is {} bytes",
+                        describe_array(&a),
+                        bytes.len(),
+                        if slices == 1 { "" } else { "s" },
+                        per_slice * slices
+                    ),
+                ));
+            }
+            for (s, chunk) in bytes.chunks(per_slice.max(1)).enumerate() {
+                self.inner
+                    .write_subresource(0, s as u32, chunk)
+                    .map_err(api_err)?;
+            }
+            return Ok(());
         }
+        let bytes = array_bytes(&a)?;
         self.inner.write::<u8>(offset, &bytes).map_err(api_err)
+    }
+
+    /// Subresource (`mip`, `slice`) of a texture as an array: `[h, w, c]`
+    /// for 2D, `[w, c]` 1D, `[d, h, w, c]` 3D, in the dtype of the
+    /// format's channels.
+    #[pyo3(signature = (mip = 0, slice = 0))]
+    fn read_subresource<'py>(
+        &self,
+        py: Python<'py>,
+        mip: u32,
+        slice: u32,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (cd, shape) = self.subresource_layout(mip, slice)?;
+        let bytes = self
+            .inner
+            .read_subresource::<u8>(mip, slice)
+            .map_err(api_err)?;
+        let dtype = as_dtype(py, &PyString::new(py, cd))?;
+        array_from_bytes(py, bytes, &dtype, &shape)
+    }
+
+    /// Overwrite subresource (`mip`, `slice`) of a texture (`UpdateSubresource`)
+    /// with `array`: as `read_subresource(mip, slice)` gives it, in the
+    /// dtype of the format's channels (or its bytes as `uint8`).
+    fn write_subresource(&self, mip: u32, slice: u32, array: &Bound<'_, PyAny>) -> PyResult<()> {
+        let a = array_arg(array)?;
+        let (cd, _) = self.subresource_layout(mip, slice)?;
+        let bytes = self.texel_bytes(&a, cd)?;
+        self.inner
+            .write_subresource(mip, slice, &bytes)
+            .map_err(api_err)
+    }
+
+    /// `CopyResource(self, src)`: all of `src` into this resource, which is
+    /// of the same kind and size (buffers of the same size; textures of the
+    /// same dimension, size, mips, slices, with formats of one type group).
+    /// The hidden counter is not copied.
+    fn copy_from(&self, src: PyRef<'_, Resource>) -> PyResult<()> {
+        self.inner.copy_from(&src.inner).map_err(api_err)
+    }
+
+    /// `CopySubresourceRegion` on buffers: `nbytes` bytes of `src` from byte
+    /// `src_offset` into this buffer at byte `dst_offset` (None: the rest of
+    /// `src` from `src_offset`). Any alignment; not within one buffer.
+    #[pyo3(
+        signature = (src, *, src_offset = 0, dst_offset = 0, nbytes = None),
+        text_signature = "(self, /, src, *, src_offset=0, dst_offset=0, nbytes=None)"
+    )]
+    fn copy_region(
+        &self,
+        src: PyRef<'_, Resource>,
+        src_offset: u64,
+        dst_offset: u64,
+        nbytes: Option<u64>,
+    ) -> PyResult<()> {
+        let n = nbytes.unwrap_or_else(|| (src.inner.len_bytes() as u64).saturating_sub(src_offset));
+        self.inner
+            .copy_region(dst_offset, &src.inner, src_offset, n)
+            .map_err(api_err)
+    }
+
+    /// `CopySubresourceRegion` on textures: the box `src_box`
+    /// (`((x0, y0, z0), (x1, y1, z1))`, the end excluded; None: all of it)
+    /// of `src`'s subresource (`src_mip`, `src_slice`) into this texture's
+    /// subresource (`dst_mip`, `dst_slice`) with its corner at texel `dst`.
+    #[pyo3(
+        signature = (src, *, src_mip = 0, src_slice = 0, dst_mip = 0, dst_slice = 0, src_box = None, dst = [0, 0, 0]),
+        text_signature = "(self, /, src, *, src_mip=0, src_slice=0, dst_mip=0, dst_slice=0, src_box=None, dst=(0, 0, 0))"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn copy_texture_region(
+        &self,
+        src: PyRef<'_, Resource>,
+        src_mip: u32,
+        src_slice: u32,
+        dst_mip: u32,
+        dst_slice: u32,
+        src_box: Option<[[u32; 3]; 2]>,
+        dst: [u32; 3],
+    ) -> PyResult<()> {
+        let to = TextureRegion {
+            mip: dst_mip,
+            slice: dst_slice,
+        };
+        let from = TextureRegion {
+            mip: src_mip,
+            slice: src_slice,
+        };
+        self.inner
+            .copy_texture_region(to, dst, &src.inner, from, src_box)
+            .map_err(api_err)
+    }
+
+    /// `CopyStructureCount(self, offset, src)`: the hidden append/consume
+    /// counter of buffer `src` written as a uint32 at byte `offset` (a
+    /// multiple of 4) of this buffer.
+    #[pyo3(signature = (src, offset = 0))]
+    fn copy_structure_count(&self, src: PyRef<'_, Resource>, offset: u64) -> PyResult<()> {
+        self.inner
+            .copy_structure_count(offset, &src.inner)
+            .map_err(api_err)
     }
 
     /// Size of the storage in bytes.
@@ -1076,6 +1265,89 @@ impl Kernel {
         }
     }
 
+    /// `set_constants` (`keep`) and `replace_constants`.
+    fn pack_constants<'py>(
+        slf: Bound<'py, Self>,
+        cbuffer: &str,
+        fields: &Bound<'py, PyAny>,
+        keep: bool,
+    ) -> PyResult<Bound<'py, Self>> {
+        let what = if keep {
+            "set_constants"
+        } else {
+            "replace_constants"
+        };
+        let mut values = Vec::new();
+        let items = fields.call_method0("items").map_err(|_| {
+            PyTypeError::new_err(format!("{what} takes a dict of field names to values"))
+        })?;
+        for item in items.try_iter()? {
+            let (k, v): (Bound<'py, PyAny>, Bound<'py, PyAny>) = item?.extract()?;
+            let k: String = k
+                .extract()
+                .map_err(|_| field_err(cbuffer, "", "field names are strings".into()))?;
+            let v = to_value(&v, cbuffer, &k)?;
+            values.push((k, v));
+        }
+        let pairs: Vec<(&str, Value)> = values
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.clone()))
+            .collect();
+        {
+            let mut k = slf.borrow_mut();
+            if keep {
+                k.inner.set_constants(cbuffer, &pairs)
+            } else {
+                k.inner.replace_constants(cbuffer, &pairs)
+            }
+            .map_err(api_err)?;
+            if let Ok(slot) = k.shader().slot(cbuffer) {
+                k.bound.retain(|b| b.0 != slot);
+            }
+        }
+        Ok(slf)
+    }
+
+    /// A texture view of `resource` at `slot`: the declared dimension, in
+    /// `format` (None: the texture's), over `range` (None: all of it).
+    fn texture_view(
+        &self,
+        name: &str,
+        slot: Slot,
+        resource: &sm5sim::Resource,
+        format: Option<Format>,
+        range: Option<ViewRange>,
+    ) -> PyResult<View> {
+        let err = |m: String| binding_err(name, slot, m);
+        let Decl::Texture(dimension, _) = decl(self.shader(), slot) else {
+            let declared = self
+                .shader()
+                .resources()
+                .into_iter()
+                .find(|r| r.slot == slot)
+                .map_or("nothing".to_string(), |r| r.declared);
+            return Err(err(format!(
+                "mip=, mip_count=, first_slice= and slice_count= choose a texture view's subresources; {slot} is declared {declared}, not a texture"
+            )));
+        };
+        let format = match (format, resource.as_texture()) {
+            (Some(f), _) => f,
+            (None, Some(t)) => t.desc().format,
+            (None, None) => {
+                return Err(err(format!(
+                    "the shader declares a {}; a texture view needs a texture, not {}",
+                    dimension.name(),
+                    resource.describe()
+                )))
+            }
+        };
+        Ok(View::Texture {
+            dimension,
+            format,
+            range: range.unwrap_or_default(),
+        })
+    }
+
     fn layout_of(&self, slot: Slot, py: Python<'_>) -> Option<Py<Resource>> {
         self.bound
             .iter()
@@ -1165,6 +1437,41 @@ fn groups_arg(obj: &Bound<'_, PyAny>) -> PyResult<[u32; 3]> {
     }
 }
 
+/// A dispatch's options from `Kernel.dispatch`'s keyword arguments.
+fn options(
+    threads: usize,
+    warp_width: Option<usize>,
+    schedule: Option<u64>,
+    watchdog: Option<u64>,
+    timeout: Option<f64>,
+    profile: bool,
+    check: bool,
+) -> PyResult<sm5sim::Options> {
+    let mut o = sm5sim::Options::default().threads(threads).profile(profile);
+    if let Some(w) = warp_width {
+        o = o.warp_width(w);
+    }
+    if let Some(s) = schedule {
+        o = o.schedule(s);
+    }
+    if let Some(n) = watchdog {
+        o = o.watchdog(n);
+    }
+    let timeout = match timeout {
+        None => None,
+        Some(t) => Some(Duration::try_from_secs_f64(t).map_err(|_| {
+            PyTypeError::new_err(format!(
+                "timeout is a number of seconds from 0 up, or None; not {t}"
+            ))
+        })?),
+    };
+    o = o.timeout(timeout);
+    if check {
+        o = o.check(CheckOptions::default());
+    }
+    Ok(o)
+}
+
 #[pymethods]
 impl Kernel {
     /// A kernel of `shader` with nothing bound.
@@ -1183,27 +1490,60 @@ impl Kernel {
         self.shader_obj.clone_ref(py)
     }
 
-    /// Bind a NumPy array (copied into a new resource) or a Resource to
-    /// the slot called `name` (its HLSL name or `t0`, `u1`, `cb0`). The
+    /// Bind a NumPy array (copied into a new resource) or a Resource
+    /// (shared, not copied) to the slot called `name` (its HLSL name or
+    /// `t0`, `u1`, `cb0`); None binds D3D11's null view (`bind_null`). The
     /// array's dtype and shape are checked against the declaration: a
     /// structured buffer takes `[n, k]` with `k · itemsize` = the stride, or
     /// a dtype (structured or not) whose itemsize is the stride; a texture
     /// takes `[h, w, c]` (2D); a typed buffer takes `[n]` or `[n, c]`, its
-    /// format `format` or inferred. Returns the kernel.
-    #[pyo3(signature = (name, value, format = None))]
+    /// format `format` or inferred. `mip`, `mip_count`, `first_slice` and
+    /// `slice_count` bind a texture view of those mips and slices (None:
+    /// from the first, or all the rest). Returns the kernel.
+    #[pyo3(
+        signature = (name, value, format = None, *, mip = None, mip_count = None, first_slice = None, slice_count = None),
+        text_signature = "(self, /, name, value, format=None, *, mip=None, mip_count=None, first_slice=None, slice_count=None)"
+    )]
+    #[allow(clippy::too_many_arguments)]
     fn bind<'py>(
         slf: Bound<'py, Self>,
         name: &str,
-        value: &Bound<'py, PyAny>,
+        value: Option<&Bound<'py, PyAny>>,
         format: Option<&str>,
+        mip: Option<u32>,
+        mip_count: Option<u32>,
+        first_slice: Option<u32>,
+        slice_count: Option<u32>,
     ) -> PyResult<Bound<'py, Self>> {
         let py = slf.py();
+        let ranged =
+            mip.is_some() || mip_count.is_some() || first_slice.is_some() || slice_count.is_some();
+        let range = ranged.then(|| ViewRange {
+            first_mip: mip.unwrap_or(0),
+            mip_count,
+            first_slice: first_slice.unwrap_or(0),
+            slice_count,
+        });
+        let Some(value) = value else {
+            if ranged || format.is_some() {
+                return Err(PyTypeError::new_err(
+                    "the null view (value None) takes no format, mip or slice range",
+                ));
+            }
+            return Self::bind_null(slf, name);
+        };
         let format = format.map(parse_format).transpose()?;
         {
             let mut k = slf.borrow_mut();
             let slot = k.shader().slot(name).map_err(api_err)?;
-            let res: Py<Resource> = if let Ok(r) = value.cast::<Resource>() {
-                r.clone().unbind()
+            let (res, view) = if let Ok(r) = value.cast::<Resource>() {
+                let inner = &r.get().inner;
+                let view = match (format, inner.as_texture()) {
+                    (Some(f), None) => Some(View::Typed(f)),
+                    (Some(_), Some(_)) => Some(k.texture_view(name, slot, inner, format, range)?),
+                    (None, _) => None,
+                };
+                (r.clone().unbind(), view)
             } else {
                 let a = array_arg(value).map_err(|_| {
                     let t = value
@@ -1212,31 +1552,38 @@ impl Kernel {
                         .map(|n| n.to_string())
                         .unwrap_or_default();
                     PyTypeError::new_err(format!(
-                        "bind takes a NumPy array or an sm5sim.Resource, not {t}"
+                        "bind takes a NumPy array, an sm5sim.Resource or None, not {t}"
                     ))
                 })?;
                 let (r, view) = k.resource_for(name, slot, &a, format)?;
-                let r = Py::new(py, r)?;
-                match view {
-                    Some(v) => k.inner.bind_view(name, &r.get().inner, v),
-                    None => k.inner.bind(name, &r.get().inner),
-                }
-                .map_err(api_err)?;
-                k.bound.retain(|b| b.0 != slot);
-                k.bound.push((slot, r));
-                drop(k);
-                return Ok(slf);
+                (Py::new(py, r)?, view)
             };
             let inner = res.get().inner.clone();
-            match format {
-                Some(f) if inner.as_texture().is_none() => {
-                    k.inner.bind_view(name, &inner, View::Typed(f))
-                }
-                _ => k.inner.bind(name, &inner),
+            let view = match range {
+                Some(range) => Some(k.texture_view(name, slot, &inner, format, Some(range))?),
+                None => view,
+            };
+            match view {
+                Some(v) => k.inner.bind_view(name, &inner, v),
+                None => k.inner.bind(name, &inner),
             }
             .map_err(api_err)?;
             k.bound.retain(|b| b.0 != slot);
             k.bound.push((slot, res));
+        }
+        Ok(slf)
+    }
+
+    /// Bind D3D11's null view to the slot called `name`: loads read 0,
+    /// stores and atomics are dropped, the counter reads 0 (as
+    /// `CSSetUnorderedAccessViews` / `CSSetShaderResources` with a null
+    /// view). The slot counts as bound. Returns the kernel.
+    fn bind_null<'py>(slf: Bound<'py, Self>, name: &str) -> PyResult<Bound<'py, Self>> {
+        {
+            let mut k = slf.borrow_mut();
+            let slot = k.shader().slot(name).map_err(api_err)?;
+            k.inner.bind_null(name).map_err(api_err)?;
+            k.bound.retain(|b| b.0 != slot);
         }
         Ok(slf)
     }
@@ -1252,39 +1599,28 @@ impl Kernel {
         Ok(slf)
     }
 
-    /// Set the constant buffer called `cbuffer` from `fields`, a dict of
-    /// variable names to values in their HLSL shape (a number, a bool, a
-    /// list or array for a vector, matrix rows or an array, a dict for a
-    /// struct); variables not given are 0. Returns the kernel.
+    /// Set the variables `fields` of the constant buffer called `cbuffer`
+    /// (a dict of variable names to values in their HLSL shape: a number, a
+    /// bool, a list or array for a vector, matrix rows or an array, a dict
+    /// for a struct). The variables not given keep their values (0 at
+    /// first), as an `UpdateSubresource` of those variables would leave
+    /// them; `replace_constants` zeroes them. Returns the kernel.
     fn set_constants<'py>(
         slf: Bound<'py, Self>,
         cbuffer: &str,
         fields: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, Self>> {
-        let mut values = Vec::new();
-        let items = fields.call_method0("items").map_err(|_| {
-            PyTypeError::new_err("set_constants takes a dict of field names to values")
-        })?;
-        for item in items.try_iter()? {
-            let (k, v): (Bound<'py, PyAny>, Bound<'py, PyAny>) = item?.extract()?;
-            let k: String = k
-                .extract()
-                .map_err(|_| field_err(cbuffer, "", "field names are strings".into()))?;
-            let v = to_value(&v, cbuffer, &k)?;
-            values.push((k, v));
-        }
-        let pairs: Vec<(&str, Value)> = values
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.clone()))
-            .collect();
-        {
-            let mut k = slf.borrow_mut();
-            k.inner.set_constants(cbuffer, &pairs).map_err(api_err)?;
-            if let Ok(slot) = k.shader().slot(cbuffer) {
-                k.bound.retain(|b| b.0 != slot);
-            }
-        }
-        Ok(slf)
+        Self::pack_constants(slf, cbuffer, fields, true)
+    }
+
+    /// `set_constants` with every variable not given set to 0: the whole
+    /// buffer replaced. Returns the kernel.
+    fn replace_constants<'py>(
+        slf: Bound<'py, Self>,
+        cbuffer: &str,
+        fields: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, Self>> {
+        Self::pack_constants(slf, cbuffer, fields, false)
     }
 
     /// Set the constant buffer called `cbuffer` to these 32-bit words.
@@ -1399,31 +1735,70 @@ impl Kernel {
         check: bool,
     ) -> PyResult<Dispatched> {
         let groups = groups_arg(groups)?;
-        let mut o = sm5sim::Options::default().threads(threads).profile(profile);
-        if let Some(w) = warp_width {
-            o = o.warp_width(w);
-        }
-        if let Some(s) = schedule {
-            o = o.schedule(s);
-        }
-        if let Some(n) = watchdog {
-            o = o.watchdog(n);
-        }
-        let timeout = match timeout {
-            None => None,
-            Some(t) => Some(Duration::try_from_secs_f64(t).map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "timeout is a number of seconds from 0 up, or None; not {t}"
-                ))
-            })?),
-        };
-        o = o.timeout(timeout);
-        if check {
-            o = o.check(CheckOptions::default());
-        }
+        let o = options(
+            threads, warp_width, schedule, watchdog, timeout, profile, check,
+        )?;
         let inner = &self.inner;
         let d = py.detach(|| inner.dispatch(groups, &o)).map_err(api_err)?;
         Dispatched::from_api(py, groups, d)
+    }
+
+    /// Run `DispatchIndirect(args, offset)`: the group counts are the three
+    /// uint32s at byte `offset` (a multiple of 4) of the buffer `args`
+    /// (a Resource, as an earlier dispatch or copy left it), read when the
+    /// dispatch starts; the options are `dispatch`'s.
+    #[pyo3(
+        signature = (args, offset = 0, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false),
+        text_signature = "(self, /, args, offset=0, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn dispatch_indirect(
+        &self,
+        py: Python<'_>,
+        args: PyRef<'_, Resource>,
+        offset: u64,
+        threads: usize,
+        warp_width: Option<usize>,
+        schedule: Option<u64>,
+        watchdog: Option<u64>,
+        timeout: Option<f64>,
+        profile: bool,
+        check: bool,
+    ) -> PyResult<Dispatched> {
+        let o = options(
+            threads, warp_width, schedule, watchdog, timeout, profile, check,
+        )?;
+        let inner = &self.inner;
+        let args = &args.inner;
+        let (groups, d) = py
+            .detach(|| {
+                let groups = inner.indirect_groups(args, offset)?;
+                inner.dispatch(groups, &o).map(|d| (groups, d))
+            })
+            .map_err(api_err)?;
+        Dispatched::from_api(py, groups, d)
+    }
+
+    /// The group counts `dispatch_indirect(args, offset)` would run: the
+    /// three uint32s at byte `offset` of `args`, checked as it checks them.
+    #[pyo3(signature = (args, offset = 0))]
+    fn indirect_groups(&self, args: PyRef<'_, Resource>, offset: u64) -> PyResult<(u32, u32, u32)> {
+        let [x, y, z] = self
+            .inner
+            .indirect_groups(&args.inner, offset)
+            .map_err(api_err)?;
+        Ok((x, y, z))
+    }
+
+    /// The SRVs that read as null in a dispatch because what they view is
+    /// also bound as a UAV (D3D11's runtime unbinds them): for each, the
+    /// SRV's slot and name, then the UAV's.
+    fn srv_uav_hazards(&self) -> Vec<((String, String), (String, String))> {
+        self.inner
+            .srv_uav_hazards()
+            .into_iter()
+            .map(|((s, sn), (u, un))| ((s.to_string(), sn), (u.to_string(), un)))
+            .collect()
     }
 
     fn __repr__(&self) -> String {

@@ -58,7 +58,7 @@ def test_wrong_dtype_and_shape_for_structured_buffers() -> None:
         k.bind("x", np.zeros((5, 4), np.float64))
     with pytest.raises(sm5sim.BindingError, match="itemsize 16"):
         k.bind("y", np.zeros(5, [("a", "<f4"), ("b", "<f4")]))
-    with pytest.raises(TypeError, match="bind takes a NumPy array or an sm5sim.Resource, not list"):
+    with pytest.raises(TypeError, match="bind takes a NumPy array, an sm5sim.Resource or None, not list"):
         k.bind("x", [1.0, 2.0])
     with pytest.raises(TypeError, match="big-endian"):
         k.bind("x", np.zeros((5, 4), ">f4"))

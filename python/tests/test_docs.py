@@ -1,4 +1,5 @@
-"""docs/python.md's complete example runs as written, from the repository's root."""
+"""docs/python.md's examples (the complete one, the pipelines) run as written,
+from the repository's root."""
 
 import os
 import re
@@ -22,3 +23,5 @@ def test_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "'x' (t0): the shader declares a structured buffer of 16-byte float4 elements" in out
     assert "error[cross-group-rmw]" in out
+    # "Pipelines": the stream compaction's totals
+    assert "[111277611       334       999]" in out

@@ -235,13 +235,18 @@ pub enum ViewKind {
     },
 }
 
-/// A raw or structured view of a whole [`Buffer`].
+/// A raw, structured or typed view of a [`Buffer`]: of the whole buffer, or
+/// of a range of its elements ([`BufferView::elements`]: D3D11's
+/// `FirstElement` and `NumElements`).
 ///
 /// Bounds are measured against the view (`reference/sm5-compute-isa.md` §14);
-/// the rules are those of [`crate::addressing`].
+/// the rules are those of [`crate::addressing`]. Word indices
+/// ([`BufferView::word_index`]) count from the view's first word.
 #[derive(Debug, Clone, Copy)]
 pub struct BufferView<'a> {
     buffer: &'a Buffer,
+    /// the words the view sees
+    words: &'a [AtomicU32],
     kind: ViewKind,
 }
 
@@ -250,6 +255,7 @@ impl<'a> BufferView<'a> {
     pub fn raw(buffer: &'a Buffer) -> Self {
         Self {
             buffer,
+            words: &buffer.words,
             kind: ViewKind::Raw,
         }
     }
@@ -265,6 +271,7 @@ impl<'a> BufferView<'a> {
         }
         Ok(Self {
             buffer,
+            words: &buffer.words,
             kind: ViewKind::Structured { stride },
         })
     }
@@ -274,13 +281,54 @@ impl<'a> BufferView<'a> {
     pub fn typed(buffer: &'a Buffer, format: Format) -> Self {
         Self {
             buffer,
+            words: &buffer.words,
             kind: ViewKind::Typed { format },
         }
     }
 
-    /// The buffer behind the view.
+    /// The view of elements `first .. first + count` of this view (an
+    /// element: a 4-byte word of a raw view, a structure, a typed element),
+    /// as D3D11's `FirstElement` and `NumElements` select them (FS §5.2.5:
+    /// a raw view's elements are 32-bit). Bounds, `bufinfo` and word
+    /// indices are then the range's.
+    ///
+    /// # Errors
+    /// [`MemError::Overflow`] when the range is not inside the view;
+    /// [`MemError::UnalignedSize`] when a typed view's range does not start
+    /// and end on 32-bit words (elements of 1 or 2 bytes at an odd
+    /// position), which views of words cannot express.
+    pub fn elements(self, first: u64, count: u64) -> Result<Self, MemError> {
+        let size = match self.kind {
+            ViewKind::Raw => 4,
+            ViewKind::Structured { stride } => u64::from(stride),
+            ViewKind::Typed { format } => format.size_bytes() as u64,
+        };
+        let (start, len) = (first.saturating_mul(size), count.saturating_mul(size));
+        let end = start.saturating_add(len);
+        if end > self.size_bytes() {
+            return Err(MemError::Overflow {
+                given: len as usize,
+                size: self.size_bytes() as usize,
+                offset: start as usize,
+            });
+        }
+        if !start.is_multiple_of(4) || !len.is_multiple_of(4) {
+            return Err(MemError::UnalignedSize(start as usize));
+        }
+        Ok(Self {
+            words: &self.words[(start / 4) as usize..(end / 4) as usize],
+            ..self
+        })
+    }
+
+    /// The buffer behind the view (all of it, whatever range the view sees).
     pub fn buffer(&self) -> &'a Buffer {
         self.buffer
+    }
+
+    /// The words the view sees: the buffer's, or its range's.
+    pub fn words(&self) -> &'a [AtomicU32] {
+        self.words
     }
 
     /// The view's kind.
@@ -290,7 +338,7 @@ impl<'a> BufferView<'a> {
 
     /// Size of the view in bytes.
     pub fn size_bytes(&self) -> u64 {
-        self.buffer.len_bytes() as u64
+        self.words.len() as u64 * 4
     }
 
     /// What `bufinfo` reports (FS §22.4.1): bytes for a raw view, structures for a structured one.
@@ -374,7 +422,7 @@ impl<'a> BufferView<'a> {
         if let Some((start, size)) = self.element_range(element) {
             for (i, b) in bytes.iter_mut().enumerate().take(size) {
                 let at = start + i;
-                let word = self.buffer.words[at / 4].load(Ordering::Relaxed);
+                let word = self.words[at / 4].load(Ordering::Relaxed);
                 *b = (word >> (8 * (at % 4))) as u8;
             }
         }
@@ -396,7 +444,7 @@ impl<'a> BufferView<'a> {
         if size % 4 == 0 {
             for (i, chunk) in bytes.chunks_exact(4).enumerate() {
                 let v = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-                self.buffer.words[start / 4 + i].store(v, Ordering::Relaxed);
+                self.words[start / 4 + i].store(v, Ordering::Relaxed);
             }
             return;
         }
@@ -407,7 +455,7 @@ impl<'a> BufferView<'a> {
             bits |= (b as u32) << (8 * i);
         }
         let mask = (((1u64 << (8 * size)) - 1) as u32) << shift;
-        let word = &self.buffer.words[start / 4];
+        let word = &self.words[start / 4];
         let _ = word.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
             Some((old & !mask) | ((bits << shift) & mask))
         });
@@ -416,14 +464,14 @@ impl<'a> BufferView<'a> {
     /// Load word `i` (from [`Self::word_index`]); 0 when out of range.
     #[inline]
     pub fn load(&self, i: Option<usize>) -> u32 {
-        i.and_then(|i| self.buffer.words.get(i))
+        i.and_then(|i| self.words.get(i))
             .map_or(0, |w| w.load(Ordering::Relaxed))
     }
 
     /// Store word `i`; dropped when out of range.
     #[inline]
     pub fn store(&self, i: Option<usize>, v: u32) {
-        if let Some(w) = i.and_then(|i| self.buffer.words.get(i)) {
+        if let Some(w) = i.and_then(|i| self.words.get(i)) {
             w.store(v, Ordering::Relaxed);
         }
     }
@@ -432,8 +480,7 @@ impl<'a> BufferView<'a> {
     /// (nothing written) when out of range.
     #[inline]
     pub fn atomic(&self, i: Option<usize>, op: AtomicOp) -> Option<u32> {
-        i.and_then(|i| self.buffer.words.get(i))
-            .map(|w| op.apply(w))
+        i.and_then(|i| self.words.get(i)).map(|w| op.apply(w))
     }
 }
 

@@ -38,6 +38,8 @@ struct Bound {
     name: String,
     resource: Resource,
     view: View,
+    /// a buffer view's elements, first and count ([`Kernel::bind_elements`])
+    elements: Option<(u64, u64)>,
 }
 
 /// How [`Kernel::dispatch`] runs: [`DispatchOptions`] (threads, warp
@@ -294,7 +296,76 @@ impl Kernel {
             name: name.to_string(),
             resource: resource.clone(),
             view,
+            elements: None,
         });
+    }
+
+    /// Bind `resource` to the slot called `name` with `view` restricted to
+    /// its elements `first .. first + count`, as D3D11's SRV and UAV
+    /// descriptions' `FirstElement` and `NumElements` select them (an
+    /// element: a 32-bit word of a raw view, a structure, a typed element).
+    /// The shader sees the range alone: its bounds, `bufinfo`, element 0 at
+    /// `first`.
+    ///
+    /// # Errors
+    /// As [`Kernel::bind_view`]; [`ApiError::Binding`] for a texture or
+    /// constant-buffer view, a range not inside the buffer, or a typed
+    /// range that does not start and end on 32-bit words.
+    pub fn bind_elements(
+        &mut self,
+        name: &str,
+        resource: &Resource,
+        view: View,
+        first: u64,
+        count: u64,
+    ) -> Result<&mut Self, ApiError> {
+        let slot = self.shader.slot(name)?;
+        self.bind_elements_at(name, slot, resource, view, (first, count))
+    }
+
+    pub(crate) fn bind_elements_at(
+        &mut self,
+        name: &str,
+        slot: Slot,
+        resource: &Resource,
+        view: View,
+        (first, count): (u64, u64),
+    ) -> Result<&mut Self, ApiError> {
+        let err = |message: String| ApiError::Binding {
+            name: name.to_string(),
+            slot,
+            message,
+        };
+        let whole = match (view, resource.as_buffer()) {
+            (View::Raw, Some(buffer)) => BufferView::raw(buffer),
+            (View::Structured(stride), Some(buffer)) => {
+                BufferView::structured(buffer, stride).map_err(|e| err(e.to_string()))?
+            }
+            (View::Typed(f), Some(buffer)) => BufferView::typed(buffer, f),
+            _ => {
+                return Err(err(
+                    "element ranges are for raw, structured and typed buffer views".into(),
+                ))
+            }
+        };
+        let all = u64::from(whole.bufinfo());
+        let all = if view == View::Raw { all / 4 } else { all };
+        whole.elements(first, count).map_err(|_| {
+            err(format!(
+                "elements {first}..{} are not a range of the view's {all} elements{}",
+                first.saturating_add(count),
+                if matches!(view, View::Typed(_)) {
+                    " whose bytes start and end on 32-bit words"
+                } else {
+                    ""
+                }
+            ))
+        })?;
+        self.bind_view_at(name, slot, resource, view)?;
+        if let Some(b) = self.bound.iter_mut().find(|b| b.slot == slot) {
+            b.elements = Some((first, count));
+        }
+        Ok(self)
     }
 
     /// Bind D3D11's null view to the slot called `name` (its HLSL name or a
@@ -794,6 +865,13 @@ impl Kernel {
                     continue;
                 }
                 _ => continue,
+            };
+            let view = match r.elements {
+                None => view,
+                Some((first, count)) => match view.elements(first, count) {
+                    Ok(v) => v,
+                    Err(_) => continue, // ranges are checked when bound
+                },
             };
             put(if uav { &mut b.uavs } else { &mut b.srvs }, i, view);
         }

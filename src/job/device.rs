@@ -27,7 +27,12 @@ pub(super) enum BindValue {
     /// `"null"`: D3D11's null view
     Null,
     /// a resource key, with the view keys given (empty: its default view)
-    Resource { name: String, view: toml::Table },
+    /// and a buffer view's element range (`first_element`, `elements`)
+    Resource {
+        name: String,
+        view: toml::Table,
+        elements: Option<(u64, u64)>,
+    },
 }
 
 /// The view keys a `bind` table takes besides `resource`.
@@ -48,6 +53,7 @@ pub(super) fn parse_bind_value(v: &toml::Value) -> Result<BindValue, String> {
         toml::Value::String(s) => Ok(BindValue::Resource {
             name: s.clone(),
             view: toml::Table::new(),
+            elements: None,
         }),
         toml::Value::Table(t) => {
             let mut t = t.clone();
@@ -55,17 +61,28 @@ pub(super) fn parse_bind_value(v: &toml::Value) -> Result<BindValue, String> {
                 Some(toml::Value::String(s)) => s,
                 _ => return Err("a bind table needs resource = \"NAME\"".into()),
             };
-            if let Some(k) = t.keys().find(|k| matches!(k.as_str(), "first_element" | "elements")) {
-                return Err(format!(
-                    "{k}: buffer views of an element range (FirstElement, NumElements) are not supported yet; bind the whole buffer"
-                ));
-            }
+            let first = take_u32(&mut t, "first_element")?;
+            let count = take_u32(&mut t, "elements")?;
+            let elements = match (first, count) {
+                (None, None) => None,
+                (f, Some(c)) => Some((u64::from(f.unwrap_or(0)), u64::from(c))),
+                (Some(_), None) => {
+                    return Err(
+                        "first_element needs elements = N (NumElements), the range's length"
+                            .into(),
+                    )
+                }
+            };
             if let Some(k) = t.keys().find(|k| !VIEW_KEYS.contains(&k.as_str())) {
                 return Err(format!(
-                    "unknown key '{k}' in a bind table (it takes resource, view, format, stride, mip, mip_count, first_slice, slice_count)"
+                    "unknown key '{k}' in a bind table (it takes resource, view, format, stride, first_element, elements, mip, mip_count, first_slice, slice_count)"
                 ));
             }
-            Ok(BindValue::Resource { name, view: t })
+            Ok(BindValue::Resource {
+                name,
+                view: t,
+                elements,
+            })
         }
         other => Err(format!(
             "expected a resource name, \"null\" or a table {{ resource = \"NAME\", mip = 1, … }}, not {other}"
@@ -321,7 +338,11 @@ pub(super) fn step_kernel(
             bound_by.push((slot, name.clone()));
             match parse_bind_value(v).map_err(|m| (ekey.clone(), m))? {
                 BindValue::Null => k.attach_null(name, slot),
-                BindValue::Resource { name: rname, view } => {
+                BindValue::Resource {
+                    name: rname,
+                    view,
+                    elements,
+                } => {
                     let ri = resources
                         .iter()
                         .position(|r| r.name == rname)
@@ -335,6 +356,16 @@ pub(super) fn step_kernel(
                     }
                     let v = bind_view(s, slot, r, &view).map_err(|m| (ekey.clone(), m))?;
                     attach(&mut k, &ekey, name, slot, ri, v)?;
+                    if let Some(range) = elements {
+                        k.bind_elements_at(&r.name, slot, &r.storage, v, range)
+                            .map_err(|e| {
+                                let m = match e {
+                                    ApiError::Binding { message, .. } => message,
+                                    other => other.to_string(),
+                                };
+                                (ekey.clone(), format!("'{rname}' at {slot}: {m}"))
+                            })?;
+                    }
                 }
             }
         }

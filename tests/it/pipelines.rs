@@ -358,3 +358,21 @@ fn check_names_the_step_and_shader_of_a_finding() {
     assert_eq!(f.resource_name.as_deref(), Some("out"), "{f}");
     assert!(f.to_string().contains("in steps[1] (shader 'bug')"), "{f}");
 }
+
+#[test]
+fn element_ranges_are_checked_at_their_binding() {
+    refused(
+        "[[steps]]\ndispatch = [1, 1, 1]\nshader = \"groups\"\nbind = { seen = { resource = \"plain\", first_element = 2, elements = 2 } }\n",
+        "steps[0].bind.seen",
+        &["elements 2..4", "3 elements"],
+    );
+    refused(
+        "[[steps]]\ndispatch = [1, 1, 1]\nshader = \"groups\"\nbind = { seen = { resource = \"plain\", first_element = 1 } }\n",
+        "steps[0].bind.seen",
+        &["needs elements = N"],
+    );
+    let ok = device_job(
+        "[[steps]]\ndispatch = [1, 1, 1]\nshader = \"groups\"\nbind = { seen = { resource = \"plain\", first_element = 1, elements = 2 } }\n",
+    );
+    assert!(ok.is_ok(), "{:?}", ok.err());
+}

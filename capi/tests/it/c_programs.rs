@@ -1,6 +1,9 @@
 //! The C programs: `tests/c/workloads.c` (six workloads against C
-//! references, the checker, the profile, the bad-input cases) and the
-//! complete example of `docs/c-api.md`, each compiled with the system C
+//! references, the checker, the profile, the bad-input cases),
+//! `tests/c/pipeline.c` (examples/stream_compaction end to end: copies,
+//! CopyStructureCount, DispatchIndirect, null views, texture views of one
+//! mip, and their refusals) and the C blocks of `docs/c-api.md` (the
+//! complete example, the pipeline example), each compiled with the system C
 //! compiler (`$CC`, else `cc`) against `include/sm5sim.h`, linked with the
 //! `libsm5sim_capi` that Cargo built for these tests, and run; exit status
 //! 0 is a pass. A missing compiler fails the tests (they never pass
@@ -104,24 +107,53 @@ fn workloads_program_passes() {
     assert!(out.starts_with("ok: "), "{out}");
 }
 
-/// The first C block of `docs/c-api.md`.
-fn guide_example() -> String {
+/// The C blocks of `docs/c-api.md`, each a complete program.
+fn guide_examples() -> Vec<String> {
     let guide = std::fs::read_to_string(repository().join("docs/c-api.md")).unwrap();
-    let start = guide
-        .find("```c\n")
-        .expect("docs/c-api.md has a ```c block")
-        + 5;
-    let len = guide[start..].find("```").unwrap();
-    guide[start..start + len].to_string()
+    let mut blocks = Vec::new();
+    let mut rest = guide.as_str();
+    while let Some(start) = rest.find("```c\n") {
+        let body = &rest[start + 5..];
+        let len = body.find("```").expect("a ```c block ends");
+        blocks.push(body[..len].to_string());
+        rest = &body[len + 3..];
+    }
+    assert!(!blocks.is_empty(), "docs/c-api.md has a ```c block");
+    blocks
+}
+
+/// Compile `docs/c-api.md`'s C block `index` and run it from the
+/// repository's root; its output.
+fn run_guide_example(index: usize, name: &str) -> String {
+    let dir = library_dir().join("capi-c-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join(format!("{name}.c"));
+    let blocks = guide_examples();
+    std::fs::write(&source, &blocks[index]).unwrap();
+    let exe = compile(&source, name);
+    run(&exe, &[])
 }
 
 #[test]
 fn guide_example_builds_and_runs() {
-    let dir = library_dir().join("capi-c-tests");
-    std::fs::create_dir_all(&dir).unwrap();
-    let source = dir.join("guide_example.c");
-    std::fs::write(&source, guide_example()).unwrap();
-    let exe = compile(&source, "guide_example");
-    let out = run(&exe, &[]);
+    let out = run_guide_example(0, "guide_example");
     assert!(out.contains("y[10] = (21, 21, 21, 21)"), "{out}");
+}
+
+/// The second C block: the section "Pipelines: several kernels, copies,
+/// indirect dispatch".
+#[test]
+fn guide_pipeline_example_builds_and_runs() {
+    let out = run_guide_example(1, "guide_pipeline");
+    assert!(
+        out.contains("334 kept, 6 groups: totals 111277611 334 999"),
+        "{out}"
+    );
+}
+
+#[test]
+fn pipeline_program_passes() {
+    let exe = compile(&crate_dir().join("tests/c/pipeline.c"), "pipeline");
+    let out = run(&exe, &[&repository()]);
+    assert!(out.starts_with("ok: "), "{out}");
 }

@@ -66,13 +66,14 @@ impl<'p> GroupExecutor<'p> {
             let Some(view) = bindings.uav(slot) else {
                 continue;
             };
-            let n = view.buffer().words().len();
+            let n = view.words().len();
             let address = buffer_address(&view);
             let srvs = bindings.srvs.iter().flatten();
             let other_uavs = (bindings.uavs.iter().enumerate())
                 .filter(|&(u, _)| u != slot as usize)
                 .filter_map(|(_, v)| v.as_ref());
-            let aliased = srvs.chain(other_uavs).any(|v| buffer_address(v) == address);
+            // (any other view of the same buffer, whatever its range)
+            let aliased = (srvs.chain(other_uavs)).any(|v| std::ptr::eq(v.buffer(), view.buffer()));
             if n == 0 || n > PRIVATE_ATOMICS_MAX_WORDS || aliased {
                 continue;
             }
@@ -109,7 +110,7 @@ impl<'p> GroupExecutor<'p> {
                 continue;
             }
             let identity = p.kind.identity();
-            for (x, word) in p.words.iter_mut().zip(view.buffer().words()) {
+            for (x, word) in p.words.iter_mut().zip(view.words()) {
                 if *x != identity {
                     p.kind.op(*x, 0).apply(word);
                     *x = identity;
@@ -269,7 +270,7 @@ impl<'p> GroupExecutor<'p> {
                                 steps,
                             )
                         });
-                        let words = view.buffer().words();
+                        let words = view.words();
                         match (line, ext, private_words.as_deref_mut()) {
                             // plain operations on this worker's words
                             // (no test for identity operations: on this

@@ -204,7 +204,7 @@ impl<'p> GroupExecutor<'p> {
         } else {
             zeros(w, &mut sb)
         };
-        let words = view.buffer().words();
+        let words = view.words();
         // a line of words in bounds: no index arithmetic per lane
         let row = self.prog.thread_group[0] as usize;
         // (the compare-exchange's facts: the warp is at the `loop`)

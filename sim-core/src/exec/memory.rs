@@ -4,9 +4,9 @@
 
 use super::*;
 
-/// Address of a buffer view's words: which buffer it is.
+/// Address of a buffer view's first word: which buffer (and range) it is.
 pub(super) fn buffer_address(v: &BufferView<'_>) -> usize {
-    v.buffer().words().as_ptr().addr()
+    v.words().as_ptr().addr()
 }
 
 /// Bytes of one element of a typed buffer view (16 when unknown).
@@ -379,7 +379,7 @@ impl<'p> GroupExecutor<'p> {
             // (not for one lane: a warp of one lane takes the general path,
             // which tests compare this one with)
             if (2..=line.p).contains(&line.lanes.len()) && reg < self.prog.temps {
-                let words = v.buffer().words();
+                let words = v.words();
                 let n = line.lanes.len();
                 let rows = &mut warp.regs[reg as usize * 4 * w..(reg as usize * 4 + 4) * w];
                 load_line(words, line.first, line.step, n, dst.mask, swz, rows, w);
@@ -426,7 +426,7 @@ impl<'p> GroupExecutor<'p> {
                 }
                 (_, Some(v)) => match ext {
                     Some(ext) => {
-                        let words = v.buffer().words();
+                        let words = v.words();
                         if let Some(line) = &line {
                             let (k, step) = (k as usize, line.step);
                             for (base, out) in line.rows(&mut out[line.lanes.clone()]) {
@@ -529,7 +529,7 @@ impl<'p> GroupExecutor<'p> {
             let (n, count) = (line.lanes.len(), count as usize);
             if !matches!(res, Res::Tgsm(_)) && (2..=line.p).contains(&n) && line.step >= count {
                 let rows = &wr.regs[reg * 4 * w..(reg * 4 + count) * w];
-                store_line(v.buffer().words(), line.first, line.step, n, rows, w);
+                store_line(v.words(), line.first, line.step, n, rows, w);
                 self.sc.s[0] = ba;
                 self.sc.s[1] = bb;
                 self.sc.s[2] = sv;
@@ -594,7 +594,7 @@ impl<'p> GroupExecutor<'p> {
                 if let Some(line) = line.as_ref().filter(|l| apart(l)) {
                     // a full warp whose lanes' dwords do not overlap, in one
                     // row: lane by lane over one slice of the buffer
-                    let words = view.buffer().words();
+                    let words = view.words();
                     let (n, count) = (line.lanes.len(), count as usize);
                     let region = &words[line.first..line.first + line.step * (n - 1) + count];
                     let chunks = region.chunks(line.step.max(1));
@@ -604,7 +604,7 @@ impl<'p> GroupExecutor<'p> {
                         }
                     }
                 } else if let Some(line) = line {
-                    let words = view.buffer().words();
+                    let words = view.words();
                     line.each(|l, word| {
                         if active[l] != 0 {
                             for k in 0..count as usize {
@@ -620,7 +620,7 @@ impl<'p> GroupExecutor<'p> {
                         1 => w,
                         _ => self.prog.threads_per_group() as usize,
                     };
-                    let words = view.buffer().words();
+                    let words = view.words();
                     let per_group = ext.filter(|_| {
                         full && n < w && self.fast_paths.contains(FastPaths::MEMORY_LINES)
                     });
