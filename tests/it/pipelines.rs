@@ -376,3 +376,32 @@ fn element_ranges_are_checked_at_their_binding() {
     );
     assert!(ok.is_ok(), "{:?}", ok.err());
 }
+
+#[test]
+fn the_job_files_guide_example_runs() {
+    // docs/job-files.md, "Several shaders": its first TOML block, run from
+    // examples/bitonic_sort (whose shaders it names)
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/job-files.md")).unwrap();
+    let section = &doc[doc.find("## Several shaders: pipelines").unwrap()..];
+    let start = section.find("```toml\n").unwrap() + "```toml\n".len();
+    let block = &section[start..start + section[start..].find("```").unwrap()];
+    let dir = root.join("examples/bitonic_sort");
+    let job = Job::from_toml(
+        block,
+        &dir.join("guide.toml"),
+        &dir,
+        &LoadOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    job.run(&DispatchOptions::default()).unwrap();
+    let params = job.resource("SortParams").unwrap().data().to_words();
+    assert_eq!(&params[..2], &[4, 2], "set keeps level_mask");
+    let data = job.resource("data").unwrap().data().to_words();
+    let tmp = job.resource("tmp").unwrap().data().to_words();
+    for r in 0..32 {
+        for c in 0..512 {
+            assert_eq!(tmp[c * 32 + r], data[r * 512 + c], "row {r} column {c}");
+        }
+    }
+}

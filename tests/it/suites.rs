@@ -523,15 +523,17 @@ fn a_runaway_dispatch_does_not_use_up_the_timeout_of_other_jobs() {
         "a_runaway.toml",
         "shader = \"spin.asm\"\n[resources.out]\nslot = \"u0\"\nelements = 1\n[[steps]]\ndispatch = [1024, 1, 1]\n",
     );
-    // 64 groups of 1,000,000 passes each (a tenth of a second or so); the
-    // random keys, slow to make, keep its dispatch after the runaway's
+    // 64 groups of 250,000 passes each (a few hundredths of a second in a
+    // release build, well under the timeout in a debug build on a loaded
+    // machine); the random keys, slow to make, keep its dispatch after the
+    // runaway's
     write(
         "count.asm",
-        "cs_5_0\ndcl_uav_raw u0\ndcl_uav_raw u1\ndcl_temps 1\ndcl_thread_group 1, 1, 1\nmov r0.x, l(0)\nloop\n  uge r0.y, r0.x, l(1000000)\n  breakc_nz r0.y\n  iadd r0.x, r0.x, l(1)\nendloop\nstore_raw u0.x, l(0), r0.x\nret\n",
+        "cs_5_0\ndcl_uav_raw u0\ndcl_uav_raw u1\ndcl_temps 1\ndcl_thread_group 1, 1, 1\nmov r0.x, l(0)\nloop\n  uge r0.y, r0.x, l(250000)\n  breakc_nz r0.y\n  iadd r0.x, r0.x, l(1)\nendloop\nstore_raw u0.x, l(0), r0.x\nret\n",
     );
     write(
         "b_counts.toml",
-        "shader = \"count.asm\"\n[resources.out]\nslot = \"u0\"\nelements = 1\n[resources.keys]\nslot = \"u1\"\nelements = 4000000\ninit = { random_u32 = { seed = 1 } }\n[[steps]]\ndispatch = [64, 1, 1]\n[[steps]]\nexpect = { resource = \"out\", u32 = [1000000] }\n",
+        "shader = \"count.asm\"\n[resources.out]\nslot = \"u0\"\nelements = 1\n[resources.keys]\nslot = \"u1\"\nelements = 4000000\ninit = { random_u32 = { seed = 1 } }\n[[steps]]\ndispatch = [64, 1, 1]\n[[steps]]\nexpect = { resource = \"out\", u32 = [250000] }\n",
     );
     let o = sm5sim_in(&dir, &["run", ".", "--timeout", "1", "--jobs", "2"]);
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
