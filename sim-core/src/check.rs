@@ -687,9 +687,6 @@ impl Checker {
         self.stalled
     }
 
-    /// Name the listing given to [`Checker::set_listing`] (`sm5sim disasm`
-    /// for the listing the disassembler prints, or the `.asm` file's name):
-    /// reports then say `line 43 of sm5sim disasm`.
     /// Say where the dispatches that follow come from (a job's step and
     /// shader, `steps[3] (shader 'sort')`): each finding made from now on
     /// names it ([`Finding::step`]), for a checker that several dispatches
@@ -698,6 +695,9 @@ impl Checker {
         self.step = Some(step.to_string());
     }
 
+    /// Name the listing given to [`Checker::set_listing`] (`sm5sim disasm`
+    /// for the listing the disassembler prints, or the `.asm` file's name):
+    /// reports then say `line 43 of sm5sim disasm`.
     pub fn set_listing_name(&mut self, name: &str) {
         self.listing_name = Some(name.to_string());
     }

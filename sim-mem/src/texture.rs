@@ -338,7 +338,8 @@ impl Texture {
     /// region not inside the destination's, coordinates of a
     /// block-compressed format that are not on block boundaries (a box may
     /// end at the mip's own edge), elements of different sizes or sample
-    /// counts. Nothing is copied then.
+    /// counts, part of a multisampled subresource (one is copied whole).
+    /// Nothing is copied then.
     #[allow(clippy::too_many_arguments)]
     pub fn copy_region(
         &self,
@@ -414,6 +415,13 @@ impl Texture {
         let [lo, hi] = src_box;
         if (0..3).any(|a| lo[a] >= hi[a]) {
             return Ok(()); // an empty box: nothing to copy
+        }
+        // a multisampled subresource is copied whole (CopySubresourceRegion
+        // remarks: no box, the destination at 0, 0, 0)
+        if self.desc.sample_count > 1 && (lo != [0; 3] || hi != s.extent || dst != [0; 3]) {
+            return invalid(
+                "a multisampled subresource is copied whole: no source box, the destination at [0, 0, 0]",
+            );
         }
         let size = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]];
         for a in 0..3 {

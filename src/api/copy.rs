@@ -41,8 +41,8 @@ impl Resource {
     /// which must be of the same kind and size: buffers of the same
     /// `ByteWidth`, or textures of the same dimension, size, mip count,
     /// array size and sample count, with formats of one type group. The
-    /// hidden counter is not copied (it belongs to a UAV, not the
-    /// resource).
+    /// hidden counter is not copied (D3D11 keeps it with a UAV, not the
+    /// resource; sm5sim keeps one per buffer, for its UAVs).
     ///
     /// # Errors
     /// [`ApiError::Resource`] for a copy D3D11's runtime drops: the same
@@ -330,7 +330,10 @@ impl Resource {
                 "the destination offset {dst_offset} is not a multiple of 4"
             )));
         }
-        if dst_offset + 4 > d.len_bytes() as u64 {
+        if dst_offset
+            .checked_add(4)
+            .is_none_or(|end| end > d.len_bytes() as u64)
+        {
             return Err(err(format!(
                 "a uint at byte {dst_offset} does not fit the destination's {} bytes",
                 d.len_bytes()

@@ -890,30 +890,42 @@ impl Kernel {
 }
 
 /// Whether SRV view `srv` and UAV view `uav` of `resource` see a common
-/// subresource: always for a buffer; for a texture, when their mip ranges
-/// (a UAV sees one mip) and slice ranges overlap (a 3D texture's UAV
-/// slices are depth slices of its one array slice).
+/// subresource: always for a buffer; for a texture, when their mips and
+/// slices overlap, as each view resolves its range (an unset count: the
+/// rest of an array, one slice of a non-array view, six faces of a cube; a
+/// UAV sees one mip); a 3D texture's UAV slices are depth slices of its one
+/// array slice, so only mips count there.
 fn views_overlap(srv: &View, uav: &View, resource: &Resource) -> bool {
-    let (View::Texture { range: rs, .. }, View::Texture { range: ru, .. }, Some(t)) =
-        (srv, uav, resource.as_texture())
-    else {
+    let Some(t) = resource.as_texture() else {
         return true;
     };
-    let d = t.desc();
-    let span = |first: u32, count: Option<u32>, total: u32| {
-        let end = count.map_or(total, |c| first.saturating_add(c).min(total));
-        first..end
+    let span = |v: &View, is_uav: bool| {
+        let View::Texture {
+            dimension,
+            format,
+            range,
+        } = *v
+        else {
+            return None;
+        };
+        let tv = if is_uav {
+            TextureView::uav(t, dimension, format, range)
+        } else {
+            TextureView::srv(t, dimension, format, range)
+        };
+        let tv = tv.ok()?;
+        let mips = if is_uav { 1 } else { tv.mip_count() };
+        Some((
+            range.first_mip..range.first_mip.saturating_add(mips),
+            range.first_slice..range.first_slice.saturating_add(tv.slice_count()),
+        ))
+    };
+    // (views that do not resolve were refused when bound)
+    let (Some((sm, ss)), Some((um, us))) = (span(srv, false), span(uav, true)) else {
+        return true;
     };
     let overlap =
-        |x: std::ops::Range<u32>, y: std::ops::Range<u32>| x.start < y.end && y.start < x.end;
-    let mips = overlap(
-        span(rs.first_mip, rs.mip_count, d.mip_levels),
-        span(ru.first_mip, Some(1), d.mip_levels),
-    );
-    let slices = d.dimension == sim_mem::TextureDimension::Texture3D
-        || overlap(
-            span(rs.first_slice, rs.slice_count, d.array_size),
-            span(ru.first_slice, ru.slice_count, d.array_size),
-        );
-    mips && slices
+        |x: &std::ops::Range<u32>, y: &std::ops::Range<u32>| x.start < y.end && y.start < x.end;
+    let slices = t.desc().dimension == sim_mem::TextureDimension::Texture3D || overlap(&ss, &us);
+    overlap(&sm, &um) && slices
 }

@@ -405,10 +405,11 @@ pub(super) fn step_kernel(
     }
     for decl in &program.samplers {
         let name = rdef_sampler_name(program, decl.slot);
-        let found = samplers
-            .iter()
-            .find(|x| Some(&x.name) == name.as_ref())
-            .or_else(|| samplers.iter().find(|x| x.slot == decl.slot));
+        // by RDEF name; by slot only for a shader without the name
+        let found = match &name {
+            Some(n) => samplers.iter().find(|x| &x.name == n),
+            None => samplers.iter().find(|x| x.slot == decl.slot),
+        };
         let Some(x) = found else {
             return Err((
                 format!("steps[{i}]"),
@@ -450,12 +451,21 @@ pub(super) fn check_unambiguous_layout(
     let Some((first, layout)) = layouts.first() else {
         return Ok(());
     };
+    fn same_type(a: &sim_core::rdef::TypeDesc, b: &sim_core::rdef::TypeDesc) -> bool {
+        (a.class, a.base_type, a.rows, a.columns, a.elements)
+            == (b.class, b.base_type, b.rows, b.columns, b.elements)
+            && a.members.len() == b.members.len()
+            && (a.members.iter().zip(&b.members))
+                .all(|(x, y)| x.0 == y.0 && x.1 == y.1 && same_type(&x.2, &y.2))
+    }
     let same = |a: &sim_core::rdef::CbufferDesc, b: &sim_core::rdef::CbufferDesc| {
         a.variables.len() == b.variables.len()
-            && a.variables
-                .iter()
-                .zip(&b.variables)
-                .all(|(x, y)| x.name == y.name && x.offset == y.offset && x.size == y.size)
+            && a.variables.iter().zip(&b.variables).all(|(x, y)| {
+                x.name == y.name
+                    && x.offset == y.offset
+                    && x.size == y.size
+                    && same_type(&x.ty, &y.ty)
+            })
     };
     if let Some((other, _)) = layouts.iter().find(|(_, l)| !same(layout, l)) {
         let _ = r;

@@ -909,7 +909,9 @@ impl Job {
                     m,
                 )
             })?;
-            if let Some(other) = samplers.iter().find(|o| o.slot == s.slot) {
+            // (with [shaders], each dispatch binds samplers by name: two
+            // shaders may have different samplers at one slot)
+            if let Some(other) = samplers.iter().find(|o| o.slot == s.slot && !several) {
                 return Err(spec_err(
                     key,
                     format!("slot s{} is already bound to '{}'", s.slot, other.name),

@@ -598,10 +598,7 @@ pub(super) fn cbuffer_fields(
     let cb = program
         .reflection
         .as_ref()
-        .and_then(|refl| {
-            refl.cbuffer_named(&r.name)
-                .or_else(|| refl.cbuffer_at(r.slot.index))
-        })
+        .and_then(|refl| cbuffer_of(refl, r))
         .ok_or_else(|| {
             format!(
                 "the shader has no reflection (RDEF) for {}; give u32 = [...] instead",
@@ -610,6 +607,22 @@ pub(super) fn cbuffer_fields(
         })?;
     crate::cbuffer::pack_fields(fields, cb, n)
         .map_err(|e| format!("{FIELD_ERROR}{}{FIELD_ERROR}{}", e.path, e.message))
+}
+
+/// The layout of constant buffer `r` in a shader's RDEF: the cbuffer at its
+/// slot when it has `r`'s name, else the one of `r`'s name (a job with
+/// `[shaders]` whose `set` names a shader in which `r` sits at another
+/// slot), else the one at its slot (a single-shader job's resource keyed
+/// by a label).
+fn cbuffer_of<'r>(
+    refl: &'r sim_core::rdef::Reflection,
+    r: &Resource,
+) -> Option<&'r sim_core::rdef::CbufferDesc> {
+    let at = refl.cbuffer_at(r.slot.index);
+    match at {
+        Some(c) if c.name == r.name => Some(c),
+        _ => refl.cbuffer_named(&r.name).or(at),
+    }
 }
 
 /// [`cbuffer_fields`] over constant buffer `r`'s current words: the
@@ -622,10 +635,7 @@ pub(super) fn cbuffer_fields_over(
     let cb = program
         .reflection
         .as_ref()
-        .and_then(|refl| {
-            refl.cbuffer_named(&r.name)
-                .or_else(|| refl.cbuffer_at(r.slot.index))
-        })
+        .and_then(|refl| cbuffer_of(refl, r))
         .ok_or_else(|| {
             format!(
                 "the shader has no reflection (RDEF) for '{}'; give u32 = [...] instead",
