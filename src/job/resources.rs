@@ -595,17 +595,27 @@ pub(super) fn cbuffer_fields(
     program: &Program,
     r: &Resource,
 ) -> Result<Vec<u32>, String> {
+    pack_cbuffer(fields, program, r, vec![0; n])
+}
+
+/// `fields` placed over `words`, by `r`'s layout in `program`.
+fn pack_cbuffer(
+    fields: &toml::Table,
+    program: &Program,
+    r: &Resource,
+    words: Vec<u32>,
+) -> Result<Vec<u32>, String> {
     let cb = program
         .reflection
         .as_ref()
         .and_then(|refl| cbuffer_of(refl, r))
         .ok_or_else(|| {
             format!(
-                "the shader has no reflection (RDEF) for {}; give u32 = [...] instead",
-                r.slot
+                "the shader has no reflection (RDEF) for {} ('{}'); give u32 = [...] instead",
+                r.slot, r.name
             )
         })?;
-    crate::cbuffer::pack_fields(fields, cb, n)
+    crate::cbuffer::pack_fields_over(fields, cb, words)
         .map_err(|e| format!("{FIELD_ERROR}{}{FIELD_ERROR}{}", e.path, e.message))
 }
 
@@ -632,18 +642,7 @@ pub(super) fn cbuffer_fields_over(
     program: &Program,
     r: &Resource,
 ) -> Result<Vec<u32>, String> {
-    let cb = program
-        .reflection
-        .as_ref()
-        .and_then(|refl| cbuffer_of(refl, r))
-        .ok_or_else(|| {
-            format!(
-                "the shader has no reflection (RDEF) for '{}'; give u32 = [...] instead",
-                r.name
-            )
-        })?;
-    crate::cbuffer::pack_fields_over(fields, cb, r.data().to_words())
-        .map_err(|e| format!("{FIELD_ERROR}{}{FIELD_ERROR}{}", e.path, e.message))
+    pack_cbuffer(fields, program, r, r.data().to_words())
 }
 
 /// The key and message of a contents error at `key` (`init`,
