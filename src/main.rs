@@ -596,7 +596,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 });
             }
             let job = Job::load_with(&jobs[0], &load, &hlsl.options())?;
-            if let Some(c) = job.compiled() {
+            for c in job.compiled_shaders() {
                 report_compile(c);
             }
             if let Some(n) = schedules {
@@ -769,7 +769,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 });
             }
             let job = Job::load_with(&jobs[0], &load, &hlsl.options())?;
-            if let Some(c) = job.compiled() {
+            for c in job.compiled_shaders() {
                 report_compile(c);
             }
             let mut dumps = Vec::new();

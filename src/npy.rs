@@ -45,7 +45,7 @@ impl std::fmt::Display for NpyLayout {
 }
 
 /// `float32` for `<f4`, etc.; the descr itself for others.
-fn dtype_name(descr: &str) -> String {
+pub fn dtype_name(descr: &str) -> String {
     let name = match descr.trim_start_matches(['<', '|', '=']) {
         "u1" => "uint8",
         "i1" => "int8",

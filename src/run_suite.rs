@@ -404,7 +404,7 @@ fn run_one(s: &Suite, sj: &SuiteJob) -> JobResult {
             return error_result(sj, elapsed(), ErrorText::of(&e.into()), String::new(), None);
         }
     };
-    let mut output = job.compiled().map(compile_note).unwrap_or_default();
+    let mut output: String = job.compiled_shaders().map(compile_note).collect();
     if let Some(f) = &s.args.junit {
         if let Err(e) = files::check_output(&format!("--junit {}", f.display()), f, &job.inputs) {
             return error_result(sj, elapsed(), ErrorText::message(&e), output, None);

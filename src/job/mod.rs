@@ -1315,9 +1315,17 @@ impl Job {
         }
     }
 
-    /// How an HLSL shader was compiled (None for DXBC and listings).
+    /// How an HLSL shader was compiled (None for DXBC and listings); in a
+    /// job with `[shaders]`, the first shader's ([`Job::compiled_shaders`]
+    /// gives every one's).
     pub fn compiled(&self) -> Option<&Compiled> {
-        self.kernel.shader().compiled()
+        self.shaders[0].shader.compiled()
+    }
+
+    /// How each of the job's HLSL shaders was compiled, in [`Job::shaders`]'
+    /// order (DXBC and listings have none).
+    pub fn compiled_shaders(&self) -> impl Iterator<Item = &Compiled> {
+        self.shaders.iter().filter_map(|s| s.shader.compiled())
     }
 
     /// The resource called `name` (its key, or, in a single-shader job, its
@@ -2012,6 +2020,24 @@ fn parse_expect(
         None
     };
     let check = parse_check(t, counter).map_err(|m| e(key.into(), m))?;
+    // a tolerance compares 32-bit floats: a .npy file's dtype must be one
+    if let Check::Words { content, ulps, abs } = &check {
+        if let Some(f) = content.file.as_ref().filter(|f| crate::npy::is_npy(f)) {
+            if *ulps > 0 || abs.is_some() {
+                let arr = crate::npy::read(&base.join(f)).map_err(|m| e(key.into(), m))?;
+                if arr.layout.descr != "<f4" {
+                    return Err(e(
+                        key.into(),
+                        format!(
+                            "ulps and abs compare 32-bit floats, and {} holds {}; compare it exactly",
+                            f.display(),
+                            crate::npy::dtype_name(&arr.layout.descr)
+                        ),
+                    ));
+                }
+            }
+        }
+    }
     let range_key = format!("{key}.{}", if first.is_some() { "first" } else { "count" });
     if words.is_some() && matches!(check, Check::Counter(_) | Check::Png { .. }) {
         return Err(e(

@@ -829,3 +829,48 @@ fn compile_does_not_overwrite_its_source() {
     assert_eq!(std::fs::read(&src).unwrap(), before);
     assert_eq!(compiles(&dir), 0, "the compiler did not run");
 }
+
+/// A job of several HLSL shaders (`[shaders.NAME]`, each with its own keys)
+/// compiles each, and says so for each. Opt-in as the test above.
+#[test]
+#[ignore = "needs Microsoft's compiler: tools/fxc/setup.sh DIR, then SM5SIM_FXC=DIR/fxc cargo test --test it -- --ignored hlsl::"]
+fn a_pipeline_compiles_each_of_its_hlsl_shaders() {
+    let fxc = real_compiler().expect(
+        "no HLSL compiler: set SM5SIM_FXC or put fxc on PATH (tools/fxc/setup.sh DIR installs one)",
+    );
+    let dir = scratch("real_pipeline");
+    let ex = root().join("examples/bitonic_sort");
+    let mut text_job = std::fs::read_to_string(ex.join("bitonic_sort.toml")).unwrap();
+    for name in ["sort", "transpose"] {
+        let from = format!("shader = \"{name}.dxbc\"");
+        assert!(text_job.contains(&from));
+        let hlsl = ex.join(format!("{name}.hlsl"));
+        let to = format!(
+            "shader = \"{}\"\nentry = \"main\"\nprofile = \"cs_5_0\"",
+            hlsl.display().to_string().replace('\\', "/")
+        );
+        text_job = text_job.replace(&from, &to);
+    }
+    for f in ["expected.npy", "rows.npy"] {
+        std::fs::copy(ex.join(f), dir.join(f)).unwrap();
+    }
+    let job = dir.join("bitonic_sort.toml");
+    std::fs::write(&job, text_job).unwrap();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let o = sm5sim(
+        &["run", job.to_str().unwrap(), "--fxc", fxc.to_str().unwrap()],
+        Path::new(&path),
+        &dir.join("cache"),
+        None,
+    );
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+    assert!(out.contains(": ok") && !out.contains("FAILED"), "{out}");
+    for name in ["sort.hlsl", "transpose.hlsl"] {
+        assert!(
+            err.lines()
+                .any(|l| l.contains(name) && l.contains("compiled with")),
+            "{name}: {err}"
+        );
+    }
+}

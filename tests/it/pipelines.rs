@@ -441,3 +441,53 @@ fn views_of_other_slices_of_one_texture_are_no_hazard() {
     // the SRV read zeros, which the shader averaged into mip 0's texel (0, 0)
     assert_eq!(texel(&same, 0, 0), [0.0, 0.0, 0.0, 0.0]);
 }
+
+#[test]
+fn a_tolerance_on_a_npy_file_needs_floats() {
+    let load = |name: &str, from: &str, to: &str| {
+        let path = example(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from));
+        Job::from_toml(
+            &text.replace(from, to),
+            &path,
+            path.parent().unwrap(),
+            &LoadOptions::default(),
+        )
+        .map_err(|e| e.to_string())
+    };
+    let e = load(
+        "stream_compaction",
+        "file = \"args.npy\" }",
+        "file = \"args.npy\", abs = 1 }",
+    )
+    .unwrap_err();
+    assert!(e.contains("steps[6].expect") && e.contains("uint32"), "{e}");
+    // floats within the tolerance pass: mip 1 against itself, 1e-6 apart
+    let job = load(
+        "mip_chain",
+        "file = \"mip1.npy\" }",
+        "file = \"mip1.npy\", abs = 1e-6 }",
+    )
+    .unwrap();
+    expectations_hold(&job.run(&DispatchOptions::default()).unwrap());
+}
+
+#[test]
+fn a_named_shaders_hlsl_keys_are_refused_for_dxbc() {
+    refused(
+        "[shaders.other]\nshader = \"indirect.dxbc\"\nentry = \"main\"\n",
+        "shaders.other.entry",
+        &["apply to HLSL shaders only"],
+    );
+    // a top-level HLSL key beside [shaders]
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/device");
+    let text = "entry = \"main\"\n[shaders.groups]\nshader = \"indirect.dxbc\"\n";
+    let e = Job::from_toml(text, &dir.join("job.toml"), &dir, &LoadOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("job.toml:1:1: entry") && e.contains("[shaders.NAME]"),
+        "{e}"
+    );
+}
