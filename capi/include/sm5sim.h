@@ -276,6 +276,16 @@ typedef struct sm5_view_desc {
      * `SM5_VIEW_TEXTURE`: slices seen; 0: all from `first_slice`.
      */
     uint32_t slice_count;
+    /**
+     * Buffer views: the first element the view sees (`FirstElement`: a
+     * 32-bit word of a raw view, a structure, a typed element).
+     */
+    uint64_t first_element;
+    /**
+     * Buffer views: the elements the view sees (`NumElements`); 0: the
+     * whole buffer (then `first_element` must be 0).
+     */
+    uint64_t num_elements;
 } sm5_view_desc;
 
 /**

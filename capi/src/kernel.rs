@@ -59,6 +59,12 @@ pub struct sm5_view_desc {
     pub first_slice: u32,
     /// `SM5_VIEW_TEXTURE`: slices seen; 0: all from `first_slice`.
     pub slice_count: u32,
+    /// Buffer views: the first element the view sees (`FirstElement`: a
+    /// 32-bit word of a raw view, a structure, a typed element).
+    pub first_element: u64,
+    /// Buffer views: the elements the view sees (`NumElements`); 0: the
+    /// whole buffer (then `first_element` must be 0).
+    pub num_elements: u64,
 }
 
 /// Create a kernel of `shader` with nothing bound.
@@ -144,15 +150,26 @@ unsafe fn bind_as(
         ));
     }
     // SAFETY: the caller's contract: view is NULL or a valid desc.
-    let view = match unsafe { view.as_ref() } {
+    let desc = unsafe { view.as_ref() };
+    let view = match desc {
         None => None,
         // SAFETY: the caller's contract: the desc's strings are NULL or
         // NUL-terminated.
         Some(v) => unsafe { view_of(v, &k.kernel, slot, &r.resource) }?,
     };
-    match view {
-        None => k.kernel.bind(name, &r.resource)?,
-        Some(v) => k.kernel.bind_view(name, &r.resource, v)?,
+    let elements = desc.map_or((0, 0), |d| (d.first_element, d.num_elements));
+    match (elements, view) {
+        ((0, 0), None) => k.kernel.bind(name, &r.resource)?,
+        ((0, 0), Some(v)) => k.kernel.bind_view(name, &r.resource, v)?,
+        ((first, 0), _) => {
+            return Err(Fail::new(
+                sm5_status::SM5_ERROR_BINDING,
+                format!(
+                    "'{name}': first_element {first} needs num_elements (NumElements), the range's length"
+                ),
+            ))
+        }
+        ((first, n), v) => k.kernel.bind_elements(name, &r.resource, v, first, n)?,
     };
     Ok(())
 }

@@ -1499,10 +1499,13 @@ impl Kernel {
     /// takes `[h, w, c]` (2D); a typed buffer takes `[n]` or `[n, c]`, its
     /// format `format` or inferred. `mip`, `mip_count`, `first_slice` and
     /// `slice_count` bind a texture view of those mips and slices (None:
-    /// from the first, or all the rest). Returns the kernel.
+    /// from the first, or all the rest). `first_element` and `elements`
+    /// bind a buffer view of those elements only (D3D11's `FirstElement`
+    /// and `NumElements`: 32-bit words of a raw view, structures, typed
+    /// elements). Returns the kernel.
     #[pyo3(
-        signature = (name, value, format = None, *, mip = None, mip_count = None, first_slice = None, slice_count = None),
-        text_signature = "(self, /, name, value, format=None, *, mip=None, mip_count=None, first_slice=None, slice_count=None)"
+        signature = (name, value, format = None, *, mip = None, mip_count = None, first_slice = None, slice_count = None, first_element = None, elements = None),
+        text_signature = "(self, /, name, value, format=None, *, mip=None, mip_count=None, first_slice=None, slice_count=None, first_element=None, elements=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn bind<'py>(
@@ -1514,8 +1517,19 @@ impl Kernel {
         mip_count: Option<u32>,
         first_slice: Option<u32>,
         slice_count: Option<u32>,
+        first_element: Option<u64>,
+        elements: Option<u64>,
     ) -> PyResult<Bound<'py, Self>> {
         let py = slf.py();
+        let element_range = match (first_element, elements) {
+            (None, None) => None,
+            (f, Some(n)) => Some((f.unwrap_or(0), n)),
+            (Some(_), None) => {
+                return Err(PyTypeError::new_err(
+                    "first_element needs elements (NumElements), the range's length",
+                ))
+            }
+        };
         let ranged =
             mip.is_some() || mip_count.is_some() || first_slice.is_some() || slice_count.is_some();
         let range = ranged.then(|| ViewRange {
@@ -1525,9 +1539,9 @@ impl Kernel {
             slice_count,
         });
         let Some(value) = value else {
-            if ranged || format.is_some() {
+            if ranged || format.is_some() || element_range.is_some() {
                 return Err(PyTypeError::new_err(
-                    "the null view (value None) takes no format, mip or slice range",
+                    "the null view (value None) takes no format, mip, slice or element range",
                 ));
             }
             return Self::bind_null(slf, name);
@@ -1563,9 +1577,10 @@ impl Kernel {
                 Some(range) => Some(k.texture_view(name, slot, &inner, format, Some(range))?),
                 None => view,
             };
-            match view {
-                Some(v) => k.inner.bind_view(name, &inner, v),
-                None => k.inner.bind(name, &inner),
+            match (element_range, view) {
+                (Some((first, n)), v) => k.inner.bind_elements(name, &inner, v, first, n),
+                (None, Some(v)) => k.inner.bind_view(name, &inner, v),
+                (None, None) => k.inner.bind(name, &inner),
             }
             .map_err(api_err)?;
             k.bound.retain(|b| b.0 != slot);

@@ -266,3 +266,18 @@ def test_texture_view_ranges() -> None:
     b = kernel("histogram")
     with pytest.raises(sm5sim.BindingError, match="choose a texture view's subresources"):
         b.bind("keys", np.zeros(4, np.uint32), first_slice=1)
+
+
+def test_a_buffer_view_of_an_element_range() -> None:
+    # make_args reads word 0 of its `count` view: here word 1 of two (128,
+    # two groups of 64)
+    k = shader("examples/stream_compaction/make_args.dxbc")
+    pair = sm5sim.Resource.buffer(np.array([7, 128], np.uint32))
+    args = sm5sim.Resource.zeros(12)
+    k.bind("count", pair, first_element=1, elements=1).bind("args", args)
+    k.dispatch(1)
+    np.testing.assert_array_equal(args.read(np.uint32), [2, 1, 1])
+    with pytest.raises(sm5sim.BindingError, match="not a range"):
+        k.bind("count", pair, first_element=1, elements=2)
+    with pytest.raises(TypeError, match="needs elements"):
+        k.bind("count", pair, first_element=1)

@@ -300,7 +300,8 @@ impl Kernel {
         });
     }
 
-    /// Bind `resource` to the slot called `name` with `view` restricted to
+    /// Bind `resource` to the slot called `name` with `view` (None: the view
+    /// [`Kernel::bind`] takes) restricted to
     /// its elements `first .. first + count`, as D3D11's SRV and UAV
     /// descriptions' `FirstElement` and `NumElements` select them (an
     /// element: a 32-bit word of a raw view, a structure, a typed element).
@@ -315,11 +316,15 @@ impl Kernel {
         &mut self,
         name: &str,
         resource: &Resource,
-        view: View,
+        view: Option<View>,
         first: u64,
         count: u64,
     ) -> Result<&mut Self, ApiError> {
         let slot = self.shader.slot(name)?;
+        let view = match view {
+            Some(v) => v,
+            None => self.default_view(name, slot, resource)?,
+        };
         self.bind_elements_at(name, slot, resource, view, (first, count))
     }
 

@@ -158,6 +158,33 @@ static void stream_compaction(sm5_device *device) {
     CHECK(sm5_resource_read(args, got, sizeof got));
     EXPECT(memcmp(got, ARGS, sizeof got) == 0);
 
+    /* a view of an element range (FirstElement, NumElements): make_args
+       reads word 0 of its view, here word 1 of a two-word buffer (128:
+       two groups of 64) */
+    {
+        uint32_t two[2] = {7, 128}, out[3];
+        sm5_resource *pair, *args2;
+        sm5_view_desc v = {0};
+        CHECK(sm5_buffer_create(device, two, sizeof two, &pair));
+        CHECK(sm5_buffer_create(device, NULL, 12, &args2));
+        v.kind = SM5_VIEW_RAW;
+        v.first_element = 1;
+        v.num_elements = 1;
+        CHECK(sm5_kernel_bind_srv(make_args, "count", pair, &v));
+        CHECK(sm5_kernel_bind(make_args, "args", args2));
+        CHECK(sm5_kernel_dispatch(make_args, 1, 1, 1, NULL));
+        CHECK(sm5_resource_read(args2, out, sizeof out));
+        EXPECT(out[0] == 2 && out[1] == 1 && out[2] == 1);
+        v.num_elements = 2; /* past the buffer's end */
+        EXPECT_FAIL(sm5_kernel_bind_srv(make_args, "count", pair, &v), SM5_ERROR_BINDING,
+                    "not a range");
+        v.num_elements = 0; /* a first element without a count */
+        EXPECT_FAIL(sm5_kernel_bind_srv(make_args, "count", pair, &v), SM5_ERROR_BINDING,
+                    "needs num_elements");
+        sm5_resource_destroy(pair);
+        sm5_resource_destroy(args2);
+    }
+
     /* pass 3: DispatchIndirect(args, 0); list is t0 here */
     CHECK(sm5_kernel_bind_srv(process, "list", listed, NULL));
     CHECK(sm5_kernel_bind(process, "count", count));
