@@ -424,23 +424,18 @@ pub(super) fn step_kernel(
         };
         k.attach_sampler(&x.name, decl.slot, x.desc);
     }
-    for ((srv, srv_name), (uav, uav_name)) in k.srv_uav_hazards() {
+    for ((srv, srv_name), (uav, _)) in k.srv_uav_hazards() {
         warnings.push(format!(
             "steps[{i}]: '{srv_name}' is bound as {srv} and as {uav} of shader '{}' at once; the SRV reads as null, as D3D11's runtime unbinds an SRV whose subresources a bound UAV holds",
             shader.name
         ));
-        let _ = uav_name;
     }
     Ok(k)
 }
 
-/// A `set` of `fields` on constant buffer `r` with no `shader` key: refused
+/// A `set` of `fields` on constant buffer `name` with no `shader` key: refused
 /// when the shaders that declare it by name lay it out differently.
-pub(super) fn check_unambiguous_layout(
-    name: &str,
-    r: &Resource,
-    shaders: &[JobShader],
-) -> Result<(), String> {
+pub(super) fn check_unambiguous_layout(name: &str, shaders: &[JobShader]) -> Result<(), String> {
     let layouts: Vec<(&str, &sim_core::rdef::CbufferDesc)> = shaders
         .iter()
         .filter_map(|s| {
@@ -468,7 +463,6 @@ pub(super) fn check_unambiguous_layout(
             })
     };
     if let Some((other, _)) = layouts.iter().find(|(_, l)| !same(layout, l)) {
-        let _ = r;
         return Err(format!(
             "shaders '{first}' and '{other}' lay out cbuffer '{name}' differently; say whose layout fields take with shader = \"{first}\""
         ));

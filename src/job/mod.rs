@@ -331,7 +331,7 @@ enum Groups {
 
 /// A copy step's command.
 #[derive(Debug, Clone, Copy)]
-enum Copy {
+enum CopyCommand {
     /// `copy = { from, to }`: CopyResource
     Resource { from: usize, to: usize },
     /// `copy_region` on buffers: bytes
@@ -372,7 +372,7 @@ enum Step {
         /// the shader whose layout `fields` take
         layout: usize,
     },
-    Copy(Copy),
+    Copy(CopyCommand),
     Expect(Expect),
 }
 
@@ -412,17 +412,13 @@ enum Check {
 pub struct Job {
     /// the job file
     pub path: PathBuf,
-    /// the shader with every resource and sampler bound: what runs each
-    /// dispatch ([`Kernel::run`]). In a job with `[shaders]`, the kernel of
-    /// its first dispatch step (each step has its own; the first shader with
-    /// nothing bound when there is no dispatch)
-    pub kernel: Kernel,
     /// The job's shaders: `[shaders]` in name order, or the one `shader`
     /// (named "").
     pub shaders: Vec<JobShader>,
     /// whether the job has `[shaders]`
     pub several: bool,
-    /// each dispatch step's kernel (in a single-shader job, `kernel` alone)
+    /// each dispatch step's kernel (in a single-shader job, the one kernel
+    /// all its dispatches run); never empty ([`Job::kernel`])
     kernels: Vec<Kernel>,
     /// resources in name order
     pub resources: Vec<Resource>,
@@ -1168,7 +1164,7 @@ impl Job {
                     };
                     let program = shaders[layout].shader.program();
                     if several && t.contains_key("fields") && value.get("shader").is_none() {
-                        device::check_unambiguous_layout(&rname, r, &shaders)
+                        device::check_unambiguous_layout(&rname, &shaders)
                             .map_err(|m| spec_err(key.clone(), m))?;
                     }
                     let counter =
@@ -1281,13 +1277,12 @@ impl Job {
         if let Ok(doc) = text.parse::<toml::Table>() {
             named_files(&toml::Value::Table(doc), base, &mut inputs);
         }
-        let kernel = kernels
-            .first()
-            .cloned()
-            .unwrap_or_else(|| Kernel::new(shaders[0].shader.clone()));
+        if kernels.is_empty() {
+            // a job with [shaders] and no dispatch: Job::kernel's
+            kernels.push(Kernel::new(shaders[0].shader.clone()));
+        }
         Ok(Job {
             path: path.to_owned(),
-            kernel,
             shaders,
             several,
             kernels,
@@ -1299,6 +1294,15 @@ impl Job {
             base: base.to_owned(),
             budget,
         })
+    }
+
+    /// The shader with every resource and sampler bound: what runs each
+    /// dispatch ([`Kernel::run`]). In a job with `[shaders]`, the kernel of
+    /// its first dispatch step (each step has its own; the first shader with
+    /// nothing bound when there is no dispatch).
+    pub fn kernel(&self) -> &Kernel {
+        // (parse leaves `kernels` with at least one kernel)
+        &self.kernels[0]
     }
 
     /// The shader's program (in a job with `[shaders]`, the first
@@ -1653,11 +1657,11 @@ impl Job {
                     let name = |r: usize| &self.resources[r].name;
                     let storage = |r: usize| &self.resources[r].storage;
                     let (what, done) = match *c {
-                        Copy::Resource { from, to } => (
+                        CopyCommand::Resource { from, to } => (
                             format!("copy {} -> {}", name(from), name(to)),
                             storage(to).copy_from(storage(from)),
                         ),
-                        Copy::Bytes {
+                        CopyCommand::Bytes {
                             from,
                             to,
                             src_offset,
@@ -1672,7 +1676,7 @@ impl Job {
                             ),
                             storage(to).copy_region(dst_offset, storage(from), src_offset, bytes),
                         ),
-                        Copy::Texels {
+                        CopyCommand::Texels {
                             from,
                             to,
                             src,
@@ -1692,7 +1696,7 @@ impl Job {
                             ),
                             storage(to).copy_texture_region(dst, at, storage(from), src, src_box),
                         ),
-                        Copy::StructureCount { from, to, offset } => (
+                        CopyCommand::StructureCount { from, to, offset } => (
                             format!(
                                 "copy_structure_count {} -> {} at byte {offset}",
                                 name(from),
@@ -2111,7 +2115,7 @@ fn parse_copy(
     key: &str,
     resources: &[Resource],
     find: &dyn Fn(&str, &str) -> Result<usize, JobError>,
-) -> Result<Copy, KeyErr> {
+) -> Result<CopyCommand, KeyErr> {
     let e = |k: &str, m: String| {
         (
             if k.is_empty() {
@@ -2147,7 +2151,7 @@ fn parse_copy(
     let copy = match kind {
         "copy" => {
             api("", dst.check_copy_from(src))?;
-            Copy::Resource { from, to }
+            CopyCommand::Resource { from, to }
         }
         "copy_structure_count" => {
             let offset = u64::from(u(&mut t, "offset")?.unwrap_or(0));
@@ -2161,7 +2165,7 @@ fn parse_copy(
                 ));
             }
             api("offset", dst.check_copy_structure_count(offset, src))?;
-            Copy::StructureCount { from, to, offset }
+            CopyCommand::StructureCount { from, to, offset }
         }
         _ if src.as_texture().is_some() || dst.as_texture().is_some() => {
             let sub = |t: &mut toml::Table, k: &str| u(t, k).map(|v| v.unwrap_or(0));
@@ -2201,7 +2205,7 @@ fn parse_copy(
                 "",
                 dst.check_copy_texture_region(dst_r, at, src, src_r, src_box),
             )?;
-            Copy::Texels {
+            CopyCommand::Texels {
                 from,
                 to,
                 src: src_r,
@@ -2221,7 +2225,7 @@ fn parse_copy(
                 "",
                 dst.check_copy_region(dst_offset, src, src_offset, bytes),
             )?;
-            Copy::Bytes {
+            CopyCommand::Bytes {
                 from,
                 to,
                 src_offset,
