@@ -24,6 +24,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod bulk;
 mod content;
 mod device;
 mod images;
@@ -132,9 +133,11 @@ pub struct TextPosition {
 }
 
 /// Where the key path `key` (`resources.keys.init`, `steps[2].expect`)
-/// stands in `text`: the deepest part of the path that exists.
-fn locate(text: &str, key: &str) -> Option<TextPosition> {
-    let doc = toml_edit::ImDocument::parse(text.to_string()).ok()?;
+/// stands in `parsed` (the text with its long lists cut out, bulk.rs): the
+/// deepest part of the path that exists, shown from `text`, the file as
+/// written (the offsets of both are the same).
+fn locate(parsed: &str, text: &str, key: &str) -> Option<TextPosition> {
+    let doc = toml_edit::ImDocument::parse(parsed.to_string()).ok()?;
     let mut span = None;
     let mut item: &toml_edit::Item = doc.as_item();
     for part in key.split('.') {
@@ -635,14 +638,21 @@ impl Job {
         load: &LoadOptions,
         compile: &CompileOptions,
     ) -> Result<Self, JobError> {
-        Self::parse(text, path, base, load, compile).map_err(|e| match e {
+        // long number lists are read from the text, not parsed as TOML
+        let mut masked = bulk::mask(text).map_err(|message| JobError::Parse {
+            path: path.to_owned(),
+            message,
+        })?;
+        let _lists = masked.install();
+        let parsed = &masked.text;
+        Self::parse(parsed, path, base, load, compile).map_err(|e| match e {
             JobError::Spec {
                 path,
                 key,
                 message,
                 at: None,
             } => JobError::Spec {
-                at: locate(text, &key),
+                at: locate(parsed, text, &key),
                 path,
                 key,
                 message,

@@ -29,10 +29,19 @@ pub(super) fn f32_close(want: u32, have: u32, ulps: u32, abs: Option<f64>) -> bo
 
 pub(super) fn value_text(v: &toml::Value) -> String {
     let mut t = v.clone();
+    let mut previews = Vec::new();
     if let Some(t) = t.as_table_mut() {
         t.remove("resource");
+        for (k, v) in t.iter_mut() {
+            if let Some(p) = bulk::preview(v) {
+                previews.push((format!("{k} = {v}"), format!("{k} = {p}")));
+            }
+        }
     }
-    let s = t.to_string();
+    let mut s = t.to_string();
+    for (marker, preview) in previews {
+        s = s.replace(&marker, &preview);
+    }
     if s.len() > 80 {
         format!(
             "{}…",
@@ -53,10 +62,29 @@ pub(super) fn take_u32(t: &mut toml::Table, key: &str) -> Result<Option<u32>, St
     }
 }
 
-pub(super) fn parse_content(t: toml::Table) -> Result<Content, String> {
-    let c: Content = toml::Value::Table(t)
+pub(super) fn parse_content(mut t: toml::Table) -> Result<Content, String> {
+    // long lists cut out of the text (bulk.rs) are read from it here
+    let mut lists = Vec::new();
+    for (key, kind) in [
+        ("u32", bulk::Kind::U32),
+        ("i32", bulk::Kind::I32),
+        ("f32", bulk::Kind::F32),
+    ] {
+        if let Some(words) = t.get(key).and_then(|v| bulk::take(v, kind)) {
+            t.insert(key.into(), toml::Value::Array(Vec::new()));
+            lists.push((kind, words?));
+        }
+    }
+    let mut c: Content = toml::Value::Table(t)
         .try_into()
         .map_err(|e: toml::de::Error| e.message().to_string())?;
+    for (kind, words) in lists {
+        match kind {
+            bulk::Kind::U32 => c.u32 = Some(words),
+            bulk::Kind::I32 => c.i32 = Some(words.into_iter().map(|w| w as i32).collect()),
+            bulk::Kind::F32 => c.f32 = Some(words.into_iter().map(f32::from_bits).collect()),
+        }
+    }
     if c.count() != 1 {
         return Err("give exactly one of u32, i32, f32, fill_u32, fill_f32, iota_u32, iota_f32, random_u32, random_f32, file, fields (textures also: fill_texel, png)".into());
     }

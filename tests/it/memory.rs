@@ -201,3 +201,52 @@ fn a_suites_jobs_share_the_memory() {
     let o = limited("1");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
+
+/// A job file of 16 MB whose `keys` are listed inline (`u32 = [1,1,…]`,
+/// 8 million numbers) runs under `ulimit -v` (512 MiB): its long lists are
+/// read into words, 4 bytes a number, not into a TOML tree of tens of bytes
+/// a value (which took about 80 times the file and aborted). A bad number
+/// deep in such a list is reported at its line and column.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_job_file_of_long_lists_is_parsed_in_memory_proportional_to_it() {
+    let dir = workdir("long_lists", 1024);
+    let n = 8_000_000;
+    let list = |bad: &str| {
+        let mut l = "1,".repeat(n - 1);
+        l.push_str(bad);
+        l
+    };
+    let job = |bad: &str| {
+        format!(
+            "shader = \"histogram.dxbc\"\n[resources.keys]\nelements = {n}\ninit = {{ u32 = [{}] }}\n[resources.bins]\nelements = 256\ninit = {{ fill_u32 = 0 }}\n[resources.Params]\ninit = {{ fields = {{ key_count = 256 }} }}\n[[steps]]\ndispatch = [1, 1, 1]\n[[steps]]\nexpect = {{ resource = \"bins\", sum_u32 = 256 }}\n",
+            list(bad)
+        )
+    };
+    let limited = |path: &Path| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 524288 && exec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_sm5sim"))
+            .args(["run", s(path)])
+            .output()
+            .expect("run sh")
+    };
+    let path = dir.join("long.toml");
+    std::fs::write(&path, job("1")).unwrap();
+    let o = limited(&path);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(t.contains("expect bins { sum_u32 = 256 }: ok"), "{t}");
+
+    std::fs::write(&path, job("-1")).unwrap();
+    let o = limited(&path);
+    refused(
+        &o,
+        &format!(
+            "long.toml: u32[{}] at line 4, column {}: -1 does not fit a u32",
+            n - 1,
+            17 + 2 * (n - 1)
+        ),
+    );
+}
