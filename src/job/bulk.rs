@@ -5,11 +5,12 @@
 //! A TOML parser keeps a tree node of tens of bytes for every value, so a
 //! 100 MB file of `1,1,1,…` would take gigabytes to parse. Before the job
 //! file is parsed, each such list of at least [`MIN_BYTES`] bytes is cut out
-//! of the text and replaced by a one-string list of the same length (the
-//! newlines kept, so every line and column after it stays where it was),
-//! and its numbers are read into 32-bit words of the kind its key names,
-//! which [`super::parse_content`] takes. Parsing a job file so takes the
-//! text twice (the file and the copy parsed) and 4 bytes a listed number. The numbers follow TOML's grammar: what the fast
+//! of the text and replaced by a one-string list (with as many newlines, so
+//! every line after it keeps its number; [`Masked::original_offset`] maps
+//! a place in the parsed text back to the file), and its numbers are read
+//! into 32-bit words of the kind its key names, which
+//! [`super::parse_content`] takes. Parsing a job file so takes the text,
+//! what is left of it to parse as TOML, and 4 bytes a listed number. The numbers follow TOML's grammar: what the fast
 //! path does not recognise is parsed by `toml_edit` itself, so the lists
 //! mean what they would mean to any TOML reader (docs/job-files.md, "Memory").
 
@@ -49,13 +50,23 @@ impl Drop for Installed {
 
 /// The job text with its long number lists cut out, and the lists.
 pub(super) struct Masked {
-    /// The text to parse as TOML: the same bytes, but each long list
-    /// replaced by `["sm5sim-bulk-list#N"` and spaces (newlines kept).
+    /// The text to parse as TOML: each long list replaced by
+    /// `["sm5sim-bulk-list#N"`, its newlines and `]`.
     pub(super) text: String,
     lists: Vec<List>,
+    /// For each cut: the offset in `text` just after its stand-in, and the
+    /// bytes removed up to there.
+    cuts: Vec<(usize, usize)>,
 }
 
 impl Masked {
+    /// The byte offset in the file of `offset` in [`Masked::text`] (an
+    /// offset outside the stand-ins, where TOML keys and values are).
+    pub(super) fn original_offset(&self, offset: usize) -> usize {
+        let i = self.cuts.partition_point(|&(end, _)| end <= offset);
+        offset + if i == 0 { 0 } else { self.cuts[i - 1].1 }
+    }
+
     /// Make the lists readable by [`take`] on this thread until the guard
     /// is dropped.
     pub(super) fn install(&mut self) -> Installed {
@@ -87,6 +98,7 @@ pub(super) fn mask(text: &str) -> Result<Masked, String> {
     let mut inline_keys: Vec<bool> = Vec::new();
     let mut header_fields = false;
     let mut copied = 0;
+    let mut cuts = Vec::new();
     let mut i = 0;
     while i < b.len() {
         match b[i] {
@@ -124,11 +136,14 @@ pub(super) fn mask(text: &str) -> Result<Masked, String> {
                     .then(|| list_end(b, i))
                     .flatten()
                     .filter(|&end| end - i >= MIN_BYTES)
-                    .and_then(|end| Some((end, stand_in(&b[i..end], lists.len())?)));
+                    .map(|end| (end, stand_in(&b[i..end], lists.len())));
                 match cut {
                     Some((end, replacement)) => {
                         out.extend_from_slice(&b[copied..i]);
                         out.extend_from_slice(&replacement);
+                        let removed =
+                            cuts.last().map_or(0, |&(_, r)| r) + (end - i) - replacement.len();
+                        cuts.push((out.len(), removed));
                         copied = end;
                         let kind = match key.last().map(String::as_str) {
                             Some("u32") => Kind::U32,
@@ -157,55 +172,16 @@ pub(super) fn mask(text: &str) -> Result<Masked, String> {
     out.extend_from_slice(&b[copied..]);
     // only ASCII replaced ASCII and whole lists (at ASCII brackets) were cut
     let text = String::from_utf8(out).map_err(|e| format!("job file: {e}"))?;
-    Ok(Masked { text, lists })
+    Ok(Masked { text, lists, cuts })
 }
 
 /// What stands for the list `list` (brackets included) in the parsed
-/// text: `["""sm5sim-bulk-list#N"""]` spread over the same bytes, each
-/// newline of the list kept where it was (inside the multi-line string or
-/// between it and the `]`), spaces elsewhere. `None` when the list's lines
-/// are too short to hold the quotes.
-fn stand_in(list: &[u8], index: usize) -> Option<Vec<u8>> {
-    let marker = format!("{MARKER}{index}");
-    let mut out = Vec::with_capacity(list.len());
-    out.push(b'[');
-    let n = list.len() - 1; // the last byte is the `]`
-    let mut p = 1;
-    // three quotes where three bytes without a newline follow
-    let quotes = |out: &mut Vec<u8>, p: &mut usize| -> Option<()> {
-        loop {
-            if *p + 3 > n {
-                return None;
-            }
-            if list[*p..*p + 3].iter().all(|&c| c != b'\n' && c != b'\r') {
-                out.extend_from_slice(b"\"\"\"");
-                *p += 3;
-                return Some(());
-            }
-            let c = list[*p];
-            out.push(if c == b'\n' || c == b'\r' { c } else { b' ' });
-            *p += 1;
-        }
-    };
-    quotes(&mut out, &mut p)?;
-    for &m in marker.as_bytes() {
-        while p < n && (list[p] == b'\n' || list[p] == b'\r') {
-            out.push(list[p]);
-            p += 1;
-        }
-        if p >= n {
-            return None;
-        }
-        out.push(m);
-        p += 1;
-    }
-    quotes(&mut out, &mut p)?;
-    out.extend(list[p..n].iter().map(|&c| match c {
-        b'\n' | b'\r' => c,
-        _ => b' ',
-    }));
+/// text: `["sm5sim-bulk-list#N"`, one newline for each of the list's, `]`.
+fn stand_in(list: &[u8], index: usize) -> Vec<u8> {
+    let mut out = format!("[\"{MARKER}{index}\"").into_bytes();
+    out.extend(list.iter().filter(|&&c| c == b'\n'));
     out.push(b']');
-    Some(out)
+    out
 }
 
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
@@ -324,10 +300,7 @@ pub(super) enum Kind {
 /// The index of the cut-out list `value` stands for, if it is one.
 pub(super) fn index_of(value: &toml::Value) -> Option<usize> {
     match value.as_array()?.as_slice() {
-        [toml::Value::String(s)] => {
-            let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-            s.strip_prefix(MARKER)?.parse().ok()
-        }
+        [toml::Value::String(s)] => s.strip_prefix(MARKER)?.parse().ok(),
         _ => None,
     }
 }
@@ -498,16 +471,19 @@ mod tests {
     }
 
     #[test]
-    fn a_long_list_is_cut_out_with_every_offset_kept() {
+    fn a_long_list_is_cut_out_with_every_line_kept() {
         let body = (0..600)
             .map(|i| i.to_string())
             .collect::<Vec<_>>()
             .join(",\n");
         let text = long_list("init.u32", &body);
         let mut m = mask(&text).unwrap();
-        assert_eq!(m.text.len(), text.len());
+        assert!(m.text.len() < 700, "{}", m.text);
         assert_eq!(m.text.matches('\n').count(), text.matches('\n').count());
         assert!(m.text.ends_with("]\ny = 2\n"));
+        let y = m.text.rfind('y').unwrap();
+        assert_eq!(m.original_offset(y), text.rfind('y').unwrap());
+        assert_eq!(m.original_offset(2), 2);
         let doc: toml::Table = m.text.parse().unwrap();
         let v = &doc["init"]["u32"];
         let _g = m.install();
@@ -526,8 +502,6 @@ mod tests {
             format!("[a.init.fields]\nf32 = [{long}]\n"),
             format!("# u32 = [{long}]\n"),
             format!("u32 = [{long}, \"x\"]\n"),
-            // lines too short for the stand-in's quotes: parsed as TOML
-            format!("u32 = [{}]\n", vec!["1"; 600].join(",\n")),
         ] {
             assert_eq!(mask(&text).unwrap().text, text, "{text}");
         }

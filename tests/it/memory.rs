@@ -250,3 +250,50 @@ fn a_job_file_of_long_lists_is_parsed_in_memory_proportional_to_it() {
         ),
     );
 }
+
+/// An error after a long list (cut out before parsing) is still shown at
+/// its line and column in the file as written.
+#[test]
+fn an_error_after_a_long_list_is_placed_in_the_file_as_written() {
+    let dir = workdir("after_long_list", 1024);
+    let list = vec!["1"; 1000].join(",\n  ");
+    let path = dir.join("after.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "shader = \"histogram.dxbc\"\n[resources.keys]\nelements = 1000\ninit = {{ u32 = [{list}], fill_u32 = 3 }}\n[resources.bins]\nelements = 256\ninit = {{ fill_u32 = 0 }}\n[resources.Params]\ninit = {{ fields = {{ key_count = 256 }} }}\n[[steps]]\ndispatch = [1, 1, 1]\n"
+        ),
+    )
+    .unwrap();
+    let o = super::sm5sim(&["run", s(&path)]);
+    refused(&o, "after.toml:4:1: resources.keys.init: give exactly one of");
+    // a key after the list, on its last line
+    std::fs::write(
+        &path,
+        format!(
+            "shader = \"histogram.dxbc\"\n[resources.keys]\nelements = 1000\ninit = {{ u32 = [{list}] }}, slot = 3\n"
+        ),
+    )
+    .unwrap();
+    let o = super::sm5sim(&["run", s(&path)]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(t.contains("line 1003"), "{t}");
+}
+
+/// A job file of a million TOML values that are not a long number list
+/// (which the TOML parser would hold at about 256 bytes each) is refused
+/// with the figures before it is parsed, when that cannot fit.
+#[test]
+fn a_job_file_whose_toml_tree_cannot_fit_is_refused_before_parsing() {
+    let dir = workdir("tree", 1024);
+    let path = dir.join("tree.toml");
+    let mut job = std::fs::read_to_string(dir.join("job.toml")).unwrap();
+    job.push_str("[defines]\n");
+    job.extend((0..1_000_000).map(|i| format!("k{i} = \"1\"\n")));
+    std::fs::write(&path, job).unwrap();
+    let o = super::sm5sim(&["run", s(&path), "--max-memory", "100MiB"]);
+    refused(&o, "tree.toml: parsing its 1000");
+    let t = text(&o);
+    assert!(t.contains("more than the 100.0 MiB of --max-memory"), "{t}");
+}
