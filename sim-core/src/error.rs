@@ -92,6 +92,24 @@ pub enum LoadError {
         /// why
         what: String,
     },
+    /// A program that uses what its profile does not have: an instruction
+    /// of a later shader model (`OpcodeInfo::min_model`), or a rule of
+    /// compute shaders on D3D10.x hardware (cs_4_0, cs_4_1: one UAV, raw or
+    /// structured; 16 KiB of structured TGSM; groups of at most 768 threads
+    /// with Z = 1; FS §18.7). D3D refuses such a shader when it is created.
+    #[error("{mnemonic} at dword {token}: {rule}; this shader is {profile} ({reference})")]
+    Profile {
+        /// the instruction's mnemonic
+        mnemonic: String,
+        /// dword offset within the token stream
+        token: u32,
+        /// the shader's profile, e.g. `cs_4_0`
+        profile: String,
+        /// the rule broken, e.g. `needs cs_5_0`
+        rule: String,
+        /// where the rule is written
+        reference: &'static str,
+    },
     /// A program that breaks a rule of the format or the compute model.
     #[error("{mnemonic} at dword {token}: {what}")]
     Invalid {

@@ -67,7 +67,8 @@ macro_rules! opcode_table {
         /// The table, indexed by opcode number: `OPCODE_TABLE[n].opcode as usize == n`.
         pub static OPCODE_TABLE: &[OpcodeInfo] = &[ $( OpcodeInfo {
             opcode: Opcode::$variant, mnemonic: $mnem, class: Class::$class,
-            compute: $sem.in_compute(), shape: $shape, operand_types: $types, sem: $sem,
+            compute: $sem.in_compute(), min_model: min_compute_model($num),
+            shape: $shape, operand_types: $types, sem: $sem,
         }, )* ];
     };
 }
@@ -83,6 +84,11 @@ pub struct OpcodeInfo {
     pub class: Class,
     /// Whether a compute shader may contain it (`reference/dxbc-format.md` §9, column CS).
     pub compute: bool,
+    /// The lowest shader model, `(major, minor)`, whose compute profile may
+    /// contain it: `(4, 0)`, `(4, 1)` or `(5, 0)` ([`min_compute_model`]).
+    /// A cs_4_0 or cs_4_1 program with a later row is refused at load
+    /// (`LoadError::Profile`).
+    pub min_model: (u8, u8),
     /// Operand layout.
     pub shape: Shape,
     /// Each operand's type, destinations first, one letter each
@@ -146,6 +152,45 @@ const decl: Sem = Sem::Decl;
 const not_compute: Sem = Sem::NotCompute;
 #[allow(non_upper_case_globals)]
 const reserved: Sem = Sem::Reserved;
+
+/// The lowest shader model whose compute profile may contain opcode `n`
+/// ([`OpcodeInfo::min_model`]), from two sources:
+///
+/// - the version that introduced the opcode, which its enumerant's prefix in
+///   `D3D10_SB_OPCODE_TYPE` names (TPF; `reference/dxbc-format.md` §9):
+///   0–107 `D3D10_SB` (SM4.0); 108–112 `D3D10_1_SB` (SM4.1: `lod`,
+///   `gather4`, `samplepos`, `sampleinfo`, as MSDN "Shader Model 4
+///   Assembly" lists them); 113–209 `D3D11_SB`, 210–218 `D3D11_1_SB` and
+///   219–235 `D3DWDDM1_3_SB` (SM5.0: the D3D11.1 and tiled-resource
+///   additions are cs_5_0 instructions too). MSDN's SM4.1 list also names
+///   `ld2dms`, but its opcode is `D3D10_SB_OPCODE_LD_MS` and `Texture2DMS`
+///   is a Shader Model 4 object: SM4.1 extended it (multisampled depth),
+///   so it stays SM4.0 here;
+/// - the D3D11 opcodes that compute on D3D10.x hardware has too (FS §18.7,
+///   "Compute Shader on D3D10.x hardware"; `reference/sm5-compute-isa.md`
+///   §15): `dcl_thread_group`, `dcl_uav_raw`, `dcl_uav_structured`,
+///   `dcl_tgsm_structured`, `dcl_resource_raw`, `dcl_resource_structured`,
+///   `ld_raw`, `store_raw`, `ld_structured`, `store_structured` and `sync`.
+///   Everything else of SM5 is cs_5_0 only: typed UAVs (`dcl_uav_typed`,
+///   `ld_uav_typed`, `store_uav_typed`), `dcl_tgsm_raw`, atomics and
+///   append/consume, doubles, the SM5 ALU additions (`countbits`,
+///   `firstbit_*`, `bfi`, `ubfe`, `ibfe`, `bfrev`, `f32tof16`, `f16tof32`,
+///   `uaddc`, `usubb`, `swapc`, `rcp`, `msad`), `bufinfo`, `gather4_c`,
+///   `gather4_po*`, class linkage and `abort`/`debug_break` (MSDN "Compute
+///   Shader Overview": on 10.x hardware "no atomic instructions are
+///   available", "no double-precision values are available", only
+///   `RWStructuredBuffer` and `RWByteAddressBuffer` UAVs).
+pub const fn min_compute_model(n: u16) -> (u8, u8) {
+    match n {
+        0..=107 => (4, 0),
+        108..=112 => (4, 1),
+        // dcl_thread_group; dcl_uav_raw, dcl_uav_structured;
+        // dcl_tgsm_structured, dcl_resource_raw, dcl_resource_structured;
+        // ld_raw, store_raw, ld_structured, store_structured; sync
+        155 | 157 | 158 | 160..=162 | 165..=168 | 190 => (4, 0),
+        _ => (5, 0),
+    }
+}
 
 /// The type of an instruction's operand ([`Opcode::operand_type`]): how an
 /// immediate there is meant, and so printed and read back.
@@ -695,6 +740,76 @@ mod tests {
         assert!(Opcode::Add.follows_destination_precision(1));
         assert!(!Opcode::Ishl.follows_destination_precision(2));
         assert!(!Opcode::Lt.follows_destination_precision(1));
+    }
+
+    /// The profile column: SM4.0 rows, the SM4.1 additions, the compute
+    /// rows cs_4_x has, and spot checks of what it has not.
+    #[test]
+    fn every_row_knows_its_lowest_compute_profile() {
+        use Opcode as O;
+        for row in OPCODE_TABLE {
+            assert_eq!(row.min_model, min_compute_model(row.opcode as u16));
+        }
+        for o in [
+            O::Add,
+            O::Imul,
+            O::Udiv,
+            O::Ld,
+            O::LdMs,
+            O::Resinfo,
+            O::SampleL,
+        ] {
+            assert_eq!(o.info().min_model, (4, 0), "{o:?}");
+        }
+        for o in [O::Gather4, O::SampleInfo, O::SamplePos, O::Lod] {
+            assert_eq!(o.info().min_model, (4, 1), "{o:?}");
+        }
+        for o in [
+            O::DclThreadGroup,
+            O::DclUavRaw,
+            O::DclUavStructured,
+            O::DclTgsmStructured,
+            O::DclResourceRaw,
+            O::DclResourceStructured,
+            O::LdRaw,
+            O::StoreRaw,
+            O::LdStructured,
+            O::StoreStructured,
+            O::Sync,
+        ] {
+            assert_eq!(o.info().min_model, (4, 0), "{o:?}");
+        }
+        for o in [
+            O::Countbits,
+            O::FirstbitHi,
+            O::Bfi,
+            O::Ubfe,
+            O::Ibfe,
+            O::Bfrev,
+            O::Rcp,
+            O::F32tof16,
+            O::F16tof32,
+            O::Swapc,
+            O::Msad,
+            O::Bufinfo,
+            O::Gather4C,
+            O::Gather4Po,
+            O::DclUavTyped,
+            O::LdUavTyped,
+            O::StoreUavTyped,
+            O::DclTgsmRaw,
+            O::AtomicIadd,
+            O::ImmAtomicAlloc,
+            O::ImmAtomicConsume,
+            O::Dadd,
+            O::Dtoi,
+            O::InterfaceCall,
+            O::DclInterface,
+            O::Abort,
+            O::LdRawFeedback,
+        ] {
+            assert_eq!(o.info().min_model, (5, 0), "{o:?}");
+        }
     }
 
     #[test]

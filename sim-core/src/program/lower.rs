@@ -14,6 +14,23 @@ enum Block {
 /// The deepest if/loop/switch nesting a routine may have (FS §7.12).
 pub const MAX_FLOW_NESTING: usize = 64;
 
+// Where the profile rules are written (`LoadError::Profile`).
+/// An SM5 opcode in cs_4_x: what compute on D3D10.x hardware has.
+const REF_SM5: &str =
+    "FS §18.7: cs_4_x has the SM4 instructions plus raw and structured buffers, structured TGSM and sync";
+/// An SM4.1 opcode in cs_4_0.
+const REF_SM41: &str = "a D3D10_1_SB opcode: MSDN \"Shader Model 4 Assembly\", Shader Model 4.1";
+/// Atomics, counters, doubles, typed UAVs and raw TGSM in cs_4_x.
+const REF_CS4: &str =
+    "FS §18.7; MSDN \"Compute Shader Overview\", Compute Shader on Direct3D 10.x hardware";
+/// The one UAV of cs_4_x.
+const REF_CS4_UAV: &str = "D3D11_CS_4_X_UAV_REGISTER_COUNT = 1; FS §18.7.2.2";
+/// The thread-group limits of cs_4_x.
+const REF_CS4_GROUP: &str =
+    "D3D11_CS_4_X_THREAD_GROUP_MAX_*; MSDN \"numthreads\" and \"Compute Shader Overview\"";
+/// The TGSM budget of cs_4_x.
+const REF_CS4_TGSM: &str = "FS §18.7.2.7; MSDN \"Compute Shader Overview\": 16 KB per group";
+
 pub(super) struct Lowering {
     p: Program,
     /// `label l#` → pc of its first instruction
@@ -123,6 +140,7 @@ impl Lowering {
         };
         for ins in &decoded.instructions {
             l.at = (full_mnemonic(ins), ins.offset);
+            l.check_profile(ins)?;
             let r = l.declaration(ins);
             if matches!(r, Err(LoadError::Unsupported { .. })) {
                 l.note_unsupported_declaration(ins);
@@ -231,6 +249,88 @@ impl Lowering {
         }
     }
 
+    /// A rule of the shader's profile broken by the instruction being lowered.
+    fn profile(&self, rule: impl Into<String>, reference: &'static str) -> LoadError {
+        let v = self.p.version;
+        LoadError::Profile {
+            mnemonic: self.at.0.clone(),
+            token: self.at.1,
+            profile: format!("{}_{}_{}", v.program_type.prefix(), v.major, v.minor),
+            rule: rule.into(),
+            reference,
+        }
+    }
+
+    /// The profile rules one instruction can break by itself, checked
+    /// before anything else about it (the thread-group and TGSM limits are
+    /// checked with their declarations):
+    ///
+    /// - its opcode needs a later shader model than the program's
+    ///   ([`crate::opcodes::min_compute_model`]: cs_4_0 has the SM4.0
+    ///   instructions and the compute additions of FS §18.7, cs_4_1 adds
+    ///   the SM4.1 ones, everything else is cs_5_0);
+    /// - cs_4_x: a UAV other than u0 (`D3D11_CS_4_X_UAV_REGISTER_COUNT` is
+    ///   1), a structured UAV with an append/consume counter (`_opc`), and
+    ///   `dcl_globalFlags` asking for doubles.
+    ///
+    /// Rows not valid in any compute shader are left to
+    /// [`Lowering::instruction`], which says so.
+    fn check_profile(&self, ins: &Instruction) -> Result<(), LoadError> {
+        use Opcode::*;
+        let info = ins.opcode.info();
+        if !info.compute {
+            return Ok(());
+        }
+        let v = self.p.version;
+        if (v.major, v.minor) < info.min_model {
+            let (major, minor) = info.min_model;
+            let (why, reference) = match (info.class, ins.opcode) {
+                (Class::Atomic, ImmAtomicAlloc | ImmAtomicConsume) => {
+                    (" (cs_4_x has no append/consume counters)", REF_CS4)
+                }
+                (Class::Atomic, _) => (" (cs_4_x has no atomic operations)", REF_CS4),
+                (Class::Double, _) => (" (cs_4_x has no double precision)", REF_CS4),
+                (_, DclUavTyped) => (
+                    " (cs_4_x UAVs are raw or structured buffers: no typed buffer or texture UAV)",
+                    REF_CS4,
+                ),
+                (_, DclTgsmRaw) => (" (cs_4_x TGSM is dcl_tgsm_structured only)", REF_CS4),
+                _ if (major, minor) == (4, 1) => ("", REF_SM41),
+                _ => ("", REF_SM5),
+            };
+            return Err(self.profile(format!("needs cs_{major}_{minor}{why}"), reference));
+        }
+        if v.major != 4 {
+            return Ok(());
+        }
+        match ins.opcode {
+            DclUavRaw | DclUavStructured => {
+                let reg = self.decl_reg(ins)?;
+                if reg != 0 {
+                    return Err(self.profile(
+                        format!("u{reg}: cs_4_x has one UAV register, u0"),
+                        REF_CS4_UAV,
+                    ));
+                }
+                if ins.opcode == DclUavStructured && ins.token & (1 << 23) != 0 {
+                    return Err(
+                        self.profile("an append/consume counter (_opc) needs cs_5_0", REF_CS4)
+                    );
+                }
+            }
+            // bit 12 enableDoublePrecisionFloatOps, bit 17
+            // enable11_1DoubleExtensions (dxbc-format.md §3.1)
+            DclGlobalFlags if ins.token & (1 << 12 | 1 << 17) != 0 => {
+                return Err(self.profile(
+                    "double precision needs cs_5_0 (cs_4_x has no double precision)",
+                    REF_CS4,
+                ));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     fn raw(&self, ins: &Instruction, i: usize) -> Result<u32, LoadError> {
         ins.raw
             .get(i)
@@ -318,12 +418,22 @@ impl Lowering {
                     return Err(self.invalid("more than one dcl_thread_group"));
                 }
                 let t = [self.raw(ins, 0)?, self.raw(ins, 1)?, self.raw(ins, 2)?];
-                let (xy, z, total) = if self.p.version.major == 4 {
-                    (768, 64, 768)
-                } else {
-                    (1024, 64, 1024)
-                };
                 let product = t.iter().map(|&v| v as u128).product::<u128>();
+                // cs_4_x: x, y ≤ 768, z = 1, x·y·z ≤ 768 (D3D11_CS_4_X_THREAD_GROUP_MAX_*;
+                // MSDN "numthreads": "cs_4_x: Maximum Z 1")
+                if self.p.version.major == 4
+                    && !t.contains(&0)
+                    && (t[0] > 768 || t[1] > 768 || t[2] > 1 || product > 768)
+                {
+                    return Err(self.profile(
+                        format!(
+                            "thread group {}x{}x{} is outside the cs_4_x limits (x, y ≤ 768, z = 1, x·y·z ≤ 768)",
+                            t[0], t[1], t[2]
+                        ),
+                        REF_CS4_GROUP,
+                    ));
+                }
+                let (xy, z, total) = (1024, 64, 1024);
                 if t.contains(&0) || t[0] > xy || t[1] > xy || t[2] > z || product > total {
                     return Err(self.invalid(format!(
                         "thread group {}x{}x{} is outside the limits (x, y ≤ {xy}, z ≤ {z}, x·y·z ≤ {total})",
@@ -409,10 +519,8 @@ impl Lowering {
             }
             DclTgsmRaw | DclTgsmStructured => {
                 let reg = self.decl_reg(ins)?;
+                // (dcl_tgsm_raw in cs_4_x was refused by `check_profile`)
                 let (stride, size) = if ins.opcode == DclTgsmRaw {
-                    if self.p.version.major == 4 {
-                        return Err(self.invalid("dcl_tgsm_raw is not allowed in cs_4_x"));
-                    }
                     (0, self.raw(ins, 0)? as u64)
                 } else {
                     let stride = self.raw(ins, 0)?;
@@ -441,11 +549,16 @@ impl Lowering {
                     size_bytes: size.min(u32::MAX as u64) as u32,
                 });
                 let total: u64 = self.p.tgsm.iter().map(|t| t.size_bytes as u64).sum();
-                let limit = if self.p.version.major == 4 {
-                    MAX_TGSM_BYTES / 2
-                } else {
-                    MAX_TGSM_BYTES
-                };
+                if self.p.version.major == 4 && total > (MAX_TGSM_BYTES / 2) as u64 {
+                    return Err(self.profile(
+                        format!(
+                            "TGSM totals {total} bytes, over the {}-byte limit per group of cs_4_x",
+                            MAX_TGSM_BYTES / 2
+                        ),
+                        REF_CS4_TGSM,
+                    ));
+                }
+                let limit = MAX_TGSM_BYTES;
                 if total > limit as u64 {
                     return Err(self.invalid(format!(
                         "TGSM totals {total} bytes, over the {limit}-byte limit per group"

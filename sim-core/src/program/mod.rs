@@ -8,6 +8,26 @@
 //! matched here with a stack), and the set of instructions the executor
 //! supports. An instruction it cannot run yet is a [`LoadError::Unsupported`]
 //! naming the mnemonic and the dword offset.
+//!
+//! **Profiles.** A cs_4_0 or cs_4_1 program (compute on D3D10.x hardware,
+//! FS §18.7) that uses what its profile does not have is a
+//! [`LoadError::Profile`] naming the instruction, its dword, the profile and
+//! the rule, as D3D refuses it when the shader is created:
+//!
+//! | rule | source |
+//! |---|---|
+//! | an opcode of a later shader model: SM4.1's `gather4`, `sampleinfo`, `samplepos` in cs_4_0; in cs_4_x every SM5 opcode but the compute additions (raw and structured buffers, `dcl_tgsm_structured`, `sync`), so no atomics or append/consume, doubles, typed UAVs, `dcl_tgsm_raw`, SM5 ALU additions, `bufinfo`, `gather4_c`/`_po`, class linkage | [`crate::opcodes::min_compute_model`]: TPF enumerant prefixes, FS §18.7, MSDN "Compute Shader Overview" |
+//! | one UAV register, u0, raw or structured, without an append/consume counter (`_opc`) | `D3D11_CS_4_X_UAV_REGISTER_COUNT` = 1; MSDN "Compute Shaders on Downlevel Hardware" |
+//! | no `enableDoublePrecisionFloatOps` / `enable11_1DoubleExtensions` flag | MSDN "Compute Shader Overview": no doubles |
+//! | thread group x, y ≤ 768, z = 1, x·y·z ≤ 768 | `D3D11_CS_4_X_THREAD_GROUP_MAX_*`; MSDN "numthreads" (cs_4_x maximum Z 1) |
+//! | TGSM at most 16 KiB per group | FS §18.7.2.7 |
+//!
+//! Not checked here: that a cs_4_x thread writes only its own TGSM region
+//! (at most 256 bytes, addressed by `vThreadIDInGroupFlattened` or
+//! `vThreadID`; FS §18.7.2.8–9): the address is computed at run time, so
+//! no static check can decide it without refusing valid programs. The
+//! dispatch rules (Z = 1, no `DispatchIndirect`) and the 256-byte alignment
+//! of a raw UAV's view belong to dispatch and binding, not to the program.
 
 use crate::analysis::ProgramInfo;
 use crate::container::{ChecksumPolicy, Container};
