@@ -33,6 +33,7 @@ mod outputs;
 mod packing;
 mod pipelines;
 mod profile;
+mod profiles;
 mod progress;
 mod races;
 mod robustness;
