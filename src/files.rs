@@ -7,14 +7,48 @@
 //! Outputs (dumps, traces, profiles, `asm -o`, `compile -o`, the compile
 //! cache) are written to a temporary file in their own directory and renamed
 //! into place, so a run that is killed or fails never leaves a truncated or
-//! mixed file ([`write_atomic`]); and each is checked before any work
-//! starts, so that a job does not run for minutes to fail at its last dump,
-//! and never overwrites one of its own inputs ([`check_output`]).
+//! mixed file ([`write_atomic`]); the temporary files being written are
+//! known ([`remove_temp_files`], for a signal handler). An output that is
+//! not a regular file (`/dev/stdout`, `/dev/null`, a FIFO, or `-` for
+//! standard output) is written through, never replaced; a symbolic link is
+//! followed, and the file it names replaced. Each output is checked before
+//! any work starts, so that a job does not run for minutes to fail at its
+//! last dump (its directory must take a new file), and never overwrites one
+//! of its own inputs ([`check_output`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// The temporary files being written now ([`write_atomic`]).
+static TEMP_FILES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Remove the temporary files [`write_atomic`] is writing now, for a
+/// process about to end on a signal (INT, TERM, HUP) or a closed output;
+/// the lock is kept, so no new one starts before the process exits.
+pub fn remove_temp_files() {
+    let mut files = TEMP_FILES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for f in files.drain(..) {
+        let _ = std::fs::remove_file(f);
+    }
+    // held until exit: a writer that would register a new file waits
+    std::mem::forget(files);
+}
+
+/// Whether `path` names standard output (`-`).
+pub fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Whether `path` exists and is neither a regular file nor a directory (a
+/// device such as `/dev/null`, a FIFO or a socket), after links.
+fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
 
 /// A name for a temporary file, unique within this process and across
 /// processes: `STEM.PID.N.NANOS.tmp`.
@@ -29,11 +63,33 @@ pub fn temp_name(stem: &str) -> String {
 /// Write `bytes` to `path` atomically: a temporary file beside it, then a
 /// rename (POSIX `rename` replaces the target in one step), so readers see
 /// the old file or the whole new one; the temporary file is removed on
-/// failure. Creates `path`'s directory if needed.
+/// failure. Creates `path`'s directory if needed. `-` is standard output,
+/// and a path that is not a regular file (`/dev/stdout`, `/dev/null`, a
+/// FIFO) is written through, not replaced; a symbolic link is followed (the
+/// file it names is replaced, the link stays).
 ///
 /// # Errors
-/// The I/O error of creating, writing or renaming.
+/// The I/O error of creating, writing or renaming; `NotFound` for a link
+/// to nothing.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    if is_stdout(path) {
+        let mut out = std::io::stdout().lock();
+        return out.write_all(bytes).and_then(|()| out.flush());
+    }
+    if is_special(path) {
+        let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
+        return f.write_all(bytes).and_then(|()| f.flush());
+    }
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        let target = path.canonicalize().map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!("is a symbolic link to a file that cannot be reached: {e}"),
+            )
+        })?;
+        return write_atomic(&target, bytes);
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -43,10 +99,22 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .file_name()
         .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
     let tmp = dir.join(temp_name(&stem));
+    let registered = |add: bool| {
+        let mut files = TEMP_FILES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if add {
+            files.push(tmp.clone());
+        } else {
+            files.retain(|f| f != &tmp);
+        }
+    };
+    registered(true);
     let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
+    registered(false);
     result
 }
 
@@ -72,16 +140,30 @@ fn resolved(path: &Path) -> PathBuf {
 }
 
 /// Check, before anything runs, that `path` can be written as an output:
-/// its directory exists, it is not a directory itself, and it is none of
-/// `inputs` (the files the run reads: a job file, its shader, the files
-/// its contents name).
+/// `-` (standard output) and devices or FIFOs always can (they are written
+/// through); otherwise its directory exists and takes a new file (one is
+/// created there and removed), it is not a directory itself nor a link to
+/// nothing, and it is none of `inputs` (the files the run reads: a job
+/// file, its shader, the files its contents name), links followed.
 ///
 /// # Errors
 /// A message naming `what` (`--dump bins=x.npy`, `-o`) and why.
 pub fn check_output(what: &str, path: &Path, inputs: &[PathBuf]) -> Result<(), String> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
+    if is_stdout(path) || is_special(path) {
+        return Ok(());
+    }
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+        && path.canonicalize().is_err()
+    {
+        return Err(format!(
+            "{what}: {} is a symbolic link to a file that does not exist (links are followed)",
+            path.display()
+        ));
+    }
+    let out = resolved(path);
+    let dir = match out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
+        _ => PathBuf::from("."),
     };
     if !dir.is_dir() {
         return Err(format!(
@@ -92,7 +174,6 @@ pub fn check_output(what: &str, path: &Path, inputs: &[PathBuf]) -> Result<(), S
     if path.is_dir() {
         return Err(format!("{what}: {} is a directory", path.display()));
     }
-    let out = resolved(path);
     if let Some(input) = inputs.iter().find(|i| resolved(i) == out) {
         return Err(format!(
             "{what}: {} is one of this run's inputs ({}); write the output elsewhere",
@@ -100,7 +181,22 @@ pub fn check_output(what: &str, path: &Path, inputs: &[PathBuf]) -> Result<(), S
             input.display()
         ));
     }
-    Ok(())
+    // the directory must take the temporary file the output is written to
+    let probe = dir.join(temp_name(".sm5sim-probe"));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => Err(format!(
+            "{what}: cannot write in the directory {}: {e}",
+            dir.display()
+        )),
+    }
 }
 
 /// Check that no two outputs of one run go to the same file.

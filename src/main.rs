@@ -2,7 +2,10 @@
 //!
 //! Exit status: 0 when every expectation holds (and, for `check`, nothing
 //! is wrong), 1 when one fails (or `check` finds an error), 2 on bad input
-//! (unreadable or malformed files, bad job files, refused dispatches).
+//! (unreadable or malformed files, bad job files, refused dispatches) and
+//! for a dispatch stopped by the watchdog or cancelled (docs/command-line.md,
+//! "Exit status"); 130 for a second Ctrl-C (or the first, in a command that
+//! runs no job); 141 (128 + SIGPIPE) when the report's reader has gone.
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
@@ -22,6 +25,70 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+
+/// Where [`print!`] and [`println!`] write: standard output, or standard
+/// error when an output file is standard output (`--dump bins=-`), so that
+/// the report never mixes into the data.
+static REPORT_TO_STDERR: AtomicBool = AtomicBool::new(false);
+
+/// `print!` for the report (the std macro's shadow in this binary): a
+/// closed standard output ends the process quietly ([`write_report`]).
+macro_rules! print {
+    ($($arg:tt)*) => { $crate::write_report(format_args!($($arg)*)) };
+}
+
+/// `println!` for the report, as [`print!`].
+macro_rules! println {
+    () => { $crate::write_report(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::write_report(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// `eprint!` that ends the process quietly when standard error is closed.
+macro_rules! eprint {
+    ($($arg:tt)*) => { $crate::write_stderr(format_args!($($arg)*)) };
+}
+
+/// `eprintln!`, as [`eprint!`].
+macro_rules! eprintln {
+    () => { $crate::write_stderr(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::write_stderr(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// Write the report (standard output, see [`REPORT_TO_STDERR`]). When the
+/// reader has gone (`sm5sim smoke DIR | head -2`), the process ends at once
+/// with status 141, as shells report a tool killed by SIGPIPE, its
+/// temporary files removed; any other write error is status 2.
+fn write_report(args: std::fmt::Arguments) {
+    use std::io::Write;
+    let result = if REPORT_TO_STDERR.load(Ordering::Relaxed) {
+        std::io::stderr().lock().write_fmt(args)
+    } else {
+        std::io::stdout().lock().write_fmt(args)
+    };
+    if let Err(e) = result {
+        output_failed(&e, "standard output");
+    }
+}
+
+/// Write to standard error; as [`write_report`] when it is closed.
+fn write_stderr(args: std::fmt::Arguments) {
+    use std::io::Write;
+    if let Err(e) = std::io::stderr().lock().write_fmt(args) {
+        output_failed(&e, "standard error");
+    }
+}
+
+/// End the process after a failed write to `what`: quietly with 141 for a
+/// closed pipe, else with a message (where it can still be written) and 2.
+fn output_failed(e: &std::io::Error, what: &str) -> ! {
+    use std::io::Write;
+    files::remove_temp_files();
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(141);
+    }
+    let _ = writeln!(std::io::stderr(), "error: writing to {what}: {e}");
+    std::process::exit(2);
+}
 
 mod dump;
 mod info;
@@ -326,17 +393,26 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
-    // Jobs stop cleanly on Ctrl-C (the token); a second Ctrl-C quits at once,
-    // as the other subcommands (which write nothing half-way) do on the first.
-    if matches!(cli.command, Command::Run { .. } | Command::Check { .. }) {
-        let flag = cancel_token();
-        let _ = ctrlc::set_handler(move || {
-            if flag.swap(true, Ordering::Relaxed) {
-                std::process::exit(130);
-            }
-            eprintln!("cancelling (Ctrl-C again to quit at once)");
-        });
-    }
+    // Ctrl-C, SIGTERM and SIGHUP: jobs and smoke stop cleanly (the token:
+    // the dispatch stops, nothing more is written, exit 2); a second signal,
+    // or the first in the other commands (which write nothing half-way),
+    // quits at once (130), removing the temporary file being written.
+    let stops_cleanly = matches!(
+        cli.command,
+        Command::Run { .. } | Command::Check { .. } | Command::Smoke { .. }
+    );
+    let flag = cancel_token();
+    let _ = ctrlc::set_handler(move || {
+        if !stops_cleanly || flag.swap(true, Ordering::Relaxed) {
+            files::remove_temp_files();
+            std::process::exit(130);
+        }
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "cancelling (Ctrl-C again to quit at once)"
+        );
+    });
     if let Err(v) = sm5sim::sim_core::isa_override() {
         let var = sm5sim::sim_core::ISA_ENV;
         eprintln!("error: {var}={v:?}: expected baseline, avx2 or avx512");
@@ -412,6 +488,24 @@ fn cancel_token() -> Arc<AtomicBool> {
     TOKEN
         .get_or_init(|| Arc::new(AtomicBool::new(false)))
         .clone()
+}
+
+/// Whether the output `file` is this process's standard output: `-`, or
+/// the file standard output is (`/dev/stdout`, `/dev/fd/1`, the file it is
+/// redirected to).
+fn is_standard_output(file: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let same =
+            |a: std::fs::Metadata, b: std::fs::Metadata| a.dev() == b.dev() && a.ino() == b.ino();
+        if let (Ok(a), Ok(b)) = (std::fs::metadata(file), std::fs::metadata("/dev/stdout")) {
+            if same(a, b) {
+                return true;
+            }
+        }
+    }
+    files::is_stdout(file)
 }
 
 /// An error when Ctrl-C was pressed: nothing more is written.
@@ -619,7 +713,11 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             } else {
                 print!("{}", check_text(&job, &report));
             }
-            Ok(errors == 0 && expectations && report.stopped.is_none())
+            if report.stopped.is_some() {
+                // the report says why (exit status 2: a stopped dispatch)
+                return Err(run_suite::Reported.into());
+            }
+            Ok(errors == 0 && expectations)
         }
         Command::Disasm { file, no_checksum } => {
             let bytes =
@@ -802,6 +900,10 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 }
             }
             files::check_distinct(&outputs).map_err(anyhow::Error::msg)?;
+            if outputs.iter().any(|(_, f)| is_standard_output(f)) {
+                // the data goes to stdout; the report to stderr
+                REPORT_TO_STDERR.store(true, Ordering::Relaxed);
+            }
             let mut options = dispatch_options(threads, warp_width, timeout, max_instructions)?;
             options.schedule = match (deterministic, schedule_seed) {
                 (true, _) => Some(Schedule::fixed()),
@@ -1114,7 +1216,9 @@ fn shader_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// `sm5sim smoke`: each shader once on synthetic resources; true when all ran to completion.
+/// `sm5sim smoke`: each shader once on synthetic resources; an error
+/// ([`run_suite::Reported`], exit status 2) when one did not load or run to
+/// completion, or on Ctrl-C.
 fn smoke(
     paths: &[PathBuf],
     fill: FillArg,
@@ -1137,10 +1241,16 @@ fn smoke(
     };
     let options = DispatchOptions {
         max_warp_instructions: max_instructions,
+        cancel: Some(cancel_token()),
         ..Default::default()
     };
     let mut ok = 0;
-    for f in &files {
+    for (i, f) in files.iter().enumerate() {
+        stop_if_cancelled(&format!(
+            "{} (after {i} of {} shaders)",
+            f.display(),
+            files.len()
+        ))?;
         let bytes = files::read_input(f).with_context(|| format!("reading {}", f.display()))?;
         let outcome = Program::from_file_bytes(&bytes, &load)
             .map_err(|e| e.to_string())
@@ -1159,5 +1269,12 @@ fn smoke(
         }
     }
     println!("{ok} of {} shaders ran to completion", files.len());
-    Ok(ok == files.len())
+    if cancel_token().load(Ordering::Relaxed) {
+        bail!("cancelled (Ctrl-C) during the last shader");
+    }
+    if ok < files.len() {
+        // a shader that does not load or finish is an error (exit status 2)
+        return Err(run_suite::Reported.into());
+    }
+    Ok(true)
 }

@@ -554,14 +554,14 @@ fn smoke_runs_shaders_on_synthetic_resources() {
     assert!(out.contains("ok    ") && out.contains("(4 groups"), "{out}");
     assert!(out.contains("1 of 1 shaders ran to completion"), "{out}");
 
-    // a shader that cannot load: a FAIL line and exit status 1
+    // a shader that cannot load: a FAIL line and exit status 2 (an error)
     let bad = root().join("target/tmp/cli-smoke");
     std::fs::create_dir_all(&bad).unwrap();
     let f = bad.join("bad.dxbc");
     std::fs::write(&f, b"DXBC not really").unwrap();
     let o = sm5sim(&["smoke", f.to_str().unwrap()]);
     let (out, _) = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert_eq!(o.status.code(), Some(2), "{out}");
     assert!(
         out.contains("FAIL  ") && out.contains("0 of 1 shaders"),
         "{out}"
@@ -580,7 +580,7 @@ fn smoke_runs_shaders_on_synthetic_resources() {
         "100000",
     ]);
     let (out, _) = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert_eq!(o.status.code(), Some(2), "{out}");
     assert!(out.contains("dispatch stopped"), "{out}");
 }
 

@@ -266,7 +266,10 @@ fn an_error_after_a_long_list_is_placed_in_the_file_as_written() {
     )
     .unwrap();
     let o = super::sm5sim(&["run", s(&path)]);
-    refused(&o, "after.toml:4:1: resources.keys.init: give exactly one of");
+    refused(
+        &o,
+        "after.toml:4:1: resources.keys.init: give exactly one of",
+    );
     // a key after the list, on its last line
     std::fs::write(
         &path,

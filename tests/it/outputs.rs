@@ -448,3 +448,242 @@ fn cancellation_stops_loading() {
     token.store(false, std::sync::atomic::Ordering::Relaxed);
     assert!(Job::load(&dir.join("job.toml"), &load).is_ok());
 }
+
+/// Outputs that are not regular files are written through, never replaced
+/// (issue 44): `/dev/null` stays a device, `-` is standard output (the
+/// report then goes to standard error), a FIFO's reader gets the bytes; a
+/// symbolic link is followed (the link stays, its file is replaced), a
+/// link to nothing and a directory that takes no new file are refused
+/// before the job runs.
+#[cfg(unix)]
+#[test]
+fn outputs_that_are_not_regular_files_are_written_through() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = workdir("write_through");
+    let job = dir.join("job.toml");
+    let dump = |target: &str| sm5sim(&["run", s(&job), "--dump", &format!("bins={target}")]);
+
+    let o = dump("/dev/null");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let null = std::fs::metadata("/dev/null").unwrap();
+    assert!(null.file_type().is_char_device(), "/dev/null was replaced");
+
+    // `-`: the 256 words on stdout, the report on stderr
+    let o = dump("-");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(
+        o.stdout.len(),
+        1024,
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("step 0: dispatch"));
+    let words: Vec<u32> = o
+        .stdout
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(&words[..4], &[0, 1, 3, 1]);
+
+    // a FIFO: its reader gets the dump; it stays a FIFO
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    let o = dump(s(&fifo));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(reader.join().unwrap(), o_bytes(&words));
+    let meta = std::fs::symlink_metadata(&fifo).unwrap();
+    assert!(meta.file_type().is_fifo(), "the FIFO was replaced");
+
+    // a link is followed: it stays a link, the file it names is replaced
+    let real = dir.join("real.bin");
+    let link = dir.join("link.bin");
+    std::fs::write(&real, b"old").unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let o = dump(s(&link));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(std::fs::read(&real).unwrap(), o_bytes(&words));
+
+    // a link to nothing; a directory that takes no new file (/proc, even
+    // for root)
+    let dangling = dir.join("dangling.bin");
+    std::os::unix::fs::symlink(dir.join("nowhere/x.bin"), &dangling).unwrap();
+    refused_before_running(
+        &dump(s(&dangling)),
+        "is a symbolic link to a file that does not exist",
+    );
+    refused_before_running(
+        &dump("/proc/sm5sim-dump.bin"),
+        "cannot write in the directory /proc",
+    );
+}
+
+fn o_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// SIGTERM and SIGHUP during a dump of 128 MiB (sent once the temporary
+/// file exists): one signal lets the dump finish whole; a second ends the
+/// process at once (130) with the temporary file removed. Never a
+/// temporary file left beside the output, never a partial output, whenever
+/// the signals land.
+#[cfg(unix)]
+#[test]
+fn signals_during_a_dump_leave_no_temporary_file() {
+    let dir = workdir("signals");
+    let job = dir.join("job.toml");
+    let text_job = std::fs::read_to_string(&job).unwrap().replace(
+        "elements = 256\ninit = { fill_u32 = 0 }",
+        "elements = 33554432\ninit = { fill_u32 = 0 }",
+    );
+    std::fs::write(&job, text_job).unwrap();
+    let out = dir.join("out.bin");
+    let temps = || -> Vec<String> {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect()
+    };
+    for signal in ["TERM", "HUP"] {
+        for times in [1, 2] {
+            let _ = std::fs::remove_file(&out);
+            let mut child = Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+                .args(["run", s(&job), "--dump", &format!("bins={}", s(&out))])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            // wait for the temporary file, then signal
+            let start = std::time::Instant::now();
+            while temps().is_empty() && start.elapsed().as_secs() < 120 {
+                if child.try_wait().unwrap().is_some() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_micros(200));
+            }
+            for _ in 0..times {
+                let _ = Command::new("kill")
+                    .args([&format!("-{signal}"), &child.id().to_string()])
+                    .status();
+                // two signals sent at once may arrive as one
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            let status = child.wait().unwrap();
+            assert!(temps().is_empty(), "{signal} x{times}: left {:?}", temps());
+            if let Ok(m) = std::fs::metadata(&out) {
+                assert_eq!(m.len(), 128 << 20, "{signal} x{times}: a partial output");
+            }
+            // the second signal quits at once (130), unless the dump was
+            // done before it arrived: then the output is whole (above)
+            match status.code() {
+                Some(130) => {}
+                Some(0) => assert!(out.exists(), "{signal} x{times}: exit 0 without the dump"),
+                other => panic!("{signal} x{times}: exit status {other:?}"),
+            }
+        }
+    }
+}
+
+/// A reader that has gone (`sm5sim smoke DIR | head -2`, `check --json |
+/// head -c 20`) ends the process quietly with status 141, as a tool killed
+/// by SIGPIPE: no panic, no message.
+#[cfg(unix)]
+#[test]
+fn a_closed_standard_output_ends_the_process_quietly() {
+    let dir = workdir("closed_stdout");
+    let job = dir.join("job.toml");
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    for args in [
+        vec!["smoke", s(&corpus)],
+        vec!["check", s(&job), "--json"],
+        vec!["run", s(&job)],
+        vec!["disasm", s(&dir.join("histogram.dxbc"))],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // the reader goes before anything is written
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(141), "{args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe"),
+            "{err}"
+        );
+    }
+}
+
+/// One exit-status contract: a dispatch stopped by the watchdog or by
+/// Ctrl-C (SIGINT) or SIGTERM is status 2 for `run`, `check` and `smoke`
+/// alike, after the report of what ran.
+#[cfg(unix)]
+#[test]
+fn stopped_and_cancelled_dispatches_exit_2_everywhere() {
+    let dir = workdir("exit_status");
+    std::fs::write(
+        dir.join("spin.asm"),
+        "cs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_uav_structured u0, 4\ndcl_temps 1\ndcl_thread_group 1, 1, 1\nmov r0.x, l(0)\nloop\n  iadd r0.x, r0.x, l(1)\nendloop\nstore_structured u0.x, l(0), l(0), r0.x\nret\n",
+    )
+    .unwrap();
+    let job = dir.join("spin.toml");
+    std::fs::write(
+        &job,
+        "shader = \"spin.asm\"\n[resources.out]\nslot = \"u0\"\nview = \"structured\"\nstride = 4\nelements = 4\ninit = { fill_u32 = 0 }\n[[steps]]\ndispatch = [1, 1, 1]\n",
+    )
+    .unwrap();
+    for sub in ["run", "check"] {
+        let o = sm5sim(&[sub, s(&job), "--max-instructions", "100"]);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{sub}: {t}");
+        assert!(
+            t.contains("executed more than 100 warp-instructions"),
+            "{t}"
+        );
+    }
+    let spin_dxbc = dir.join("spin.dxbc");
+    let o = sm5sim(&["asm", s(&dir.join("spin.asm")), "-o", s(&spin_dxbc)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = sm5sim(&["smoke", s(&spin_dxbc), "--max-instructions", "100"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("0 of 1 shaders ran to completion"));
+    for signal in ["INT", "TERM"] {
+        for args in [
+            vec!["run", s(&job)],
+            vec!["check", s(&job)],
+            vec![
+                "smoke",
+                s(&spin_dxbc),
+                "--max-instructions",
+                "1000000000000",
+            ],
+        ] {
+            let child = Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+                .args(&args)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(700));
+            let _ = Command::new("kill")
+                .args([&format!("-{signal}"), &child.id().to_string()])
+                .status();
+            let o = child.wait_with_output().unwrap();
+            let t = text(&o);
+            assert_eq!(o.status.code(), Some(2), "{signal} {args:?}: {t}");
+            assert!(t.contains("cancelled"), "{signal} {args:?}: {t}");
+        }
+    }
+}
