@@ -394,8 +394,9 @@ impl Program {
     /// the program would load. (`sm5sim info` prints this list.)
     ///
     /// # Errors
-    /// The first [`LoadError::Invalid`]: a program that breaks a rule of the
-    /// format or the compute model cannot be surveyed further.
+    /// The first [`LoadError::Invalid`] or [`LoadError::Profile`]: a program
+    /// that breaks a rule of the format, the compute model or its profile
+    /// cannot be surveyed further.
     pub fn survey(
         decoded: &DecodedProgram,
         reflection: Option<Reflection>,
