@@ -15,6 +15,7 @@ use sm5sim::files;
 use sm5sim::job::{CheckReport, Job, JobError, StepReport};
 use sm5sim::sim_core::check::{Access, CheckOptions, Finding, Severity};
 use sm5sim::sim_core::container::Container;
+use sm5sim::sim_core::exec::StopReason;
 use sm5sim::sim_core::{asm, disasm, encode, LoadOptions, Program};
 use sm5sim::sim_sched::{
     DispatchOptions, DispatchProfile, DispatchStats, Progress, Schedule, WARP_WIDTH_GROUP,
@@ -713,11 +714,14 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             } else {
                 print!("{}", check_text(&job, &report));
             }
-            if report.stopped.is_some() {
-                // the report says why (exit status 2: a stopped dispatch)
+            let checker_stop = report.stop_reason == Some(StopReason::NoProgress);
+            if report.stopped.is_some() && !checker_stop {
+                // stopped by the watchdog or cancelled: the job is not
+                // checked (exit status 2); the report says why
                 return Err(run_suite::Reported.into());
             }
-            Ok(errors == 0 && expectations)
+            // a forward-progress stop is an error finding (exit status 1)
+            Ok(errors == 0 && expectations && !checker_stop)
         }
         Command::Disasm { file, no_checksum } => {
             let bytes =

@@ -447,7 +447,11 @@ fn run_one(s: &Suite, sj: &SuiteJob) -> JobResult {
             let expectations = report.steps.iter().all(StepReport::passed);
             let stopped = report.stopped.as_deref();
             let json = check_json(&job, &report.steps, &report.findings, expectations, stopped);
-            if let Some(e) = stopped {
+            // the checker's own stop (forward-progress) is a finding: the
+            // job fails; a watchdog stop or a cancellation is its error
+            let checker_stop =
+                report.stop_reason == Some(sm5sim::sim_core::exec::StopReason::NoProgress);
+            if let Some(e) = stopped.filter(|_| !checker_stop) {
                 // a stopped dispatch is the job's error, after the findings
                 // made before it
                 output.push_str(&check_findings_text(&job, &report));
@@ -458,7 +462,7 @@ fn run_one(s: &Suite, sj: &SuiteJob) -> JobResult {
                 return error_result(sj, elapsed(), error, output, Some(json));
             }
             output.push_str(&check_text(&job, &report));
-            let passed = errors == 0 && expectations;
+            let passed = errors == 0 && expectations && !checker_stop;
             let (outcome, message, details) = if passed {
                 (Outcome::Passed, String::new(), String::new())
             } else {

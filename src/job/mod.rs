@@ -462,6 +462,10 @@ pub struct CheckReport {
     /// or the checker on a forward-progress hang. The steps before it are
     /// in `steps`, and every finding made until then in `findings`.
     pub stopped: Option<String>,
+    /// Why, when a dispatch stopped: [`sim_core::exec::StopReason::NoProgress`]
+    /// is the checker's own stop (its `forward-progress` finding says why);
+    /// the others (watchdog, cancellation) leave the job unchecked.
+    pub stop_reason: Option<sim_core::exec::StopReason>,
 }
 
 /// One schedule's run in [`Job::run_schedules`].
@@ -1218,6 +1222,24 @@ impl Job {
                             format!("'{rname}' is a texture; only buffer UAVs have a counter"),
                         ));
                     }
+                    if counter.is_some() && r.slot.kind != SlotKind::Uav && !r.uav {
+                        // D3D11_BUFFER_UAV_FLAG_APPEND/COUNTER: a UAV's flag
+                        return Err(spec_err(
+                            format!("{key}.counter"),
+                            format!(
+                                "'{rname}' is bound as {}, not as a UAV; only a structured buffer's UAV has a hidden counter",
+                                r.slot
+                            ),
+                        ));
+                    }
+                    if counter.is_some() && !matches!(r.view, View::Structured(_)) {
+                        return Err(spec_err(
+                            format!("{key}.counter"),
+                            format!(
+                                "'{rname}' is not a structured buffer; D3D11 gives a hidden counter (D3D11_BUFFER_UAV_FLAG_APPEND or _COUNTER) to structured buffers' UAVs only"
+                            ),
+                        ));
+                    }
                     let sub = if r.texture().is_some() {
                         take_subresource(&mut t).map_err(|m| spec_err(key.clone(), m))?
                     } else {
@@ -1454,20 +1476,31 @@ impl Job {
         };
         let mut steps = Vec::new();
         // a stopped dispatch keeps what the checker found before the stop
-        let stopped = match self.run_steps(options, Some(&mut checkers), None, &mut steps) {
-            Ok(()) => None,
-            Err(
-                e @ JobError::Dispatch {
-                    source: DispatchError::Runaway(_),
-                    ..
-                },
-            ) => Some(e.to_string()),
-            Err(e) => return Err(e),
-        };
+        let (stopped, stop_reason) =
+            match self.run_steps(options, Some(&mut checkers), None, &mut steps) {
+                Ok(()) => (None, None),
+                Err(
+                    e @ JobError::Dispatch {
+                        source: DispatchError::Runaway(_),
+                        ..
+                    },
+                ) => {
+                    let reason = match &e {
+                        JobError::Dispatch {
+                            source: DispatchError::Runaway(r),
+                            ..
+                        } => Some(r.reason),
+                        _ => None,
+                    };
+                    (Some(e.to_string()), reason)
+                }
+                Err(e) => return Err(e),
+            };
         Ok(CheckReport {
             steps,
             findings: checkers.into_findings(),
             stopped,
+            stop_reason,
         })
     }
 

@@ -338,6 +338,12 @@ pub(super) fn resolve_resource(
     if spec.counter.is_some() && slot.kind != SlotKind::Uav {
         return Err(e("counter", "only UAVs have a hidden counter".into()));
     }
+    if spec.counter.is_some() && !matches!(view, View::Structured(_)) {
+        return Err(e(
+            "counter",
+            "D3D11 gives a hidden counter (D3D11_BUFFER_UAV_FLAG_APPEND or _COUNTER) to structured buffers' UAVs only".into(),
+        ));
+    }
     let compare = match spec.compare.as_deref() {
         None if program.counter_uavs().contains(&slot.index) => Compare::Multiset,
         None | Some("exact") => Compare::Exact,

@@ -221,9 +221,11 @@ fn element_ranges_out_of_bounds_or_of_the_wrong_kind_are_refused() {
             "3 values given but the elements selected by first and count hold 2 32-bit words",
         ),
         (
+            // bins is raw: no counter at all (with a structured UAV, first
+            // is refused: "not for counter or png")
             "first = 0, counter = 0",
-            "steps[1].expect.first",
-            "not for counter or png",
+            "steps[1].expect.counter",
+            "'bins' is not a structured buffer",
         ),
     ];
     for (form, key, message) in cases {
@@ -276,4 +278,44 @@ fn a_file_named_like_a_field_keeps_its_name_in_the_message() {
         e.contains("resources.bins.init: ") && e.contains("fields.bin: No such file"),
         "{e}"
     );
+}
+
+/// A hidden counter belongs to a structured buffer's UAV (D3D11_BUFFER_UAV_
+/// FLAG_APPEND/COUNTER): `expect`/`set` of a counter on an SRV or a raw
+/// UAV is refused at the step's key, as `counter =` on the resource is
+/// (issue 44).
+#[test]
+fn counter_steps_need_a_structured_uav() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("counter_steps");
+    std::fs::create_dir_all(&dir).unwrap();
+    let ex = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/histogram");
+    std::fs::copy(ex.join("histogram.dxbc"), dir.join("histogram.dxbc")).unwrap();
+    for (step, message) in [
+        (
+            "expect = { resource = \"keys\", counter = 0 }",
+            "steps[1].expect.counter: 'keys' is bound as t0, not as a UAV",
+        ),
+        (
+            "set = { resource = \"keys\", counter = 3 }",
+            "steps[1].set.counter: 'keys' is bound as t0, not as a UAV",
+        ),
+        (
+            "expect = { resource = \"bins\", counter = 0 }",
+            "steps[1].expect.counter: 'bins' is not a structured buffer",
+        ),
+    ] {
+        let job = dir.join("job.toml");
+        std::fs::write(
+            &job,
+            format!(
+                "{}\n[[steps]]\n{step}\n",
+                super::cli::SMALL.replace("SHADER", "histogram.dxbc")
+            ),
+        )
+        .unwrap();
+        let o = super::sm5sim(&["run", job.to_str().unwrap()]);
+        let t = super::output_text(&o);
+        assert_eq!(o.status.code(), Some(2), "{t}");
+        assert!(t.contains(message), "{step}: {t}");
+    }
 }
