@@ -464,7 +464,33 @@ fn error_text(e: &anyhow::Error) -> String {
         }
         text.push_str(&m);
     }
-    text
+    clip_lines(&text)
+}
+
+/// The most bytes of one line of an error message: input echoed in it (a
+/// resource name of megabytes, a `--dump` argument) is cut there.
+const MAX_ERROR_LINE: usize = 2000;
+
+/// `text` with each line longer than [`MAX_ERROR_LINE`] cut, and the count
+/// of what was cut said.
+fn clip_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(64 << 10));
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if line.len() <= MAX_ERROR_LINE {
+            out.push_str(line);
+        } else {
+            let mut end = MAX_ERROR_LINE;
+            while !line.is_char_boundary(end) {
+                end -= 1;
+            }
+            out.push_str(&line[..end]);
+            out.push_str(&format!("… ({} more bytes)", line.len() - end));
+        }
+    }
+    out
 }
 
 /// `--warp-width`: a number of lanes ≥ 1, or `group` ([`WARP_WIDTH_GROUP`]).

@@ -687,3 +687,31 @@ fn stopped_and_cancelled_dispatches_exit_2_everywhere() {
         }
     }
 }
+
+/// Input echoed in an error (a resource name of 100 kB in a job file, a
+/// `--dump` argument) is cut, with the count of what was cut: an error
+/// line is at most about 2,000 bytes.
+#[test]
+fn an_error_echoes_no_input_whole() {
+    let dir = workdir("echo");
+    let job = dir.join("job.toml");
+    let huge = "a".repeat(100_000); // under the OS's 128 KiB per argument
+    let o = sm5sim(&["run", s(&job), "--dump", &format!("{huge}=x.bin")]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{}", &t[..200.min(t.len())]);
+    assert!(t.len() < 4000, "{} bytes", t.len());
+    assert!(t.contains("more bytes)"), "{t}");
+    let named = dir.join("named.toml");
+    std::fs::write(
+        &named,
+        format!(
+            "{}\n[resources.{huge}]\nelements = 4\n",
+            std::fs::read_to_string(&job).unwrap()
+        ),
+    )
+    .unwrap();
+    let o = sm5sim(&["run", s(&named)]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{}", &t[..200.min(t.len())]);
+    assert!(t.len() < 8000, "{} bytes", t.len());
+}
