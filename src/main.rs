@@ -716,6 +716,10 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                     turns: Default::default(),
                 });
             }
+            if let Some(reason) = sm5sim::job::skip_reason(&jobs[0])? {
+                println!("skipped: {}: {reason}", jobs[0].display());
+                return Ok(true);
+            }
             let job = Job::load_with(&jobs[0], &load, &hlsl.options())?;
             for c in job.compiled_shaders() {
                 report_compile(c);
@@ -895,6 +899,10 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                     mode: run_suite::Mode::Run,
                     turns: Default::default(),
                 });
+            }
+            if let Some(reason) = sm5sim::job::skip_reason(&jobs[0])? {
+                println!("skipped: {}: {reason}", jobs[0].display());
+                return Ok(true);
             }
             let job = Job::load_with(&jobs[0], &load, &hlsl.options())?;
             for c in job.compiled_shaders() {

@@ -147,6 +147,7 @@ pub(crate) fn run_suite(s: Suite) -> anyhow::Result<bool> {
                 "passed": totals.passed,
                 "failed": totals.failed,
                 "errors": totals.errors,
+                "skipped": totals.skipped,
             },
             "shard": shard,
             "suite_jobs": found,
@@ -261,7 +262,11 @@ fn job_report(c: &CaseResult) -> String {
         Outcome::Passed => "ok",
         Outcome::Failed => "FAILED",
         Outcome::Error => "ERROR",
+        Outcome::Skipped => "SKIP",
     };
+    if c.outcome == Outcome::Skipped {
+        return format!("{tag:<6} {}: {}\n", c.name, c.message);
+    }
     let mut text = format!("{tag:<6} {} ({:.3} s)\n", c.name, c.seconds);
     let shown: Vec<&str> = match c.outcome {
         Outcome::Passed => c
@@ -377,6 +382,28 @@ fn error_result(
     )
 }
 
+/// The result of a job that did not run: `skip = "reason"`, or HLSL
+/// without a compiler.
+fn skipped_result(job: &SuiteJob, seconds: f64, reason: String) -> JobResult {
+    let json = serde_json::json!({
+        "job": job.path.display().to_string(),
+        "passed": null,
+        "skipped": reason,
+    });
+    finish(
+        job,
+        CaseResult {
+            name: job.name.clone(),
+            outcome: Outcome::Skipped,
+            seconds,
+            message: reason,
+            details: String::new(),
+            output: String::new(),
+        },
+        json,
+    )
+}
+
 /// The result with its JSON object completed (`name`, `status`, `seconds`).
 fn finish(job: &SuiteJob, case: CaseResult, mut json: serde_json::Value) -> JobResult {
     json["name"] = serde_json::json!(job.name);
@@ -398,8 +425,23 @@ fn run_one(s: &Suite, sj: &SuiteJob) -> JobResult {
             None,
         );
     }
+    match sm5sim::job::skip_reason(&sj.path) {
+        Ok(Some(reason)) => return skipped_result(sj, elapsed(), reason),
+        Ok(None) => {}
+        Err(e) => {
+            return error_result(sj, elapsed(), ErrorText::of(&e.into()), String::new(), None);
+        }
+    }
     let job = match Job::load_with(&sj.path, &s.load, &s.compile) {
         Ok(j) => j,
+        Err(JobError::Compile(CompileError::NoCompiler { source_path })) => {
+            // HLSL on a machine without a compiler: not this job's fault
+            let reason = format!(
+                "{} needs an HLSL compiler, and none is installed (tools/fxc/setup.sh)",
+                source_path.display()
+            );
+            return skipped_result(sj, elapsed(), reason);
+        }
         Err(e) => {
             return error_result(sj, elapsed(), ErrorText::of(&e.into()), String::new(), None);
         }

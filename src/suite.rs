@@ -191,6 +191,10 @@ pub enum Outcome {
     /// The job could not run to its end: a bad job file, an unreadable
     /// input, a refused or stopped dispatch. Exit status 2.
     Error,
+    /// The job did not run: it says `skip = "reason"`, or its HLSL needs a
+    /// compiler this machine does not have. Counts as neither a pass nor a
+    /// failure (exit status 0 when nothing else failed).
+    Skipped,
 }
 
 impl Outcome {
@@ -200,6 +204,7 @@ impl Outcome {
             Outcome::Passed => "passed",
             Outcome::Failed => "failed",
             Outcome::Error => "error",
+            Outcome::Skipped => "skipped",
         }
     }
 }
@@ -233,6 +238,8 @@ pub struct Totals {
     pub failed: usize,
     /// jobs that had an error
     pub errors: usize,
+    /// jobs that did not run ([`Outcome::Skipped`])
+    pub skipped: usize,
 }
 
 impl Totals {
@@ -245,13 +252,14 @@ impl Totals {
                 Outcome::Passed => t.passed += 1,
                 Outcome::Failed => t.failed += 1,
                 Outcome::Error => t.errors += 1,
+                Outcome::Skipped => t.skipped += 1,
             }
         }
         t
     }
 
-    /// The exit status: 0 all passed, 1 some failed and none had an
-    /// error, 2 some had an error.
+    /// The exit status: 0 all passed (or were skipped), 1 some failed and
+    /// none had an error, 2 some had an error.
     pub fn exit_status(&self) -> u8 {
         if self.errors > 0 {
             2
@@ -264,7 +272,8 @@ impl Totals {
 }
 
 impl std::fmt::Display for Totals {
-    /// `12 jobs: 10 passed, 1 failed, 1 error`
+    /// `12 jobs: 10 passed, 1 failed, 1 error` (`, 2 skipped` when some
+    /// were)
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let plural = |n: usize, one: &'static str, many: &'static str| {
             if n == 1 {
@@ -282,7 +291,11 @@ impl std::fmt::Display for Totals {
             self.failed,
             self.errors,
             plural(self.errors, "error", "errors")
-        )
+        )?;
+        if self.skipped > 0 {
+            write!(f, ", {} skipped", self.skipped)?;
+        }
+        Ok(())
     }
 }
 
@@ -345,10 +358,11 @@ pub fn junit_xml(suite: &str, cases: &[CaseResult], seconds: f64) -> String {
 fn junit_document(suite: &str, cases: &[CaseResult], seconds: f64) -> std::io::Result<String> {
     use quick_xml::events::{BytesDecl, BytesText, Event};
     let totals = Totals::of(cases.iter().map(|c| c.outcome));
-    let (tests, failures, errors) = (
+    let (tests, failures, errors, skipped) = (
         totals.jobs.to_string(),
         totals.failed.to_string(),
         totals.errors.to_string(),
+        totals.skipped.to_string(),
     );
     let time = format!("{seconds:.3}");
     let suite = xml_safe(suite);
@@ -369,7 +383,7 @@ fn junit_document(suite: &str, cases: &[CaseResult], seconds: f64) -> std::io::R
                     ("tests", tests.as_str()),
                     ("failures", failures.as_str()),
                     ("errors", errors.as_str()),
-                    ("skipped", "0"),
+                    ("skipped", skipped.as_str()),
                     ("time", time.as_str()),
                 ])
                 .write_inner_content(|w| {
@@ -389,6 +403,13 @@ fn junit_document(suite: &str, cases: &[CaseResult], seconds: f64) -> std::io::R
                                     Outcome::Passed => None,
                                     Outcome::Failed => Some(("failure", "expectation")),
                                     Outcome::Error => Some(("error", "error")),
+                                    Outcome::Skipped => {
+                                        let message = attribute_line(&c.message);
+                                        w.create_element("skipped")
+                                            .with_attribute(("message", message.as_str()))
+                                            .write_empty()?;
+                                        None
+                                    }
                                 };
                                 if let Some((element, kind)) = kind {
                                     let message = attribute_line(&c.message);
@@ -493,6 +514,12 @@ mod tests {
         let t = Totals::of([Passed, Passed, Failed, Error]);
         assert_eq!(t.to_string(), "4 jobs: 2 passed, 1 failed, 1 error");
         assert_eq!(t.exit_status(), 2);
+        let t = Totals::of([Passed, Skipped, Skipped]);
+        assert_eq!(
+            t.to_string(),
+            "3 jobs: 1 passed, 0 failed, 0 errors, 2 skipped"
+        );
+        assert_eq!(t.exit_status(), 0);
         assert_eq!(Totals::of([Passed, Failed]).exit_status(), 1);
         assert_eq!(
             Totals::of([Passed]).to_string(),

@@ -189,6 +189,39 @@ fn locate(
     position(text, original(span?.start))
 }
 
+/// The reason a job file gives to be skipped (`skip = "reason"` at its top
+/// level), read without loading its shader or resources; `None` when it
+/// has none, or when the file does not parse (loading it reports that).
+///
+/// # Errors
+/// [`JobError::Io`] when the file cannot be read; [`JobError::Spec`] at
+/// `skip` when it is not a string.
+pub fn skip_reason(path: &Path) -> Result<Option<String>, JobError> {
+    let text = crate::files::read_input_text(path).map_err(|source| JobError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    if !text.lines().any(|l| l.trim_start().starts_with("skip")) {
+        return Ok(None);
+    }
+    let Ok(masked) = bulk::mask(&text) else {
+        return Ok(None);
+    };
+    let Ok(doc) = masked.text.parse::<toml::Table>() else {
+        return Ok(None);
+    };
+    match doc.get("skip") {
+        None => Ok(None),
+        Some(toml::Value::String(reason)) => Ok(Some(reason.clone())),
+        Some(_) => Err(JobError::Spec {
+            at: locate(&masked.text, &text, "skip", |o| masked.original_offset(o)),
+            path: path.to_owned(),
+            key: "skip".into(),
+            message: "expected the reason the job is skipped, as a string".into(),
+        }),
+    }
+}
+
 /// What the TOML parser takes for each value of a job file (measured: 3
 /// million values in 755 MB), for refusing a file whose tree cannot fit
 /// before it is parsed. Long number lists are not parsed as TOML

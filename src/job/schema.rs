@@ -6,6 +6,10 @@ use super::*;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct JobFile {
+    /// `skip = "reason"`: the job is reported as skipped, not run
+    /// ([`super::skip_reason`]).
+    #[allow(dead_code)]
+    pub(super) skip: Option<String>,
     /// The one shader of a single-shader job (absent with `[shaders]`).
     pub(super) shader: Option<PathBuf>,
     /// HLSL only: entry point (default `main`).
