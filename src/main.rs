@@ -20,7 +20,7 @@ use sm5sim::sim_core::{asm, disasm, encode, LoadOptions, Program};
 use sm5sim::sim_sched::{
     DispatchOptions, DispatchProfile, DispatchStats, Progress, Schedule, WARP_WIDTH_GROUP,
 };
-use sm5sim::suite::Shard;
+use sm5sim::suite::{Keyword, Shard};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -328,14 +328,34 @@ struct SuiteArgs {
     /// Jobs of a suite run at once (0 = one per core).
     #[arg(short = 'j', long = "jobs", value_name = "N", default_value_t = 0)]
     parallel: usize,
+    /// Run only the jobs whose names match EXPR, as pytest's -k: words
+    /// matched case-insensitively within the name, with and, or, not and
+    /// parentheses (e.g. -k "sort and not large").
+    #[arg(short = 'k', value_name = "EXPR", value_parser = Keyword::parse)]
+    keyword: Option<Keyword>,
+    /// Stop at the first job that fails or has an error: the jobs not yet
+    /// started do not run.
+    #[arg(short = 'x', long = "exitfirst")]
+    exit_first: bool,
+    /// Run only the jobs that failed or had an error when they last ran
+    /// (kept in .sm5sim_cache/ in the current directory); every job when
+    /// none did.
+    #[arg(long = "last-failed", visible_alias = "lf")]
+    last_failed: bool,
 }
 
 impl SuiteArgs {
     /// Whether `paths` with these options make a suite: several paths, a
-    /// directory, `--junit` or `--shard`. One job file without them runs
-    /// as a single job.
+    /// directory, `--junit`, `--shard`, `-k`, `-x` or `--last-failed`. One
+    /// job file without them runs as a single job.
     fn is_suite(&self, paths: &[PathBuf]) -> bool {
-        paths.len() != 1 || paths[0].is_dir() || self.junit.is_some() || self.shard.is_some()
+        paths.len() != 1
+            || paths[0].is_dir()
+            || self.junit.is_some()
+            || self.shard.is_some()
+            || self.keyword.is_some()
+            || self.exit_first
+            || self.last_failed
     }
 }
 
@@ -533,6 +553,31 @@ fn is_standard_output(file: &Path) -> bool {
         }
     }
     files::is_stdout(file)
+}
+
+/// The last line of a single job's text report: `job.toml: passed (3
+/// steps)` or `job.toml: FAILED (1 of 2 expectations)`.
+fn verdict(path: &Path, reports: &[StepReport]) -> String {
+    let expectations = (reports.iter())
+        .filter(|r| matches!(r, StepReport::Expect { .. }))
+        .count();
+    let failed = reports.iter().filter(|r| !r.passed()).count();
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    if failed == 0 {
+        format!(
+            "{}: passed ({}, {})",
+            path.display(),
+            plural(reports.len(), "step", "steps"),
+            plural(expectations, "expectation", "expectations")
+        )
+    } else {
+        format!(
+            "{}: FAILED ({failed} of {})",
+            path.display(),
+            plural(expectations, "expectation", "expectations")
+        )
+    }
 }
 
 /// An error when Ctrl-C was pressed: nothing more is written.
@@ -1001,6 +1046,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                         print!("{}", annotated_listing(&mine, shader.shader.program()));
                     }
                 }
+                println!("{}", verdict(&jobs[0], &reports));
             }
             if let Some(file) = &profile_json {
                 stop_if_cancelled(&format!("writing {}", file.display()))?;

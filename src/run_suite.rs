@@ -28,7 +28,7 @@ use sm5sim::sim_core::check::CheckOptions;
 use sm5sim::sim_core::LoadOptions;
 use sm5sim::sim_sched::DispatchOptions;
 use sm5sim::suite::{self, CaseResult, Outcome, SuiteJob, Totals};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -130,11 +130,49 @@ pub(crate) fn run_suite(s: Suite) -> anyhow::Result<bool> {
             .map_err(anyhow::Error::msg)?;
     }
     let found = all.len();
-    let jobs = match s.args.shard {
+    let mut jobs = match s.args.shard {
         Some(shard) => shard.select(all),
         None => all,
     };
+    let mut notes = Vec::new();
+    if let Some(k) = &s.args.keyword {
+        let before = jobs.len();
+        jobs.retain(|j| k.matches(&j.name));
+        notes.push(format!("{} of {before} selected by -k", jobs.len()));
+    }
+    let cache = Path::new(suite::CACHE_DIR);
+    let mut last_failed = suite::LastFailed::read(cache);
+    if s.args.last_failed {
+        let failed: Vec<SuiteJob> = (jobs.iter())
+            .filter(|j| last_failed.names.contains(&j.name))
+            .cloned()
+            .collect();
+        if failed.is_empty() {
+            notes.push("no job failed when last run: running all".into());
+        } else {
+            notes.push(format!("{} that failed when last run", failed.len()));
+            jobs = failed;
+        }
+    }
     let results = run_jobs(&s, &jobs);
+    // what is not run after -x stops the suite
+    let not_run = jobs.len() - results.len();
+    if not_run > 0 {
+        notes.push(format!(
+            "stopped at the first failure (-x): {not_run} not run"
+        ));
+    }
+    last_failed.update(
+        results
+            .iter()
+            .map(|r| (r.case.name.as_str(), r.case.outcome)),
+    );
+    if let Err(e) = last_failed.write(cache) {
+        eprintln!(
+            "warning: {}: cannot keep the failed jobs for --last-failed: {e}",
+            cache.display()
+        );
+    }
     let seconds = started.elapsed().as_secs_f64();
     let totals = Totals::of(results.iter().map(|r| r.case.outcome));
     let shard = s.args.shard.map(|sh| sh.to_string());
@@ -151,16 +189,21 @@ pub(crate) fn run_suite(s: Suite) -> anyhow::Result<bool> {
             },
             "shard": shard,
             "suite_jobs": found,
+            "notes": notes,
             "seconds": seconds,
             "jobs": results.iter().map(|r| r.json.clone()).collect::<Vec<_>>(),
         });
         println!("{doc}");
     } else {
-        let part = match &shard {
+        let mut part = match &shard {
             Some(sh) if found == 1 => format!("shard {sh} of 1 job; "),
             Some(sh) => format!("shard {sh} of {found} jobs; "),
             None => String::new(),
         };
+        for n in &notes {
+            part.push_str(n);
+            part.push_str("; ");
+        }
         println!("{totals} ({part}{seconds:.3} s)");
     }
     if let Some(f) = &s.args.junit {
@@ -181,7 +224,9 @@ pub(crate) fn run_suite(s: Suite) -> anyhow::Result<bool> {
 }
 
 /// Run `jobs`, a few at a time; print each one's report (text mode) in
-/// suite order as soon as it and those before it are done.
+/// suite order as soon as it and those before it are done. With `-x`, no
+/// job starts after one fails or errs, and those not started are left out
+/// of the results.
 fn run_jobs(s: &Suite, jobs: &[SuiteJob]) -> Vec<JobResult> {
     let parallel = match s.args.parallel {
         0 => sm5sim::sim_sched::cores(),
@@ -196,17 +241,29 @@ fn run_jobs(s: &Suite, jobs: &[SuiteJob]) -> Vec<JobResult> {
     }
     bar.set_prefix(s.command);
     let next = AtomicUsize::new(0);
+    // -x: set by the first job that fails or errs; no job starts after it
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let run = |job: &SuiteJob| {
+        let r = run_isolated(s, job);
+        if s.args.exit_first && matches!(r.case.outcome, Outcome::Failed | Outcome::Error) {
+            stop.store(true, Ordering::Relaxed);
+        }
+        r
+    };
     let mut done: Vec<Option<JobResult>> = jobs.iter().map(|_| None).collect();
     let mut printed = 0;
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel::<(usize, JobResult)>();
         let mut spawned = 0;
         for w in 0..parallel {
-            let (tx, next) = (tx.clone(), &next);
+            let (tx, next, stop, run) = (tx.clone(), &next, &stop, &run);
             let worker = move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(job) = jobs.get(i) else { break };
-                if tx.send((i, run_isolated(s, job))).is_err() {
+                if tx.send((i, run(job))).is_err() {
                     break;
                 }
             };
@@ -218,10 +275,10 @@ fn run_jobs(s: &Suite, jobs: &[SuiteJob]) -> Vec<JobResult> {
         }
         if spawned == 0 {
             // no thread could start: the jobs run on this one
-            loop {
+            while !stop.load(Ordering::Relaxed) {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(job) = jobs.get(i) else { break };
-                let _ = tx.send((i, run_isolated(s, job)));
+                let _ = tx.send((i, run(job)));
             }
         }
         drop(tx);
@@ -237,8 +294,11 @@ fn run_jobs(s: &Suite, jobs: &[SuiteJob]) -> Vec<JobResult> {
         }
     });
     bar.finish_and_clear();
+    let stopped = stop.load(Ordering::Relaxed);
     done.into_iter()
         .zip(jobs)
+        // -x: the jobs that never started are not reported
+        .filter(|(r, _)| r.is_some() || !stopped)
         .map(|(r, job)| {
             // every job sends its result; this is for a worker that died
             r.unwrap_or_else(|| {

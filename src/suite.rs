@@ -166,6 +166,168 @@ impl Shard {
     }
 }
 
+/// A `-k` expression selecting jobs by name, as pytest's `-k` does:
+/// words matched case-insensitively as substrings of the job's name,
+/// combined with `and`, `or`, `not` and parentheses (`-k "sort and not
+/// large"`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Keyword {
+    /// a substring of the name (lower case)
+    Word(String),
+    /// both
+    And(Box<Keyword>, Box<Keyword>),
+    /// either
+    Or(Box<Keyword>, Box<Keyword>),
+    /// not
+    Not(Box<Keyword>),
+}
+
+impl Keyword {
+    /// Parse an expression.
+    ///
+    /// # Errors
+    /// A message naming what was expected where: an empty expression, a
+    /// missing operand or parenthesis, a word left over.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let mut tokens = Vec::new();
+        let mut word = String::new();
+        for c in text.chars() {
+            if c.is_whitespace() || c == '(' || c == ')' {
+                if !word.is_empty() {
+                    tokens.push(std::mem::take(&mut word));
+                }
+                if c != ' ' && !c.is_whitespace() {
+                    tokens.push(c.to_string());
+                }
+            } else {
+                word.push(c);
+            }
+        }
+        if !word.is_empty() {
+            tokens.push(word);
+        }
+        let mut at = 0;
+        let k = Self::or(&tokens, &mut at, text)?;
+        match tokens.get(at) {
+            None => Ok(k),
+            Some(t) => Err(format!(
+                "{text:?}: unexpected {t:?} (combine words with and, or, not)"
+            )),
+        }
+    }
+
+    fn or(t: &[String], at: &mut usize, text: &str) -> Result<Self, String> {
+        let mut k = Self::and(t, at, text)?;
+        while t.get(*at).is_some_and(|w| w == "or") {
+            *at += 1;
+            k = Keyword::Or(Box::new(k), Box::new(Self::and(t, at, text)?));
+        }
+        Ok(k)
+    }
+
+    fn and(t: &[String], at: &mut usize, text: &str) -> Result<Self, String> {
+        let mut k = Self::not(t, at, text)?;
+        while t.get(*at).is_some_and(|w| w == "and") {
+            *at += 1;
+            k = Keyword::And(Box::new(k), Box::new(Self::not(t, at, text)?));
+        }
+        Ok(k)
+    }
+
+    fn not(t: &[String], at: &mut usize, text: &str) -> Result<Self, String> {
+        match t.get(*at).map(String::as_str) {
+            Some("not") => {
+                *at += 1;
+                Ok(Keyword::Not(Box::new(Self::not(t, at, text)?)))
+            }
+            Some("(") => {
+                *at += 1;
+                let k = Self::or(t, at, text)?;
+                if t.get(*at).map(String::as_str) != Some(")") {
+                    return Err(format!("{text:?}: a ( without its )"));
+                }
+                *at += 1;
+                Ok(k)
+            }
+            Some(w) if !matches!(w, "and" | "or" | ")") => {
+                *at += 1;
+                Ok(Keyword::Word(w.to_lowercase()))
+            }
+            _ => Err(format!("{text:?}: expected a word to match job names")),
+        }
+    }
+
+    /// Whether the job named `name` is selected.
+    pub fn matches(&self, name: &str) -> bool {
+        match self {
+            Keyword::Word(w) => name.to_lowercase().contains(w.as_str()),
+            Keyword::And(a, b) => a.matches(name) && b.matches(name),
+            Keyword::Or(a, b) => a.matches(name) || b.matches(name),
+            Keyword::Not(a) => !a.matches(name),
+        }
+    }
+}
+
+/// The jobs that failed or had an error when they last ran, kept between
+/// runs in `DIR/lastfailed` (one name a line) for `--last-failed`, as
+/// pytest keeps its cache: a job that passes or is skipped leaves the list,
+/// one that fails or errs joins it, one not run keeps its place.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LastFailed {
+    /// job names
+    pub names: std::collections::BTreeSet<String>,
+}
+
+/// The folder of the suite state, in the directory the command runs in.
+pub const CACHE_DIR: &str = ".sm5sim_cache";
+
+impl LastFailed {
+    /// The list kept in `dir` (empty when there is none).
+    pub fn read(dir: &Path) -> Self {
+        let names = std::fs::read_to_string(dir.join("lastfailed"))
+            .map(|t| {
+                t.lines()
+                    .filter(|l| !l.is_empty())
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        LastFailed { names }
+    }
+
+    /// Update with the outcomes of the jobs that ran.
+    pub fn update<'a>(&mut self, results: impl IntoIterator<Item = (&'a str, Outcome)>) {
+        for (name, outcome) in results {
+            match outcome {
+                Outcome::Failed | Outcome::Error => {
+                    self.names.insert(name.to_owned());
+                }
+                Outcome::Passed | Outcome::Skipped => {
+                    self.names.remove(name);
+                }
+            }
+        }
+    }
+
+    /// Write the list into `dir` (created, with a `.gitignore` of `*`).
+    ///
+    /// # Errors
+    /// The I/O error.
+    pub fn write(&self, dir: &Path) -> std::io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        let ignore = dir.join(".gitignore");
+        if !ignore.exists() {
+            crate::files::write_atomic(&ignore, b"# made by sm5sim\n*\n")?;
+        }
+        let mut text = String::new();
+        for n in &self.names {
+            text.push_str(n);
+            text.push('\n');
+        }
+        crate::files::write_atomic(&dir.join("lastfailed"), text.as_bytes())
+    }
+}
+
 impl std::fmt::Display for Shard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
@@ -441,6 +603,41 @@ fn junit_document(suite: &str, cases: &[CaseResult], seconds: f64) -> std::io::R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keyword_expressions_select_as_pytest_does() {
+        let k = Keyword::parse("sort and not (large or Huge)").unwrap();
+        assert!(k.matches("examples/bitonic_sort/bitonic_sort.toml"));
+        assert!(!k.matches("examples/sort_large.toml"));
+        assert!(!k.matches("examples/SORT_huge.toml"));
+        assert!(!k.matches("examples/scan/scan.toml"));
+        assert!(Keyword::parse("scan or reduce")
+            .unwrap()
+            .matches("x/reduce.toml"));
+        for bad in ["", "and", "a and", "(a", "a b", "a )"] {
+            assert!(Keyword::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn last_failed_keeps_what_did_not_run() {
+        let dir = std::env::temp_dir().join(format!("sm5sim-lf-{}", std::process::id()));
+        let mut lf = LastFailed::default();
+        lf.update([
+            ("a", Outcome::Failed),
+            ("b", Outcome::Error),
+            ("c", Outcome::Passed),
+        ]);
+        lf.write(&dir).unwrap();
+        let mut again = LastFailed::read(&dir);
+        assert_eq!(again, lf);
+        again.update([("a", Outcome::Passed)]);
+        assert_eq!(again.names.iter().collect::<Vec<_>>(), ["b"]);
+        assert!(std::fs::read_to_string(dir.join(".gitignore"))
+            .unwrap()
+            .contains('*'));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn shards_parse_and_refuse_what_is_not_one() {

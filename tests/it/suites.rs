@@ -611,3 +611,89 @@ fn a_job_marked_skip_is_reported_skipped() {
         text(&o)
     );
 }
+
+/// `-k EXPR` selects jobs by name, `-x` stops at the first failure or
+/// error (the jobs not started are not run or reported), `--last-failed`
+/// runs the jobs that failed or erred last time (kept in .sm5sim_cache/ of
+/// the current directory), every job when none did.
+#[test]
+fn keyword_exitfirst_and_last_failed_select_jobs() {
+    let dir = four_jobs("select");
+    let _ = std::fs::remove_dir_all(dir.join(".sm5sim_cache"));
+    let run = |args: &[&str]| {
+        let mut all = vec!["run", ".", "--max-instructions", "100000", "-j", "1"];
+        all.extend_from_slice(args);
+        let o = sm5sim_in(&dir, &all);
+        (o.status.code(), text(&o))
+    };
+    let (code, t) = run(&["-k", "pass or fail"]);
+    assert_eq!(code, Some(1), "{t}");
+    assert!(t.contains("2 jobs: 1 passed, 1 failed, 0 errors"), "{t}");
+    assert!(t.contains("2 of 4 selected by -k"), "{t}");
+    let (code, t) = run(&["-k", "not (spin or runaway or sub)"]);
+    assert_eq!(code, Some(1), "{t}");
+    assert!(
+        !t.contains("runaway.toml") && !t.contains("bad.toml"),
+        "{t}"
+    );
+    let (code, t) = run(&["-k", "pass and"]);
+    assert_eq!(code, Some(2), "{t}");
+    assert!(t.contains("expected a word"), "{t}");
+
+    // -x, one job at a time in name order: fail.toml fails, the rest wait
+    let (code, t) = run(&["-x"]);
+    assert_eq!(code, Some(1), "{t}");
+    assert!(t.contains("1 job: 0 passed, 1 failed"), "{t}");
+    assert!(
+        t.contains("stopped at the first failure (-x): 3 not run"),
+        "{t}"
+    );
+    assert!(!t.contains("pass.toml"), "{t}");
+
+    // the full run records fail, runaway and sub/bad; --lf runs just them
+    let (code, _) = run(&[]);
+    assert_eq!(code, Some(2));
+    let kept = std::fs::read_to_string(dir.join(".sm5sim_cache/lastfailed")).unwrap();
+    assert_eq!(kept, "fail.toml\nrunaway.toml\nsub/bad.toml\n");
+    let (_, t) = run(&["--last-failed"]);
+    assert!(t.contains("3 jobs: 0 passed, 1 failed, 2 errors"), "{t}");
+    assert!(t.contains("3 that failed when last run"), "{t}");
+    // fixed: it leaves the list
+    std::fs::write(
+        dir.join("fail.toml"),
+        std::fs::read(dir.join("pass.toml")).unwrap(),
+    )
+    .unwrap();
+    std::fs::remove_file(dir.join("runaway.toml")).unwrap();
+    std::fs::remove_file(dir.join("sub/bad.toml")).unwrap();
+    let (code, t) = run(&["--lf"]);
+    assert_eq!(code, Some(0), "{t}");
+    assert!(t.contains("1 job: 1 passed"), "{t}");
+    let (code, t) = run(&["--lf"]);
+    assert_eq!(code, Some(0), "{t}");
+    assert!(
+        t.contains("no job failed when last run: running all"),
+        "{t}"
+    );
+}
+
+/// A single job's text report ends with one verdict line.
+#[test]
+fn a_single_job_prints_a_verdict() {
+    let dir = four_jobs("verdict");
+    let o = sm5sim_in(&dir, &["run", "pass.toml"]);
+    let t = text(&o);
+    assert!(
+        t.trim_end()
+            .ends_with("pass.toml: passed (2 steps, 1 expectation)"),
+        "{t}"
+    );
+    let o = sm5sim_in(&dir, &["run", "fail.toml"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        out.trim_end()
+            .ends_with("fail.toml: FAILED (1 of 1 expectation)"),
+        "{out}"
+    );
+}
