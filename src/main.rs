@@ -289,6 +289,9 @@ enum Command {
         /// Watchdog: the most warp-instructions per shader.
         #[arg(long, default_value_t = 50_000_000)]
         max_instructions: u64,
+        /// Watchdog: the most seconds per shader (0 = no limit).
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
         /// Read containers even if their checksum is wrong.
         #[arg(long)]
         no_checksum: bool,
@@ -872,8 +875,9 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             fill,
             groups,
             max_instructions,
+            timeout,
             no_checksum,
-        } => smoke(&files, fill, groups, max_instructions, no_checksum),
+        } => smoke(&files, fill, groups, max_instructions, timeout, no_checksum),
         Command::Info { file, no_checksum } => {
             let bytes =
                 files::read_input(&file).with_context(|| format!("reading {}", file.display()))?;
@@ -1308,6 +1312,7 @@ fn smoke(
     fill: FillArg,
     groups: [u32; 3],
     max_instructions: u64,
+    timeout: f64,
     no_checksum: bool,
 ) -> anyhow::Result<bool> {
     use sm5sim::smoke::{smoke_run, Fill};
@@ -1325,8 +1330,7 @@ fn smoke(
     };
     let options = DispatchOptions {
         max_warp_instructions: max_instructions,
-        cancel: Some(cancel_token()),
-        ..Default::default()
+        ..dispatch_options(0, WARP_WIDTH_GROUP, timeout, None)?
     };
     let mut ok = 0;
     for (i, f) in files.iter().enumerate() {

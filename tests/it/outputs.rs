@@ -659,6 +659,17 @@ fn stopped_and_cancelled_dispatches_exit_2_everywhere() {
     let o = sm5sim(&["smoke", s(&spin_dxbc), "--max-instructions", "100"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("0 of 1 shaders ran to completion"));
+    // smoke's wall-clock watchdog is settable
+    let o = sm5sim(&[
+        "smoke",
+        s(&spin_dxbc),
+        "--max-instructions",
+        "1000000000000",
+        "--timeout",
+        "0.3",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("ran longer than 0.300 s"), "{}", text(&o));
     for signal in ["INT", "TERM"] {
         for args in [
             vec!["run", s(&job)],
