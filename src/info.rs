@@ -124,6 +124,13 @@ pub fn describe(file: &Path, d: &DecodedProgram, refl: Option<&Reflection>) -> S
                         | InputType::UavRwStructuredWithCounter
                 ) {
                     let _ = write!(line, ", stride {}", b.num_samples_or_stride);
+                    // the element's type: RDEF's resource bind info ($Element)
+                    let element = (r.cbuffers.iter())
+                        .find(|c| c.kind == 3 && c.name == b.name)
+                        .and_then(|c| c.variables.first());
+                    if let Some(v) = element {
+                        let _ = write!(line, ", element {}", type_text(&v.ty));
+                    }
                 }
                 if b.bind_count != 1 {
                     let _ = write!(line, ", {} registers", b.bind_count);
@@ -137,8 +144,12 @@ pub fn describe(file: &Path, d: &DecodedProgram, refl: Option<&Reflection>) -> S
                         for var in &cb.variables {
                             let _ = writeln!(
                                 s,
-                                "  {:<24}   {:<24} offset {:>5}, {} bytes",
-                                "", var.name, var.offset, var.size
+                                "  {:<24}   {:<24} {:<12} offset {:>5}, {} bytes",
+                                "",
+                                var.name,
+                                type_text(&var.ty),
+                                var.offset,
+                                var.size
                             );
                         }
                     }
@@ -184,4 +195,20 @@ pub fn describe(file: &Path, d: &DecodedProgram, refl: Option<&Reflection>) -> S
         }
     }
     s
+}
+
+/// A variable's HLSL type as a listing prints it, with its array length
+/// (`float4`, `uint[4]`, a struct's name).
+fn type_text(ty: &sim_core::rdef::TypeDesc) -> String {
+    let name = ty.hlsl_name();
+    let name = if name.is_empty() {
+        "struct".to_string()
+    } else {
+        name
+    };
+    if ty.elements > 0 {
+        format!("{name}[{}]", ty.elements)
+    } else {
+        name
+    }
 }

@@ -280,8 +280,16 @@ fn info_describes_bindings_and_what_cannot_run() {
         out.contains("thread group:  128 x 1 x 1 (128 threads)"),
         "{out}"
     );
-    assert!(out.contains("StructuredBuffer, stride 16"), "{out}");
-    assert!(out.contains("element_count"), "{out}");
+    // element and cbuffer variable types, from RDEF
+    assert!(
+        out.contains("StructuredBuffer, stride 16, element float4"),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.contains("element_count") && l.contains(" uint ")),
+        "{out}"
+    );
     assert!(
         out.contains("executor:      runs every instruction"),
         "{out}"
