@@ -100,3 +100,101 @@ fn relative_links_resolve() {
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
     assert!(checked >= 20, "{checked} links checked");
 }
+
+/// A transcript in the docs (an indented block whose first line is
+/// `$ sm5sim ARGS`) is what the command prints, run from the repository's
+/// root: line by line, with every decimal number (times, rates, shares)
+/// read as any number (and a rate's SI prefix as any prefix), and a `...`
+/// line standing for any lines.
+#[test]
+fn doc_transcripts_are_the_commands_output() {
+    let decimals = |line: &str| -> String {
+        // each run of digits with a '.' inside becomes '#'
+        let mut out = String::new();
+        let chars: Vec<char> = line.trim_end().chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            if chars[i].is_ascii_digit() {
+                let start = i;
+                while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.') {
+                    i += 1;
+                }
+                let run: String = chars[start..i].iter().collect();
+                if run.contains('.') && !run.ends_with('.') {
+                    out.push('#');
+                    // and the SI prefix of a rate's unit (kgroups/s, Mgroups/s)
+                    if chars.get(i) == Some(&' ')
+                        && chars.get(i + 1).is_some_and(|c| "kMGT".contains(*c))
+                        && chars.get(i + 2).is_some_and(|c| c.is_ascii_lowercase())
+                    {
+                        out.push(' ');
+                        i += 2;
+                    }
+                } else {
+                    out.push_str(&run);
+                }
+            } else {
+                out.push(chars[i]);
+                i += 1;
+            }
+        }
+        out
+    };
+    let mut checked = 0;
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let mut i = 0;
+        while i < lines.len() {
+            let Some(args) = lines[i].strip_prefix("    $ sm5sim ") else {
+                i += 1;
+                continue;
+            };
+            let mut block = Vec::new();
+            i += 1;
+            while i < lines.len() && lines[i].starts_with("    ") {
+                block.push(&lines[i][4..]);
+                i += 1;
+            }
+            let args: Vec<&str> = args.split_whitespace().collect();
+            let o = std::process::Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+                .current_dir(root())
+                .args(&args)
+                .output()
+                .unwrap();
+            let out = String::from_utf8_lossy(&o.stdout);
+            let got: Vec<String> = out.lines().map(decimals).collect();
+            // match the block against the output, `...` skipping lines
+            let mut at = 0;
+            let mut skipping = false;
+            for want in &block {
+                if want.trim() == "..." {
+                    skipping = true;
+                    continue;
+                }
+                let want = decimals(want);
+                let found = if skipping {
+                    (at..got.len()).find(|&k| got[k] == want)
+                } else {
+                    (at < got.len() && got[at] == want).then_some(at)
+                };
+                let Some(k) = found else {
+                    panic!(
+                        "{}: `sm5sim {}` does not print\n{want}\n{}\nit printed:\n{out}",
+                        page.display(),
+                        args.join(" "),
+                        if skipping {
+                            "(anywhere after the lines matched before)"
+                        } else {
+                            ""
+                        }
+                    );
+                };
+                at = k + 1;
+                skipping = false;
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "{checked} transcripts found");
+}
