@@ -187,8 +187,8 @@ pub struct TgsmDecl {
 /// reports it as fully mapped (any value would do, §16).
 const FULLY_MAPPED: u32 = 1;
 
-/// Marks a call target already resolved from a label number to a pc while
-/// resolving (label numbers and pcs are far below it).
+/// Label numbers are below it (a call's target holds a label number, then
+/// the pc it resolves to, in the same field).
 const CALL_RESOLVED: u32 = 1 << 31;
 
 /// A compute shader ready to run: cheap to share across threads (`&Program`
