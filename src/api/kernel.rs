@@ -96,6 +96,14 @@ impl Options {
         self
     }
 
+    /// Stop the dispatch when `token` is cancelled, from another thread
+    /// ([`super::CancelToken`]): it ends with an error for which
+    /// [`ApiError::is_cancelled`] is true.
+    pub fn cancel(mut self, token: &super::CancelToken) -> Self {
+        self.dispatch.cancel = Some(token.flag());
+        self
+    }
+
     /// Run under the concurrency checker with `checks`.
     pub fn check(mut self, checks: CheckOptions) -> Self {
         self.check = Some(checks);

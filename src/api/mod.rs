@@ -25,12 +25,14 @@
 //! [`Resource`]s bound to a [`Kernel`], and its dispatches are
 //! [`Kernel::run`].
 
+mod cancel;
 mod copy;
 mod kernel;
 mod resource;
 mod shader;
 mod value;
 
+pub use cancel::CancelToken;
 pub use copy::{same_type_group, TextureRegion};
 pub use kernel::{Dispatched, Kernel, Options};
 pub use resource::{Element, Resource, Storage};
@@ -155,6 +157,20 @@ pub enum ApiError {
         /// why
         source: DispatchError,
     },
+}
+
+impl ApiError {
+    /// Whether this is a dispatch stopped because its
+    /// [`CancelToken`] was cancelled (not a watchdog stop or a refusal).
+    pub fn is_cancelled(&self) -> bool {
+        matches!(
+            self,
+            ApiError::Dispatch {
+                source: DispatchError::Runaway(r),
+                ..
+            } if r.reason == sim_core::exec::StopReason::Cancelled
+        )
+    }
 }
 
 /// Which register file a resource is bound to.

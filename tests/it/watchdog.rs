@@ -368,3 +368,53 @@ fn the_instruction_budget_is_exact_under_schedules() {
         }
     }
 }
+
+/// The API's cancellation handle: a `CancelToken` cancelled from another
+/// thread stops a runaway dispatch of a `Kernel` long before its timeout,
+/// with an error that says it was cancelled; reset, the kernel runs again.
+#[test]
+fn a_cancel_token_stops_a_kernel_dispatch_from_another_thread() {
+    use sm5sim::api::{CancelToken, Kernel, Options, Resource, Shader};
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cancel_token");
+    std::fs::create_dir_all(&dir).unwrap();
+    let listing = dir.join("runaway.asm");
+    std::fs::write(&listing, RUNAWAY).unwrap();
+    let shader = Shader::load(&listing).unwrap();
+    let out = Resource::from_slice(&[0u32; 65]).unwrap();
+    let mut k = Kernel::new(shader);
+    k.bind("u0", &out).unwrap();
+    let token = CancelToken::new();
+    let options = Options::default()
+        .threads(2)
+        .timeout(Some(Duration::from_secs(60)))
+        .cancel(&token);
+    let start = Instant::now();
+    let canceller = {
+        let token = token.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            token.cancel();
+        })
+    };
+    let e = k.dispatch([8, 1, 1], &options).unwrap_err();
+    canceller.join().unwrap();
+    assert!(e.is_cancelled(), "{e}");
+    assert!(e.to_string().contains("cancelled"), "{e}");
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+    // a timeout is not a cancellation
+    token.reset();
+    let e = k
+        .dispatch(
+            [8, 1, 1],
+            &options.clone().timeout(Some(Duration::from_millis(100))),
+        )
+        .unwrap_err();
+    assert!(!e.is_cancelled(), "{e}");
+    // word 0 set: the loop ends, and the kernel runs to its end
+    out.write(0, &[1u32]).unwrap();
+    k.dispatch([8, 1, 1], &options).unwrap();
+}
