@@ -159,8 +159,9 @@ pub fn pack_fields_over(
                 FieldError::new(
                     name,
                     format!(
-                        "cbuffer {} has no variable '{name}' (it has: {})",
+                        "cbuffer {} has no variable '{}' (it has: {})",
                         cb.name,
+                        crate::api::clip(name),
                         known.join(", ")
                     ),
                 )
@@ -259,8 +260,9 @@ fn place(
                             FieldError::new(
                                 &format!("{path}.{name}"),
                                 format!(
-                                    "{} has no member '{name}' (it has: {})",
+                                    "{} has no member '{}' (it has: {})",
                                     describe(ty),
+                                    crate::api::clip(name),
                                     member_names(ty)
                                 ),
                             )

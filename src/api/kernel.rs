@@ -6,6 +6,7 @@ use super::{
     Storage, Value, View,
 };
 use sim_core::check::{CheckOptions, Checker, Finding};
+use sim_core::exec::StopReason;
 use sim_core::program::BufferDeclKind;
 use sim_mem::{Bindings, BufferView, SamplerDesc, TextureView, ViewRange};
 use sim_sched::{
@@ -583,7 +584,7 @@ impl Kernel {
         let names: Vec<String> = self
             .bound
             .iter()
-            .map(|b| format!("{} ('{}')", b.slot, b.name))
+            .map(|b| format!("{} ('{}')", b.slot, super::clip(&b.name)))
             .collect();
         format!("bound: {}", names.join(", "))
     }
@@ -611,7 +612,9 @@ impl Kernel {
     /// [`ApiError::Shader`] for a sampler), [`ApiError::Dispatch`] when
     /// D3D's limits refuse the group counts, the threads asked for are too
     /// many, or the watchdog stops the dispatch (under the checker, a stop
-    /// is [`Dispatched::stopped`] instead, with the findings until then).
+    /// is [`Dispatched::stopped`] instead, with the findings until then);
+    /// [`ApiError::Dispatch`] for which [`ApiError::is_cancelled`] is true
+    /// when [`Options::cancel`]'s token stops it, checked or not.
     pub fn dispatch(&self, groups: [u32; 3], options: &Options) -> Result<Dispatched, ApiError> {
         self.check_bound()?;
         let start = Instant::now();
@@ -630,8 +633,10 @@ impl Kernel {
                 let mut checker = self.checker(checks);
                 let (d, stopped) = match self.run(groups, &options.dispatch, Some(&mut checker)) {
                     Ok(d) => (d, None),
-                    Err(e @ DispatchError::Runaway(_)) => {
-                        (Default::default(), Some(err(e).to_string()))
+                    // a watchdog stop is the checker's result (the findings
+                    // until then); a cancellation is the caller's, an error
+                    Err(DispatchError::Runaway(r)) if r.reason != StopReason::Cancelled => {
+                        (Default::default(), Some(err(r.into()).to_string()))
                     }
                     Err(e) => return Err(err(e)),
                 };

@@ -26,6 +26,7 @@
 //! [`Kernel::run`].
 
 mod cancel;
+mod clip;
 mod copy;
 mod kernel;
 mod resource;
@@ -33,6 +34,8 @@ mod shader;
 mod value;
 
 pub use cancel::CancelToken;
+pub(crate) use clip::clip_message;
+pub use clip::{clip, clip_to, ECHO_LIMIT};
 pub use copy::{same_type_group, TextureRegion};
 pub use kernel::{Dispatched, Kernel, Options};
 pub use resource::{Element, Resource, Storage};
@@ -61,7 +64,7 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     /// A file could not be read.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {source}", clip(&path.display().to_string()))]
     Io {
         /// the file
         path: PathBuf,
@@ -72,7 +75,7 @@ pub enum ApiError {
     #[error(transparent)]
     Compile(#[from] CompileError),
     /// The shader's bytes are no program sm5sim runs.
-    #[error("{shader}: {source}")]
+    #[error("{}: {source}", clip(shader))]
     Load {
         /// the shader's name (its file name, or the name given with the bytes)
         shader: String,
@@ -81,7 +84,12 @@ pub enum ApiError {
     },
     /// A name that is neither an HLSL name in the shader's RDEF nor a slot
     /// (`t0`, `u1`, `cb0`, `b0`, `s0`).
-    #[error("{shader}: '{name}' is neither a resource name in the shader's RDEF nor a slot name; {declared}")]
+    #[error(
+        "{}: '{}' is neither a resource name in the shader's RDEF nor a slot name; {}",
+        clip(shader),
+        clip(name),
+        clip_message(declared)
+    )]
     UnknownName {
         /// the shader
         shader: String,
@@ -92,7 +100,7 @@ pub enum ApiError {
     },
     /// A resource does not fit the slot it is bound to: the wrong kind
     /// (buffer for texture, sampler for resource), view, stride or format.
-    #[error("'{name}' ({slot}): {message}")]
+    #[error("'{}' ({slot}): {}", clip(name), clip_message(message))]
     Binding {
         /// the name the binding was asked by
         name: String,
@@ -102,7 +110,7 @@ pub enum ApiError {
         message: String,
     },
     /// A kernel has nothing bound by this name ([`Kernel::read`]).
-    #[error("nothing is bound as '{name}' ({bound})")]
+    #[error("nothing is bound as '{}' ({})", clip(name), clip_message(bound))]
     NotBound {
         /// the name asked for
         name: String,
@@ -110,7 +118,7 @@ pub enum ApiError {
         bound: String,
     },
     /// A slot the shader declares has nothing bound at dispatch.
-    #[error("{slot}{}: the shader declares it but nothing is bound there", name.as_ref().map(|n| format!(" ('{n}')")).unwrap_or_default())]
+    #[error("{slot}{}: the shader declares it but nothing is bound there", name.as_ref().map(|n| format!(" ('{}')", clip(n))).unwrap_or_default())]
     Unbound {
         /// the slot
         slot: Slot,
@@ -119,7 +127,7 @@ pub enum ApiError {
     },
     /// A constant-buffer field that names no variable, or whose value does
     /// not have the variable's HLSL shape or range.
-    #[error("cbuffer {cbuffer}: {path}: {message}")]
+    #[error("cbuffer {}: {}: {}", clip(cbuffer), clip(path), clip_message(message))]
     Field {
         /// the cbuffer's name (or slot)
         cbuffer: String,
@@ -131,7 +139,7 @@ pub enum ApiError {
     /// A resource could not be made, written or read as asked: a size of
     /// zero or not a whole number of words or elements, a texture
     /// description D3D11 refuses, a read past the end.
-    #[error("{what}: {message}")]
+    #[error("{}: {}", clip_message(what), clip_message(message))]
     Resource {
         /// the resource ("a buffer of 12 bytes", "'y' (u0)", …)
         what: String,
@@ -140,7 +148,7 @@ pub enum ApiError {
     },
     /// The shader cannot run as it is (an interface slot without a class
     /// instance, no reflection for a cbuffer set by field).
-    #[error("{shader}: {message}")]
+    #[error("{}: {}", clip(shader), clip_message(message))]
     Shader {
         /// the shader
         shader: String,
@@ -299,7 +307,8 @@ pub(crate) fn typed_format(name: &str) -> Result<Format, String> {
                 .map(|f| f.name())
                 .collect();
             format!(
-                "'{name}' is not a typed-buffer format (known: {})",
+                "'{}' is not a typed-buffer format (known: {})",
+                clip(name),
                 known.join(", ")
             )
         })

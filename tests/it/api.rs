@@ -546,3 +546,91 @@ fn handles_are_send_and_sync() {
     send_sync::<ApiError>();
     send_sync::<Options>();
 }
+
+/// A name given to the API is echoed in its error clipped (issue #44): a
+/// 16 MiB resource name, cbuffer field, format, shader name or slot name
+/// with spaces shows its first 120 characters and how many bytes it left
+/// out, never the whole input.
+#[test]
+fn huge_names_are_clipped_in_messages() {
+    let huge = "n".repeat(16 << 20);
+    let clipped = format!("{}…({} more bytes)", "n".repeat(120), (16 << 20) - 120);
+    let short = |m: String| {
+        assert!(m.len() < 20_000, "{} bytes: {}…", m.len(), &m[..200]);
+        assert!(m.contains(&clipped), "{}…", &m[..m.len().min(400)]);
+    };
+    let mut k = kernel("histogram");
+    short(message(
+        k.bind(&huge, &Resource::zeroed(4).unwrap()).map(drop),
+    ));
+    short(message(k.read::<u32>(&huge)));
+    short(message(
+        k.set_constants("Params", &[(huge.as_str(), 1u32.into())]),
+    ));
+    short(message(
+        k.set_constants(&huge, &[("key_count", 1u32.into())]),
+    ));
+    short(message(View::typed(&huge)));
+    let listing =
+        std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/reduce/reduce.asm"))
+            .unwrap();
+    short(message(Shader::from_bytes(
+        b"DXBC".to_vec(),
+        &huge,
+        &Default::default(),
+    )));
+    // a slot name with spaces around it binds; what is bound is listed
+    // clipped
+    let padded = format!("t0{}", " ".repeat(1 << 20));
+    let mut k =
+        Kernel::new(Shader::from_bytes(listing, "reduce.asm", &Default::default()).unwrap());
+    k.bind(&padded, &Resource::zeroed(64).unwrap()).unwrap();
+    let m = message(k.read::<u32>("u0"));
+    assert!(m.len() < 1000, "{} bytes", m.len());
+    assert!(m.contains("more bytes)"), "{m}");
+    assert_eq!(sm5sim::api::clip("keys"), "keys");
+    assert_eq!(
+        sm5sim::api::clip(&"é".repeat(121)),
+        format!("{}…(2 more bytes)", "é".repeat(120))
+    );
+}
+
+/// Under the checker a watchdog stop is the result's `stopped`, but a
+/// cancellation is an error, as without it.
+#[test]
+fn a_cancelled_checked_dispatch_is_an_error() {
+    let mut k = kernel("mandelbrot");
+    let it = Resource::zeroed_elements::<u32>(64 * 64).unwrap();
+    k.bind("iterations", &it)
+        .unwrap()
+        .set_constants(
+            "Params",
+            &[
+                ("width", 64u32.into()),
+                ("height", 64u32.into()),
+                ("max_iter", u32::MAX.into()),
+            ],
+        )
+        .unwrap();
+    let token = sm5sim::api::CancelToken::new();
+    let o = Options::default()
+        .check(CheckOptions::default())
+        .timeout(Some(std::time::Duration::from_secs(60)))
+        .cancel(&token);
+    let canceller = {
+        let token = token.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            token.cancel();
+        })
+    };
+    let start = std::time::Instant::now();
+    let e = k.dispatch([8, 8, 1], &o).unwrap_err();
+    canceller.join().unwrap();
+    assert!(e.is_cancelled(), "{e}");
+    assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
+    // a watchdog stop is still the checker's result
+    token.reset();
+    let d = k.dispatch([8, 8, 1], &o.clone().watchdog(10_000)).unwrap();
+    assert!(d.stopped.is_some_and(|s| !s.contains("cancelled")));
+}
