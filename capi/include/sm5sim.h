@@ -127,7 +127,22 @@ typedef enum sm5_status {
      * An internal error (a panic, caught): a bug in sm5sim.
      */
     SM5_ERROR_PANIC = 13,
+    /**
+     * The dispatch was stopped by `sm5_cancel` on the token attached to
+     * its kernel (`sm5_kernel_set_cancel`); what it had written stays in
+     * the resources.
+     */
+    SM5_ERROR_CANCELLED = 14,
 } sm5_status;
+
+/**
+ * A cancellation flag (`sm5sim::api::CancelToken`): attach it to kernels
+ * with `sm5_kernel_set_cancel`, then `sm5_cancel` from any thread stops
+ * their dispatches with `SM5_ERROR_CANCELLED`. It stays set until
+ * `sm5_cancel_reset`. Unlike the other handles, it may be used by several
+ * threads at once (`sm5_cancel` while a dispatch watches it).
+ */
+typedef struct sm5_cancel_token sm5_cancel_token;
 
 /**
  * A device: the options its kernels dispatch with (D3D's
@@ -501,6 +516,66 @@ const char *sm5_last_error_message(void);
 const char *sm5_status_name(int32_t status);
 
 /**
+ * Create a cancellation token, not set.
+ *
+ * # Safety
+ * `out` is NULL or points to a writable `sm5_cancel_token*`.
+ */
+enum sm5_status sm5_cancel_token_create(struct sm5_cancel_token **out);
+
+/**
+ * Set `token`: every dispatch of a kernel it is attached to stops — one
+ * running now within milliseconds (at its watchdog's next look),
+ * one started later at once — and returns `SM5_ERROR_CANCELLED`. Safe to
+ * call from any thread, a signal handler excepted, while dispatches run.
+ *
+ * # Safety
+ * `token` is NULL or a live token.
+ */
+enum sm5_status sm5_cancel(const struct sm5_cancel_token *token);
+
+/**
+ * Clear `token`, so that the kernels it is attached to dispatch again.
+ *
+ * # Safety
+ * `token` is NULL or a live token.
+ */
+enum sm5_status sm5_cancel_reset(const struct sm5_cancel_token *token);
+
+/**
+ * Whether `token` is set (`*cancelled`: 1, else 0).
+ *
+ * # Safety
+ * `token` is NULL or a live token; `cancelled` is NULL or points to a
+ * writable `uint32_t`.
+ */
+enum sm5_status sm5_cancel_is_set(const struct sm5_cancel_token *token,
+                                  uint32_t *cancelled);
+
+/**
+ * Make `kernel`'s dispatches (`sm5_kernel_dispatch`,
+ * `sm5_kernel_dispatch_indirect`) watch `token`; NULL: none (the
+ * default). The kernel keeps the flag, so `token` may be destroyed
+ * before it (the kernel then watches a flag nobody can set).
+ *
+ * # Safety
+ * `kernel` is NULL or a live kernel no other call is using; `token` is
+ * NULL or a live token.
+ */
+enum sm5_status sm5_kernel_set_cancel(struct sm5_kernel *kernel,
+                                      const struct sm5_cancel_token *token);
+
+/**
+ * Free a token (NULL: nothing). The kernels it is attached to keep its
+ * flag.
+ *
+ * # Safety
+ * `token` is NULL or a token not yet destroyed, which no other call is
+ * using.
+ */
+void sm5_cancel_token_destroy(struct sm5_cancel_token *token);
+
+/**
  * Create a device whose kernels dispatch with `options` (NULL: the
  * defaults). `*out` is the new device, to be freed with
  * `sm5_device_destroy`.
@@ -828,7 +903,9 @@ enum sm5_status sm5_kernel_set_constants_bytes(struct sm5_kernel *kernel,
  * `SM5_ERROR_DISPATCH` when D3D's limits refuse the group counts (at
  * most 65535 each; 1024 threads per group) or the watchdog or timeout
  * stops the dispatch (under the checker, a stop is a result with
- * `sm5_result_stopped` instead).
+ * `sm5_result_stopped` instead); `SM5_ERROR_CANCELLED` when the token
+ * attached with `sm5_kernel_set_cancel` is set (`sm5_cancel`, from
+ * another thread), checked or not.
  *
  * # Safety
  * `kernel` is NULL or a live kernel no other call is using; `out` is NULL

@@ -31,6 +31,7 @@ impl Fail {
 impl From<ApiError> for Fail {
     fn from(e: ApiError) -> Fail {
         let status = match &e {
+            e if e.is_cancelled() => SM5_ERROR_CANCELLED,
             ApiError::Io { .. } => SM5_ERROR_IO,
             ApiError::Compile(_) => SM5_ERROR_COMPILE,
             ApiError::Load { .. } => SM5_ERROR_LOAD,
@@ -52,7 +53,13 @@ thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
 }
 
+/// The most characters of a message kept for `sm5_last_error_message`: a
+/// backstop (each input a message echoes is clipped where it is written,
+/// `sm5sim::api::clip`).
+const MESSAGE_LIMIT: usize = 64 * 1024;
+
 fn set_last_error(message: String) {
+    let message = sm5sim::api::clip_to(&message, MESSAGE_LIMIT);
     // a NUL inside the message would end it early in C
     let c = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
     LAST_ERROR.with(|e| *e.borrow_mut() = c);

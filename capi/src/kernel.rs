@@ -2,9 +2,10 @@
 
 use crate::ffi::{self, guard, Fail, Out, Res};
 use crate::{sm5_dispatch_result, sm5_resource, sm5_shader, sm5_status};
-use sm5sim::api::{Slot, SlotKind, View};
+use sm5sim::api::{clip, CancelToken, Slot, SlotKind, View};
 use sm5sim::sim_mem::{AddressMode, Filter, Format, SamplerDesc, ViewDimension, ViewRange};
 use sm5sim::{Kernel, Options, Value};
+use std::borrow::Cow;
 use std::ffi::{c_char, c_void};
 use std::sync::Arc;
 
@@ -15,6 +16,18 @@ use std::sync::Arc;
 pub struct sm5_kernel {
     kernel: Kernel,
     options: Arc<Options>,
+    /// what `sm5_kernel_set_cancel` attached
+    pub(crate) cancel: Option<CancelToken>,
+}
+
+impl sm5_kernel {
+    /// The device's options, with the attached token.
+    fn options(&self) -> Cow<'_, Options> {
+        match &self.cancel {
+            None => Cow::Borrowed(&*self.options),
+            Some(t) => Cow::Owned((*self.options).clone().cancel(t)),
+        }
+    }
 }
 
 /// `sm5_view_desc.kind`: the view the shader declares at the slot, as
@@ -84,6 +97,7 @@ pub unsafe extern "C" fn sm5_kernel_create(
         out.set(sm5_kernel {
             kernel: Kernel::new(shader.shader.clone()),
             options: shader.options.clone(),
+            cancel: None,
         });
         Ok(())
     })
@@ -146,7 +160,10 @@ unsafe fn bind_as(
         };
         return Err(Fail::new(
             sm5_status::SM5_ERROR_BINDING,
-            format!("'{name}' is {slot}, not {want}; bind it with {hint}"),
+            format!(
+                "'{}' is {slot}, not {want}; bind it with {hint}",
+                clip(name)
+            ),
         ));
     }
     // SAFETY: the caller's contract: view is NULL or a valid desc.
@@ -165,8 +182,9 @@ unsafe fn bind_as(
             return Err(Fail::new(
                 sm5_status::SM5_ERROR_BINDING,
                 format!(
-                    "'{name}': first_element {first} needs num_elements (NumElements), the range's length"
-                ),
+                "'{}': first_element {first} needs num_elements (NumElements), the range's length",
+                clip(name)
+            ),
             ))
         }
         ((first, n), v) => k.kernel.bind_elements(name, &r.resource, v, first, n)?,
@@ -205,7 +223,8 @@ unsafe fn view_of(
                 Some(d) => ViewDimension::from_name(d).ok_or_else(|| {
                     let known: Vec<_> = ViewDimension::ALL.iter().map(|d| d.name()).collect();
                     Fail::invalid(format!(
-                        "view->dimension '{d}' is no view dimension (known: {})",
+                        "view->dimension '{}' is no view dimension (known: {})",
+                        clip(d),
                         known.join(", ")
                     ))
                 })?,
@@ -226,7 +245,7 @@ unsafe fn view_of(
             };
             let format = match format {
                 Some(f) => Format::from_name(f).ok_or_else(|| {
-                    Fail::invalid(format!("view->format '{f}' is no DXGI format"))
+                    Fail::invalid(format!("view->format '{}' is no DXGI format", clip(f)))
                 })?,
                 None => match resource.as_texture() {
                     Some(t) => t.desc().format,
@@ -367,11 +386,11 @@ pub unsafe extern "C" fn sm5_kernel_bind_sampler(
         let mut desc = SamplerDesc::default();
         if let Some(f) = filter {
             desc.filter = Filter::from_name(f)
-                .ok_or_else(|| Fail::invalid(format!("'{f}' is no D3D11 filter")))?;
+                .ok_or_else(|| Fail::invalid(format!("'{}' is no D3D11 filter", clip(f))))?;
         }
         if let Some(a) = address {
             let mode = AddressMode::from_name(a)
-                .ok_or_else(|| Fail::invalid(format!("'{a}' is no D3D11 address mode")))?;
+                .ok_or_else(|| Fail::invalid(format!("'{}' is no D3D11 address mode", clip(a))))?;
             desc.address = [mode; 3];
         }
         k.kernel.bind_sampler(name, desc)?;
@@ -585,7 +604,9 @@ pub unsafe extern "C" fn sm5_kernel_set_constants_bytes(
 /// `SM5_ERROR_DISPATCH` when D3D's limits refuse the group counts (at
 /// most 65535 each; 1024 threads per group) or the watchdog or timeout
 /// stops the dispatch (under the checker, a stop is a result with
-/// `sm5_result_stopped` instead).
+/// `sm5_result_stopped` instead); `SM5_ERROR_CANCELLED` when the token
+/// attached with `sm5_kernel_set_cancel` is set (`sm5_cancel`, from
+/// another thread), checked or not.
 ///
 /// # Safety
 /// `kernel` is NULL or a live kernel no other call is using; `out` is NULL
@@ -607,7 +628,7 @@ pub unsafe extern "C" fn sm5_kernel_dispatch(
         };
         // SAFETY: the caller's contract.
         let k = unsafe { ffi::handle(kernel, "kernel") }?;
-        let d = k.kernel.dispatch([x, y, z], &k.options)?;
+        let d = k.kernel.dispatch([x, y, z], &k.options())?;
         if let Some(out) = out {
             out.set(sm5_dispatch_result::new(d));
         }
@@ -651,7 +672,7 @@ pub unsafe extern "C" fn sm5_kernel_dispatch_indirect(
         let args = unsafe { ffi::handle(args, "args") }?;
         let d = k
             .kernel
-            .dispatch_indirect(&args.resource, offset as u64, &k.options)?;
+            .dispatch_indirect(&args.resource, offset as u64, &k.options())?;
         if let Some(out) = out {
             out.set(sm5_dispatch_result::new(d));
         }

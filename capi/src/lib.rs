@@ -33,12 +33,14 @@
 // The C names (sm5_device, SM5_OK) are the API.
 #![allow(non_camel_case_types)]
 
+mod cancel;
 mod device;
 mod ffi;
 mod kernel;
 mod resource;
 mod result;
 
+pub use cancel::*;
 pub use device::*;
 pub use kernel::*;
 pub use resource::*;
@@ -87,6 +89,10 @@ pub enum sm5_status {
     SM5_ERROR_DISPATCH = 12,
     /// An internal error (a panic, caught): a bug in sm5sim.
     SM5_ERROR_PANIC = 13,
+    /// The dispatch was stopped by `sm5_cancel` on the token attached to
+    /// its kernel (`sm5_kernel_set_cancel`); what it had written stays in
+    /// the resources.
+    SM5_ERROR_CANCELLED = 14,
 }
 
 /// The library's version, e.g. `"0.1.0"` (a static string).
@@ -116,7 +122,7 @@ pub extern "C" fn sm5_status_name(status: i32) -> *const c_char {
 }
 
 impl sm5_status {
-    const ALL: [sm5_status; 14] = [
+    const ALL: [sm5_status; 15] = [
         Self::SM5_OK,
         Self::SM5_ERROR_NULL_POINTER,
         Self::SM5_ERROR_INVALID_ARGUMENT,
@@ -131,6 +137,7 @@ impl sm5_status {
         Self::SM5_ERROR_SHADER,
         Self::SM5_ERROR_DISPATCH,
         Self::SM5_ERROR_PANIC,
+        Self::SM5_ERROR_CANCELLED,
     ];
 
     fn name(self) -> &'static CStr {
@@ -149,6 +156,7 @@ impl sm5_status {
             Self::SM5_ERROR_SHADER => c"SM5_ERROR_SHADER",
             Self::SM5_ERROR_DISPATCH => c"SM5_ERROR_DISPATCH",
             Self::SM5_ERROR_PANIC => c"SM5_ERROR_PANIC",
+            Self::SM5_ERROR_CANCELLED => c"SM5_ERROR_CANCELLED",
         }
     }
 }

@@ -51,7 +51,8 @@ pub struct sm5_texture_desc {
 fn format(name: &str) -> Result<Format, Fail> {
     Format::from_name(name).ok_or_else(|| {
         Fail::invalid(format!(
-            "'{name}' is no DXGI format sm5sim knows (e.g. R8G8B8A8_UNORM, R32_FLOAT)"
+            "'{}' is no DXGI format sm5sim knows (e.g. R8G8B8A8_UNORM, R32_FLOAT)",
+            sm5sim::api::clip(name)
         ))
     })
 }

@@ -1,5 +1,7 @@
 //! The C programs: `tests/c/workloads.c` (six workloads against C
 //! references, the checker, the profile, the bad-input cases),
+//! `tests/c/cancel.c` (`sm5_cancel` from another thread, and input echoed
+//! clipped in messages),
 //! `tests/c/pipeline.c` (examples/stream_compaction end to end: copies,
 //! CopyStructureCount, DispatchIndirect, null views, texture views of one
 //! mip, and their refusals) and the C blocks of `docs/c-api.md` (the
@@ -47,6 +49,11 @@ fn library_dir() -> PathBuf {
 
 /// Compile `source` into an executable called `name`, beside the library.
 fn compile(source: &Path, name: &str) -> PathBuf {
+    compile_with(source, name, &[])
+}
+
+/// [`compile`] with more compiler arguments (`-pthread`).
+fn compile_with(source: &Path, name: &str, extra: &[&str]) -> PathBuf {
     let lib = library_dir();
     let out_dir = lib.join("capi-c-tests");
     std::fs::create_dir_all(&out_dir).unwrap();
@@ -56,6 +63,7 @@ fn compile(source: &Path, name: &str) -> PathBuf {
         .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-O1"])
         // the references compute a * b + c unfused, as sm5sim does
         .arg("-ffp-contract=off")
+        .args(extra)
         .arg("-I")
         .arg(crate_dir().join("include"))
         .arg(source)
@@ -156,4 +164,19 @@ fn pipeline_program_passes() {
     let exe = compile(&crate_dir().join("tests/c/pipeline.c"), "pipeline");
     let out = run(&exe, &[&repository()]);
     assert!(out.starts_with("ok: "), "{out}");
+}
+
+/// `tests/c/cancel.c`: `sm5_cancel` from a second thread stops a dispatch
+/// that would never end with `SM5_ERROR_CANCELLED`, and a 16 MiB name is
+/// echoed clipped by each entry point that names what it was given.
+#[test]
+fn cancel_program_passes() {
+    let exe = compile_with(
+        &crate_dir().join("tests/c/cancel.c"),
+        "cancel",
+        &["-pthread"],
+    );
+    let out = run(&exe, &[&repository()]);
+    assert!(out.contains("ok: "), "{out}");
+    eprint!("{out}");
 }
