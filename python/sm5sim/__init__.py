@@ -8,6 +8,8 @@ docs/python.md in the repository is the guide.
 
 from ._native import (
     BindingError,
+    CancelledError,
+    CancelToken,
     CbufferVariable,
     Dispatched,
     DispatchError,
@@ -30,6 +32,8 @@ from ._native import (
 
 __all__ = [
     "BindingError",
+    "CancelledError",
+    "CancelToken",
     "CbufferVariable",
     "DispatchError",
     "Dispatched",

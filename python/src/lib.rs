@@ -90,9 +90,19 @@ create_exception!(
     "A dispatch refused (D3D's group limits, too many threads) or stopped (the watchdog)."
 );
 
+create_exception!(
+    sm5sim,
+    CancelledError,
+    DispatchError,
+    "A dispatch stopped because its CancelToken was cancelled."
+);
+
 /// The exception for an API error, carrying its message.
 fn api_err(e: ApiError) -> PyErr {
     let m = e.to_string();
+    if e.is_cancelled() {
+        return CancelledError::new_err(m);
+    }
     match e {
         ApiError::Io { .. } | ApiError::Compile(_) | ApiError::Load { .. } => LoadError::new_err(m),
         ApiError::UnknownName { .. } => UnknownNameError::new_err(m),
@@ -1472,6 +1482,106 @@ fn options(
     Ok(o)
 }
 
+/// A flag to stop dispatches from another thread: pass it as
+/// `Kernel.dispatch(..., cancel=token)`, then call `token.cancel()` from
+/// any thread; the dispatch raises `CancelledError`. It stays set until
+/// `reset()`.
+#[pyclass(module = "sm5sim", frozen)]
+struct CancelToken {
+    inner: sm5sim::api::CancelToken,
+}
+
+#[pymethods]
+impl CancelToken {
+    #[new]
+    fn new() -> Self {
+        CancelToken {
+            inner: sm5sim::api::CancelToken::new(),
+        }
+    }
+
+    /// Ask the dispatches watching this token to stop.
+    fn cancel(&self) {
+        self.inner.cancel();
+    }
+
+    /// Clear the flag, for the next dispatch.
+    fn reset(&self) {
+        self.inner.reset();
+    }
+
+    /// Whether `cancel()` was called since the last `reset()`.
+    #[getter]
+    fn cancelled(&self) -> bool {
+        self.inner.is_cancelled()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("CancelToken(cancelled={})", self.inner.is_cancelled())
+    }
+}
+
+/// How often a waiting dispatch looks for a signal (Ctrl-C): Python runs
+/// signal handlers only on its main thread, between bytecodes, so the
+/// dispatch runs on a thread of its own while this one waits, the GIL
+/// released, and looks this often.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Run `work` (a dispatch watching `token`) on a thread of its own while
+/// this thread waits with the GIL released, looking for signals every
+/// [`SIGNAL_POLL`]: on Ctrl-C (a signal handler that raises, as Python's
+/// default SIGINT handler raises KeyboardInterrupt) `token` is cancelled,
+/// the dispatch is awaited (it stops at its watchdog's next look), and the
+/// handler's exception is raised.
+fn run_interruptible<T: Send>(
+    py: Python<'_>,
+    token: &sm5sim::api::CancelToken,
+    work: impl FnOnce() -> Result<T, ApiError> + Send,
+) -> PyResult<T> {
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let spawned = std::thread::Builder::new()
+            .name("sm5sim-dispatch".into())
+            .spawn_scoped(scope, move || {
+                let _ = tx.send(work());
+            });
+        if spawned.is_err() {
+            return Err(PyErr::new::<DispatchError, _>(
+                "cannot start the thread that runs the dispatch",
+            ));
+        }
+        // (a receiver is not Sync: waited on through a lock, never contended)
+        let rx = std::sync::Mutex::new(rx);
+        let recv = |timeout: Option<Duration>| {
+            let rx = rx.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            match timeout {
+                Some(t) => rx.recv_timeout(t),
+                None => rx
+                    .recv()
+                    .map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected),
+            }
+        };
+        loop {
+            match py.detach(|| recv(Some(SIGNAL_POLL))) {
+                Ok(result) => return result.map_err(api_err),
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(PyErr::new::<DispatchError, _>(
+                        "internal error: the dispatch's thread ended without a result",
+                    ))
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if let Err(interrupt) = py.check_signals() {
+                        token.cancel();
+                        // the dispatch stops at its watchdog's next look
+                        let _ = py.detach(|| recv(None));
+                        return Err(interrupt);
+                    }
+                }
+            }
+        }
+    })
+}
+
 #[pymethods]
 impl Kernel {
     /// A kernel of `shader` with nothing bound.
@@ -1731,10 +1841,12 @@ impl Kernel {
     /// lanes per warp (None: one warp per group); `schedule`: a seed for a
     /// seeded schedule on the calling thread; `watchdog`: the most
     /// warp-instructions; `timeout`: seconds (None: no limit); `profile`:
-    /// gather a Profile; `check`: run under the concurrency checker.
+    /// gather a Profile; `check`: run under the concurrency checker;
+    /// `cancel`: a CancelToken another thread may cancel (CancelledError).
+    /// Ctrl-C stops the dispatch and raises KeyboardInterrupt.
     #[pyo3(
-        signature = (groups, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false),
-        text_signature = "(self, /, groups, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False)"
+        signature = (groups, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false, cancel = None),
+        text_signature = "(self, /, groups, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False, cancel=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn dispatch(
@@ -1748,13 +1860,16 @@ impl Kernel {
         timeout: Option<f64>,
         profile: bool,
         check: bool,
+        cancel: Option<PyRef<'_, CancelToken>>,
     ) -> PyResult<Dispatched> {
         let groups = groups_arg(groups)?;
+        let token = cancel.map_or_else(sm5sim::api::CancelToken::new, |t| t.inner.clone());
         let o = options(
             threads, warp_width, schedule, watchdog, timeout, profile, check,
-        )?;
+        )?
+        .cancel(&token);
         let inner = &self.inner;
-        let d = py.detach(|| inner.dispatch(groups, &o)).map_err(api_err)?;
+        let d = run_interruptible(py, &token, || inner.dispatch(groups, &o))?;
         Dispatched::from_api(py, groups, d)
     }
 
@@ -1763,8 +1878,8 @@ impl Kernel {
     /// (a Resource, as an earlier dispatch or copy left it), read when the
     /// dispatch starts; the options are `dispatch`'s.
     #[pyo3(
-        signature = (args, offset = 0, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false),
-        text_signature = "(self, /, args, offset=0, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False)"
+        signature = (args, offset = 0, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false, cancel = None),
+        text_signature = "(self, /, args, offset=0, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False, cancel=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn dispatch_indirect(
@@ -1779,18 +1894,19 @@ impl Kernel {
         timeout: Option<f64>,
         profile: bool,
         check: bool,
+        cancel: Option<PyRef<'_, CancelToken>>,
     ) -> PyResult<Dispatched> {
+        let token = cancel.map_or_else(sm5sim::api::CancelToken::new, |t| t.inner.clone());
         let o = options(
             threads, warp_width, schedule, watchdog, timeout, profile, check,
-        )?;
+        )?
+        .cancel(&token);
         let inner = &self.inner;
         let args = &args.inner;
-        let (groups, d) = py
-            .detach(|| {
-                let groups = inner.indirect_groups(args, offset)?;
-                inner.dispatch(groups, &o).map(|d| (groups, d))
-            })
-            .map_err(api_err)?;
+        let (groups, d) = run_interruptible(py, &token, || {
+            let groups = inner.indirect_groups(args, offset)?;
+            inner.dispatch(groups, &o).map(|d| (groups, d))
+        })?;
         Dispatched::from_api(py, groups, d)
     }
 
@@ -2113,6 +2229,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Stats>()?;
     m.add_class::<Profile>()?;
     m.add_class::<Finding>()?;
+    m.add_class::<CancelToken>()?;
     m.add("Error", py.get_type::<Error>())?;
     m.add("LoadError", py.get_type::<LoadError>())?;
     m.add("UnknownNameError", py.get_type::<UnknownNameError>())?;
@@ -2123,5 +2240,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("UnboundError", py.get_type::<UnboundError>())?;
     m.add("ShaderError", py.get_type::<ShaderError>())?;
     m.add("DispatchError", py.get_type::<DispatchError>())?;
+    m.add("CancelledError", py.get_type::<CancelledError>())?;
     Ok(())
 }
