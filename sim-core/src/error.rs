@@ -120,4 +120,13 @@ pub enum LoadError {
         /// the rule broken
         what: String,
     },
+    /// The load was cancelled: [`crate::LoadOptions::cancel`] was set when
+    /// the load looked, before the named phase (`Program::from_dxbc` and
+    /// `Program::from_file_bytes` look before each phase).
+    #[error("loading was cancelled before {before}")]
+    Cancelled {
+        /// the phase that did not start: "parsing the container",
+        /// "assembling the listing", "decoding", "lowering", "reading the debug information"
+        before: &'static str,
+    },
 }

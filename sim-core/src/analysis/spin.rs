@@ -20,14 +20,6 @@
 use crate::analysis::liveness::{kills, reads};
 use crate::ir::lowered::*;
 
-/// Whether `op` reads one of the temp components in `set`
-/// (`crate::analysis::liveness::reads`).
-fn reads_any(prog: Body<'_>, op: &Op, set: &[bool]) -> bool {
-    let mut hit = false;
-    reads(prog, op, &mut |i| hit |= set.get(i) == Some(&true));
-    hit
-}
-
 /// Whether `op` reads a UAV or TGSM word into temps another thread may
 /// change, in a way that waits for it: a load; or an atomic that returns
 /// the old value and leaves the word as it is (an operand that is the
@@ -202,6 +194,14 @@ fn exit_tests(prog: Body<'_>, l: usize, body: std::ops::Range<usize>) -> Vec<boo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether `op` reads one of the temp components in `set`
+    /// (`crate::analysis::liveness::reads`).
+    fn reads_any(prog: Body<'_>, op: &Op, set: &[bool]) -> bool {
+        let mut hit = false;
+        reads(prog, op, &mut |i| hit |= set.get(i) == Some(&true));
+        hit
+    }
 
     /// The forward walk from each read, as the checker first had it: what
     /// the read's value reaches in the loop, in program order.

@@ -51,7 +51,13 @@ pub struct LoadOptions {
     pub max_memory: Option<u64>,
     /// Once set (e.g. by a Ctrl-C handler), loading stops at its next look:
     /// a job looks before compiling its shader and before creating each
-    /// resource (`sm5sim::job::JobError::CancelledLoading`). Default None.
+    /// resource (`sm5sim::job::JobError::CancelledLoading`);
+    /// [`Program::from_dxbc`] and [`Program::from_file_bytes`] look before
+    /// each phase: parsing the container (or assembling a listing),
+    /// decoding, lowering with the analyses, and reading the debug
+    /// information ([`LoadError::Cancelled`]). Each phase is linear in the
+    /// size of the shader: a file of 100,000 nested calls loads in well
+    /// under a second. Default None.
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
@@ -66,6 +72,20 @@ impl Default for LoadOptions {
 }
 
 impl LoadOptions {
+    /// [`LoadError::Cancelled`] when [`LoadOptions::cancel`] is set: the
+    /// look a load makes `before` each phase.
+    ///
+    /// # Errors
+    /// [`LoadError::Cancelled`] naming `before`.
+    pub fn check_cancel(&self, before: &'static str) -> Result<(), LoadError> {
+        match &self.cancel {
+            Some(c) if c.load(std::sync::atomic::Ordering::Relaxed) => {
+                Err(LoadError::Cancelled { before })
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// The container checksum policy these options ask for.
     pub fn checksum_policy(&self) -> ChecksumPolicy {
         if self.verify_checksum {
@@ -274,9 +294,12 @@ impl Program {
     /// [`LoadError`] naming the byte or dword offset: a malformed container or
     /// RDEF, a malformed token stream, a program that is not a compute shader
     /// or breaks a limit, or an instruction the executor does not support yet.
+    /// It looks at [`LoadOptions::cancel`] before each phase.
     pub fn from_dxbc(bytes: &[u8], options: &LoadOptions) -> Result<Self, LoadError> {
         let (decoded, reflection) = Self::decode_with_reflection(bytes, options)?;
+        options.check_cancel("lowering")?;
         let mut p = Self::from_decoded(decoded, reflection)?;
+        options.check_cancel("reading the debug information")?;
         p.read_debug_info(bytes, options);
         Ok(p)
     }
@@ -315,8 +338,10 @@ impl Program {
     /// does not assemble.
     pub fn from_file_bytes(bytes: &[u8], options: &LoadOptions) -> Result<Self, LoadError> {
         let (decoded, reflection) = Self::decode_file_bytes(bytes, options)?;
+        options.check_cancel("lowering")?;
         let mut p = Self::from_decoded(decoded, reflection)?;
         if bytes.starts_with(b"DXBC") {
+            options.check_cancel("reading the debug information")?;
             p.read_debug_info(bytes, options);
         }
         Ok(p)
@@ -350,10 +375,14 @@ impl Program {
             return Self::decode_with_reflection(bytes, options);
         }
         match std::str::from_utf8(bytes) {
-            Ok(text) => Ok((
-                crate::asm::assemble(text).map_err(LoadError::Asm)?,
-                crate::listing_reflection::reflection_from_listing(text).map_err(LoadError::Asm)?,
-            )),
+            Ok(text) => {
+                options.check_cancel("assembling the listing")?;
+                Ok((
+                    crate::asm::assemble(text).map_err(LoadError::Asm)?,
+                    crate::listing_reflection::reflection_from_listing(text)
+                        .map_err(LoadError::Asm)?,
+                ))
+            }
             // Neither a listing nor a container: report it as a container.
             Err(_) => Self::decode_with_reflection(bytes, options),
         }
@@ -368,8 +397,10 @@ impl Program {
         bytes: &[u8],
         options: &LoadOptions,
     ) -> Result<(DecodedProgram, Option<Reflection>), LoadError> {
+        options.check_cancel("parsing the container")?;
         let container = Container::parse(bytes, options.checksum_policy())?;
         let shader = container.shader_chunk()?;
+        options.check_cancel("decoding")?;
         let decoded = decode_program_bytes(shader.data, shader.data_offset)?;
         let reflection = match container.chunk(b"RDEF") {
             Some(c) => Some(parse_rdef(c.data)?),

@@ -9,4 +9,5 @@ mod encode;
 mod header;
 mod layout;
 mod listing_reflection;
+mod load_limits;
 mod roundtrip_prop;
