@@ -18,7 +18,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
-use sm5sim::api::{ApiError, Slot, SlotKind, TextureRegion, Value, View};
+use sm5sim::api::{clip, ApiError, Slot, SlotKind, TextureRegion, Value, View};
 use sm5sim::sim_core::check::{CheckOptions, Finding as RFinding, Severity};
 use sm5sim::sim_core::program::BufferDeclKind;
 use sm5sim::sim_mem::{
@@ -314,7 +314,7 @@ fn parse_format(name: &str) -> PyResult<Format> {
     Format::from_name(name).ok_or_else(|| {
         resource_err(
             "a format".into(),
-            format!("'{name}' is no DXGI format sm5sim knows"),
+            format!("'{}' is no DXGI format sm5sim knows", clip(name)),
         )
     })
 }

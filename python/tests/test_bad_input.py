@@ -172,3 +172,25 @@ def test_reflection() -> None:
     assert [(f.name, f.type, f.offset) for f in fields] == [("a", "float", 0), ("element_count", "uint", 4)]
     t = sm5sim.Shader.load(ROOT / "examples/gaussian_blur/gaussian_blur.dxbc")
     assert [r.dimension for r in t.resources if r.kind != "cbuffer"] == ["texture2d", "texture2d"]
+
+
+def test_huge_names_are_clipped_in_messages() -> None:
+    """A 16 MiB name is echoed as its first 120 characters and the count of
+    bytes left out, never whole (issue #44)."""
+    huge = "n" * (16 << 20)
+    clipped = "n" * 120 + f"…({(16 << 20) - 120} more bytes)"
+    k = kernel("histogram")
+    cases = [
+        (sm5sim.UnknownNameError, lambda: k.bind(huge, np.zeros(4, np.uint32))),
+        (sm5sim.UnknownNameError, lambda: k.set_constants(huge, {"key_count": 1})),
+        (sm5sim.FieldError, lambda: k.set_constants("Params", {huge: 1})),
+        (sm5sim.NotBoundError, lambda: k.read(huge)),
+        (sm5sim.LoadError, lambda: sm5sim.Shader.from_bytes(b"DXBC", huge)),
+        (sm5sim.ResourceError, lambda: sm5sim.Resource.texture(np.zeros((1, 1, 4), np.uint8), format=huge)),
+        (sm5sim.ResourceError, lambda: sm5sim.Resource.empty_texture(huge, 1)),
+    ]
+    for cls, call in cases:
+        with pytest.raises(cls) as e:
+            call()
+        m = str(e.value)
+        assert len(m) < 20_000 and clipped in m, (cls, len(m), m[:300])
