@@ -461,19 +461,26 @@ impl CbufferVariable {
 #[pymethods]
 impl Shader {
     /// Load a shader file: DXBC (.dxbc, .cso), an fxc listing (.asm) or HLSL
-    /// (.hlsl, compiled by the fxc that compiler discovery finds).
+    /// (.hlsl, compiled by the fxc that compiler discovery finds). The GIL
+    /// is released; Ctrl-C stops the load at its next phase and raises
+    /// KeyboardInterrupt.
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<Shader> {
-        let s = py.detach(|| sm5sim::Shader::load(&path)).map_err(api_err)?;
+        let (token, load) = cancellable_load();
+        let s = run_interruptible(py, &token, || {
+            sm5sim::Shader::load_with(&path, &load, &Default::default())
+        })?;
         Ok(Shader { inner: Arc::new(s) })
     }
 
     /// A shader from the bytes of a DXBC container or the text of an fxc
-    /// listing; `name` stands for it in messages.
+    /// listing; `name` stands for it in messages. As `load`, the GIL is
+    /// released and Ctrl-C stops it.
     #[staticmethod]
     #[pyo3(signature = (data, name = "shader"))]
-    fn from_bytes(data: Vec<u8>, name: &str) -> PyResult<Shader> {
-        let s = sm5sim::Shader::from_bytes(data, name, &Default::default()).map_err(api_err)?;
+    fn from_bytes(py: Python<'_>, data: Vec<u8>, name: &str) -> PyResult<Shader> {
+        let (token, load) = cancellable_load();
+        let s = run_interruptible(py, &token, || sm5sim::Shader::from_bytes(data, name, &load))?;
         Ok(Shader { inner: Arc::new(s) })
     }
 
@@ -1521,13 +1528,25 @@ impl CancelToken {
     }
 }
 
+/// Load options whose cancellation flag is a new token's: loading looks at
+/// it before each phase (container or listing, decoding, lowering, debug
+/// information), so that [`run_interruptible`] stops a long load.
+fn cancellable_load() -> (sm5sim::api::CancelToken, sm5sim::sim_core::LoadOptions) {
+    let token = sm5sim::api::CancelToken::new();
+    let load = sm5sim::sim_core::LoadOptions {
+        cancel: Some(token.flag()),
+        ..Default::default()
+    };
+    (token, load)
+}
+
 /// How often a waiting dispatch looks for a signal (Ctrl-C): Python runs
 /// signal handlers only on its main thread, between bytecodes, so the
 /// dispatch runs on a thread of its own while this one waits, the GIL
 /// released, and looks this often.
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
-/// Run `work` (a dispatch watching `token`) on a thread of its own while
+/// Run `work` (a dispatch or a load watching `token`) on a thread of its own while
 /// this thread waits with the GIL released, looking for signals every
 /// [`SIGNAL_POLL`]: on Ctrl-C (a signal handler that raises, as Python's
 /// default SIGINT handler raises KeyboardInterrupt) `token` is cancelled,
@@ -1546,8 +1565,8 @@ fn run_interruptible<T: Send>(
                 let _ = tx.send(work());
             });
         if spawned.is_err() {
-            return Err(PyErr::new::<DispatchError, _>(
-                "cannot start the thread that runs the dispatch",
+            return Err(PyErr::new::<Error, _>(
+                "cannot start the thread that runs the call",
             ));
         }
         // (a receiver is not Sync: waited on through a lock, never contended)
@@ -1565,8 +1584,8 @@ fn run_interruptible<T: Send>(
             match py.detach(|| recv(Some(SIGNAL_POLL))) {
                 Ok(result) => return result.map_err(api_err),
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                    return Err(PyErr::new::<DispatchError, _>(
-                        "internal error: the dispatch's thread ended without a result",
+                    return Err(PyErr::new::<Error, _>(
+                        "internal error: the call's thread ended without a result",
                     ))
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {

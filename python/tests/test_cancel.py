@@ -65,3 +65,28 @@ def test_a_cancel_token_stops_a_dispatch_from_another_thread(tmp_path: Path) -> 
     with pytest.raises(sm5sim.DispatchError) as stopped:
         k.dispatch(1, watchdog=1000, cancel=token)
     assert not isinstance(stopped.value, sm5sim.CancelledError)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGINT to this process")
+def test_ctrl_c_interrupts_a_long_load(tmp_path: Path) -> None:
+    """Shader.load runs on a thread of its own too: Ctrl-C cancels it at its
+    next phase (listing, decoding, lowering) and raises KeyboardInterrupt."""
+    body = "".join(f"iadd r0.x, r0.x, l({i & 1023})\n" for i in range(300_000))
+    listing = tmp_path / "long.asm"
+    listing.write_text(
+        "cs_5_0\ndcl_uav_structured u0, 4\ndcl_temps 1\ndcl_thread_group 1, 1, 1\n"
+        + body
+        + "store_structured u0.x, l(0), l(0), r0.x\nret\n"
+    )
+    start = time.monotonic()
+    sm5sim.Shader.load(listing)
+    whole = time.monotonic() - start
+    timer = threading.Timer(0.05, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        sm5sim.Shader.load(listing)
+    timer.join()
+    interrupted = time.monotonic() - start
+    print(f"whole load {whole:.2f} s, interrupted after {interrupted:.2f} s")
+    assert interrupted < whole
