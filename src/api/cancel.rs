@@ -1,8 +1,9 @@
 //! Cancelling a dispatch from another thread: a [`CancelToken`] set on
 //! [`Options::cancel`](super::Options::cancel), which the dispatch's
 //! watchdog reads (`sim_sched::DispatchOptions::cancel`) as it reads its
-//! instruction budget: within 4,096 warp-instructions per worker, and at
-//! once between groups. A cancelled dispatch ends with
+//! instruction budget: within 4,096 warp-instructions per worker. A
+//! dispatch short enough to end before its watchdog's first look runs to
+//! its end even with a token already set. A cancelled dispatch ends with
 //! [`ApiError::Dispatch`](super::ApiError::Dispatch) whose stop reason is
 //! `StopReason::Cancelled` ([`super::ApiError::is_cancelled`]); what it had
 //! written stays in the resources, as after a watchdog stop.
@@ -12,7 +13,7 @@ use std::sync::Arc;
 
 /// A flag shared by the thread that cancels and the dispatches that watch
 /// it. Clones share the flag. It stays set until [`CancelToken::reset`]:
-/// every dispatch started with a set token stops at once.
+/// a dispatch started with a set token stops at its watchdog's first look.
 #[derive(Debug, Clone, Default)]
 pub struct CancelToken(Arc<AtomicBool>);
 
