@@ -80,21 +80,7 @@ pub(crate) fn spin_reads(prog: Body<'_>) -> Vec<bool> {
         };
         let body = l + 1..(end_pc as usize).min(code.len());
         let ops = &code[body.clone()];
-        // a compare-exchange retry loop waits on no other thread
-        let retry = ops.iter().any(|op| {
-            matches!(
-                op.kind,
-                OpKind::Atomic {
-                    kind: AtomicKind::CmpExch,
-                    a: Src {
-                        kind: SrcKind::Temp(_),
-                        ..
-                    },
-                    ..
-                }
-            )
-        });
-        if retry || !ops.iter().any(is_memory_read) {
+        if is_cas_retry_loop(ops) || !ops.iter().any(is_memory_read) {
             continue;
         }
         let tests = exit_tests(prog, l, body.clone());
@@ -160,6 +146,25 @@ pub(crate) fn spin_reads(prog: Body<'_>) -> Vec<bool> {
 /// By its place in `body`, whether each instruction tests a conditional
 /// exit of the loop at `l`: a `breakc` of that loop or a `retc`, or an `if`
 /// around such a loop's `break` or a `ret`.
+/// Whether the loop body `ops` is a compare-exchange retry loop (an
+/// `imm_atomic_cmp_exch` comparing with a temp), which waits on no other
+/// thread.
+fn is_cas_retry_loop(ops: &[Op]) -> bool {
+    ops.iter().any(|op| {
+        matches!(
+            op.kind,
+            OpKind::Atomic {
+                kind: AtomicKind::CmpExch,
+                a: Src {
+                    kind: SrcKind::Temp(_),
+                    ..
+                },
+                ..
+            }
+        )
+    })
+}
+
 fn exit_tests(prog: Body<'_>, l: usize, body: std::ops::Range<usize>) -> Vec<bool> {
     let code = prog.code;
     // the innermost loop or switch around each pc of the body (a `break`
@@ -214,21 +219,7 @@ mod tests {
                 continue;
             };
             let body = l + 1..(end_pc as usize).min(code.len());
-            // a compare-exchange retry loop waits on no other thread
-            let retry = code[body.clone()].iter().any(|op| {
-                matches!(
-                    op.kind,
-                    OpKind::Atomic {
-                        kind: AtomicKind::CmpExch,
-                        a: Src {
-                            kind: SrcKind::Temp(_),
-                            ..
-                        },
-                        ..
-                    }
-                )
-            });
-            if retry {
+            if is_cas_retry_loop(&code[body.clone()]) {
                 continue;
             }
             let tests = {
