@@ -573,14 +573,18 @@ pub fn dispatch_with(
     if total == 0 {
         return Ok(Dispatched::default());
     }
-    if let Some(p) = &options.progress {
-        p.begin(total);
-    }
     let watchdog = Watchdog::new(
         options.max_warp_instructions,
         options.timeout,
         options.cancel.clone(),
     );
+    // a token set before the dispatch stops it before any group runs
+    if let Some(reason) = watchdog.stopped_at_start() {
+        return Err(Runaway::at_start(program, reason).into());
+    }
+    if let Some(p) = &options.progress {
+        p.begin(total);
+    }
     let run = Run {
         program,
         bindings,

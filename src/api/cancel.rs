@@ -2,8 +2,8 @@
 //! [`Options::cancel`](super::Options::cancel), which the dispatch's
 //! watchdog reads (`sim_sched::DispatchOptions::cancel`) as it reads its
 //! instruction budget: within 4,096 warp-instructions per worker. A
-//! dispatch short enough to end before its watchdog's first look runs to
-//! its end even with a token already set. A cancelled dispatch ends with
+//! dispatch started with the token already set stops before any group
+//! runs, however short it is. A cancelled dispatch ends with
 //! [`ApiError::Dispatch`](super::ApiError::Dispatch) whose stop reason is
 //! `StopReason::Cancelled` ([`super::ApiError::is_cancelled`]); what it had
 //! written stays in the resources, as after a watchdog stop.
@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 /// A flag shared by the thread that cancels and the dispatches that watch
 /// it. Clones share the flag. It stays set until [`CancelToken::reset`]:
-/// a dispatch started with a set token stops at its watchdog's first look.
+/// a dispatch started with a set token stops before any of its groups runs.
 #[derive(Debug, Clone, Default)]
 pub struct CancelToken(Arc<AtomicBool>);
 

@@ -634,3 +634,44 @@ fn a_cancelled_checked_dispatch_is_an_error() {
     let d = k.dispatch([8, 8, 1], &o.clone().watchdog(10_000)).unwrap();
     assert!(d.stopped.is_some_and(|s| !s.contains("cancelled")));
 }
+
+/// A token set before the dispatch stops it before any group runs, in
+/// every mode, even a dispatch of one group that would end before the
+/// watchdog's first look (4,096 warp-instructions): nothing is written,
+/// and the error names where nothing started. Reset, the same dispatch runs.
+#[test]
+fn a_token_set_before_the_dispatch_stops_it_before_any_group_runs() {
+    let mut k = kernel("mandelbrot");
+    let it = Resource::zeroed_elements::<u32>(8 * 8).unwrap();
+    k.bind("iterations", &it)
+        .unwrap()
+        .set_constants(
+            "Params",
+            &[
+                ("width", 8u32.into()),
+                ("height", 8u32.into()),
+                ("max_iter", 4u32.into()),
+            ],
+        )
+        .unwrap();
+    let token = sm5sim::api::CancelToken::new();
+    token.cancel();
+    let modes = [
+        Options::default().threads(1),
+        Options::default().schedule(3),
+        Options::default().check(CheckOptions::default()),
+    ];
+    for o in &modes {
+        let e = k
+            .dispatch([1, 1, 1], &o.clone().cancel(&token))
+            .unwrap_err();
+        assert!(e.is_cancelled(), "{e}");
+        assert!(e.to_string().contains("group (0, 0, 0), lane 0"), "{e}");
+        assert!(k.read::<u32>("iterations").unwrap().iter().all(|&w| w == 0));
+    }
+    token.reset();
+    for o in &modes {
+        k.dispatch([1, 1, 1], &o.clone().cancel(&token)).unwrap();
+        assert!(k.read::<u32>("iterations").unwrap().iter().any(|&w| w != 0));
+    }
+}

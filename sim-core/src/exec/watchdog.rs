@@ -58,6 +58,27 @@ pub struct Runaway {
     pub hlsl: Option<String>,
 }
 
+impl Runaway {
+    /// The [`Runaway`] of a dispatch stopped before any of its groups
+    /// ran (a [`Watchdog::stopped_at_start`] reason): group (0, 0, 0),
+    /// lane 0, at the program's first instruction, which nothing executed.
+    pub fn at_start(program: &crate::program::Program, reason: StopReason) -> Self {
+        let first = program.decoded.instructions.first();
+        let token = first.map_or(0, |i| i.offset);
+        Runaway {
+            reason,
+            group: [0; 3],
+            lane: 0,
+            mnemonic: first.map_or_else(|| "?".to_string(), crate::disasm::mnemonic),
+            hlsl: program
+                .source_map
+                .as_ref()
+                .and_then(|m| Some(m.describe(m.line_at(token)?))),
+            token,
+        }
+    }
+}
+
 /// The limits one dispatch runs under, shared by all its executors.
 #[derive(Debug)]
 pub struct Watchdog {
@@ -115,6 +136,22 @@ impl Watchdog {
     /// No limits.
     pub fn unlimited() -> Self {
         Self::new(u64::MAX, None, None)
+    }
+
+    /// Why a dispatch must not start at all: its cancellation token is
+    /// already set. Executors look at the watchdog only every
+    /// [`Watchdog::interval`] warp-instructions, so without this look a
+    /// dispatch shorter than that would run to its end under a set token.
+    pub fn stopped_at_start(&self) -> Option<StopReason> {
+        let cancelled = self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed));
+        cancelled.then(|| {
+            let first = *self.first.get_or_init(|| StopReason::Cancelled);
+            self.stop.store(true, Ordering::Release);
+            first
+        })
     }
 
     /// Account for `n` more warp-instructions; `Some` when the dispatch must stop.
