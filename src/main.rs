@@ -804,10 +804,10 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
         Command::Disasm { file, no_checksum } => {
             let bytes =
                 files::read_input(&file).with_context(|| format!("reading {}", file.display()))?;
-            let options = LoadOptions {
+            let options = sm5sim::memory::for_program(&LoadOptions {
                 verify_checksum: !no_checksum,
                 ..LoadOptions::default()
-            };
+            });
             let (decoded, _) = Program::decode_file_bytes(&bytes, &options)
                 .with_context(|| file.display().to_string())?;
             if bytes.starts_with(b"DXBC") {
@@ -881,11 +881,14 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
         Command::Info { file, no_checksum } => {
             let bytes =
                 files::read_input(&file).with_context(|| format!("reading {}", file.display()))?;
-            let options = LoadOptions {
+            let options = sm5sim::memory::for_program(&LoadOptions {
                 verify_checksum: !no_checksum,
                 ..LoadOptions::default()
-            };
+            });
             let (decoded, reflection) = Program::decode_file_bytes(&bytes, &options)
+                .with_context(|| file.display().to_string())?;
+            // (`info` lowers the program to say what it runs)
+            Program::check_program_memory(&decoded, &options)
                 .with_context(|| file.display().to_string())?;
             print!("{}", info::describe(&file, &decoded, reflection.as_ref()));
             Ok(true)
@@ -1324,10 +1327,10 @@ fn smoke(
         FillArg::Zero => Fill::Zero,
         FillArg::Pattern => Fill::Pattern,
     };
-    let load = LoadOptions {
+    let load = sm5sim::memory::for_program(&LoadOptions {
         verify_checksum: !no_checksum,
         ..LoadOptions::default()
-    };
+    });
     let options = DispatchOptions {
         max_warp_instructions: max_instructions,
         ..dispatch_options(0, WARP_WIDTH_GROUP, timeout, None)?

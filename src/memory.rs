@@ -136,6 +136,19 @@ fn mapped_bytes() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// `load` with [`LoadOptions::max_memory`](sim_core::LoadOptions::max_memory)
+/// set to [`machine_limit`] when it is not given, for loading a program:
+/// sim-core refuses a shader whose decoding, lowering or plan would not fit
+/// (`LoadError::TooLarge`, estimated per `sim_core::program::memory`)
+/// before it allocates, where an allocation the system refuses would abort.
+pub fn for_program(load: &sim_core::LoadOptions) -> sim_core::LoadOptions {
+    let mut load = load.clone();
+    if load.max_memory.is_none() {
+        load.max_memory = machine_limit().map(|l| l.bytes);
+    }
+    load
+}
+
 /// A running total of a job's resources against a limit.
 #[derive(Debug, Clone)]
 pub struct MemoryBudget {

@@ -129,4 +129,26 @@ pub enum LoadError {
         /// "assembling the listing", "decoding", "lowering", "reading the debug information"
         before: &'static str,
     },
+    /// The shader is too large to load within [`crate::LoadOptions::max_memory`]:
+    /// the phase would take about `needed` bytes (`count` `unit`s at the
+    /// bytes each that [`crate::program::memory`] gives), over `limit`.
+    /// Refused before the phase allocates anything.
+    #[error(
+        "{phase} this shader would take about {} MiB of memory ({count} {unit}, about {per} bytes each), over the {} MiB this load may use",
+        needed.div_ceil(1 << 20), limit / (1 << 20)
+    )]
+    TooLarge {
+        /// "decoding", "assembling", "lowering and planning"
+        phase: &'static str,
+        /// how many of `unit` the shader has
+        count: u64,
+        /// "dwords", "listing lines", "instructions"
+        unit: &'static str,
+        /// bytes per `unit` counted
+        per: u64,
+        /// bytes it would take
+        needed: u64,
+        /// bytes it may take
+        limit: u64,
+    },
 }

@@ -51,6 +51,7 @@ use sim_mem::{
     sampling, AtomicOp, Bindings, BufferView, Extent, TextureView, Tgsm, ViewDimension, ViewKind,
 };
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The executor's fast paths, each one switchable: a set of option bits.
 /// Every fast path computes what the reference path (the lockstep
@@ -361,7 +362,7 @@ pub struct GroupExecutor<'p> {
     /// with `prof`: count memory instructions' bytes and lines too
     prof_lines: bool,
     /// per pc, what the interpreter runs there (`plan.rs`)
-    plan: Vec<Step>,
+    plan: Arc<Vec<Step>>,
     /// where the rows of each warp's arena (`Warp::regs`) lie
     arena: Arena,
     /// the arena rows of system values that change per batch and that the
@@ -483,7 +484,11 @@ impl<'p> GroupExecutor<'p> {
     /// [`GroupExecutor::privatize_atomics`]).
     pub fn with_fast_paths(mut self, paths: FastPaths) -> Self {
         self.fast_paths = paths;
-        restrict(&mut self.plan, paths);
+        if paths != FastPaths::ALL {
+            // (the plan of every path is shared: this executor's own copy)
+            let steps: &mut Vec<Step> = Arc::make_mut(&mut self.plan);
+            restrict(steps, paths);
+        }
         self
     }
 
@@ -549,8 +554,21 @@ impl<'p> GroupExecutor<'p> {
             .iter()
             .map(|x| x.size as usize * 4)
             .sum();
-        let (fast, fast_imm) = resolve_fast(prog, w);
-        let arena = Arena::new(prog, w, fast_imm.len());
+        let planned = prog.info().plans.get((w, pack, prog.thread_group), || {
+            let (fast, imm) = resolve_fast(prog, w, n.div_ceil(w));
+            let arena = Arena::new(prog, w, imm.len());
+            let batch_rows = per_batch_rows(&fast);
+            let rows = fast
+                .iter()
+                .map(|f| f.as_ref().and_then(|f| lower(f, &arena)));
+            Planned {
+                steps: Arc::new(plan(prog, rows, pack)),
+                imm,
+                arena,
+                batch_rows,
+            }
+        });
+        let (arena, fast_imm) = (planned.arena, &planned.imm[..]);
         let warps = (0..n.div_ceil(w))
             .map(|wi| {
                 let mut tig = [vec![0; w], vec![0; w], vec![0; w]];
@@ -589,7 +607,7 @@ impl<'p> GroupExecutor<'p> {
                     regs: {
                         // the register file, then the rows `arena` places
                         let mut a = AlignedWords::zeroed(arena.len);
-                        a[arena.imm..arena.scratch].copy_from_slice(&fast_imm);
+                        a[arena.imm..arena.scratch].copy_from_slice(fast_imm);
                         for (k, r) in tig.iter().enumerate() {
                             let at = arena.sys + (3 + k) * w;
                             a[at..at + w].copy_from_slice(r);
@@ -617,11 +635,7 @@ impl<'p> GroupExecutor<'p> {
                 }
             })
             .collect();
-        let batch_rows = per_batch_rows(&fast);
-        let fast = fast
-            .iter()
-            .map(|f| f.as_ref().and_then(|f| lower(f, &arena)))
-            .collect();
+        let batch_rows = planned.batch_rows;
         Self {
             prog,
             w,
@@ -655,7 +669,7 @@ impl<'p> GroupExecutor<'p> {
             interleave: false,
             prof: None,
             prof_lines: false,
-            plan: plan(prog, fast, pack),
+            plan: planned.steps.clone(),
             arena,
             batch_rows,
             group_rows: reads_group_id(prog),
@@ -1881,7 +1895,7 @@ mod cas;
 mod flow;
 mod memory;
 mod plan;
-use plan::{plan, restrict, Step};
+use plan::{plan, restrict, Planned, Step};
 mod pool;
 pub use pool::{parked_on_this_thread, Shape, MAX_PARKED_PER_THREAD};
 mod profile;

@@ -88,7 +88,8 @@ impl Shader {
     /// # Errors
     /// [`ApiError::Load`].
     pub fn from_bytes(bytes: Vec<u8>, name: &str, load: &LoadOptions) -> Result<Shader, ApiError> {
-        let program = Program::from_file_bytes(&bytes, load).map_err(|source| ApiError::Load {
+        let load = crate::memory::for_program(load);
+        let program = Program::from_file_bytes(&bytes, &load).map_err(|source| ApiError::Load {
             shader: name.to_string(),
             source,
         })?;

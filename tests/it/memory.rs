@@ -300,3 +300,64 @@ fn a_job_file_whose_toml_tree_cannot_fit_is_refused_before_parsing() {
     let t = text(&o);
     assert!(t.contains("more than the 100.0 MiB of --max-memory"), "{t}");
 }
+
+/// A shader too large to load in what the process may use is refused
+/// before it is lowered, with the figures, where the allocator used to
+/// abort the process (issue 44: 300,000 instructions took 1.2 GB, about
+/// 4 KB each, and aborted under `ulimit -v`): under 512 MiB of address
+/// space, 200,000 instructions (586 MiB counted at
+/// `PROGRAM_BYTES_PER_INSTRUCTION`) are refused by `info`, `smoke` and a
+/// job, and `--max-memory` refuses them too; `disasm`, which only decodes,
+/// still prints the listing.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_shader_too_large_for_memory_is_refused_not_aborted() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("memory/large_shader");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let listing = format!(
+        "cs_5_0\ndcl_uav_structured u0, 4\ndcl_temps 1\ndcl_thread_group 1, 1, 1\n\
+         {}store_structured u0.x, l(0), l(0), l(1)\nret\n",
+        "nop\n".repeat(200_000)
+    );
+    let decoded = sm5sim::sim_core::asm::assemble(&listing).unwrap();
+    let dxbc = sm5sim::sim_core::encode::write_container(
+        &sm5sim::sim_core::encode::encode_program(&decoded).unwrap(),
+        None,
+    );
+    let shader = dir.join("large.dxbc");
+    std::fs::write(&shader, dxbc).unwrap();
+    let job = dir.join("job.toml");
+    std::fs::write(
+        &job,
+        "shader = \"large.dxbc\"\n[resources.out]\nelements = 1\nstride = 4\n\
+         [[steps]]\ndispatch = [1, 1, 1]\n",
+    )
+    .unwrap();
+    let limited = |args: &[&str]| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 524288 && exec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_sm5sim"))
+            .args(args)
+            .output()
+            .expect("run sh")
+    };
+    let message = "lowering and planning this shader would take about 586 MiB of memory \
+                   (200005 instructions, about 3072 bytes each), over the ";
+    refused(&limited(&["info", s(&shader)]), message);
+    refused(&limited(&["run", s(&job)]), message);
+    let o = limited(&["smoke", s(&shader)]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(t.contains(message), "{t}");
+    assert!(
+        !t.contains("memory allocation") && !t.contains("panicked"),
+        "{t}"
+    );
+    // --max-memory is the limit when given
+    let o = sm5sim(&["run", s(&job), "--max-memory", "100MiB"]);
+    refused(&o, &format!("{message}100 MiB this load may use"));
+    let o = limited(&["disasm", s(&shader)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}

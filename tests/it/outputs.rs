@@ -608,15 +608,17 @@ fn a_closed_standard_output_ends_the_process_quietly() {
         vec!["run", s(&job)],
         vec!["disasm", s(&dir.join("histogram.dxbc"))],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+        // the reader is gone before the process starts (dropping it after
+        // the spawn raced a loaded machine: a short output could reach the
+        // pipe's buffer first, and the process ended well)
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let o = Command::new(env!("CARGO_BIN_EXE_sm5sim"))
             .args(&args)
-            .stdout(std::process::Stdio::piped())
+            .stdout(writer)
             .stderr(std::process::Stdio::piped())
-            .spawn()
+            .output()
             .unwrap();
-        // the reader goes before anything is written
-        drop(child.stdout.take());
-        let o = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(141), "{args:?}: {err}");
         assert!(

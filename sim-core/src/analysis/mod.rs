@@ -14,6 +14,8 @@ pub(crate) mod payload;
 pub(crate) mod spin;
 
 use crate::ir::lowered::*;
+use std::any::Any;
+use std::sync::Arc;
 
 /// What the analyses know of a program, computed once, eagerly, when it is
 /// loaded (and again when class instances are bound): the executor's plan
@@ -46,6 +48,64 @@ pub(crate) struct ProgramInfo {
     /// per pc, at a `loop` of a compare-exchange retry loop, its form
     /// (`cas_loop::analyze`)
     pub cas_loops: Vec<Option<cas_loop::CasLoop>>,
+    /// the executor's plans of this code, by shape (`crate::exec`'s
+    /// `Planned`), made on first use
+    pub plans: ShapeCache,
+}
+
+/// An executor shape: (warp width, groups packed, thread group).
+pub(crate) type Shape = (usize, u32, [u32; 3]);
+
+/// What a later stage makes once from a program's code per executor shape
+/// and shares among its executors (the executor's plans), most recent
+/// [`ShapeCache::KEPT`] shapes kept, the oldest dropped. Kept in
+/// [`ProgramInfo`], which is made again whenever the code changes
+/// (`Program::bind_class_instances`), as the executor pool's reuse
+/// assumes; stored without its type, so that the analyses need not know
+/// the executor's. A clone starts empty.
+#[derive(Default)]
+pub(crate) struct ShapeCache(std::sync::Mutex<Vec<(Shape, Arc<dyn Any + Send + Sync>)>>);
+
+impl ShapeCache {
+    /// Shapes kept.
+    const KEPT: usize = 8;
+
+    /// What was made for `shape`, made by `make` if not there. Executors
+    /// built at once on several workers wait for the one making it.
+    pub(crate) fn get<T: Any + Send + Sync>(
+        &self,
+        shape: Shape,
+        make: impl FnOnce() -> T,
+    ) -> Arc<T> {
+        // (an entry is pushed whole: a panic elsewhere leaves the list sound)
+        let mut made = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let found = made
+            .iter()
+            .filter(|(s, _)| *s == shape)
+            .find_map(|(_, m)| m.clone().downcast::<T>().ok());
+        if let Some(m) = found {
+            return m;
+        }
+        let m = Arc::new(make());
+        if made.len() >= Self::KEPT {
+            made.remove(0);
+        }
+        made.push((shape, m.clone()));
+        m
+    }
+}
+
+impl Clone for ShapeCache {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl std::fmt::Debug for ShapeCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.0.lock().map_or(0, |m| m.len());
+        write!(f, "ShapeCache({n} shapes)")
+    }
 }
 
 impl ProgramInfo {
@@ -63,6 +123,7 @@ impl ProgramInfo {
             fused: fusion::fused_leaves(prog),
             thread_id_comps: fusion::thread_id_comps(prog),
             cas_loops: cas_loop::analyze(prog),
+            plans: Default::default(),
         }
     }
 }

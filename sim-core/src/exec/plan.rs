@@ -8,6 +8,22 @@
 
 use super::*;
 
+/// What the plan of a program is made of for one executor shape: the
+/// steps, the immediate rows every warp's arena holds
+/// ([`resolve_fast`]), the arena's layout, and which rows a batch's
+/// `SV_GroupID` fills. Made once per program and shape (kept in the
+/// program's [`crate::analysis::ShapeCache`]) and shared by every executor
+/// of that shape
+/// (before, each worker's executor made its own: about 2.5 KB per
+/// instruction per worker at its peak).
+#[derive(Debug)]
+pub(super) struct Planned {
+    pub(super) steps: Arc<Vec<Step>>,
+    pub(super) imm: Vec<u32>,
+    pub(super) arena: Arena,
+    pub(super) batch_rows: u8,
+}
+
 /// What the interpreter runs at one pc.
 #[derive(Debug, Clone)]
 pub(super) struct Step {
@@ -30,15 +46,18 @@ pub(super) struct Step {
 /// The plan of `prog` over batches of `pack` groups, with every fast path;
 /// `rows`: the row forms of its ALU instructions on the executor's arena
 /// (from [`resolve_fast`] at its warp width).
-pub(super) fn plan(prog: &Program, rows: Vec<Option<RowAlu>>, pack: u32) -> Vec<Step> {
+pub(super) fn plan(
+    prog: &Program,
+    rows: impl Iterator<Item = Option<RowAlu>>,
+    pack: u32,
+) -> Vec<Step> {
     let info = prog.info();
     let facts = if pack > 1 {
         &info.packed_pcs
     } else {
         &info.pcs
     };
-    rows.into_iter()
-        .enumerate()
+    rows.enumerate()
         .map(|(pc, row)| Step {
             row,
             fused: info.fused.get(pc).copied().flatten(),

@@ -56,7 +56,7 @@ struct Parked {
     sc: Scratch,
     pack: u32,
     round: Vec<Option<u32>>,
-    plan: Vec<Step>,
+    plan: Arc<Vec<Step>>,
     arena: Arena,
     batch_rows: u8,
     group_rows: bool,

@@ -177,7 +177,10 @@ pub(super) struct RowAlu {
     /// one destination). Else they are scratch rows, moved to the
     /// destinations by `moves` once all are computed.
     pub(super) direct: bool,
-    pub(super) moves: [RowArgs; 4],
+    /// `(destination row, scratch row)` of each move, run by `mov` (a
+    /// pair, not a [`RowArgs`]: an instruction's plan step is kept per
+    /// pc, and four unused [`RowArgs`] doubled it)
+    pub(super) moves: [(u32, u32); 4],
     pub(super) n_moves: u8,
     /// the `mov` row kernel
     pub(super) mov: RowKernel,
@@ -323,7 +326,7 @@ pub(super) fn lower(f: &FastAlu, l: &Arena) -> Option<RowAlu> {
     } else {
         (0..n).all(reads_no_earlier)
     };
-    let mut moves = [none; 4];
+    let mut moves = [(0, 0); 4];
     let mut n_moves = 0;
     if direct {
         for (k, a) in comps.iter_mut().enumerate().take(computed) {
@@ -334,9 +337,7 @@ pub(super) fn lower(f: &FastAlu, l: &Arena) -> Option<RowAlu> {
             a.out = row(l.scratch + (4 + k) * w)?;
         }
         for (k, m) in moves.iter_mut().enumerate().take(n) {
-            m.out = dst(k);
-            m.src[0] = comps[if dot > 0 { 0 } else { k }].out;
-            m.sat = false;
+            *m = (dst(k), comps[if dot > 0 { 0 } else { k }].out);
         }
         n_moves = n as u8;
     }
@@ -364,10 +365,24 @@ pub(super) fn lower(f: &FastAlu, l: &Arena) -> Option<RowAlu> {
     })
 }
 
-/// The pre-resolved ALU instructions of `prog` for warps of `w` lanes: per
-/// pc, the [`FastAlu`] form of an instruction that has one (else `None`),
-/// and the immediate rows they read (W copies of each distinct value).
-pub(super) fn resolve_fast(prog: &Program, w: usize) -> (Vec<Option<FastAlu>>, Vec<u32>) {
+/// Bytes of immediate rows an executor's warps hold together at most
+/// ([`resolve_fast`]): each warp's arena holds a row of W copies of every
+/// distinct immediate the fast instructions read, so without a cap a
+/// generated shader of 300,000 distinct constants took 38 MB per warp.
+pub(super) const MAX_IMM_BYTES: usize = 8 << 20;
+
+/// The pre-resolved ALU instructions of `prog` for warps of `w` lanes, in
+/// an executor of `warps` warps: per pc, the [`FastAlu`] form of an
+/// instruction that has one (else `None`), and the immediate rows they
+/// read (W copies of each distinct value). Once the rows of all warps
+/// would pass [`MAX_IMM_BYTES`], an instruction that reads a value not yet
+/// in them has no fast form and runs on the reference path.
+pub(super) fn resolve_fast(
+    prog: &Program,
+    w: usize,
+    warps: usize,
+) -> (Vec<Option<FastAlu>>, Vec<u32>) {
+    let max_values = MAX_IMM_BYTES / (4 * w * warps).max(1);
     let mut imm: Vec<u32> = Vec::new();
     let mut seen: HashMap<u32, u32> = HashMap::new();
     let mut fast = Vec::with_capacity(prog.code.len());
@@ -378,11 +393,16 @@ pub(super) fn resolve_fast(prog: &Program, w: usize) -> (Vec<Option<FastAlu>>, V
         prog.code.iter().zip(flushed).zip(unmasked).zip(unobserved)
     {
         let f = resolve_alu(prog, op, w, flushed, &mut |v| {
-            let o = *seen.entry(v).or_insert_with(|| imm.len() as u32);
-            if o as usize == imm.len() {
-                imm.extend(std::iter::repeat_n(v, w));
+            if let Some(&o) = seen.get(&v) {
+                return Some(o);
             }
-            o
+            if seen.len() >= max_values {
+                return None;
+            }
+            let o = u32::try_from(imm.len()).ok()?;
+            seen.insert(v, o);
+            imm.extend(std::iter::repeat_n(v, w));
+            Some(o)
         });
         fast.push(f.map(|f| FastAlu {
             unmasked,
@@ -401,7 +421,7 @@ pub(super) fn resolve_alu(
     op: &Op,
     w: usize,
     flushed: bool,
-    imm_row: &mut impl FnMut(u32) -> u32,
+    imm_row: &mut impl FnMut(u32) -> Option<u32>,
 ) -> Option<FastAlu> {
     let OpKind::Alu {
         op,
@@ -466,7 +486,7 @@ pub(super) fn resolve_src(
     s: &Src,
     c: usize,
     w: usize,
-    imm_row: &mut impl FnMut(u32) -> u32,
+    imm_row: &mut impl FnMut(u32) -> Option<u32>,
 ) -> Option<FastSrc> {
     let sc = s.swz[c] as usize;
     let modifier = s.modifier;
@@ -474,21 +494,21 @@ pub(super) fn resolve_src(
         return None;
     }
     // an immediate (or a missing system-value component, which reads 0)
-    let imm = |v: u32, imm_row: &mut dyn FnMut(u32) -> u32| FastSrc {
-        row: Row::Imm(imm_row(modify(v, modifier))),
-        modifier: SrcMod::None,
+    let imm = |v: u32, imm_row: &mut dyn FnMut(u32) -> Option<u32>| {
+        Some(FastSrc {
+            row: Row::Imm(imm_row(modify(v, modifier))?),
+            modifier: SrcMod::None,
+        })
     };
     let row = match s.kind {
         SrcKind::Temp(r) if r < prog.temps => {
             Row::Temp(u32::try_from((r as usize * 4 + sc) * w).ok()?)
         }
-        SrcKind::Imm(v) => return Some(imm(*v.get(sc)?, imm_row)),
+        SrcKind::Imm(v) => return imm(*v.get(sc)?, imm_row),
         SrcKind::ThreadId if sc < 3 => Row::Tid(sc as u8),
         SrcKind::ThreadIdInGroup if sc < 3 => Row::Tig(sc as u8),
         SrcKind::GroupId if sc < 3 => Row::Group(sc as u8),
-        SrcKind::ThreadId | SrcKind::ThreadIdInGroup | SrcKind::GroupId => {
-            return Some(imm(0, imm_row))
-        }
+        SrcKind::ThreadId | SrcKind::ThreadIdInGroup | SrcKind::GroupId => return imm(0, imm_row),
         SrcKind::Flattened => Row::Flat,
         SrcKind::Cb { slot, index } if index.rel.is_none() => Row::Cb {
             slot,
@@ -550,8 +570,12 @@ impl<'p> GroupExecutor<'p> {
                 for a in comps {
                     (f.rows)(regs, a, lanes.clone(), None);
                 }
-                for m in &f.moves[..f.n_moves as usize] {
-                    (f.mov)(regs, m, lanes.clone(), mask);
+                for &(out, from) in &f.moves[..f.n_moves as usize] {
+                    let mut m = f.comps[0];
+                    (m.out, m.src[0], m.sat) = (out, from, false);
+                    m.mods[0] = SrcBits::NONE;
+                    m.modified = false;
+                    (f.mov)(regs, &m, lanes.clone(), mask);
                 }
             }
         }

@@ -2097,3 +2097,60 @@ fn checking_changes_no_result_and_finds_no_race_in_race_free_programs() {
     // the checker saw the accesses: the partly out-of-bounds ones
     assert!(bounds > 0, "no finding at all");
 }
+
+/// Past the executor's 8 MiB of immediate rows (`MAX_IMM_BYTES`: 2,048
+/// distinct values for 1,024 threads in warps of 32), an instruction that
+/// reads a new literal takes the reference path, and the results are those
+/// of the reference path everywhere.
+#[test]
+fn literals_past_the_immediate_rows_cap_take_the_reference_path() {
+    let n = 3000;
+    let mut s = String::from(
+        "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadIDInGroup.x\ndcl_temps 2\n\
+         dcl_thread_group 1024, 1, 1\nmov r0.x, vThreadIDInGroup.x\n",
+    );
+    for k in 0..n {
+        s += &format!("iadd r0.x, r0.x, l({})\n", k * 7 + 1);
+    }
+    s += "ishl r1.x, vThreadIDInGroup.x, l(2)\nstore_raw u0.x, r1.x, r0.x\nret\n";
+    let prog = program(&s);
+    let run = |paths: FastPaths| {
+        let out = sim_mem::Buffer::zeroed(4 * 1024).unwrap();
+        let b = Bindings {
+            uavs: vec![Some(BufferView::raw(&out))],
+            ..Default::default()
+        };
+        let mut ex = GroupExecutor::new(&prog, 32).with_fast_paths(paths);
+        let resolved = ex.plan.iter().filter_map(|s| s.row.as_ref()).count();
+        ex.run_group([0, 0, 0], &b);
+        (out.to_words(), resolved)
+    };
+    let (fast, resolved) = run(FastPaths::ALL);
+    let (reference, none) = run(FastPaths::ALL.without(FastPaths::ROW_ALU));
+    assert_eq!(none, 0);
+    let max = MAX_IMM_BYTES / (4 * 32 * 32);
+    assert!(
+        resolved >= max && resolved < n,
+        "{resolved} of {n} resolved"
+    );
+    assert_eq!(fast, reference);
+    let sum: u32 = (0..n as u32).map(|k| k * 7 + 1).sum();
+    assert_eq!(fast[5], 5 + sum);
+}
+
+/// Executors of one program and shape share one plan (made once, not per
+/// worker); one with fewer fast paths takes a copy of its own, leaving
+/// the shared plan whole.
+#[test]
+fn executors_of_one_shape_share_their_plan() {
+    let prog = program(&random_shader(&mut Rng(7)));
+    let a = GroupExecutor::new(&prog, 8);
+    let b = GroupExecutor::new(&prog, 8);
+    assert!(Arc::ptr_eq(&a.plan, &b.plan));
+    let c = GroupExecutor::new(&prog, 8).with_fast_paths(FastPaths::NONE);
+    assert!(!Arc::ptr_eq(&a.plan, &c.plan));
+    assert!(c.plan.iter().all(|s| s.row.is_none()));
+    assert!(a.plan.iter().any(|s| s.row.is_some()));
+    let d = GroupExecutor::new(&prog, 4);
+    assert!(!Arc::ptr_eq(&a.plan, &d.plan));
+}

@@ -44,10 +44,15 @@ use sim_mem::{TgsmRegion, MAX_TGSM_BYTES};
 pub struct LoadOptions {
     /// Verify fxc's checksum of the container (D3D11 refuses a wrong one). Default true.
     pub verify_checksum: bool,
-    /// The most bytes of memory what is loaded may take: a job's resources
+    /// The most bytes of memory what is loaded may take: the program
+    /// (decoding, lowering and the executor's plan, estimated by
+    /// [`memory`] before each phase and refused with
+    /// [`LoadError::TooLarge`]), and a job's resources
     /// (`sm5sim::job::Job`, counted by `sm5sim::memory::MemoryBudget`).
-    /// Default None: what the process may use (the machine's memory, or its
-    /// address-space limit when lower).
+    /// Default None: for the program, no limit here; sm5sim's loaders
+    /// (`sm5sim::api::Shader`, jobs, the command line) put what the process
+    /// may use in its place (the machine's memory, or its address-space
+    /// limit when lower).
     pub max_memory: Option<u64>,
     /// Once set (e.g. by a Ctrl-C handler), loading stops at its next look:
     /// a job looks before compiling its shader and before creating each
@@ -71,7 +76,52 @@ impl Default for LoadOptions {
     }
 }
 
+/// What loading a program costs in memory, at most, per unit of its size
+/// (measured with heaptrack on generated shaders of 20,000–1,000,000
+/// instructions: `nop`s, `iadd`s with literals, 4-component `mad`s with
+/// swizzles), for [`LoadOptions::max_memory`]'s checks.
+pub mod memory {
+    /// Decoding a container's token stream, per dword (measured at most
+    /// 170: a `nop` per dword).
+    pub const DECODE_BYTES_PER_DWORD: u64 = 256;
+    /// Assembling a listing, per line (measured at most 890: a
+    /// 4-component `mad` with literals).
+    pub const ASSEMBLE_BYTES_PER_LINE: u64 = 1024;
+    /// Lowering a decoded program, its analyses and one executor plan of
+    /// it (an executor shape: warp width and groups packed), per
+    /// instruction (measured 1,760 for `nop`s, 2,350 for `iadd`s, 2,800
+    /// for `mad`s, from the decoded program to the end of a dispatch).
+    pub const PROGRAM_BYTES_PER_INSTRUCTION: u64 = 3072;
+}
+
 impl LoadOptions {
+    /// [`LoadError::TooLarge`] when `count` `unit`s at `per` bytes each
+    /// exceed [`LoadOptions::max_memory`]: the look a load makes before
+    /// `phase`.
+    ///
+    /// # Errors
+    /// [`LoadError::TooLarge`] with the figures.
+    pub fn check_memory(
+        &self,
+        phase: &'static str,
+        count: u64,
+        unit: &'static str,
+        per: u64,
+    ) -> Result<(), LoadError> {
+        let needed = count.saturating_mul(per);
+        match self.max_memory {
+            Some(limit) if needed > limit => Err(LoadError::TooLarge {
+                phase,
+                count,
+                unit,
+                per,
+                needed,
+                limit,
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// [`LoadError::Cancelled`] when [`LoadOptions::cancel`] is set: the
     /// look a load makes `before` each phase.
     ///
@@ -298,10 +348,29 @@ impl Program {
     pub fn from_dxbc(bytes: &[u8], options: &LoadOptions) -> Result<Self, LoadError> {
         let (decoded, reflection) = Self::decode_with_reflection(bytes, options)?;
         options.check_cancel("lowering")?;
+        Self::check_program_memory(&decoded, options)?;
         let mut p = Self::from_decoded(decoded, reflection)?;
         options.check_cancel("reading the debug information")?;
         p.read_debug_info(bytes, options);
         Ok(p)
+    }
+
+    /// [`LoadOptions::check_memory`] before lowering `decoded` (and
+    /// planning it for one executor shape): what [`Program::from_dxbc`]
+    /// and [`Program::from_file_bytes`] look at after decoding.
+    ///
+    /// # Errors
+    /// [`LoadError::TooLarge`].
+    pub fn check_program_memory(
+        decoded: &DecodedProgram,
+        options: &LoadOptions,
+    ) -> Result<(), LoadError> {
+        options.check_memory(
+            "lowering and planning",
+            decoded.instructions.len() as u64,
+            "instructions",
+            memory::PROGRAM_BYTES_PER_INSTRUCTION,
+        )
     }
 
     /// Attach the debug information of the container `bytes` (already
@@ -326,6 +395,12 @@ impl Program {
     pub fn decode_only(bytes: &[u8], options: &LoadOptions) -> Result<DecodedProgram, LoadError> {
         let container = Container::parse(bytes, options.checksum_policy())?;
         let shader = container.shader_chunk()?;
+        options.check_memory(
+            "decoding",
+            shader.data.len() as u64 / 4,
+            "dwords",
+            memory::DECODE_BYTES_PER_DWORD,
+        )?;
         decode_program_bytes(shader.data, shader.data_offset)
     }
 
@@ -339,6 +414,7 @@ impl Program {
     pub fn from_file_bytes(bytes: &[u8], options: &LoadOptions) -> Result<Self, LoadError> {
         let (decoded, reflection) = Self::decode_file_bytes(bytes, options)?;
         options.check_cancel("lowering")?;
+        Self::check_program_memory(&decoded, options)?;
         let mut p = Self::from_decoded(decoded, reflection)?;
         if bytes.starts_with(b"DXBC") {
             options.check_cancel("reading the debug information")?;
@@ -377,6 +453,12 @@ impl Program {
         match std::str::from_utf8(bytes) {
             Ok(text) => {
                 options.check_cancel("assembling the listing")?;
+                options.check_memory(
+                    "assembling",
+                    text.lines().count() as u64,
+                    "listing lines",
+                    memory::ASSEMBLE_BYTES_PER_LINE,
+                )?;
                 Ok((
                     crate::asm::assemble(text).map_err(LoadError::Asm)?,
                     crate::listing_reflection::reflection_from_listing(text)
@@ -401,6 +483,12 @@ impl Program {
         let container = Container::parse(bytes, options.checksum_policy())?;
         let shader = container.shader_chunk()?;
         options.check_cancel("decoding")?;
+        options.check_memory(
+            "decoding",
+            shader.data.len() as u64 / 4,
+            "dwords",
+            memory::DECODE_BYTES_PER_DWORD,
+        )?;
         let decoded = decode_program_bytes(shader.data, shader.data_offset)?;
         let reflection = match container.chunk(b"RDEF") {
             Some(c) => Some(parse_rdef(c.data)?),
