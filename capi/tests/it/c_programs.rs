@@ -14,18 +14,18 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn crate_dir() -> &'static Path {
+pub(crate) fn crate_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn repository() -> PathBuf {
+pub(crate) fn repository() -> PathBuf {
     crate_dir().parent().unwrap().to_path_buf()
 }
 
 /// Where Cargo put the library for these tests: beside the test binary
 /// (`<profile>/deps/`), where the tests' dependencies go, or one level up
 /// when it was built as a target of its own.
-fn library_dir() -> PathBuf {
+pub(crate) fn library_dir() -> PathBuf {
     let file = format!(
         "{}sm5sim_capi{}",
         std::env::consts::DLL_PREFIX,
