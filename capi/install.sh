@@ -272,6 +272,11 @@ if [ -n "$prebuilt" ]; then
     from=$prebuilt
 else
     target_dir=${target_dir:-$repo/target/capi-install}
+    # Cargo runs in the repository: a relative folder is the caller's
+    case $target_dir in
+        /*) ;;
+        *) target_dir=$(pwd -P)/$target_dir ;;
+    esac
     cargo=${CARGO:-cargo}
     printf '%s: building the C library (%s profile, in %s)\n' "$me" "$out_profile" "$target_dir" >&2
     # cargo rustc: the soname is a linker argument of this crate alone,

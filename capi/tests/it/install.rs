@@ -6,8 +6,9 @@
 //! (`sm5sim-static`, `--static`), and (`#[ignore]`d: it needs CMake, which
 //! `.ci/run` installs) with CMake's `find_package(sm5sim CONFIG)` and the
 //! targets `sm5sim::sm5sim` and `sm5sim::sm5sim_static`. Each program's
-//! output and the shared libraries it loads are checked. And the script's
-//! refusals: bad arguments, and files an earlier installation left.
+//! output and the shared libraries it loads are checked. And where
+//! `DESTDIR` and `--libdir` put the files, and the script's refusals: bad
+//! arguments, and files an earlier installation left.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -337,6 +338,40 @@ fn install_refuses_bad_arguments_and_existing_files() {
         std::fs::read(crate_dir().join("include/sm5sim.h")).unwrap()
     );
     assert!(pc.is_file());
+}
+
+/// `DESTDIR` stages the files under itself while they name the prefix
+/// (for packaging), and `--libdir` relative to the prefix moves the
+/// libraries, pkgconfig/ and cmake/.
+#[test]
+fn destdir_and_libdir_place_the_files() {
+    let dir = scratch("destdir");
+    let stage = dir.join("stage");
+    let prefix = "/opt/sm5sim-destdir-test";
+    let output = Command::new("sh")
+        .arg(crate_dir().join("install.sh"))
+        .args(["--prefix", prefix, "--libdir", "lib64", "--prebuilt"])
+        .arg(library_dir())
+        .env("DESTDIR", &stage)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(!Path::new(prefix).exists());
+    let staged = stage.join(prefix.trim_start_matches('/'));
+    assert!(staged.join("include/sm5sim.h").is_file());
+    assert!(staged.join("lib64/libsm5sim.a").is_file());
+    assert!(!staged.join("lib").exists());
+    let pc = std::fs::read_to_string(staged.join("lib64/pkgconfig/sm5sim.pc")).unwrap();
+    assert!(pc.contains(&format!("prefix={prefix}\n")), "{pc}");
+    assert!(pc.contains("libdir=${prefix}/lib64\n"), "{pc}");
+    assert!(pc.contains("includedir=${prefix}/include\n"), "{pc}");
+    let config =
+        std::fs::read_to_string(staged.join("lib64/cmake/sm5sim/sm5simConfig.cmake")).unwrap();
+    assert!(
+        config.contains(&format!("set(_sm5sim_libdir \"{prefix}/lib64\")")),
+        "{config}"
+    );
+    assert!(!config.contains(stage.to_str().unwrap()), "{config}");
 }
 
 /// A CMake project outside the repository finds the installation with
