@@ -19,80 +19,9 @@ pub(super) fn steps_text(reports: &[StepReport]) -> String {
         .collect()
 }
 
-/// Step `i`'s outcome as text: its line, and the first differing elements
-/// of a failed expectation.
+/// Step `i`'s outcome as text ([`StepReport::text`]).
 pub(super) fn step_text(i: usize, r: &StepReport) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::new();
-    // (writing to a String cannot fail)
-    match r {
-        StepReport::Dispatch {
-            shader,
-            groups,
-            stats,
-            elapsed,
-            ..
-        } => {
-            let _ = writeln!(
-                out,
-                "step {i}: dispatch{}{} {}x{}x{}: {} groups, {} threads, {} warp-instructions, {:.3} s",
-                if shader.is_empty() { "" } else { " " },
-                shader,
-                groups[0],
-                groups[1],
-                groups[2],
-                stats.groups,
-                stats.threads,
-                stats.warp_instructions,
-                elapsed.as_secs_f64()
-            );
-            if stats.aborted_threads > 0 {
-                let _ = writeln!(
-                    out,
-                    "  warning: {} threads executed abort",
-                    stats.aborted_threads
-                );
-            }
-            if stats.debug_breaks > 0 {
-                let _ = writeln!(
-                    out,
-                    "  note: debug_break executed {} times (no debugger attached)",
-                    stats.debug_breaks
-                );
-            }
-        }
-        StepReport::Set { resource } => {
-            let _ = writeln!(out, "step {i}: set {resource}");
-        }
-        StepReport::Copy { what } => {
-            let _ = writeln!(out, "step {i}: {what}");
-        }
-        StepReport::Expect {
-            what,
-            mismatches,
-            first,
-        } => {
-            if *mismatches == 0 {
-                let _ = writeln!(out, "step {i}: expect {what}: ok");
-            } else {
-                let _ = writeln!(
-                    out,
-                    "step {i}: expect {what}: FAILED, {mismatches} element(s) differ"
-                );
-                for m in first {
-                    let _ = writeln!(
-                        out,
-                        "  [{}] expected {}, got {}",
-                        m.index, m.expected, m.got
-                    );
-                }
-                if *mismatches > first.len() {
-                    let _ = writeln!(out, "  … and {} more", mismatches - first.len());
-                }
-            }
-        }
-    }
-    out
+    r.text(i)
 }
 
 /// How many of `findings` are errors (warnings do not count).

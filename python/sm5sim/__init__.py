@@ -16,6 +16,9 @@ from ._native import (
     Error,
     FieldError,
     Finding,
+    JobError,
+    JobResult,
+    JobStep,
     Kernel,
     LoadError,
     NotBoundError,
@@ -28,6 +31,7 @@ from ._native import (
     Stats,
     UnboundError,
     UnknownNameError,
+    run_job,
 )
 
 __all__ = [
@@ -40,6 +44,9 @@ __all__ = [
     "Error",
     "FieldError",
     "Finding",
+    "JobError",
+    "JobResult",
+    "JobStep",
     "Kernel",
     "LoadError",
     "NotBoundError",
@@ -52,4 +59,5 @@ __all__ = [
     "Stats",
     "UnboundError",
     "UnknownNameError",
+    "run_job",
 ]

@@ -1,7 +1,7 @@
 """Type stubs of sm5sim (checked against the module by mypy's stubtest)."""
 
 import os
-from typing import Any, Mapping, Optional, Sequence, Tuple, Union, final
+from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union, final
 
 import numpy.typing as npt
 
@@ -15,6 +15,9 @@ __all__ = [
     "Error",
     "FieldError",
     "Finding",
+    "JobError",
+    "JobResult",
+    "JobStep",
     "Kernel",
     "LoadError",
     "NotBoundError",
@@ -27,6 +30,7 @@ __all__ = [
     "Stats",
     "UnboundError",
     "UnknownNameError",
+    "run_job",
 ]
 
 _Groups = Union[int, Sequence[int]]
@@ -46,6 +50,7 @@ class UnboundError(Error): ...
 class ShaderError(Error): ...
 class DispatchError(Error): ...
 class CancelledError(DispatchError): ...
+class JobError(Error): ...
 
 @final
 class CancelToken:
@@ -99,6 +104,17 @@ class Shader:
     def load(path: Union[str, "os.PathLike[str]"]) -> Shader: ...
     @staticmethod
     def from_bytes(data: bytes, name: str = "shader") -> Shader: ...
+    @staticmethod
+    def compile(
+        source: str,
+        *,
+        entry: str = "main",
+        profile: str = "cs_5_0",
+        defines: Optional[Mapping[str, Optional[str]]] = None,
+        include_dirs: Sequence[Union[str, "os.PathLike[str]"]] = ...,
+        name: str = "shader.hlsl",
+        fxc: Optional[Union[str, "os.PathLike[str]"]] = None,
+    ) -> Shader: ...
     @property
     def name(self) -> str: ...
     @property
@@ -131,7 +147,11 @@ class Resource:
         mip_levels: int = 1,
     ) -> Resource: ...
     def read(
-        self, dtype: Optional[npt.DTypeLike] = None, shape: Optional[_Shape] = None
+        self,
+        dtype: Optional[npt.DTypeLike] = None,
+        shape: Optional[_Shape] = None,
+        *,
+        out: Optional[npt.NDArray[Any]] = None,
     ) -> npt.NDArray[Any]: ...
     def read_texture(self, mip: int = 0) -> npt.NDArray[Any]: ...
     def write(self, array: npt.NDArray[Any], offset: int = 0) -> None: ...
@@ -286,6 +306,7 @@ class Kernel:
         slice_count: Optional[int] = None,
         first_element: Optional[int] = None,
         elements: Optional[int] = None,
+        cast: Optional[str] = None,
     ) -> Kernel: ...
     def bind_null(self, name: str) -> Kernel: ...
     def bind_sampler(self, name: str) -> Kernel: ...
@@ -298,6 +319,8 @@ class Kernel:
         name: str,
         dtype: Optional[npt.DTypeLike] = None,
         shape: Optional[_Shape] = None,
+        *,
+        out: Optional[npt.NDArray[Any]] = None,
     ) -> npt.NDArray[Any]: ...
     def unbind(self, name: str) -> bool: ...
     def dispatch(
@@ -312,6 +335,21 @@ class Kernel:
         profile: bool = False,
         check: bool = False,
         cancel: Optional[CancelToken] = None,
+        progress: Optional[Callable[[int, int], object]] = None,
+    ) -> Dispatched: ...
+    def dispatch_threads(
+        self,
+        counts: _Groups,
+        *,
+        threads: int = 0,
+        warp_width: Optional[int] = None,
+        schedule: Optional[int] = None,
+        watchdog: Optional[int] = None,
+        timeout: Optional[float] = 60.0,
+        profile: bool = False,
+        check: bool = False,
+        cancel: Optional[CancelToken] = None,
+        progress: Optional[Callable[[int, int], object]] = None,
     ) -> Dispatched: ...
     def dispatch_indirect(
         self,
@@ -326,6 +364,55 @@ class Kernel:
         profile: bool = False,
         check: bool = False,
         cancel: Optional[CancelToken] = None,
+        progress: Optional[Callable[[int, int], object]] = None,
     ) -> Dispatched: ...
     def indirect_groups(self, args: Resource, offset: int = 0) -> Tuple[int, int, int]: ...
     def srv_uav_hazards(self) -> list[Tuple[Tuple[str, str], Tuple[str, str]]]: ...
+
+@final
+class JobStep:
+    """One step of a job file and its outcome."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def passed(self) -> bool: ...
+    @property
+    def mismatches(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+
+@final
+class JobResult:
+    """What run_job did with a job file."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def skipped(self) -> Optional[str]: ...
+    @property
+    def steps(self) -> list[JobStep]: ...
+    @property
+    def findings(self) -> list[Finding]: ...
+    @property
+    def errors(self) -> list[Finding]: ...
+    @property
+    def error(self) -> Optional[str]: ...
+    @property
+    def warnings(self) -> list[str]: ...
+    @property
+    def checked(self) -> bool: ...
+    @property
+    def passed(self) -> bool: ...
+    def report(self) -> str: ...
+
+def run_job(
+    path: Union[str, "os.PathLike[str]"],
+    *,
+    check: bool = False,
+    threads: int = 0,
+    timeout: Optional[float] = 60.0,
+    fxc: Optional[Union[str, "os.PathLike[str]"]] = None,
+) -> JobResult: ...

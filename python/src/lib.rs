@@ -97,6 +97,13 @@ create_exception!(
     "A dispatch stopped because its CancelToken was cancelled."
 );
 
+create_exception!(
+    sm5sim,
+    JobError,
+    Error,
+    "A job file that could not be loaded (its TOML, shader or resources), with the file and key."
+);
+
 /// The exception for an API error, carrying its message.
 fn api_err(e: ApiError) -> PyErr {
     let m = e.to_string();
@@ -481,6 +488,63 @@ impl Shader {
     fn from_bytes(py: Python<'_>, data: Vec<u8>, name: &str) -> PyResult<Shader> {
         let (token, load) = cancellable_load();
         let s = run_interruptible(py, &token, || sm5sim::Shader::from_bytes(data, name, &load))?;
+        Ok(Shader { inner: Arc::new(s) })
+    }
+
+    /// Compile HLSL `source` (a string) with fxc and load the result:
+    /// `entry` point, target `profile`, `defines` (name to value; a value
+    /// of None defines the name alone), `include_dirs` searched by
+    /// `#include`, and `name`, the file name the source is compiled as (it
+    /// stands for the shader in messages and in fxc's). The fxc that
+    /// compiler discovery finds (`fxc`, else `SM5SIM_FXC`, else PATH)
+    /// compiles it; LoadError when there is none or the source does not
+    /// compile (with fxc's output). The GIL is released; Ctrl-C stops the
+    /// load after fxc.
+    #[staticmethod]
+    #[pyo3(signature = (source, *, entry = "main", profile = "cs_5_0", defines = None, include_dirs = Vec::new(), name = "shader.hlsl", fxc = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn compile(
+        py: Python<'_>,
+        source: &str,
+        entry: &str,
+        profile: &str,
+        defines: Option<std::collections::BTreeMap<String, Option<String>>>,
+        include_dirs: Vec<PathBuf>,
+        name: &str,
+        fxc: Option<PathBuf>,
+    ) -> PyResult<Shader> {
+        let file = std::path::Path::new(name);
+        if file.file_name() != Some(file.as_os_str())
+            || file.extension().is_none_or(|e| e != "hlsl")
+        {
+            return Err(PyTypeError::new_err(format!(
+                "name is a file name ending in .hlsl (no folders), not {:?}",
+                clip(name)
+            )));
+        }
+        let dir = TempDir::new()?;
+        let path = dir.0.join(file);
+        std::fs::write(&path, source)
+            .map_err(|e| LoadError::new_err(format!("{}: {e}", path.display())))?;
+        let req = sm5sim::compiler::HlslRequest {
+            source: path,
+            entry: entry.to_string(),
+            profile: profile.to_string(),
+            defines: defines
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(k, v)| (k, v.unwrap_or_default()))
+                .collect(),
+            include_dirs,
+        };
+        let compile = sm5sim::compiler::CompileOptions {
+            fxc,
+            ..Default::default()
+        };
+        let (token, load) = cancellable_load();
+        let s = run_interruptible(py, &token, || {
+            sm5sim::Shader::compile(&req, &load, &compile)
+        })?;
         Ok(Shader { inner: Arc::new(s) })
     }
 
@@ -955,15 +1019,19 @@ impl Resource {
 
     /// The contents as an array: of `dtype` (flat, or `shape`), or of the
     /// array the resource was made from; a texture's mip 0 as
-    /// `[h, w, c]` (see `read_texture`).
-    #[pyo3(signature = (dtype = None, shape = None))]
+    /// `[h, w, c]` (see `read_texture`). `out`: an array to fill instead
+    /// of a new one (its dtype and shape are the ones read), returned.
+    #[pyo3(signature = (dtype = None, shape = None, *, out = None))]
     fn read<'py>(
         &self,
         py: Python<'py>,
         dtype: Option<&Bound<'py, PyAny>>,
         shape: Option<Vec<usize>>,
+        out: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.read_as(py, dtype, shape, None)
+        read_into(dtype, shape, out, |dtype, shape| {
+            self.read_as(py, dtype, shape, None)
+        })
     }
 
     /// Mip `mip` of a texture, every slice: `[h, w, c]` for 2D, `[w, c]`
@@ -1185,6 +1253,57 @@ impl Kernel {
 
     /// `array` as a resource fitting `name` at `slot`, checked against the
     /// declaration; and the view to bind it with when not the declared one.
+    /// `a` converted by NumPy's `astype(dtype, casting=rule)` to the dtype
+    /// the slot holds: a structured buffer's declared element type, or
+    /// `format`'s channels; `a` itself when it is that dtype already.
+    fn cast_array<'py>(
+        &self,
+        name: &str,
+        slot: Slot,
+        a: Bound<'py, PyUntypedArray>,
+        format: Option<Format>,
+        rule: &str,
+    ) -> PyResult<Bound<'py, PyUntypedArray>> {
+        let py = a.py();
+        let target = match (format, decl(self.shader(), slot)) {
+            (Some(f), _) => Some(format_layout(f).0),
+            (None, Decl::Structured(_)) => match element_type(self.shader(), slot) {
+                Some((_, Some(3))) => Some("<f4"),
+                Some((_, Some(39))) => Some("<f8"),
+                Some((_, Some(2))) => Some("<i4"),
+                Some((_, Some(1 | 19))) => Some("<u4"),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(target) = target else {
+            return Err(binding_err(
+                name,
+                slot,
+                format!(
+                    "cast needs the dtype to convert to: a structured buffer whose RDEF gives its element type, or a format; {} stays as it is without cast",
+                    describe_array(&a)
+                ),
+            ));
+        };
+        let dtype = as_dtype(py, &PyString::new(py, target))?;
+        if a.dtype().is_equiv_to(&dtype) {
+            return Ok(a);
+        }
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("casting", rule)?;
+        let converted = a
+            .call_method("astype", (dtype,), Some(&kwargs))
+            .map_err(|e| {
+                binding_err(
+                    name,
+                    slot,
+                    format!("{} with cast={rule:?}: {}", describe_array(&a), e.value(py)),
+                )
+            })?;
+        Ok(converted.cast_into::<PyUntypedArray>()?)
+    }
+
     fn resource_for(
         &self,
         name: &str,
@@ -1211,6 +1330,22 @@ impl Kernel {
                     Some((t, _)) => format!("{stride}-byte {t} elements"),
                     None => format!("{stride}-byte elements"),
                 };
+                // a dtype that is not the element type's is said first (a
+                // shape hint for the wrong dtype would lead to a second
+                // refusal)
+                if let Some((t, Some(base))) = &elem {
+                    if !d.has_fields() && !dtype_fits_base(&d, *base) {
+                        return Err(err(format!(
+                            "the shader declares a structured buffer of {what}; {} does not hold {t}s: its dtype is not {} (bind(..., cast=\"same_kind\") converts it)",
+                            describe_array(a),
+                            match base {
+                                3 => "float32",
+                                39 => "float64",
+                                _ => "a 32-bit integer",
+                            }
+                        )));
+                    }
+                }
                 if shape.is_empty() || !fits {
                     let hint =
                         if item > 0 && (stride as usize).is_multiple_of(item) && !d.has_fields() {
@@ -1229,19 +1364,6 @@ impl Kernel {
                         "the shader declares a structured buffer of {what}; {} is not an array of them ({hint}, or a structured dtype of itemsize {stride})",
                         describe_array(a)
                     )));
-                }
-                if let Some((t, Some(base))) = &elem {
-                    if !d.has_fields() && !dtype_fits_base(&d, *base) {
-                        return Err(err(format!(
-                            "the shader declares a structured buffer of {t}; {} does not hold {t}s (its dtype is not {})",
-                            describe_array(a),
-                            match base {
-                                3 => "float32",
-                                39 => "float64",
-                                _ => "a 32-bit integer",
-                            }
-                        )));
-                    }
                 }
                 Ok((Resource::from_array(a)?, None))
             }
@@ -1311,7 +1433,7 @@ impl Kernel {
             .map(|(k, v)| (k.as_str(), v.clone()))
             .collect();
         {
-            let mut k = slf.borrow_mut();
+            let mut k = in_use(&slf)?;
             if keep {
                 k.inner.set_constants(cbuffer, &pairs)
             } else {
@@ -1489,6 +1611,100 @@ fn options(
     Ok(o)
 }
 
+/// A read into `out` when given (dtype and shape taken from it; NumPy's
+/// `copyto` then fills it), else `read(dtype, shape)`'s new array.
+fn read_into<'py>(
+    dtype: Option<&Bound<'py, PyAny>>,
+    shape: Option<Vec<usize>>,
+    out: Option<&Bound<'py, PyAny>>,
+    read: impl FnOnce(Option<&Bound<'py, PyAny>>, Option<Vec<usize>>) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let Some(out) = out else {
+        return read(dtype, shape);
+    };
+    let a = out
+        .cast::<PyUntypedArray>()
+        .map_err(|_| PyTypeError::new_err("out is a NumPy array"))?;
+    if dtype.is_some() || shape.is_some() {
+        return Err(PyTypeError::new_err(
+            "out gives the dtype and shape: pass dtype and shape, or out",
+        ));
+    }
+    let py = out.py();
+    let new = read(Some(&a.dtype().into_any()), Some(a.shape().to_vec()))?;
+    numpy(py)?
+        .call_method1("copyto", (out, new))
+        .map_err(|e| PyTypeError::new_err(format!("out: {}", e.value(py))))?;
+    Ok(out.clone())
+}
+
+impl Kernel {
+    /// `Kernel.read` into a new array.
+    fn read_new<'py>(
+        &self,
+        py: Python<'py>,
+        name: &str,
+        dtype: Option<&Bound<'py, PyAny>>,
+        shape: Option<Vec<usize>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let r = self.resource(py, name)?;
+        let slot = self.shader().slot(name).ok();
+        let d = slot.map(|s| decl(self.shader(), s));
+        let r = r.get();
+        if r.layout.is_none() && dtype.is_none() && r.inner.as_texture().is_none() {
+            // no array to follow: the declaration's element type
+            if let (Some(s), Some(Decl::Structured(_))) = (slot, d) {
+                let dt = match element_type(self.shader(), s) {
+                    Some((_, Some(3))) => "<f4",
+                    Some((_, Some(2))) => "<i4",
+                    Some((_, Some(39))) => "<f8",
+                    _ => "<u4",
+                };
+                let dt = PyString::new(py, dt);
+                return r.read_as(py, Some(&dt.into_any()), shape, d);
+            }
+        }
+        r.read_as(py, dtype, shape, d)
+    }
+}
+
+/// A progress callback's look: calls `callback(done, total)` with the
+/// groups of the dispatch finished so far and its groups.
+type Tick<'a> = Box<Look<'a>>;
+
+/// A look made with the GIL at each signal poll of
+/// [`run_interruptible_with`] (a progress callback).
+type Look<'a> = dyn Fn(Python<'_>) -> PyResult<()> + 'a;
+
+/// `o` reporting its progress to `callback` (`dispatch(..., progress=)`):
+/// the options with a `Progress` counter, and the look that reads it.
+fn with_progress<'a>(
+    mut o: sm5sim::Options,
+    callback: Option<Bound<'a, PyAny>>,
+) -> (sm5sim::Options, Option<Tick<'a>>) {
+    let Some(callback) = callback else {
+        return (o, None);
+    };
+    let counter = Arc::new(sm5sim::sim_sched::Progress::new());
+    o.dispatch.progress = Some(counter.clone());
+    let tick = move |_py: Python<'_>| {
+        let s = counter.snapshot();
+        callback.call1((s.done, s.groups)).map(drop)
+    };
+    (o, Some(Box::new(tick)))
+}
+
+/// The kernel to change, or a RuntimeError while a dispatch of it runs on
+/// another thread (the GIL is released while it runs; a change under it
+/// would race its reads of the bindings and constants).
+fn in_use<'py>(slf: &Bound<'py, Kernel>) -> PyResult<PyRefMut<'py, Kernel>> {
+    slf.try_borrow_mut().map_err(|_| {
+        pyo3::exceptions::PyRuntimeError::new_err(
+            "this Kernel is being dispatched on another thread: bind, set or unbind it once that dispatch returns (or use a Kernel per thread over shared Resources)",
+        )
+    })
+}
+
 /// A flag to stop dispatches from another thread: pass it as
 /// `Kernel.dispatch(..., cancel=token)`, then call `token.cancel()` from
 /// any thread; the dispatch raises `CancelledError`. It stays set until
@@ -1557,6 +1773,18 @@ fn run_interruptible<T: Send>(
     token: &sm5sim::api::CancelToken,
     work: impl FnOnce() -> Result<T, ApiError> + Send,
 ) -> PyResult<T> {
+    run_interruptible_with(py, token, None, work)
+}
+
+/// [`run_interruptible`], calling `tick` (with the GIL) at each look for
+/// signals, every [`SIGNAL_POLL`]: a progress callback. An exception from
+/// `tick` cancels the call as Ctrl-C does, and is raised.
+fn run_interruptible_with<T: Send>(
+    py: Python<'_>,
+    token: &sm5sim::api::CancelToken,
+    tick: Option<&Look>,
+    work: impl FnOnce() -> Result<T, ApiError> + Send,
+) -> PyResult<T> {
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel();
         let spawned = std::thread::Builder::new()
@@ -1589,7 +1817,10 @@ fn run_interruptible<T: Send>(
                     ))
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    if let Err(interrupt) = py.check_signals() {
+                    let looked = py
+                        .check_signals()
+                        .and_then(|()| tick.map_or(Ok(()), |t| t(py)));
+                    if let Err(interrupt) = looked {
                         token.cancel();
                         // the dispatch stops at its watchdog's next look
                         let _ = py.detach(|| recv(None));
@@ -1631,10 +1862,14 @@ impl Kernel {
     /// from the first, or all the rest). `first_element` and `elements`
     /// bind a buffer view of those elements only (D3D11's `FirstElement`
     /// and `NumElements`: 32-bit words of a raw view, structures, typed
-    /// elements). Returns the kernel.
+    /// elements). `cast` (NumPy's casting rule: "no", "equiv", "safe",
+    /// "same_kind" or "unsafe") converts an array whose dtype is not the
+    /// declared one first: to the element type a structured buffer
+    /// declares (float32 for `float4`), or to the channels of `format`
+    /// (TypeError from NumPy when the rule forbids it). Returns the kernel.
     #[pyo3(
-        signature = (name, value, format = None, *, mip = None, mip_count = None, first_slice = None, slice_count = None, first_element = None, elements = None),
-        text_signature = "(self, /, name, value, format=None, *, mip=None, mip_count=None, first_slice=None, slice_count=None, first_element=None, elements=None)"
+        signature = (name, value, format = None, *, mip = None, mip_count = None, first_slice = None, slice_count = None, first_element = None, elements = None, cast = None),
+        text_signature = "(self, /, name, value, format=None, *, mip=None, mip_count=None, first_slice=None, slice_count=None, first_element=None, elements=None, cast=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn bind<'py>(
@@ -1648,8 +1883,17 @@ impl Kernel {
         slice_count: Option<u32>,
         first_element: Option<u64>,
         elements: Option<u64>,
+        cast: Option<&str>,
     ) -> PyResult<Bound<'py, Self>> {
         let py = slf.py();
+        const RULES: [&str; 5] = ["no", "equiv", "safe", "same_kind", "unsafe"];
+        if let Some(c) = cast.filter(|c| !RULES.contains(c)) {
+            return Err(PyTypeError::new_err(format!(
+                "cast is one of NumPy's casting rules ({}), not {:?}",
+                RULES.join(", "),
+                clip(c)
+            )));
+        }
         let element_range = match (first_element, elements) {
             (None, None) => None,
             (f, Some(n)) => Some((f.unwrap_or(0), n)),
@@ -1677,7 +1921,7 @@ impl Kernel {
         };
         let format = format.map(parse_format).transpose()?;
         {
-            let mut k = slf.borrow_mut();
+            let mut k = in_use(&slf)?;
             let slot = k.shader().slot(name).map_err(api_err)?;
             let (res, view) = if let Ok(r) = value.cast::<Resource>() {
                 let inner = &r.get().inner;
@@ -1698,6 +1942,10 @@ impl Kernel {
                         "bind takes a NumPy array, an sm5sim.Resource or None, not {t}"
                     ))
                 })?;
+                let a = match cast {
+                    Some(rule) => k.cast_array(name, slot, a, format, rule)?,
+                    None => a,
+                };
                 let (r, view) = k.resource_for(name, slot, &a, format)?;
                 (Py::new(py, r)?, view)
             };
@@ -1724,7 +1972,7 @@ impl Kernel {
     /// view). The slot counts as bound. Returns the kernel.
     fn bind_null<'py>(slf: Bound<'py, Self>, name: &str) -> PyResult<Bound<'py, Self>> {
         {
-            let mut k = slf.borrow_mut();
+            let mut k = in_use(&slf)?;
             let slot = k.shader().slot(name).map_err(api_err)?;
             k.inner.bind_null(name).map_err(api_err)?;
             k.bound.retain(|b| b.0 != slot);
@@ -1736,7 +1984,7 @@ impl Kernel {
     /// clamp addressing) to the sampler called `name` (its RDEF name or
     /// `s0` … `s15`). Returns the kernel.
     fn bind_sampler<'py>(slf: Bound<'py, Self>, name: &str) -> PyResult<Bound<'py, Self>> {
-        slf.borrow_mut()
+        in_use(&slf)?
             .inner
             .bind_sampler(name, Default::default())
             .map_err(api_err)?;
@@ -1775,7 +2023,7 @@ impl Kernel {
         words: Vec<u32>,
     ) -> PyResult<Bound<'py, Self>> {
         {
-            let mut k = slf.borrow_mut();
+            let mut k = in_use(&slf)?;
             k.inner
                 .set_constant_words(cbuffer, &words)
                 .map_err(api_err)?;
@@ -1819,34 +2067,21 @@ impl Kernel {
     /// the array bound there (or, for a resource, how the shader declares
     /// it: `[n, k]` for a structured buffer of k-element structures,
     /// `[h, w, c]` for a 2D texture), or as `dtype` and `shape`.
-    #[pyo3(signature = (name, dtype = None, shape = None))]
+    /// `out`: an array to fill instead of a new one (its dtype and shape
+    /// are the ones read), returned.
+    #[pyo3(signature = (name, dtype = None, shape = None, *, out = None))]
     fn read<'py>(
         &self,
         py: Python<'py>,
         name: &str,
         dtype: Option<&Bound<'py, PyAny>>,
         shape: Option<Vec<usize>>,
+        out: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let r = self.resource(py, name)?;
-        let slot = self.shader().slot(name).ok();
-        let d = slot.map(|s| decl(self.shader(), s));
-        let r = r.get();
-        if r.layout.is_none() && dtype.is_none() && r.inner.as_texture().is_none() {
-            // no array to follow: the declaration's element type
-            if let (Some(s), Some(Decl::Structured(_))) = (slot, d) {
-                let dt = match element_type(self.shader(), s) {
-                    Some((_, Some(3))) => "<f4",
-                    Some((_, Some(2))) => "<i4",
-                    Some((_, Some(39))) => "<f8",
-                    _ => "<u4",
-                };
-                let dt = PyString::new(py, dt);
-                return r.read_as(py, Some(&dt.into_any()), shape, d);
-            }
-        }
-        r.read_as(py, dtype, shape, d)
+        read_into(dtype, shape, out, |dtype, shape| {
+            self.read_new(py, name, dtype, shape)
+        })
     }
-
     /// Unbind `name`; False when nothing was bound there.
     fn unbind(&mut self, name: &str) -> bool {
         if let Ok(slot) = self.shader().slot(name) {
@@ -1861,11 +2096,15 @@ impl Kernel {
     /// seeded schedule on the calling thread; `watchdog`: the most
     /// warp-instructions; `timeout`: seconds (None: no limit); `profile`:
     /// gather a Profile; `check`: run under the concurrency checker;
-    /// `cancel`: a CancelToken another thread may cancel (CancelledError).
-    /// Ctrl-C stops the dispatch and raises KeyboardInterrupt.
+    /// `cancel`: a CancelToken another thread may cancel (CancelledError);
+    /// `progress`: a callable `progress(done, total)` called on this
+    /// thread every 50 ms while the dispatch runs, and once at its end,
+    /// with the groups finished and the dispatch's groups (an exception
+    /// it raises stops the dispatch and is raised). Ctrl-C stops the
+    /// dispatch and raises KeyboardInterrupt.
     #[pyo3(
-        signature = (groups, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false, cancel = None),
-        text_signature = "(self, /, groups, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False, cancel=None)"
+        signature = (groups, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false, cancel = None, progress = None),
+        text_signature = "(self, /, groups, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False, cancel=None, progress=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn dispatch(
@@ -1880,6 +2119,7 @@ impl Kernel {
         profile: bool,
         check: bool,
         cancel: Option<PyRef<'_, CancelToken>>,
+        progress: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Dispatched> {
         let groups = groups_arg(groups)?;
         let token = cancel.map_or_else(sm5sim::api::CancelToken::new, |t| t.inner.clone());
@@ -1887,8 +2127,58 @@ impl Kernel {
             threads, warp_width, schedule, watchdog, timeout, profile, check,
         )?
         .cancel(&token);
+        let (o, tick) = with_progress(o, progress);
         let inner = &self.inner;
-        let d = run_interruptible(py, &token, || inner.dispatch(groups, &o))?;
+        let d = run_interruptible_with(py, &token, tick.as_deref(), || inner.dispatch(groups, &o))?;
+        if let Some(t) = &tick {
+            t(py)?;
+        }
+        Dispatched::from_api(py, groups, d)
+    }
+
+    /// Run enough thread groups to cover `counts` threads (an int or 1 to
+    /// 3 ints, x, y, z): each count divided by the shader's thread group
+    /// size, rounded up (`(1000,)` threads of groups of 64 is 16 groups).
+    /// The threads past a count run too, as on a GPU: the shader decides
+    /// what they do (a bounds check on SV_DispatchThreadID). The options
+    /// are `dispatch`'s.
+    #[pyo3(
+        signature = (counts, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false, cancel = None, progress = None),
+        text_signature = "(self, /, counts, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False, cancel=None, progress=None)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn dispatch_threads(
+        &self,
+        py: Python<'_>,
+        counts: &Bound<'_, PyAny>,
+        threads: usize,
+        warp_width: Option<usize>,
+        schedule: Option<u64>,
+        watchdog: Option<u64>,
+        timeout: Option<f64>,
+        profile: bool,
+        check: bool,
+        cancel: Option<PyRef<'_, CancelToken>>,
+        progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Dispatched> {
+        let counts = groups_arg(counts).map_err(|_| {
+            PyTypeError::new_err(
+                "counts are an int or a tuple of 1 to 3 thread counts from 0 to 4294967295 (x, y, z)",
+            )
+        })?;
+        let size = self.inner.shader().program().thread_group;
+        let groups = std::array::from_fn(|i| counts[i].div_ceil(size[i].max(1)));
+        let token = cancel.map_or_else(sm5sim::api::CancelToken::new, |t| t.inner.clone());
+        let o = options(
+            threads, warp_width, schedule, watchdog, timeout, profile, check,
+        )?
+        .cancel(&token);
+        let (o, tick) = with_progress(o, progress);
+        let inner = &self.inner;
+        let d = run_interruptible_with(py, &token, tick.as_deref(), || inner.dispatch(groups, &o))?;
+        if let Some(t) = &tick {
+            t(py)?;
+        }
         Dispatched::from_api(py, groups, d)
     }
 
@@ -1897,8 +2187,8 @@ impl Kernel {
     /// (a Resource, as an earlier dispatch or copy left it), read when the
     /// dispatch starts; the options are `dispatch`'s.
     #[pyo3(
-        signature = (args, offset = 0, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false, cancel = None),
-        text_signature = "(self, /, args, offset=0, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False, cancel=None)"
+        signature = (args, offset = 0, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false, cancel = None, progress = None),
+        text_signature = "(self, /, args, offset=0, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False, cancel=None, progress=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn dispatch_indirect(
@@ -1914,18 +2204,23 @@ impl Kernel {
         profile: bool,
         check: bool,
         cancel: Option<PyRef<'_, CancelToken>>,
+        progress: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Dispatched> {
         let token = cancel.map_or_else(sm5sim::api::CancelToken::new, |t| t.inner.clone());
         let o = options(
             threads, warp_width, schedule, watchdog, timeout, profile, check,
         )?
         .cancel(&token);
+        let (o, tick) = with_progress(o, progress);
         let inner = &self.inner;
         let args = &args.inner;
-        let (groups, d) = run_interruptible(py, &token, || {
+        let (groups, d) = run_interruptible_with(py, &token, tick.as_deref(), || {
             let groups = inner.indirect_groups(args, offset)?;
             inner.dispatch(groups, &o).map(|d| (groups, d))
         })?;
+        if let Some(t) = &tick {
+            t(py)?;
+        }
         Dispatched::from_api(py, groups, d)
     }
 
@@ -2235,6 +2530,300 @@ impl Dispatched {
     }
 }
 
+/// A temporary directory of this process, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> PyResult<Self> {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("sm5sim-py-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| LoadError::new_err(format!("{}: {e}", dir.display())))?;
+        Ok(TempDir(dir))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// One step of a job file and its outcome (`JobResult.steps`).
+#[pyclass(module = "sm5sim", frozen, get_all)]
+struct JobStep {
+    /// its place among the job's steps, from 0
+    index: usize,
+    /// `dispatch`, `copy`, `set` or `expect`
+    kind: String,
+    /// False for an expectation with elements that differ
+    passed: bool,
+    /// how many 32-bit elements differ from the expectation (0 otherwise)
+    mismatches: usize,
+    /// the step as `sm5sim run` prints it (its line; the first differing
+    /// elements of a failed expectation)
+    text: String,
+}
+
+#[pymethods]
+impl JobStep {
+    fn __str__(&self) -> String {
+        self.text.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "JobStep(index={}, kind='{}', passed={})",
+            self.index,
+            self.kind,
+            if self.passed { "True" } else { "False" }
+        )
+    }
+}
+
+/// What `run_job` did with a job file.
+#[pyclass(module = "sm5sim", frozen, get_all)]
+struct JobResult {
+    /// the job file
+    path: PathBuf,
+    /// why the job did not run (`skip = "…"` in the file, or HLSL with no
+    /// compiler installed); None when it ran
+    skipped: Option<String>,
+    /// the steps that ran, in order (those before an error, when one stopped the run)
+    steps: Vec<Py<JobStep>>,
+    /// with check=True: the checker's findings, errors first
+    findings: Vec<Py<Finding>>,
+    /// the error that stopped the run after it began (a dispatch refused or
+    /// stopped by its watchdog), with its causes
+    error: Option<String>,
+    /// the job's warnings (unused keys, …)
+    warnings: Vec<String>,
+    /// whether it ran under the concurrency checker
+    checked: bool,
+}
+
+#[pymethods]
+impl JobResult {
+    /// Ran, every expectation held, no error stopped it, and (with
+    /// check=True) the checker found no error.
+    #[getter]
+    fn passed(&self) -> bool {
+        self.skipped.is_none()
+            && self.error.is_none()
+            && self.steps.iter().all(|s| s.get().passed)
+            && self.findings.iter().all(|f| f.get().severity != "error")
+    }
+
+    /// The error findings (check=True).
+    #[getter]
+    fn errors(&self, py: Python<'_>) -> Vec<Py<Finding>> {
+        self.findings
+            .iter()
+            .filter(|f| f.get().severity == "error")
+            .map(|f| f.clone_ref(py))
+            .collect()
+    }
+
+    /// The job's report as `sm5sim run` (or `check`) prints it: its
+    /// warnings, each step, the findings, the error, and a verdict line.
+    fn report(&self) -> String {
+        if let Some(r) = &self.skipped {
+            return format!("skipped: {r}\n");
+        }
+        let mut out: String = self
+            .warnings
+            .iter()
+            .map(|w| format!("warning: {w}\n"))
+            .collect();
+        for s in &self.steps {
+            out.push_str(&s.get().text);
+        }
+        for f in &self.findings {
+            out.push_str(&f.get().text);
+            out.push('\n');
+        }
+        if let Some(e) = &self.error {
+            out.push_str(&format!("error: {e}\n"));
+        }
+        let failed = self.steps.iter().filter(|s| !s.get().passed).count();
+        let errors = self
+            .findings
+            .iter()
+            .filter(|f| f.get().severity == "error")
+            .count();
+        out.push_str(&match (&self.error, failed, errors) {
+            (Some(_), ..) => "ERROR\n".to_string(),
+            (None, 0, 0) => "PASSED\n".to_string(),
+            (None, f, e) => format!(
+                "FAILED ({f} expectation(s) failed{})\n",
+                if self.checked {
+                    format!(", {e} checker error(s)")
+                } else {
+                    String::new()
+                }
+            ),
+        });
+        out
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "JobResult(path={:?}, passed={}, skipped={:?}, steps={})",
+            self.path.display().to_string(),
+            if self.passed() { "True" } else { "False" },
+            self.skipped,
+            self.steps.len()
+        )
+    }
+}
+
+/// An error and its causes, as the command line prints them: `a: b: c`.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let t = s.to_string();
+        if !text.contains(&t) {
+            text.push_str(": ");
+            text.push_str(&t);
+        }
+        source = s.source();
+    }
+    text
+}
+
+/// What a job did, before it becomes Python objects.
+enum JobRun {
+    Skipped(String),
+    Ran {
+        steps: Vec<sm5sim::job::StepReport>,
+        findings: Vec<RFinding>,
+        error: Option<String>,
+        warnings: Vec<String>,
+    },
+}
+
+/// Run a job file (the TOML `sm5sim run` runs; docs/job-files.md) and
+/// return what each step did: the expectations' outcomes, and with
+/// `check=True` the concurrency checker's findings (`sm5sim check`). A
+/// job marked `skip = "reason"`, or whose HLSL needs a compiler that is not
+/// installed, is skipped (`JobResult.skipped`). `threads`: worker threads
+/// (0: one per core); `timeout`: seconds per dispatch (None: no limit);
+/// `fxc`: the HLSL compiler, before `SM5SIM_FXC` and PATH. Raises JobError
+/// when the job cannot be loaded. The GIL is released; Ctrl-C stops the
+/// job and raises KeyboardInterrupt.
+#[pyfunction]
+#[pyo3(
+    signature = (path, *, check = false, threads = 0, timeout = Some(60.0), fxc = None),
+    text_signature = "(path, *, check=False, threads=0, timeout=60.0, fxc=None)"
+)]
+fn run_job(
+    py: Python<'_>,
+    path: PathBuf,
+    check: bool,
+    threads: usize,
+    timeout: Option<f64>,
+    fxc: Option<PathBuf>,
+) -> PyResult<JobResult> {
+    use sm5sim::compiler::CompileError;
+    use sm5sim::job::{Job, JobError as RJobError};
+    let o = options(threads, None, None, None, timeout, false, false)?;
+    let (token, load) = cancellable_load();
+    let compile = sm5sim::compiler::CompileOptions {
+        fxc,
+        ..Default::default()
+    };
+    let mut dispatch = o.dispatch.clone();
+    dispatch.cancel = Some(token.flag());
+    dispatch.warp_width = sm5sim::sim_sched::WARP_WIDTH_GROUP;
+    let run = run_interruptible(py, &token, || {
+        let job = || -> Result<JobRun, String> {
+            if let Some(reason) = sm5sim::job::skip_reason(&path).map_err(|e| chain(&e))? {
+                return Ok(JobRun::Skipped(reason));
+            }
+            let job = match Job::load_with(&path, &load, &compile) {
+                Ok(j) => j,
+                Err(RJobError::Compile(CompileError::NoCompiler { source_path })) => {
+                    return Ok(JobRun::Skipped(format!(
+                        "{} needs an HLSL compiler, and none is installed (tools/fxc/setup.sh)",
+                        source_path.display()
+                    )))
+                }
+                Err(e) => return Err(chain(&e)),
+            };
+            let warnings = job.warnings.clone();
+            if check {
+                return match job.run_checked(&dispatch, CheckOptions::default()) {
+                    Ok(r) => Ok(JobRun::Ran {
+                        steps: r.steps,
+                        findings: r.findings,
+                        error: r.stopped,
+                        warnings,
+                    }),
+                    Err(e) => Err(chain(&e)),
+                };
+            }
+            let (steps, error) = job.run_partial(&dispatch);
+            Ok(JobRun::Ran {
+                steps,
+                findings: Vec::new(),
+                error: error.map(|e| chain(&e)),
+                warnings,
+            })
+        };
+        Ok::<_, ApiError>(job())
+    })?;
+    if token.is_cancelled() {
+        // (Ctrl-C raised above; a cancel by anything else is an error too)
+        return Err(CancelledError::new_err("the job was cancelled"));
+    }
+    let run = run.map_err(JobError::new_err)?;
+    let (steps, findings, error, warnings, skipped) = match run {
+        JobRun::Skipped(r) => (Vec::new(), Vec::new(), None, Vec::new(), Some(r)),
+        JobRun::Ran {
+            steps,
+            findings,
+            error,
+            warnings,
+        } => (steps, findings, error, warnings, None),
+    };
+    use sm5sim::job::StepReport as R;
+    Ok(JobResult {
+        path,
+        skipped,
+        steps: steps
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let (kind, mismatches) = match r {
+                    R::Dispatch { .. } => ("dispatch", 0),
+                    R::Copy { .. } => ("copy", 0),
+                    R::Set { .. } => ("set", 0),
+                    R::Expect { mismatches, .. } => ("expect", *mismatches),
+                };
+                Py::new(
+                    py,
+                    JobStep {
+                        index: i,
+                        kind: kind.into(),
+                        passed: r.passed(),
+                        mismatches,
+                        text: r.text(i),
+                    },
+                )
+            })
+            .collect::<PyResult<_>>()?,
+        findings: findings
+            .iter()
+            .map(|f| Py::new(py, Finding::from(f)))
+            .collect::<PyResult<_>>()?,
+        error,
+        warnings: warnings.iter().map(|w| w.to_string()).collect(),
+        checked: check,
+    })
+}
+
 /// The module: the classes and exceptions above.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -2260,5 +2849,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ShaderError", py.get_type::<ShaderError>())?;
     m.add("DispatchError", py.get_type::<DispatchError>())?;
     m.add("CancelledError", py.get_type::<CancelledError>())?;
+    m.add("JobError", py.get_type::<JobError>())?;
+    m.add_class::<JobStep>()?;
+    m.add_class::<JobResult>()?;
+    m.add_function(wrap_pyfunction!(run_job, m)?)?;
     Ok(())
 }

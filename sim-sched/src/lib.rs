@@ -50,7 +50,11 @@ pub const WARP_WIDTH_GROUP: usize = usize::MAX;
 /// How to run a dispatch.
 #[derive(Debug, Clone)]
 pub struct DispatchOptions {
-    /// Worker threads; 0 = every core (rayon's default).
+    /// Worker threads; 0 = every core (rayon's default). 1 runs the groups
+    /// on the calling thread, so that dispatches from several threads at
+    /// once each run on their own; 2 or more use a pool of that many
+    /// workers kept for the process and shared by every dispatch of that
+    /// count (dispatches from several threads then share its workers).
     pub threads: usize,
     /// Lanes per warp (clamped to 1..=threads per group). Default
     /// [`WARP_WIDTH_GROUP`]: one warp per thread group, which interprets
@@ -730,6 +734,11 @@ impl Run<'_, '_, '_> {
             r
         } else if options.threads == 0 {
             run()
+        } else if options.threads == 1 {
+            // One worker is the calling thread: dispatches from several
+            // threads at once (Python threads, a suite's jobs) each run on
+            // their own, where a one-thread pool made them take turns.
+            work(0)
         } else {
             pool(options.threads)?.install(run)
         };

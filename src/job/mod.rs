@@ -630,6 +630,84 @@ impl StepReport {
     pub fn passed(&self) -> bool {
         !matches!(self, StepReport::Expect { mismatches, .. } if *mismatches > 0)
     }
+
+    /// The step's outcome as the command line prints it, as step `i`: its
+    /// line (`step 2: expect bins …: ok`), the warnings and notes of a
+    /// dispatch, and the first differing elements of a failed expectation
+    /// (at most [`MISMATCHES_SHOWN`]), each line ending in a newline.
+    pub fn text(&self, i: usize) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        // (writing to a String cannot fail)
+        match self {
+            StepReport::Dispatch {
+                shader,
+                groups,
+                stats,
+                elapsed,
+                ..
+            } => {
+                let _ = writeln!(
+                    out,
+                    "step {i}: dispatch{}{} {}x{}x{}: {} groups, {} threads, {} warp-instructions, {:.3} s",
+                    if shader.is_empty() { "" } else { " " },
+                    shader,
+                    groups[0],
+                    groups[1],
+                    groups[2],
+                    stats.groups,
+                    stats.threads,
+                    stats.warp_instructions,
+                    elapsed.as_secs_f64()
+                );
+                if stats.aborted_threads > 0 {
+                    let _ = writeln!(
+                        out,
+                        "  warning: {} threads executed abort",
+                        stats.aborted_threads
+                    );
+                }
+                if stats.debug_breaks > 0 {
+                    let _ = writeln!(
+                        out,
+                        "  note: debug_break executed {} times (no debugger attached)",
+                        stats.debug_breaks
+                    );
+                }
+            }
+            StepReport::Set { resource } => {
+                let _ = writeln!(out, "step {i}: set {resource}");
+            }
+            StepReport::Copy { what } => {
+                let _ = writeln!(out, "step {i}: {what}");
+            }
+            StepReport::Expect {
+                what,
+                mismatches,
+                first,
+            } => {
+                if *mismatches == 0 {
+                    let _ = writeln!(out, "step {i}: expect {what}: ok");
+                } else {
+                    let _ = writeln!(
+                        out,
+                        "step {i}: expect {what}: FAILED, {mismatches} element(s) differ"
+                    );
+                    for m in first {
+                        let _ = writeln!(
+                            out,
+                            "  [{}] expected {}, got {}",
+                            m.index, m.expected, m.got
+                        );
+                    }
+                    if *mismatches > first.len() {
+                        let _ = writeln!(out, "  … and {} more", mismatches - first.len());
+                    }
+                }
+            }
+        }
+        out
+    }
 }
 
 /// How many differing elements a report lists.
