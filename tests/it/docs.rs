@@ -198,3 +198,60 @@ fn doc_transcripts_are_the_commands_output() {
     }
     assert!(checked >= 3, "{checked} transcripts found");
 }
+
+/// CONTRIBUTING.md's table of integration test programs names every
+/// program and every module of each (a module added without a line there
+/// fails this test).
+#[test]
+fn contributing_lists_every_test_program_and_module() {
+    let text = std::fs::read_to_string(root().join("CONTRIBUTING.md")).unwrap();
+    let table = text
+        .split_once("| program | modules |")
+        .expect("CONTRIBUTING.md has the table of test programs")
+        .1;
+    let table = table.split("\n\n").next().unwrap();
+    let rows: Vec<(&str, &str)> = table
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split_once("` "))
+        .filter(|(dir, _)| dir.ends_with('/') && dir.contains("tests/"))
+        .collect();
+    let programs = [
+        "tests/it/",
+        "capi/tests/it/",
+        "sim-sched/tests/allocator/",
+        "sim-core/tests/it/",
+        "sim-mem/tests/it/",
+    ];
+    let listed: Vec<&str> = rows.iter().map(|(d, _)| *d).collect();
+    assert_eq!(listed, programs, "the programs CONTRIBUTING.md lists");
+    for (dir, row) in rows {
+        let mut modules: Vec<String> = std::fs::read_dir(root().join(dir))
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter_map(|f| f.strip_suffix(".rs").map(str::to_string))
+            .filter(|m| m != "main")
+            .collect();
+        modules.sort();
+        assert!(!modules.is_empty(), "{dir}");
+        for m in &modules {
+            assert!(
+                row.contains(&format!("`{m}`")),
+                "CONTRIBUTING.md's line for {dir} does not name its module `{m}`"
+            );
+        }
+    }
+    // and no other program: a file directly under a crate's tests/ is one
+    for krate in [".", "capi", "sim-core", "sim-mem", "sim-sched"] {
+        let Ok(entries) = std::fs::read_dir(root().join(krate).join("tests")) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().into_string().unwrap();
+            assert!(
+                !name.ends_with(".rs"),
+                "{krate}/tests/{name} is a test program of its own (CONTRIBUTING.md, \"Tests\")"
+            );
+        }
+    }
+}

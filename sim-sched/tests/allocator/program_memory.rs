@@ -5,9 +5,8 @@
 //! allocator abort (issue 44): decoding per dword, and lowering, the
 //! analyses and the executor's plan through a whole dispatch per
 //! instruction, for generated shaders of `nop`s, `iadd`s with literals and
-//! 4-component `mad`s with swizzles. Measured with a peak-tracking global
-//! allocator, which is why this is a test program of its own (a global
-//! allocator is the whole process's; CONTRIBUTING.md, "Tests").
+//! 4-component `mad`s with swizzles. Measured with the test program's
+//! peak-tracking global allocator.
 
 use sim_core::asm::assemble;
 use sim_core::encode::{encode_program, write_container};
@@ -15,44 +14,9 @@ use sim_core::program::memory::{DECODE_BYTES_PER_DWORD, PROGRAM_BYTES_PER_INSTRU
 use sim_core::{LoadError, LoadOptions, Program};
 use sim_mem::{Bindings, Buffer, BufferView};
 use sim_sched::{dispatch, DispatchOptions};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
-/// The system allocator, keeping the bytes allocated now and their peak.
-struct Peak;
-
-static NOW: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(by: usize) {
-    let now = NOW.fetch_add(by, Ordering::Relaxed) + by;
-    PEAK.fetch_max(now, Ordering::Relaxed);
-}
-
-// SAFETY: every call is passed on to the system allocator unchanged; the
-// counters are only read, never used to decide anything about memory.
-unsafe impl GlobalAlloc for Peak {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        grew(layout.size());
-        // SAFETY: the caller's contract for `alloc` is `System.alloc`'s
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        NOW.fetch_sub(layout.size(), Ordering::Relaxed);
-        // SAFETY: `ptr` came from `System` through `alloc` or `realloc` above
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // (counted as a new block beside the old, as it may be)
-        grew(new_size);
-        NOW.fetch_sub(layout.size(), Ordering::Relaxed);
-        // SAFETY: as for `dealloc`, and `new_size` is the caller's
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Peak = Peak;
+use super::{serial, NOW, PEAK};
 
 /// Bytes allocated at the peak of `f`, beyond what was allocated before it.
 fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
@@ -78,6 +42,7 @@ fn container(line: &str) -> Vec<u8> {
 
 #[test]
 fn loading_and_planning_take_less_than_the_figures_checked() {
+    let _serial = serial();
     let shapes = [
         "nop",
         "iadd r1.x, r1.x, l(7)",

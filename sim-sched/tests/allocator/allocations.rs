@@ -3,43 +3,15 @@
 //! per worker, not once per piece of work the pool splits off, and each
 //! worker keeps its executors for the next dispatch of the program
 //! (`GroupExecutor::pooled`), so that a steady run allocates nothing. Measured
-//! with a counting global allocator, which is why this is a test program of
-//! its own (a global allocator is the whole process's; CONTRIBUTING.md,
-//! "Tests").
+//! with the test program's counting global allocator.
 
 use sim_core::asm::assemble;
 use sim_core::Program;
 use sim_mem::{Bindings, Buffer, BufferView};
 use sim_sched::{dispatch, DispatchOptions, WARP_WIDTH_GROUP};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
-/// The system allocator, counting the allocations made through it.
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: every call is passed on to the system allocator unchanged; the
-// counter is only read, never used to decide anything about memory.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: the caller's contract for `alloc` is `System.alloc`'s
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `System` through `alloc` or `realloc` above
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: as for `dealloc`, and `new_size` is the caller's
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use super::{serial, ALLOCATIONS};
 
 /// saxpy over structured buffers, 64 threads a group: y[i] = 2·x[i] + y[i].
 const SAXPY: &str = "cs_5_0
@@ -98,6 +70,7 @@ fn saxpy() -> Program {
 /// threads; made per worker per dispatch, 29 per worker.
 #[test]
 fn allocations_per_dispatch_do_not_grow_with_the_groups() {
+    let _serial = serial();
     // start both pools
     for threads in [1, 2] {
         allocations(&saxpy(), 64, threads, WARP_WIDTH_GROUP);
