@@ -5,8 +5,8 @@
 //! against the target, 6× (issue #32).
 //!
 //! ```text
-//! cargo bench --bench checking
-//! cargo bench --bench checking -- scan     # one job (a criterion filter)
+//! cargo bench --manifest-path benches/Cargo.toml --bench checking
+//! cargo bench --manifest-path benches/Cargo.toml --bench checking -- scan     # one job (a criterion filter)
 //! ```
 //!
 //! Each criterion group (`check_<W>`) has the functions `plain_1thread` and
@@ -49,7 +49,7 @@ const JOBS: [&str; 8] = [
 const TARGET: f64 = 6.0;
 
 fn job_path(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .join("examples")
         .join(name)
         .join(format!("{name}.toml"))

@@ -13,8 +13,8 @@
 //!   pool and back).
 //!
 //! ```text
-//! cargo bench --bench front_end
-//! SM5SIM_BENCH_QUICK=1 cargo bench --bench front_end   # shorter measurement
+//! cargo bench --manifest-path benches/Cargo.toml --bench front_end
+//! SM5SIM_BENCH_QUICK=1 cargo bench --manifest-path benches/Cargo.toml --bench front_end   # shorter measurement
 //! ```
 
 mod common;
@@ -63,7 +63,7 @@ struct Shader {
 }
 
 fn corpus() -> (Vec<Shader>, usize) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let mut paths = Vec::new();
     dxbc_files(&root.join("tests/corpus"), &mut paths);
     dxbc_files(&root.join("examples"), &mut paths);

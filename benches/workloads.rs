@@ -3,8 +3,8 @@
 //! table of medians and ratios (simulator / native) against the targets.
 //!
 //! ```text
-//! cargo bench --bench workloads                          # full sizes
-//! SM5SIM_BENCH_QUICK=1 cargo bench --bench workloads     # 1/16 of the sizes
+//! cargo bench --manifest-path benches/Cargo.toml --bench workloads                          # full sizes
+//! SM5SIM_BENCH_QUICK=1 cargo bench --manifest-path benches/Cargo.toml --bench workloads     # 1/16 of the sizes
 //! ```
 //!
 //! Each criterion group (one per workload) has the functions `sm5sim` (2
@@ -110,7 +110,7 @@ fn group_name(name: &str, quick: bool) -> String {
 }
 
 fn program(name: &str) -> Program {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .join("examples")
         .join(name)
         .join(format!("{name}.dxbc"));

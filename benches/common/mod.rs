@@ -13,7 +13,9 @@ pub fn criterion_dir() -> PathBuf {
     }
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+        .unwrap_or_else(|| {
+            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../target")).to_path_buf()
+        });
     target.join("criterion")
 }
 
