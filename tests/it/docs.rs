@@ -255,3 +255,79 @@ fn contributing_lists_every_test_program_and_module() {
         }
     }
 }
+
+/// ci.md's GitHub Actions recipe, its steps as a runner would run them
+/// here (no `act` or runner image on the test machines): each `run:` line
+/// that calls `sm5sim`, for every value of the matrix's `shard`, from a
+/// copy of the repository's examples with no HLSL compiler to be found
+/// (the runner has none): each exits 0, and the JUnit files of the shards
+/// hold every example job once, the HLSL one skipped.
+#[test]
+fn ci_recipe_runs_as_written_without_an_hlsl_compiler() {
+    let text = std::fs::read_to_string(root().join("docs/ci.md")).unwrap();
+    let yaml = text
+        .split_once("```yaml\n")
+        .and_then(|(_, rest)| rest.split_once("```"))
+        .expect("ci.md has a yaml block")
+        .0;
+    let shards: Vec<String> = yaml
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("shard: ["))
+        .expect("a shard matrix")
+        .trim_end_matches(']')
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .collect();
+    let runs: Vec<&str> = yaml
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("run: "))
+        .filter(|r| r.starts_with("sm5sim "))
+        .collect();
+    assert!(!runs.is_empty() && shards.len() >= 2, "{yaml}");
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ci_recipe");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    // the checkout: the examples, as the recipe's repository would have them
+    let copied = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(root().join("examples"))
+        .arg(&work)
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    let mut cases = Vec::new();
+    for shard in &shards {
+        for run in &runs {
+            let line = run.replace("${{ matrix.shard }}", shard);
+            let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+            let o = std::process::Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+                .args(&args)
+                .current_dir(&work)
+                .env_remove("SM5SIM_FXC")
+                .env("PATH", &work)
+                .output()
+                .unwrap();
+            let out = format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert_eq!(o.status.code(), Some(0), "{line}: {out}");
+        }
+        let junit = std::fs::read_to_string(work.join(format!("junit-{shard}.xml"))).unwrap();
+        let doc = roxmltree::Document::parse(&junit).unwrap();
+        for c in doc.descendants().filter(|n| n.has_tag_name("testcase")) {
+            let skipped = c.children().any(|n| n.has_tag_name("skipped"));
+            cases.push((c.attribute("name").unwrap().to_string(), skipped));
+        }
+    }
+    cases.sort();
+    let jobs = sm5sim::suite::find_jobs(&[work.join("examples")], &work).unwrap();
+    assert_eq!(cases.len(), jobs.len(), "{cases:?}");
+    let skipped: Vec<&str> = cases.iter().filter(|c| c.1).map(|c| c.0.as_str()).collect();
+    assert_eq!(
+        skipped,
+        ["examples/histogram/histogram_hlsl.toml"],
+        "{cases:?}"
+    );
+}
