@@ -104,8 +104,10 @@ mod findings;
 mod loops;
 mod prepared;
 mod screen;
+mod xgroup;
 pub use findings::{Access, AccessOp, Finding, FindingKind, Severity, Site, ThreadRef};
 pub(crate) use prepared::Prepared;
+use xgroup::*;
 
 /// Which checks [`Checker`] performs. [`Default`] is all of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -278,92 +280,6 @@ impl WordState {
     }
 }
 
-/// An access by an earlier group, kept for the rest of the dispatch.
-#[derive(Debug, Clone, Copy)]
-struct XAcc {
-    /// the group's sequence number; `NONE`: no access
-    group: u32,
-    pc: u32,
-    value: u32,
-    thread: u16,
-    published: bool,
-}
-
-impl XAcc {
-    const EMPTY: XAcc = XAcc {
-        group: NONE,
-        pc: 0,
-        value: 0,
-        thread: 0,
-        published: false,
-    };
-
-    fn get(&self) -> Option<XAcc> {
-        (self.group != NONE).then_some(*self)
-    }
-
-    /// Keep an unpublished record over a published one: any unpublished
-    /// access is a race for every later group.
-    fn merge(&mut self, new: XAcc) {
-        if self.group == NONE || self.published || !new.published {
-            *self = new;
-        }
-    }
-}
-
-/// A UAV word's shadow for the dispatch: its plain accesses by earlier
-/// groups, and where the current group's state for it is.
-#[derive(Debug, Clone, Copy)]
-struct XWord {
-    write: XAcc,
-    read: XAcc,
-    /// an earlier group's atomic
-    atomic: XAcc,
-    /// the group (`Checker::gen`) that `local` belongs to
-    gen: u32,
-    /// index of the word's state in `Checker::locals`
-    local: u32,
-}
-
-impl XWord {
-    const EMPTY: XWord = XWord {
-        write: XAcc::EMPTY,
-        read: XAcc::EMPTY,
-        atomic: XAcc::EMPTY,
-        gen: NONE,
-        local: 0,
-    };
-}
-
-const PAGE: usize = 1024;
-
-/// The shadow of one UAV, in pages allocated on first touch.
-#[derive(Debug, Default, Clone)]
-struct XShadow {
-    pages: Vec<Option<Box<[XWord]>>>,
-}
-
-impl XShadow {
-    fn get_mut(&mut self, word: u32) -> &mut XWord {
-        let w = word as usize;
-        if self.pages.len() <= w / PAGE {
-            self.pages.resize(w / PAGE + 1, None);
-        }
-        let page =
-            self.pages[w / PAGE].get_or_insert_with(|| vec![XWord::EMPTY; PAGE].into_boxed_slice());
-        &mut page[w % PAGE]
-    }
-}
-
-/// A group's plain read of a word an earlier group wrote, not (yet) safe.
-#[derive(Debug, Clone, Copy)]
-struct XgRead {
-    reader: Acc,
-    writer: XAcc,
-    /// the reader then wrote the word: a read-modify-write
-    rmw: bool,
-}
-
 /// A UAV word's state within the current group.
 #[derive(Debug, Clone, Copy)]
 struct UavLocal {
@@ -391,8 +307,17 @@ struct ThreadState {
     syncs: u32,
     /// `sync_uglobal*` instructions executed
     uglobal: u32,
-    /// performed a UAV atomic (or counter operation)
+    /// performed a UAV atomic (or counter operation), or passed a barrier
+    /// with a UAV fence after its group performed one: later groups'
+    /// published accesses are visible to it
     acquired: bool,
+    /// `uglobal` at its last release: its own UAV atomic, or the first UAV
+    /// atomic of its group after a barrier it passed (then `uglobal` at
+    /// that barrier): an access before that many `sync_uglobal`s is
+    /// published
+    released: u32,
+    /// `uglobal` when it waited at the group's last barrier
+    uglobal_at_barrier: u32,
     /// key of the thread's last plain UAV read (`NO_KEY`: none)
     last_read: u64,
     /// key of the thread's last UAV atomic that returned the word's old
@@ -443,6 +368,8 @@ struct Hit {
     at: Option<(u32, u32)>,
     /// [`Finding::note`], an index into `Checker::notes`
     note: Option<u32>,
+    /// for `cross-group-visibility`: the protocol's missing step
+    gap: Gap,
 }
 
 /// FxHash (rustc's hasher): the shadow maps' keys are small integers.
@@ -533,6 +460,14 @@ pub struct Checker {
     gen: u32,
     tgsm_epoch: u32,
     uav_epoch: u32,
+    /// a thread of the current group performed a UAV atomic (or counter
+    /// operation): a barrier with a UAV fence then carries the acquisition
+    /// to every thread (`ThreadState::acquired`)
+    group_atomic: bool,
+    /// the group passed a barrier and has done no UAV atomic since: the
+    /// next one releases what each thread had fenced at the barrier
+    /// (`ThreadState::released`)
+    release_pending: bool,
     threads: Vec<ThreadState>,
     tgsm: Vec<WordState>,
     /// the UAV words the group touched
@@ -638,11 +573,22 @@ impl Checker {
             })
             .collect();
         let mut glc = Vec::new();
-        for u in &program.uavs {
-            if glc.len() <= u.slot as usize {
-                glc.resize(u.slot as usize + 1, false);
+        // (every UAV kind: buffers, and textures of every dimension)
+        let coherent = program
+            .uavs
+            .iter()
+            .map(|u| (u.slot, u.globally_coherent))
+            .chain(
+                program
+                    .uav_textures
+                    .iter()
+                    .map(|t| (t.slot, t.globally_coherent)),
+            );
+        for (slot, coherent) in coherent {
+            if glc.len() <= slot as usize {
+                glc.resize(slot as usize + 1, false);
             }
-            glc[u.slot as usize] = u.globally_coherent;
+            glc[slot as usize] = coherent;
         }
         let mut names = HashMap::new();
         if let Some(r) = &program.reflection {
@@ -839,6 +785,7 @@ impl Checker {
                     benign: false,
                     at: None,
                     note: None,
+                    gap: Gap::None,
                 });
             }
         }
@@ -864,6 +811,8 @@ impl Checker {
         }
         self.tgsm_epoch = 0;
         self.uav_epoch = 0;
+        self.group_atomic = false;
+        self.release_pending = false;
         // (a copy of a group's fresh states: one memcpy)
         let fresh = ThreadState {
             last_read: NO_KEY,
@@ -1022,9 +971,11 @@ impl Checker {
             MemOp::Read => t.last_read = k,
             MemOp::Atomic { .. } => {
                 t.acquired = true;
+                t.released = t.uglobal;
                 if self.sites.get(acc.pc as usize).is_some_and(|s| s.returns) {
                     t.last_atomic = k;
                 }
+                self.released_by_atomic();
             }
             MemOp::Write => {}
         }
@@ -1066,6 +1017,7 @@ impl Checker {
                 benign: false,
                 at: None,
                 note: None,
+                gap: Gap::None,
             });
         }
         if past_stride {
@@ -1083,6 +1035,7 @@ impl Checker {
                 benign: false,
                 at: Some((addr.0, (addr.1 & !3) + 4 * addr.2)),
                 note: None,
+                gap: Gap::None,
             });
         }
         if word.is_none() && !past_stride {
@@ -1100,6 +1053,7 @@ impl Checker {
                 benign: false,
                 at: Some((addr.0, (addr.1 & !3) + 4 * addr.2)),
                 note: None,
+                gap: Gap::None,
             });
         }
     }
@@ -1141,6 +1095,19 @@ impl Checker {
     /// counter of UAV `slot`, by the active lanes of a warp: an atomic, so
     /// each lane acquires; and noted for
     /// [`FindingKind::CounterIncrementAndDecrement`] at the dispatch's end.
+    /// A UAV atomic (or counter operation) of the group: the first after a
+    /// barrier releases what every thread had fenced when it waited there
+    /// (the barrier orders their fences before this atomic, FS §7.14.4).
+    #[inline]
+    fn released_by_atomic(&mut self) {
+        self.group_atomic = true;
+        if std::mem::take(&mut self.release_pending) {
+            for t in &mut self.threads {
+                t.released = t.released.max(t.uglobal_at_barrier);
+            }
+        }
+    }
+
     pub(crate) fn counter(
         &mut self,
         pc: u32,
@@ -1153,12 +1120,14 @@ impl Checker {
             if a != 0 {
                 if let Some(t) = self.threads.get_mut(f as usize) {
                     t.acquired = true;
+                    t.released = t.uglobal;
                 }
             }
         }
         let Some(l) = active.iter().position(|&a| a != 0) else {
             return;
         };
+        self.released_by_atomic();
         let side = self.side(flat[l], pc, MemOp::Atomic { cas: false }, 0);
         let i = match self.counters.iter().position(|c| c.0 == slot) {
             Some(i) => i,
@@ -1204,6 +1173,7 @@ impl Checker {
                 benign: false,
                 at: None,
                 note: None,
+                gap: Gap::None,
             });
         }
         if found.iter().any(Option::is_some) {
@@ -1251,7 +1221,15 @@ impl Checker {
         let k = key(Space::Uav(slot), word);
         let mut xhits: [Option<Hit>; 4] = [None; 4];
         // across groups: plain accesses against earlier groups' plain ones
-        let safe = |a: &XAcc| a.published && ts.acquired;
+        let safe = |a: &XAcc| a.published() && ts.acquired;
+        // what a cross-group-visibility hit says is missing
+        let gap = |a: &XAcc| {
+            if a.published() {
+                Gap::NotAcquired
+            } else {
+                a.gap
+            }
+        };
         let me = |op: AccessOp| Side {
             group: seq,
             thread: u32::from(acc.thread),
@@ -1276,6 +1254,7 @@ impl Checker {
             benign: false,
             at: None,
             note: None,
+            gap: Gap::None,
         };
         // and against earlier groups' atomics, once per word and group: not
         // after the thread's own returning atomic on the word (ordered
@@ -1292,6 +1271,7 @@ impl Checker {
                 benign: false,
                 at: None,
                 note: None,
+                gap: Gap::None,
             });
         }
         if !u.xg_atomic {
@@ -1359,6 +1339,7 @@ impl Checker {
                         benign,
                         at: None,
                         note: None,
+                        gap: Gap::None,
                     });
                 }
                 if let Some(r) = earlier_read.filter(|r| !safe(r)) {
@@ -1376,6 +1357,7 @@ impl Checker {
                         benign: false,
                         at: None,
                         note: None,
+                        gap: if rmw { Gap::None } else { gap(&r) },
                     });
                 }
                 u.last_write = Some((acc, ts.uglobal));
@@ -1447,6 +1429,7 @@ impl Checker {
                 benign,
                 at: None,
                 note: None,
+                gap: Gap::None,
             };
             match reader {
                 // a read racing with an atomic waits: its thread's CAS may excuse it
@@ -1499,6 +1482,7 @@ impl Checker {
                     benign: false,
                     at: None,
                     note: None,
+                    gap: Gap::None,
                 });
             }
         }
@@ -1549,6 +1533,7 @@ impl Checker {
                     benign: false,
                     at: None,
                     note: None,
+                    gap: Gap::None,
                 });
             }
         }
@@ -1558,6 +1543,16 @@ impl Checker {
         if uav {
             self.uav_epoch = self.uav_epoch.wrapping_add(1);
         }
+        // every thread waits here: what each has fenced is ordered before
+        // the group's next atomic (the release), and an atomic before the
+        // barrier is ordered before every thread's accesses after it when
+        // the barrier fences UAVs (the acquisition)
+        let acquire = uav && self.group_atomic;
+        for t in &mut self.threads {
+            t.uglobal_at_barrier = t.uglobal;
+            t.acquired |= acquire;
+        }
+        self.release_pending = true;
     }
 
     /// The group has finished: report what waited for its end, and fold its
@@ -1603,6 +1598,11 @@ impl Checker {
                     benign: false,
                     at: None,
                     note: None,
+                    gap: match x.writer.gap {
+                        _ if x.rmw => Gap::None,
+                        Gap::None => Gap::NotAcquired,
+                        g => g,
+                    },
                 });
             }
             let glc = self.glc.get(u.slot as usize).copied().unwrap_or(false);
@@ -1612,10 +1612,12 @@ impl Checker {
                 thread: a.thread,
                 pc: a.pc,
                 value: a.value,
-                published: glc
-                    && threads
-                        .get(a.thread as usize)
-                        .is_some_and(|t| t.uglobal > ug),
+                gap: match threads.get(a.thread as usize) {
+                    _ if !glc => Gap::NotCoherent,
+                    Some(t) if t.released > ug => Gap::None,
+                    Some(t) if t.uglobal > ug => Gap::FenceAfterAtomic,
+                    _ => Gap::NoFence,
+                },
             };
             // a compare-exchange loop's guess is no plain read for later
             // groups: its CAS validated it
@@ -1806,6 +1808,10 @@ impl Checker {
             ));
             h.note = Some(self.notes.len() as u32 - 1);
         }
+        if let (None, Some(text)) = (h.note, h.gap.text()) {
+            self.notes.push(text.to_string());
+            h.note = Some(self.notes.len() as u32 - 1);
+        }
         let finding = Finding {
             kind: h.kind,
             resource_name: resource.as_ref().and_then(|r| self.names.get(r).cloned()),
@@ -1856,8 +1862,11 @@ fn races(ws: &mut WordState, op: MemOp, acc: Acc) -> [Option<Conflict>; 3] {
             if let Some(x) = ws.writes.not_by(t).filter(|x| !locked(x)) {
                 found[0] = Some((rw(&x, &acc), x, AccessOp::Write, None, false));
             }
+            // (an atomic and a plain access: named by the two, whichever
+            // the plain one is)
             if let Some(x) = ws.atomics.not_by(t).filter(|x| !locked(x)) {
-                found[1] = Some((rw(&x, &acc), x, AccessOp::Atomic, Some(u32::from(t)), false));
+                let k = scoped(&x, FindingKind::AtomicVsPlain);
+                found[1] = Some((k, x, AccessOp::Atomic, Some(u32::from(t)), false));
             }
             ws.reads.push(acc);
         }
@@ -1885,13 +1894,8 @@ fn races(ws: &mut WordState, op: MemOp, acc: Acc) -> [Option<Conflict>; 3] {
                 found[0] = Some((k, x, AccessOp::Write, None, false));
             }
             if let Some(x) = ws.reads.not_by(t).filter(|x| !locked(x)) {
-                found[1] = Some((
-                    rw(&acc, &x),
-                    x,
-                    AccessOp::Read,
-                    Some(u32::from(x.thread)),
-                    false,
-                ));
+                let k = scoped(&x, FindingKind::AtomicVsPlain);
+                found[1] = Some((k, x, AccessOp::Read, Some(u32::from(x.thread)), false));
             }
             ws.atomics.push(acc);
         }
@@ -1966,29 +1970,18 @@ mod tests {
         assert!(f.iter().all(Option::is_none), "atomic vs atomic");
         let f = races(&mut ws, MemOp::Write, acc(3, 8, 0, 1));
         assert_eq!(f[2].map(|c| c.0), Some(FindingKind::AtomicVsPlain));
-        // a plain read of an atomically written word names its reader, whose CAS may excuse it
+        // a plain read of an atomically written word is atomic-vs-plain
+        // too (named by the two accesses, not raw), and names its reader,
+        // whose CAS may excuse it
         let f = races(&mut ws, MemOp::Read, acc(4, 9, 0, 0));
-        assert_eq!(f[1].map(|c| (c.0, c.3)), Some((FindingKind::Raw, Some(4))));
-    }
-
-    #[test]
-    fn an_unpublished_cross_group_access_is_kept() {
-        let rec = |group, published| XAcc {
-            group,
-            pc: 0,
-            value: 0,
-            thread: 0,
-            published,
-        };
-        let mut x = XAcc::EMPTY;
-        assert!(x.get().is_none());
-        x.merge(rec(0, false));
-        x.merge(rec(1, true));
-        assert_eq!(x.get().map(|a| (a.group, a.published)), Some((0, false)));
-        x.merge(rec(2, false));
-        assert_eq!(x.get().map(|a| a.group), Some(2));
-        let mut y = rec(0, true);
-        y.merge(rec(1, true));
-        assert_eq!(y.group, 1);
+        assert_eq!(
+            f[1].map(|c| (c.0, c.3)),
+            Some((FindingKind::AtomicVsPlain, Some(4)))
+        );
+        // and an atomic after another thread's plain read
+        let mut ws = WordState::EMPTY;
+        races(&mut ws, MemOp::Read, acc(1, 3, 0, 0));
+        let f = races(&mut ws, MemOp::Atomic { cas: false }, acc(2, 5, 0, 0));
+        assert_eq!(f[1].map(|c| c.0), Some(FindingKind::AtomicVsPlain));
     }
 }

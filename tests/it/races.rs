@@ -182,7 +182,7 @@ fn matches(case: &Case, f: &Finding) -> bool {
 #[test]
 fn manifest_lists_every_case_of_the_directory() {
     let m = manifest();
-    assert_eq!(m.case.len(), 39);
+    assert_eq!(m.case.len(), 41);
     for c in &m.case {
         for f in [
             format!("{}_bug.asm", c.name),
@@ -930,5 +930,156 @@ fn a_load_into_null_has_no_access_to_screen() {
         assert!(findings.is_empty(), "{}", describe(&findings));
         // every group wrote its own words
         assert_eq!(buf.to_words()[64 * 3 + 5], 3);
+    }
+}
+
+/// The last-group protocol holds for texture UAVs as for buffers: on a
+/// `globallycoherent RWTexture2D` (fence, then ticket) the last group's
+/// reads are clean; on one that is not globally coherent they are
+/// `cross-group-visibility`, whose note says that is what is missing. (The
+/// checker took only buffer declarations' `_glc` and reported the
+/// globally coherent texture too.)
+#[test]
+fn the_last_group_protocol_on_a_texture_is_that_of_buffers() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/texture_races");
+    for warp_width in [1, 64] {
+        let options = DispatchOptions {
+            warp_width,
+            ..Default::default()
+        };
+        let run = |name: &str| {
+            let job = Job::load(&dir.join(name), &LoadOptions::default()).unwrap();
+            let report = job.run_checked(&options, CheckOptions::default()).unwrap();
+            assert!(report.steps.iter().all(|s| s.passed()), "{name}");
+            report.findings
+        };
+        let ok = run("last_group_texture_ok.toml");
+        assert!(ok.is_empty(), "{}", describe(&ok));
+        let bug = run("last_group_texture_bug.toml");
+        assert!(!bug.is_empty());
+        assert!(
+            bug.iter().all(|f| f.kind.name() == "cross-group-visibility"
+                && f.note
+                    .as_deref()
+                    .is_some_and(|n| n.contains("globallycoherent"))),
+            "{}",
+            describe(&bug)
+        );
+    }
+}
+
+/// A `cross-group-visibility` finding says which step of the protocol is
+/// missing: the fence after the ticket (its place), the reader's part
+/// (a barrier that fences groupshared memory only does not carry the
+/// ticket), no fence, no globallycoherent.
+#[test]
+fn visibility_findings_name_the_missing_step() {
+    let m = manifest();
+    let note = |name: &str| {
+        let case = m.case.iter().find(|c| c.name == name).unwrap();
+        let findings = check_case(case, "bug", WARP_WIDTH_GROUP);
+        let f = findings
+            .iter()
+            .find(|f| f.kind.name() == "cross-group-visibility")
+            .unwrap_or_else(|| panic!("{name}: {}", describe(&findings)));
+        f.note.clone().unwrap_or_default()
+    };
+    assert!(
+        note("last_group_fence_after_ticket").contains("the fence is after the signalling atomic")
+    );
+    assert!(note("last_group_barrier_carries_ticket").contains("the reading thread takes no part"));
+    assert!(note("last_group_no_device_barrier")
+        .contains("a DeviceMemoryBarrier (sync_uglobal) after the write"));
+    assert!(note("last_group_not_globallycoherent").contains("not declared globallycoherent"));
+}
+
+/// docs/checking.md's example reports ("Example reports": one of each
+/// kind, from a seeded bug of `tests/races/`) are what `sm5sim check`
+/// prints for that case, run as a job with zeroed resources named by their
+/// slots: each block, line for line (`SM5SIM_BLESS=1` rewrites the
+/// blocks from the output).
+#[test]
+fn checking_md_example_reports_are_the_checks_output() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("docs/checking.md")).unwrap();
+    let m = manifest();
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("checking_md_examples");
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut compared = 0;
+    // SM5SIM_BLESS=1: write what was printed into the doc instead
+    let bless = std::env::var_os("SM5SIM_BLESS").is_some_and(|v| v == "1");
+    let mut blessed = text.clone();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        // "`kind` (`tests/races/NAME_bug.hlsl`):", a blank line, the block
+        let Some((kind, rest)) = line
+            .strip_prefix('`')
+            .and_then(|l| l.split_once("` (`tests/races/"))
+        else {
+            continue;
+        };
+        let Some(name) = rest.strip_suffix("_bug.hlsl`):") else {
+            continue;
+        };
+        assert_eq!(lines.next(), Some(""), "{name}");
+        let mut block = Vec::new();
+        while let Some(l) = lines.peek().and_then(|l| l.strip_prefix("    ")) {
+            block.push(l.to_string());
+            lines.next();
+        }
+        let case = m
+            .case
+            .iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("{name}"));
+        let shader = dir().join(format!(
+            "{name}_bug.{}",
+            if case.dxbc { "dxbc" } else { "asm" }
+        ));
+        let mut job = format!("shader = \"{}\"\n", shader.display());
+        for r in &case.resources {
+            let size = match r.view.as_str() {
+                "raw" => format!("size_bytes = {}", r.elements * 4),
+                _ => format!("elements = {}", r.elements),
+            };
+            job += &format!("[resources.{}]\n{size}\n", r.slot);
+        }
+        let [x, y, z] = case.dispatch;
+        job += &format!("[[steps]]\ndispatch = [{x}, {y}, {z}]\n");
+        let path = tmp.join(format!("{name}.toml"));
+        std::fs::write(&path, job).unwrap();
+        let out = sm5sim(&["check", path.to_str().unwrap()]);
+        let printed = String::from_utf8_lossy(&out.stdout);
+        // the finding of the kind: its first line and the indented ones after it
+        let mut got = Vec::new();
+        for l in printed.lines() {
+            if got.is_empty() {
+                if l.starts_with(&format!("error[{kind}]"))
+                    || l.starts_with(&format!("warning[{kind}]"))
+                {
+                    got.push(l.to_string());
+                }
+            } else if l.starts_with("  ") {
+                got.push(l.to_string());
+            } else {
+                break;
+            }
+        }
+        if bless {
+            let old: String = block.iter().map(|l| format!("    {l}\n")).collect();
+            let new: String = got.iter().map(|l| format!("    {l}\n")).collect();
+            blessed = blessed.replacen(&old, &new, 1);
+        } else {
+            assert_eq!(
+                got, block,
+                "docs/checking.md's `{kind}` example (SM5SIM_BLESS=1 rewrites it); sm5sim check printed:\n{printed}"
+            );
+        }
+        compared += 1;
+    }
+    assert!(compared >= 15, "{compared} examples");
+    if bless {
+        std::fs::write(root.join("docs/checking.md"), blessed).unwrap();
     }
 }

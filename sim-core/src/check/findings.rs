@@ -20,8 +20,9 @@ pub enum FindingKind {
     /// Two unordered writes of the same value: a race by the letter, with a
     /// deterministic outcome (32-bit stores are atomic, FS §7.14.2).
     Benign,
-    /// A plain store and an atomic on one word, unordered (for TGSM the
-    /// word's value is then undefined, FS §7.14.2).
+    /// A plain load or store and an atomic on one word by two threads of a
+    /// group, unordered: the load sees the word before or after the atomic;
+    /// after a store, a TGSM word's value is undefined (FS §7.14.2).
     AtomicVsPlain,
     /// Conflicting accesses within a group separated by a `sync` that does
     /// not order them: no `_t`, or a fence of the other memory class.
@@ -133,7 +134,7 @@ impl FindingKind {
             FindingKind::War => "write-after-read race between threads of a group: no barrier between them in time",
             FindingKind::Waw => "write-write race: different values, nothing orders the writes",
             FindingKind::Benign => "benign write-write race: unordered writes of the same value",
-            FindingKind::AtomicVsPlain => "atomic and plain store on one word, unordered",
+            FindingKind::AtomicVsPlain => "an atomic and a plain load or store on one word, unordered",
             FindingKind::BarrierScope => "a sync separates the accesses but does not order them (no _t, or a fence of the other memory: _g for TGSM, _ugroup/_uglobal for UAVs)",
             FindingKind::CrossGroupRmw => "plain read-modify-write of a word another group also writes: updates can be lost",
             FindingKind::CrossGroupAtomicVsPlain => "an atomic in one group and a plain read or write of the word in another: groups are unordered, so the read sees any number of the atomics and the write lands anywhere among them (FS §7.14.4)",
@@ -299,7 +300,8 @@ impl std::fmt::Display for Finding {
             if let Some(e) = &self.element {
                 write!(f, "{e}")?;
             }
-            if let Some(n) = &self.resource_name {
+            // (a resource named by its slot is not named twice)
+            if let Some(n) = self.resource_name.as_ref().filter(|n| *n != r) {
                 write!(f, " ('{n}')")?;
             }
         }

@@ -80,6 +80,7 @@ impl Checker {
             benign: false,
             at: None,
             note,
+            gap: Gap::None,
         });
     }
 
