@@ -1639,6 +1639,26 @@ fn read_into<'py>(
 }
 
 impl Kernel {
+    /// `dispatch` and `dispatch_threads`: `groups` under `o`, cancelled by
+    /// `cancel` (or Ctrl-C), telling `progress`.
+    fn run_dispatch(
+        &self,
+        py: Python<'_>,
+        groups: [u32; 3],
+        o: sm5sim::Options,
+        cancel: Option<PyRef<'_, CancelToken>>,
+        progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Dispatched> {
+        let token = cancel.map_or_else(sm5sim::api::CancelToken::new, |t| t.inner.clone());
+        let (o, tick) = with_progress(o.cancel(&token), progress);
+        let inner = &self.inner;
+        let d = run_interruptible_with(py, &token, tick.as_deref(), || inner.dispatch(groups, &o))?;
+        if let Some(t) = &tick {
+            t(py)?;
+        }
+        Dispatched::from_api(py, groups, d)
+    }
+
     /// `Kernel.read` into a new array.
     fn read_new<'py>(
         &self,
@@ -2122,18 +2142,10 @@ impl Kernel {
         progress: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Dispatched> {
         let groups = groups_arg(groups)?;
-        let token = cancel.map_or_else(sm5sim::api::CancelToken::new, |t| t.inner.clone());
         let o = options(
             threads, warp_width, schedule, watchdog, timeout, profile, check,
-        )?
-        .cancel(&token);
-        let (o, tick) = with_progress(o, progress);
-        let inner = &self.inner;
-        let d = run_interruptible_with(py, &token, tick.as_deref(), || inner.dispatch(groups, &o))?;
-        if let Some(t) = &tick {
-            t(py)?;
-        }
-        Dispatched::from_api(py, groups, d)
+        )?;
+        self.run_dispatch(py, groups, o, cancel, progress)
     }
 
     /// Run enough thread groups to cover `counts` threads (an int or 1 to
@@ -2168,18 +2180,10 @@ impl Kernel {
         })?;
         let size = self.inner.shader().program().thread_group;
         let groups = std::array::from_fn(|i| counts[i].div_ceil(size[i].max(1)));
-        let token = cancel.map_or_else(sm5sim::api::CancelToken::new, |t| t.inner.clone());
         let o = options(
             threads, warp_width, schedule, watchdog, timeout, profile, check,
-        )?
-        .cancel(&token);
-        let (o, tick) = with_progress(o, progress);
-        let inner = &self.inner;
-        let d = run_interruptible_with(py, &token, tick.as_deref(), || inner.dispatch(groups, &o))?;
-        if let Some(t) = &tick {
-            t(py)?;
-        }
-        Dispatched::from_api(py, groups, d)
+        )?;
+        self.run_dispatch(py, groups, o, cancel, progress)
     }
 
     /// Run `DispatchIndirect(args, offset)`: the group counts are the three

@@ -38,6 +38,18 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// `sm5sim ARGS` under an address-space limit of `kib` KiB (`ulimit -v`).
+#[cfg(target_os = "linux")]
+fn under_address_space_limit(kib: u64, args: &[&str]) -> Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_sm5sim"))
+        .args(args)
+        .output()
+        .expect("run sh")
+}
+
 /// Exit 2 with `message`, once, before any step ran, and no panic or abort.
 fn refused(o: &Output, message: &str) {
     let t = text(o);
@@ -140,15 +152,7 @@ fn check_counts_its_copies_and_shadow_against_the_limit() {
 #[cfg(target_os = "linux")]
 #[test]
 fn under_an_address_space_limit_a_large_job_is_refused_not_aborted() {
-    let limited = |args: &[&str]| {
-        std::process::Command::new("sh")
-            .arg("-c")
-            .arg("ulimit -v 524288 && exec \"$0\" \"$@\"")
-            .arg(env!("CARGO_BIN_EXE_sm5sim"))
-            .args(args)
-            .output()
-            .expect("run sh")
-    };
+    let limited = |args: &[&str]| under_address_space_limit(524288, args);
     for (name, bytes) in [("gib", 1u64 << 30), ("4gib", 4 << 30)] {
         let dir = workdir(name, bytes);
         let o = limited(&["run", s(&dir.join("job.toml"))]);
@@ -182,15 +186,8 @@ fn a_suites_jobs_share_the_memory() {
         let dir = workdir(&format!("share/{name}"), 250 << 20);
         assert!(dir.join("job.toml").is_file());
     }
-    let limited = |jobs: &str| {
-        std::process::Command::new("sh")
-            .arg("-c")
-            .arg("ulimit -v 1048576 && exec \"$0\" \"$@\"")
-            .arg(env!("CARGO_BIN_EXE_sm5sim"))
-            .args(["run", s(&root), "--jobs", jobs])
-            .output()
-            .expect("run sh")
-    };
+    let limited =
+        |jobs: &str| under_address_space_limit(1048576, &["run", s(&root), "--jobs", jobs]);
     let o = limited("2");
     let t = text(&o);
     assert_eq!(o.status.code(), Some(2), "{t}");
@@ -223,15 +220,7 @@ fn a_job_file_of_long_lists_is_parsed_in_memory_proportional_to_it() {
             list(bad)
         )
     };
-    let limited = |path: &Path| {
-        std::process::Command::new("sh")
-            .arg("-c")
-            .arg("ulimit -v 524288 && exec \"$0\" \"$@\"")
-            .arg(env!("CARGO_BIN_EXE_sm5sim"))
-            .args(["run", s(path)])
-            .output()
-            .expect("run sh")
-    };
+    let limited = |path: &Path| under_address_space_limit(524288, &["run", s(path)]);
     let path = dir.join("long.toml");
     std::fs::write(&path, job("1")).unwrap();
     let o = limited(&path);
@@ -334,15 +323,7 @@ fn a_shader_too_large_for_memory_is_refused_not_aborted() {
          [[steps]]\ndispatch = [1, 1, 1]\n",
     )
     .unwrap();
-    let limited = |args: &[&str]| {
-        std::process::Command::new("sh")
-            .arg("-c")
-            .arg("ulimit -v 524288 && exec \"$0\" \"$@\"")
-            .arg(env!("CARGO_BIN_EXE_sm5sim"))
-            .args(args)
-            .output()
-            .expect("run sh")
-    };
+    let limited = |args: &[&str]| under_address_space_limit(524288, args);
     let message = "lowering and planning this shader would take about 586 MiB of memory \
                    (200005 instructions, about 3072 bytes each), over the ";
     refused(&limited(&["info", s(&shader)]), message);

@@ -95,6 +95,20 @@ pub mod memory {
 }
 
 impl LoadOptions {
+    /// [`LoadOptions::check_memory`] before decoding the token stream
+    /// `shader` (the bytes of a container's shader chunk).
+    ///
+    /// # Errors
+    /// [`LoadError::TooLarge`].
+    pub fn check_decode_memory(&self, shader: &[u8]) -> Result<(), LoadError> {
+        self.check_memory(
+            "decoding",
+            shader.len() as u64 / 4,
+            "dwords",
+            memory::DECODE_BYTES_PER_DWORD,
+        )
+    }
+
     /// [`LoadError::TooLarge`] when `count` `unit`s at `per` bytes each
     /// exceed [`LoadOptions::max_memory`]: the look a load makes before
     /// `phase`.
@@ -395,12 +409,7 @@ impl Program {
     pub fn decode_only(bytes: &[u8], options: &LoadOptions) -> Result<DecodedProgram, LoadError> {
         let container = Container::parse(bytes, options.checksum_policy())?;
         let shader = container.shader_chunk()?;
-        options.check_memory(
-            "decoding",
-            shader.data.len() as u64 / 4,
-            "dwords",
-            memory::DECODE_BYTES_PER_DWORD,
-        )?;
+        options.check_decode_memory(shader.data)?;
         decode_program_bytes(shader.data, shader.data_offset)
     }
 
@@ -483,12 +492,7 @@ impl Program {
         let container = Container::parse(bytes, options.checksum_policy())?;
         let shader = container.shader_chunk()?;
         options.check_cancel("decoding")?;
-        options.check_memory(
-            "decoding",
-            shader.data.len() as u64 / 4,
-            "dwords",
-            memory::DECODE_BYTES_PER_DWORD,
-        )?;
+        options.check_decode_memory(shader.data)?;
         let decoded = decode_program_bytes(shader.data, shader.data_offset)?;
         let reflection = match container.chunk(b"RDEF") {
             Some(c) => Some(parse_rdef(c.data)?),
