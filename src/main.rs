@@ -472,22 +472,10 @@ fn main() -> ExitCode {
     }
 }
 
-/// An error and its causes as one message, each cause once: a cause whose
-/// text an outer message already contains (`JobError::Shader` prints its
-/// `LoadError`, which is also its source) is not repeated.
+/// An error and its causes as one message, each cause once
+/// (`sm5sim::api::error_text`), each line clipped.
 fn error_text(e: &anyhow::Error) -> String {
-    let mut text = String::new();
-    for cause in e.chain() {
-        let m = cause.to_string();
-        if text.contains(&m) {
-            continue;
-        }
-        if !text.is_empty() {
-            text.push_str(": ");
-        }
-        text.push_str(&m);
-    }
-    clip_lines(&text)
+    clip_lines(&sm5sim::api::error_text(e.as_ref()))
 }
 
 /// The most bytes of one line of an error message: input echoed in it (a

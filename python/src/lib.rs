@@ -18,7 +18,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
-use sm5sim::api::{clip, ApiError, Slot, SlotKind, TextureRegion, Value, View};
+use sm5sim::api::{clip, error_text, ApiError, Slot, SlotKind, TextureRegion, Value, View};
 use sm5sim::sim_core::check::{CheckOptions, Finding as RFinding, Severity};
 use sm5sim::sim_core::program::BufferDeclKind;
 use sm5sim::sim_mem::{
@@ -2539,9 +2539,7 @@ struct TempDir(PathBuf);
 
 impl TempDir {
     fn new() -> PyResult<Self> {
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("sm5sim-py-{}-{n}", std::process::id()));
+        let dir = std::env::temp_dir().join(sm5sim::files::temp_name("sm5sim-py-compile"));
         std::fs::create_dir_all(&dir)
             .map_err(|e| LoadError::new_err(format!("{}: {e}", dir.display())))?;
         Ok(TempDir(dir))
@@ -2682,21 +2680,6 @@ impl JobResult {
     }
 }
 
-/// An error and its causes, as the command line prints them: `a: b: c`.
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let t = s.to_string();
-        if !text.contains(&t) {
-            text.push_str(": ");
-            text.push_str(&t);
-        }
-        source = s.source();
-    }
-    text
-}
-
 /// What a job did, before it becomes Python objects.
 enum JobRun {
     Skipped(String),
@@ -2743,7 +2726,7 @@ fn run_job(
     dispatch.warp_width = sm5sim::sim_sched::WARP_WIDTH_GROUP;
     let run = run_interruptible(py, &token, || {
         let job = || -> Result<JobRun, String> {
-            if let Some(reason) = sm5sim::job::skip_reason(&path).map_err(|e| chain(&e))? {
+            if let Some(reason) = sm5sim::job::skip_reason(&path).map_err(|e| error_text(&e))? {
                 return Ok(JobRun::Skipped(reason));
             }
             let job = match Job::load_with(&path, &load, &compile) {
@@ -2754,7 +2737,7 @@ fn run_job(
                         source_path.display()
                     )))
                 }
-                Err(e) => return Err(chain(&e)),
+                Err(e) => return Err(error_text(&e)),
             };
             let warnings = job.warnings.clone();
             if check {
@@ -2765,14 +2748,14 @@ fn run_job(
                         error: r.stopped,
                         warnings,
                     }),
-                    Err(e) => Err(chain(&e)),
+                    Err(e) => Err(error_text(&e)),
                 };
             }
             let (steps, error) = job.run_partial(&dispatch);
             Ok(JobRun::Ran {
                 steps,
                 findings: Vec::new(),
-                error: error.map(|e| chain(&e)),
+                error: error.map(|e| error_text(&e)),
                 warnings,
             })
         };

@@ -335,6 +335,16 @@ struct ThreadState {
     cas_key: u64,
 }
 
+impl ThreadState {
+    /// The thread performed a UAV atomic (or counter operation): it
+    /// acquires what earlier groups published, and releases what it fenced
+    /// before it.
+    fn atomic(&mut self) {
+        self.acquired = true;
+        self.released = self.uglobal;
+    }
+}
+
 const NO_KEY: u64 = u64::MAX;
 
 /// One side of a hit: an access by a thread of some group (sequence number).
@@ -970,8 +980,7 @@ impl Checker {
         match op {
             MemOp::Read => t.last_read = k,
             MemOp::Atomic { .. } => {
-                t.acquired = true;
-                t.released = t.uglobal;
+                t.atomic();
                 if self.sites.get(acc.pc as usize).is_some_and(|s| s.returns) {
                     t.last_atomic = k;
                 }
@@ -1091,10 +1100,6 @@ impl Checker {
         }
     }
 
-    /// `imm_atomic_alloc` (`alloc`) or `imm_atomic_consume` at `pc` on the
-    /// counter of UAV `slot`, by the active lanes of a warp: an atomic, so
-    /// each lane acquires; and noted for
-    /// [`FindingKind::CounterIncrementAndDecrement`] at the dispatch's end.
     /// A UAV atomic (or counter operation) of the group: the first after a
     /// barrier releases what every thread had fenced when it waited there
     /// (the barrier orders their fences before this atomic, FS §7.14.4).
@@ -1108,6 +1113,10 @@ impl Checker {
         }
     }
 
+    /// `imm_atomic_alloc` (`alloc`) or `imm_atomic_consume` at `pc` on the
+    /// counter of UAV `slot`, by the active lanes of a warp: an atomic, so
+    /// each lane acquires and releases; and noted for
+    /// [`FindingKind::CounterIncrementAndDecrement`] at the dispatch's end.
     pub(crate) fn counter(
         &mut self,
         pc: u32,
@@ -1119,8 +1128,7 @@ impl Checker {
         for (&a, &f) in active.iter().zip(flat) {
             if a != 0 {
                 if let Some(t) = self.threads.get_mut(f as usize) {
-                    t.acquired = true;
-                    t.released = t.uglobal;
+                    t.atomic();
                 }
             }
         }
@@ -1222,14 +1230,6 @@ impl Checker {
         let mut xhits: [Option<Hit>; 4] = [None; 4];
         // across groups: plain accesses against earlier groups' plain ones
         let safe = |a: &XAcc| a.published() && ts.acquired;
-        // what a cross-group-visibility hit says is missing
-        let gap = |a: &XAcc| {
-            if a.published() {
-                Gap::NotAcquired
-            } else {
-                a.gap
-            }
-        };
         let me = |op: AccessOp| Side {
             group: seq,
             thread: u32::from(acc.thread),
@@ -1357,7 +1357,7 @@ impl Checker {
                         benign: false,
                         at: None,
                         note: None,
-                        gap: if rmw { Gap::None } else { gap(&r) },
+                        gap: if rmw { Gap::None } else { r.visibility_gap() },
                     });
                 }
                 u.last_write = Some((acc, ts.uglobal));
@@ -1598,10 +1598,10 @@ impl Checker {
                     benign: false,
                     at: None,
                     note: None,
-                    gap: match x.writer.gap {
-                        _ if x.rmw => Gap::None,
-                        Gap::None => Gap::NotAcquired,
-                        g => g,
+                    gap: if x.rmw {
+                        Gap::None
+                    } else {
+                        x.writer.visibility_gap()
                     },
                 });
             }

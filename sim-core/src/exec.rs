@@ -1076,49 +1076,15 @@ impl<'p> GroupExecutor<'p> {
     /// the budget: its first group, lane 0, at the program's last instruction.
     fn runaway_after(&self, reason: StopReason) -> Runaway {
         let token = self.prog.code.last().map_or(0, |op| op.token);
-        let mnemonic = self.mnemonic_at(token);
-        Runaway {
-            reason,
-            group: self.first,
-            lane: 0,
-            mnemonic,
-            hlsl: self.hlsl_at(token),
-            token,
-        }
-    }
-
-    /// The HLSL file and line of the instruction at dword `token`, when the
-    /// program has debug information.
-    fn hlsl_at(&self, token: u32) -> Option<String> {
-        let map = self.prog.source_map.as_ref()?;
-        Some(map.describe(map.line_at(token)?))
-    }
-
-    /// The mnemonic of the instruction at dword `token` ("?" if none).
-    fn mnemonic_at(&self, token: u32) -> String {
-        self.prog
-            .decoded
-            .instructions
-            .iter()
-            .find(|i| i.offset == token)
-            .map_or_else(|| "?".to_string(), crate::disasm::mnemonic)
+        Runaway::at(self.prog, reason, self.first, 0, token)
     }
 
     fn runaway(&self, warp: &Warp, reason: StopReason) -> Runaway {
         let lane = warp.active.iter().position(|&a| a != 0).unwrap_or(0);
         let token = self.prog.code.get(warp.pc).map_or(0, |op| op.token);
-        let mnemonic = self.mnemonic_at(token);
-        Runaway {
-            reason,
-            group: {
-                let [x, y, z] = self.first;
-                [x.wrapping_add(warp.batch[lane]), y, z]
-            },
-            lane: warp.flat[lane],
-            mnemonic,
-            hlsl: self.hlsl_at(token),
-            token,
-        }
+        let [x, y, z] = self.first;
+        let group = [x.wrapping_add(warp.batch[lane]), y, z];
+        Runaway::at(self.prog, reason, group, warp.flat[lane], token)
     }
 
     // -- operand access ------------------------------------------------

@@ -40,3 +40,23 @@ pub fn clip_to(s: &str, limit: usize) -> Cow<'_, str> {
         Some((at, _)) => Cow::Owned(format!("{}…({} more bytes)", &s[..at], s.len() - at)),
     }
 }
+
+/// An error and its causes as one message, `outer: cause: root cause`,
+/// each cause once: a cause whose text an outer message already contains
+/// (an error that prints its source, as `JobError::Shader` prints its
+/// `LoadError`) is not repeated. What the command line prints after
+/// `error:`, and the Python module's job errors.
+pub fn error_text(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = String::new();
+    for cause in std::iter::successors(Some(e), |c| c.source()) {
+        let m = cause.to_string();
+        if text.contains(&m) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&m);
+    }
+    text
+}

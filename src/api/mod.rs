@@ -35,7 +35,7 @@ mod value;
 
 pub use cancel::CancelToken;
 pub(crate) use clip::clip_message;
-pub use clip::{clip, clip_to, ECHO_LIMIT};
+pub use clip::{clip, clip_to, error_text, ECHO_LIMIT};
 pub use copy::{same_type_group, TextureRegion};
 pub use kernel::{Dispatched, Kernel, Options};
 pub use resource::{Element, Resource, Storage};

@@ -78,6 +78,16 @@ impl XAcc {
         self.gap == Gap::None
     }
 
+    /// What a `cross-group-visibility` race with this access lacks: its
+    /// own publication, or, published, the later access's acquisition
+    /// (the only other way the pair is not safe).
+    pub(super) fn visibility_gap(&self) -> Gap {
+        match self.gap {
+            Gap::None => Gap::NotAcquired,
+            g => g,
+        }
+    }
+
     /// Keep an unpublished record over a published one: any unpublished
     /// access is a race for every later group.
     pub(super) fn merge(&mut self, new: XAcc) {

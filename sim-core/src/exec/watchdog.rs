@@ -59,23 +59,43 @@ pub struct Runaway {
 }
 
 impl Runaway {
+    /// The [`Runaway`] of thread `lane` (`SV_GroupIndex`) of `group`,
+    /// stopped before the instruction at dword `token` of `program`: its
+    /// mnemonic ("?" if no instruction starts there) and, with debug
+    /// information, its HLSL line.
+    pub(crate) fn at(
+        program: &crate::program::Program,
+        reason: StopReason,
+        group: [u32; 3],
+        lane: u32,
+        token: u32,
+    ) -> Self {
+        let mnemonic = program
+            .decoded
+            .instructions
+            .iter()
+            .find(|i| i.offset == token)
+            .map_or_else(|| "?".to_string(), crate::disasm::mnemonic);
+        let hlsl = program
+            .source_map
+            .as_ref()
+            .and_then(|m| Some(m.describe(m.line_at(token)?)));
+        Runaway {
+            reason,
+            group,
+            lane,
+            mnemonic,
+            token,
+            hlsl,
+        }
+    }
+
     /// The [`Runaway`] of a dispatch stopped before any of its groups
     /// ran (a [`Watchdog::stopped_at_start`] reason): group (0, 0, 0),
     /// lane 0, at the program's first instruction, which nothing executed.
     pub fn at_start(program: &crate::program::Program, reason: StopReason) -> Self {
-        let first = program.decoded.instructions.first();
-        let token = first.map_or(0, |i| i.offset);
-        Runaway {
-            reason,
-            group: [0; 3],
-            lane: 0,
-            mnemonic: first.map_or_else(|| "?".to_string(), crate::disasm::mnemonic),
-            hlsl: program
-                .source_map
-                .as_ref()
-                .and_then(|m| Some(m.describe(m.line_at(token)?))),
-            token,
-        }
+        let token = program.decoded.instructions.first().map_or(0, |i| i.offset);
+        Self::at(program, reason, [0; 3], 0, token)
     }
 }
 
@@ -143,15 +163,18 @@ impl Watchdog {
     /// [`Watchdog::interval`] warp-instructions, so without this look a
     /// dispatch shorter than that would run to its end under a set token.
     pub fn stopped_at_start(&self) -> Option<StopReason> {
-        let cancelled = self
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed));
-        cancelled.then(|| {
+        self.cancelled().then(|| {
             let first = *self.first.get_or_init(|| StopReason::Cancelled);
             self.stop.store(true, Ordering::Release);
             first
         })
+    }
+
+    /// Whether the caller's cancellation token is set.
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
     /// Account for `n` more warp-instructions; `Some` when the dispatch must stop.
@@ -163,11 +186,7 @@ impl Watchdog {
             return Some(self.first.get().copied().unwrap_or(StopReason::Cancelled));
         } else if total > self.max_warp_instructions {
             Some(StopReason::InstructionBudget(self.max_warp_instructions))
-        } else if self
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-        {
+        } else if self.cancelled() {
             Some(StopReason::Cancelled)
         } else {
             match self.deadline {
