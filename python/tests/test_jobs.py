@@ -3,6 +3,7 @@ sm5sim.pytest_plugin, through its pytest11 entry point); dispatch_threads
 and Shader.compile (issue #45)."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -128,6 +129,11 @@ def test_the_plugin_runs_every_example_job(tmp_path):
     assert names == sorted(j.stem for j in jobs), names
     skipped = 0 if env_fxc else 1  # histogram_hlsl.toml without a compiler
     assert f"{len(jobs) - skipped} passed" in p.stdout, p.stdout
+    # docs/python.md's figure for this command is the count without fxc
+    doc = (ROOT / "docs" / "python.md").read_text()
+    said = re.search(r"every example job: (\d+) passed, (\d+) skipped without fxc", doc)
+    assert said, "docs/python.md states what `pytest examples/` prints"
+    assert (int(said[1]), int(said[2])) == (len(jobs) - 1, 1), said[0]
     # -k selects, as for any test
     p = pytest_in([str(ROOT / "examples"), "-q", "-k", "scan or reduce"], tmp_path)
     assert p.returncode == 0 and "3 passed" in p.stdout, p.stdout + p.stderr

@@ -101,45 +101,86 @@ fn relative_links_resolve() {
     assert!(checked >= 20, "{checked} links checked");
 }
 
-/// A transcript in the docs (an indented block whose first line is
-/// `$ sm5sim ARGS`) is what the command prints, run from the repository's
-/// root: line by line, with every decimal number (times, rates, shares)
-/// read as any number (and a rate's SI prefix as any prefix), and a `...`
-/// line standing for any lines.
-#[test]
-fn doc_transcripts_are_the_commands_output() {
-    let decimals = |line: &str| -> String {
-        // each run of digits with a '.' inside becomes '#'
-        let mut out = String::new();
-        let chars: Vec<char> = line.trim_end().chars().collect();
-        let mut i = 0;
-        while i < chars.len() {
-            if chars[i].is_ascii_digit() {
-                let start = i;
-                while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.') {
-                    i += 1;
-                }
-                let run: String = chars[start..i].iter().collect();
-                if run.contains('.') && !run.ends_with('.') {
-                    out.push('#');
-                    // and the SI prefix of a rate's unit (kgroups/s, Mgroups/s)
-                    if chars.get(i) == Some(&' ')
-                        && chars.get(i + 1).is_some_and(|c| "kMGT".contains(*c))
-                        && chars.get(i + 2).is_some_and(|c| c.is_ascii_lowercase())
-                    {
-                        out.push(' ');
-                        i += 2;
-                    }
-                } else {
-                    out.push_str(&run);
-                }
-            } else {
-                out.push(chars[i]);
+/// A line of a command's output as the docs' samples are compared: each
+/// run of digits with a '.' inside (a time, a rate, a share) becomes `#`,
+/// and so does a rate's SI prefix (`kgroups/s`, `Mgroups/s`).
+fn decimals(line: &str) -> String {
+    let mut out = String::new();
+    let chars: Vec<char> = line.trim_end().chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i].is_ascii_digit() {
+            let start = i;
+            while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.') {
                 i += 1;
             }
+            let run: String = chars[start..i].iter().collect();
+            if run.contains('.') && !run.ends_with('.') {
+                out.push('#');
+                if chars.get(i) == Some(&' ')
+                    && chars.get(i + 1).is_some_and(|c| "kMGT".contains(*c))
+                    && chars.get(i + 2).is_some_and(|c| c.is_ascii_lowercase())
+                {
+                    out.push(' ');
+                    i += 2;
+                }
+            } else {
+                out.push_str(&run);
+            }
+        } else {
+            out.push(chars[i]);
+            i += 1;
         }
-        out
-    };
+    }
+    out
+}
+
+/// Whether `block` (a doc's sample) is `printed`, line by line, each line
+/// through [`decimals`], a `...` line standing for any lines. `Err` names
+/// the first line of the sample not found.
+fn sample_matches(block: &[&str], printed: &str) -> Result<(), String> {
+    let got: Vec<String> = printed.lines().map(decimals).collect();
+    let mut at = 0;
+    let mut skipping = false;
+    for want in block {
+        if want.trim() == "..." {
+            skipping = true;
+            continue;
+        }
+        let want = decimals(want);
+        let found = if skipping {
+            (at..got.len()).find(|&k| got[k] == want)
+        } else {
+            (at < got.len() && got[at] == want).then_some(at)
+        };
+        let Some(k) = found else {
+            return Err(format!(
+                "{want}\n{}",
+                if skipping {
+                    "(anywhere after the lines matched before)"
+                } else {
+                    "(at its place)"
+                }
+            ));
+        };
+        at = k + 1;
+        skipping = false;
+    }
+    if !skipping && at < got.len() {
+        return Err(format!(
+            "nothing after its last line, but it goes on:\n{}",
+            got[at]
+        ));
+    }
+    Ok(())
+}
+
+/// A transcript in the docs (an indented block whose first line is
+/// `$ sm5sim ARGS`) is what the command prints on stdout, run from the
+/// repository's root (matched as [`sample_matches`] says; a transcript
+/// that shows the start of the output ends in `...`).
+#[test]
+fn doc_transcripts_are_the_commands_output() {
     let mut checked = 0;
     for page in pages() {
         let text = std::fs::read_to_string(&page).unwrap();
@@ -163,40 +204,91 @@ fn doc_transcripts_are_the_commands_output() {
                 .output()
                 .unwrap();
             let out = String::from_utf8_lossy(&o.stdout);
-            let got: Vec<String> = out.lines().map(decimals).collect();
-            // match the block against the output, `...` skipping lines
-            let mut at = 0;
-            let mut skipping = false;
-            for want in &block {
-                if want.trim() == "..." {
-                    skipping = true;
-                    continue;
-                }
-                let want = decimals(want);
-                let found = if skipping {
-                    (at..got.len()).find(|&k| got[k] == want)
-                } else {
-                    (at < got.len() && got[at] == want).then_some(at)
-                };
-                let Some(k) = found else {
-                    panic!(
-                        "{}: `sm5sim {}` does not print\n{want}\n{}\nit printed:\n{out}",
-                        page.display(),
-                        args.join(" "),
-                        if skipping {
-                            "(anywhere after the lines matched before)"
-                        } else {
-                            ""
-                        }
-                    );
-                };
-                at = k + 1;
-                skipping = false;
+            if let Err(e) = sample_matches(&block, &out) {
+                panic!(
+                    "{}: `sm5sim {}` does not print\n{e}\nit printed:\n{out}",
+                    page.display(),
+                    args.join(" ")
+                );
             }
             checked += 1;
         }
     }
     assert!(checked >= 3, "{checked} transcripts found");
+}
+
+/// A sample output in the docs that does not show its command: the line
+/// `<!-- output of `sm5sim ARGS` in DIR -->` above it (DIR relative to the
+/// repository's root; `tests/doc_samples` holds the jobs) names the
+/// command, and the next block (indented, or fenced as `text`) is what it
+/// prints, stdout then stderr, matched as [`sample_matches`] says.
+#[test]
+fn doc_samples_are_the_commands_output() {
+    let mut checked = 0;
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (n, line) in lines.iter().enumerate() {
+            let Some(rest) = line.strip_prefix("<!-- output of `sm5sim ") else {
+                continue;
+            };
+            let (args, dir) = rest
+                .strip_suffix(" -->")
+                .and_then(|r| r.split_once("` in "))
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{}:{}: `<!-- output of `sm5sim ARGS` in DIR -->`",
+                        page.display(),
+                        n + 1
+                    )
+                });
+            // the next block after blank lines: indented, or a ```text fence
+            let mut k = n + 1;
+            while lines.get(k).is_some_and(|l| l.is_empty()) {
+                k += 1;
+            }
+            let mut block = Vec::new();
+            if lines.get(k) == Some(&"```text") {
+                k += 1;
+                while lines.get(k).is_some_and(|l| *l != "```") {
+                    block.push(lines[k]);
+                    k += 1;
+                }
+            } else {
+                while let Some(l) = lines.get(k).and_then(|l| l.strip_prefix("    ")) {
+                    block.push(l);
+                    k += 1;
+                }
+            }
+            assert!(
+                !block.is_empty(),
+                "{}:{}: no sample after the comment",
+                page.display(),
+                n + 1
+            );
+            let args: Vec<&str> = args.split_whitespace().collect();
+            let o = std::process::Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+                .current_dir(root().join(dir))
+                .args(&args)
+                .output()
+                .unwrap();
+            let out = format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+            if let Err(e) = sample_matches(&block, &out) {
+                panic!(
+                    "{}:{}: `sm5sim {}` in {dir} does not print\n{e}\nit printed:\n{out}",
+                    page.display(),
+                    n + 1,
+                    args.join(" ")
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "{checked} samples found");
 }
 
 /// CONTRIBUTING.md's table of integration test programs names every
