@@ -419,6 +419,9 @@ struct SiteInfo {
     /// a compare-exchange against a literal: a lock's acquire when it
     /// succeeds
     lock_cas: bool,
+    /// an atomic that changes its word whatever it holds
+    /// ([`loops::makes_progress`])
+    progress: bool,
 }
 
 /// A bound buffer UAV, as the checker needs it.
@@ -484,8 +487,23 @@ pub struct Checker {
     locals: Vec<UavLocal>,
     /// plain reads racing only with atomics, by (reader, space and word key)
     pending: FxMap<(u32, u64), Hit>,
-    /// (thread, key) pairs that executed `imm_atomic_cmp_exch`
+    /// (thread, key) pairs that executed `imm_atomic_cmp_exch`, or
+    /// checked a held-back read with a returning atomic in its loop
     validated: FxMap<(u32, u64), ()>,
+    /// spin reads of words earlier groups changed, by (reader, key), held
+    /// back until the group ends ([`Checker::earlier_group_wait`])
+    waits: FxMap<(u32, u64), Hit>,
+    /// the group's ticket: the key of its first returning UAV atomic that
+    /// is no spin read (`NO_KEY`: none)
+    ticket: u64,
+    /// each finished group's ticket, by sequence number (`NO_KEY`: none)
+    tickets: Vec<u64>,
+    /// (spin read pc, key): a thread's own atomic in the read's loop moved
+    /// the word ([`Checker::own_progress`])
+    self_moved: FxMap<(u32, u64), ()>,
+    /// (plain read pc, key): a guard a returning atomic of its thread
+    /// checked in its loop ([`Checker::own_progress`])
+    checked_guards: FxMap<(u32, u64), ()>,
 
     /// the group's plain writes and atomics (spin reads' atomics aside), for
     /// the forward-progress rule
@@ -579,6 +597,7 @@ impl Checker {
                     sync,
                     returns,
                     lock_cas,
+                    progress: loops::makes_progress(op),
                 }
             })
             .collect();
@@ -779,6 +798,9 @@ impl Checker {
             }
         }
         self.xg = vec![XShadow::default(); self.uavs.len()];
+        self.tickets.clear();
+        self.self_moved.clear();
+        self.checked_guards.clear();
     }
 
     /// End the dispatch begun by [`Checker::begin_dispatch`].
@@ -848,6 +870,8 @@ impl Checker {
         self.locals.clear();
         self.pending.clear();
         self.validated.clear();
+        self.waits.clear();
+        self.ticket = NO_KEY;
         self.group_writes = 0;
         self.locks.clear();
         if self.pass == screen::Pass::Screen {
@@ -970,26 +994,6 @@ impl Checker {
         }
     }
 
-    /// What a UAV access changes in its thread's state: an atomic
-    /// acquires; the thread's last plain read and last returning atomic.
-    #[inline]
-    fn uav_thread(&mut self, op: MemOp, acc: Acc, k: u64) {
-        let Some(t) = self.threads.get_mut(acc.thread as usize) else {
-            return;
-        };
-        match op {
-            MemOp::Read => t.last_read = k,
-            MemOp::Atomic { .. } => {
-                t.atomic();
-                if self.sites.get(acc.pc as usize).is_some_and(|s| s.returns) {
-                    t.last_atomic = k;
-                }
-                self.released_by_atomic();
-            }
-            MemOp::Write => {}
-        }
-    }
-
     /// The bounds findings of one access ([`Checker::access_prepared`]):
     /// a misaligned address, a structure's byte offset past its stride, a
     /// word out of bounds (`word` None).
@@ -1097,19 +1101,6 @@ impl Checker {
                 ..
             } => Some((stride, size_bytes)),
             _ => None,
-        }
-    }
-
-    /// A UAV atomic (or counter operation) of the group: the first after a
-    /// barrier releases what every thread had fenced when it waited there
-    /// (the barrier orders their fences before this atomic, FS §7.14.4).
-    #[inline]
-    fn released_by_atomic(&mut self) {
-        self.group_atomic = true;
-        if std::mem::take(&mut self.release_pending) {
-            for t in &mut self.threads {
-                t.released = t.released.max(t.uglobal_at_barrier);
-            }
         }
     }
 
@@ -1227,7 +1218,7 @@ impl Checker {
         u.ws.enter_epoch(epoch);
         let found = races(&mut u.ws, op, acc);
         let k = key(Space::Uav(slot), word);
-        let mut xhits: [Option<Hit>; 4] = [None; 4];
+        let mut xhits: [Option<Hit>; 3] = [None; 3];
         // across groups: plain accesses against earlier groups' plain ones
         let safe = |a: &XAcc| a.published() && ts.acquired;
         let me = |op: AccessOp| Side {
@@ -1259,21 +1250,8 @@ impl Checker {
         // and against earlier groups' atomics, once per word and group: not
         // after the thread's own returning atomic on the word (ordered
         // after them)
-        if let Some((e, e_op)) = waited_on.filter(|_| !u.xg_spin) {
-            u.xg_spin = true;
-            xhits[3] = Some(Hit {
-                kind: FindingKind::ForwardProgress,
-                space: Some(Space::Uav(slot)),
-                word: Some(word),
-                byte_offset: None,
-                a: them(&e, e_op),
-                b: Some(me(AccessOp::from(op))),
-                benign: false,
-                at: None,
-                note: None,
-                gap: Gap::None,
-            });
-        }
+        let wait = waited_on.filter(|_| !u.xg_spin);
+        u.xg_spin |= wait.is_some();
         if !u.xg_atomic {
             let after_own = ts.last_atomic == k;
             let earlier = match op {
@@ -1374,6 +1352,9 @@ impl Checker {
         }
         for h in xhits.into_iter().flatten() {
             self.report(h);
+        }
+        if let Some((e, e_op)) = wait {
+            self.earlier_group_wait(slot, word, e, e_op, acc, AccessOp::from(op));
         }
     }
 
@@ -1564,9 +1545,22 @@ impl Checker {
         let pending = std::mem::take(&mut self.pending);
         let mut hits: Vec<Hit> = pending
             .into_iter()
-            .filter(|(k, _)| !self.validated.contains_key(k))
+            .filter(|(k, h)| {
+                let guard = h.b.is_some_and(|b| b.op == AccessOp::Read)
+                    && h.b
+                        .is_some_and(|b| self.checked_guards.contains_key(&(b.pc, k.1)));
+                !self.validated.contains_key(k) && !guard
+            })
             .map(|(_, h)| h)
+            .chain(std::mem::take(&mut self.waits).into_values())
             .collect();
+        if self.ticket != NO_KEY {
+            let seq = self.seq as usize;
+            if self.tickets.len() <= seq {
+                self.tickets.resize(seq + 1, NO_KEY);
+            }
+            self.tickets[seq] = self.ticket;
+        }
         let seq = self.seq;
         for u in &self.locals {
             if let Some(x) = u.xg_read {

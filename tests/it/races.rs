@@ -182,7 +182,7 @@ fn matches(case: &Case, f: &Finding) -> bool {
 #[test]
 fn manifest_lists_every_case_of_the_directory() {
     let m = manifest();
-    assert_eq!(m.case.len(), 41);
+    assert_eq!(m.case.len(), 43);
     for c in &m.case {
         for f in [
             format!("{}_bug.asm", c.name),
@@ -991,6 +991,44 @@ fn visibility_findings_name_the_missing_step() {
     assert!(note("last_group_no_device_barrier")
         .contains("a DeviceMemoryBarrier (sync_uglobal) after the write"));
     assert!(note("last_group_not_globallycoherent").contains("not declared globallycoherent"));
+}
+
+/// A wait on another group says whether this run saw it hang or the rule
+/// found it (the awaited group had finished first), and a wait on a group
+/// that took its ticket first (a decoupled look-back) is the
+/// occupancy-dependent warning, naming the ticket; a work queue's own
+/// atomic on the word it tests is no wait, even in the groups that find
+/// the queue empty.
+#[test]
+fn forward_progress_says_what_was_seen_and_whether_the_group_had_started() {
+    let m = manifest();
+    let finding = |name: &str, variant: &str, kind: &str| {
+        let case = m.case.iter().find(|c| c.name == name).unwrap();
+        let findings = check_case(case, variant, WARP_WIDTH_GROUP);
+        findings.iter().find(|f| f.kind.name() == kind).cloned()
+    };
+    let note = |name: &str, kind: &str| {
+        let f = finding(name, "bug", kind).unwrap_or_else(|| panic!("{name}: no {kind}"));
+        (f.severity(), f.note.unwrap_or_default())
+    };
+    let (sev, n) = note("wait_for_earlier_group", "forward-progress");
+    assert_eq!(sev, Severity::Error);
+    assert!(
+        n.starts_with("this run saw no wait that did not end"),
+        "{n}"
+    );
+    let (_, n) = note("wait_for_later_group", "forward-progress");
+    assert!(n.contains("in 65536 reads"), "{n}");
+    let (sev, n) = note("look_back_started_group", "occupancy-dependent-progress");
+    assert_eq!(sev, Severity::Warning);
+    assert!(n.contains("both took a ticket from u0[0]"), "{n}");
+    assert!(finding("look_back_started_group", "bug", "forward-progress").is_none());
+    for kind in ["forward-progress", "cross-group-atomic-vs-plain"] {
+        assert!(
+            finding("work_queue_own_atomic", "ok", kind).is_none(),
+            "{kind}"
+        );
+    }
 }
 
 /// docs/checking.md's example reports ("Example reports": one of each

@@ -70,11 +70,19 @@ pub enum FindingKind {
     /// a value an earlier group wrote, which it got only because the
     /// groups happened to run in that order.
     ForwardProgress,
+    /// A thread waits in a spin loop on memory that another group changes,
+    /// where that group had already started when the wait began: it took
+    /// its ticket (its group's first returning atomic on a word, the same
+    /// word as the waiting group's) before the waiting group took its own.
+    /// The decoupled look-back of single-pass scans: the wait ends if the
+    /// GPU keeps started groups running, which desktop GPUs do and D3D does
+    /// not promise (`reference/compute-model.md` §6).
+    OccupancyDependentProgress,
 }
 
 impl FindingKind {
     /// Every kind, in report order.
-    pub const ALL: [FindingKind; 17] = [
+    pub const ALL: [FindingKind; 18] = [
         FindingKind::Raw,
         FindingKind::War,
         FindingKind::Waw,
@@ -92,6 +100,7 @@ impl FindingKind {
         FindingKind::Misaligned,
         FindingKind::CounterIncrementAndDecrement,
         FindingKind::ForwardProgress,
+        FindingKind::OccupancyDependentProgress,
     ];
 
     /// The kind's name as reports and `tests/races/MANIFEST.toml` spell it
@@ -115,14 +124,18 @@ impl FindingKind {
             FindingKind::Misaligned => "misaligned-address",
             FindingKind::CounterIncrementAndDecrement => "counter-increment-and-decrement",
             FindingKind::ForwardProgress => "forward-progress",
+            FindingKind::OccupancyDependentProgress => "occupancy-dependent-progress",
         }
     }
 
     /// Errors are undefined or schedule-dependent behaviour; warnings are
-    /// legal (benign races, out-of-bounds accesses).
+    /// legal or depend on what D3D leaves to the GPU (benign races,
+    /// out-of-bounds accesses, occupancy-dependent progress).
     pub fn severity(self) -> Severity {
         match self {
-            FindingKind::Benign | FindingKind::OutOfBounds => Severity::Warning,
+            FindingKind::Benign
+            | FindingKind::OutOfBounds
+            | FindingKind::OccupancyDependentProgress => Severity::Warning,
             _ => Severity::Error,
         }
     }
@@ -147,6 +160,7 @@ impl FindingKind {
             FindingKind::Misaligned => "byte address not a multiple of 4: the memory (write) or the value read is undefined (FS §7.13)",
             FindingKind::CounterIncrementAndDecrement => "the UAV's hidden counter is both incremented (imm_atomic_alloc) and decremented (imm_atomic_consume) in one dispatch (FS §22.17.17-18)",
             FindingKind::ForwardProgress => "a thread spins on memory that only another group (or another lane or warp) changes; D3D promises no forward progress between groups nor between lanes, so a GPU may hang here",
+            FindingKind::OccupancyDependentProgress => "a thread spins on memory that a group which had already started changes (it took its ticket first: a decoupled look-back); the wait ends only if the GPU keeps started groups running, which desktop GPUs do and D3D does not promise",
         }
     }
 }

@@ -2,8 +2,37 @@
 //! other threads (the forward-progress rule,
 //! [`FindingKind::ForwardProgress`]), races across a loop's back edge
 //! (loop-carried races), and the spin locks that order critical sections.
+//!
+//! A spin read of a word an earlier group changed is a wait that ended only
+//! because the groups ran in this run's order. It is held back until its
+//! group ends: the thread's own atomic on the word later in the same loop
+//! (a work queue's `InterlockedAdd(next[0], 1, i)` under
+//! `while (next[0] < n)`) moves the word itself, so the loop waits on
+//! nothing; once a thread of any group has been seen to, the loop's spin
+//! read of that word is no wait in any later group either. Otherwise the wait is `forward-progress`, or
+//! `occupancy-dependent-progress` when the group it waited on had started
+//! first: both groups took their ticket (each group's first returning
+//! atomic that is not a spin read) from the same word, the awaited group
+//! first, so the waiting group could only run after it had started.
 
 use super::*;
+
+/// Whether the atomic `op` changes its word whatever the word holds (a
+/// work queue's `InterlockedAdd(head, 1, i)`, an exchange): progress, which
+/// a thread's own wait on the word does not need another thread for. Not
+/// a compare-exchange (it changes the word only in the state it waits
+/// for), nor an operand that is the operation's identity
+/// (`InterlockedOr(flag, 0, v)`: a read).
+pub(super) fn makes_progress(op: &crate::ir::lowered::Op) -> bool {
+    match op.kind {
+        OpKind::Atomic { kind, a, .. } => match kind {
+            AtomicKind::CmpExch => false,
+            AtomicKind::Exch => true,
+            _ => !matches!(a.kind, SrcKind::Imm(v) if v[a.swz[0] as usize] == kind.identity()),
+        },
+        _ => false,
+    }
+}
 
 impl Checker {
     /// A spin read of `word` by `acc`'s thread: one more of its reads in a
@@ -82,6 +111,125 @@ impl Checker {
             note,
             gap: Gap::None,
         });
+    }
+
+    /// A spin read by `acc`'s thread of UAV word `word`, which the earlier
+    /// group's access `e` (`e_op`) changed: held back as a wait until the
+    /// group ends ([`Checker::own_progress`] may excuse it), classed by the
+    /// groups' tickets.
+    pub(super) fn earlier_group_wait(
+        &mut self,
+        slot: u32,
+        word: u32,
+        e: XAcc,
+        e_op: AccessOp,
+        acc: Acc,
+        op: AccessOp,
+    ) {
+        let k = key(Space::Uav(slot), word);
+        if self.self_moved.contains_key(&(acc.pc, k)) {
+            return;
+        }
+        let ticket = self.ticket;
+        let started =
+            ticket != NO_KEY && ticket != k && self.tickets.get(e.group as usize) == Some(&ticket);
+        let note = if started {
+            // (a ticket is a UAV word: `uav_thread` records it)
+            let (slot, w) = ((ticket >> 32) as u32 & 0x7fff_ffff, ticket as u32);
+            let name = match self.names.get(&format!("u{slot}")) {
+                Some(n) if *n != format!("u{slot}") => format!(" ('{n}')"),
+                _ => String::new(),
+            };
+            format!(
+                "the group that changed the word had started before this one waited: both took \
+                 a ticket from u{slot}[{w}]{name} (their first returning atomic), and it took \
+                 its ticket first; the wait ends if the GPU keeps started groups running (desktop GPUs do; \
+                 D3D does not promise it, and a GPU that runs few groups at once or preempts \
+                 them may not)"
+            )
+        } else {
+            "this run saw no wait that did not end: the group that changed the word had \
+                 finished before this one started (this run orders groups x fastest); the \
+                 report comes from the rule, since a GPU may run this group first or beside \
+                 it, and nothing promises that the other group runs while this one waits"
+                .to_string()
+        };
+        // (one note for a run of waits alike)
+        if self.notes.last() != Some(&note) {
+            self.notes.push(note);
+        }
+        let hit = Hit {
+            kind: match started {
+                true => FindingKind::OccupancyDependentProgress,
+                false => FindingKind::ForwardProgress,
+            },
+            space: Some(Space::Uav(slot)),
+            word: Some(word),
+            byte_offset: None,
+            a: Side {
+                group: e.group,
+                thread: e.thread as u32,
+                pc: e.pc,
+                op: e_op,
+                value: (e_op == AccessOp::Write).then_some(e.value),
+            },
+            b: Some(Side {
+                group: self.seq,
+                thread: u32::from(acc.thread),
+                pc: acc.pc,
+                op,
+                value: None,
+            }),
+            benign: false,
+            at: None,
+            note: Some(self.notes.len() as u32 - 1),
+            gap: Gap::None,
+        };
+        self.waits.entry((u32::from(acc.thread), k)).or_insert(hit);
+    }
+
+    /// An atomic by `thread` at `pc` on the word of key `k`: its group's
+    /// ticket if it is the group's first returning atomic that is no spin
+    /// read. If it changes the word ([`makes_progress`]) inside the
+    /// innermost loop of the thread's last spin read, of that word, the
+    /// loop moves the word itself: its wait is excused, in this group and
+    /// in every later one (a later group may find the work done and leave
+    /// the loop before its own atomic). If it returns the word of a
+    /// globally coherent UAV inside the loop of the thread's last spin read,
+    /// of that word, the read is a guard the atomic checks (`while (next[0] < n)`):
+    /// excused, and so is that read of the word in later groups
+    /// (`reference/compute-model.md` §6.3: a `_glc` read sees the other
+    /// groups' atomics).
+    pub(super) fn own_progress(&mut self, thread: u32, pc: u32, k: u64) {
+        let Some(site) = self.sites.get(pc as usize) else {
+            return;
+        };
+        let spin = self.spin.get(pc as usize) == Some(&true);
+        if site.returns && !spin && self.ticket == NO_KEY {
+            self.ticket = k;
+        }
+        // the thread's last spin read, if it was of this word and this
+        // atomic lies in the read's innermost loop
+        let last = self.threads.get(thread as usize).map(|t| t.spin);
+        let read = last.filter(|s| s.1 == k).map(|s| s.0).filter(|&at| {
+            self.loops
+                .iter()
+                .filter(|&&(s, e)| s < at && at < e)
+                .max_by_key(|&&(s, _)| s)
+                .is_some_and(|&(s, e)| s < pc && pc < e)
+        });
+        let Some(read) = read else {
+            return;
+        };
+        if site.progress && !spin {
+            self.self_moved.insert((read, k), ());
+            self.waits.remove(&(thread, k));
+        }
+        let slot = ((k >> 32) as u32) & 0x7fff_ffff;
+        if site.returns && self.glc.get(slot as usize) == Some(&true) {
+            self.validated.insert((thread, k), ());
+            self.checked_guards.insert((read, k), ());
+        }
     }
 
     /// Whether two accesses of one epoch at `p` and `q` to `space` must be

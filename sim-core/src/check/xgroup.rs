@@ -175,3 +175,39 @@ mod tests {
         assert_eq!(y.group, 1);
     }
 }
+
+impl Checker {
+    /// A UAV atomic (or counter operation) of the group: the first after a
+    /// barrier releases what every thread had fenced when it waited there
+    /// (the barrier orders their fences before this atomic, FS §7.14.4).
+    #[inline]
+    pub(super) fn released_by_atomic(&mut self) {
+        self.group_atomic = true;
+        if std::mem::take(&mut self.release_pending) {
+            for t in &mut self.threads {
+                t.released = t.released.max(t.uglobal_at_barrier);
+            }
+        }
+    }
+
+    /// What a UAV access changes in its thread's state: an atomic
+    /// acquires; the thread's last plain read and last returning atomic.
+    #[inline]
+    pub(super) fn uav_thread(&mut self, op: MemOp, acc: Acc, k: u64) {
+        let Some(t) = self.threads.get_mut(acc.thread as usize) else {
+            return;
+        };
+        match op {
+            MemOp::Read => t.last_read = k,
+            MemOp::Atomic { .. } => {
+                t.atomic();
+                if self.sites.get(acc.pc as usize).is_some_and(|s| s.returns) {
+                    t.last_atomic = k;
+                }
+                self.released_by_atomic();
+                self.own_progress(u32::from(acc.thread), acc.pc, k);
+            }
+            MemOp::Write => {}
+        }
+    }
+}
