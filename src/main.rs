@@ -767,16 +767,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             let errors = error_findings(&report.findings);
             let expectations = report.steps.iter().all(|r| r.passed());
             if json {
-                println!(
-                    "{}",
-                    check_json(
-                        &job,
-                        &report.steps,
-                        &report.findings,
-                        expectations,
-                        report.stopped.as_deref()
-                    )
-                );
+                println!("{}", check_json(&job, &report));
             } else {
                 print!("{}", check_text(&job, &report));
             }

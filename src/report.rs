@@ -39,7 +39,11 @@ pub(super) fn check_summary(report: &CheckReport) -> String {
     let warnings = report.findings.len() - errors;
     let expectations = report.steps.iter().all(|r| r.passed());
     format!(
-        "check: {errors} error(s), {warnings} warning(s){}{}",
+        "check: {errors} error(s), {warnings} warning(s){}{}{}",
+        match report.suppressed.len() {
+            0 => String::new(),
+            n => format!(", {n} suppressed"),
+        },
         if expectations {
             ""
         } else {
@@ -75,6 +79,30 @@ pub(super) fn check_findings_text(job: &Job, report: &CheckReport) -> String {
     for f in &report.findings {
         text.push_str(&format!("{f}\n"));
     }
+    for p in &report.marker_problems {
+        text.push_str(&format!(
+            "warning: {p}: this sm5sim marker suppresses nothing\n"
+        ));
+    }
+    for s in &report.suppressed {
+        let f = &s.finding;
+        let mut at = f.resource.clone().unwrap_or_default();
+        if let Some(n) = f
+            .resource_name
+            .as_ref()
+            .filter(|n| Some(*n) != f.resource.as_ref())
+        {
+            at.push_str(&format!(" ('{n}')"));
+        }
+        let times = match f.count {
+            1 => String::new(),
+            n => format!(" ({n} times)"),
+        };
+        text.push_str(&format!(
+            "suppressed[{}] {at}{times}: by {}\n",
+            f.kind, s.by
+        ));
+    }
     text
 }
 
@@ -102,15 +130,14 @@ pub(super) fn report_json(
 
 /// The results of `check --json`: the job, `passed` (no error finding,
 /// every expectation held, no dispatch stopped), the counts, the findings,
-/// the steps and, when a dispatch stopped, why (`error`).
-pub(super) fn check_json(
-    job: &Job,
-    reports: &[StepReport],
-    findings: &[Finding],
-    expectations: bool,
-    stopped: Option<&str>,
-) -> serde_json::Value {
+/// the suppressed findings (`kind`, `resource`, `count`, `by`), the
+/// unreadable source markers, the steps and, when a dispatch stopped, why
+/// (`error`).
+pub(super) fn check_json(job: &Job, report: &CheckReport) -> serde_json::Value {
     use serde_json::json;
+    let (reports, findings) = (&report.steps, &report.findings);
+    let expectations = reports.iter().all(StepReport::passed);
+    let stopped = report.stopped.as_deref();
     let access = |a: &Access| {
         json!({
             "pc": a.site.pc,
@@ -161,6 +188,14 @@ pub(super) fn check_json(
         "warnings": findings.len() - errors,
         "expectations_passed": expectations,
         "findings": list,
+        "suppressed": report.suppressed.iter().map(|s| json!({
+            "kind": s.finding.kind.name(),
+            "resource": s.finding.resource,
+            "resource_name": s.finding.resource_name,
+            "count": s.finding.count,
+            "by": s.by,
+        })).collect::<Vec<_>>(),
+        "marker_problems": report.marker_problems,
         "job_warnings": job.warnings,
         "steps": steps_json(reports),
     });

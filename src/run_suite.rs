@@ -548,7 +548,7 @@ fn run_one(s: &Suite, sj: &SuiteJob) -> JobResult {
             let errors = error_findings(&report.findings);
             let expectations = report.steps.iter().all(StepReport::passed);
             let stopped = report.stopped.as_deref();
-            let json = check_json(&job, &report.steps, &report.findings, expectations, stopped);
+            let json = check_json(&job, &report);
             // the checker's own stop (forward-progress) is a finding: the
             // job fails; a watchdog stop or a cancellation is its error
             let checker_stop =

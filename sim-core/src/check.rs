@@ -100,11 +100,13 @@ use sim_mem::{Bindings, TgsmRegion, ViewKind};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+mod allow;
 mod findings;
 mod loops;
 mod prepared;
 mod screen;
 mod xgroup;
+pub use allow::{Allow, Suppressed, MARKER};
 pub use findings::{Access, AccessOp, Finding, FindingKind, Severity, Site, ThreadRef};
 pub(crate) use prepared::Prepared;
 use xgroup::*;
@@ -536,8 +538,19 @@ pub struct Checker {
     /// the texts of findings' notes ([`Finding::note`])
     notes: Vec<String>,
     findings: Vec<Finding>,
+    /// by (kind, space, pc, pc): the finding's index in `findings`, or
+    /// `SUPPRESSED` and its index in `suppressed`
     index: FxMap<(FindingKind, u32, u32, u32), usize>,
+    /// the rules that suppress findings ([`Checker::set_allow`])
+    allow: Vec<Allow>,
+    /// per pc, the kinds its HLSL line's marker suppresses (`allow`)
+    marks: Vec<u32>,
+    marker_problems: Vec<String>,
+    suppressed: Vec<Suppressed>,
 }
+
+/// [`Checker::index`]'s mark of a suppressed finding.
+const SUPPRESSED: usize = 1 << (usize::BITS - 1);
 
 fn key(space: Space, word: u32) -> u64 {
     (space.id() as u64) << 32 | word as u64
@@ -619,6 +632,7 @@ impl Checker {
             }
             glc[slot as usize] = coherent;
         }
+        let (marks, marker_problems) = allow::source_marks(program);
         let mut names = HashMap::new();
         if let Some(r) = &program.reflection {
             for b in &r.bindings {
@@ -636,6 +650,8 @@ impl Checker {
             regions: program.tgsm_regions(),
             glc,
             names,
+            marks,
+            marker_problems,
             step: None,
             spin: crate::analysis::spin::spin_reads(program.body()),
             guess: screen::guess_loads(&program.code),
@@ -668,47 +684,6 @@ impl Checker {
     /// of a pipeline share.
     pub fn set_step(&mut self, step: &str) {
         self.step = Some(step.to_string());
-    }
-
-    /// Name the listing given to [`Checker::set_listing`] (`sm5sim disasm`
-    /// for the listing the disassembler prints, or the `.asm` file's name):
-    /// reports then say `line 43 of sm5sim disasm`.
-    pub fn set_listing_name(&mut self, name: &str) {
-        self.listing_name = Some(name.to_string());
-    }
-
-    /// Map instructions to the lines of `listing`, an fxc listing of the
-    /// program (the `.asm` it was assembled from, or `disasm::full_listing`
-    /// of its container): each instruction, in order, takes the next line
-    /// whose text (trimmed) equals its disassembly. Instructions not found
-    /// keep no line.
-    pub fn set_listing(&mut self, listing: &str) {
-        let lines: Vec<&str> = listing.lines().map(str::trim).collect();
-        let mut order: Vec<(u32, usize)> = self
-            .sites
-            .iter()
-            .enumerate()
-            .map(|(pc, s)| (s.dword, pc))
-            .collect();
-        order.sort_unstable();
-        let mut at = 0usize;
-        let mut found: HashMap<u32, u32> = HashMap::new();
-        for &(dword, pc) in &order {
-            if let Some(&l) = found.get(&dword) {
-                self.sites[pc].line = Some(l);
-                continue;
-            }
-            let text = self.sites[pc].text.as_str();
-            if text.is_empty() {
-                continue;
-            }
-            if let Some(i) = lines[at..].iter().position(|l| *l == text) {
-                let line = (at + i + 1) as u32;
-                at += i + 1;
-                found.insert(dword, line);
-                self.sites[pc].line = Some(line);
-            }
-        }
     }
 
     /// Name the resource in `slot` (`u0`, `g1`) in reports, replacing the
@@ -1727,7 +1702,10 @@ impl Checker {
             h.b.map_or(NONE, |b| b.pc),
         );
         if let Some(&i) = self.index.get(&k) {
-            self.findings[i].count += 1;
+            match i & SUPPRESSED {
+                0 => self.findings[i].count += 1,
+                _ => self.suppressed[i & !SUPPRESSED].finding.count += 1,
+            }
             return;
         }
         let resource = h.space.map(|s| match s {
@@ -1820,6 +1798,11 @@ impl Checker {
             step: self.step.clone(),
             note: h.note.and_then(|i| self.notes.get(i as usize).cloned()),
         };
+        if let Some(by) = self.suppression(&finding) {
+            self.index.insert(k, SUPPRESSED | self.suppressed.len());
+            self.suppressed.push(Suppressed { finding, by });
+            return;
+        }
         self.index.insert(k, self.findings.len());
         self.findings.push(finding);
     }

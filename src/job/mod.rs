@@ -11,7 +11,7 @@ use crate::api::{ApiError, Kernel, Shader};
 use crate::compiler::{self, CompileError, CompileOptions, Compiled, HlslRequest};
 use crate::memory::MemoryBudget;
 use serde::Deserialize;
-use sim_core::check::{CheckOptions, Checker, Finding};
+use sim_core::check::{Allow, CheckOptions, Checker, Finding, FindingKind, Suppressed};
 use sim_core::program::{BufferDeclKind, Program, TextureDecl};
 use sim_core::rdef::InputType;
 use sim_core::{LoadError, LoadOptions};
@@ -482,6 +482,9 @@ pub struct Job {
     base: PathBuf,
     /// the memory the resources were counted against at load
     budget: MemoryBudget,
+    /// `[check] allow`: the findings `check` suppresses
+    /// (`sim_core::check::Checker::set_allow`)
+    pub allow: Vec<sim_core::check::Allow>,
 }
 
 /// What [`Job::run_checked`] found.
@@ -499,6 +502,12 @@ pub struct CheckReport {
     /// is the checker's own stop (its `forward-progress` finding says why);
     /// the others (watchdog, cancellation) leave the job unchecked.
     pub stop_reason: Option<sim_core::exec::StopReason>,
+    /// The findings `[check] allow` or a marker in the HLSL source
+    /// suppressed: not in `findings`, counted apart.
+    pub suppressed: Vec<sim_core::check::Suppressed>,
+    /// Markers in the HLSL source that could not be read, `file:line: why`
+    /// (`sim_core::check::Checker::marker_problems`).
+    pub marker_problems: Vec<String>,
 }
 
 /// One schedule's run in [`Job::run_schedules`].
@@ -1457,6 +1466,8 @@ impl Job {
             // a job with [shaders] and no dispatch: Job::kernel's
             kernels.push(Kernel::new(shaders[0].shader.clone()));
         }
+        let allow = allow_rules(file.check.as_ref(), &resources)
+            .map_err(|(key, message)| spec_err(key, message))?;
         Ok(Job {
             path: path.to_owned(),
             shaders,
@@ -1469,6 +1480,7 @@ impl Job {
             steps,
             base: base.to_owned(),
             budget,
+            allow,
         })
     }
 
@@ -1583,6 +1595,7 @@ impl Job {
         }
         let mut checkers = Checkers {
             checks,
+            allow: self.allow.clone(),
             by_shader: (0..self.shaders.len()).map(|_| None).collect(),
         };
         let mut steps = Vec::new();
@@ -1607,11 +1620,14 @@ impl Job {
                 }
                 Err(e) => return Err(e),
             };
+        let (findings, suppressed, marker_problems) = checkers.into_findings();
         Ok(CheckReport {
             steps,
-            findings: checkers.into_findings(),
+            findings,
             stopped,
             stop_reason,
+            suppressed,
+            marker_problems,
         })
     }
 
@@ -2427,27 +2443,75 @@ fn parse_copy(
     Ok(copy)
 }
 
+/// `[check] allow`'s rules, each kind a known one and each resource one
+/// of the job's or a slot; `Err` is the key and why.
+fn allow_rules(
+    check: Option<&schema::CheckSpec>,
+    resources: &[Resource],
+) -> Result<Vec<Allow>, (String, String)> {
+    let rules = check.map(|c| c.allow.as_slice()).unwrap_or_default();
+    let mut out = Vec::new();
+    for (i, a) in rules.iter().enumerate() {
+        let Some(&kind) = FindingKind::ALL.iter().find(|k| k.name() == a.kind) else {
+            let names = FindingKind::ALL.map(FindingKind::name).join(", ");
+            return Err((
+                format!("check.allow[{i}].kind"),
+                format!("'{}' is not a kind of finding (they are: {names})", a.kind),
+            ));
+        };
+        if let Some(r) = &a.resource {
+            let slot = r.len() > 1
+                && matches!(r.as_bytes()[0].to_ascii_lowercase(), b'u' | b't' | b'g')
+                && r[1..].bytes().all(|c| c.is_ascii_digit());
+            if !slot && !resources.iter().any(|x| &x.name == r) {
+                let names: Vec<&str> = resources.iter().map(|x| x.name.as_str()).collect();
+                return Err((
+                    format!("check.allow[{i}].resource"),
+                    format!(
+                        "'{r}' is neither a resource of the job ({}) nor a slot (u0, t1, g0)",
+                        names.join(", ")
+                    ),
+                ));
+            }
+        }
+        out.push(Allow {
+            kind,
+            resource: a.resource.clone(),
+        });
+    }
+    Ok(out)
+}
+
 /// The checkers of a checked run: one per shader, which all its dispatch
 /// steps share (each names its UAVs by the resources it binds).
 struct Checkers {
     checks: CheckOptions,
+    allow: Vec<Allow>,
     by_shader: Vec<Option<Checker>>,
 }
 
 impl Checkers {
     fn for_step(&mut self, shader: usize, kernel: &Kernel) -> &mut Checker {
-        let checks = self.checks;
-        let c = self.by_shader[shader].get_or_insert_with(|| kernel.checker(checks));
+        let (checks, allow) = (self.checks, &self.allow);
+        let c = self.by_shader[shader].get_or_insert_with(|| {
+            let mut c = kernel.checker(checks);
+            c.set_allow(allow.clone());
+            c
+        });
         kernel.name_resources(c);
         c
     }
 
-    /// Every shader's findings, errors first.
-    fn into_findings(self) -> Vec<Finding> {
-        let mut all: Vec<Finding> = (self.by_shader.into_iter().flatten())
-            .flat_map(Checker::into_findings)
-            .collect();
+    /// Every shader's findings, errors first; the suppressed ones; the
+    /// source markers that could not be read.
+    fn into_findings(self) -> (Vec<Finding>, Vec<Suppressed>, Vec<String>) {
+        let (mut all, mut suppressed, mut problems) = (Vec::new(), Vec::new(), Vec::new());
+        for c in self.by_shader.into_iter().flatten() {
+            suppressed.extend_from_slice(c.suppressed());
+            problems.extend_from_slice(c.marker_problems());
+            all.extend(c.into_findings());
+        }
         all.sort_by_key(Finding::severity);
-        all
+        (all, suppressed, problems)
     }
 }

@@ -32,6 +32,27 @@ pub(super) struct JobFile {
     pub(super) samplers: BTreeMap<String, SamplerSpec>,
     #[serde(default)]
     pub(super) steps: Vec<toml::Table>,
+    /// `[check]`: what `sm5sim check` is told about the job.
+    pub(super) check: Option<CheckSpec>,
+}
+
+/// `[check]`: `allow = [{ kind = "out-of-bounds", resource = "keys" }]`
+/// (`docs/checking.md`, "Suppressions").
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct CheckSpec {
+    #[serde(default)]
+    pub(super) allow: Vec<AllowSpec>,
+}
+
+/// One rule of `[check] allow`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct AllowSpec {
+    /// a kind of finding (`FindingKind::name`)
+    pub(super) kind: String,
+    /// a resource of the job, or a slot (`u0`, `t1`, `g0`); absent: any
+    pub(super) resource: Option<String>,
 }
 
 /// A shader of `[shaders.NAME]`: the keys a single-shader job's top level

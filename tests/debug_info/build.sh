@@ -11,3 +11,4 @@ for w in histogram global_histogram reduce scan matmul cas_float_add saxpy_struc
 done
 (cd "$here" && "$fxc" inl.hlsl -E main -T cs_5_0 -Zi -Fo inl.dxbc -Fc inl.asm)
 (cd "$here" && "$fxc" race.hlsl -E main -T cs_5_0 -Zi -Fo race.dxbc -Fc race.asm)
+(cd "$here" && "$fxc" allowed.hlsl -E main -T cs_5_0 -Zi -Fo allowed.dxbc -Fc allowed.asm)

@@ -1121,3 +1121,87 @@ fn checking_md_example_reports_are_the_checks_output() {
         std::fs::write(root.join("docs/checking.md"), blessed).unwrap();
     }
 }
+
+/// Findings a job's `[check] allow` rule or a marker in the HLSL source
+/// suppresses are not reported: they are counted apart with what
+/// suppressed each (text and JSON), the exit status ignores them, and a
+/// marker naming no kind is said and suppresses nothing; a rule naming no
+/// kind or no resource of the job is refused at its key.
+#[test]
+fn suppressions_by_rule_and_marker_are_counted_apart() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let job = root.join("tests/debug_info/allowed.toml");
+    let o = sm5sim(&["check", job.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("suppressed[raw] g0 (256 times): by sm5sim: allow(raw) at allowed.hlsl:12"),
+        "{text}"
+    );
+    assert!(text.contains("suppressed[out-of-bounds] u0 ('o') (128 times): by allow kind = \"out-of-bounds\", resource = \"o\""), "{text}");
+    assert!(
+        text.contains("warning: allowed.hlsl:13: 'oob' is not a kind of finding"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("check: 0 error(s), 0 warning(s), 2 suppressed\n"),
+        "{text}"
+    );
+    let o = sm5sim(&["check", job.to_str().unwrap(), "--json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["errors"], 0);
+    let kinds: Vec<&str> = (doc["suppressed"].as_array().unwrap().iter())
+        .map(|s| s["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["raw", "out-of-bounds"]);
+    assert_eq!(doc["marker_problems"].as_array().unwrap().len(), 1);
+    // without the rule the stores past the end are warnings again; the
+    // marker still holds
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("suppressions");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let text = std::fs::read_to_string(&job).unwrap();
+    let shader = root.join("tests/debug_info/allowed.dxbc");
+    let with = |check: &str| {
+        let t = text
+            .replace(
+                "shader = \"allowed.dxbc\"",
+                &format!("shader = {:?}", shader.to_str().unwrap()),
+            )
+            .replace(
+                "allow = [{ kind = \"out-of-bounds\", resource = \"o\" }]",
+                check,
+            );
+        let p = tmp.join("job.toml");
+        std::fs::write(&p, t).unwrap();
+        sm5sim(&["check", p.to_str().unwrap()])
+    };
+    let o = with("allow = []");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("warning[out-of-bounds] u0[128] ('o')"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("check: 0 error(s), 1 warning(s), 1 suppressed\n"),
+        "{out}"
+    );
+    // a bad rule is refused at its key
+    let o = with("allow = [{ kind = \"races\" }]");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("check.allow[0].kind: 'races' is not a kind of finding"),
+        "{err}"
+    );
+    let o = with("allow = [{ kind = \"raw\", resource = \"bins\" }]");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "check.allow[0].resource: 'bins' is neither a resource of the job (o) nor a slot"
+        ),
+        "{err}"
+    );
+    let o = with("allow = [{ kind = \"raw\", where = \"u0\" }]");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("where"));
+}

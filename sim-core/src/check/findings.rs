@@ -1,5 +1,6 @@
 //! What the checker reports: [`Finding`]s of a [`FindingKind`], each with
-//! the [`Access`]es involved, and how a finding prints.
+//! the [`Access`]es involved, and how a finding prints; the listing lines
+//! reports name ([`super::Checker::set_listing`]).
 
 /// What a [`Finding`] reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -379,5 +380,48 @@ impl std::fmt::Display for Finding {
             write!(f, "\n  note    {n}")?;
         }
         Ok(())
+    }
+}
+
+impl super::Checker {
+    /// Name the listing given to [`Checker::set_listing`] (`sm5sim disasm`
+    /// for the listing the disassembler prints, or the `.asm` file's name):
+    /// reports then say `line 43 of sm5sim disasm`.
+    pub fn set_listing_name(&mut self, name: &str) {
+        self.listing_name = Some(name.to_string());
+    }
+
+    /// Map instructions to the lines of `listing`, an fxc listing of the
+    /// program (the `.asm` it was assembled from, or `disasm::full_listing`
+    /// of its container): each instruction, in order, takes the next line
+    /// whose text (trimmed) equals its disassembly. Instructions not found
+    /// keep no line.
+    pub fn set_listing(&mut self, listing: &str) {
+        let lines: Vec<&str> = listing.lines().map(str::trim).collect();
+        let mut order: Vec<(u32, usize)> = self
+            .sites
+            .iter()
+            .enumerate()
+            .map(|(pc, s)| (s.dword, pc))
+            .collect();
+        order.sort_unstable();
+        let mut at = 0usize;
+        let mut found: std::collections::HashMap<u32, u32> = Default::default();
+        for &(dword, pc) in &order {
+            if let Some(&l) = found.get(&dword) {
+                self.sites[pc].line = Some(l);
+                continue;
+            }
+            let text = self.sites[pc].text.as_str();
+            if text.is_empty() {
+                continue;
+            }
+            if let Some(i) = lines[at..].iter().position(|l| *l == text) {
+                let line = (at + i + 1) as u32;
+                at += i + 1;
+                found.insert(dword, line);
+                self.sites[pc].line = Some(line);
+            }
+        }
     }
 }

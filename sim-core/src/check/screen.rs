@@ -565,6 +565,7 @@ struct Saved {
     findings: Vec<Finding>,
     index: FxMap<(FindingKind, u32, u32, u32), usize>,
     notes: Vec<String>,
+    suppressed: Vec<Suppressed>,
 }
 
 /// The screening pass's state.
@@ -927,6 +928,7 @@ impl Checker {
                 findings: self.findings.clone(),
                 index: self.index.clone(),
                 notes: self.notes.clone(),
+                suppressed: self.suppressed.clone(),
             },
             ..Screen::default()
         };
@@ -974,6 +976,7 @@ impl Checker {
         self.findings = saved.findings;
         self.index = saved.index;
         self.notes = saved.notes;
+        self.suppressed = saved.suppressed;
         self.screen.tgsm = Vec::new();
         self.screen.uav = Vec::new();
         self.pass = if failed { Pass::Full } else { Pass::Replay };
