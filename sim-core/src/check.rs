@@ -642,6 +642,7 @@ impl Checker {
                 }
             }
         }
+        names.extend(findings::groupshared_names(program));
         Self {
             opts: options,
             sites,

@@ -22,6 +22,13 @@
 //! - File names are as the compiler was given them (the main file's full
 //!   path, an included file as the `#include` wrote it); the text of each
 //!   file is in the named stream `/src/files/<name in lower case>`.
+//! - Each global variable has an `S_GDATA_HLSL` (0x1151) or `S_LDATA_HLSL`
+//!   (0x1152) record (`DATASYMHLSL` of Microsoft's `cvinfo.h`): after the
+//!   record kind, a 4-byte type index, then 2-byte fields: the register
+//!   type (`CV_HLSLREG_e`: 31 for groupshared memory, 30 for a UAV), the
+//!   data slot (the `g#` of a groupshared variable) and its byte offset
+//!   there, the texture, sampler and UAV slots (0xFFFF: none), then the
+//!   NUL-terminated name. This module reads the groupshared ones.
 
 use pdb::{FallibleIterator, SymbolData, PDB};
 use std::collections::HashMap;
@@ -89,7 +96,41 @@ struct Span {
 pub struct SourceMap {
     /// The files the lines refer to, in the order first met.
     pub files: Vec<SourceFile>,
+    /// The groupshared variables, by their `g#` slot and byte offset.
+    pub groupshared: Vec<GroupsharedVariable>,
     spans: Vec<Span>,
+}
+
+/// A groupshared (TGSM) variable named by the debug information.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupsharedVariable {
+    /// Its HLSL name.
+    pub name: String,
+    /// The `g#` register it lives in.
+    pub slot: u32,
+    /// Its first byte in that register's memory.
+    pub offset: u32,
+}
+
+/// `S_GDATA_HLSL` and `S_LDATA_HLSL`: an HLSL global variable.
+const HLSL_DATA_KINDS: [u16; 2] = [0x1151, 0x1152];
+/// `CV_HLSLREG_THREAD_GROUP_SHARED_MEMORY`.
+const HLSLREG_TGSM: u16 = 31;
+
+/// A groupshared variable from an `S_*DATA_HLSL` record's bytes (the
+/// record kind first), or `None` for another register type.
+fn groupshared_variable(raw: &[u8]) -> Option<GroupsharedVariable> {
+    let u16_at = |i: usize| Some(u16::from_le_bytes([*raw.get(i)?, *raw.get(i + 1)?]));
+    if !HLSL_DATA_KINDS.contains(&u16_at(0)?) || u16_at(6)? != HLSLREG_TGSM {
+        return None;
+    }
+    let name = raw.get(18..)?;
+    let name = &name[..name.iter().position(|&b| b == 0).unwrap_or(name.len())];
+    Some(GroupsharedVariable {
+        name: String::from_utf8_lossy(name).into_owned(),
+        slot: u32::from(u16_at(8)?),
+        offset: u32::from(u16_at(10)?),
+    })
 }
 
 impl SourceMap {
@@ -166,7 +207,13 @@ impl SourceMap {
                     }
                     Ok(SymbolData::InlineSiteEnd) => depth = depth.saturating_sub(1),
                     Ok(SymbolData::ScopeEnd) => depth = 0,
-                    _ => {}
+                    _ => {
+                        if let Some(v) = groupshared_variable(symbol.raw_bytes()) {
+                            if !map.groupshared.contains(&v) {
+                                map.groupshared.push(v);
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -224,6 +271,22 @@ mod tests {
         assert!(e.to_string().contains("SPDB"), "{e}");
         let e = SourceMap::from_spdb(&[]).unwrap_err();
         assert!(e.to_string().contains("could not be read"), "{e}");
+    }
+
+    #[test]
+    fn a_groupshared_record_names_its_register() {
+        // fxc's S_LDATA_HLSL for `groupshared uint s[64]` in g0
+        let raw = [
+            0x52, 0x11, 0x06, 0x10, 0, 0, 0x1f, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+            b's', 0, 0, 0,
+        ];
+        let v = groupshared_variable(&raw).unwrap();
+        assert_eq!((v.name.as_str(), v.slot, v.offset), ("s", 0, 0));
+        // a UAV's record (register type 30) is not one
+        let mut uav = raw;
+        uav[6] = 0x1e;
+        assert_eq!(groupshared_variable(&uav), None);
+        assert_eq!(groupshared_variable(&raw[..10]), None);
     }
 
     #[test]

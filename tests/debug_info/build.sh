@@ -12,3 +12,4 @@ done
 (cd "$here" && "$fxc" inl.hlsl -E main -T cs_5_0 -Zi -Fo inl.dxbc -Fc inl.asm)
 (cd "$here" && "$fxc" race.hlsl -E main -T cs_5_0 -Zi -Fo race.dxbc -Fc race.asm)
 (cd "$here" && "$fxc" allowed.hlsl -E main -T cs_5_0 -Zi -Fo allowed.dxbc -Fc allowed.asm)
+(cd "$here" && "$fxc" groupshared.hlsl -E main -T cs_5_0 -Zi -Fo groupshared.dxbc -Fc groupshared.asm)

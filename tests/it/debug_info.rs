@@ -2,7 +2,7 @@
 //! every instruction of the committed `/Zi` builds in `tests/debug_info/`
 //! (the examples' shaders, and one whose calls are inlined from itself and
 //! from an include) maps to the file and line that fxc's own listing of the
-//! same build prints before it (`#line`).
+//! same build prints before it (`#line`); groupshared variables are named.
 
 use sm5sim::sim_core::opcodes::Class;
 use sm5sim::sim_core::{LoadOptions, Program};
@@ -127,6 +127,34 @@ fn inlined_calls_take_the_line_inside_the_function_and_files_carry_their_text() 
     assert!(lines
         .iter()
         .any(|at| map.files[at.file].base_name() == "inl.hlsl" && at.line == 6));
+}
+
+/// The groupshared variables of a `/Zi` build are named by register
+/// (`S_LDATA_HLSL` records), and the checker's reports name them; a build
+/// without debug information names none.
+#[test]
+fn groupshared_variables_are_named_in_the_checkers_reports() {
+    let map = load("groupshared").source_map.unwrap();
+    let vars: Vec<(&str, u32, u32)> = (map.groupshared.iter())
+        .map(|v| (v.name.as_str(), v.slot, v.offset))
+        .collect();
+    assert_eq!(vars, [("partial", 0, 0), ("ready", 1, 0)]);
+    let job = dir().join("groupshared.toml");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+        .args(["check", job.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("error[raw] g0[1] ('partial') byte 4"),
+        "{text}"
+    );
+    assert!(text.contains("error[raw] g1[0] ('ready') byte 0"), "{text}");
+    // the race suite's builds have no debug information: no name
+    let races = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/races");
+    let bytes = std::fs::read(races.join("tgsm_raw_no_barrier_bug.dxbc")).unwrap();
+    let p = Program::from_dxbc(&bytes, &LoadOptions::default()).unwrap();
+    assert!(p.source_map.is_none());
 }
 
 #[test]

@@ -1135,7 +1135,7 @@ fn suppressions_by_rule_and_marker_are_counted_apart() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{text}");
     assert!(
-        text.contains("suppressed[raw] g0 (256 times): by sm5sim: allow(raw) at allowed.hlsl:12"),
+        text.contains("suppressed[raw] g0 ('s') (256 times): by sm5sim: allow(raw) at allowed.hlsl:12"),
         "{text}"
     );
     assert!(text.contains("suppressed[out-of-bounds] u0 ('o') (128 times): by allow kind = \"out-of-bounds\", resource = \"o\""), "{text}");

@@ -425,3 +425,14 @@ impl super::Checker {
         }
     }
 }
+
+/// The groupshared registers the debug information names (`g0` → `s`)
+/// that hold one variable (`crate::debug_info::GroupsharedVariable`).
+pub(super) fn groupshared_names(
+    program: &crate::program::Program,
+) -> impl Iterator<Item = (String, String)> + '_ {
+    let vars = program.source_map.iter().flat_map(|m| &m.groupshared);
+    vars.clone()
+        .filter(move |v| vars.clone().filter(|w| w.slot == v.slot).count() == 1)
+        .map(|v| (format!("g{}", v.slot), v.name.clone()))
+}
