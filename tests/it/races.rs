@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 use sm5sim::job::Job;
-use sm5sim::sim_core::check::{CheckOptions, Checker, Finding, Severity};
+use sm5sim::sim_core::check::{CheckOptions, Checker, Finding, FindingKind, Severity};
 use sm5sim::sim_core::exec::StopReason;
 use sm5sim::sim_core::{LoadOptions, Program};
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
@@ -182,7 +182,7 @@ fn matches(case: &Case, f: &Finding) -> bool {
 #[test]
 fn manifest_lists_every_case_of_the_directory() {
     let m = manifest();
-    assert_eq!(m.case.len(), 43);
+    assert_eq!(m.case.len(), 44);
     for c in &m.case {
         for f in [
             format!("{}_bug.asm", c.name),
@@ -1116,7 +1116,18 @@ fn checking_md_example_reports_are_the_checks_output() {
         }
         compared += 1;
     }
-    assert!(compared >= 15, "{compared} examples");
+    // one example of every kind
+    let shown: Vec<&str> = (text.lines())
+        .filter_map(|l| l.strip_prefix('`')?.split_once("` (`tests/races/"))
+        .map(|(kind, _)| kind)
+        .collect();
+    for kind in FindingKind::ALL {
+        assert!(
+            shown.contains(&kind.name()),
+            "docs/checking.md has no `{kind}` example"
+        );
+    }
+    assert_eq!(compared, FindingKind::ALL.len(), "{compared} examples");
     if bless {
         std::fs::write(root.join("docs/checking.md"), blessed).unwrap();
     }
@@ -1135,7 +1146,9 @@ fn suppressions_by_rule_and_marker_are_counted_apart() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{text}");
     assert!(
-        text.contains("suppressed[raw] g0 ('s') (256 times): by sm5sim: allow(raw) at allowed.hlsl:12"),
+        text.contains(
+            "suppressed[raw] g0 ('s') (256 times): by sm5sim: allow(raw) at allowed.hlsl:12"
+        ),
         "{text}"
     );
     assert!(text.contains("suppressed[out-of-bounds] u0 ('o') (128 times): by allow kind = \"out-of-bounds\", resource = \"o\""), "{text}");
