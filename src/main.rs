@@ -315,7 +315,19 @@ enum Command {
         /// Disassemble even if the container checksum is wrong.
         #[arg(long)]
         no_checksum: bool,
+        /// How to print float literals of 2^64 and more: `msvcrt` (17
+        /// significant digits, then zeros: fxc on Windows) or `exact`
+        /// (every digit: fxc under Wine).
+        #[arg(long, value_name = "STYLE", default_value = "msvcrt")]
+        float_digits: FloatDigitsArg,
     },
+}
+
+/// `disasm --float-digits` (`sim_core::disasm::FloatDigits`).
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FloatDigitsArg {
+    Msvcrt,
+    Exact,
 }
 
 /// Suites of jobs (`run` and `check` with several jobs).
@@ -780,7 +792,15 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             // a forward-progress stop is an error finding (exit status 1)
             Ok(errors == 0 && expectations && !checker_stop)
         }
-        Command::Disasm { file, no_checksum } => {
+        Command::Disasm {
+            file,
+            no_checksum,
+            float_digits,
+        } => {
+            let digits = match float_digits {
+                FloatDigitsArg::Msvcrt => disasm::FloatDigits::Msvcrt,
+                FloatDigitsArg::Exact => disasm::FloatDigits::Exact,
+            };
             let bytes =
                 files::read_input(&file).with_context(|| format!("reading {}", file.display()))?;
             let options = sm5sim::memory::for_program(&LoadOptions {
@@ -792,9 +812,14 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             if bytes.starts_with(b"DXBC") {
                 let container = Container::parse(&bytes, options.checksum_policy())
                     .with_context(|| file.display().to_string())?;
-                print!("{}", disasm::full_listing(&container, &decoded));
+                print!(
+                    "{}",
+                    disasm::full_listing_with(&container, &decoded, digits)
+                );
             } else {
-                print!("{}", disasm::disassemble(&decoded));
+                for (_, line) in disasm::disassemble_lines_with(&decoded, digits) {
+                    println!("{line}");
+                }
             }
             Ok(true)
         }

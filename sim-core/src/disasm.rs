@@ -125,9 +125,31 @@ fn imm_style(op: Opcode, operand: usize) -> ImmStyle {
     }
 }
 
-/// `%f` as Microsoft's C runtime prints it: exact below 2⁶⁴, and above it
-/// 17 significant digits followed by zeros.
-fn fmt_float(bits: u32) -> String {
+/// How a listing prints float literals of 2⁶⁴ and more: fxc formats them
+/// with the C runtime's `%f`, and runtimes differ there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FloatDigits {
+    /// Windows' `msvcrt.dll` (fxc and `D3DDisassemble` on Windows, and the
+    /// listings of `tests/corpus/`): 17 significant digits, then zeros
+    /// (`FLT_MAX` prints `340282346638528860000000000000000000000.000000`).
+    #[default]
+    Msvcrt,
+    /// Every digit of the value, as the same fxc prints under Wine (whose
+    /// `%f` is exact, as glibc's is): `340282346638528859811704183484516925440.000000`.
+    Exact,
+}
+
+/// What the listing's text depends on beyond the instruction: SM5.1's
+/// operand forms, and the float digits.
+#[derive(Debug, Clone, Copy)]
+struct Fmt {
+    sm51: bool,
+    digits: FloatDigits,
+}
+
+/// `%f` as fxc's C runtime prints it: exact below 2⁶⁴, and above it as
+/// `digits` says.
+fn fmt_float(bits: u32, digits: FloatDigits) -> String {
     let f = f32::from_bits(bits);
     if f.is_nan() {
         return if f.is_sign_negative() {
@@ -146,7 +168,7 @@ fn fmt_float(bits: u32) -> String {
     // Below 2^64 the integer digits are exact (0xDEADBEEF prints
     // -6259853398707798016.000000); above, MSVC's CRT keeps 17 significant
     // digits (FLT_MAX prints 340282346638528860000000000000000000000.000000).
-    if f.abs() >= 18446744073709551616.0 {
+    if f.abs() >= 18446744073709551616.0 && digits == FloatDigits::Msvcrt {
         let e = format!("{:.16e}", f as f64); // d.dddddddddddddddde<exp>
         if let Some((mantissa, exp)) = e.split_once('e') {
             let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
@@ -175,13 +197,13 @@ fn looks_like_float(bits: u32) -> bool {
     bits == 0x8000_0000 || (e != 0 && e != 0xff)
 }
 
-fn fmt_imm(bits: u32, style: ImmStyle) -> String {
+fn fmt_imm(bits: u32, style: ImmStyle, digits: FloatDigits) -> String {
     match style {
-        ImmStyle::Float => fmt_float(bits),
+        ImmStyle::Float => fmt_float(bits, digits),
         ImmStyle::Int => fmt_int(bits),
         ImmStyle::Untyped => {
             if looks_like_float(bits) {
-                fmt_float(bits)
+                fmt_float(bits, digits)
             } else {
                 fmt_int(bits)
             }
@@ -218,10 +240,10 @@ fn fmt_components(c: Components) -> String {
     }
 }
 
-fn fmt_index(i: &Index, sm51: bool) -> String {
+fn fmt_index(i: &Index, f: Fmt) -> String {
     match &i.rel {
         None => i.imm.to_string(),
-        Some(r) => format!("{} + {}", fmt_operand(r, ImmStyle::Int, sm51), i.imm),
+        Some(r) => format!("{} + {}", fmt_operand(r, ImmStyle::Int, f), i.imm),
     }
 }
 
@@ -255,13 +277,13 @@ fn precision_annotation(op: Opcode, i: usize, dsts: usize, own: u8, dst: u8) -> 
 }
 
 /// Print one operand.
-fn fmt_operand(op: &Operand, style: ImmStyle, sm51: bool) -> String {
-    fmt_operand_annotated(op, style, sm51, "")
+fn fmt_operand(op: &Operand, style: ImmStyle, f: Fmt) -> String {
+    fmt_operand_annotated(op, style, f, "")
 }
 
 /// Print one operand; `annotation` (e.g. ` {min16f}`) goes after the
 /// component selection, inside any `|…|`.
-fn fmt_operand_annotated(op: &Operand, style: ImmStyle, sm51: bool, annotation: &str) -> String {
+fn fmt_operand_annotated(op: &Operand, style: ImmStyle, f: Fmt, annotation: &str) -> String {
     let mut s = String::new();
     match op.ty {
         OperandType::Immediate32 => {
@@ -270,7 +292,11 @@ fn fmt_operand_annotated(op: &Operand, style: ImmStyle, sm51: bool, annotation: 
             } else {
                 ", "
             };
-            let parts: Vec<_> = op.imm.iter().map(|&v| fmt_imm(v, style)).collect();
+            let parts: Vec<_> = op
+                .imm
+                .iter()
+                .map(|&v| fmt_imm(v, style, f.digits))
+                .collect();
             return format!("l({}){annotation}", parts.join(sep));
         }
         OperandType::Immediate64 => {
@@ -295,7 +321,7 @@ fn fmt_operand_annotated(op: &Operand, style: ImmStyle, sm51: bool, annotation: 
             | OperandType::Sampler
             | OperandType::ConstantBuffer
     );
-    if sm51 && range_typed {
+    if f.sm51 && range_typed {
         s.push_str(&name.to_uppercase());
     } else {
         s.push_str(name);
@@ -305,7 +331,7 @@ fn fmt_operand_annotated(op: &Operand, style: ImmStyle, sm51: bool, annotation: 
         if k == 0 && !bracket_all && i.rel.is_none() {
             let _ = write!(s, "{}", i.imm);
         } else {
-            let _ = write!(s, "[{}]", fmt_index(i, sm51));
+            let _ = write!(s, "[{}]", fmt_index(i, f));
         }
     }
     s.push_str(&fmt_components(op.components));
@@ -336,8 +362,8 @@ fn return_types_token(t: u32) -> String {
 }
 
 /// Declaration register operand: `t0`, `CB0[1]`, or SM5.1 `T0[0:0]`.
-fn decl_register(op: &Operand, sm51: bool) -> String {
-    if sm51 && op.indices.len() == 3 {
+fn decl_register(op: &Operand, f: Fmt) -> String {
+    if f.sm51 && op.indices.len() == 3 {
         let hi = op.indices[2].imm;
         let hi = if hi == 0xffff_ffff {
             "*".to_string()
@@ -352,16 +378,16 @@ fn decl_register(op: &Operand, sm51: bool) -> String {
             hi
         );
     }
-    fmt_operand(op, ImmStyle::Int, sm51)
+    fmt_operand(op, ImmStyle::Int, f)
 }
 
-fn declaration(ins: &Instruction, sm51: bool) -> Option<String> {
+fn declaration(ins: &Instruction, f: Fmt) -> Option<String> {
     use Opcode as O;
     let raw = |i: usize| ins.raw.get(i).copied().unwrap_or(0);
     let reg = || {
         ins.operands
             .first()
-            .map(|o| decl_register(o, sm51))
+            .map(|o| decl_register(o, f))
             .unwrap_or_default()
     };
     let glc = if ins.token & (1 << 16) != 0 {
@@ -370,7 +396,7 @@ fn declaration(ins: &Instruction, sm51: bool) -> Option<String> {
         ""
     };
     let space = |i: usize| {
-        if sm51 {
+        if f.sm51 {
             format!(", space={}", raw(i))
         } else {
             String::new()
@@ -388,10 +414,10 @@ fn declaration(ins: &Instruction, sm51: bool) -> Option<String> {
                 "immediateIndexed"
             };
             let op = ins.operands.first()?;
-            if sm51 {
+            if f.sm51 {
                 format!(
                     "dcl_constantbuffer {}[{}], {access}{}",
-                    decl_register(op, true),
+                    decl_register(op, f),
                     raw(0),
                     space(1)
                 )
@@ -485,7 +511,10 @@ fn declaration(ins: &Instruction, sm51: bool) -> Option<String> {
                 .raw
                 .chunks(4)
                 .map(|r| {
-                    let v: Vec<_> = r.iter().map(|&b| fmt_imm(b, ImmStyle::Untyped)).collect();
+                    let v: Vec<_> = r
+                        .iter()
+                        .map(|&b| fmt_imm(b, ImmStyle::Untyped, f.digits))
+                        .collect();
                     format!("{{ {}}}", v.join(", "))
                 })
                 .collect();
@@ -507,8 +536,20 @@ pub fn disassemble_lines(p: &DecodedProgram) -> Vec<String> {
 /// instruction it prints (`None` for the version line; a custom-data block
 /// other than the immediate constant buffer prints no line).
 pub fn disassemble_lines_by_offset(p: &DecodedProgram) -> Vec<(Option<u32>, String)> {
+    disassemble_lines_with(p, FloatDigits::default())
+}
+
+/// [`disassemble_lines_by_offset`] with float literals of 2⁶⁴ and more
+/// printed as `digits` says.
+pub fn disassemble_lines_with(
+    p: &DecodedProgram,
+    digits: FloatDigits,
+) -> Vec<(Option<u32>, String)> {
     let v = p.version;
-    let sm51 = v.is_sm51();
+    let f = Fmt {
+        sm51: v.is_sm51(),
+        digits,
+    };
     let mut out = vec![(
         None,
         format!("{}_{}_{}", v.program_type.prefix(), v.major, v.minor),
@@ -517,7 +558,7 @@ pub fn disassemble_lines_by_offset(p: &DecodedProgram) -> Vec<(Option<u32>, Stri
     for ins in &p.instructions {
         let op = ins.opcode;
         if op.info().class == Class::Decl {
-            if let Some(line) = declaration(ins, sm51) {
+            if let Some(line) = declaration(ins, f) {
                 out.push((Some(ins.offset), line));
             } else if op != Opcode::CustomData {
                 out.push((
@@ -570,7 +611,7 @@ pub fn disassemble_lines_by_offset(p: &DecodedProgram) -> Vec<(Option<u32>, Stri
                         // SM5.1: the index may differ between lanes
                         annotation.push_str(" { nonuniform }");
                     }
-                    fmt_operand_annotated(o, imm_style(op, i), sm51, &annotation)
+                    fmt_operand_annotated(o, imm_style(op, i), f, &annotation)
                 })
                 .collect();
             line.push(' ');
@@ -619,6 +660,16 @@ pub fn full_listing(
     container: &crate::container::Container<'_>,
     program: &DecodedProgram,
 ) -> String {
+    full_listing_with(container, program, FloatDigits::default())
+}
+
+/// [`full_listing`] with float literals of 2⁶⁴ and more printed as
+/// `digits` says.
+pub fn full_listing_with(
+    container: &crate::container::Container<'_>,
+    program: &DecodedProgram,
+    digits: FloatDigits,
+) -> String {
     let mut out = String::new();
     match crate::header::listing_header(container) {
         Ok(lines) => {
@@ -631,7 +682,10 @@ pub fn full_listing(
             let _ = writeln!(out, "// (header omitted: {e})");
         }
     }
-    out.push_str(&disassemble(program));
+    for (_, line) in disassemble_lines_with(program, digits) {
+        out.push_str(&line);
+        out.push('\n');
+    }
     if let Some(footer) = crate::header::listing_footer(container) {
         out.push_str(&footer);
         out.push('\n');

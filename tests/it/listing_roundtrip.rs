@@ -5,7 +5,7 @@
 
 use sm5sim::sim_core::asm::assemble_with_literals;
 use sm5sim::sim_core::container::{ChecksumPolicy, Container};
-use sm5sim::sim_core::disasm::disassemble_lines;
+use sm5sim::sim_core::disasm::{disassemble_lines_with, FloatDigits};
 use sm5sim::sim_core::encode::encode_program;
 use std::path::{Path, PathBuf};
 
@@ -78,11 +78,61 @@ fn our_listings_round_trip_bit_for_bit() {
             .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with("#line"))
             .map(|l| l.split("  //").next().unwrap_or(l).trim_end().to_string())
             .collect();
-        let ours: Vec<String> = disassemble_lines(&decoded)
+        // (fxc made them under Wine, whose `%f` prints every digit)
+        let ours: Vec<String> = disassemble_lines_with(&decoded, FloatDigits::Exact)
+            .into_iter()
+            .map(|(_, l)| l)
+            .collect::<Vec<_>>()
             .join("\n")
             .lines()
             .map(|l| l.trim().to_string())
             .collect();
         assert_eq!(ours, body, "{}", asm.display());
+    }
+}
+
+/// Float literals of 2^64 and more print as the C runtime under fxc does:
+/// `--float-digits exact` gives fxc's listing under Wine byte for byte
+/// (`tests/front_end/large_floats`), and the default (Windows' msvcrt) 17
+/// significant digits then zeros, the form of `tests/corpus/`'s listings.
+#[test]
+fn large_float_literals_print_in_either_runtimes_digits() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/front_end");
+    let run = |extra: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+            .arg("disasm")
+            .arg(dir.join("large_floats.dxbc"))
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let listing = std::fs::read_to_string(dir.join("large_floats.asm")).unwrap();
+    assert_eq!(run(&["--float-digits", "exact"]), listing);
+    let windows = run(&[]);
+    assert_eq!(run(&["--float-digits", "msvcrt"]), windows);
+    for (exact, msvcrt) in [
+        (
+            "340282346638528859811704183484516925440.000000",
+            "340282346638528860000000000000000000000.000000",
+        ),
+        (
+            "100000002004087734272.000000",
+            "100000002004087730000.000000",
+        ),
+        (
+            "12345679377913908035584.000000",
+            "12345679377913908000000.000000",
+        ),
+    ] {
+        assert!(
+            listing.contains(exact) && !listing.contains(msvcrt),
+            "{exact}"
+        );
+        assert!(
+            windows.contains(msvcrt) && !windows.contains(exact),
+            "{msvcrt}"
+        );
     }
 }
