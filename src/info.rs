@@ -194,6 +194,18 @@ pub fn describe(file: &Path, d: &DecodedProgram, refl: Option<&Reflection>) -> S
             let _ = writeln!(s, "executor:      cannot run: {e}");
         }
     }
+    // printf/errorf: decoded and listed, not executed
+    let messages: Vec<_> = (d.instructions.iter())
+        .filter_map(|i| i.shader_message())
+        .collect();
+    if !messages.is_empty() {
+        let errors = messages.iter().filter(|m| m.error).count();
+        let _ = writeln!(
+            s,
+            "messages:      {} printf, {errors} errorf (skipped when the shader runs: sm5sim does not print shader messages)",
+            messages.len() - errors
+        );
+    }
     s
 }
 

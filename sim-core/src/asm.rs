@@ -1136,6 +1136,9 @@ impl Assembler {
             let (ins, lits) = self.icb(rest, rest_start)?;
             return self.push(ins, lits, st);
         }
+        if mn.name == "printf" || mn.name == "errorf" {
+            return self.message(mn.name == "errorf", rest, rest_start, st);
+        }
         let opcode = mn
             .opcode
             .ok_or_else(|| (0, format!("unknown instruction '{}'", &s[..end])))?;
@@ -1710,6 +1713,140 @@ impl Assembler {
         };
         Ok((ins, lits))
     }
+}
+
+impl Assembler {
+    /// `printf "format", operands…` or `errorf …`: a custom-data block of
+    /// class [`CUSTOMDATA_SHADER_MESSAGE`] in the layout fxc writes
+    /// (`crate::ir::Instruction::shader_message`). The format string runs
+    /// to the line's last `"` (fxc prints quotes inside it as they are) and
+    /// takes C escapes (`\\`, `\n`, `\t`, `\xHH`, …).
+    fn message(&mut self, error: bool, rest: &str, base: usize, st: &Stmt) -> PResult<()> {
+        let open = rest
+            .strip_prefix('"')
+            .ok_or((base, "expected '\"format\"'".to_string()))?;
+        let close = open
+            .rfind('"')
+            .ok_or((base, "the format string has no closing '\"'".to_string()))?;
+        let text = unescape_message(&open[..close], base + 1)?;
+        let after = open[close + 1..].trim_start();
+        let after_at = base + 1 + close + 1 + (open[close + 1..].len() - after.len());
+        let mut operands = Vec::new();
+        let mut lits = Vec::new();
+        if !after.is_empty() {
+            let list = after.strip_prefix(',').ok_or((
+                after_at,
+                "expected ',' and the operands after the format string".to_string(),
+            ))?;
+            for (t, off) in split_top(list, after_at + 1) {
+                let class = Opcode::Mov.info().class;
+                let (mut o, l) = parse_operand(t, off, Role::Source, class, false)?;
+                if o.ty == OperandType::Immediate32 {
+                    for (v, lt) in o.imm.iter_mut().zip(&l) {
+                        if lt.float_styled {
+                            *v = untyped_float(&lt.text, *v);
+                        }
+                    }
+                }
+                lits.push((operands.len(), l));
+                operands.push(o);
+            }
+        }
+        let mut op_words = Vec::new();
+        let mut starts = Vec::new();
+        for o in &operands {
+            starts.push(op_words.len());
+            encode_operand(o, &mut op_words).map_err(|m| (base, m))?;
+        }
+        let id = if error {
+            SHADER_MESSAGE_ERRORF
+        } else {
+            SHADER_MESSAGE_PRINTF
+        };
+        let mut raw = vec![
+            id,
+            1,
+            text.len() as u32,
+            operands.len() as u32,
+            op_words.len() as u32,
+        ];
+        raw.extend_from_slice(&op_words);
+        let mut bytes = text.into_bytes();
+        bytes.push(0);
+        bytes.resize(bytes.len().next_multiple_of(4), 0);
+        raw.extend(
+            bytes
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+        );
+        // each literal's dword: the block's header, the message header, its
+        // operand's start, its token and any extended token
+        let first = self.offset as usize + 2 + SHADER_MESSAGE_HEADER;
+        for (k, l) in lits {
+            let o = &operands[k];
+            let ext = usize::from(o.modifier != Modifier::None || o.min_precision != 0);
+            for (j, lt) in l.into_iter().enumerate() {
+                let (line, column) = st.position(lt.off);
+                self.literals.push(Literal {
+                    dword: (first + starts[k] + 1 + ext + j) as u32,
+                    words: lt.words,
+                    line,
+                    column,
+                    text: lt.text,
+                    float_styled: lt.float_styled,
+                });
+            }
+        }
+        let ins = Instruction {
+            offset: self.offset,
+            opcode: Opcode::CustomData,
+            token: Opcode::CustomData as u32 | CUSTOMDATA_SHADER_MESSAGE << 11,
+            extended: ExtendedOpcode::default(),
+            operands,
+            raw,
+        };
+        self.push(ins, Vec::new(), st)
+    }
+}
+
+/// A listing's format string with its C escapes undone (`escape_message`
+/// in the disassembler prints them).
+fn unescape_message(s: &str, base: usize) -> PResult<String> {
+    let mut out = String::new();
+    let mut chars = s.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let e = chars.next().map(|(_, e)| e);
+        out.push(match e {
+            Some('\\') => '\\',
+            Some('n') => '\n',
+            Some('t') => '\t',
+            Some('r') => '\r',
+            Some('a') => '\u{7}',
+            Some('b') => '\u{8}',
+            Some('v') => '\u{b}',
+            Some('f') => '\u{c}',
+            Some('x') => {
+                let hex: String = chars.by_ref().take(2).map(|(_, h)| h).collect();
+                u8::from_str_radix(&hex, 16).map(char::from).map_err(|_| {
+                    (
+                        base + i,
+                        format!("'\\x{hex}' is not an escape of two hex digits"),
+                    )
+                })?
+            }
+            _ => {
+                return Err((
+                    base + i,
+                    "an unknown escape in the format string".to_string(),
+                ))
+            }
+        });
+    }
+    Ok(out)
 }
 
 /// Remove a trailing `space=N` item (§8) and return its value and offset.

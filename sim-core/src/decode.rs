@@ -79,6 +79,40 @@ pub fn decode_program(words: &[u32]) -> Result<DecodedProgram, LoadError> {
 
 type DecodeResult<T> = Result<T, (usize, DecodeErrorKind)>;
 
+/// The operands of the shader message (`printf`/`errorf`) in the
+/// custom-data block `words[start..end]`, whose layout fxc writes as: the
+/// two header dwords, the message ID, the format kind, the format string's
+/// length in bytes, the operand count, the operands' length in dwords, the
+/// operands (as an instruction's), then the NUL-terminated format string
+/// padded to a dword (`reference/dxbc-format.md` §3.3, checked on fxc's
+/// output). The string's place and length are checked too
+/// ([`crate::ir::Instruction::shader_message`] reads it).
+fn message_operands(words: &[u32], start: usize, end: usize) -> DecodeResult<Vec<Operand>> {
+    let bad = |what| (start, DecodeErrorKind::BadMessage(what));
+    let header = words
+        .get(start + 2..start + 7)
+        .ok_or(bad("a header of 5 dwords"))?;
+    let (bytes, count, op_words) = (header[2] as usize, header[3], header[4] as usize);
+    let ops_end = (start + 7).checked_add(op_words).filter(|&e| e <= end);
+    let ops_end = ops_end.ok_or(bad("operands past the block"))?;
+    if (end - ops_end) * 4 != (bytes + 1).next_multiple_of(4) {
+        return Err(bad("the format string's length disagrees with the block's"));
+    }
+    let mut cur = Cursor {
+        words,
+        pos: start + 7,
+        end: ops_end,
+    };
+    let mut operands = Vec::new();
+    for _ in 0..count {
+        operands.push(decode_operand(&mut cur, 0)?);
+    }
+    if cur.pos != ops_end {
+        return Err(bad("the operands' length disagrees with their count"));
+    }
+    Ok(operands)
+}
+
 /// A cursor over one instruction's dwords.
 struct Cursor<'a> {
     words: &'a [u32],
@@ -126,6 +160,9 @@ fn decode_instruction(words: &[u32], start: usize) -> DecodeResult<(Instruction,
         }
         let end = start + len as usize;
         ins.raw = words[start + 2..end].to_vec();
+        if token >> 11 == crate::ir::CUSTOMDATA_SHADER_MESSAGE {
+            ins.operands = message_operands(words, start, end)?;
+        }
         return Ok((ins, end));
     }
     if info.shape == Shape::Reserved {

@@ -524,6 +524,30 @@ fn declaration(ins: &Instruction, f: Fmt) -> Option<String> {
     })
 }
 
+/// A message's format string as fxc's listing prints it: C escapes for
+/// the backslash and control characters (`\\`, `\n`, `\t`, …), quotes
+/// as they are (checked on fxc's listings: `tests/front_end/messages`).
+fn escape_message(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{b}' => out.push_str("\\v"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Disassemble a decoded program into listing lines (no trailing newline per line).
 pub fn disassemble_lines(p: &DecodedProgram) -> Vec<String> {
     disassemble_lines_by_offset(p)
@@ -557,6 +581,21 @@ pub fn disassemble_lines_with(
     let mut depth: usize = 0;
     for ins in &p.instructions {
         let op = ins.opcode;
+        if let Some(m) = ins.shader_message() {
+            // `printf "format", operands…`, indented as an instruction
+            let mut line = "  ".repeat(depth);
+            let _ = write!(
+                line,
+                "{} \"{}\"",
+                if m.error { "errorf" } else { "printf" },
+                escape_message(&m.format)
+            );
+            for o in &ins.operands {
+                let _ = write!(line, ", {}", fmt_operand(o, ImmStyle::Untyped, f));
+            }
+            out.push((Some(ins.offset), line));
+            continue;
+        }
         if op.info().class == Class::Decl {
             if let Some(line) = declaration(ins, f) {
                 out.push((Some(ins.offset), line));
@@ -672,7 +711,21 @@ pub fn full_listing_with(
 ) -> String {
     let mut out = String::new();
     match crate::header::listing_header(container) {
-        Ok(lines) => {
+        Ok(mut lines) => {
+            // fxc's note on a shader with printf/errorf, after the banner
+            if lines.len() >= 3
+                && program
+                    .instructions
+                    .iter()
+                    .any(|i| i.shader_message().is_some())
+            {
+                let note = [
+                    "//",
+                    "// Note: SHADER WILL ONLY WORK WITH THE DEBUG SDK LAYER ENABLED.",
+                    "//",
+                ];
+                lines.splice(3..3, note.map(String::from));
+            }
             for l in lines {
                 out.push_str(&l);
                 out.push('\n');

@@ -42,6 +42,10 @@ pub enum DecodeErrorKind {
         /// what is wrong
         what: &'static str,
     },
+    /// A shader message (`printf`/`errorf` custom data) whose header,
+    /// operands or format string do not fit its block.
+    #[error("shader message (printf/errorf): {0}")]
+    BadMessage(&'static str),
     /// Operands do not fill the instruction exactly.
     #[error("{mnemonic}: expected {expected} operands, found {found}")]
     OperandCount {

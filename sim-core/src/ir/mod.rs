@@ -304,7 +304,50 @@ pub struct Instruction {
     pub raw: Vec<u32>,
 }
 
+/// The custom-data class of a shader message, `printf` or `errorf`
+/// (`D3D11_SB_CUSTOMDATA_SHADER_MESSAGE`; `reference/dxbc-format.md` §3.3).
+pub const CUSTOMDATA_SHADER_MESSAGE: u32 = 4;
+
+/// The message ID fxc writes for `printf`.
+pub const SHADER_MESSAGE_PRINTF: u32 = 0x0020_0102;
+
+/// The message ID fxc writes for `errorf`.
+pub const SHADER_MESSAGE_ERRORF: u32 = 0x0020_0103;
+
+/// A shader message's header dwords before its operands (the message ID,
+/// the format kind, the string's length, the operand count and the
+/// operands' length), within [`Instruction::raw`].
+pub const SHADER_MESSAGE_HEADER: usize = 5;
+
+/// A `printf` or `errorf` of the shader (a custom-data block of class
+/// [`CUSTOMDATA_SHADER_MESSAGE`]; its operands are the instruction's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShaderMessage {
+    /// `errorf` (message ID [`SHADER_MESSAGE_ERRORF`]), else `printf`.
+    pub error: bool,
+    /// The format string, as the shader gave it.
+    pub format: String,
+}
+
 impl Instruction {
+    /// The `printf`/`errorf` this custom-data block holds, or `None` for
+    /// any other instruction (the decoder has checked the block's layout).
+    pub fn shader_message(&self) -> Option<ShaderMessage> {
+        if self.opcode != Opcode::CustomData || self.token >> 11 != CUSTOMDATA_SHADER_MESSAGE {
+            return None;
+        }
+        let bytes = *self.raw.get(2)? as usize;
+        let op_words = *self.raw.get(4)? as usize;
+        let text: Vec<u8> = (self.raw.get(SHADER_MESSAGE_HEADER + op_words..)?.iter())
+            .flat_map(|w| w.to_le_bytes())
+            .take(bytes)
+            .collect();
+        Some(ShaderMessage {
+            error: self.raw.first() == Some(&SHADER_MESSAGE_ERRORF),
+            format: String::from_utf8_lossy(&text).into_owned(),
+        })
+    }
+
     /// Bits 23:11 of OpcodeToken0, shifted down to bit 0.
     pub fn controls(&self) -> u32 {
         (self.token >> 11) & 0x1fff
