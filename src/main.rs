@@ -833,7 +833,10 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             let rdef = sm5sim::sim_core::listing_reflection::reflection_from_listing(&text)
                 .map_err(|e| anyhow::anyhow!("{}:{e}", listing.display()))?
                 .map(|r| sm5sim::sim_core::rdef_write::write_rdef(&r, decoded.version));
-            let container = encode::write_container(&words, rdef.as_deref());
+            let features = sm5sim::sim_core::features::for_listing(&text, &decoded)
+                .map_err(|e| anyhow::anyhow!("{}:{e}", listing.display()))?;
+            let container =
+                encode::write_container_with_features(&words, rdef.as_deref(), features);
             files::check_output("-o", &output, std::slice::from_ref(&listing))
                 .map_err(anyhow::Error::msg)?;
             files::write_atomic(&output, &container)

@@ -340,7 +340,15 @@ fn index_representation(index: &Index) -> u32 {
 /// field keeps the unpadded length). Sizes are 32-bit fields: inputs of
 /// 4 GiB or more cannot be represented and are truncated in the header.
 pub fn write_container(shex: &[u32], rdef: Option<&[u8]>) -> Vec<u8> {
+    write_container_with_features(shex, rdef, 0)
+}
+
+/// [`write_container`] with an `SFI0` chunk after SHEX holding `features`
+/// (fxc's required-features mask, [`crate::features`]) when it is not 0,
+/// as fxc places it.
+pub fn write_container_with_features(shex: &[u32], rdef: Option<&[u8]>, features: u64) -> Vec<u8> {
     let shex_bytes: Vec<u8> = shex.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let sfi0 = features.to_le_bytes();
     let empty_signature = [0u8, 0, 0, 0, 8, 0, 0, 0];
     let mut chunks: Vec<(&[u8; 4], &[u8])> = Vec::new();
     if let Some(r) = rdef {
@@ -349,6 +357,9 @@ pub fn write_container(shex: &[u32], rdef: Option<&[u8]>) -> Vec<u8> {
     chunks.push((b"ISGN", &empty_signature));
     chunks.push((b"OSGN", &empty_signature));
     chunks.push((b"SHEX", &shex_bytes));
+    if features != 0 {
+        chunks.push((b"SFI0", &sfi0));
+    }
 
     let header = crate::container::HEADER_SIZE + 4 * chunks.len();
     let mut out = Vec::with_capacity(header + chunks.iter().map(|c| c.1.len() + 12).sum::<usize>());

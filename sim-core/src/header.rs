@@ -97,7 +97,7 @@ const SIGNATURE_HEADER: [&str; 2] = [
 
 /// Names of the SFI0 feature bits (D3D_SHADER_FEATURE_*), bit 0 first, as
 /// the "Note: shader requires additional functionality" block prints them.
-const FEATURE_NAMES: [&str; 20] = [
+pub(crate) const FEATURE_NAMES: [&str; 20] = [
     "Double-precision floating point",
     "Raw and Structured buffers",
     "UAVs at every shader stage",

@@ -19,6 +19,7 @@ pub mod disasm;
 pub mod encode;
 pub mod error;
 pub mod exec;
+pub mod features;
 pub mod header;
 pub mod ir;
 #[allow(unsafe_code)]

@@ -204,3 +204,72 @@ fn printf_and_errorf_disassemble_and_assemble_as_fxc_writes_them() {
         "{seen:?}"
     );
 }
+
+/// `asm` writes fxc's `SFI0` (required features) from the listing's note,
+/// checked against the instructions: every fxc listing of ours with the
+/// note gives fxc's mask; a note that lacks a feature an instruction needs,
+/// names one none needs, or names no feature fxc knows, is an error.
+#[test]
+fn the_required_features_are_fxcs_and_agree_with_the_instructions() {
+    use sm5sim::sim_core::features;
+    let mut compared = 0;
+    for (asm, dxbc) in pairs() {
+        let text = std::fs::read_to_string(&asm).unwrap();
+        if !text.contains("Note: shader requires additional functionality:") {
+            continue;
+        }
+        let decoded = assemble_with_literals(&text).unwrap().program;
+        let bytes = std::fs::read(&dxbc).unwrap();
+        let c = Container::parse(&bytes, ChecksumPolicy::Verify).unwrap();
+        let theirs = c.chunk(b"SFI0").expect("fxc's SFI0").data;
+        let ours = features::for_listing(&text, &decoded)
+            .unwrap_or_else(|e| panic!("{}:{e}", asm.display()));
+        assert_eq!(&ours.to_le_bytes()[..], theirs, "{}", asm.display());
+        compared += 1;
+    }
+    assert!(compared >= 8, "{compared} listings with a features note");
+    // doubles.asm names doubles and their 11.1 extensions
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
+    let path = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().join("doubles.asm"))
+        .find(|p| p.is_file())
+        .expect("a doubles.asm in tests/conformance");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let decoded = assemble_with_literals(&text).unwrap().program;
+    assert_eq!(features::for_listing(&text, &decoded), Ok(0x21));
+    let lacking = text.replace("//       Double-precision floating point\n", "");
+    let e = features::for_listing(&lacking, &decoded).unwrap_err();
+    assert!(
+        e.message
+            .contains("requires 'Double-precision floating point'"),
+        "{e}"
+    );
+    let extra = text.replace(
+        "//       Double-precision floating point\n",
+        "//       Double-precision floating point\n//       64 UAV slots\n",
+    );
+    let e = features::for_listing(&extra, &decoded).unwrap_err();
+    assert!(
+        e.message
+            .contains("names '64 UAV slots', which no instruction requires"),
+        "{e}"
+    );
+    let unknown = text.replace(
+        "//       Double-precision floating point\n",
+        "//       Quad precision\n",
+    );
+    let e = features::for_listing(&unknown, &decoded).unwrap_err();
+    assert!(
+        e.message.contains("'Quad precision' is not a feature"),
+        "{e}"
+    );
+    // a listing without fxc's header takes what its instructions require
+    let bare: String = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_eq!(features::for_listing(&bare, &decoded), Ok(0x21));
+}
