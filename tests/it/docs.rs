@@ -175,6 +175,15 @@ fn sample_matches(block: &[&str], printed: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// `sm5sim ARGS` run in `dir`.
+fn sm5sim_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 /// A transcript in the docs (an indented block whose first line is
 /// `$ sm5sim ARGS`) is what the command prints on stdout, run from the
 /// repository's root (matched as [`sample_matches`] says; a transcript
@@ -198,11 +207,7 @@ fn doc_transcripts_are_the_commands_output() {
                 i += 1;
             }
             let args: Vec<&str> = args.split_whitespace().collect();
-            let o = std::process::Command::new(env!("CARGO_BIN_EXE_sm5sim"))
-                .current_dir(root())
-                .args(&args)
-                .output()
-                .unwrap();
+            let o = sm5sim_in(&root(), &args);
             let out = String::from_utf8_lossy(&o.stdout);
             if let Err(e) = sample_matches(&block, &out) {
                 panic!(
@@ -267,11 +272,7 @@ fn doc_samples_are_the_commands_output() {
                 n + 1
             );
             let args: Vec<&str> = args.split_whitespace().collect();
-            let o = std::process::Command::new(env!("CARGO_BIN_EXE_sm5sim"))
-                .current_dir(root().join(dir))
-                .args(&args)
-                .output()
-                .unwrap();
+            let o = sm5sim_in(&root().join(dir), &args);
             let out = format!(
                 "{}{}",
                 String::from_utf8_lossy(&o.stdout),
