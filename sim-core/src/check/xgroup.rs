@@ -150,32 +150,6 @@ pub(super) struct XgRead {
     pub(super) rmw: bool,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_unpublished_cross_group_access_is_kept() {
-        let rec = |group, published: bool| XAcc {
-            group,
-            pc: 0,
-            value: 0,
-            thread: 0,
-            gap: if published { Gap::None } else { Gap::NoFence },
-        };
-        let mut x = XAcc::EMPTY;
-        assert!(x.get().is_none());
-        x.merge(rec(0, false));
-        x.merge(rec(1, true));
-        assert_eq!(x.get().map(|a| (a.group, a.published())), Some((0, false)));
-        x.merge(rec(2, false));
-        assert_eq!(x.get().map(|a| a.group), Some(2));
-        let mut y = rec(0, true);
-        y.merge(rec(1, true));
-        assert_eq!(y.group, 1);
-    }
-}
-
 impl Checker {
     /// A UAV atomic (or counter operation) of the group: the first after a
     /// barrier releases what every thread had fenced when it waited there
@@ -209,5 +183,31 @@ impl Checker {
             }
             MemOp::Write => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unpublished_cross_group_access_is_kept() {
+        let rec = |group, published: bool| XAcc {
+            group,
+            pc: 0,
+            value: 0,
+            thread: 0,
+            gap: if published { Gap::None } else { Gap::NoFence },
+        };
+        let mut x = XAcc::EMPTY;
+        assert!(x.get().is_none());
+        x.merge(rec(0, false));
+        x.merge(rec(1, true));
+        assert_eq!(x.get().map(|a| (a.group, a.published())), Some((0, false)));
+        x.merge(rec(2, false));
+        assert_eq!(x.get().map(|a| a.group), Some(2));
+        let mut y = rec(0, true);
+        y.merge(rec(1, true));
+        assert_eq!(y.group, 1);
     }
 }
