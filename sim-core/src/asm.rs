@@ -1176,7 +1176,12 @@ impl Assembler {
             spans.push(w.len());
             body_len += w.len();
         }
-        let mut pos = self.offset as usize + words.len() - body_len;
+        // a shader message's operands follow its header inside the block
+        let message = ins.shader_message().is_some();
+        let mut pos = match message {
+            true => self.offset as usize + 2 + SHADER_MESSAGE_HEADER,
+            false => self.offset as usize + words.len() - body_len,
+        };
         let mut lit_iter = lits.into_iter();
         let mut record = |dword: usize, lt: LitText| {
             let (line, column) = st.position(lt.off);
@@ -1189,7 +1194,7 @@ impl Assembler {
                 float_styled: lt.float_styled,
             });
         };
-        if ins.opcode == Opcode::CustomData {
+        if ins.opcode == Opcode::CustomData && !message {
             for (k, lt) in lit_iter.enumerate() {
                 record(self.offset as usize + 2 + k, lt);
             }
@@ -1748,14 +1753,12 @@ impl Assembler {
                         }
                     }
                 }
-                lits.push((operands.len(), l));
+                lits.extend(l);
                 operands.push(o);
             }
         }
         let mut op_words = Vec::new();
-        let mut starts = Vec::new();
         for o in &operands {
-            starts.push(op_words.len());
             encode_operand(o, &mut op_words).map_err(|m| (base, m))?;
         }
         let id = if error {
@@ -1779,24 +1782,6 @@ impl Assembler {
                 .chunks_exact(4)
                 .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
         );
-        // each literal's dword: the block's header, the message header, its
-        // operand's start, its token and any extended token
-        let first = self.offset as usize + 2 + SHADER_MESSAGE_HEADER;
-        for (k, l) in lits {
-            let o = &operands[k];
-            let ext = usize::from(o.modifier != Modifier::None || o.min_precision != 0);
-            for (j, lt) in l.into_iter().enumerate() {
-                let (line, column) = st.position(lt.off);
-                self.literals.push(Literal {
-                    dword: (first + starts[k] + 1 + ext + j) as u32,
-                    words: lt.words,
-                    line,
-                    column,
-                    text: lt.text,
-                    float_styled: lt.float_styled,
-                });
-            }
-        }
         let ins = Instruction {
             offset: self.offset,
             opcode: Opcode::CustomData,
@@ -1805,7 +1790,7 @@ impl Assembler {
             operands,
             raw,
         };
-        self.push(ins, Vec::new(), st)
+        self.push(ins, lits, st)
     }
 }
 

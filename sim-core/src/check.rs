@@ -556,6 +556,11 @@ fn key(space: Space, word: u32) -> u64 {
     (space.id() as u64) << 32 | word as u64
 }
 
+/// The register number of a [`key`]'s space (its `u#`, `g#` or `t#`).
+fn key_slot(k: u64) -> u32 {
+    (k >> 32) as u32 & 0x3fff_ffff
+}
+
 impl Checker {
     /// A checker for `program` performing the checks `options` selects. It
     /// knows each instruction's disassembly, and the HLSL names of the UAVs
@@ -1330,7 +1335,7 @@ impl Checker {
             self.report(h);
         }
         if let Some((e, e_op)) = wait {
-            self.earlier_group_wait(slot, word, e, e_op, acc, AccessOp::from(op));
+            self.earlier_group_wait(slot, word, them(&e, e_op), me(AccessOp::from(op)));
         }
     }
 

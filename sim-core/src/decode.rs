@@ -89,18 +89,20 @@ type DecodeResult<T> = Result<T, (usize, DecodeErrorKind)>;
 /// ([`crate::ir::Instruction::shader_message`] reads it).
 fn message_operands(words: &[u32], start: usize, end: usize) -> DecodeResult<Vec<Operand>> {
     let bad = |what| (start, DecodeErrorKind::BadMessage(what));
+    // (after the custom-data block's two header dwords)
+    let ops = start + 2 + crate::ir::SHADER_MESSAGE_HEADER;
     let header = words
-        .get(start + 2..start + 7)
+        .get(start + 2..ops)
         .ok_or(bad("a header of 5 dwords"))?;
     let (bytes, count, op_words) = (header[2] as usize, header[3], header[4] as usize);
-    let ops_end = (start + 7).checked_add(op_words).filter(|&e| e <= end);
+    let ops_end = ops.checked_add(op_words).filter(|&e| e <= end);
     let ops_end = ops_end.ok_or(bad("operands past the block"))?;
     if (end - ops_end) * 4 != (bytes + 1).next_multiple_of(4) {
         return Err(bad("the format string's length disagrees with the block's"));
     }
     let mut cur = Cursor {
         words,
-        pos: start + 7,
+        pos: ops,
         end: ops_end,
     };
     let mut operands = Vec::new();

@@ -184,6 +184,22 @@ fn printf_and_errorf_disassemble_and_assemble_as_fxc_writes_them() {
     );
     assert!(seen.contains(&(true, "bad %u".into(), 1)), "{seen:?}");
     assert!(seen.contains(&(false, "no args".into(), 0)), "{seen:?}");
+    // the literals of printf and errorf are placed where their bits went
+    let text = std::fs::read_to_string(dir.join("messages_basic.asm")).unwrap();
+    let a = assemble_with_literals(&text).unwrap();
+    let words = encode_program(&a.program).unwrap();
+    let placed: Vec<(u32, &str)> = (a.literals.iter())
+        .map(|l| (words[l.dword as usize], l.text.as_str()))
+        .collect();
+    // ieq's l(1), printf's l(1) and l(1.500000), errorf's l(1), the store's l(0)
+    let want = [
+        (1, "1"),
+        (1, "1"),
+        (0x3fc0_0000, "1.500000"),
+        (1, "1"),
+        (0, "0"),
+    ];
+    assert_eq!(placed, want);
     // `info` says they are there and not run
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_sm5sim"))
         .args(["info", "--no-checksum"])

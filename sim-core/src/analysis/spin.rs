@@ -40,18 +40,25 @@ fn is_memory_read(op: &Op) -> bool {
             a,
             ..
         } => {
-            let identity = match a.kind {
-                SrcKind::Imm(v) => v[a.swz[0] as usize] == kind.identity(),
-                _ => false,
-            };
             let waits = match kind {
                 AtomicKind::CmpExch | AtomicKind::Exch => true,
-                _ => identity && a.modifier == SrcMod::None,
+                _ => leaves_word(kind, &a),
             };
             changeable(res) && waits
         }
         _ => false,
     }
+}
+
+/// Whether atomic `kind` with operand `a` leaves its word as it is: `a` a
+/// literal that is the operation's identity, unmodified
+/// (`InterlockedOr(flag, 0, v)`, `InterlockedAnd(x, ~0, v)`): a read.
+pub(crate) fn leaves_word(kind: AtomicKind, a: &Src) -> bool {
+    let identity = match a.kind {
+        SrcKind::Imm(v) => v[a.swz[0] as usize] == kind.identity(),
+        _ => false,
+    };
+    identity && a.modifier == SrcMod::None
 }
 
 /// Per pc, whether the instruction is a spin read (see the module docs).

@@ -28,7 +28,7 @@ pub(super) fn makes_progress(op: &crate::ir::lowered::Op) -> bool {
         OpKind::Atomic { kind, a, .. } => match kind {
             AtomicKind::CmpExch => false,
             AtomicKind::Exch => true,
-            _ => !matches!(a.kind, SrcKind::Imm(v) if v[a.swz[0] as usize] == kind.identity()),
+            _ => !crate::analysis::spin::leaves_word(kind, &a),
         },
         _ => false,
     }
@@ -113,29 +113,21 @@ impl Checker {
         });
     }
 
-    /// A spin read by `acc`'s thread of UAV word `word`, which the earlier
-    /// group's access `e` (`e_op`) changed: held back as a wait until the
-    /// group ends ([`Checker::own_progress`] may excuse it), classed by the
-    /// groups' tickets.
-    pub(super) fn earlier_group_wait(
-        &mut self,
-        slot: u32,
-        word: u32,
-        e: XAcc,
-        e_op: AccessOp,
-        acc: Acc,
-        op: AccessOp,
-    ) {
+    /// The spin read `b` of UAV word `word`, which the earlier group's
+    /// access `a` changed: held back as a wait until the group ends
+    /// ([`Checker::own_progress`] may excuse it), classed by the groups'
+    /// tickets.
+    pub(super) fn earlier_group_wait(&mut self, slot: u32, word: u32, a: Side, b: Side) {
         let k = key(Space::Uav(slot), word);
-        if self.self_moved.contains_key(&(acc.pc, k)) {
+        if self.self_moved.contains_key(&(b.pc, k)) {
             return;
         }
         let ticket = self.ticket;
         let started =
-            ticket != NO_KEY && ticket != k && self.tickets.get(e.group as usize) == Some(&ticket);
+            ticket != NO_KEY && ticket != k && self.tickets.get(a.group as usize) == Some(&ticket);
         let note = if started {
             // (a ticket is a UAV word: `uav_thread` records it)
-            let (slot, w) = ((ticket >> 32) as u32 & 0x7fff_ffff, ticket as u32);
+            let (slot, w) = (key_slot(ticket), ticket as u32);
             let name = match self.names.get(&format!("u{slot}")) {
                 Some(n) if *n != format!("u{slot}") => format!(" ('{n}')"),
                 _ => String::new(),
@@ -166,26 +158,14 @@ impl Checker {
             space: Some(Space::Uav(slot)),
             word: Some(word),
             byte_offset: None,
-            a: Side {
-                group: e.group,
-                thread: e.thread as u32,
-                pc: e.pc,
-                op: e_op,
-                value: (e_op == AccessOp::Write).then_some(e.value),
-            },
-            b: Some(Side {
-                group: self.seq,
-                thread: u32::from(acc.thread),
-                pc: acc.pc,
-                op,
-                value: None,
-            }),
+            a,
+            b: Some(b),
             benign: false,
             at: None,
             note: Some(self.notes.len() as u32 - 1),
             gap: Gap::None,
         };
-        self.waits.entry((u32::from(acc.thread), k)).or_insert(hit);
+        self.waits.entry((b.thread, k)).or_insert(hit);
     }
 
     /// An atomic by `thread` at `pc` on the word of key `k`: its group's
@@ -225,8 +205,7 @@ impl Checker {
             self.self_moved.insert((read, k), ());
             self.waits.remove(&(thread, k));
         }
-        let slot = ((k >> 32) as u32) & 0x7fff_ffff;
-        if site.returns && self.glc.get(slot as usize) == Some(&true) {
+        if site.returns && self.glc.get(key_slot(k) as usize) == Some(&true) {
             self.validated.insert((thread, k), ());
             self.checked_guards.insert((read, k), ());
         }
