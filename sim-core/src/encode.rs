@@ -22,6 +22,7 @@
 //! dropped, unused operand-token bits are zero, and extended opcode tokens
 //! go in the order 1, 2, 3.
 
+use crate::container::ChecksumKind;
 use crate::ir::*;
 use crate::opcodes::Shape;
 
@@ -347,6 +348,18 @@ pub fn write_container(shex: &[u32], rdef: Option<&[u8]>) -> Vec<u8> {
 /// (fxc's required-features mask, [`crate::features`]) when it is not 0,
 /// as fxc places it.
 pub fn write_container_with_features(shex: &[u32], rdef: Option<&[u8]>, features: u64) -> Vec<u8> {
+    write_container_as(shex, rdef, features, ChecksumKind::Retail)
+}
+
+/// [`write_container_with_features`] stamped with the `checksum` variant:
+/// fxc stamps [`ChecksumKind::Debug`] on shaders with `printf`/`errorf`
+/// (`reference/dxbc-format.md` §1.1.1; [`ChecksumKind::for_program`]).
+pub fn write_container_as(
+    shex: &[u32],
+    rdef: Option<&[u8]>,
+    features: u64,
+    checksum: ChecksumKind,
+) -> Vec<u8> {
     let shex_bytes: Vec<u8> = shex.iter().flat_map(|w| w.to_le_bytes()).collect();
     let sfi0 = features.to_le_bytes();
     let empty_signature = [0u8, 0, 0, 0, 8, 0, 0, 0];
@@ -383,6 +396,6 @@ pub fn write_container_with_features(shex: &[u32], rdef: Option<&[u8]>, features
     let total = out.len() as u32;
     out[24..28].copy_from_slice(&total.to_le_bytes());
     // The file is longer than 20 bytes, so this cannot fail.
-    let _ = crate::container::update_checksum(&mut out);
+    let _ = crate::container::update_checksum_as(&mut out, checksum);
     out
 }

@@ -46,18 +46,7 @@ fn our_listings_round_trip_bit_for_bit() {
         let decoded = assembly.program;
         let words = encode_program(&decoded).unwrap();
         let bytes = std::fs::read(dxbc).unwrap();
-        // fxc's checksum of a shader with printf/errorf is not the DXBC
-        // checksum of its bytes (what it hashes is not known yet, #47):
-        // those are read without verifying it
-        let policy = match decoded
-            .instructions
-            .iter()
-            .any(|i| i.shader_message().is_some())
-        {
-            true => ChecksumPolicy::Skip,
-            false => ChecksumPolicy::Verify,
-        };
-        let c = Container::parse(&bytes, policy).unwrap();
+        let c = Container::parse(&bytes, ChecksumPolicy::Verify).unwrap();
         let shex: Vec<u32> = c
             .shader_chunk()
             .unwrap()
@@ -157,21 +146,16 @@ fn printf_and_errorf_disassemble_and_assemble_as_fxc_writes_them() {
     let mut seen = Vec::new();
     for name in ["messages_basic", "messages_operands", "messages_escapes"] {
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_sm5sim"))
-            .args(["disasm", "--no-checksum", "--float-digits", "exact"])
+            .args(["disasm", "--float-digits", "exact"])
             .arg(dir.join(format!("{name}.dxbc")))
             .output()
             .unwrap();
         let listing = std::fs::read_to_string(dir.join(format!("{name}.asm"))).unwrap();
         assert_eq!(String::from_utf8_lossy(&o.stdout), listing, "{name}");
         let bytes = std::fs::read(dir.join(format!("{name}.dxbc"))).unwrap();
-        let p = sm5sim::sim_core::Program::from_dxbc(
-            &bytes,
-            &sm5sim::sim_core::LoadOptions {
-                verify_checksum: false,
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let p =
+            sm5sim::sim_core::Program::from_dxbc(&bytes, &sm5sim::sim_core::LoadOptions::default())
+                .unwrap();
         for i in &p.decoded.instructions {
             if let Some(m) = i.shader_message() {
                 seen.push((m.error, m.format, i.operands.len()));
@@ -202,7 +186,7 @@ fn printf_and_errorf_disassemble_and_assemble_as_fxc_writes_them() {
     assert_eq!(placed, want);
     // `info` says they are there and not run
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_sm5sim"))
-        .args(["info", "--no-checksum"])
+        .args(["info"])
         .arg(dir.join("messages_operands.dxbc"))
         .output()
         .unwrap();
@@ -219,6 +203,34 @@ fn printf_and_errorf_disassemble_and_assemble_as_fxc_writes_them() {
         )),
         "{seen:?}"
     );
+    // `asm` stamps fxc's debug checksum on them, as fxc does: the file
+    // loads with verification on, and its SHEX is fxc's
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("asm_messages");
+    std::fs::create_dir_all(&out).unwrap();
+    for name in ["messages_basic", "messages_operands", "messages_escapes"] {
+        let dst = out.join(format!("{name}.dxbc"));
+        let _ = std::fs::remove_file(&dst);
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+            .arg("asm")
+            .arg(dir.join(format!("{name}.asm")))
+            .arg("-o")
+            .arg(&dst)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let ours = std::fs::read(&dst).unwrap();
+        assert_eq!(
+            sm5sim::sim_core::container::checksum_kind(&ours),
+            Some(sm5sim::sim_core::container::ChecksumKind::Debug),
+            "{name}"
+        );
+        let theirs = std::fs::read(dir.join(format!("{name}.dxbc"))).unwrap();
+        let shex = |b: &[u8]| {
+            let c = Container::parse(b, ChecksumPolicy::Verify).unwrap();
+            c.shader_chunk().unwrap().data.to_vec()
+        };
+        assert_eq!(shex(&ours), shex(&theirs), "{name}");
+    }
 }
 
 /// `asm` writes fxc's `SFI0` (required features) from the listing's note,

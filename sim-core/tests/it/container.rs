@@ -9,7 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use sim_core::container::{
-    dxbc_checksum, stored_checksum, update_checksum, ChecksumPolicy, Container, ContainerError,
+    checksum_kind, dxbc_checksum, dxbc_checksum_debug, stored_checksum, update_checksum,
+    update_checksum_as, ChecksumKind, ChecksumPolicy, Container, ContainerError,
 };
 use sim_core::rdef::{parse_rdef, InputType, RdefError, Reflection};
 
@@ -540,6 +541,52 @@ fn update_checksum_restores_verification() {
             needed: 20
         })
     );
+}
+
+/// fxc stamps its debug checksum (dxbc-format.md §1.1.1) on shaders with
+/// printf/errorf: the committed fxc builds verify as `Debug`, the workloads
+/// as `Retail`; a flipped byte in a debug-stamped file is still refused,
+/// and restamping gives fxc's bytes back.
+#[test]
+fn printf_shaders_carry_fxcs_debug_checksum() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/front_end");
+    let mut debug = 0;
+    for name in ["messages_basic", "messages_operands", "messages_escapes"] {
+        let path = dir.join(format!("{name}.dxbc"));
+        let bytes = read(&path);
+        let stored = stored_checksum(&bytes).expect("20 bytes");
+        assert_eq!(dxbc_checksum_debug(&bytes), stored, "{}", path.display());
+        assert_ne!(dxbc_checksum(&bytes), stored, "{}", path.display());
+        assert_eq!(checksum_kind(&bytes), Some(ChecksumKind::Debug));
+        assert!(Container::parse(&bytes, ChecksumPolicy::Verify).is_ok());
+        // every byte of the covered range counts (24..28, the size, is
+        // refused before the checksum is looked at)
+        for at in (20..bytes.len())
+            .step_by(7)
+            .filter(|a| !(24..28).contains(a))
+        {
+            let mut bad = bytes.clone();
+            bad[at] ^= 0x10;
+            assert!(
+                matches!(
+                    Container::parse(&bad, ChecksumPolicy::Verify),
+                    Err(ContainerError::ChecksumMismatch { .. })
+                ),
+                "{name}: flip at {at} accepted"
+            );
+            assert_eq!(checksum_kind(&bad), None);
+        }
+        let mut again = bytes.clone();
+        again[4..20].fill(0);
+        update_checksum_as(&mut again, ChecksumKind::Debug).expect("long enough");
+        assert_eq!(again, bytes);
+        debug += 1;
+    }
+    assert_eq!(debug, 3);
+    for name in WORKLOADS {
+        assert_eq!(checksum_kind(&workload(name)), Some(ChecksumKind::Retail));
+    }
+    assert_eq!(checksum_kind(&[0u8; 19]), None);
 }
 
 // ---------------------------------------------------------------------------
