@@ -140,6 +140,11 @@ enum Command {
         /// Watchdog: stop a dispatch that executes more warp-instructions than this.
         #[arg(long, value_name = "N")]
         max_instructions: Option<u64>,
+        /// Keep and print at most N of each dispatch's shader messages
+        /// (printf, errorf, abort, debug_break): the first N in order of
+        /// SV_GroupID, SV_GroupIndex, then program order; the rest are counted.
+        #[arg(long, value_name = "N", default_value_t = sim_sched::DEFAULT_MESSAGE_LIMIT)]
+        messages: usize,
         /// Refuse a job whose resources (plus a working copy of the largest)
         /// need more memory than this, e.g. 512MiB or 4GiB (default: what
         /// this process may use: the machine's memory, or `ulimit -v`).
@@ -212,6 +217,11 @@ enum Command {
         /// Watchdog: stop a dispatch that executes more warp-instructions than this.
         #[arg(long, value_name = "N")]
         max_instructions: Option<u64>,
+        /// Keep and print at most N of each dispatch's shader messages
+        /// (printf, errorf, abort, debug_break): the first N in order of
+        /// SV_GroupID, SV_GroupIndex, then program order; the rest are counted.
+        #[arg(long, value_name = "N", default_value_t = sim_sched::DEFAULT_MESSAGE_LIMIT)]
+        messages: usize,
         /// Refuse a job whose resources (plus a working copy of the largest)
         /// need more memory than this, e.g. 512MiB or 4GiB (default: what
         /// this process may use: the machine's memory, or `ulimit -v`).
@@ -564,10 +574,28 @@ fn verdict(path: &Path, reports: &[StepReport]) -> String {
     let expectations = (reports.iter())
         .filter(|r| matches!(r, StepReport::Expect { .. }))
         .count();
-    let failed = reports.iter().filter(|r| !r.passed()).count();
+    let failed = (reports.iter())
+        .filter(|r| matches!(r, StepReport::Expect { .. }) && !r.passed())
+        .count();
+    let errorf = (reports.iter())
+        .filter(|r| matches!(r, StepReport::Dispatch { .. }) && !r.passed())
+        .count();
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    if failed == 0 {
+    if errorf > 0 {
+        format!(
+            "{}: FAILED (errorf ran in {}{})",
+            path.display(),
+            plural(errorf, "dispatch", "dispatches"),
+            match failed {
+                0 => String::new(),
+                n => format!(
+                    "; {n} of {}",
+                    plural(expectations, "expectation", "expectations")
+                ),
+            }
+        )
+    } else if failed == 0 {
         format!(
             "{}: passed ({}, {})",
             path.display(),
@@ -633,6 +661,7 @@ fn dispatch_options(
         trace: false,
         progress: None,
         fast_paths: sim_sched::FastPaths::ALL,
+        message_limit: sim_sched::DEFAULT_MESSAGE_LIMIT,
     })
 }
 
@@ -721,6 +750,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             no_checksum,
             timeout,
             max_instructions,
+            messages,
             max_memory,
             json,
             schedules,
@@ -728,7 +758,8 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             suite,
             hlsl,
         } => {
-            let options = dispatch_options(1, warp_width, timeout, max_instructions)?;
+            let mut options = dispatch_options(1, warp_width, timeout, max_instructions)?;
+            options.message_limit = messages;
             let load = LoadOptions {
                 verify_checksum: !no_checksum,
                 max_memory,
@@ -912,6 +943,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             no_checksum,
             timeout,
             max_instructions,
+            messages,
             max_memory,
             hlsl,
             json,
@@ -946,6 +978,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                     );
                 }
                 let mut options = dispatch_options(threads, warp_width, timeout, max_instructions)?;
+                options.message_limit = messages;
                 options.schedule = match (deterministic, schedule_seed) {
                     (true, _) => Some(Schedule::fixed()),
                     (false, Some(s)) => Some(Schedule::seeded(s)),
@@ -1006,6 +1039,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 REPORT_TO_STDERR.store(true, Ordering::Relaxed);
             }
             let mut options = dispatch_options(threads, warp_width, timeout, max_instructions)?;
+            options.message_limit = messages;
             options.schedule = match (deterministic, schedule_seed) {
                 (true, _) => Some(Schedule::fixed()),
                 (false, Some(s)) => Some(Schedule::seeded(s)),

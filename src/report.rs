@@ -778,6 +778,35 @@ pub(super) fn chrome_trace(reports: &[StepReport]) -> String {
 /// The intervals of a dispatch the trace's counter track has at most.
 pub(super) const TRACE_COUNTER_BINS: usize = 50;
 
+/// A dispatch's messages (`sim_core::messages`): the counts per kind, how
+/// many were not kept, the first `errorf`, and the list, each with its
+/// kind, `SV_GroupID`, `SV_GroupThreadID`, `SV_DispatchThreadID`, pc, text
+/// and HLSL line.
+pub fn messages_json(m: &sim_sched::Messages) -> serde_json::Value {
+    use serde_json::json;
+    let one = |m: &sim_sched::Message| {
+        json!({
+            "kind": m.kind.name(),
+            "group": m.group,
+            "thread": m.thread,
+            "dispatch_thread": m.dispatch_thread,
+            "pc": m.pc,
+            "text": m.text,
+            "file": m.line.as_ref().map(|l| &l.0),
+            "line": m.line.as_ref().map(|l| l.1),
+        })
+    };
+    json!({
+        "printf": m.printf,
+        "errorf": m.errorf,
+        "abort": m.aborts,
+        "debug_break": m.debug_breaks,
+        "not_kept": m.dropped(),
+        "first_error": m.first_error.as_ref().map(one),
+        "list": m.list.iter().map(one).collect::<Vec<_>>(),
+    })
+}
+
 /// One JSON object per step.
 pub(super) fn steps_json(reports: &[StepReport]) -> Vec<serde_json::Value> {
     use serde_json::json;
@@ -791,6 +820,7 @@ pub(super) fn steps_json(reports: &[StepReport]) -> Vec<serde_json::Value> {
                 stats,
                 elapsed,
                 profile,
+                messages,
             } => {
                 let mut v = json!({
                     "step": i,
@@ -803,6 +833,8 @@ pub(super) fn steps_json(reports: &[StepReport]) -> Vec<serde_json::Value> {
                     "aborted_threads": stats.aborted_threads,
                     "debug_breaks": stats.debug_breaks,
                     "seconds": elapsed.as_secs_f64(),
+                    "passed": !messages.failed(),
+                    "messages": messages_json(messages),
                 });
                 if let Some(p) = profile {
                     v["profile"] = profile_json(i, *groups, stats, p, None);

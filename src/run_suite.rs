@@ -627,11 +627,22 @@ fn case(
 /// every failed one's lines with their first differing elements.
 fn failed_steps(reports: &[StepReport]) -> (String, String) {
     let mut details = String::new();
+    let mut message = None;
     for (i, r) in reports.iter().enumerate() {
         if !r.passed() {
             details.push_str(&step_text(i, r));
+            // a dispatch fails by its first errorf: the message says which
+            if let StepReport::Dispatch { messages, .. } = r {
+                if let Some(e) = &messages.first_error {
+                    message.get_or_insert(format!(
+                        "step {i}: errorf ran in {} thread(s); the first: {}",
+                        messages.errorf,
+                        e.line_text()
+                    ));
+                }
+            }
         }
     }
-    let message = details.lines().next().unwrap_or("").to_string();
+    let message = message.unwrap_or_else(|| details.lines().next().unwrap_or("").to_string());
     (message, details)
 }

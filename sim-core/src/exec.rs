@@ -398,6 +398,11 @@ pub struct GroupExecutor<'p> {
     /// no batch has been stopped mid-way by the watchdog (false after one
     /// was: the executor is then never parked)
     settled: bool,
+    /// `printf`/`errorf`/`abort`/`debug_break` records not yet taken
+    /// ([`GroupExecutor::take_messages`])
+    messages: crate::messages::MessageLog,
+    /// the last record's sequence number (`message.rs`)
+    message_seq: u32,
 }
 
 /// What a dispatcher needs to know to pack a program's groups several to a
@@ -684,6 +689,8 @@ impl<'p> GroupExecutor<'p> {
             zero_regs: prog.info().liveness.reads_unwritten,
             lane_ordered: lane_order.is_some(),
             settled: true,
+            messages: Default::default(),
+            message_seq: 0,
         }
     }
 
@@ -702,6 +709,8 @@ impl<'p> GroupExecutor<'p> {
             one.stats = self.stats;
             one.prof = self.prof.take();
             one.private = std::mem::take(&mut self.private);
+            one.messages = self.take_messages();
+            one.message_seq = self.message_seq;
             *self = one;
         }
         self.check = checker;
@@ -1612,10 +1621,19 @@ impl<'p> GroupExecutor<'p> {
                 OpKind::DebugBreak => {
                     self.stats.debug_breaks +=
                         warp.active.iter().filter(|&&a| a != 0).count() as u64;
+                    let lanes = warp.active.clone();
+                    let pc = warp.pc as u32 - 1;
+                    self.thread_event(warp, &lanes, crate::messages::MessageKind::DebugBreak, pc);
+                }
+                OpKind::Message { site } => {
+                    let pc = warp.pc as u32 - 1;
+                    self.message(warp, b, site, pc);
                 }
                 OpKind::Abort => {
                     // The active lanes end wherever they are, even inside a subroutine.
                     let lanes = warp.active.clone();
+                    let pc = warp.pc as u32 - 1;
+                    self.thread_event(warp, &lanes, crate::messages::MessageKind::Abort, pc);
                     self.stats.aborted_threads += lanes.iter().filter(|&&a| a != 0).count() as u64;
                     self.retire_lanes(warp, 0, &lanes);
                     for (a, &l) in warp.alive.iter_mut().zip(&lanes) {
@@ -1860,6 +1878,7 @@ mod atomic;
 mod cas;
 mod flow;
 mod memory;
+mod message;
 mod plan;
 use plan::{plan, restrict, Planned, Step};
 mod pool;

@@ -25,6 +25,7 @@ pub mod ir;
 #[allow(unsafe_code)]
 mod lanes;
 pub mod listing_reflection;
+pub mod messages;
 pub mod opcodes;
 pub mod program;
 pub mod rdef;

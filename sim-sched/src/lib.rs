@@ -33,6 +33,8 @@ use sim_core::check::Checker;
 pub use sim_core::exec::FastPaths;
 use sim_core::exec::{packing, ExecStats, GroupExecutor, Profile, Shape, MAX_PACKED_LANES};
 use sim_core::exec::{Runaway, Watchdog};
+use sim_core::messages::MessageLog;
+pub use sim_core::messages::{Message, MessageKind, Messages, DEFAULT_MESSAGE_LIMIT};
 use sim_core::Program;
 use sim_mem::{Bindings, Buffer, Contents};
 use std::collections::HashMap;
@@ -100,6 +102,12 @@ pub struct DispatchOptions {
     /// runs the reference path). A path switched off changes the speed,
     /// never the results (`tests/it/differential.rs`).
     pub fast_paths: FastPaths,
+    /// The most `printf`/`errorf`/`abort`/`debug_break` records
+    /// [`Dispatched::messages`] keeps: the first ones in the dispatch's order
+    /// (`sim_core::messages`), whatever order the groups ran in; the rest are
+    /// counted. Default [`DEFAULT_MESSAGE_LIMIT`]; memory stays within about
+    /// twice this many records per worker.
+    pub message_limit: usize,
 }
 
 /// One SplitMix64 step: advance `state` and return the next 64-bit output.
@@ -244,6 +252,7 @@ impl Default for DispatchOptions {
             trace: false,
             progress: None,
             fast_paths: FastPaths::ALL,
+            message_limit: DEFAULT_MESSAGE_LIMIT,
         }
     }
 }
@@ -522,6 +531,15 @@ pub struct Dispatched {
     /// Its profile, when `options.profile` was set (None otherwise, and for
     /// an empty dispatch).
     pub profile: Option<DispatchProfile>,
+    /// What the shader said: its `printf`/`errorf` records and the threads
+    /// that executed `abort` or `debug_break` (`sim_core::messages`), the
+    /// first [`DispatchOptions::message_limit`] of them in order.
+    pub messages: Messages,
+}
+
+/// The dispatch's records, formatted for `program`.
+fn finish_messages(program: &Program, log: MessageLog) -> Messages {
+    log.finish(program)
 }
 
 /// Run `Dispatch(groups[0], groups[1], groups[2])` in the mode
@@ -629,6 +647,7 @@ impl Run<'_, '_, '_> {
         let _span = tracing::debug_span!("dispatch", x, y, z, total).entered();
         let progress = options.progress.as_deref();
         let sum = Mutex::new(ExecStats::default());
+        let messages = Mutex::new(MessageLog::new(options.message_limit));
         let profile = options.profile.then(|| Mutex::new(ProfileSum::default()));
         let spans_kept = std::sync::atomic::AtomicUsize::new(0);
         let start = Instant::now();
@@ -651,6 +670,7 @@ impl Run<'_, '_, '_> {
             let mut exec = GroupExecutor::pooled(program, shape, options.fast_paths);
             exec.set_profiling(profile.is_some());
             exec.set_memory_profiling(options.profile_memory);
+            exec.set_message_limit(options.message_limit);
             if options.fast_paths.contains(FastPaths::PRIVATE_ATOMICS) {
                 exec.privatize_atomics(bindings);
             }
@@ -658,6 +678,7 @@ impl Run<'_, '_, '_> {
                 exec,
                 bindings,
                 sum: &sum,
+                messages: &messages,
                 profile: profile.as_ref().map(|p| WorkerProfile {
                     sum: p,
                     worker: rayon::current_thread_index().unwrap_or(0),
@@ -752,9 +773,13 @@ impl Run<'_, '_, '_> {
                 .unwrap_or_else(|poison| poison.into_inner())
                 .finish(program, wall)
         });
+        let messages = messages
+            .into_inner()
+            .unwrap_or_else(|poison| poison.into_inner());
         Ok(Dispatched {
             stats: DispatchStats::of(program, &s),
             profile,
+            messages: finish_messages(program, messages),
         })
     }
 
@@ -772,6 +797,7 @@ impl Run<'_, '_, '_> {
             tracing::debug_span!("dispatch_scheduled", total, seed = schedule.seed).entered();
         let n = program.threads_per_group() as usize;
         let mut sum = ExecStats::default();
+        let mut messages = MessageLog::new(options.message_limit);
         // one executor per warp width: a group with a new lane order gets a new one
         let mut fixed_exec: Option<GroupExecutor<'_>> = None;
         let mut outcome = Ok(());
@@ -796,6 +822,7 @@ impl Run<'_, '_, '_> {
                 }
             };
             let before = exec.stats();
+            exec.set_message_limit(options.message_limit);
             if profile.is_some() {
                 exec.set_profiling(true);
                 exec.set_memory_profiling(options.profile_memory);
@@ -832,6 +859,7 @@ impl Run<'_, '_, '_> {
             sum.barriers += s.barriers - before.barriers;
             sum.aborted_threads += s.aborted_threads - before.aborted_threads;
             sum.debug_breaks += s.debug_breaks - before.debug_breaks;
+            messages.merge(&mut exec.take_messages());
             if outcome.is_err() {
                 break;
             }
@@ -844,6 +872,7 @@ impl Run<'_, '_, '_> {
         Ok(Dispatched {
             stats: DispatchStats::of(program, &sum),
             profile: profile.map(|p| p.finish(program, wall)),
+            messages: finish_messages(program, messages),
         })
     }
 
@@ -911,6 +940,7 @@ impl Run<'_, '_, '_> {
         exec.set_profiling(options.profile);
         exec.set_memory_profiling(options.profile_memory);
         exec.set_checker(Some(Box::new(std::mem::take(checker))));
+        exec.set_message_limit(options.message_limit);
         if options.fast_paths.contains(FastPaths::PRIVATE_ATOMICS) {
             exec.privatize_atomics(bindings);
         }
@@ -940,8 +970,13 @@ impl Run<'_, '_, '_> {
             p.finish(program, wall)
         });
         let stats = DispatchStats::of(program, &exec.stats());
+        let messages = finish_messages(program, exec.take_messages());
         exec.recycle();
-        Ok(Dispatched { stats, profile })
+        Ok(Dispatched {
+            stats,
+            profile,
+            messages,
+        })
     }
 }
 
@@ -1115,6 +1150,8 @@ struct Collect<'a, 'p, 'b> {
     /// the dispatch's bindings, to apply the executor's gathered atomics to
     bindings: &'a Bindings<'b>,
     sum: &'a Mutex<ExecStats>,
+    /// the dispatch's records (`sim_core::messages`)
+    messages: &'a Mutex<MessageLog>,
     profile: Option<WorkerProfile<'a>>,
     /// the display's progress, with the groups this worker finished and
     /// has not yet counted there, and how many it counts at once
@@ -1217,6 +1254,11 @@ impl Collect<'_, '_, '_> {
         total.aborted_threads += s.aborted_threads;
         total.debug_breaks += s.debug_breaks;
         drop(total);
+        let mut mine = self.exec.take_messages();
+        if !mine.is_empty() {
+            let mut all = self.messages.lock().unwrap_or_else(|p| p.into_inner());
+            all.merge(&mut mine);
+        }
         self.exec.recycle();
     }
 }

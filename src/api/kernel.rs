@@ -105,6 +105,15 @@ impl Options {
         self
     }
 
+    /// Keep at most `limit` of the shader's messages
+    /// ([`Dispatched::messages`]; default
+    /// [`sim_sched::DEFAULT_MESSAGE_LIMIT`]): the first in the dispatch's
+    /// order, the rest counted.
+    pub fn messages(mut self, limit: usize) -> Self {
+        self.dispatch.message_limit = limit;
+        self
+    }
+
     /// Run under the concurrency checker with `checks`.
     pub fn check(mut self, checks: CheckOptions) -> Self {
         self.check = Some(checks);
@@ -126,6 +135,11 @@ pub struct Dispatched {
     pub stopped: Option<String>,
     /// wall-clock time
     pub elapsed: Duration,
+    /// what the shader said: `printf`/`errorf` messages and the threads
+    /// that executed `abort` or `debug_break`, in the dispatch's order
+    /// (`sim_core::messages`); [`sim_sched::Messages::failed`] when an
+    /// `errorf` or `abort` ran
+    pub messages: sim_sched::Messages,
 }
 
 impl Kernel {
@@ -626,6 +640,7 @@ impl Kernel {
                     stats: d.stats,
                     profile: d.profile,
                     elapsed: start.elapsed(),
+                    messages: d.messages,
                     ..Default::default()
                 })
             }
@@ -646,6 +661,7 @@ impl Kernel {
                     findings: checker.into_findings(),
                     stopped,
                     elapsed: start.elapsed(),
+                    messages: d.messages,
                 })
             }
         }

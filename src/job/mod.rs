@@ -597,6 +597,26 @@ pub struct Mismatch {
     pub got: String,
 }
 
+/// A dispatch's messages as `run` prints them under its step line: one
+/// line each (`  [group (0,0,0) thread (1,0,0)] text`), then how many more
+/// there were when the limit cut them.
+pub fn messages_text(messages: &sim_sched::Messages) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for m in &messages.list {
+        let _ = writeln!(out, "  {}", m.line_text());
+    }
+    if messages.dropped() > 0 {
+        let _ = writeln!(
+            out,
+            "  … and {} more message(s) not kept (the first {} are; --messages N keeps more)",
+            messages.dropped(),
+            messages.limit
+        );
+    }
+    out
+}
+
 /// The outcome of one step.
 #[derive(Debug, Clone)]
 pub enum StepReport {
@@ -612,6 +632,9 @@ pub enum StepReport {
         elapsed: Duration,
         /// where the time went (only with `DispatchOptions::profile`)
         profile: Option<Box<DispatchProfile>>,
+        /// what the shader said (`printf`, `errorf`, `abort`,
+        /// `debug_break`; `sim_core::messages`)
+        messages: Box<sim_sched::Messages>,
     },
     /// A copy ran: what it copied, as text.
     Copy {
@@ -637,7 +660,12 @@ pub enum StepReport {
 impl StepReport {
     /// False for a failed expectation.
     pub fn passed(&self) -> bool {
-        !matches!(self, StepReport::Expect { mismatches, .. } if *mismatches > 0)
+        match self {
+            StepReport::Expect { mismatches, .. } => *mismatches == 0,
+            // an `errorf` fails its dispatch
+            StepReport::Dispatch { messages, .. } => !messages.failed(),
+            _ => true,
+        }
     }
 
     /// The step's outcome as the command line prints it, as step `i`: its
@@ -654,6 +682,7 @@ impl StepReport {
                 groups,
                 stats,
                 elapsed,
+                messages,
                 ..
             } => {
                 let _ = writeln!(
@@ -669,6 +698,7 @@ impl StepReport {
                     stats.warp_instructions,
                     elapsed.as_secs_f64()
                 );
+                out.push_str(&messages_text(messages));
                 if stats.aborted_threads > 0 {
                     let _ = writeln!(
                         out,
@@ -681,6 +711,18 @@ impl StepReport {
                         out,
                         "  note: debug_break executed {} times (no debugger attached)",
                         stats.debug_breaks
+                    );
+                }
+                if let Some(e) = &messages.first_error {
+                    let _ = writeln!(
+                        out,
+                        "  error: errorf ran in {} thread(s); the first: {}{}",
+                        messages.errorf,
+                        e.place(),
+                        e.line
+                            .as_ref()
+                            .map(|(f, l)| format!(" at {f}:{l}"))
+                            .unwrap_or_default()
                     );
                 }
             }
@@ -1854,6 +1896,7 @@ impl Job {
                         stats,
                         elapsed: start.elapsed(),
                         profile: profile.map(Box::new),
+                        messages: Box::new(d.messages),
                     });
                 }
                 Step::Copy(c) => {

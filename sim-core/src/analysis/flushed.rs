@@ -162,6 +162,7 @@ fn writes(prog: Body<'_>, op: &Op, flushed: &[bool], f: &mut impl FnMut(usize, b
         | OpKind::StoreStructured { .. }
         | OpKind::Abort
         | OpKind::DebugBreak
+        | OpKind::Message { .. }
         | OpKind::Sync { .. }
         | OpKind::Nop => {}
     }
@@ -255,6 +256,7 @@ pub(crate) fn lane_edges(prog: Body<'_>) -> Vec<Next> {
             | OpKind::Counter { .. }
             | OpKind::Bufinfo { .. }
             | OpKind::DebugBreak
+            | OpKind::Message { .. }
             | OpKind::Sync { .. }
             | OpKind::Texture { .. }
             | OpKind::Nop => to(seq, None),

@@ -165,6 +165,11 @@ pub(crate) fn operands(
                 t.extra.iter().for_each(&mut *on_src);
             }
         }
+        OpKind::Message { site } => {
+            if let Some(m) = prog.messages.get(site as usize) {
+                m.args.iter().for_each(|(s, _)| on_src(s));
+            }
+        }
         OpKind::Else { .. }
         | OpKind::EndIf
         | OpKind::Loop { .. }

@@ -185,6 +185,7 @@ pub(crate) fn write_only_atomic_uavs(prog: Body<'_>) -> Vec<(u32, AtomicKind)> {
             | OpKind::Ret { .. }
             | OpKind::Abort
             | OpKind::DebugBreak
+            | OpKind::Message { .. }
             | OpKind::Sync { .. }
             | OpKind::Nop => None,
         };

@@ -156,6 +156,8 @@ impl<'p> GroupExecutor<'p> {
             zero_regs,
             lane_ordered,
             settled,
+            messages: _,
+            message_seq: _,
         } = self;
         let reusable =
             check.is_none() && !lane_ordered && settled && private.iter().all(|p| !p.dirty);
@@ -216,6 +218,8 @@ impl<'p> GroupExecutor<'p> {
             zero_regs: p.zero_regs,
             lane_ordered: false,
             settled: true,
+            messages: Default::default(),
+            message_seq: 0,
         }
     }
 }

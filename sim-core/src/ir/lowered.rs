@@ -302,6 +302,10 @@ pub(crate) enum OpKind {
     Abort,
     /// `debug_break`: no debugger is attached; counted in the statistics
     DebugBreak,
+    /// a `printf`/`errorf`: `Body::messages[site]`
+    Message {
+        site: u32,
+    },
     Sync {
         threads: bool,
         uglobal: bool,
@@ -339,4 +343,16 @@ pub(crate) struct Body<'a> {
     pub thread_group: [u32; 3],
     /// `label fb#` → pc of the body
     pub function_bodies: &'a [(u32, u32)],
+    /// the `printf`s and `errorf`s, by [`OpKind::Message`]'s site
+    pub messages: &'a [MessageSite],
+}
+
+/// A lowered `printf`/`errorf` (`crate::messages`): its parsed format and
+/// its arguments, each one word or a double's two (`double`: the operand's
+/// first two swizzled components, low word first).
+#[derive(Debug, Clone)]
+pub(crate) struct MessageSite {
+    pub error: bool,
+    pub format: std::sync::Arc<crate::messages::MessageFormat>,
+    pub args: Vec<(Src, bool)>,
 }

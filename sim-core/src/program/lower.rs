@@ -95,6 +95,7 @@ impl Lowering {
                 uav_textures: Vec::new(),
                 samplers: Vec::new(),
                 tex_ops: Vec::new(),
+                messages: Vec::new(),
                 tgsm: Vec::new(),
                 icb: Vec::new(),
                 code: Vec::new(),
@@ -1277,6 +1278,39 @@ impl Lowering {
         Ok((self.src(&ins.operands[0], Class::Int)?, ins.test_nonzero()))
     }
 
+    /// A `printf`/`errorf` (`crate::messages`): an argument whose operand
+    /// selects four components (`cb0[0].xyxy`) or is a 64-bit immediate is
+    /// a double, any other one word.
+    fn message(&mut self, ins: &Instruction, m: crate::ir::ShaderMessage) -> Result<(), LoadError> {
+        let mut args = Vec::new();
+        for op in &ins.operands {
+            let double = op.ty == OperandType::Immediate64
+                || matches!(
+                    op.components,
+                    crate::ir::Components::Four(crate::ir::Selection::Swizzle(_))
+                );
+            args.push((self.src(op, Class::Int)?, double));
+        }
+        let words: usize = args.iter().map(|a| 1 + a.1 as usize).sum();
+        if words > crate::messages::MAX_ARG_WORDS {
+            return Err(self.invalid(format!(
+                "a shader message with {words} argument words (at most {})",
+                crate::messages::MAX_ARG_WORDS
+            )));
+        }
+        let site = self.p.messages.len() as u32;
+        self.p.messages.push(MessageSite {
+            error: m.error,
+            format: std::sync::Arc::new(crate::messages::MessageFormat::parse(
+                &m.format,
+                args.len(),
+            )),
+            args,
+        });
+        self.emit(OpKind::Message { site }, ins.offset);
+        Ok(())
+    }
+
     fn emit(&mut self, kind: OpKind, token: u32) -> usize {
         self.p.code.push(Op { kind, token });
         self.p.code.len() - 1
@@ -1287,6 +1321,9 @@ impl Lowering {
     fn instruction(&mut self, ins: &Instruction) -> Result<(), LoadError> {
         use Opcode as O;
         let info = ins.opcode.info();
+        if let Some(m) = ins.shader_message() {
+            return self.message(ins, m);
+        }
         if info.class == Class::Decl {
             return Ok(());
         }

@@ -318,6 +318,8 @@ pub struct Program {
     pub(crate) code: Vec<Op>,
     /// texture instructions, indexed by `OpKind::Texture`
     pub(crate) tex_ops: Vec<TexOp>,
+    /// the `printf`s and `errorf`s ([`OpKind::Message`]'s sites)
+    pub(crate) messages: Vec<MessageSite>,
     pub(crate) switches: Vec<SwitchTable>,
     /// word offset of each x# register's storage within a lane-major block, by register number
     pub(crate) xtemp_layout: Vec<Option<(u32, u32)>>,
@@ -603,6 +605,42 @@ impl Program {
         &self.info
     }
 
+    /// The parsed format of the `printf`/`errorf` at `pc` (an instruction
+    /// index, as [`crate::messages::Message::pc`]), or `None` when the
+    /// instruction there is not one.
+    pub fn message_format(&self, pc: u32) -> Option<crate::messages::MessageFormatRef> {
+        match self.code.get(pc as usize)?.kind {
+            OpKind::Message { site } => Some(self.messages.get(site as usize)?.format.clone()),
+            _ => None,
+        }
+    }
+
+    /// Each `printf`/`errorf` whose format asks what its arguments cannot
+    /// give ([`crate::messages::MessageFormat::problems`]): its pc and the
+    /// problems, in program order.
+    pub fn message_problems(&self) -> Vec<(u32, Vec<String>)> {
+        (0..self.code.len() as u32)
+            .filter_map(|pc| {
+                let f = self.message_format(pc)?;
+                (!f.problems().is_empty()).then(|| (pc, f.problems().to_vec()))
+            })
+            .collect()
+    }
+
+    /// The HLSL file (base name) and line of the instruction at `pc`, when
+    /// the program carries fxc's debug information (`/Zi`) and a record
+    /// covers it.
+    pub fn hlsl_line(&self, pc: u32) -> Option<(String, u32)> {
+        let map = self.source_map.as_ref()?;
+        let at = map.line_at(self.code.get(pc as usize)?.token)?;
+        Some((map.files.get(at.file)?.base_name().to_string(), at.line))
+    }
+
+    /// Whether the program has a `printf` or `errorf`.
+    pub fn has_messages(&self) -> bool {
+        !self.messages.is_empty()
+    }
+
     /// The lowered code the analyses read.
     pub(crate) fn body(&self) -> Body<'_> {
         Body {
@@ -611,6 +649,7 @@ impl Program {
             temps: self.temps,
             thread_group: self.thread_group,
             function_bodies: &self.function_bodies,
+            messages: &self.messages,
         }
     }
 

@@ -1,0 +1,95 @@
+//! `printf`, `errorf`, `abort` and `debug_break` records
+//! (`crate::messages`): each active lane's record, with its thread's place
+//! in the dispatch's order, into the executor's [`MessageLog`].
+
+use super::{Bindings, GroupExecutor, Warp};
+use crate::messages::{MessageKind, MessageLog, RawMessage, MAX_ARG_WORDS};
+
+impl GroupExecutor<'_> {
+    /// The key of lane `l`'s next record: its group (z, y, x; a packed
+    /// batch's groups lie along x), `SV_GroupIndex`, and this executor's
+    /// sequence number, which grows with each record and so keeps each
+    /// thread's program order.
+    fn message_key(&mut self, warp: &Warp, l: usize) -> ([u32; 3], u32, u32) {
+        let [x, y, z] = self.first;
+        let x = x.wrapping_add(warp.batch.get(l).copied().unwrap_or(0));
+        self.message_seq = self.message_seq.wrapping_add(1);
+        ([z, y, x], warp.flat[l], self.message_seq)
+    }
+
+    /// A `printf`/`errorf` (`Body::messages[site]`) at `pc`: each active
+    /// lane's arguments into a record.
+    pub(super) fn message(&mut self, warp: &Warp, b: &Bindings<'_>, site: u32, pc: u32) {
+        let prog = self.prog;
+        let Some(s) = prog.messages.get(site as usize) else {
+            return;
+        };
+        let w = self.w;
+        // per argument word, the W lanes' values
+        let mut words: Vec<(Vec<u32>, bool)> = Vec::with_capacity(MAX_ARG_WORDS);
+        let mut comp = vec![0u32; 4 * w];
+        for (src, double) in &s.args {
+            let comps = if *double { 0b11 } else { 0b1 };
+            self.fetch(warp, b, src, comps, &mut comp);
+            words.push((comp[..w].to_vec(), *double));
+            if *double {
+                words.push((comp[w..2 * w].to_vec(), false));
+            }
+        }
+        let kind = match s.error {
+            true => MessageKind::Errorf,
+            false => MessageKind::Printf,
+        };
+        for l in 0..w {
+            if warp.active[l] == 0 {
+                continue;
+            }
+            let mut m = RawMessage {
+                key: self.message_key(warp, l),
+                kind,
+                pc,
+                len: words.len() as u8,
+                doubles: 0,
+                args: [0; MAX_ARG_WORDS],
+            };
+            for (k, (lanes, double)) in words.iter().enumerate() {
+                m.args[k] = lanes[l];
+                m.doubles |= (*double as u16) << k;
+            }
+            self.messages.add(m);
+        }
+    }
+
+    /// An `abort` or `debug_break` at `pc`: a record for each lane in
+    /// `lanes` (nonzero words).
+    pub(super) fn thread_event(&mut self, warp: &Warp, lanes: &[u32], kind: MessageKind, pc: u32) {
+        for (l, _) in lanes.iter().enumerate().filter(|(_, &a)| a != 0) {
+            let m = RawMessage {
+                key: self.message_key(warp, l),
+                kind,
+                pc,
+                len: 0,
+                doubles: 0,
+                args: [0; MAX_ARG_WORDS],
+            };
+            self.messages.add(m);
+        }
+    }
+
+    /// Keep at most `limit` records (from now on; the default is
+    /// [`crate::messages::DEFAULT_MESSAGE_LIMIT`]).
+    pub fn set_message_limit(&mut self, limit: usize) {
+        if limit != self.messages.limit() {
+            let mut fresh = MessageLog::new(limit);
+            fresh.merge(&mut self.messages);
+            self.messages = fresh;
+        }
+    }
+
+    /// The records since the last call (or since the executor was made),
+    /// leaving an empty log with the same limit.
+    pub fn take_messages(&mut self) -> MessageLog {
+        let limit = self.messages.limit();
+        std::mem::replace(&mut self.messages, MessageLog::new(limit))
+    }
+}
