@@ -194,7 +194,7 @@ pub fn describe(file: &Path, d: &DecodedProgram, refl: Option<&Reflection>) -> S
             let _ = writeln!(s, "executor:      cannot run: {e}");
         }
     }
-    // printf/errorf: decoded and listed, not executed
+    // printf/errorf: run, printed by run and check (sim_core::messages)
     let messages: Vec<_> = (d.instructions.iter())
         .filter_map(|i| i.shader_message())
         .collect();
@@ -202,7 +202,7 @@ pub fn describe(file: &Path, d: &DecodedProgram, refl: Option<&Reflection>) -> S
         let errors = messages.iter().filter(|m| m.error).count();
         let _ = writeln!(
             s,
-            "messages:      {} printf, {errors} errorf (skipped when the shader runs: sm5sim does not print shader messages)",
+            "messages:      {} printf, {errors} errorf (printed by run and check; an errorf fails its dispatch)",
             messages.len() - errors
         );
     }

@@ -444,6 +444,46 @@ typedef struct sm5_finding {
 } sm5_finding;
 
 /**
+ * One message of a dispatch's threads (`sm5_result_message`): a
+ * `printf`, `errorf`, `abort` or `debug_break` (`docs/hlsl.md`). The
+ * strings belong to the result.
+ */
+typedef struct sm5_message {
+    /**
+     * `"printf"`, `"errorf"`, `"abort"` or `"debug_break"`.
+     */
+    const char *kind;
+    /**
+     * `SV_GroupID` of the thread.
+     */
+    uint32_t group[3];
+    /**
+     * `SV_GroupThreadID` of the thread.
+     */
+    uint32_t thread[3];
+    /**
+     * `SV_DispatchThreadID` of the thread.
+     */
+    uint32_t dispatch_thread[3];
+    /**
+     * The instruction's index in the program.
+     */
+    uint32_t pc;
+    /**
+     * The formatted text (C's printf rules), or the kind's name.
+     */
+    const char *text;
+    /**
+     * The HLSL file's base name with `/Zi`, else NULL.
+     */
+    const char *file;
+    /**
+     * The HLSL line with `/Zi`, else 0.
+     */
+    uint32_t line;
+} sm5_message;
+
+/**
  * A dispatch's profile (`sm5_result_profile`; `docs/profiling.md` says
  * what each figure means).
  */
@@ -1243,6 +1283,45 @@ enum sm5_status sm5_result_finding_count(const struct sm5_dispatch_result *resul
 enum sm5_status sm5_result_finding(const struct sm5_dispatch_result *result,
                                    size_t index,
                                    struct sm5_finding *out);
+
+/**
+ * How many of the shader's messages the result keeps (`*count`): the
+ * first 1000 in order — `SV_GroupID` (z, y, x), `SV_GroupIndex`, then
+ * each thread's program order — whatever order the groups ran in.
+ *
+ * # Safety
+ * `result` is NULL or a live result; `count` is NULL or points to a
+ * writable `size_t`.
+ */
+enum sm5_status sm5_result_message_count(const struct sm5_dispatch_result *result,
+                                         size_t *count);
+
+/**
+ * How many messages the shader made past those kept (`*not_kept`), and
+ * how many threads ran `errorf` (`*errorf`, which fails a job's
+ * dispatch). Either pointer may be NULL.
+ *
+ * # Safety
+ * `result` is NULL or a live result; `not_kept` and `errorf` are NULL or
+ * point to a writable `uint64_t`.
+ */
+enum sm5_status sm5_result_message_totals(const struct sm5_dispatch_result *result,
+                                          uint64_t *not_kept,
+                                          uint64_t *errorf);
+
+/**
+ * Message `index` (0 ≤ index < `sm5_result_message_count`).
+ *
+ * # Errors
+ * `SM5_ERROR_INVALID_ARGUMENT` for an index past the end.
+ *
+ * # Safety
+ * `result` is NULL or a live result; `out` is NULL or points to a
+ * writable `sm5_message`.
+ */
+enum sm5_status sm5_result_message(const struct sm5_dispatch_result *result,
+                                   size_t index,
+                                   struct sm5_message *out);
 
 /**
  * Why a checked dispatch stopped before its end (`*reason`: the

@@ -16,6 +16,45 @@ pub struct sm5_dispatch_result {
     findings: Vec<FindingText>,
     stopped: Option<CString>,
     profile: Option<(sm5_profile, CString)>,
+    messages: Vec<MessageText>,
+    messages_not_kept: u64,
+    errorf: u64,
+}
+
+#[derive(Debug)]
+struct MessageText {
+    kind: CString,
+    group: [u32; 3],
+    thread: [u32; 3],
+    dispatch_thread: [u32; 3],
+    pc: u32,
+    text: CString,
+    file: Option<CString>,
+    line: u32,
+}
+
+/// One message of a dispatch's threads (`sm5_result_message`): a
+/// `printf`, `errorf`, `abort` or `debug_break` (`docs/hlsl.md`). The
+/// strings belong to the result.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct sm5_message {
+    /// `"printf"`, `"errorf"`, `"abort"` or `"debug_break"`.
+    pub kind: *const c_char,
+    /// `SV_GroupID` of the thread.
+    pub group: [u32; 3],
+    /// `SV_GroupThreadID` of the thread.
+    pub thread: [u32; 3],
+    /// `SV_DispatchThreadID` of the thread.
+    pub dispatch_thread: [u32; 3],
+    /// The instruction's index in the program.
+    pub pc: u32,
+    /// The formatted text (C's printf rules), or the kind's name.
+    pub text: *const c_char,
+    /// The HLSL file's base name with `/Zi`, else NULL.
+    pub file: *const c_char,
+    /// The HLSL line with `/Zi`, else 0.
+    pub line: u32,
 }
 
 #[derive(Debug)]
@@ -174,11 +213,26 @@ impl sm5_dispatch_result {
             })
             .collect();
         let profile = d.profile.as_ref().map(|p| profile(&stats, p));
+        let messages = (d.messages.list.iter())
+            .map(|m| MessageText {
+                kind: c_string(m.kind.name()),
+                group: m.group,
+                thread: m.thread,
+                dispatch_thread: m.dispatch_thread,
+                pc: m.pc,
+                text: c_string(&m.text),
+                file: m.line.as_ref().map(|l| c_string(&l.0)),
+                line: m.line.as_ref().map_or(0, |l| l.1),
+            })
+            .collect();
         sm5_dispatch_result {
             stats,
             findings,
             stopped: d.stopped.as_deref().map(c_string),
             profile,
+            messages,
+            messages_not_kept: d.messages.dropped(),
+            errorf: d.messages.errorf,
         }
     }
 }
@@ -251,6 +305,91 @@ pub unsafe extern "C" fn sm5_result_finding(
                 .map_or(std::ptr::null(), |n| n.as_ptr()),
             text: f.text.as_ptr(),
             count: f.count,
+        };
+        // SAFETY: the caller's contract.
+        unsafe { ffi::put(out, c, "out") }
+    })
+}
+
+/// How many of the shader's messages the result keeps (`*count`): the
+/// first 1000 in order — `SV_GroupID` (z, y, x), `SV_GroupIndex`, then
+/// each thread's program order — whatever order the groups ran in.
+///
+/// # Safety
+/// `result` is NULL or a live result; `count` is NULL or points to a
+/// writable `size_t`.
+#[no_mangle]
+pub unsafe extern "C" fn sm5_result_message_count(
+    result: *const sm5_dispatch_result,
+    count: *mut usize,
+) -> sm5_status {
+    guard("sm5_result_message_count", || {
+        // SAFETY (the two calls): the caller's contract.
+        let r = unsafe { ffi::handle(result, "result") }?;
+        unsafe { ffi::put(count, r.messages.len(), "count") }
+    })
+}
+
+/// How many messages the shader made past those kept (`*not_kept`), and
+/// how many threads ran `errorf` (`*errorf`, which fails a job's
+/// dispatch). Either pointer may be NULL.
+///
+/// # Safety
+/// `result` is NULL or a live result; `not_kept` and `errorf` are NULL or
+/// point to a writable `uint64_t`.
+#[no_mangle]
+pub unsafe extern "C" fn sm5_result_message_totals(
+    result: *const sm5_dispatch_result,
+    not_kept: *mut u64,
+    errorf: *mut u64,
+) -> sm5_status {
+    guard("sm5_result_message_totals", || {
+        // SAFETY: the caller's contract.
+        let r = unsafe { ffi::handle(result, "result") }?;
+        if !not_kept.is_null() {
+            // SAFETY: the caller's contract; not NULL.
+            unsafe { ffi::put(not_kept, r.messages_not_kept, "not_kept") }?;
+        }
+        if !errorf.is_null() {
+            // SAFETY: the caller's contract; not NULL.
+            unsafe { ffi::put(errorf, r.errorf, "errorf") }?;
+        }
+        Ok(())
+    })
+}
+
+/// Message `index` (0 ≤ index < `sm5_result_message_count`).
+///
+/// # Errors
+/// `SM5_ERROR_INVALID_ARGUMENT` for an index past the end.
+///
+/// # Safety
+/// `result` is NULL or a live result; `out` is NULL or points to a
+/// writable `sm5_message`.
+#[no_mangle]
+pub unsafe extern "C" fn sm5_result_message(
+    result: *const sm5_dispatch_result,
+    index: usize,
+    out: *mut sm5_message,
+) -> sm5_status {
+    guard("sm5_result_message", || {
+        // SAFETY: the caller's contract.
+        let r = unsafe { ffi::handle(result, "result") }?;
+        let m = r.messages.get(index).ok_or_else(|| {
+            Fail::invalid(format!(
+                "index {index}: the result has {} messages",
+                r.messages.len()
+            ))
+        })?;
+        let c = sm5_message {
+            kind: m.kind.as_ptr(),
+            group: m.group,
+            thread: m.thread,
+            dispatch_thread: m.dispatch_thread,
+            pc: m.pc,
+            text: m.text.as_ptr(),
+            file: m.file.as_ref().map_or(std::ptr::null(), |f| f.as_ptr()),
+            line: m.line,
         };
         // SAFETY: the caller's contract.
         unsafe { ffi::put(out, c, "out") }

@@ -2447,6 +2447,53 @@ impl Finding {
     }
 }
 
+/// One `printf`, `errorf`, `abort` or `debug_break` of a dispatch's
+/// threads (`sim_core::messages`).
+#[pyclass(module = "sm5sim", frozen, get_all)]
+struct Message {
+    /// "printf", "errorf", "abort" or "debug_break"
+    kind: &'static str,
+    /// SV_GroupID
+    group: (u32, u32, u32),
+    /// SV_GroupThreadID
+    thread: (u32, u32, u32),
+    /// SV_DispatchThreadID
+    dispatch_thread: (u32, u32, u32),
+    /// the instruction's index in the program
+    pc: u32,
+    /// the formatted text (printf/errorf), or the kind's name
+    text: String,
+    /// the HLSL file and line, with /Zi
+    file: Option<String>,
+    line: Option<u32>,
+}
+
+impl From<&sm5sim::sim_sched::Message> for Message {
+    fn from(m: &sm5sim::sim_sched::Message) -> Self {
+        let t = |v: [u32; 3]| (v[0], v[1], v[2]);
+        Message {
+            kind: m.kind.name(),
+            group: t(m.group),
+            thread: t(m.thread),
+            dispatch_thread: t(m.dispatch_thread),
+            pc: m.pc,
+            text: m.text.clone(),
+            file: m.line.as_ref().map(|l| l.0.clone()),
+            line: m.line.as_ref().map(|l| l.1),
+        }
+    }
+}
+
+#[pymethods]
+impl Message {
+    fn __repr__(&self) -> String {
+        format!(
+            "Message(kind='{}', group={:?}, thread={:?}, text={:?})",
+            self.kind, self.group, self.thread, self.text
+        )
+    }
+}
+
 /// What a dispatch reported besides its effects on the bound resources.
 #[pyclass(module = "sm5sim", frozen, get_all)]
 struct Dispatched {
@@ -2462,6 +2509,13 @@ struct Dispatched {
     stopped: Option<String>,
     /// wall-clock seconds of the dispatch
     elapsed: f64,
+    /// the shader's messages, the first 1000 in order (SV_GroupID,
+    /// SV_GroupIndex, program order)
+    messages: Vec<Py<Message>>,
+    /// how many messages there were past those kept
+    messages_not_kept: u64,
+    /// the first errorf, kept even past the limit
+    first_error: Option<Py<Message>>,
 }
 
 impl Dispatched {
@@ -2481,6 +2535,13 @@ impl Dispatched {
                 .collect::<PyResult<_>>()?,
             stopped: d.stopped,
             elapsed: d.elapsed.as_secs_f64(),
+            messages: (d.messages.list.iter())
+                .map(|m| Py::new(py, Message::from(m)))
+                .collect::<PyResult<_>>()?,
+            messages_not_kept: d.messages.dropped(),
+            first_error: (d.messages.first_error.as_ref())
+                .map(|m| Py::new(py, Message::from(m)))
+                .transpose()?,
         })
     }
 }
@@ -2824,6 +2885,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Stats>()?;
     m.add_class::<Profile>()?;
     m.add_class::<Finding>()?;
+    m.add_class::<Message>()?;
     m.add_class::<CancelToken>()?;
     m.add("Error", py.get_type::<Error>())?;
     m.add("LoadError", py.get_type::<LoadError>())?;

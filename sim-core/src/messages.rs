@@ -529,43 +529,40 @@ fn general(v: f64, precision: usize, alt: bool, upper: bool) -> String {
 fn hex_float(v: f64, precision: Option<usize>, alt: bool, upper: bool) -> String {
     let bits = v.to_bits();
     let raw_exp = ((bits >> 52) & 0x7ff) as i64;
-    let mut mant = bits & ((1u64 << 52) - 1);
-    let (mut lead, exp) = match (raw_exp, mant) {
+    let frac = bits & ((1u64 << 52) - 1);
+    let (lead, exp) = match (raw_exp, frac) {
         (0, 0) => (0u64, 0i64),
         (0, _) => (0, -1022),
         _ => (1, raw_exp - 1023),
     };
-    let digits = match precision {
+    // the leading digit and the 13 fraction digits as one number, so that
+    // rounding carries into the leading digit (`%.0a` of 1.5 is `0x2p+0`)
+    let whole = lead << 52 | frac;
+    let (lead, digits) = match precision {
         None => {
-            let mut n = 13;
+            let (mut mant, mut n) = (frac, 13);
             while n > 0 && mant & 0xf == 0 {
                 mant >>= 4;
                 n -= 1;
             }
-            if n == 0 {
-                String::new()
-            } else {
-                format!("{mant:0n$x}")
+            match n {
+                0 => (lead, String::new()),
+                n => (lead, format!("{mant:0n$x}")),
             }
         }
-        Some(p) if p >= 13 => format!("{mant:013x}{}", "0".repeat(p - 13)),
+        Some(p) if p >= 13 => (lead, format!("{frac:013x}{}", "0".repeat(p - 13))),
         Some(p) => {
             let drop = 4 * (13 - p) as u32;
-            let kept = mant >> drop;
-            let rest = mant & ((1u64 << drop) - 1);
+            let rest = whole & ((1u64 << drop) - 1);
             let half = 1u64 << (drop - 1);
-            let mut kept = kept;
+            let mut kept = whole >> drop;
             if rest > half || (rest == half && kept & 1 == 1) {
                 kept += 1;
             }
-            if p == 0 {
-                lead += kept;
-                String::new()
-            } else if kept >> (4 * p) != 0 {
-                lead += 1;
-                format!("{:0p$x}", kept & ((1u64 << (4 * p)) - 1))
-            } else {
-                format!("{kept:0p$x}")
+            let lead = kept >> (4 * p);
+            match p {
+                0 => (lead, String::new()),
+                p => (lead, format!("{:0p$x}", kept & ((1u64 << (4 * p)) - 1))),
             }
         }
     };
@@ -947,6 +944,11 @@ mod tests {
             "Hi     A|B  |"
         );
         assert_eq!(f("%p", &[w(0x1234)]), "0x00001234");
+        // rounding carries into the leading hex digit, half to even
+        assert_eq!(
+            f("%.0a %.0a %.1a", &[fl(1.5), fl(1.25), fl(1.03125)]),
+            "0x2p+0 0x1p+0 0x1.0p+0"
+        );
         assert_eq!(f("100%% %.0d|%.0x|", &[w(0), w(0)]), "100% ||");
         assert_eq!(
             f(

@@ -192,7 +192,7 @@ fn printf_and_errorf_disassemble_and_assemble_as_fxc_writes_them() {
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(
-        text.contains("messages:      2 printf, 1 errorf (skipped when the shader runs"),
+        text.contains("messages:      2 printf, 1 errorf (printed by run and check"),
         "{text}"
     );
     assert!(

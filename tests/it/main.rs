@@ -27,6 +27,7 @@ mod job_rules;
 mod listing_jobs;
 mod listing_roundtrip;
 mod memory;
+mod messages;
 mod native;
 mod npy;
 mod outputs;

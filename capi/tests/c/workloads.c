@@ -363,6 +363,38 @@ static void race_check(void) {
     sm5_device_destroy(device);
 }
 
+/* printf and errorf: the messages in order, with their threads */
+static void messages(sm5_device *device) {
+    sm5_shader *s;
+    sm5_kernel *k;
+    sm5_resource *o;
+    sm5_dispatch_result *result;
+    sm5_message m;
+    size_t n;
+    uint64_t not_kept = 99, errorf = 0;
+    CHECK(sm5_shader_load(device, path("tests/front_end/messages_basic.dxbc"), &s));
+    CHECK(sm5_kernel_create(s, &k));
+    CHECK(sm5_buffer_create(device, NULL, 32, &o));
+    CHECK(sm5_kernel_bind(k, "o", o));
+    CHECK(sm5_kernel_dispatch(k, 2, 1, 1, &result));
+    CHECK(sm5_result_message_count(result, &n));
+    EXPECT(n == 2);
+    CHECK(sm5_result_message(result, 0, &m));
+    EXPECT(strcmp(m.kind, "printf") == 0 && strcmp(m.text, "thread 1 value 1.500000") == 0);
+    EXPECT(m.group[0] == 0 && m.thread[0] == 1 && m.dispatch_thread[0] == 1);
+    EXPECT(m.file == NULL && m.line == 0);
+    CHECK(sm5_result_message(result, 1, &m));
+    EXPECT(strcmp(m.kind, "errorf") == 0 && strcmp(m.text, "bad 1") == 0);
+    CHECK(sm5_result_message_totals(result, &not_kept, &errorf));
+    EXPECT(not_kept == 0 && errorf == 1);
+    CHECK(sm5_result_message_totals(result, NULL, NULL));
+    EXPECT_FAIL(sm5_result_message(result, 2, &m), SM5_ERROR_INVALID_ARGUMENT, "2 messages");
+    sm5_result_destroy(result);
+    sm5_resource_destroy(o);
+    sm5_kernel_destroy(k);
+    sm5_shader_destroy(s);
+}
+
 static void bad_input(sm5_device *device) {
     sm5_shader *s = NULL;
     sm5_kernel *k;
@@ -501,6 +533,7 @@ int main(int argc, char **argv) {
         gaussian_blur(device);
         reduce_listing(device);
         reflection(device);
+        messages(device);
         bad_input(device);
         sm5_device_destroy(device);
     }
