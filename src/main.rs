@@ -157,6 +157,11 @@ enum Command {
         /// linear order, each warp run until it parks; the same output on every run.
         #[arg(long, conflicts_with = "schedule_seed")]
         deterministic: bool,
+        /// Stop each dispatch at the first debug_break a thread executes
+        /// (exit status 2, naming the group, thread, instruction and HLSL
+        /// line); implies --deterministic unless --schedule-seed is given.
+        #[arg(long = "break")]
+        break_at_debug_break: bool,
         /// Replay one schedule of `check --schedules` (groups on one thread in
         /// its order, with its warp widths, lane orders and interleaving).
         #[arg(long, value_name = "S", value_parser = parse_u64)]
@@ -662,6 +667,7 @@ fn dispatch_options(
         progress: None,
         fast_paths: sim_sched::FastPaths::ALL,
         message_limit: sim_sched::DEFAULT_MESSAGE_LIMIT,
+        break_at_debug_break: false,
     })
 }
 
@@ -948,6 +954,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             hlsl,
             json,
             deterministic,
+            break_at_debug_break,
             schedule_seed,
             profile,
             annotate,
@@ -979,7 +986,11 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 }
                 let mut options = dispatch_options(threads, warp_width, timeout, max_instructions)?;
                 options.message_limit = messages;
-                options.schedule = match (deterministic, schedule_seed) {
+                options.break_at_debug_break = break_at_debug_break;
+                options.schedule = match (
+                    deterministic || (break_at_debug_break && schedule_seed.is_none()),
+                    schedule_seed,
+                ) {
                     (true, _) => Some(Schedule::fixed()),
                     (false, Some(s)) => Some(Schedule::seeded(s)),
                     (false, None) => None,
@@ -1040,7 +1051,11 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             }
             let mut options = dispatch_options(threads, warp_width, timeout, max_instructions)?;
             options.message_limit = messages;
-            options.schedule = match (deterministic, schedule_seed) {
+            options.break_at_debug_break = break_at_debug_break;
+            options.schedule = match (
+                deterministic || (break_at_debug_break && schedule_seed.is_none()),
+                schedule_seed,
+            ) {
                 (true, _) => Some(Schedule::fixed()),
                 (false, Some(s)) => Some(Schedule::seeded(s)),
                 (false, None) => None,

@@ -403,6 +403,9 @@ pub struct GroupExecutor<'p> {
     messages: crate::messages::MessageLog,
     /// the last record's sequence number (`message.rs`)
     message_seq: u32,
+    /// a `debug_break` stops the dispatch
+    /// ([`GroupExecutor::set_break_at_debug_break`])
+    break_at_debug_break: bool,
 }
 
 /// What a dispatcher needs to know to pack a program's groups several to a
@@ -691,6 +694,7 @@ impl<'p> GroupExecutor<'p> {
             settled: true,
             messages: Default::default(),
             message_seq: 0,
+            break_at_debug_break: false,
         }
     }
 
@@ -1624,6 +1628,11 @@ impl<'p> GroupExecutor<'p> {
                     let lanes = warp.active.clone();
                     let pc = warp.pc as u32 - 1;
                     self.thread_event(warp, &lanes, crate::messages::MessageKind::DebugBreak, pc);
+                    if self.break_at_debug_break && lanes.iter().any(|&a| a != 0) {
+                        // stopped at the debug_break itself: the report names it
+                        warp.pc -= 1;
+                        return Exit::Stopped(StopReason::DebugBreak);
+                    }
                 }
                 OpKind::Message { site } => {
                     let pc = warp.pc as u32 - 1;

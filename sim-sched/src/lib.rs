@@ -108,6 +108,13 @@ pub struct DispatchOptions {
     /// counted. Default [`DEFAULT_MESSAGE_LIMIT`]; memory stays within about
     /// twice this many records per worker.
     pub message_limit: usize,
+    /// Stop the dispatch at the first `debug_break` a thread executes: the
+    /// dispatch ends with [`DispatchError::Runaway`] whose reason is
+    /// `StopReason::DebugBreak`, naming the group, thread and instruction.
+    /// Which `debug_break` is first is the schedule's: with
+    /// [`DispatchOptions::schedule`] (`run --break` takes the fixed one),
+    /// the first in linear group order. Default false.
+    pub break_at_debug_break: bool,
 }
 
 /// One SplitMix64 step: advance `state` and return the next 64-bit output.
@@ -253,6 +260,7 @@ impl Default for DispatchOptions {
             progress: None,
             fast_paths: FastPaths::ALL,
             message_limit: DEFAULT_MESSAGE_LIMIT,
+            break_at_debug_break: false,
         }
     }
 }
@@ -671,6 +679,7 @@ impl Run<'_, '_, '_> {
             exec.set_profiling(profile.is_some());
             exec.set_memory_profiling(options.profile_memory);
             exec.set_message_limit(options.message_limit);
+            exec.set_break_at_debug_break(options.break_at_debug_break);
             if options.fast_paths.contains(FastPaths::PRIVATE_ATOMICS) {
                 exec.privatize_atomics(bindings);
             }
@@ -823,6 +832,7 @@ impl Run<'_, '_, '_> {
             };
             let before = exec.stats();
             exec.set_message_limit(options.message_limit);
+            exec.set_break_at_debug_break(options.break_at_debug_break);
             if profile.is_some() {
                 exec.set_profiling(true);
                 exec.set_memory_profiling(options.profile_memory);
@@ -941,6 +951,7 @@ impl Run<'_, '_, '_> {
         exec.set_memory_profiling(options.profile_memory);
         exec.set_checker(Some(Box::new(std::mem::take(checker))));
         exec.set_message_limit(options.message_limit);
+        exec.set_break_at_debug_break(options.break_at_debug_break);
         if options.fast_paths.contains(FastPaths::PRIVATE_ATOMICS) {
             exec.privatize_atomics(bindings);
         }

@@ -716,13 +716,9 @@ impl StepReport {
                 if let Some(e) = &messages.first_error {
                     let _ = writeln!(
                         out,
-                        "  error: errorf ran in {} thread(s); the first: {}{}",
+                        "  error: errorf ran in {} thread(s); the first: {}",
                         messages.errorf,
-                        e.place(),
-                        e.line
-                            .as_ref()
-                            .map(|(f, l)| format!(" at {f}:{l}"))
-                            .unwrap_or_default()
+                        e.line_text()
                     );
                 }
             }

@@ -70,7 +70,7 @@ fn run_prints_the_messages_under_their_step() {
     );
     assert!(
         text.contains(
-            "  error: errorf ran in 5 thread(s); the first: group (0,0,0) thread (3,0,0)\n"
+            "  error: errorf ran in 5 thread(s); the first: [group (0,0,0) thread (3,0,0)] errorf: too big: 3\n"
         ),
         "{text}"
     );
@@ -89,7 +89,9 @@ fn run_prints_the_messages_under_their_step() {
     );
     // the first errorf is named even when no message is kept
     let o = sm5sim(&["run", "--messages", "0", job.to_str().unwrap()]);
-    assert!(output_text(&o).contains("the first: group (0,0,0) thread (3,0,0)"));
+    assert!(
+        output_text(&o).contains("the first: [group (0,0,0) thread (3,0,0)] errorf: too big: 3")
+    );
 }
 
 /// A suite's JUnit report has the messages in the job's `<system-out>`
@@ -176,4 +178,32 @@ fn the_order_and_the_bound_hold_whatever_the_threads() {
     assert_eq!(first[9].dispatch_thread, [4, 0, 0]);
     assert_eq!(first[9].text, "t=4 gi=0 f=0.000000 x=ff s= 2.50 %");
     assert_eq!(first[11].kind, MessageKind::Errorf);
+}
+
+/// `abort` and `debug_break` are reported as messages are, thread by
+/// thread; `--break` stops the dispatch at the first `debug_break`, naming
+/// it (exit status 2).
+#[test]
+fn abort_and_debug_break_report_and_break_stops() {
+    let job = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/debug/debug.toml");
+    let o = sm5sim(&["run", job.to_str().unwrap()]);
+    let text = output_text(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("  [")).collect();
+    assert_eq!(
+        &lines[..3],
+        [
+            "  [group (0,0,0) thread (0,0,0)] debug_break",
+            "  [group (0,0,0) thread (1,0,0)] debug_break",
+            "  [group (0,0,0) thread (1,0,0)] abort",
+        ]
+    );
+    assert_eq!(lines.len(), 12, "{text}");
+    let o = sm5sim(&["run", "--break", job.to_str().unwrap()]);
+    let text = output_text(&o);
+    assert_eq!(o.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("stopped at a debug_break (--break); group (0, 0, 0), lane 0 (SV_GroupIndex), at debug_break"),
+        "{text}"
+    );
 }

@@ -76,6 +76,14 @@ impl GroupExecutor<'_> {
         }
     }
 
+    /// Stop the dispatch at the first `debug_break` a thread executes
+    /// ([`crate::exec::StopReason::DebugBreak`], naming the group, the thread
+    /// and the instruction), or not (the default: it is recorded and the
+    /// thread goes on).
+    pub fn set_break_at_debug_break(&mut self, on: bool) {
+        self.break_at_debug_break = on;
+    }
+
     /// Keep at most `limit` records (from now on; the default is
     /// [`crate::messages::DEFAULT_MESSAGE_LIMIT`]).
     pub fn set_message_limit(&mut self, limit: usize) {

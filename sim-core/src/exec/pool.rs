@@ -158,6 +158,7 @@ impl<'p> GroupExecutor<'p> {
             settled,
             messages: _,
             message_seq: _,
+            break_at_debug_break: _,
         } = self;
         let reusable =
             check.is_none() && !lane_ordered && settled && private.iter().all(|p| !p.dirty);
@@ -220,6 +221,7 @@ impl<'p> GroupExecutor<'p> {
             settled: true,
             messages: Default::default(),
             message_seq: 0,
+            break_at_debug_break: false,
         }
     }
 }

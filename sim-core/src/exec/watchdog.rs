@@ -19,6 +19,9 @@ pub enum StopReason {
     /// running thread changes (`forward-progress`,
     /// [`crate::check::SPIN_WINDOW`]): the dispatch would hang.
     NoProgress,
+    /// A thread executed `debug_break` and the dispatch was asked to stop
+    /// there (`GroupExecutor::set_break_at_debug_break`, `run --break`).
+    DebugBreak,
 }
 
 impl std::fmt::Display for StopReason {
@@ -29,6 +32,7 @@ impl std::fmt::Display for StopReason {
             }
             StopReason::Timeout(d) => write!(f, "ran longer than {:.3} s", d.as_secs_f64()),
             StopReason::Cancelled => write!(f, "cancelled"),
+            StopReason::DebugBreak => write!(f, "stopped at a debug_break (--break)"),
             StopReason::NoProgress => write!(
                 f,
                 "stopped by the checker: a thread spins on memory that no running thread changes (forward-progress)"
