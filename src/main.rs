@@ -872,10 +872,12 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 .map(|r| sm5sim::sim_core::rdef_write::write_rdef(&r, decoded.version));
             let features = sm5sim::sim_core::features::for_listing(&text, &decoded)
                 .map_err(|e| anyhow::anyhow!("{}:{e}", listing.display()))?;
+            let stat = sm5sim::sim_core::stat::stat_chunk(&decoded);
             let container = encode::write_container_as(
                 &words,
                 rdef.as_deref(),
                 features,
+                Some(&stat),
                 sm5sim::sim_core::container::ChecksumKind::for_program(&decoded),
             );
             files::check_output("-o", &output, std::slice::from_ref(&listing))

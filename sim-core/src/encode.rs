@@ -348,16 +348,19 @@ pub fn write_container(shex: &[u32], rdef: Option<&[u8]>) -> Vec<u8> {
 /// (fxc's required-features mask, [`crate::features`]) when it is not 0,
 /// as fxc places it.
 pub fn write_container_with_features(shex: &[u32], rdef: Option<&[u8]>, features: u64) -> Vec<u8> {
-    write_container_as(shex, rdef, features, ChecksumKind::Retail)
+    write_container_as(shex, rdef, features, None, ChecksumKind::Retail)
 }
 
-/// [`write_container_with_features`] stamped with the `checksum` variant:
-/// fxc stamps [`ChecksumKind::Debug`] on shaders with `printf`/`errorf`
-/// (`reference/dxbc-format.md` §1.1.1; [`ChecksumKind::for_program`]).
+/// [`write_container_with_features`] with a `STAT` chunk after SFI0 when
+/// `stat` is given (fxc's statistics, [`crate::stat::stat_chunk`]), stamped
+/// with the `checksum` variant: fxc stamps [`ChecksumKind::Debug`] on
+/// shaders with `printf`/`errorf` (`reference/dxbc-format.md` §1.1.1;
+/// [`ChecksumKind::for_program`]).
 pub fn write_container_as(
     shex: &[u32],
     rdef: Option<&[u8]>,
     features: u64,
+    stat: Option<&[u8]>,
     checksum: ChecksumKind,
 ) -> Vec<u8> {
     let shex_bytes: Vec<u8> = shex.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -372,6 +375,9 @@ pub fn write_container_as(
     chunks.push((b"SHEX", &shex_bytes));
     if features != 0 {
         chunks.push((b"SFI0", &sfi0));
+    }
+    if let Some(stat) = stat {
+        chunks.push((b"STAT", stat));
     }
 
     let header = crate::container::HEADER_SIZE + 4 * chunks.len();

@@ -30,6 +30,7 @@ pub mod opcodes;
 pub mod program;
 pub mod rdef;
 pub mod rdef_write;
+pub mod stat;
 
 pub use error::LoadError;
 pub use lanes::{isa_override, Isa, ISA_ENV};

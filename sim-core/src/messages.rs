@@ -714,16 +714,10 @@ impl MessageLog {
         other.cutoff = None;
     }
 
-    /// The records, formatted for `program` (the program that made them):
-    /// its formats, thread-group size and, with `/Zi`, HLSL lines.
-    pub fn finish(self, program: &crate::program::Program) -> Messages {
-        let line = |pc: u32| program.hlsl_line(pc);
-        self.finish_with(|pc| program.message_format(pc), line, program.thread_group)
-    }
-
-    /// [`MessageLog::finish`] with the parts of a program it reads: `format`
-    /// and `line` by pc, `group_size` (threads per group, x y z).
-    pub fn finish_with(
+    /// The records, formatted: `format` and `line` by pc (the program's
+    /// parsed formats and, with `/Zi`, HLSL lines), `group_size` (threads
+    /// per group, x y z). `Program::messages_of` passes its own.
+    pub fn finish(
         mut self,
         format: impl Fn(u32) -> Option<MessageFormatRef>,
         line: impl Fn(u32) -> Option<(String, u32)>,
@@ -1039,7 +1033,7 @@ mod tests {
             }
             a.merge(&mut b);
             let fmt = std::sync::Arc::new(MessageFormat::parse("%u", 1));
-            let done = a.finish_with(|_| Some(fmt.clone()), |_| None, [4, 1, 1]);
+            let done = a.finish(|_| Some(fmt.clone()), |_| None, [4, 1, 1]);
             let want: Vec<_> = (sorted.iter().take(limit))
                 .map(|m| (m.group(), m.key.1, m.kind))
                 .collect();

@@ -10,9 +10,9 @@
 //! - SM4 (`major < 5`): 28-byte header, 24-byte variable descs and 16-byte
 //!   type descs without names (type names are lost).
 //!
-//! Tables come first (header, binding descs, cbuffer descs), then the
-//! strings, variable tables and type trees they point to, then the creator
-//! string. Variables get no default value (D3D reflection keeps none) and
+//! In fxc's order: the header, the binding descs and their names, the
+//! cbuffer descs, then the strings, variable tables and type trees they
+//! point to, then the creator string. Variables get no default value (D3D reflection keeps none) and
 //! the texture/sampler fields fxc writes for SM5 (start 0xFFFFFFFF, size 0).
 //!
 //! `parse_rdef(&write_rdef(&r, v))` equals `r` when `r.target_version` and
@@ -173,7 +173,6 @@ pub fn write_rdef(r: &Reflection, version: ShaderVersion) -> Vec<u8> {
     let mut b = Blob { buf: Vec::new() };
     b.reserve(layout.header);
     let bind_table = b.reserve(r.bindings.len().saturating_mul(layout.binding)) as usize;
-    let cb_table = b.reserve(r.cbuffers.len().saturating_mul(24)) as usize;
 
     for (i, binding) in r.bindings.iter().enumerate() {
         let name = b.string(&binding.name);
@@ -197,6 +196,9 @@ pub fn write_rdef(r: &Reflection, version: ShaderVersion) -> Vec<u8> {
         }
     }
 
+    // (fxc's order: the binding names, then the cbuffer table)
+    b.align4();
+    let cb_table = b.reserve(r.cbuffers.len().saturating_mul(24)) as usize;
     for (i, cb) in r.cbuffers.iter().enumerate() {
         let name = b.string(&cb.name);
         let var_table = b.reserve(cb.variables.len().saturating_mul(layout.variable));

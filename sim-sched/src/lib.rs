@@ -547,7 +547,7 @@ pub struct Dispatched {
 
 /// The dispatch's records, formatted for `program`.
 fn finish_messages(program: &Program, log: MessageLog) -> Messages {
-    log.finish(program)
+    program.messages_of(log)
 }
 
 /// Run `Dispatch(groups[0], groups[1], groups[2])` in the mode

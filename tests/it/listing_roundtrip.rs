@@ -301,3 +301,71 @@ fn the_required_features_are_fxcs_and_agree_with_the_instructions() {
         .join("\n");
     assert_eq!(features::for_listing(&bare, &decoded), Ok(0x21));
 }
+
+/// Every fxc container in the repository with a STAT chunk (tests/ and
+/// examples/, the corpus included): `sim_core::stat` gives fxc's words
+/// exactly for the counters the instructions determine, and the whole
+/// chunk for nearly all of them (the module docs say what fxc counts from
+/// its own intermediate form that the tokens do not show).
+#[test]
+fn stat_is_fxcs_where_the_instructions_determine_it() {
+    use sm5sim::sim_core::stat::{statistics, STAT_WORDS};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    let mut stack = vec![root.join("tests"), root.join("examples")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "dxbc") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let (mut compared, mut whole) = (0, 0);
+    let mut wrong = [0usize; STAT_WORDS];
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let Ok(c) = Container::parse(&bytes, ChecksumPolicy::Skip) else {
+            continue;
+        };
+        let Some(stat) = c.chunk(b"STAT") else {
+            continue;
+        };
+        let theirs: Vec<u32> = (stat.data.chunks_exact(4))
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        let Ok(p) = sm5sim::sim_core::Program::from_dxbc(
+            &bytes,
+            &sm5sim::sim_core::LoadOptions {
+                verify_checksum: false,
+                ..Default::default()
+            },
+        ) else {
+            continue;
+        };
+        let ours = statistics(&p.decoded);
+        assert_eq!(theirs.len(), STAT_WORDS, "{}", path.display());
+        compared += 1;
+        whole += usize::from(ours[..] == theirs[..]);
+        for k in 0..STAT_WORDS {
+            if ours[k] != theirs[k] {
+                wrong[k] += 1;
+                eprintln!(
+                    "{}: word {k}: fxc {}, ours {}",
+                    path.display(),
+                    theirs[k],
+                    ours[k]
+                );
+            }
+        }
+    }
+    eprintln!("STAT: {whole} of {compared} whole; per word wrong: {wrong:?}");
+    assert!(compared >= 300, "{compared}");
+    for exact in [1, 3, 5, 7, 8, 15, 16, 18, 20, 21, 26, 34, 35, 36] {
+        assert_eq!(wrong[exact], 0, "word {exact}");
+    }
+    assert!(whole * 100 >= compared * 95, "{whole} of {compared}");
+}

@@ -636,6 +636,17 @@ impl Program {
         Some((map.files.get(at.file)?.base_name().to_string(), at.line))
     }
 
+    /// The records of `log`, made by this program, formatted
+    /// ([`crate::messages::MessageLog::finish`] with its formats,
+    /// HLSL lines and thread-group size).
+    pub fn messages_of(&self, log: crate::messages::MessageLog) -> crate::messages::Messages {
+        log.finish(
+            |pc| self.message_format(pc),
+            |pc| self.hlsl_line(pc),
+            self.thread_group,
+        )
+    }
+
     /// Whether the program has a `printf` or `errorf`.
     pub fn has_messages(&self) -> bool {
         !self.messages.is_empty()
