@@ -364,6 +364,7 @@ class Kernel:
         check: bool = False,
         cancel: Optional[CancelToken] = None,
         progress: Optional[Callable[[int, int], object]] = None,
+        messages: int = 1000,
     ) -> Dispatched: ...
     def dispatch_threads(
         self,
@@ -378,6 +379,7 @@ class Kernel:
         check: bool = False,
         cancel: Optional[CancelToken] = None,
         progress: Optional[Callable[[int, int], object]] = None,
+        messages: int = 1000,
     ) -> Dispatched: ...
     def dispatch_indirect(
         self,
@@ -393,6 +395,7 @@ class Kernel:
         check: bool = False,
         cancel: Optional[CancelToken] = None,
         progress: Optional[Callable[[int, int], object]] = None,
+        messages: int = 1000,
     ) -> Dispatched: ...
     def indirect_groups(self, args: Resource, offset: int = 0) -> Tuple[int, int, int]: ...
     def srv_uav_hazards(self) -> list[Tuple[Tuple[str, str], Tuple[str, str]]]: ...

@@ -1648,6 +1648,7 @@ impl Kernel {
         o: sm5sim::Options,
         cancel: Option<PyRef<'_, CancelToken>>,
         progress: Option<Bound<'_, PyAny>>,
+        messages: usize,
     ) -> PyResult<Dispatched> {
         let token = cancel.map_or_else(sm5sim::api::CancelToken::new, |t| t.inner.clone());
         let (o, tick) = with_progress(o.cancel(&token), progress);
@@ -2120,11 +2121,13 @@ impl Kernel {
     /// `progress`: a callable `progress(done, total)` called on this
     /// thread every 50 ms while the dispatch runs, and once at its end,
     /// with the groups finished and the dispatch's groups (an exception
-    /// it raises stops the dispatch and is raised). Ctrl-C stops the
+    /// it raises stops the dispatch and is raised); `messages`: how many
+    /// of the shader's printf/errorf/abort/debug_break messages
+    /// `Dispatched.messages` keeps (the first, in order). Ctrl-C stops the
     /// dispatch and raises KeyboardInterrupt.
     #[pyo3(
-        signature = (groups, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false, cancel = None, progress = None),
-        text_signature = "(self, /, groups, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False, cancel=None, progress=None)"
+        signature = (groups, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false, cancel = None, progress = None, messages = 1000),
+        text_signature = "(self, /, groups, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False, cancel=None, progress=None, messages=1000)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn dispatch(
@@ -2140,11 +2143,13 @@ impl Kernel {
         check: bool,
         cancel: Option<PyRef<'_, CancelToken>>,
         progress: Option<Bound<'_, PyAny>>,
+        messages: usize,
     ) -> PyResult<Dispatched> {
         let groups = groups_arg(groups)?;
         let o = options(
             threads, warp_width, schedule, watchdog, timeout, profile, check,
-        )?;
+        )?
+        .messages(messages);
         self.run_dispatch(py, groups, o, cancel, progress)
     }
 
@@ -2155,8 +2160,8 @@ impl Kernel {
     /// what they do (a bounds check on SV_DispatchThreadID). The options
     /// are `dispatch`'s.
     #[pyo3(
-        signature = (counts, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false, cancel = None, progress = None),
-        text_signature = "(self, /, counts, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False, cancel=None, progress=None)"
+        signature = (counts, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false, cancel = None, progress = None, messages = 1000),
+        text_signature = "(self, /, counts, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False, cancel=None, progress=None, messages=1000)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn dispatch_threads(
@@ -2172,6 +2177,7 @@ impl Kernel {
         check: bool,
         cancel: Option<PyRef<'_, CancelToken>>,
         progress: Option<Bound<'_, PyAny>>,
+        messages: usize,
     ) -> PyResult<Dispatched> {
         let counts = groups_arg(counts).map_err(|_| {
             PyTypeError::new_err(
@@ -2182,7 +2188,8 @@ impl Kernel {
         let groups = std::array::from_fn(|i| counts[i].div_ceil(size[i].max(1)));
         let o = options(
             threads, warp_width, schedule, watchdog, timeout, profile, check,
-        )?;
+        )?
+        .messages(messages);
         self.run_dispatch(py, groups, o, cancel, progress)
     }
 
@@ -2191,8 +2198,8 @@ impl Kernel {
     /// (a Resource, as an earlier dispatch or copy left it), read when the
     /// dispatch starts; the options are `dispatch`'s.
     #[pyo3(
-        signature = (args, offset = 0, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false, cancel = None, progress = None),
-        text_signature = "(self, /, args, offset=0, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False, cancel=None, progress=None)"
+        signature = (args, offset = 0, *, threads = 0, warp_width = None, schedule = None, watchdog = None, timeout = Some(60.0), profile = false, check = false, cancel = None, progress = None, messages = 1000),
+        text_signature = "(self, /, args, offset=0, *, threads=0, warp_width=None, schedule=None, watchdog=None, timeout=60.0, profile=False, check=False, cancel=None, progress=None, messages=1000)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn dispatch_indirect(
@@ -2209,12 +2216,14 @@ impl Kernel {
         check: bool,
         cancel: Option<PyRef<'_, CancelToken>>,
         progress: Option<Bound<'_, PyAny>>,
+        messages: usize,
     ) -> PyResult<Dispatched> {
         let token = cancel.map_or_else(sm5sim::api::CancelToken::new, |t| t.inner.clone());
         let o = options(
             threads, warp_width, schedule, watchdog, timeout, profile, check,
         )?
-        .cancel(&token);
+        .cancel(&token)
+        .messages(messages);
         let (o, tick) = with_progress(o, progress);
         let inner = &self.inner;
         let args = &args.inner;
@@ -2509,8 +2518,8 @@ struct Dispatched {
     stopped: Option<String>,
     /// wall-clock seconds of the dispatch
     elapsed: f64,
-    /// the shader's messages, the first 1000 in order (SV_GroupID,
-    /// SV_GroupIndex, program order)
+    /// the shader's messages, the first `messages=` (1000) in order
+    /// (SV_GroupID, SV_GroupIndex, program order)
     messages: Vec<Py<Message>>,
     /// how many messages there were past those kept
     messages_not_kept: u64,

@@ -29,3 +29,12 @@ def test_the_conformance_formats_with_their_lines() -> None:
     expected = (FRONT_END / "messages_formats.expected").read_text().splitlines()
     assert [m.text for m in d.messages] == expected
     assert d.messages[0].file == "messages_formats.hlsl" and d.messages[0].line == 9
+
+
+def test_the_limit_keeps_the_first_and_counts_the_rest() -> None:
+    k = sm5sim.Kernel(sm5sim.Shader.load(FRONT_END / "messages_basic.dxbc"))
+    k.bind("o", np.zeros(400, np.uint32))
+    d = k.dispatch(100, threads=2, messages=1)
+    assert [m.text for m in d.messages] == ["thread 1 value 1.500000"]
+    assert d.messages_not_kept == 1
+    assert d.first_error is not None and d.first_error.text == "bad 1"
