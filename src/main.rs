@@ -1078,15 +1078,29 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             drop(display);
             if let Some(e) = error {
                 // the steps that ran are reported (stdout) before the error
-                // that stopped the run (stderr, exit status 2)
+                // that stopped the run (stderr, exit status 2), and what the
+                // stopped dispatch's shader said until then
+                let said = match &e {
+                    sm5sim::job::JobError::Dispatch {
+                        step,
+                        source: sim_sched::DispatchError::Runaway(r),
+                    } if r.messages.total() > 0 => Some((*step, r.messages.clone())),
+                    _ => None,
+                };
                 let e = anyhow::Error::from(e);
                 if json {
-                    println!(
-                        "{}",
-                        report_json(&job, &reports, false, Some(&error_text(&e)))
-                    );
+                    let mut doc = report_json(&job, &reports, false, Some(&error_text(&e)));
+                    if let Some((step, m)) = &said {
+                        doc["stopped_step"] = serde_json::json!(step);
+                        doc["stopped_messages"] = report::messages_json(m);
+                    }
+                    println!("{doc}");
                 } else {
                     print_steps(&reports);
+                    if let Some((step, m)) = &said {
+                        println!("step {step}: dispatch stopped; its messages until then:");
+                        print!("{}", sm5sim::job::messages_text(m));
+                    }
                 }
                 return Err(e);
             }

@@ -635,7 +635,7 @@ fn failed_steps(reports: &[StepReport]) -> (String, String) {
             if let StepReport::Dispatch { messages, .. } = r {
                 if let Some(e) = &messages.first_error {
                     message.get_or_insert(format!(
-                        "step {i}: errorf ran in {} thread(s); the first: {}",
+                        "step {i}: errorf ran {} time(s); the first: {}",
                         messages.errorf,
                         e.line_text()
                     ));

@@ -331,7 +331,7 @@ pub unsafe extern "C" fn sm5_result_message_count(
 }
 
 /// How many messages the shader made past those kept (`*not_kept`), and
-/// how many threads ran `errorf` (`*errorf`, which fails a job's
+/// how many times `errorf` ran, summed over threads (`*errorf`, which fails a job's
 /// dispatch). Either pointer may be NULL.
 ///
 /// # Safety

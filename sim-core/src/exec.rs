@@ -402,7 +402,7 @@ pub struct GroupExecutor<'p> {
     /// ([`GroupExecutor::take_messages`])
     messages: crate::messages::MessageLog,
     /// the last record's sequence number (`message.rs`)
-    message_seq: u32,
+    message_seq: u64,
     /// a `debug_break` stops the dispatch
     /// ([`GroupExecutor::set_break_at_debug_break`])
     break_at_debug_break: bool,
@@ -715,6 +715,7 @@ impl<'p> GroupExecutor<'p> {
             one.private = std::mem::take(&mut self.private);
             one.messages = self.take_messages();
             one.message_seq = self.message_seq;
+            one.break_at_debug_break = self.break_at_debug_break;
             *self = one;
         }
         self.check = checker;
@@ -1629,9 +1630,10 @@ impl<'p> GroupExecutor<'p> {
                     let pc = warp.pc as u32 - 1;
                     self.thread_event(warp, &lanes, crate::messages::MessageKind::DebugBreak, pc);
                     if self.break_at_debug_break && lanes.iter().any(|&a| a != 0) {
-                        // stopped at the debug_break itself: the report names it
+                        // stopped at the debug_break itself: the report names
+                        // it; the other workers stop too
                         warp.pc -= 1;
-                        return Exit::Stopped(StopReason::DebugBreak);
+                        return Exit::Stopped(watchdog.stop_for(StopReason::DebugBreak));
                     }
                 }
                 OpKind::Message { site } => {

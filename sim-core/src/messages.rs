@@ -109,7 +109,7 @@ enum Piece {
 /// Conversions: `d i` (signed), `u o x X` (unsigned), `c` (the low byte, as
 /// a Latin-1 character), `f F e E g G a A` (floating; a 32-bit argument is
 /// the `float` of its bits, widened exactly), `p` (the bits in hex after
-/// `0x`), `%%`; flags `- + space # 0`, widths and precisions as numbers or
+/// `0x`, `(nil)` for 0, as glibc prints a pointer), `%%`; flags `- + space # 0`, widths and precisions as numbers or
 /// `*`; length modifiers (`hh h l ll j z t L`) are read and ignored: an
 /// argument's size is what the operand holds (a double's 64 bits read as a
 /// `long long` by an integer conversion). Infinities print `inf`, NaNs
@@ -181,6 +181,12 @@ impl MessageFormat {
                 .get(i)
                 .is_some_and(|c| matches!(c, 'h' | 'l' | 'j' | 'z' | 't' | 'L' | 'q' | 'I'))
             {
+                // MSVC's `I32` and `I64` sizes
+                if chars[i] == 'I'
+                    && matches!(chars.get(i + 1..i + 3), Some(['3', '2'] | ['6', '4']))
+                {
+                    i += 2;
+                }
                 i += 1;
             }
             let Some(&conv) = chars.get(i) else {
@@ -381,13 +387,11 @@ impl Spec {
                 }
                 (prefix, digits, precision.is_none())
             }
-            'p' => {
-                let digits = match arg {
-                    Arg::Word(w) => format!("{w:08x}"),
-                    Arg::Double(d) => format!("{d:016x}"),
-                };
-                ("0x".to_string(), digits, false)
-            }
+            // glibc: `0x` and the hex digits, `(nil)` for 0
+            'p' => match arg.as_u64() {
+                0 => (String::new(), "(nil)".to_string(), false),
+                v => ("0x".to_string(), format!("{v:x}"), false),
+            },
             'c' => {
                 let byte = (arg.as_u64() & 0xff) as u8;
                 (String::new(), (byte as char).to_string(), false)
@@ -583,7 +587,7 @@ pub struct RawMessage {
     /// The order key: `SV_GroupID` (z, y, x), `SV_GroupIndex`, then the
     /// executor's sequence number within the group (each thread's program
     /// order).
-    pub key: ([u32; 3], u32, u32),
+    pub key: ([u32; 3], u32, u64),
     /// What made it.
     pub kind: MessageKind,
     /// The instruction's index in the program.
@@ -640,7 +644,7 @@ pub struct MessageLog {
 }
 
 /// [`RawMessage::key`].
-type Key = ([u32; 3], u32, u32);
+type Key = ([u32; 3], u32, u64);
 
 impl Default for MessageLog {
     fn default() -> Self {
@@ -684,7 +688,7 @@ impl MessageLog {
             return;
         }
         self.kept.push(m);
-        if self.kept.len() >= 2 * self.limit {
+        if self.kept.len() >= self.limit.saturating_mul(2) {
             self.trim();
         }
     }
@@ -838,7 +842,7 @@ impl Messages {
 
     /// Records not kept ([`Messages::total`] less the list).
     pub fn dropped(&self) -> u64 {
-        self.total() - self.list.len() as u64
+        self.total().saturating_sub(self.list.len() as u64)
     }
 
     /// Whether the shader reported an error: an `errorf` ran (an `abort`
@@ -937,7 +941,10 @@ mod tests {
             f("%c%c %5c|%-3c|", &[w(72), w(105), w(65), w(66)]),
             "Hi     A|B  |"
         );
-        assert_eq!(f("%p", &[w(0x1234)]), "0x00001234");
+        assert_eq!(
+            f("%p %p %8p", &[w(0x1234), w(0), w(0xab)]),
+            "0x1234 (nil)     0xab"
+        );
         // rounding carries into the leading hex digit, half to even
         assert_eq!(
             f("%.0a %.0a %.1a", &[fl(1.5), fl(1.25), fl(1.03125)]),
@@ -993,7 +1000,7 @@ mod tests {
         assert_eq!(f("%999999999d", &[w(1)]).len(), MAX_FIELD);
     }
 
-    fn raw(group: [u32; 3], flat: u32, seq: u32, kind: MessageKind) -> RawMessage {
+    fn raw(group: [u32; 3], flat: u32, seq: u64, kind: MessageKind) -> RawMessage {
         let [x, y, z] = group;
         RawMessage {
             key: ([z, y, x], flat, seq),

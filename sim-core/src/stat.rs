@@ -67,7 +67,7 @@ fn count(ins: &Instruction, s: &mut [u32; STAT_WORDS]) {
         O::DclTemps => s[1] = raw_word(0),
         O::DclInput => s[3] += 1,
         // dcl_indexableTemp x#, size, components
-        O::DclIndexableTemp => s[10] += raw_word(1),
+        O::DclIndexableTemp => s[10] = s[10].saturating_add(raw_word(1)),
         O::CustomData if ins.token >> 11 == 3 => {
             s[2] += ins.raw.len() as u32 / 4;
         }

@@ -545,6 +545,18 @@ pub struct Dispatched {
     pub messages: Messages,
 }
 
+/// `messages` when the dispatch ran to its end, else its stop with
+/// `messages` attached ([`Runaway::messages`]: what the shader said before).
+fn with_messages(outcome: Result<(), Runaway>, messages: Messages) -> Result<Messages, Runaway> {
+    match outcome {
+        Ok(()) => Ok(messages),
+        Err(mut r) => {
+            r.messages = Box::new(messages);
+            Err(r)
+        }
+    }
+}
+
 /// The dispatch's records, formatted for `program`.
 fn finish_messages(program: &Program, log: MessageLog) -> Messages {
     program.messages_of(log)
@@ -773,7 +785,11 @@ impl Run<'_, '_, '_> {
             pool(options.threads)?.install(run)
         };
         let wall = start.elapsed();
-        outcome?;
+        let messages = messages
+            .into_inner()
+            .unwrap_or_else(|poison| poison.into_inner());
+        let messages = finish_messages(program, messages);
+        let messages = with_messages(outcome, messages)?;
         let s = sum
             .into_inner()
             .unwrap_or_else(|poison| poison.into_inner());
@@ -782,13 +798,10 @@ impl Run<'_, '_, '_> {
                 .unwrap_or_else(|poison| poison.into_inner())
                 .finish(program, wall)
         });
-        let messages = messages
-            .into_inner()
-            .unwrap_or_else(|poison| poison.into_inner());
         Ok(Dispatched {
             stats: DispatchStats::of(program, &s),
             profile,
-            messages: finish_messages(program, messages),
+            messages,
         })
     }
 
@@ -878,11 +891,11 @@ impl Run<'_, '_, '_> {
         if let Some(e) = fixed_exec {
             e.recycle();
         }
-        outcome?;
+        let messages = with_messages(outcome, finish_messages(program, messages))?;
         Ok(Dispatched {
             stats: DispatchStats::of(program, &sum),
             profile: profile.map(|p| p.finish(program, wall)),
-            messages: finish_messages(program, messages),
+            messages,
         })
     }
 
@@ -973,7 +986,14 @@ impl Run<'_, '_, '_> {
         if let Some(c) = exec.take_checker() {
             *checker = *c;
         }
-        outcome?;
+        let outcome = with_messages(outcome, finish_messages(program, exec.take_messages()));
+        let messages = match outcome {
+            Ok(m) => m,
+            Err(e) => {
+                exec.recycle();
+                return Err(e.into());
+            }
+        };
         let profile = exec.profile().map(|e| {
             let mut p = ProfileSum::default();
             p.exec.merge(e);
@@ -981,7 +1001,6 @@ impl Run<'_, '_, '_> {
             p.finish(program, wall)
         });
         let stats = DispatchStats::of(program, &exec.stats());
-        let messages = finish_messages(program, exec.take_messages());
         exec.recycle();
         Ok(Dispatched {
             stats,

@@ -138,7 +138,7 @@ pub struct Dispatched {
     /// what the shader said: `printf`/`errorf` messages and the threads
     /// that executed `abort` or `debug_break`, in the dispatch's order
     /// (`sim_core::messages`); [`sim_sched::Messages::failed`] when an
-    /// `errorf` or `abort` ran
+    /// `errorf` ran
     pub messages: sim_sched::Messages,
 }
 

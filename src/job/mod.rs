@@ -716,7 +716,7 @@ impl StepReport {
                 if let Some(e) = &messages.first_error {
                     let _ = writeln!(
                         out,
-                        "  error: errorf ran in {} thread(s); the first: {}",
+                        "  error: errorf ran {} time(s); the first: {}",
                         messages.errorf,
                         e.line_text()
                     );

@@ -70,7 +70,7 @@ fn run_prints_the_messages_under_their_step() {
     );
     assert!(
         text.contains(
-            "  error: errorf ran in 5 thread(s); the first: [group (0,0,0) thread (3,0,0)] errorf: too big: 3\n"
+            "  error: errorf ran 5 time(s); the first: [group (0,0,0) thread (3,0,0)] errorf: too big: 3\n"
         ),
         "{text}"
     );
@@ -112,7 +112,7 @@ fn junit_and_check_carry_the_messages() {
     assert_eq!(o.status.code(), Some(1), "{}", output_text(&o));
     let x = std::fs::read_to_string(&xml).unwrap();
     assert!(
-        x.contains("message=\"step 0: errorf ran in 5 thread(s); the first: [group (0,0,0) thread (3,0,0)] errorf: too big: 3\""),
+        x.contains("message=\"step 0: errorf ran 5 time(s); the first: [group (0,0,0) thread (3,0,0)] errorf: too big: 3\""),
         "{x}"
     );
     let out = &x[x.find("<system-out>").unwrap()..];
@@ -178,6 +178,12 @@ fn the_order_and_the_bound_hold_whatever_the_threads() {
     assert_eq!(first[9].dispatch_thread, [4, 0, 0]);
     assert_eq!(first[9].text, "t=4 gi=0 f=0.000000 x=ff s= 2.50 %");
     assert_eq!(first[11].kind, MessageKind::Errorf);
+    // a limit as large as usize holds is no limit, not an overflow
+    let all = k
+        .dispatch([2, 1, 1], &Options::default().messages(usize::MAX))
+        .unwrap()
+        .messages;
+    assert_eq!((all.list.len(), all.dropped()), (21, 0));
 }
 
 /// `abort` and `debug_break` are reported as messages are, thread by
@@ -204,6 +210,11 @@ fn abort_and_debug_break_report_and_break_stops() {
     assert_eq!(o.status.code(), Some(2), "{text}");
     assert!(
         text.contains("stopped at a debug_break (--break); group (0, 0, 0), lane 0 (SV_GroupIndex), at debug_break"),
+        "{text}"
+    );
+    // what the shader said before the stop is printed
+    assert!(
+        text.contains("step 0: dispatch stopped; its messages until then:\n  [group (0,0,0) thread (0,0,0)] debug_break\n"),
         "{text}"
     );
 }

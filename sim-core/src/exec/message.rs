@@ -10,7 +10,7 @@ impl GroupExecutor<'_> {
     /// batch's groups lie along x), `SV_GroupIndex`, and this executor's
     /// sequence number, which grows with each record and so keeps each
     /// thread's program order.
-    fn message_key(&mut self, warp: &Warp, l: usize) -> ([u32; 3], u32, u32) {
+    fn message_key(&mut self, warp: &Warp, l: usize) -> ([u32; 3], u32, u64) {
         let [x, y, z] = self.first;
         let x = x.wrapping_add(warp.batch.get(l).copied().unwrap_or(0));
         self.message_seq = self.message_seq.wrapping_add(1);

@@ -60,6 +60,9 @@ pub struct Runaway {
     /// The HLSL file and line it comes from (`mandelbrot.hlsl:15`), when the
     /// program carries fxc's debug information (`Program::source_map`).
     pub hlsl: Option<String>,
+    /// What the shader said before the stop (`crate::messages`; the
+    /// dispatcher fills it in: empty from an executor).
+    pub messages: Box<crate::messages::Messages>,
 }
 
 impl Runaway {
@@ -91,6 +94,7 @@ impl Runaway {
             mnemonic,
             token,
             hlsl,
+            messages: Box::default(),
         }
     }
 
@@ -228,6 +232,16 @@ impl Watchdog {
     pub(super) fn left(&self) -> u64 {
         self.max_warp_instructions
             .saturating_sub(self.executed.load(Ordering::Relaxed))
+    }
+
+    /// Stop the dispatch for `reason` (an executor's own stop, such as a
+    /// `debug_break` under `set_break_at_debug_break`): the other workers
+    /// see it at their next look and start no more groups. Returns the
+    /// dispatch's reason (the first stop's).
+    pub(super) fn stop_for(&self, reason: StopReason) -> StopReason {
+        let first = *self.first.get_or_init(|| reason);
+        self.stop.store(true, Ordering::Release);
+        first
     }
 
     /// Whether some executor has already stopped the dispatch.
