@@ -1648,7 +1648,6 @@ impl Kernel {
         o: sm5sim::Options,
         cancel: Option<PyRef<'_, CancelToken>>,
         progress: Option<Bound<'_, PyAny>>,
-        messages: usize,
     ) -> PyResult<Dispatched> {
         let token = cancel.map_or_else(sm5sim::api::CancelToken::new, |t| t.inner.clone());
         let (o, tick) = with_progress(o.cancel(&token), progress);
@@ -2636,6 +2635,9 @@ struct JobStep {
     /// the step as `sm5sim run` prints it (its line; the first differing
     /// elements of a failed expectation)
     text: String,
+    /// a dispatch's shader messages (printf/errorf/abort/debug_break), the
+    /// first 1000 in order; empty for other steps (an errorf fails the step)
+    messages: Vec<Py<Message>>,
 }
 
 #[pymethods]
@@ -2867,6 +2869,12 @@ fn run_job(
                         passed: r.passed(),
                         mismatches,
                         text: r.text(i),
+                        messages: match r {
+                            R::Dispatch { messages, .. } => (messages.list.iter())
+                                .map(|m| Py::new(py, Message::from(m)))
+                                .collect::<PyResult<_>>()?,
+                            _ => Vec::new(),
+                        },
                     },
                 )
             })

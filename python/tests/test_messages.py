@@ -38,3 +38,12 @@ def test_the_limit_keeps_the_first_and_counts_the_rest() -> None:
     assert [m.text for m in d.messages] == ["thread 1 value 1.500000"]
     assert d.messages_not_kept == 1
     assert d.first_error is not None and d.first_error.text == "bad 1"
+
+
+def test_run_job_steps_carry_the_messages_and_errorf_fails() -> None:
+    r = sm5sim.run_job(FRONT_END / "messages_operands.toml")
+    step = r.steps[0]
+    assert step.kind == "dispatch" and not step.passed
+    assert step.messages[0].text == "t=0 gi=0 f=0.000000 x=ff s= 2.50 %"
+    assert [m.kind for m in step.messages].count("errorf") == 5
+    assert "errorf: too big: 3" in step.text
