@@ -62,61 +62,69 @@ use std::sync::Arc;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct FastPaths(u32);
 
-impl FastPaths {
+/// Declares the fast paths once: each one's bit (in order, from 0), its
+/// name and its documentation; [`FastPaths::EACH`] and [`FastPaths::ALL`]
+/// follow from the list (a new fast path is one line here, its planner
+/// rule, its op and its handler: `exec/README.md`).
+macro_rules! fast_paths {
+    ($($(#[doc = $doc:literal])* $name:ident = $text:literal;)*) => {
+        impl FastPaths {
+            fast_paths!(@bits 0u32; $($(#[doc = $doc])* $name)*);
+            /// Every fast path, each with its name (for messages and the harness).
+            pub const EACH: [(Self, &'static str); [$($text),*].len()] = [$((Self::$name, $text)),*];
+            /// All of them (the default).
+            pub const ALL: Self = Self((1 << Self::EACH.len()) - 1);
+        }
+    };
+    (@bits $n:expr; $(#[doc = $doc:literal])* $name:ident $($rest:tt)*) => {
+        $(#[doc = $doc])*
+        pub const $name: Self = Self(1 << $n);
+        fast_paths!(@bits $n + 1; $($rest)*);
+    };
+    (@bits $n:expr;) => {};
+}
+
+fast_paths! {
     /// Component-wise ALU instructions on pre-resolved register rows, with
     /// per-ISA lane kernels (sources known flushed folded in).
-    pub const ROW_ALU: Self = Self(1 << 0);
+    ROW_ALU = "row_alu";
     /// `if_z/if_nz` + `break`/`continue`/`ret` + `endif` run as one step.
-    pub const FUSED_LEAVE: Self = Self(1 << 1);
+    FUSED_LEAVE = "fused_leave";
     /// A compare-exchange retry loop (`crate::analysis::cas_loop`) run to its end at
     /// once, lane by lane in lane order, as lockstep would settle it.
-    pub const CAS_LOOP: Self = Self(1 << 2);
+    CAS_LOOP = "cas_loop";
     /// A condition the analysis knows is the same in every lane
     /// (`crate::analysis::affine`) is read from the first active lane only.
-    pub const UNIFORM_IF: Self = Self(1 << 3);
+    UNIFORM_IF = "uniform_if";
     /// Loads and stores whose addresses step by a known stride per lane
     /// (`crate::analysis::affine`) move whole lines (SSE2 quads where the words are
     /// consecutive) instead of one word per lane.
-    pub const MEMORY_LINES: Self = Self(1 << 4);
+    MEMORY_LINES = "memory_lines";
     /// An `endloop` of a loop without `continue` skips reviving lanes
     /// (`crate::analysis::liveness::loop_continues`).
-    pub const LOOP_WITHOUT_CONTINUE: Self = Self(1 << 5);
+    LOOP_WITHOUT_CONTINUE = "loop_without_continue";
     /// `udiv` by one divisor in every lane: a multiplication per lane.
-    pub const UDIV_BY_ONE: Self = Self(1 << 6);
+    UDIV_BY_ONE = "udiv_by_one";
     /// Small groups that cannot observe one another run several to a warp
     /// ([`GroupExecutor::packed`]; the dispatcher's choice).
-    pub const PACKED_GROUPS: Self = Self(1 << 7);
+    PACKED_GROUPS = "packed_groups";
     /// Atomics on a small UAV that the program only updates with one kind
     /// of atomic are gathered per worker and applied when its groups end
     /// ([`GroupExecutor::privatize_atomics`]; the dispatcher's choice).
-    pub const PRIVATE_ATOMICS: Self = Self(1 << 8);
+    PRIVATE_ATOMICS = "private_atomics";
     /// A row kernel on flushed sources leaves a NaN result with the CPU's
     /// payload instead of the canonical NaN where no instruction observes
     /// the payload (`crate::analysis::payload`: it feeds float arithmetic
     /// and comparisons only, through moves).
-    pub const LAZY_NAN: Self = Self(1 << 9);
+    LAZY_NAN = "lazy_nan";
     /// A checked dispatch runs a screening pass with a few bytes of shadow
     /// per word, and checks exactly, in a second pass from the same
     /// memory, only the words that could be part of a finding
     /// (`crate::check` two-pass checking; the dispatcher's choice).
-    pub const CHECK_SCREEN: Self = Self(1 << 10);
+    CHECK_SCREEN = "check_screen";
+}
 
-    /// Every fast path, each with its name (for messages and the harness).
-    pub const EACH: [(Self, &'static str); 11] = [
-        (Self::ROW_ALU, "row_alu"),
-        (Self::FUSED_LEAVE, "fused_leave"),
-        (Self::CAS_LOOP, "cas_loop"),
-        (Self::UNIFORM_IF, "uniform_if"),
-        (Self::MEMORY_LINES, "memory_lines"),
-        (Self::LOOP_WITHOUT_CONTINUE, "loop_without_continue"),
-        (Self::UDIV_BY_ONE, "udiv_by_one"),
-        (Self::PACKED_GROUPS, "packed_groups"),
-        (Self::PRIVATE_ATOMICS, "private_atomics"),
-        (Self::LAZY_NAN, "lazy_nan"),
-        (Self::CHECK_SCREEN, "check_screen"),
-    ];
-    /// All of them (the default).
-    pub const ALL: Self = Self((1 << 11) - 1);
+impl FastPaths {
     /// None: the reference path.
     pub const NONE: Self = Self(0);
 

@@ -2154,3 +2154,21 @@ fn executors_of_one_shape_share_their_plan() {
     let d = GroupExecutor::new(&prog, 4);
     assert!(!Arc::ptr_eq(&a.plan, &d.plan));
 }
+
+/// The fast paths are declared once (`fast_paths!`): bit k is the kth
+/// path, their names differ, and `ALL` is every one of them.
+#[test]
+fn fast_paths_are_declared_once() {
+    let mut all = FastPaths::NONE;
+    let mut names = std::collections::HashSet::new();
+    for (k, (path, name)) in FastPaths::EACH.iter().enumerate() {
+        assert_eq!(*path, FastPaths::NONE.with(*path));
+        assert!(!all.contains(*path), "{name} shares a bit");
+        assert!(FastPaths::ALL.contains(*path), "{name}");
+        assert!(names.insert(*name), "{name} twice");
+        assert_eq!(format!("{path:?}"), format!("FastPaths({})", 1u32 << k));
+        all = all.with(*path);
+    }
+    assert_eq!(all, FastPaths::ALL);
+    assert_eq!(FastPaths::default(), FastPaths::ALL);
+}
