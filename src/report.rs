@@ -33,21 +33,29 @@ pub(super) fn error_findings(findings: &[Finding]) -> usize {
 }
 
 /// The last line of `check`'s text report: the counts, and whether an
-/// expectation failed.
+/// expectation failed or a shader ran `errorf`.
 pub(super) fn check_summary(report: &CheckReport) -> String {
     let errors = error_findings(&report.findings);
     let warnings = report.findings.len() - errors;
-    let expectations = report.steps.iter().all(|r| r.passed());
+    let failed = |dispatch: bool| {
+        (report.steps.iter())
+            .any(|r| matches!(r, StepReport::Dispatch { .. }) == dispatch && !r.passed())
+    };
     format!(
-        "check: {errors} error(s), {warnings} warning(s){}{}{}",
+        "check: {errors} error(s), {warnings} warning(s){}{}{}{}",
         match report.suppressed.len() {
             0 => String::new(),
             n => format!(", {n} suppressed"),
         },
-        if expectations {
-            ""
-        } else {
+        if failed(false) {
             "; an expectation FAILED"
+        } else {
+            ""
+        },
+        if failed(true) {
+            "; a shader ran errorf"
+        } else {
+            ""
         },
         if report.stopped.is_some() {
             "; a dispatch was STOPPED"

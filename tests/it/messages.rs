@@ -126,7 +126,11 @@ fn junit_and_check_carry_the_messages() {
         text.contains("[group (0,0,0) thread (2,0,0)] no args"),
         "{text}"
     );
-    assert!(text.contains("check: 0 error(s), 0 warning(s)"), "{text}");
+    assert!(
+        text.contains("check: 0 error(s), 0 warning(s); a shader ran errorf\n"),
+        "{text}"
+    );
+    assert_eq!(o.status.code(), Some(1), "{text}");
 }
 
 fn operands_kernel(out: &Resource) -> Kernel {
