@@ -1298,8 +1298,8 @@ enum sm5_status sm5_result_message_count(const struct sm5_dispatch_result *resul
 
 /**
  * How many messages the shader made past those kept (`*not_kept`), and
- * how many threads ran `errorf` (`*errorf`, which fails a job's
- * dispatch). Either pointer may be NULL.
+ * how many times `errorf` ran, summed over threads (`*errorf`, which
+ * fails a job's dispatch). Either pointer may be NULL.
  *
  * # Safety
  * `result` is NULL or a live result; `not_kept` and `errorf` are NULL or

@@ -331,8 +331,8 @@ pub unsafe extern "C" fn sm5_result_message_count(
 }
 
 /// How many messages the shader made past those kept (`*not_kept`), and
-/// how many times `errorf` ran, summed over threads (`*errorf`, which fails a job's
-/// dispatch). Either pointer may be NULL.
+/// how many times `errorf` ran, summed over threads (`*errorf`, which
+/// fails a job's dispatch). Either pointer may be NULL.
 ///
 /// # Safety
 /// `result` is NULL or a live result; `not_kept` and `errorf` are NULL or
