@@ -1634,10 +1634,14 @@ impl<'p> GroupExecutor<'p> {
                 OpKind::DebugBreak => {
                     self.stats.debug_breaks +=
                         warp.active.iter().filter(|&&a| a != 0).count() as u64;
-                    let lanes = warp.active.clone();
                     let pc = warp.pc as u32 - 1;
-                    self.thread_event(warp, &lanes, crate::messages::MessageKind::DebugBreak, pc);
-                    if self.break_at_debug_break && lanes.iter().any(|&a| a != 0) {
+                    self.thread_event(
+                        warp,
+                        &warp.active,
+                        crate::messages::MessageKind::DebugBreak,
+                        pc,
+                    );
+                    if self.break_at_debug_break && warp.active.iter().any(|&a| a != 0) {
                         // stopped at the debug_break itself: the report names
                         // it; the other workers stop too
                         warp.pc -= 1;

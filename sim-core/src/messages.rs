@@ -850,21 +850,6 @@ impl Messages {
     pub fn failed(&self) -> bool {
         self.errorf > 0
     }
-
-    /// Append `other`'s records after these (another dispatch of a job),
-    /// keeping at most `limit` in all.
-    pub fn extend(&mut self, other: Messages) {
-        let room = self.limit.max(other.limit).saturating_sub(self.list.len());
-        self.list.extend(other.list.into_iter().take(room));
-        self.limit = self.limit.max(other.limit);
-        self.printf += other.printf;
-        self.errorf += other.errorf;
-        self.aborts += other.aborts;
-        self.debug_breaks += other.debug_breaks;
-        if self.first_error.is_none() {
-            self.first_error = other.first_error;
-        }
-    }
 }
 
 #[cfg(test)]

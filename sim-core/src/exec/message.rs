@@ -24,38 +24,41 @@ impl GroupExecutor<'_> {
         let Some(s) = prog.messages.get(site as usize) else {
             return;
         };
-        let w = self.w;
-        // per argument word, the W lanes' values
-        let mut words: Vec<(Vec<u32>, bool)> = Vec::with_capacity(MAX_ARG_WORDS);
-        let mut comp = vec![0u32; 4 * w];
-        for (src, double) in &s.args {
-            let comps = if *double { 0b11 } else { 0b1 };
-            self.fetch(warp, b, src, comps, &mut comp);
-            words.push((comp[..w].to_vec(), *double));
-            if *double {
-                words.push((comp[w..2 * w].to_vec(), false));
-            }
-        }
         let kind = match s.error {
             true => MessageKind::Errorf,
             false => MessageKind::Printf,
         };
-        for l in 0..w {
-            if warp.active[l] == 0 {
-                continue;
-            }
-            let mut m = RawMessage {
-                key: self.message_key(warp, l),
+        // one record per active lane, then each argument's words into them
+        let mut records: Vec<(usize, RawMessage)> = Vec::new();
+        for l in (0..self.w).filter(|&l| warp.active[l] != 0) {
+            let key = self.message_key(warp, l);
+            let m = RawMessage {
+                key,
                 kind,
                 pc,
-                len: words.len() as u8,
+                len: 0,
                 doubles: 0,
                 args: [0; MAX_ARG_WORDS],
             };
-            for (k, (lanes, double)) in words.iter().enumerate() {
-                m.args[k] = lanes[l];
-                m.doubles |= (*double as u16) << k;
+            records.push((l, m));
+        }
+        let w = self.w;
+        let mut comp = std::mem::take(&mut self.sc.s[0]);
+        let mut at = 0;
+        for (src, double) in &s.args {
+            self.fetch(warp, b, src, if *double { 0b11 } else { 0b1 }, &mut comp);
+            for (l, m) in &mut records {
+                m.args[at] = comp[*l];
+                if *double {
+                    m.args[at + 1] = comp[w + *l];
+                    m.doubles |= 1 << at;
+                }
             }
+            at += 1 + usize::from(*double);
+        }
+        self.sc.s[0] = comp;
+        for (_, mut m) in records {
+            m.len = at as u8;
             self.messages.add(m);
         }
     }
