@@ -43,7 +43,7 @@ use crate::analysis::cas_loop::{CasLoop, Val};
 use crate::analysis::fusion::Leave;
 #[cfg(test)]
 use crate::analysis::fusion::{fused_leaves, thread_id_comps};
-use crate::check::{Checker, MemOp, Space};
+use crate::check::{Checker, MemOp};
 use crate::ir::lowered::*;
 use crate::lanes::*;
 use crate::program::*;
@@ -241,18 +241,8 @@ struct Scratch {
     alu: Vec<u32>,
     /// a compare-exchange loop's changes per word ([`WordCounts`])
     words: WordCounts,
-    /// profiling: the 64-byte lines a memory instruction touched
-    lines: Vec<usize>,
-    /// checking: each lane's attempts in a compare-exchange loop run at once
+    /// observers of a compare-exchange loop run at once: each lane's attempts
     attempts: Vec<u32>,
-    /// memory profiles: a bit per word of a small buffer or region
-    word_bits: Vec<u64>,
-    /// checking's screen: the (lane, dword) accesses with a bounds finding
-    check_slow: Vec<(u32, u32)>,
-    /// checking's screen: an instruction's (thread, word) accesses
-    check_items: Vec<(u32, u32)>,
-    /// the screen's lanes' first words (`sim_mem::lane_words`)
-    check_words: Vec<u32>,
 }
 
 /// [`GroupExecutor::cas_loop`]'s chains run this many words at a time (of
@@ -358,17 +348,14 @@ pub struct GroupExecutor<'p> {
     interval: u32,
     /// which watchdog that count belongs to ([`Watchdog::id`])
     watchdog_id: u64,
-    /// the concurrency checker, when checking (`None` in a plain run)
-    check: Option<Box<Checker>>,
+    /// the profile and the checker, when kept (none in a plain run): the
+    /// observers of the run (`observe.rs`)
+    observers: Observers,
     /// per warp, the barrier it parked at in this round (checking only)
     round: Vec<Option<u32>>,
     /// interleaving warps ([`GroupExecutor::run_group_interleaved`]): a warp
     /// then yields when `until_check` runs out instead of consulting the watchdog
     interleave: bool,
-    /// throughput counters, when profiling (`None` in a plain run)
-    prof: Option<Box<Profile>>,
-    /// with `prof`: count memory instructions' bytes and lines too
-    prof_lines: bool,
     /// per pc, what the interpreter runs there (`plan.rs`)
     plan: Arc<Vec<Step>>,
     /// where the rows of each warp's arena (`Warp::regs`) lie
@@ -668,23 +655,16 @@ impl<'p> GroupExecutor<'p> {
                 lanes: vec![0; 4 * w],
                 alu: vec![0; 12 * w],
                 words: WordCounts::default(),
-                lines: Vec::new(),
                 attempts: Vec::new(),
-                word_bits: Vec::new(),
-                check_slow: Vec::new(),
-                check_items: Vec::new(),
-                check_words: Vec::new(),
             },
             pack,
             stats: ExecStats::default(),
             until_check: WATCHDOG_INTERVAL,
             interval: WATCHDOG_INTERVAL,
             watchdog_id: 0,
-            check: None,
+            observers: Observers::default(),
             round: Vec::new(),
             interleave: false,
-            prof: None,
-            prof_lines: false,
             plan: planned.steps.clone(),
             arena,
             batch_rows,
@@ -719,36 +699,40 @@ impl<'p> GroupExecutor<'p> {
         if checker.is_some() && self.pack > 1 {
             let mut one = Self::new(self.prog, usize::MAX);
             one.stats = self.stats;
-            one.prof = self.prof.take();
+            one.observers = std::mem::take(&mut self.observers);
             one.private = std::mem::take(&mut self.private);
             one.messages = self.take_messages();
             one.message_seq = self.message_seq;
             one.break_at_debug_break = self.break_at_debug_break;
             *self = one;
         }
-        self.check = checker;
+        self.observers.check = checker.map(|c| Box::new(Checking::new(c)));
     }
 
     /// Take the attached checker back.
     pub fn take_checker(&mut self) -> Option<Box<Checker>> {
-        self.check.take()
+        self.observers.check.take().map(|c| c.checker)
     }
 
     /// Switch throughput profiling on (fresh counters) or off.
     pub fn set_profiling(&mut self, on: bool) {
-        self.prof = on.then(|| Box::new(Profile::new(self.prog)));
+        let lines = self.observers.lines;
+        self.observers.profile = on.then(|| Box::new(Profiling::new(self.prog, lines)));
     }
 
     /// With profiling: also count each buffer load's and store's bytes and
     /// 64-byte lines ([`Profile::bytes_by_pc`], [`Profile::lines_by_pc`]),
     /// which costs a pass over the lanes' addresses per instruction.
     pub fn set_memory_profiling(&mut self, on: bool) {
-        self.prof_lines = on;
+        self.observers.lines = on;
+        if let Some(p) = self.observers.profile.as_deref_mut() {
+            p.lines = on;
+        }
     }
 
     /// The profile gathered since profiling was switched on (None when off).
     pub fn profile(&self) -> Option<&Profile> {
-        self.prof.as_deref()
+        self.observers.profile.as_deref().map(|p| &*p.profile)
     }
 
     /// The warp width in use.
@@ -828,12 +812,34 @@ impl<'p> GroupExecutor<'p> {
     ) -> Result<(), Runaway> {
         self.start_batch(group, count);
         self.watch(watchdog);
-        if let Some(ck) = self.check.as_deref_mut() {
-            ck.begin_group(group, self.w);
-        }
+        // The observers leave `self` for the batch, and the loop compiled
+        // for them runs it (none: a plain run's, which observes nothing).
+        let mut observers = std::mem::take(&mut self.observers);
+        let outcome = match (
+            observers.profile.as_deref_mut(),
+            observers.check.as_deref_mut(),
+        ) {
+            (None, None) => self.run_observed(&mut Plain, group, bindings, watchdog),
+            (Some(p), None) => self.run_observed(p, group, bindings, watchdog),
+            (None, Some(c)) => self.run_observed(c, group, bindings, watchdog),
+            (Some(p), Some(c)) => self.run_observed(&mut Both(p, c), group, bindings, watchdog),
+        };
+        self.observers = observers;
+        outcome
+    }
+
+    /// [`GroupExecutor::run_batch`] under observer `obs`.
+    fn run_observed<O: Observer>(
+        &mut self,
+        obs: &mut O,
+        group: [u32; 3],
+        bindings: &Bindings<'_>,
+        watchdog: &Watchdog,
+    ) -> Result<(), Runaway> {
+        obs.begin_group(group, self.w);
         // The warps leave `self` for the group, so each runs in place.
         let mut warps = std::mem::take(&mut self.warps);
-        let outcome = self.run_rounds(&mut warps, bindings, watchdog);
+        let outcome = self.run_rounds(obs, &mut warps, bindings, watchdog);
         self.warps = warps;
         if outcome.is_err() {
             // stopped mid-group: never parked ([`GroupExecutor::recycle`])
@@ -850,21 +856,20 @@ impl<'p> GroupExecutor<'p> {
                 }
             }
         }
-        if let Some(ck) = self.check.as_deref_mut() {
-            ck.end_group();
-        }
+        obs.end_group();
         Ok(())
     }
 
     /// Barrier rounds: every unfinished warp runs until it parks at a
     /// barrier or finishes; a round in which none parked ends the group.
-    fn run_rounds(
+    fn run_rounds<O: Observer>(
         &mut self,
+        obs: &mut O,
         warps: &mut [Warp],
         bindings: &Bindings<'_>,
         watchdog: &Watchdog,
     ) -> Result<(), Runaway> {
-        let checking = self.check.is_some();
+        let checking = O::CHECKS;
         loop {
             let mut parked = 0;
             if checking {
@@ -877,7 +882,7 @@ impl<'p> GroupExecutor<'p> {
                     }
                     continue;
                 }
-                let exit = self.run_warp(warp, bindings, watchdog);
+                let exit = self.run_warp(obs, warp, bindings, watchdog);
                 if let Exit::Stopped(reason) = exit {
                     return Err(self.runaway(warp, reason));
                 }
@@ -893,9 +898,7 @@ impl<'p> GroupExecutor<'p> {
             if parked == 0 {
                 return Ok(());
             }
-            if let Some(ck) = self.check.as_deref_mut() {
-                ck.barrier_round(&self.round);
-            }
+            obs.barrier_round(&self.round);
             self.stats.barriers += 1;
         }
     }
@@ -929,7 +932,25 @@ impl<'p> GroupExecutor<'p> {
         };
         self.start_batch(group, 1);
         self.watch(watchdog);
-        let checker = self.check.take();
+        // (the checker is not told: only a profile observes)
+        let mut observers = std::mem::take(&mut self.observers);
+        let outcome = match observers.profile.as_deref_mut() {
+            None => self.interleave(&mut Plain, bindings, watchdog, &mut draw),
+            Some(p) => self.interleave(p, bindings, watchdog, &mut draw),
+        };
+        self.observers = observers;
+        outcome
+    }
+
+    /// [`GroupExecutor::run_group_interleaved`] under observer `obs`, its
+    /// draws from `draw` (a number below its argument).
+    fn interleave<O: Observer>(
+        &mut self,
+        obs: &mut O,
+        bindings: &Bindings<'_>,
+        watchdog: &Watchdog,
+        draw: &mut impl FnMut(usize) -> usize,
+    ) -> Result<(), Runaway> {
         self.interleave = true;
         let nw = self.warps.len();
         // warps that may run, and those parked at the current barrier
@@ -968,7 +989,7 @@ impl<'p> GroupExecutor<'p> {
             }
             let before = self.stats.warp_instructions;
             let mut warp = std::mem::replace(&mut self.warps[wi], Warp::empty());
-            let exit = self.run_warp(&mut warp, bindings, watchdog);
+            let exit = self.run_warp(obs, &mut warp, bindings, watchdog);
             unaccounted += self.stats.warp_instructions - before;
             let mut stop = None;
             if unaccounted >= u64::from(self.interval) {
@@ -1001,7 +1022,6 @@ impl<'p> GroupExecutor<'p> {
         }
         self.interleave = false;
         self.until_check = self.interval;
-        self.check = checker;
         if outcome.is_err() {
             self.settled = false;
         }
@@ -1259,20 +1279,13 @@ impl<'p> GroupExecutor<'p> {
     }
 
     /// Moves `warp` past the instruction at its pc, counting it: in the
-    /// statistics, and in the profile when one is kept. (A function of the
-    /// fields it changes, so that a caller may hold the fast forms.)
+    /// statistics, and to the observer. (A function of the fields it
+    /// changes, so that a caller may hold the fast forms.)
     #[inline(always)]
-    fn step(stats: &mut ExecStats, prof: Option<&mut Profile>, w: usize, warp: &mut Warp) {
+    fn step<O: Observer>(stats: &mut ExecStats, obs: &mut O, warp: &mut Warp) {
         warp.pc += 1;
         stats.warp_instructions += 1;
-        if let Some(p) = prof {
-            let n = warp.active_count();
-            p.lanes_by_pc[warp.pc - 1] += n;
-            p.warps_by_pc[warp.pc - 1] += 1;
-            p.warp_instructions += 1;
-            p.active_lanes += n;
-            p.lane_slots += w as u64;
-        }
+        obs.instruction(warp);
     }
 
     /// Write `res[c·W + lane]` to `dst` for its masked components and the active lanes.
@@ -1321,38 +1334,62 @@ impl<'p> GroupExecutor<'p> {
     /// inlined into it (masks, blends, copies, conditions) use its vectors.
     /// The copies are the same code; `tests/it/cli.rs` compares their results.
     #[allow(unsafe_code)]
-    fn run_warp(&mut self, warp: &mut Warp, b: &Bindings<'_>, watchdog: &Watchdog) -> Exit {
+    fn run_warp<O: Observer>(
+        &mut self,
+        obs: &mut O,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+        watchdog: &Watchdog,
+    ) -> Exit {
         #[cfg(target_arch = "x86_64")]
         match self.isa {
             // SAFETY: `isa()` is never wider than what the CPU reports
             // (runtime detection; `SM5SIM_ISA` can only lower it).
-            Isa::Avx512 => return unsafe { self.run_warp_avx512(warp, b, watchdog) },
+            Isa::Avx512 => return unsafe { self.run_warp_avx512(obs, warp, b, watchdog) },
             // SAFETY: as above.
-            Isa::Avx2 => return unsafe { self.run_warp_avx2(warp, b, watchdog) },
+            Isa::Avx2 => return unsafe { self.run_warp_avx2(obs, warp, b, watchdog) },
             Isa::Baseline => {}
         }
-        self.run_warp_body(warp, b, watchdog)
+        self.run_warp_body(obs, warp, b, watchdog)
     }
 
     /// [`GroupExecutor::run_warp_body`] compiled for AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     #[allow(unsafe_code)]
-    unsafe fn run_warp_avx2(&mut self, warp: &mut Warp, b: &Bindings<'_>, w: &Watchdog) -> Exit {
-        self.run_warp_body(warp, b, w)
+    unsafe fn run_warp_avx2<O: Observer>(
+        &mut self,
+        obs: &mut O,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+        w: &Watchdog,
+    ) -> Exit {
+        self.run_warp_body(obs, warp, b, w)
     }
 
     /// [`GroupExecutor::run_warp_body`] compiled for AVX-512.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2")]
     #[allow(unsafe_code)]
-    unsafe fn run_warp_avx512(&mut self, warp: &mut Warp, b: &Bindings<'_>, w: &Watchdog) -> Exit {
-        self.run_warp_body(warp, b, w)
+    unsafe fn run_warp_avx512<O: Observer>(
+        &mut self,
+        obs: &mut O,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+        w: &Watchdog,
+    ) -> Exit {
+        self.run_warp_body(obs, warp, b, w)
     }
 
     /// The interpreter loop: one instruction of `warp` after another.
     #[inline(always)]
-    fn run_warp_body(&mut self, warp: &mut Warp, b: &Bindings<'_>, watchdog: &Watchdog) -> Exit {
+    fn run_warp_body<O: Observer>(
+        &mut self,
+        obs: &mut O,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+        watchdog: &Watchdog,
+    ) -> Exit {
         let prog = self.prog;
         let w = self.w;
         loop {
@@ -1372,11 +1409,11 @@ impl<'p> GroupExecutor<'p> {
                 if let Some(reason) = watchdog.check(u64::from(self.interval)) {
                     return Exit::Stopped(reason);
                 }
-                if self.check.as_deref().is_some_and(Checker::stalled) {
+                if obs.stalled() {
                     return Exit::Stopped(StopReason::NoProgress);
                 }
             }
-            Self::step(&mut self.stats, self.prof.as_deref_mut(), w, warp);
+            Self::step(&mut self.stats, obs, warp);
             match op.kind {
                 OpKind::Alu {
                     op,
@@ -1386,7 +1423,7 @@ impl<'p> GroupExecutor<'p> {
                 } => match &self.plan[warp.pc - 1].row {
                     Some(f) => {
                         self.run_fast(warp, b, f);
-                        self.run_fast_after(warp, b);
+                        self.run_fast_after(obs, warp, b);
                     }
                     None => self.alu(warp, b, op, dst, src, sat),
                 },
@@ -1408,7 +1445,7 @@ impl<'p> GroupExecutor<'p> {
                     endif_pc,
                 } => {
                     if let Some(kind) = self.plan[warp.pc - 1].fused {
-                        if self.leave_fused(warp, (cond, nz), kind, endif_pc) {
+                        if self.leave_fused(obs, warp, (cond, nz), kind, endif_pc) {
                             continue;
                         }
                     }
@@ -1453,7 +1490,7 @@ impl<'p> GroupExecutor<'p> {
                         and &= now;
                     }
                     self.sc.lanes = t;
-                    if self.prof.is_some() {
+                    if O::ON {
                         // diverged: some lane took it and some active lane
                         // did not (with every lane active, not all took it)
                         let skipped = if full_before {
@@ -1461,7 +1498,7 @@ impl<'p> GroupExecutor<'p> {
                         } else {
                             warp.masks[base + w..base + 2 * w].iter().any(|&m| m != 0)
                         };
-                        self.profile_divergence(warp.pc - 1, or != 0 && skipped);
+                        obs.divergence(warp.pc - 1, or != 0 && skipped);
                     }
                     warp.frames.push(Frame::If {
                         else_pc,
@@ -1502,7 +1539,7 @@ impl<'p> GroupExecutor<'p> {
                         .as_ref()
                         .filter(|_| self.plan[warp.pc - 1].cas_loop)
                     {
-                        match self.cas_loop(warp, b, cl, watchdog) {
+                        match self.cas_loop(obs, warp, b, cl, watchdog) {
                             Ok(true) => continue,
                             Ok(false) => {}
                             Err(reason) => return Exit::Stopped(reason),
@@ -1534,9 +1571,9 @@ impl<'p> GroupExecutor<'p> {
                         self.settle(warp);
                     }
                 }
-                OpKind::Break { ref cond } => self.leave(warp, b, cond, Leave::Break),
-                OpKind::Continue { ref cond } => self.leave(warp, b, cond, Leave::Continue),
-                OpKind::Ret { ref cond } => self.leave(warp, b, cond, Leave::Ret),
+                OpKind::Break { ref cond } => self.leave(obs, warp, b, cond, Leave::Break),
+                OpKind::Continue { ref cond } => self.leave(obs, warp, b, cond, Leave::Continue),
+                OpKind::Ret { ref cond } => self.leave(obs, warp, b, cond, Leave::Ret),
                 OpKind::Call { label, ref cond } => {
                     let depth = warp
                         .frames
@@ -1617,9 +1654,7 @@ impl<'p> GroupExecutor<'p> {
                     self.settle(warp);
                 }
                 OpKind::Sync { threads, uglobal } => {
-                    if let Some(ck) = self.check.as_deref_mut() {
-                        ck.sync(warp.pc as u32 - 1, &warp.active, &warp.exists, &warp.flat);
-                    }
+                    obs.sync(warp.pc as u32 - 1, warp);
                     if uglobal {
                         sim_mem::sync::fence(sim_mem::sync::Ordering::SeqCst);
                     }
@@ -1678,14 +1713,14 @@ impl<'p> GroupExecutor<'p> {
                     ref addr,
                     res,
                     swz,
-                } => self.load(warp, b, dst, addr, None, res, swz),
+                } => self.load(obs, warp, b, dst, addr, None, res, swz),
                 OpKind::LdStructured {
                     ref dst,
                     ref index,
                     ref offset,
                     res,
                     swz,
-                } => self.load(warp, b, dst, index, Some(offset), res, swz),
+                } => self.load(obs, warp, b, dst, index, Some(offset), res, swz),
                 OpKind::LdTyped {
                     ref dst,
                     ref addr,
@@ -1696,14 +1731,7 @@ impl<'p> GroupExecutor<'p> {
                     let mut r = std::mem::take(&mut self.sc.r);
                     self.fetch(warp, b, addr, 1, &mut sa);
                     let view = Self::view(b, res);
-                    if self.check.is_some() {
-                        self.check_mem(warp, res, view, MemOp::Read, &sa, None, &[0], None);
-                    }
-                    if self.prof.is_some() {
-                        let bytes = typed_bytes(view);
-                        self.profile_mem(warp, res, bytes, false, false);
-                        self.profile_typed_lines(warp, view, &sa);
-                    }
+                    obs.memory(&self.typed_access(warp, res, view, MemOp::Read, &sa, None));
                     for l in 0..w {
                         if warp.active[l] == 0 {
                             continue;
@@ -1726,14 +1754,10 @@ impl<'p> GroupExecutor<'p> {
                     let mut sv = std::mem::take(&mut self.sc.s[1]);
                     self.fetch(warp, b, addr, 1, &mut sa);
                     self.fetch(warp, b, value, 0b1111, &mut sv);
-                    if self.check.is_some() {
+                    if O::ON {
                         let view = Self::view(b, res);
-                        self.check_mem(warp, res, view, MemOp::Write, &sa, None, &[0], Some(&sv));
-                    }
-                    if self.prof.is_some() {
-                        let view = Self::view(b, res);
-                        self.profile_mem(warp, res, typed_bytes(view), true, false);
-                        self.profile_typed_lines(warp, view, &sa);
+                        let m = self.typed_access(warp, res, view, MemOp::Write, &sa, Some(&sv));
+                        obs.memory(&m);
                     }
                     if let Some(view) = Self::view(b, res) {
                         for l in 0..w {
@@ -1751,14 +1775,14 @@ impl<'p> GroupExecutor<'p> {
                     count,
                     ref addr,
                     ref value,
-                } => self.store(warp, b, res, count, addr, None, value),
+                } => self.store(obs, warp, b, res, count, addr, None, value),
                 OpKind::StoreStructured {
                     res,
                     count,
                     ref index,
                     ref offset,
                     ref value,
-                } => self.store(warp, b, res, count, index, Some(offset), value),
+                } => self.store(obs, warp, b, res, count, index, Some(offset), value),
                 OpKind::Atomic {
                     kind,
                     ref ret,
@@ -1768,6 +1792,7 @@ impl<'p> GroupExecutor<'p> {
                     ref a,
                     b: ref bsrc,
                 } => self.atomic(
+                    obs,
                     warp,
                     b,
                     kind,
@@ -1784,9 +1809,7 @@ impl<'p> GroupExecutor<'p> {
                 } => {
                     let mut r = std::mem::take(&mut self.sc.r);
                     let counter = b.uav(uav).map(|v| v.buffer().counter());
-                    if let Some(ck) = self.check.as_deref_mut() {
-                        ck.counter(warp.pc as u32 - 1, uav, alloc, &warp.active, &warp.flat);
-                    }
+                    obs.counter(warp.pc as u32 - 1, uav, alloc, warp);
                     for l in 0..w {
                         if warp.active[l] == 0 {
                             continue;
@@ -1804,7 +1827,7 @@ impl<'p> GroupExecutor<'p> {
                     self.sc.r = r;
                 }
                 OpKind::Texture { index } => {
-                    self.texture(warp, b, &prog.tex_ops[index as usize]);
+                    self.texture(obs, warp, b, &prog.tex_ops[index as usize]);
                 }
                 OpKind::Bufinfo { ref dst, res } => {
                     let v = match res {
@@ -1902,6 +1925,8 @@ mod cas;
 mod flow;
 mod memory;
 mod message;
+mod observe;
+use observe::{Both, CasLoopRun, Checking, Mem, MemKind, Observer, Observers, Plain, Profiling};
 mod plan;
 use plan::{plan, restrict, Planned, Step};
 mod pool;

@@ -121,8 +121,9 @@ impl<'p> GroupExecutor<'p> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn atomic(
+    pub(super) fn atomic<O: Observer>(
         &mut self,
+        obs: &mut O,
         warp: &mut Warp,
         b: &Bindings<'_>,
         kind: AtomicKind,
@@ -156,17 +157,7 @@ impl<'p> GroupExecutor<'p> {
         };
         let sv = self.operand(wr, b, a, 0, &mut sv_buf);
         let sw = self.operand(wr, b, bsrc, 0, &mut sw_buf);
-        // a profile's failed compare-exchanges: the returned word is not
-        // the compared one
-        let profiling_cas = self.prof.is_some() && kind == AtomicKind::CmpExch;
-        let cas_failed = |r: &[u32]| -> u64 {
-            if !profiling_cas {
-                return 0;
-            }
-            (0..w)
-                .filter(|&l| wr.active[l] != 0 && r[l] != sv[l])
-                .count() as u64
-        };
+        let pc = wr.pc as u32 - 1;
 
         let view = Self::view(b, res);
         let tex = Self::texture_view(b, res);
@@ -180,27 +171,31 @@ impl<'p> GroupExecutor<'p> {
             _ => None,
         };
         let mut private_words = private.map(|i| std::mem::take(&mut self.private[i].words));
-        if self.check.is_some() {
-            let op = MemOp::Atomic {
-                cas: kind == AtomicKind::CmpExch,
-            };
-            match res {
-                Res::UavTexture(u) => self.check_texture(wr, u, tex, op, sa, None),
-                _ => self.check_mem(wr, res, view, op, sx, sy_fetched, &[0], None),
-            }
+        if O::ON {
+            obs.memory(&Mem {
+                warp: wr,
+                pc,
+                kind: MemKind::Atomic,
+                op: MemOp::Atomic {
+                    cas: kind == AtomicKind::CmpExch,
+                },
+                res,
+                view,
+                texture: tex,
+                ext: self.bounds(res, view),
+                tgsm: &self.tgsm,
+                a: if texture { sa } else { sx },
+                b: sy_fetched,
+                ks: &[0],
+                values: None,
+                bytes: 4,
+            });
         }
         // address components: x, and y for a structured access
         let sy = match sy_fetched {
             Some(y) => y,
             None => zeros(w, &mut sw2),
         };
-        if self.prof_lines && self.prof.is_some() && !texture {
-            let ext = match res {
-                Res::Tgsm(g) => self.tgsm.region(g).map(|(e, _)| e),
-                _ => self.bounds(res, view),
-            };
-            self.profile_atomic_words(wr, ext, sx, sy);
-        }
         // a TGSM region's bounds and words, set up once
         let mut tgsm = match res {
             Res::Tgsm(g) => self.tgsm.region_mut(g),
@@ -226,9 +221,11 @@ impl<'p> GroupExecutor<'p> {
                     (Res::Tgsm(_), _) => {
                         let Some((ext, words)) = tgsm.as_mut() else {
                             r[..w].fill(0);
-                            let failed = cas_failed(&r);
+                            if kind == AtomicKind::CmpExch {
+                                obs.cas_outcome(pc, wr, &r[..w], &sv[..w]);
+                            }
                             let bufs = [sa_buf, sv_buf, sw_buf, sw2, r];
-                            return self.atomic_done(warp, kind, ret, res, bufs, failed);
+                            return self.atomic_done(warp, ret, bufs);
                         };
                         // zipped over the span: no per-lane bounds checks
                         // on the operand rows (a histogram's per-key loop)
@@ -394,52 +391,21 @@ impl<'p> GroupExecutor<'p> {
             self.private[i].words = words;
             self.private[i].dirty = true;
         }
-        let failed = cas_failed(&r);
         if kind == AtomicKind::CmpExch {
-            if let Some(ck) = self.check.as_deref_mut() {
-                ck.cas_outcome(
-                    warp.pc as u32 - 1,
-                    &warp.active,
-                    &warp.flat,
-                    &r[..w],
-                    &sv[..w],
-                );
-            }
+            obs.cas_outcome(pc, wr, &r[..w], &sv[..w]);
         }
-        self.atomic_done(
-            warp,
-            kind,
-            ret,
-            res,
-            [sa_buf, sv_buf, sw_buf, sw2, r],
-            failed,
-        );
+        self.atomic_done(warp, ret, [sa_buf, sv_buf, sw_buf, sw2, r]);
     }
 
-    /// The end of [`GroupExecutor::atomic`]: profile counters (`failed`:
-    /// the compare-exchanges that failed), the returned value (`r[..W]`, to
-    /// every component of the destination), scratch back.
+    /// The end of [`GroupExecutor::atomic`]: the returned value (`r[..W]`,
+    /// to every component of the destination), scratch back.
     pub(super) fn atomic_done(
         &mut self,
         warp: &mut Warp,
-        kind: AtomicKind,
         ret: Option<&Dst>,
-        res: Res,
         [sa, sv, sw, sw2, mut r]: [Vec<u32>; 5],
-        failed: u64,
     ) {
         let w = self.w;
-        if self.prof.is_some() {
-            self.profile_mem(warp, res, 4, true, true);
-            if kind == AtomicKind::CmpExch {
-                let n = warp.active.iter().filter(|&&a| a != 0).count() as u64;
-                if let Some(p) = self.prof.as_deref_mut() {
-                    p.compare_exchanges += n;
-                    p.cas_failures += failed;
-                    p.failed_by_pc[warp.pc - 1] += failed;
-                }
-            }
-        }
         if let Some(d) = ret {
             for c in 1..4 {
                 if d.mask & (1 << c) != 0 {

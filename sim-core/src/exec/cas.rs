@@ -117,7 +117,7 @@ impl<'p> GroupExecutor<'p> {
     /// watchdog looks after it: the error is its reason to stop.
     ///
     /// A profile observes the loop without changing how it runs: its
-    /// counts are lockstep's (`profile_cas_loop`). So does the checker: it
+    /// counts are lockstep's (`Profiling::cas_loop`). So does the checker: it
     /// sees each lane's compare-exchanges on its word, as many as the
     /// lane's attempts in lockstep, so its findings and their counts are
     /// lockstep's.
@@ -126,8 +126,9 @@ impl<'p> GroupExecutor<'p> {
     /// changed the word since this lane read it, so each failure is
     /// another thread's success (lock-free progress).
     #[allow(unsafe_code)]
-    pub(super) fn cas_loop(
+    pub(super) fn cas_loop<O: Observer>(
         &mut self,
+        obs: &mut O,
         warp: &mut Warp,
         b: &Bindings<'_>,
         cl: &CasLoop,
@@ -299,19 +300,12 @@ impl<'p> GroupExecutor<'p> {
         // (the lanes' attempts summed, as lockstep counts them: for the
         // profile, which counts per thread)
         let mut attempts = 0u64;
-        let profiling = self.prof.is_some();
+        let profiling = O::ON;
         // (each lane's attempts, for the checker, which sees every attempt
-        // as lockstep makes it; 1 where a lane's first one succeeds)
-        let checking = self.check.is_some();
-        // (and for a memory profile's contention sample, which counts each
+        // as lockstep makes it, 1 where a lane's first one succeeds; and
+        // for a memory profile's contention sample, which counts each
         // pass's words)
-        let sampled = profiling
-            && self.prof_lines
-            && self
-                .prof
-                .as_deref_mut()
-                .is_some_and(|p| p.sample_atomic(cl.cas_pc));
-        let track = checking || sampled;
+        let track = O::ON && obs.tracks_cas_attempts(cl.cas_pc);
         let mut per_lane = std::mem::take(&mut self.sc.attempts);
         if track {
             per_lane.clear();
@@ -534,7 +528,7 @@ impl<'p> GroupExecutor<'p> {
         // some lane on it is still trying, as many passes as its lanes'
         // most attempts
         let (mut word_passes, mut lane_attempts) = (0u64, 0u64);
-        if sampled {
+        if track {
             for l in lanes.clone().filter(|&l| active[l] != 0) {
                 if let Some(i) = ext.word_index(x[l], y[l], 0) {
                     let c = counts.get(i);
@@ -547,14 +541,36 @@ impl<'p> GroupExecutor<'p> {
         }
         self.sc.words = counts;
         self.sc.lanes = failed;
-        // the checker sees each lane's compare-exchanges on its word, as
-        // many as lockstep makes
-        if checking {
-            let op = MemOp::Atomic { cas: true };
-            let y = structured.then_some(y);
-            let pc = cl.cas_pc as u32;
-            let times = Some(&per_lane[..]);
-            self.check_mem_at(pc, wr, *res, Some(view), op, x, y, &[0], None, times);
+        // what lockstep issues: the `loop`; in each pass the operation,
+        // the compare-exchange, the test and the exit (`if` or `breakc`),
+        // with an `if` its `endif` and, when some lane leaves, the `break`;
+        // when some lane stays, the `mov` and the `endloop`
+        let mut n = 1u64;
+        for p in 1..=most {
+            let leave = p >= 64 || took & (1 << (p - 1)) != 0;
+            let stay = p < most;
+            n += 4 + 2 * u64::from(stay);
+            if cl.if_exit {
+                n += 1 + u64::from(leave);
+            }
+        }
+        if O::ON {
+            obs.cas_loop(&CasLoopRun {
+                warp: wr,
+                cl,
+                res: *res,
+                view,
+                tgsm: &self.tgsm,
+                x,
+                y: structured.then_some(y),
+                per_lane: &per_lane,
+                n,
+                most,
+                took,
+                attempts,
+                word_passes,
+                lane_attempts,
+            });
         }
         self.sc.attempts = per_lane;
         // the registers the last iteration leaves: n, o = e, t = true, e;
@@ -582,27 +598,7 @@ impl<'p> GroupExecutor<'p> {
         self.sc.s[0] = sa;
         self.sc.s[1] = sb;
         self.sc.alu = buf;
-        // what lockstep issues: the `loop`; in each pass the operation,
-        // the compare-exchange, the test and the exit (`if` or `breakc`),
-        // with an `if` its `endif` and, when some lane leaves, the `break`;
-        // when some lane stays, the `mov` and the `endloop`
-        let mut n = 1u64;
-        for p in 1..=most {
-            let leave = p >= 64 || took & (1 << (p - 1)) != 0;
-            let stay = p < most;
-            n += 4 + 2 * u64::from(stay);
-            if cl.if_exit {
-                n += 1 + u64::from(leave);
-            }
-        }
         self.stats.warp_instructions += n;
-        if self.prof.is_some() {
-            self.profile_cas_loop(warp, cl, (n, most, took), attempts);
-            if let Some(p) = self.prof.as_deref_mut() {
-                p.sampled_atomic_words_by_pc[cl.cas_pc] += word_passes;
-                p.sampled_atomic_lanes_by_pc[cl.cas_pc] += lane_attempts;
-            }
-        }
         warp.pc = cl.end_pc + 1;
         // the watchdog's looks the count passed, taken now, with the counts
         // lockstep would give them (a look every WATCHDOG_INTERVAL
@@ -618,78 +614,5 @@ impl<'p> GroupExecutor<'p> {
             }
         }
         Ok(true)
-    }
-
-    /// The profile of a compare-exchange loop run at once (`cas_loop`),
-    /// counted as lockstep counts it: `n` warp-instructions, and per
-    /// instruction the lanes that issue it, from the active lanes `A` and
-    /// their attempts summed `S` (each lane runs the operation, the
-    /// compare-exchange, the test and the exit once per attempt, leaves
-    /// once by the `break`, and copies the word it found and loops back
-    /// once per failed attempt; the `endif` after the `break` issues with
-    /// no lane, as every lane that entered its branch left).
-    ///
-    /// Per instruction, the warp issues it once a pass (`most` passes):
-    /// the `break` in the passes where some lane leaves (`took`: bit k − 1
-    /// for a pass k some lane leaves in, bit 63 for the passes past 63),
-    /// the `mov` in every pass but the last, and the `endloop` also once
-    /// more at the end, with no lane, where the lanes that left rejoin.
-    fn profile_cas_loop(
-        &mut self,
-        warp: &Warp,
-        cl: &CasLoop,
-        (n, most, took): (u64, u32, u64),
-        attempts: u64,
-    ) {
-        let a = warp.active_count();
-        let s = attempts;
-        let w = self.w as u64;
-        // the compare-exchanges' traffic on their UAV, as the lockstep
-        // passes would have counted it: `s` atomics, 4 bytes each way
-        if let OpKind::Atomic {
-            res: Res::Uav(slot),
-            ..
-        } = self.prog.code[cl.cas_pc].kind
-        {
-            if let Some(p) = self.prof.as_deref_mut() {
-                let t = p.traffic('u', slot);
-                t.bytes_read += 4 * s;
-                t.bytes_written += 4 * s;
-                t.atomics += s;
-            }
-        }
-        let Some(p) = self.prof.as_deref_mut() else {
-            return;
-        };
-        let most = u64::from(most);
-        // whether some lane leaves in pass k
-        let leaves_in = |k: u64| k >= 64 || took & (1 << (k - 1)) != 0;
-        let leaves = (1..=most).filter(|&k| leaves_in(k)).count() as u64;
-        let mut issue = |pc: usize, lanes: u64, warps: u64| {
-            p.lanes_by_pc[pc] += lanes;
-            p.warps_by_pc[pc] += warps;
-            p.active_lanes += lanes;
-        };
-        issue(cl.op_pc, s, most);
-        issue(cl.cas_pc, s, most);
-        issue(cl.cas_pc + 1, s, most);
-        issue(cl.cas_pc + 2, s, most);
-        if cl.if_exit {
-            issue(cl.cas_pc + 3, a, leaves);
-            issue(cl.cas_pc + 4, 0, most);
-        }
-        issue(cl.end_pc - 1, s - a, most - 1);
-        issue(cl.end_pc, s - a, most);
-        // the exit diverged in the passes where some lanes left and some
-        // stayed: every pass but the last that some lane left in
-        p.diverged_by_pc[cl.cas_pc + 2] += leaves - u64::from(leaves_in(most));
-        p.warp_instructions += n;
-        p.lane_slots += n * w;
-        p.atomics += s;
-        p.compare_exchanges += s;
-        p.cas_failures += s - a;
-        p.failed_by_pc[cl.cas_pc] += s - a;
-        p.uav_read += 4 * s;
-        p.uav_written += 4 * s;
     }
 }

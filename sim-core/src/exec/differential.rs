@@ -72,7 +72,7 @@ fn run(prog: &Program, w: usize, paths: FastPaths, live: usize, profile: bool) -
         tgsm: ex.tgsm.words().to_vec(),
         regs,
         stats: ex.stats,
-        profile: ex.prof.as_deref().cloned(),
+        profile: ex.profile().cloned(),
     }
 }
 

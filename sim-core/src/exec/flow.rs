@@ -129,8 +129,9 @@ impl<'p> GroupExecutor<'p> {
     /// between here and the target, and join the target's collecting mask
     /// (loop/switch break mask, loop continue mask) or, for `ret`, die.
     #[inline(always)]
-    pub(super) fn leave(
+    pub(super) fn leave<O: Observer>(
         &mut self,
+        obs: &mut O,
         warp: &mut Warp,
         b: &Bindings<'_>,
         cond: &Option<(Src, bool)>,
@@ -141,27 +142,23 @@ impl<'p> GroupExecutor<'p> {
         if let Some((src, nz)) = cond {
             match self.uniform_condition(warp, b, src, *nz) {
                 Some(false) => return,
-                Some(true) => return self.leave(warp, b, &None, kind),
+                Some(true) => return self.leave(obs, warp, b, &None, kind),
                 None => {}
             }
-            let before = if self.prof.is_some() {
-                warp.active_count()
-            } else {
-                0
-            };
+            let before = if O::ON { warp.active_count() } else { 0 };
             if self.leave_innermost(warp, src, *nz, kind).is_some() {
-                if self.prof.is_some() {
+                if O::ON {
                     let left = before - warp.active_count();
-                    self.profile_branch(warp.pc - 1, before, left);
+                    obs.divergence(warp.pc - 1, left > 0 && left < before);
                 }
                 return;
             }
         }
         let mut lanes = std::mem::take(&mut self.sc.lanes);
         self.leaving(warp, b, cond, &mut lanes[..w]);
-        if cond.is_some() && self.prof.is_some() {
+        if cond.is_some() && O::ON {
             let left = lanes[..w].iter().filter(|&&l| l != 0).count() as u64;
-            self.profile_branch(warp.pc - 1, warp.active_count(), left);
+            obs.divergence(warp.pc - 1, left > 0 && left < warp.active_count());
         }
         if any_all(&lanes[..w]).0 {
             let target = match kind {
@@ -282,8 +279,9 @@ impl<'p> GroupExecutor<'p> {
     /// another. (Inlined into the interpreter loop, so that its lane loop
     /// is compiled for the loop's instruction set.)
     #[inline(always)]
-    pub(super) fn leave_fused(
+    pub(super) fn leave_fused<O: Observer>(
         &mut self,
+        obs: &mut O,
         warp: &mut Warp,
         (cond, nz): (&Src, bool),
         kind: Leave,
@@ -292,11 +290,7 @@ impl<'p> GroupExecutor<'p> {
         if self.until_check <= 3 {
             return false;
         }
-        let before = if self.prof.is_some() {
-            warp.active_count()
-        } else {
-            0
-        };
+        let before = if O::ON { warp.active_count() } else { 0 };
         let at = warp.pc;
         // past the `endif`, unless every lane leaves (then `revive` sends
         // the warp to the loop's end, as the `endif` would have)
@@ -308,21 +302,11 @@ impl<'p> GroupExecutor<'p> {
         let n = 1 + u64::from(left);
         self.stats.warp_instructions += n;
         self.until_check -= n as u32;
-        if self.prof.is_some() {
+        if O::ON {
             // the `if` diverged where some but not all lanes left
             let took = before - warp.active_count();
-            self.profile_branch(at - 1, before, took);
-        }
-        if let Some(p) = self.prof.as_deref_mut() {
-            // the `break` issues with the lanes that take it; the `endif`
-            // with none, as no lane comes through the branch to it
-            let took = before - warp.active_count();
-            p.lanes_by_pc[at] += took;
-            p.warps_by_pc[at] += u64::from(left);
-            p.warps_by_pc[endif_pc as usize] += 1;
-            p.warp_instructions += n;
-            p.active_lanes += took;
-            p.lane_slots += n * self.w as u64;
+            obs.divergence(at - 1, took > 0 && took < before);
+            obs.fused_leave(warp, at, endif_pc, left, n, took);
         }
         true
     }

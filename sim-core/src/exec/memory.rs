@@ -26,263 +26,65 @@ impl<'p> GroupExecutor<'p> {
         }
     }
 
-    /// Report a memory instruction's accesses to the checker: for each
-    /// active lane, dwords `ks` at address (`a`, `b`) — byte offset; or
-    /// structure index and byte offset; or a typed element — with the values
-    /// stored (`values[i·W + lane]` for dword `ks[i]`). SRVs are read-only;
-    /// texture UAVs go through [`Self::check_texture`].
-    #[cold]
+    /// The observers' view of a raw or structured access (or TGSM): dwords
+    /// `ks` at (`a[l]`, `b[l]`) per lane, `values[i·W + l]` stored for
+    /// dword `ks[i]`.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn check_mem(
-        &mut self,
-        warp: &Warp,
+    pub(super) fn buffer_access<'a, 'b>(
+        &'a self,
+        warp: &'a Warp,
         res: Res,
-        view: Option<BufferView<'_>>,
+        view: Option<BufferView<'b>>,
         op: MemOp,
-        a: &[u32],
-        b: Option<&[u32]>,
-        ks: &[u32],
-        values: Option<&[u32]>,
-    ) {
-        let pc = warp.pc as u32 - 1;
-        self.check_mem_at(pc, warp, res, view, op, a, b, ks, values, None);
+        (a, b): (&'a [u32], &'a [u32]),
+        ks: &'a [u32],
+        values: Option<&'a [u32]>,
+    ) -> Mem<'a, 'b> {
+        Mem {
+            warp,
+            pc: warp.pc as u32 - 1,
+            kind: MemKind::Buffer,
+            op,
+            res,
+            view,
+            texture: None,
+            ext: self.bounds(res, view),
+            tgsm: &self.tgsm,
+            a,
+            b: Some(b),
+            ks,
+            values,
+            bytes: 4 * ks.len() as u64,
+        }
     }
 
-    /// [`GroupExecutor::check_mem`] for the instruction at `pc`, each lane
-    /// `l`'s access made `times[l]` times (None: once).
-    #[cold]
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn check_mem_at(
-        &mut self,
-        pc: u32,
-        warp: &Warp,
+    /// The observers' view of a typed buffer access (`ld_uav_typed`,
+    /// `store_uav_typed` on a buffer): element `idx[l]` per lane, the
+    /// stored values (4·W words) for a write.
+    pub(super) fn typed_access<'a, 'b>(
+        &'a self,
+        warp: &'a Warp,
         res: Res,
-        view: Option<BufferView<'_>>,
+        view: Option<BufferView<'b>>,
         op: MemOp,
-        a: &[u32],
-        b: Option<&[u32]>,
-        ks: &[u32],
-        values: Option<&[u32]>,
-        times: Option<&[u32]>,
-    ) {
-        let w = self.w;
-        let Some(ck) = self.check.as_deref_mut() else {
-            return;
-        };
-        let space = match (res, view) {
-            (Res::Tgsm(g), _) => Space::Tgsm(g),
-            (Res::Uav(u), Some(_)) => Space::Uav(u),
-            (Res::Srv(t), Some(_)) => Space::Srv(t),
-            _ => return,
-        };
-        let prep = ck.prepare(pc, space);
-        // how a lane's address operands give its word, set up once: typed
-        // views are shadowed per element
-        #[derive(Clone, Copy)]
-        enum WordOf {
-            Tgsm(usize, Extent),
-            Element(u32),
-            View(Extent),
-            Nothing,
-        }
-        let typed = view.filter(|v| matches!(v.kind(), ViewKind::Typed { .. }));
-        let word_of = match (res, typed, view) {
-            (Res::Tgsm(g), _, _) => match self.tgsm.placement(g) {
-                Some((base, e)) => WordOf::Tgsm(base, e),
-                None => WordOf::Nothing,
-            },
-            (_, Some(v), _) => WordOf::Element(v.bufinfo()),
-            (_, None, Some(v)) => v.extent().map_or(WordOf::Nothing, WordOf::View),
-            (_, None, None) => WordOf::Nothing,
-        };
-        let word_at = |x: u32, y: u32, k: u32| match word_of {
-            WordOf::Tgsm(base, e) => e.word_index(x, y, k).map(|w| base + w),
-            WordOf::Element(n) => (k == 0 && x < n).then_some(x as usize),
-            WordOf::View(e) => e.word_index(x, y, k),
-            WordOf::Nothing => None,
-        };
-        // the screening pass: accesses in bounds with no bounds finding go
-        // to the screen at once; the others, after, in lane order. A
-        // compare-exchange loop's attempts (`times`): each lane's
-        // `times[l]` of them, one after another
-        let screen = match ck.screening() {
-            true => ck.screen_lanes(&prep, op),
-            false => None,
-        };
-        if let Some(mut lanes) = screen {
-            let span = warp.span.clone();
-            let k_max = ks.iter().copied().max().unwrap_or(0);
-            let bs = match b {
-                Some(b) => b.get(span.clone()),
-                None => ZEROS.get(..span.len()),
-            };
-            let sa = a.get(span.clone());
-            let extent = match word_of {
-                WordOf::Tgsm(base, e) => Some((base, e)),
-                WordOf::View(e) => Some((0, e)),
-                _ => None,
-            };
-            // a line: every lane's dwords in bounds at first + step·lane +
-            // k, with no bounds finding (an SRV's accesses then need
-            // nothing more)
-            let line = match (extent, sa, bs, times) {
-                (Some((base, e)), Some(sa), Some(bs), None) => affine_words(e, sa, bs, k_max)
-                    .filter(|_| prep.line_clean(sa, bs, k_max))
-                    .map(|(first, step)| (base + first, step)),
-                _ => None,
-            };
-            if let Some((first, step)) = line {
-                if matches!(space, Space::Srv(_)) {
-                } else if lanes.direct()
-                    && !ks.is_empty()
-                    && step == ks.len()
-                    && ks.iter().enumerate().all(|(j, &k)| k == ks[0] + j as u32)
-                {
-                    // consecutive words, `step` a lane (a float4 a lane)
-                    let first = (first + ks[0] as usize) as u32;
-                    lanes.access_run(first, step, span.clone(), &warp.active, &warp.flat);
-                } else if lanes.direct() {
-                    let start = span.start;
-                    lanes.access_lanes(span.clone(), &warp.active, &warp.flat, ks, |l| {
-                        (first + step * (l - start)) as u32
-                    });
-                } else {
-                    let mut items = std::mem::take(&mut self.sc.check_items);
-                    for l in span.clone() {
-                        if warp.active[l] != 0 {
-                            let at = first + step * (l - span.start);
-                            for &k in ks {
-                                items.push((warp.flat[l], (at + k as usize) as u32));
-                            }
-                        }
-                    }
-                    lanes.access_all(&items);
-                    items.clear();
-                    self.sc.check_items = items;
-                }
-                let done = lanes.finish();
-                ck.screen_done(done);
-                return;
-            }
-            // no line, but every active lane clean and in bounds: the
-            // lanes' first words at once (a loop that vectorises), then the
-            // shadow lane by lane (matmul's tiles, read by rows and columns)
-            let mut words = std::mem::take(&mut self.sc.check_words);
-            words.resize(w, 0);
-            let table = match (extent, sa, bs) {
-                (Some((base, e)), Some(sa), Some(bs)) => {
-                    let found = prep.line_clean(sa, bs, k_max)
-                        && sim_mem::lane_words(
-                            e,
-                            sa,
-                            bs,
-                            &warp.active[span.clone()],
-                            k_max,
-                            &mut words[span.clone()],
-                        );
-                    found.then_some(base as u32)
-                }
-                _ => None,
-            };
-            if let Some(base) = table {
-                let word0 = |l: usize| base.wrapping_add(words[l]);
-                if matches!(space, Space::Srv(_)) {
-                } else if let Some(times) = times {
-                    // a thread's access again, with no other between,
-                    // changes nothing the screen keeps: once a lane, and
-                    // the attempts counted for the forward-progress rule
-                    let mut items = std::mem::take(&mut self.sc.check_items);
-                    let mut total = 0;
-                    for l in span.clone() {
-                        if warp.active[l] != 0 && times[l] != 0 {
-                            for &k in ks {
-                                items.push((warp.flat[l], word0(l) + k));
-                            }
-                            total += u64::from(times[l]) * ks.len() as u64;
-                        }
-                    }
-                    lanes.access_all(&items);
-                    lanes.count_writes(total - items.len() as u64);
-                    items.clear();
-                    self.sc.check_items = items;
-                } else if lanes.direct() {
-                    lanes.access_lanes(span.clone(), &warp.active, &warp.flat, ks, word0);
-                } else {
-                    let mut items = std::mem::take(&mut self.sc.check_items);
-                    for l in span.clone() {
-                        if warp.active[l] != 0 {
-                            for &k in ks {
-                                items.push((warp.flat[l], word0(l) + k));
-                            }
-                        }
-                    }
-                    lanes.access_all(&items);
-                    items.clear();
-                    self.sc.check_items = items;
-                }
-                self.sc.check_words = words;
-                let done = lanes.finish();
-                ck.screen_done(done);
-                return;
-            }
-            self.sc.check_words = words;
-            let mut slow = std::mem::take(&mut self.sc.check_slow);
-            let mut items = std::mem::take(&mut self.sc.check_items);
-            // the lanes' words, with the address arithmetic chosen once: a
-            // loop compiled per kind of address (`word_at` in one loop is
-            // 15% slower on matmul's check)
-            let lanes_in = LanesIn {
-                span: warp.span.clone(),
-                active: &warp.active,
-                flat: &warp.flat,
-                a,
-                b,
-                ks,
-                times,
-                prep: &prep,
-            };
-            let total = match word_of {
-                WordOf::Tgsm(base, e) => lanes_in.words(&mut items, &mut slow, |x, y, k| {
-                    e.word_index(x, y, k).map(|w| base + w)
-                }),
-                WordOf::Element(n) => lanes_in.words(&mut items, &mut slow, |x, _, k| {
-                    (k == 0 && x < n).then_some(x as usize)
-                }),
-                WordOf::View(e) => {
-                    lanes_in.words(&mut items, &mut slow, |x, y, k| e.word_index(x, y, k))
-                }
-                WordOf::Nothing => lanes_in.words(&mut items, &mut slow, |_, _, _| None),
-            };
-            lanes.access_all(&items);
-            lanes.count_writes(total - items.len() as u64);
-            items.clear();
-            self.sc.check_items = items;
-            let done = lanes.finish();
-            ck.screen_done(done);
-            for &(l, i) in &slow {
-                let (l, k) = (l as usize, ks[i as usize]);
-                let (x, y) = (a[l], b.map_or(0, |b| b[l]));
-                let value = values.map_or(0, |v| v[i as usize * w + l]);
-                ck.access_prepared(&prep, op, warp.flat[l], word_at(x, y, k), (x, y, k), value);
-            }
-            slow.clear();
-            self.sc.check_slow = slow;
-            return;
-        }
-        // the active lanes lie in the span
-        for l in warp.span.clone() {
-            if warp.active[l] == 0 {
-                continue;
-            }
-            let (x, y) = (a[l], b.map_or(0, |b| b[l]));
-            let n = times.map_or(1, |t| t[l]);
-            for _ in 0..n {
-                for (i, &k) in ks.iter().enumerate() {
-                    let value = values.map_or(0, |v| v[i * w + l]);
-                    let word = word_at(x, y, k);
-                    ck.access_prepared(&prep, op, warp.flat[l], word, (x, y, k), value);
-                }
-            }
+        idx: &'a [u32],
+        values: Option<&'a [u32]>,
+    ) -> Mem<'a, 'b> {
+        Mem {
+            warp,
+            pc: warp.pc as u32 - 1,
+            kind: MemKind::Typed,
+            op,
+            res,
+            view,
+            texture: None,
+            ext: None,
+            tgsm: &self.tgsm,
+            a: idx,
+            b: None,
+            ks: &[0],
+            values,
+            bytes: typed_bytes(view),
         }
     }
 
@@ -297,8 +99,9 @@ impl<'p> GroupExecutor<'p> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn load(
+    pub(super) fn load<O: Observer>(
         &mut self,
+        obs: &mut O,
         warp: &mut Warp,
         b: &Bindings<'_>,
         dst: &Dst,
@@ -319,7 +122,7 @@ impl<'p> GroupExecutor<'p> {
         };
         // The memory kind and bounds are decided once per instruction, not per lane.
         let view = Self::view(b, res);
-        if self.check.is_some() {
+        if O::ON {
             let mut ks = [0u32; 4];
             let mut n = 0;
             for c in 0..4 {
@@ -328,21 +131,22 @@ impl<'p> GroupExecutor<'p> {
                     n += 1;
                 }
             }
-            self.check_mem(wr, res, view, MemOp::Read, sa, Some(sb), &ks[..n], None);
-        }
-        if self.prof.is_some() {
-            let bytes = 4 * (dst.mask & 0xf).count_ones() as u64;
-            self.profile_mem(wr, res, bytes, false, false);
-            if self.prof_lines {
-                let mut ks = [0u32; 4];
-                let mut n = 0;
-                for c in (0..4).filter(|c| dst.mask & (1 << c) != 0) {
-                    ks[n] = swz[c] as u32;
-                    n += 1;
-                }
-                let ext = self.bounds(res, view);
-                self.profile_lines(wr, res, ext, sa, sb, &ks[..n]);
-            }
+            obs.memory(&Mem {
+                warp: wr,
+                pc: wr.pc as u32 - 1,
+                kind: MemKind::Buffer,
+                op: MemOp::Read,
+                res,
+                view,
+                texture: None,
+                ext: self.bounds(res, view),
+                tgsm: &self.tgsm,
+                a: sa,
+                b: Some(sb),
+                ks: &ks[..n],
+                values: None,
+                bytes: 4 * n as u64,
+            });
         }
         let active = &wr.active;
         // A coalesced or uniform access (every lane, active or not, on one
@@ -464,8 +268,9 @@ impl<'p> GroupExecutor<'p> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn store(
+    pub(super) fn store<O: Observer>(
         &mut self,
+        obs: &mut O,
         warp: &mut Warp,
         b: &Bindings<'_>,
         res: Res,
@@ -485,14 +290,6 @@ impl<'p> GroupExecutor<'p> {
             None => zeros(w, &mut bb),
         };
         let view = Self::view(b, res);
-        if self.prof.is_some() {
-            self.profile_mem(wr, res, 4 * count as u64, true, false);
-            if self.prof_lines {
-                let ext = self.bounds(res, view);
-                let ks = [0, 1, 2, 3];
-                self.profile_lines(wr, res, ext, sa, sb, &ks[..count as usize]);
-            }
-        }
         // A coalesced or uniform store skips the per-lane bounds arithmetic
         // (`line`); the order stays lane by lane, each lane's dwords in
         // order, so a later lane wins a collision.
@@ -524,12 +321,25 @@ impl<'p> GroupExecutor<'p> {
             _ => None,
         };
         if let (Some(line), Some(v), Some(reg), true, None) =
-            (&line, view, direct, full, self.check.as_ref())
+            (&line, view, direct, full, O::CHECKS.then_some(()))
         {
             let (n, count) = (line.lanes.len(), count as usize);
             if !matches!(res, Res::Tgsm(_)) && (2..=line.p).contains(&n) && line.step >= count {
                 let rows = &wr.regs[reg * 4 * w..(reg * 4 + count) * w];
                 store_line(v.words(), line.first, line.step, n, rows, w);
+                if O::ON {
+                    // (a profile: the checker sees the values, below)
+                    let ks = &[0, 1, 2, 3][..count];
+                    obs.memory(&self.buffer_access(
+                        wr,
+                        res,
+                        view,
+                        MemOp::Write,
+                        (sa, sb),
+                        ks,
+                        None,
+                    ));
+                }
                 self.sc.s[0] = ba;
                 self.sc.s[1] = bb;
                 self.sc.s[2] = sv;
@@ -537,10 +347,10 @@ impl<'p> GroupExecutor<'p> {
             }
         }
         self.fetch(wr, b, value, (1u8 << count) - 1, &mut sv);
-        if self.check.is_some() {
-            let ks = [0, 1, 2, 3];
-            let ks = &ks[..count as usize];
-            self.check_mem(wr, res, view, MemOp::Write, sa, Some(sb), ks, Some(&sv));
+        if O::ON {
+            let ks = &[0, 1, 2, 3][..count as usize];
+            let m = self.buffer_access(wr, res, view, MemOp::Write, (sa, sb), ks, Some(&sv));
+            obs.memory(&m);
         }
         let active = &wr.active;
         match (res, view) {
@@ -661,65 +471,5 @@ impl<'p> GroupExecutor<'p> {
         self.sc.s[0] = ba;
         self.sc.s[1] = bb;
         self.sc.s[2] = sv;
-    }
-}
-
-/// One instruction's active lanes and address operands, for the screen's
-/// per-lane loop ([`GroupExecutor::check_mem_at`]).
-struct LanesIn<'a> {
-    span: std::ops::Range<usize>,
-    active: &'a [u32],
-    flat: &'a [u32],
-    a: &'a [u32],
-    b: Option<&'a [u32]>,
-    ks: &'a [u32],
-    /// a compare-exchange loop's attempts per lane
-    times: Option<&'a [u32]>,
-    prep: &'a crate::check::Prepared,
-}
-
-impl LanesIn<'_> {
-    /// Each active lane's (thread, word) for dwords `ks` by `word_at`, in
-    /// lane order, into `items`; a (lane, dword index) with a bounds finding
-    /// or no word into `slow`. With `times` (a compare-exchange loop's
-    /// attempts), a lane's access in bounds goes in once (the screen's
-    /// rules give the same for a thread's access again, with no other
-    /// access between), one with a bounds finding `times[l]` times, and a
-    /// lane with no attempt not at all. Returns how many accesses in
-    /// bounds `items` stands for.
-    #[inline(always)]
-    fn words(
-        &self,
-        items: &mut Vec<(u32, u32)>,
-        slow: &mut Vec<(u32, u32)>,
-        word_at: impl Fn(u32, u32, u32) -> Option<usize>,
-    ) -> u64 {
-        // no lane with a bounds finding (folds over the span): only the
-        // words out of bounds go the slow way
-        let k_max = self.ks.iter().copied().max().unwrap_or(0);
-        let bs = match self.b {
-            Some(b) => b.get(self.span.clone()),
-            None => ZEROS.get(..self.span.len()),
-        };
-        let clean =
-            bs.is_some_and(|bs| self.prep.line_clean(&self.a[self.span.clone()], bs, k_max));
-        let mut total = 0;
-        for l in self.span.clone() {
-            let n = self.times.map_or(1, |t| t[l]);
-            if self.active[l] == 0 || n == 0 {
-                continue;
-            }
-            let (x, y) = (self.a[l], self.b.map_or(0, |b| b[l]));
-            for (i, &k) in self.ks.iter().enumerate() {
-                match word_at(x, y, k) {
-                    Some(word) if clean || self.prep.bounds_flags((x, y, k)) == (false, false) => {
-                        items.push((self.flat[l], word as u32));
-                        total += u64::from(n);
-                    }
-                    _ => slow.extend(std::iter::repeat_n((l as u32, i as u32), n as usize)),
-                }
-            }
-        }
-        total
     }
 }

@@ -136,11 +136,9 @@ impl<'p> GroupExecutor<'p> {
             until_check: _,
             interval: _,
             watchdog_id: _,
-            check,
+            observers,
             round,
             interleave: _,
-            prof: _,
-            prof_lines: _,
             plan,
             arena,
             batch_rows,
@@ -160,8 +158,10 @@ impl<'p> GroupExecutor<'p> {
             message_seq: _,
             break_at_debug_break: _,
         } = self;
-        let reusable =
-            check.is_none() && !lane_ordered && settled && private.iter().all(|p| !p.dirty);
+        let reusable = observers.check.is_none()
+            && !lane_ordered
+            && settled
+            && private.iter().all(|p| !p.dirty);
         reusable.then(|| Parked {
             info: prog.info.clone(),
             thread_group: prog.thread_group,
@@ -199,11 +199,9 @@ impl<'p> GroupExecutor<'p> {
             until_check: WATCHDOG_INTERVAL,
             interval: WATCHDOG_INTERVAL,
             watchdog_id: 0,
-            check: None,
+            observers: Observers::default(),
             round: p.round,
             interleave: false,
-            prof: None,
-            prof_lines: false,
             plan: p.plan,
             arena: p.arena,
             batch_rows: p.batch_rows,

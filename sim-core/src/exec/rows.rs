@@ -592,13 +592,18 @@ impl<'p> GroupExecutor<'p> {
     ///
     /// [`run_fast`]: GroupExecutor::run_fast
     #[inline(always)]
-    pub(super) fn run_fast_after(&mut self, warp: &mut Warp, b: &Bindings<'_>) {
+    pub(super) fn run_fast_after<O: Observer>(
+        &mut self,
+        obs: &mut O,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+    ) {
         while let Some(f) = self.plan.get(warp.pc).and_then(|s| s.row.as_ref()) {
             if self.until_check <= 1 {
                 return;
             }
             self.until_check -= 1;
-            Self::step(&mut self.stats, self.prof.as_deref_mut(), self.w, warp);
+            Self::step(&mut self.stats, obs, warp);
             self.run_fast(warp, b, f);
         }
     }

@@ -57,7 +57,13 @@ impl<'p> GroupExecutor<'p> {
     /// read, the texture is loaded, sampled or queried through
     /// [`sim_mem::TextureView`] and [`sim_mem::sampling`], and the result is
     /// swizzled by the resource operand. An unbound texture or sampler reads 0.
-    pub(super) fn texture(&mut self, warp: &mut Warp, b: &Bindings<'_>, op: &TexOp) {
+    pub(super) fn texture<O: Observer>(
+        &mut self,
+        obs: &mut O,
+        warp: &mut Warp,
+        b: &Bindings<'_>,
+        op: &TexOp,
+    ) {
         let w = self.w;
         let mut sa = std::mem::take(&mut self.sc.s[0]);
         let mut s1 = std::mem::take(&mut self.sc.s[1]);
@@ -80,15 +86,28 @@ impl<'p> GroupExecutor<'p> {
             self.fetch(warp, b, &op.extra[0], 0b1111, &mut s1);
             self.fetch(warp, b, &op.extra[1], 0b1111, &mut s2);
         }
-        if self.check.is_some() {
-            if let (Res::UavTexture(u), TexKind::Ld | TexKind::Store) = (op.res, op.kind) {
-                let (mop, values) = if op.kind == TexKind::Store {
-                    (MemOp::Write, Some(&s1[..]))
-                } else {
-                    (MemOp::Read, None)
-                };
-                self.check_texture(warp, u, view, mop, &sa, values);
-            }
+        if let (true, Res::UavTexture(_), TexKind::Ld | TexKind::Store) = (O::ON, op.res, op.kind) {
+            let (mop, values) = if op.kind == TexKind::Store {
+                (MemOp::Write, Some(&s1[..]))
+            } else {
+                (MemOp::Read, None)
+            };
+            obs.memory(&Mem {
+                warp,
+                pc: warp.pc as u32 - 1,
+                kind: MemKind::Texture,
+                op: mop,
+                res: op.res,
+                view: None,
+                texture: view,
+                ext: None,
+                tgsm: &self.tgsm,
+                a: &sa,
+                b: None,
+                ks: &[0],
+                values,
+                bytes: 0,
+            });
         }
         let off = op.offset.map(|o| o as i32);
         // profiling: texels read and written, samples by filter
@@ -199,13 +218,8 @@ impl<'p> GroupExecutor<'p> {
             Res::UavTexture(s) => Some(('u', s)),
             _ => None,
         };
-        if let (Some(p), Some((register, slot))) = (self.prof.as_deref_mut(), register) {
-            if texels != (0, 0) || samples.total() > 0 {
-                let t = p.traffic(register, slot);
-                t.texels_read += texels.0;
-                t.texels_written += texels.1;
-                t.samples += samples;
-            }
+        if let (true, Some((register, slot))) = (O::ON, register) {
+            obs.texture_traffic(register, slot, texels, samples);
         }
         if !matches!(op.kind, TexKind::Store) {
             self.write(warp, &op.dst, &r);
@@ -214,37 +228,5 @@ impl<'p> GroupExecutor<'p> {
         self.sc.s[1] = s1;
         self.sc.s[2] = s2;
         self.sc.r = r;
-    }
-
-    /// Report a texture UAV access (`ld_uav_typed`, `store_uav_typed`, an
-    /// atomic) to the checker: for each active lane, the texel at address
-    /// (`a[lane]`, `a[W + lane]`, `a[2W + lane]`), shadowed per element of the
-    /// texture's storage ([`sim_mem::TextureView::uav_element`]); `values`
-    /// holds the stored x components. An unbound slot is not tracked.
-    #[cold]
-    pub(super) fn check_texture(
-        &mut self,
-        warp: &Warp,
-        slot: u32,
-        view: Option<TextureView<'_>>,
-        op: MemOp,
-        a: &[u32],
-        values: Option<&[u32]>,
-    ) {
-        let w = self.w;
-        let pc = warp.pc as u32 - 1;
-        let (Some(ck), Some(v)) = (self.check.as_deref_mut(), view) else {
-            return;
-        };
-        let prep = ck.prepare(pc, Space::Uav(slot));
-        for l in warp.span.clone() {
-            if warp.active[l] == 0 {
-                continue;
-            }
-            let addr = [a[l], a[w + l], a[2 * w + l]];
-            let value = values.map_or(0, |v| v[l]);
-            let word = v.uav_element(addr);
-            ck.access_prepared(&prep, op, warp.flat[l], word, (addr[0], addr[1], 0), value);
-        }
     }
 }

@@ -108,3 +108,46 @@ fn no_source_file_outside_tests_passes_2000_lines() {
         .collect();
     assert!(long.is_empty(), "{long:?}");
 }
+
+/// The observer seam (`exec/observe.rs`): the executor's handlers report
+/// to the observer they are given, and never test for a checker or a
+/// profile themselves; only `exec.rs` picks the observers of a batch.
+#[test]
+fn executor_handlers_report_through_the_observer_seam() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root.join("exec"), "exec", &mut files);
+    let exec_rs = std::fs::read_to_string(root.join("exec.rs")).unwrap();
+    files.push(("exec.rs".to_string(), exec_rs));
+    let mut handlers = 0;
+    for (rel, text) in &files {
+        if rel.starts_with("exec/observe") {
+            continue;
+        }
+        let code = code(rel, text);
+        for needle in [
+            "self.check",
+            "self.prof",
+            ".prof_lines",
+            "Option<Box<Checker>>",
+        ] {
+            let setters = rel == "exec.rs" && needle == "Option<Box<Checker>>";
+            assert!(
+                setters || !code.contains(needle),
+                "{rel} tests `{needle}`: report to the observer instead"
+            );
+        }
+        if rel != "exec.rs" && rel != "exec/pool.rs" {
+            assert!(
+                !code.contains("observers"),
+                "{rel} reaches for the executor's observers"
+            );
+        }
+        if code.contains("obs: &mut O") {
+            handlers += 1;
+        }
+    }
+    // the loop and the handlers of memory, atomics, compare-exchange
+    // loops, flow, textures and row runs take the observer
+    assert!(handlers >= 7, "{handlers} files take an observer");
+}
