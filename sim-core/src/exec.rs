@@ -1414,19 +1414,50 @@ impl<'p> GroupExecutor<'p> {
                 }
             }
             Self::step(&mut self.stats, obs, warp);
+            // the planned op: a fast path's form, which may decline and
+            // leave the instruction to its reference handler
+            match &self.plan[warp.pc - 1].op {
+                PlanOp::Reference => {}
+                PlanOp::RowAlu(f) => {
+                    self.run_fast(warp, b, f);
+                    self.run_fast_after(obs, warp, b);
+                    continue;
+                }
+                &PlanOp::FusedLeave(kind) => {
+                    if let OpKind::If {
+                        ref cond,
+                        nz,
+                        endif_pc,
+                        ..
+                    } = op.kind
+                    {
+                        if self.leave_fused(obs, warp, (cond, nz), kind, endif_pc) {
+                            continue;
+                        }
+                    }
+                }
+                PlanOp::CasLoop(cl) => {
+                    let cl = CasLoop::clone(cl);
+                    match self.cas_loop(obs, warp, b, &cl, watchdog) {
+                        Ok(true) => continue,
+                        Ok(false) => {}
+                        Err(reason) => return Exit::Stopped(reason),
+                    }
+                }
+                PlanOp::EndLoopWithoutContinue => {
+                    if let OpKind::EndLoop { start_pc } = op.kind {
+                        self.end_loop(warp, start_pc, false);
+                        continue;
+                    }
+                }
+            }
             match op.kind {
                 OpKind::Alu {
                     op,
                     ref dst,
                     ref src,
                     sat,
-                } => match &self.plan[warp.pc - 1].row {
-                    Some(f) => {
-                        self.run_fast(warp, b, f);
-                        self.run_fast_after(obs, warp, b);
-                    }
-                    None => self.alu(warp, b, op, dst, src, sat),
-                },
+                } => self.alu(warp, b, op, dst, src, sat),
                 OpKind::Alu2 {
                     op,
                     ref dst,
@@ -1444,11 +1475,6 @@ impl<'p> GroupExecutor<'p> {
                     else_pc,
                     endif_pc,
                 } => {
-                    if let Some(kind) = self.plan[warp.pc - 1].fused {
-                        if self.leave_fused(obs, warp, (cond, nz), kind, endif_pc) {
-                            continue;
-                        }
-                    }
                     let base = self.frame_masks(warp);
                     // every active lane takes the same branch: one decides
                     if let Some(taken) = self.uniform_condition(warp, b, cond, nz) {
@@ -1534,17 +1560,6 @@ impl<'p> GroupExecutor<'p> {
                     }
                 }
                 OpKind::Loop { end_pc } => {
-                    let loops = &prog.info().cas_loops;
-                    if let Some(cl) = loops[warp.pc - 1]
-                        .as_ref()
-                        .filter(|_| self.plan[warp.pc - 1].cas_loop)
-                    {
-                        match self.cas_loop(obs, warp, b, cl, watchdog) {
-                            Ok(true) => continue,
-                            Ok(false) => {}
-                            Err(reason) => return Exit::Stopped(reason),
-                        }
-                    }
                     let base = self.frame_masks(warp);
                     warp.masks[base..base + 2 * w].fill(0);
                     warp.frames.push(Frame::Loop {
@@ -1552,25 +1567,7 @@ impl<'p> GroupExecutor<'p> {
                         end_pc,
                     });
                 }
-                OpKind::EndLoop { start_pc } => {
-                    let d = warp.frames.len() - 1;
-                    let (brk, cont) = ((d * 4) * w, (d * 4 + 1) * w);
-                    // the lanes that continued rejoin (a loop without a
-                    // `continue` has none: its mask stays all zeros)
-                    if !self.plan[warp.pc - 1].no_continue {
-                        let cm = &mut warp.masks[cont..cont + w];
-                        for (a, c) in warp.active.iter_mut().zip(cm) {
-                            *a |= std::mem::take(c);
-                        }
-                    }
-                    if warp.note_active() {
-                        warp.pc = start_pc as usize + 1;
-                    } else {
-                        warp.active.copy_from_slice(&warp.masks[brk..brk + w]);
-                        warp.frames.pop();
-                        self.settle(warp);
-                    }
-                }
+                OpKind::EndLoop { start_pc } => self.end_loop(warp, start_pc, true),
                 OpKind::Break { ref cond } => self.leave(obs, warp, b, cond, Leave::Break),
                 OpKind::Continue { ref cond } => self.leave(obs, warp, b, cond, Leave::Continue),
                 OpKind::Ret { ref cond } => self.leave(obs, warp, b, cond, Leave::Ret),
@@ -1844,6 +1841,31 @@ impl<'p> GroupExecutor<'p> {
         }
     }
 
+    /// `endloop`: the lanes still in the loop go back to `start_pc` + 1;
+    /// with `continued`, those that continued rejoin them first (a loop
+    /// without a `continue` has none: its mask stays all zeros,
+    /// `FastPaths::LOOP_WITHOUT_CONTINUE`). When none is left, the lanes
+    /// that broke out go on past it.
+    #[inline(always)]
+    fn end_loop(&mut self, warp: &mut Warp, start_pc: u32, continued: bool) {
+        let w = self.w;
+        let d = warp.frames.len() - 1;
+        let (brk, cont) = ((d * 4) * w, (d * 4 + 1) * w);
+        if continued {
+            let cm = &mut warp.masks[cont..cont + w];
+            for (a, c) in warp.active.iter_mut().zip(cm) {
+                *a |= std::mem::take(c);
+            }
+        }
+        if warp.note_active() {
+            warp.pc = start_pc as usize + 1;
+        } else {
+            warp.active.copy_from_slice(&warp.masks[brk..brk + w]);
+            warp.frames.pop();
+            self.settle(warp);
+        }
+    }
+
     // -- memory ---------------------------------------------------------
 
     /// What the analysis knows of the current instruction
@@ -1928,7 +1950,7 @@ mod message;
 mod observe;
 use observe::{Both, CasLoopRun, Checking, Mem, MemKind, Observer, Observers, Plain, Profiling};
 mod plan;
-use plan::{plan, restrict, Planned, Step};
+use plan::{plan, restrict, PlanOp, Planned, Step};
 mod pool;
 pub use pool::{parked_on_this_thread, Shape, MAX_PARKED_PER_THREAD};
 mod profile;

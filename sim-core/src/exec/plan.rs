@@ -1,10 +1,10 @@
 //! The plan: what the interpreter runs at each pc, made once per executor
 //! from the program, what its analyses know ([`crate::analysis::ProgramInfo`]),
 //! the warp width and the fast paths switched on ([`FastPaths`]). Each fast
-//! path is an option bit that the planner turns into a step field (the
-//! register: `README.md`); with [`FastPaths::NONE`] every step is the
-//! instruction's reference handler. The interpreter reads the step of the
-//! instruction it runs and no other table.
+//! path is an option bit that the planner turns into an op of the stream
+//! ([`PlanOp`]; the register: `README.md`); with [`FastPaths::NONE`] every
+//! op is the instruction's reference handler. The interpreter matches the
+//! op of the instruction it runs once and reads no other table.
 
 use super::*;
 
@@ -24,23 +24,52 @@ pub(super) struct Planned {
     pub(super) batch_rows: u8,
 }
 
-/// What the interpreter runs at one pc.
+/// What the interpreter runs at one pc: the planned op, and what the
+/// analysis knows there for the handlers' own fast forms.
 #[derive(Debug, Clone)]
 pub(super) struct Step {
-    /// `ROW_ALU`: the ALU instruction's row form on the warp's arena
-    pub(super) row: Option<RowAlu>,
-    /// `FUSED_LEAVE`: an `if` whose branch is one `break`, `continue` or
-    /// `ret`, run as one conditional exit
-    pub(super) fused: Option<Leave>,
-    /// `CAS_LOOP`: a `loop` that begins a compare-exchange retry loop,
-    /// run at once (`GroupExecutor::cas_loop`)
-    pub(super) cas_loop: bool,
+    /// The op the planner chose.
+    pub(super) op: PlanOp,
     /// `MEMORY_LINES` (the address steps) and `UNIFORM_IF` (a condition
     /// equal in every lane): what `crate::analysis::affine` knows, less
     /// what switched-off paths would use
     pub(super) facts: PcFacts,
-    /// `LOOP_WITHOUT_CONTINUE`: an `endloop` whose loop has no `continue`
-    pub(super) no_continue: bool,
+}
+
+/// The op stream: per pc, which form of the instruction runs. Each form
+/// but [`PlanOp::Reference`] is a fast path's (`FastPaths`), computing
+/// what the reference handler computes; a form that finds its
+/// precondition false at run time falls back to the reference handler.
+// (the row form stays inline, as it was in the step before the stream:
+// boxed, every row ALU instruction would chase a pointer)
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone)]
+pub(super) enum PlanOp {
+    /// The instruction's reference handler (its `OpKind`).
+    Reference,
+    /// `ROW_ALU`: a component-wise ALU instruction on its pre-resolved rows
+    /// of the warp's arena (`GroupExecutor::run_fast`).
+    RowAlu(RowAlu),
+    /// `FUSED_LEAVE`: an `if` whose branch is one `break`, `continue` or
+    /// `ret`, run as one conditional exit (`GroupExecutor::leave_fused`).
+    FusedLeave(Leave),
+    /// `CAS_LOOP`: a `loop` that begins a compare-exchange retry loop, run
+    /// at once (`GroupExecutor::cas_loop`).
+    CasLoop(CasLoop),
+    /// `LOOP_WITHOUT_CONTINUE`: an `endloop` whose loop has no `continue`,
+    /// so no lane waits to rejoin.
+    EndLoopWithoutContinue,
+}
+
+impl Step {
+    /// The row form, when the op is [`PlanOp::RowAlu`].
+    #[inline]
+    pub(super) fn row(&self) -> Option<&RowAlu> {
+        match &self.op {
+            PlanOp::RowAlu(f) => Some(f),
+            _ => None,
+        }
+    }
 }
 
 /// The plan of `prog` over batches of `pack` groups, with every fast path;
@@ -58,12 +87,24 @@ pub(super) fn plan(
         &info.pcs
     };
     rows.enumerate()
-        .map(|(pc, row)| Step {
-            row,
-            fused: info.fused.get(pc).copied().flatten(),
-            cas_loop: info.cas_loops.get(pc).is_some_and(Option::is_some),
-            facts: facts.get(pc).copied().unwrap_or_default(),
-            no_continue: info.loop_continues.get(pc) == Some(&false),
+        .map(|(pc, row)| {
+            let fused = info.fused.get(pc).copied().flatten();
+            let cas_loop = info.cas_loops.get(pc).and_then(Option::as_ref);
+            let op = if let Some(row) = row {
+                PlanOp::RowAlu(row)
+            } else if let Some(kind) = fused {
+                PlanOp::FusedLeave(kind)
+            } else if let Some(cl) = cas_loop {
+                PlanOp::CasLoop(cl.clone())
+            } else if info.loop_continues.get(pc) == Some(&false) {
+                PlanOp::EndLoopWithoutContinue
+            } else {
+                PlanOp::Reference
+            };
+            Step {
+                op,
+                facts: facts.get(pc).copied().unwrap_or_default(),
+            }
         })
         .collect()
 }
@@ -72,14 +113,15 @@ pub(super) fn plan(
 /// so that their instructions take the reference handlers.
 pub(super) fn restrict(plan: &mut [Step], paths: FastPaths) {
     for s in plan {
-        if !paths.contains(FastPaths::ROW_ALU) {
-            s.row = None;
-        }
-        if !paths.contains(FastPaths::FUSED_LEAVE) {
-            s.fused = None;
-        }
-        if !paths.contains(FastPaths::CAS_LOOP) {
-            s.cas_loop = false;
+        let off = match s.op {
+            PlanOp::Reference => false,
+            PlanOp::RowAlu(_) => !paths.contains(FastPaths::ROW_ALU),
+            PlanOp::FusedLeave(_) => !paths.contains(FastPaths::FUSED_LEAVE),
+            PlanOp::CasLoop(_) => !paths.contains(FastPaths::CAS_LOOP),
+            PlanOp::EndLoopWithoutContinue => !paths.contains(FastPaths::LOOP_WITHOUT_CONTINUE),
+        };
+        if off {
+            s.op = PlanOp::Reference;
         }
         if !paths.contains(FastPaths::MEMORY_LINES) {
             s.facts.addr = None;
@@ -87,14 +129,7 @@ pub(super) fn restrict(plan: &mut [Step], paths: FastPaths) {
         if !paths.contains(FastPaths::UNIFORM_IF) {
             s.facts.uniform_cond = false;
         }
-        if !paths.contains(FastPaths::LOOP_WITHOUT_CONTINUE) {
-            s.no_continue = false;
-        }
-        if let Some(r) = s
-            .row
-            .as_mut()
-            .filter(|_| !paths.contains(FastPaths::LAZY_NAN))
-        {
+        if let (PlanOp::RowAlu(r), false) = (&mut s.op, paths.contains(FastPaths::LAZY_NAN)) {
             r.rows = r.canonical_rows;
         }
     }

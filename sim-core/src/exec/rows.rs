@@ -598,7 +598,7 @@ impl<'p> GroupExecutor<'p> {
         warp: &mut Warp,
         b: &Bindings<'_>,
     ) {
-        while let Some(f) = self.plan.get(warp.pc).and_then(|s| s.row.as_ref()) {
+        while let Some(f) = self.plan.get(warp.pc).and_then(Step::row) {
             if self.until_check <= 1 {
                 return;
             }

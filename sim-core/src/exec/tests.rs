@@ -221,7 +221,7 @@ fn run_alu_shader(prog: &Program, w: usize, fast: bool) -> (Vec<u32>, usize) {
         ..Default::default()
     };
     let mut ex = GroupExecutor::new(prog, w);
-    let resolved = ex.plan.iter().filter_map(|s| s.row.as_ref()).count();
+    let resolved = ex.plan.iter().filter_map(|s| s.row()).count();
     if !fast {
         ex = ex.with_fast_paths(FastPaths::ALL.without(FastPaths::ROW_ALU));
     }
@@ -342,7 +342,7 @@ fn unblended_writes_match_the_general_path() {
         let prog = Program::from_decoded(decoded, None)
             .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         let ex = GroupExecutor::new(&prog, 8);
-        for f in ex.plan.iter().filter_map(|s| s.row.as_ref()) {
+        for f in ex.plan.iter().filter_map(|s| s.row()) {
             *if f.unmasked {
                 &mut unblended
             } else {
@@ -384,7 +384,7 @@ fn kept_constant_buffer_rows_follow_their_words() {
                 store_raw u0.xy, r4.x, r0.xyxx\nret\n";
     let prog = Program::from_decoded(crate::asm::assemble(text).unwrap(), None).unwrap();
     let mut ex = GroupExecutor::new(&prog, 8);
-    assert!(ex.plan[5].row.is_some() && ex.plan[6].row.is_some());
+    assert!(ex.plan[5].row().is_some() && ex.plan[6].row().is_some());
     for (x, y) in [(5u32, 7u32), (11, 2)] {
         let cb = [x, y, 0, 0];
         let out = sim_mem::Buffer::zeroed(64).unwrap();
@@ -1190,7 +1190,7 @@ fn denormals_through_a_back_edge_are_flushed() {
                 store_raw u0.x, r4.x, r3.x\nret\n";
     let prog = Program::from_decoded(crate::asm::assemble(text).unwrap(), None).unwrap();
     let ex = GroupExecutor::new(&prog, 8);
-    assert!(ex.plan[3].row.is_some(), "the mul takes the fast path");
+    assert!(ex.plan[3].row().is_some(), "the mul takes the fast path");
     assert!(
         !crate::analysis::flushed::flushed_sources(prog.body())[3],
         "the mul reads a denormal"
@@ -2121,7 +2121,7 @@ fn literals_past_the_immediate_rows_cap_take_the_reference_path() {
             ..Default::default()
         };
         let mut ex = GroupExecutor::new(&prog, 32).with_fast_paths(paths);
-        let resolved = ex.plan.iter().filter_map(|s| s.row.as_ref()).count();
+        let resolved = ex.plan.iter().filter_map(|s| s.row()).count();
         ex.run_group([0, 0, 0], &b);
         (out.to_words(), resolved)
     };
@@ -2149,8 +2149,8 @@ fn executors_of_one_shape_share_their_plan() {
     assert!(Arc::ptr_eq(&a.plan, &b.plan));
     let c = GroupExecutor::new(&prog, 8).with_fast_paths(FastPaths::NONE);
     assert!(!Arc::ptr_eq(&a.plan, &c.plan));
-    assert!(c.plan.iter().all(|s| s.row.is_none()));
-    assert!(a.plan.iter().any(|s| s.row.is_some()));
+    assert!(c.plan.iter().all(|s| s.row().is_none()));
+    assert!(a.plan.iter().any(|s| s.row().is_some()));
     let d = GroupExecutor::new(&prog, 4);
     assert!(!Arc::ptr_eq(&a.plan, &d.plan));
 }

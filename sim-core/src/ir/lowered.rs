@@ -181,73 +181,98 @@ impl AtomicKind {
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum OpKind {
+    /// A component-wise ALU instruction (`reference/sm5-compute-isa.md`
+    /// §3–§7, FS §22.10–§22.13): `dst` ← `op` of the `src` operands (the
+    /// first `AluOp::arity` used) per masked component and active lane,
+    /// then `_sat` when `sat`; float operands and results flushed per
+    /// `compute-model.md` §8.
     Alu {
         op: AluOp,
         dst: Dst,
         src: [Src; 4],
         sat: bool,
     },
+    /// A double-precision instruction (§8, FS §22.14): each double is two
+    /// 32-bit components (`xy`, `zw`, low word first); `dst` ← `op` of the
+    /// `src` operands, `_sat` when `sat`.
     Double {
         op: DoubleOp,
         dst: Dst,
         src: [Src; 3],
         sat: bool,
     },
+    /// An instruction with two destinations (`udiv`, `umul`, `imul`,
+    /// `uaddc`, `usubb`, `swapc`; §5, FS §22.12): `dst[0]` and `dst[1]` ←
+    /// `op` of the `src` operands; a `null` destination is not written.
     Alu2 {
         op: Alu2Op,
         dst: [Dst; 2],
         src: [Src; 3],
     },
+    /// `if_z`/`if_nz cond` (§9, FS §22.7.1): the active lanes whose `cond`
+    /// (one selected component, tested bitwise) is nonzero (`nz`) or zero
+    /// go on; the others wait at `else_pc` (the matching `else`, if any) or
+    /// `endif_pc`.
     If {
         cond: Src,
         nz: bool,
         else_pc: Option<u32>,
         endif_pc: u32,
     },
-    Else {
-        endif_pc: u32,
-    },
+    /// `else` (FS §22.7.2): the lanes that skipped the `if` run, those
+    /// that ran it wait at `endif_pc`.
+    Else { endif_pc: u32 },
+    /// `endif` (FS §22.7.3): the lanes active at the matching `if` rejoin.
     EndIf,
-    Loop {
-        end_pc: u32,
-    },
-    EndLoop {
-        start_pc: u32,
-    },
-    Break {
-        cond: Option<(Src, bool)>,
-    },
-    Continue {
-        cond: Option<(Src, bool)>,
-    },
-    Switch {
-        sel: Src,
-        id: u32,
-    },
-    Case {
-        value: u32,
-    },
+    /// `loop` (FS §22.7.4): runs until every lane has left by `break` or
+    /// `ret`; `end_pc` is the matching `endloop`.
+    Loop { end_pc: u32 },
+    /// `endloop` (FS §22.7.5): lanes still in the loop (and those that
+    /// continued) go back to `start_pc`, the matching `loop`.
+    EndLoop { start_pc: u32 },
+    /// `break` / `breakc_z`/`breakc_nz` (FS §22.7.8–9): the lanes for which
+    /// `cond` (a component and its `nz`) holds, or all active lanes, leave
+    /// the innermost loop or switch.
+    Break { cond: Option<(Src, bool)> },
+    /// `continue` / `continuec_*` (FS §22.7.6–7): the lanes for which
+    /// `cond` holds jump to the innermost loop's top.
+    Continue { cond: Option<(Src, bool)> },
+    /// `switch sel` (FS §22.7.12): each active lane goes to the `case`
+    /// equal to its `sel` (bitwise) or to `default`;
+    /// `Program::switches[id]` holds the case values and labels.
+    Switch { sel: Src, id: u32 },
+    /// `case value` (FS §22.7.13): the lanes whose selector is `value` join.
+    Case { value: u32 },
+    /// `default` (FS §22.7.14): the lanes that matched no case join.
     Default,
+    /// `endswitch` (FS §22.7.18): the lanes that broke out of the switch
+    /// rejoin.
     EndSwitch,
-    /// `fcall` not yet bound to a class instance (see `Program::bind_class_instances`)
-    InterfaceCall {
-        slot: u32,
-        site: u32,
-    },
-    /// `call`/`callc`: run the subroutine at label `label` with the lanes for which `cond` holds
+    /// `fcall fp#[i][site]` (FS §22.7.19) not yet bound to a class
+    /// instance (see `Program::bind_class_instances`): `slot` is the
+    /// interface, `site` the call site in its function tables
+    InterfaceCall { slot: u32, site: u32 },
+    /// `call`/`callc_*` (FS §22.7.10–11): run the subroutine at pc `label`
+    /// with the lanes for which `cond` holds; past 32 stacked return
+    /// addresses a call is skipped (FS §7.12)
     Call {
         label: u32,
         cond: Option<(Src, bool)>,
     },
-    Ret {
-        cond: Option<(Src, bool)>,
-    },
+    /// `ret` / `retc_*` (FS §22.7.16–17): the lanes for which `cond` holds
+    /// return from the subroutine, or end when in the main program.
+    Ret { cond: Option<(Src, bool)> },
+    /// `ld_raw` (§10, FS §22.4.10): `dst.c` ← the dword at byte offset
+    /// `addr` + 4·`swz[c]` of `res` (a raw SRV, UAV or TGSM region); out of
+    /// bounds reads 0 (§14).
     LdRaw {
         dst: Dst,
         addr: Src,
         res: Res,
         swz: [u8; 4],
     },
+    /// `ld_structured` (§10, FS §22.4.12): as [`OpKind::LdRaw`] at
+    /// structure `index`, byte `offset` (the stride from the declaration).
     LdStructured {
         dst: Dst,
         index: Src,
@@ -255,23 +280,30 @@ pub(crate) enum OpKind {
         res: Res,
         swz: [u8; 4],
     },
+    /// `ld_uav_typed` (and `ld` of a typed buffer SRV; §10, FS §22.4.8): the
+    /// element at `addr.x` of a typed buffer view, converted from its
+    /// format, swizzled by `swz`.
     LdTyped {
         dst: Dst,
         addr: Src,
         res: Res,
         swz: [u8; 4],
     },
-    StoreTyped {
-        res: Res,
-        addr: Src,
-        value: Src,
-    },
+    /// `store_uav_typed` on a typed buffer view (§11, FS §22.4.9): the four
+    /// components of `value` converted to the view's format at element
+    /// `addr.x`; out of bounds writes nothing.
+    StoreTyped { res: Res, addr: Src, value: Src },
+    /// `store_raw` (§11, FS §22.4.11): `count` (1–4) consecutive dwords of
+    /// the swizzled `value` at byte offset `addr` of a raw UAV or TGSM
+    /// region.
     StoreRaw {
         res: Res,
         count: u8,
         addr: Src,
         value: Src,
     },
+    /// `store_structured` (§11.1, FS §22.4.13): as [`OpKind::StoreRaw`] at
+    /// structure `index`, byte `offset`.
     StoreStructured {
         res: Res,
         count: u8,
@@ -279,6 +311,11 @@ pub(crate) enum OpKind {
         offset: Src,
         value: Src,
     },
+    /// `atomic_*` / `imm_atomic_*` (§12, FS §22.17.8–28): `kind` on the
+    /// dword at `addr` of `res` (raw byte offset, structured index and
+    /// offset, or typed coordinates) with operand `a` (and `b`, the new
+    /// value of a compare-exchange); `ret` receives the old value
+    /// (`imm_` forms).
     Atomic {
         kind: AtomicKind,
         ret: Option<Dst>,
@@ -289,31 +326,34 @@ pub(crate) enum OpKind {
         a: Src,
         b: Src,
     },
-    Counter {
-        dst: Dst,
-        uav: u32,
-        alloc: bool,
-    },
-    Bufinfo {
-        dst: Dst,
-        res: Res,
-    },
-    /// `abort`: the active lanes end; counted in the statistics
+    /// `imm_atomic_alloc` (`alloc`) / `imm_atomic_consume` (§12.2, FS
+    /// §22.17.17–18): UAV `uav`'s hidden counter incremented (the old value
+    /// to `dst`) or decremented (the new value).
+    Counter { dst: Dst, uav: u32, alloc: bool },
+    /// `bufinfo` (§10, FS §22.4.1): the view's element count (typed), byte
+    /// count (raw) or structure count (structured), in every masked
+    /// component; 0 when unbound.
+    Bufinfo { dst: Dst, res: Res },
+    /// `abort` (D3D's debug layer; C++ AMP's `direct3d_abort`): the active lanes end wherever they are;
+    /// counted in the statistics and reported as a message
     Abort,
-    /// `debug_break`: no debugger is attached; counted in the statistics
+    /// `debug_break` (run by D3D's debug layer only): counted in the statistics and reported
+    /// as a message; `run --break` stops there
     DebugBreak,
-    /// a `printf`/`errorf`: `Body::messages[site]`
-    Message {
-        site: u32,
-    },
-    Sync {
-        threads: bool,
-        uglobal: bool,
-    },
-    /// a texture instruction: `Program::tex_ops[index]`
-    Texture {
-        index: u32,
-    },
+    /// `printf`/`errorf` (custom data, `dxbc-format.md` §5): each active
+    /// lane formats `Body::messages[site]` (`crate::messages`)
+    Message { site: u32 },
+    /// `sync_*` (§13, FS §22.17.7): with `threads` (`_t`) an execution
+    /// barrier for the group; `uglobal` a device-wide UAV fence. The
+    /// memory effects of `_g`/`_ugroup` follow from running a group on one
+    /// OS thread (`compute-model.md` §6).
+    Sync { threads: bool, uglobal: bool },
+    /// A texture instruction (`ld`, `ldms`, `sample_*`, `gather4*`,
+    /// `resinfo`, `ld_uav_typed`/`store_uav_typed` on a texture UAV, …; §10–
+    /// §11, FS §22.4): `Program::tex_ops[index]`
+    Texture { index: u32 },
+    /// `nop` and what lowering leaves with no effect (declarations'
+    /// places, `label`).
     Nop,
 }
 
