@@ -25,7 +25,12 @@
 //! (length and extended bit included) and `offset` its dword offset.
 
 use crate::encode::{encode_instruction, encode_operand};
-use crate::ir::*;
+use crate::ir::{
+    Components, DecodedProgram, ExtendedOpcode, Index, Instruction, Modifier, Operand, OperandType,
+    ProgramType, Selection, ShaderVersion, CUSTOMDATA_SHADER_MESSAGE, GLOBAL_FLAGS,
+    RESOURCE_DIMENSIONS, RETURN_TYPES, SHADER_MESSAGE_ERRORF, SHADER_MESSAGE_HEADER,
+    SHADER_MESSAGE_PRINTF,
+};
 use crate::opcodes::{Class, Opcode, OperandDataType, Shape, OPCODE_TABLE};
 use std::collections::HashMap;
 use std::fmt;

@@ -92,6 +92,7 @@
 //! storage). Not checked: two UAV slots bound to one buffer (each slot has
 //! its own shadow).
 
+use crate::check::xgroup::{Gap, XAcc, XShadow, XgRead};
 use crate::ir::lowered::{AtomicKind, OpKind, Src, SrcKind};
 use crate::ir::Instruction;
 use crate::opcodes::{Class, Opcode};
@@ -109,7 +110,6 @@ mod xgroup;
 pub use allow::{Allow, Suppressed, MARKER};
 pub use findings::{Access, AccessOp, Finding, FindingKind, Severity, Site, ThreadRef};
 pub(crate) use prepared::Prepared;
-use xgroup::*;
 
 /// Which checks [`Checker`] performs. [`Default`] is all of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,10 @@
 //! checked; malformed input yields [`LoadError::Decode`] with the dword offset.
 
 use crate::error::{DecodeErrorKind, LoadError};
-use crate::ir::*;
+use crate::ir::{
+    Components, DecodedProgram, ExtendedOpcode, Index, Instruction, Modifier, Operand, OperandType,
+    ProgramType, Selection, ShaderVersion,
+};
 use crate::opcodes::{Opcode, Shape};
 
 /// Relative indices nest at most one level in valid code (FS §7.3); we accept

@@ -10,7 +10,10 @@
 //! printed per component as a float when the bits look like a normal float
 //! (or −0) and as an integer otherwise, with no space after the commas.
 
-use crate::ir::*;
+use crate::ir::{
+    Components, DecodedProgram, Index, Instruction, Modifier, Operand, OperandType, Selection,
+    GLOBAL_FLAGS, RESOURCE_DIMENSIONS, RETURN_TYPES,
+};
 use crate::opcodes::{Class, Opcode, OperandDataType};
 use std::fmt::Write;
 

@@ -23,7 +23,10 @@
 //! go in the order 1, 2, 3.
 
 use crate::container::ChecksumKind;
-use crate::ir::*;
+use crate::ir::{
+    Components, DecodedProgram, ExtendedOpcode, Index, Instruction, Modifier, Operand, OperandType,
+    ProgramType, Selection, ShaderVersion,
+};
 use crate::opcodes::Shape;
 
 /// Why a program could not be encoded: a value does not fit its token field

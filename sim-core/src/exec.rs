@@ -44,12 +44,16 @@ use crate::analysis::fusion::Leave;
 #[cfg(test)]
 use crate::analysis::fusion::{fused_leaves, thread_id_comps};
 use crate::check::{Checker, MemOp};
-use crate::ir::lowered::*;
-use crate::lanes::*;
-use crate::program::*;
-use sim_mem::{
-    sampling, AtomicOp, Bindings, BufferView, Extent, TextureView, Tgsm, ViewDimension, ViewKind,
+use crate::exec::alu::apply_modifier;
+use crate::exec::atomic::PrivateUav;
+use crate::exec::rows::{lower, per_batch_rows, reads_group_id, resolve_fast, AlignedWords, Arena};
+use crate::ir::lowered::{AtomicKind, Dst, DstKind, Idx, OpKind, Rel, Res, Src, SrcKind, SrcMod};
+use crate::lanes::{
+    bool_mask, dp_acc_kernel, udiv_by_rows_kernel, udiv_rows_kernel, Kernel, UdivByRows, UdivRows,
+    ZEROS,
 };
+use crate::{Isa, Program};
+use sim_mem::{Bindings, Tgsm};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -1959,13 +1963,9 @@ pub use profile::{
     ATOMIC_SAMPLES_EXACT, ATOMIC_SAMPLE_EVERY,
 };
 mod rows;
-use rows::*;
 mod texture;
 
-use alu::*;
-use atomic::*;
 use cas::WordCounts;
-use memory::*;
 mod lines;
 use lines::{line_of, load_line, store_line, Line};
 mod watchdog;

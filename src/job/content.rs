@@ -1,8 +1,11 @@
 //! Content generators (`random_u32`, `random_f32`, `iota_*`) and the
 //! seeded generator behind them.
 
-use super::*;
-
+use crate::job::resources::cbuffer_fields;
+use crate::job::schema::Content;
+use crate::job::Resource;
+use sim_core::program::Program;
+use std::path::Path;
 /// The SplitMix64 generator of job files: `state += 0x9E3779B97F4A7C15;
 /// z = state; z = (z ^ z>>30) * 0xBF58476D1CE4E5B9; z = (z ^ z>>27) *
 /// 0x94D049BB133111EB; z ^= z>>31` (all wrapping), one step per 32-bit word,

@@ -5,7 +5,11 @@
 //! slots afresh, from its own `bind` table and by name, as the immediate
 //! context's CS state at that `Dispatch`.
 
-use super::*;
+use crate::api::{ApiError, Kernel, Shader};
+use crate::job::resources::{rdef_name, rdef_sampler_name, rdef_texture, take_u32, KeyErr};
+use crate::job::{Resource, Sampler, Slot, SlotKind, View};
+use sim_core::rdef::InputType;
+use sim_mem::{Format, ViewDimension};
 use std::sync::Arc;
 
 /// A named shader of the job.

@@ -1,8 +1,10 @@
 //! PNG in and out of textures: reading with the size checked first,
 //! writing, and comparing against an expected image.
 
-use super::*;
-
+use crate::job::textures::{encode_texel, is_8bit_unorm, stored_format};
+use crate::job::{Mismatch, Resource, Storage, Subresource, View, MISMATCHES_SHOWN};
+use sim_mem::{ChannelKind, Format, Texture, TextureDimension};
+use std::path::{Path, PathBuf};
 /// The bit depth (8 or 16) of the PNG a texture of `format` dumps to: 8 for
 /// 8-bit UNORM and UNORM_SRGB formats, 16 for the others.
 pub fn png_bit_depth(format: Format) -> u8 {

@@ -8,19 +8,23 @@
 //! Errors are [`JobError`]s naming the file and the TOML key.
 
 use crate::api::{ApiError, Kernel, Shader};
-use crate::compiler::{self, CompileError, CompileOptions, Compiled, HlslRequest};
-use crate::memory::MemoryBudget;
-use serde::Deserialize;
-use sim_core::check::{Allow, CheckOptions, Checker, Finding, FindingKind, Suppressed};
-use sim_core::program::{BufferDeclKind, Program, TextureDecl};
-use sim_core::rdef::InputType;
-use sim_core::{LoadError, LoadOptions};
-use sim_mem::{
-    AddressMode, Buffer, ChannelKind, ComparisonFunc, Filter, Format, SamplerDesc, Texture,
-    TextureDesc, TextureDimension, TextureView, ViewDimension, ViewRange,
+use crate::compiler::{self, CompileError, CompileOptions, Compiled};
+use crate::job::content::{first_difference, generate};
+use crate::job::images::compare_png;
+use crate::job::resources::{
+    cbuffer_fields_over, check_content, check_content_words, content_key, expect_range, f32_close,
+    hlsl_request, named_files, parse_check, parse_content, rdef_name, rdef_sampler_name,
+    resolve_resource, take_u32, value_text, KeyErr,
 };
+use crate::job::samplers::resolve_sampler;
+use crate::job::schema::{Content, JobFile, ShaderSpec};
+use crate::job::textures::{take_subresource, texture_writes, write_texture, TexWrite};
+use crate::memory::MemoryBudget;
+use sim_core::check::{Allow, CheckOptions, Checker, Finding, FindingKind, Suppressed};
+use sim_core::program::Program;
+use sim_core::{LoadError, LoadOptions};
+use sim_mem::{Buffer, SamplerDesc, Texture, ViewDimension};
 use sim_sched::{DispatchError, DispatchOptions, DispatchProfile, DispatchStats, Schedule};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -32,15 +36,9 @@ mod resources;
 mod samplers;
 mod schema;
 mod textures;
-use content::*;
 pub use content::{random_f32_words, random_u32_words, SplitMix64};
 pub use device::{JobShader, UNBOUND_SLOT};
-use images::*;
 pub use images::{png_bit_depth, png_target, read_png, texture_image, PngImage, PngTarget};
-use resources::*;
-use samplers::*;
-use schema::*;
-use textures::*;
 
 /// Everything that can be wrong with a job.
 #[derive(Debug, thiserror::Error)]

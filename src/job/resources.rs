@@ -1,8 +1,6 @@
 //! Buffers and constant buffers resolved against the shader's declarations
 //! and RDEF: slots by name, views, formats, sizes, contents and expectations.
 
-use super::*;
-
 pub(super) fn f32_close(want: u32, have: u32, ulps: u32, abs: Option<f64>) -> bool {
     if want == have {
         return true;
@@ -164,8 +162,21 @@ pub(super) fn rdef_sampler_name(program: &Program, slot: u32) -> Option<String> 
         .map(|b| b.name.clone())
 }
 
-pub(super) use crate::api::shader_rdef_texture as rdef_texture;
-pub(super) use crate::api::{check_return_type, constant_buffer_size, declared_names, rdef_name};
+pub(super) use crate::api::{
+    check_return_type, constant_buffer_size, declared_names, rdef_name,
+    shader_rdef_texture as rdef_texture,
+};
+use crate::api::{ApiError, Shader};
+use crate::compiler::HlslRequest;
+use crate::job::content::{check_generators, generate};
+use crate::job::schema::{Content, ResourceSpec, ShaderSpec};
+use crate::job::textures::{resolve_texture, TextureDeclared};
+use crate::job::{bulk, parse_slot, Check, Compare, Resource, Slot, SlotKind, Storage, View};
+use crate::memory::MemoryBudget;
+use sim_core::program::{BufferDeclKind, Program};
+use sim_core::rdef::InputType;
+use sim_mem::{Buffer, Format, ViewDimension};
+use std::path::{Path, PathBuf};
 
 pub(super) type KeyErr = (String, String);
 

@@ -1,8 +1,10 @@
 //! The job file's schema as serde reads it (`docs/jobs.md`), before it is
 //! resolved against the shader.
 
-use super::*;
-
+use crate::job::View;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct JobFile {

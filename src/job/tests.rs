@@ -1,4 +1,5 @@
 use super::*;
+use crate::job::resources::f32_close;
 
 #[test]
 fn splitmix_matches_the_reference_sequence() {

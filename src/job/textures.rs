@@ -1,8 +1,20 @@
 //! Textures resolved against the shader's declarations: formats,
 //! subresources, initial texels and writes.
 
-use super::*;
-
+use crate::job::content::{check_generators, generate};
+use crate::job::images::png_subresource;
+use crate::job::resources::{check_return_type, parse_content, take_u32, KeyErr};
+use crate::job::schema::{Content, ResourceSpec};
+use crate::job::{
+    read_png, Compare, PngTarget, Resource, Slot, SlotKind, Storage, Subresource, View,
+};
+use crate::memory::MemoryBudget;
+use sim_core::program::{BufferDeclKind, Program, TextureDecl};
+use sim_mem::{
+    ChannelKind, Format, Texture, TextureDesc, TextureDimension, TextureView, ViewDimension,
+    ViewRange,
+};
+use std::path::Path;
 /// What the shader (or its RDEF) says of a texture resource's slot.
 pub(super) struct TextureDeclared<'a> {
     /// the view the job names

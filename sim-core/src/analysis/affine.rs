@@ -28,8 +28,9 @@
 //! Loads, texture results, atomics' returned values and indexable temps are
 //! never tracked.
 
-use crate::ir::lowered::*;
+use crate::ir::lowered::{Body, Dst, DstKind, Op, OpKind, Res, Src, SrcKind, SrcMod};
 use crate::lanes::lane_op;
+use crate::opcodes::{Alu2Op, AluOp};
 use std::collections::{HashMap, HashSet};
 
 /// What is known of one register component: every active lane holds the

@@ -39,8 +39,8 @@
 //!   of a partial warp, but blends their old words back unless no inactive
 //!   lane reads that word again before writing it (`crate::analysis::liveness`).
 
-use crate::ir::lowered::*;
-
+use crate::ir::lowered::{Body, Dst, DstKind, Op, OpKind, Src, SrcKind, SrcMod};
+use crate::opcodes::AluOp;
 /// Whether a word's bits are not a denormal float (an exponent field of
 /// zero with a nonzero mantissa): flushing it to zero changes nothing.
 pub(crate) fn is_flushed(w: u32) -> bool {

@@ -3,8 +3,7 @@
 //! `if`/`break`/`endif` triples run as one step, and which components of
 //! vThreadID the program reads.
 
-use crate::ir::lowered::*;
-
+use crate::ir::lowered::{Body, OpKind, SrcKind};
 /// What a fused `if` + `break`/`continue`/`ret` + `endif` does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Leave {

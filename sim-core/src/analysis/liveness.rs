@@ -32,7 +32,7 @@
 //! program reads.
 
 use crate::analysis::flushed::{lane_edges, Next};
-use crate::ir::lowered::*;
+use crate::ir::lowered::{Body, Dst, DstKind, Idx, Op, OpKind, Rel, Src, SrcKind};
 
 /// A set of temp components (`r * 4 + c`), as bits.
 #[derive(Debug, Clone, PartialEq, Eq)]

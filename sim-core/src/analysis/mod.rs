@@ -13,7 +13,7 @@ pub(crate) mod liveness;
 pub(crate) mod payload;
 pub(crate) mod spin;
 
-use crate::ir::lowered::*;
+use crate::ir::lowered::{AtomicKind, Body, OpKind, Res};
 use std::any::Any;
 use std::sync::Arc;
 

@@ -28,7 +28,7 @@
 
 use crate::analysis::flushed::{lane_edges, Next};
 use crate::analysis::liveness::{index_reads, kills, reads, Set};
-use crate::ir::lowered::*;
+use crate::ir::lowered::{Body, DstKind, Op, OpKind, Src, SrcKind};
 use crate::opcodes::AluOp;
 
 /// Whether `op` reads its sources' values as floats only, so that a NaN

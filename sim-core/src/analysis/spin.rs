@@ -18,7 +18,7 @@
 //! counter (`for (i = 0; i < n; i++) total += partial[i]`) has none either.
 
 use crate::analysis::liveness::{kills, reads};
-use crate::ir::lowered::*;
+use crate::ir::lowered::{AtomicKind, Body, Op, OpKind, Res, Src, SrcKind, SrcMod};
 
 /// Whether `op` reads a UAV or TGSM word into temps another thread may
 /// change, in a way that waits for it: a load; or an atomic that returns

@@ -12,8 +12,8 @@
 //! rule or marker that silenced it, counted, and never reported as an
 //! error or warning.
 
-use super::*;
-
+use crate::check::{Checker, Finding, FindingKind, HashMap};
+use crate::Program;
 /// A rule that suppresses findings ([`Checker::set_allow`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Allow {

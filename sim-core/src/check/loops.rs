@@ -15,8 +15,12 @@
 //! atomic that is not a spin read) from the same word, the awaited group
 //! first, so the waiting group could only run after it had started.
 
-use super::*;
-
+use crate::check::xgroup::Gap;
+use crate::check::{
+    key, key_slot, Acc, AccessOp, Checker, FindingKind, Hit, MemOp, Side, Space, NO_KEY,
+    SPIN_WINDOW,
+};
+use crate::ir::lowered::{AtomicKind, OpKind};
 /// Whether the atomic `op` changes its word whatever the word holds (a
 /// work queue's `InterlockedAdd(head, 1, i)`, an exchange): progress, which
 /// a thread's own wait on the word does not need another thread for. Not

@@ -1,8 +1,7 @@
 //! One memory instruction's accesses as the checker sees them
 //! ([`Checker::prepare`]) and the bounds rules on their addresses.
 
-use super::*;
-
+use crate::check::Space;
 /// One memory instruction's accesses as the checker sees them, looked
 /// up once per instruction ([`Checker::prepare`]).
 #[derive(Debug, Clone, Copy)]

@@ -31,8 +31,11 @@
 //! one accessed only by whole structures one entry per structure
 //! ([`uav_granules`]).
 
-use super::*;
-
+use crate::check::{
+    Acc, Checker, Finding, FindingKind, FxMap, MemOp, Prepared, Space, Suppressed, NONE,
+};
+use crate::ir::lowered::{AtomicKind, OpKind};
+use sim_mem::{Bindings, ViewKind};
 /// Which pass of a dispatch the checker is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) enum Pass {

@@ -3,8 +3,7 @@
 //! lacks to be published to later groups ([`Gap`]: the last-group
 //! protocol, FS §7.14.4, `docs/checking.md`).
 
-use super::*;
-
+use crate::check::{Acc, Checker, MemOp, NONE};
 /// An access by an earlier group, kept for the rest of the dispatch.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct XAcc {

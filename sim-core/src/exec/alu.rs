@@ -1,7 +1,10 @@
 //! The general (lockstep) ALU path: component-wise, double and two-result
 //! instructions lane by lane through `crate::lanes`.
-
-use super::*;
+use crate::exec::{FastPaths, GroupExecutor, Warp};
+use crate::ir::lowered::{Dst, Src, SrcMod};
+use crate::lanes::{bool_mask, fin, fout, lane_op, sat, UdivBy};
+use crate::opcodes::{Alu2Op, AluOp, DoubleOp};
+use sim_mem::Bindings;
 
 /// [`modify`] on every lane (one loop per modifier, so that each vectorises).
 #[inline(always)]

@@ -1,8 +1,13 @@
 //! Atomics on UAVs and TGSM (FS §7.14.5), one lane after another in lane
 //! order, and the gathered atomics of `FastPaths::PRIVATE_ATOMICS`.
 
-use super::*;
-
+use crate::exec::memory::buffer_address;
+use crate::exec::{
+    line_of, zeros, FastPaths, GroupExecutor, Mem, MemKind, MemOp, Observer, Warp,
+    PRIVATE_ATOMICS_MAX_WORDS,
+};
+use crate::ir::lowered::{AtomicKind, Dst, Res, Src};
+use sim_mem::{AtomicOp, Bindings};
 /// A relaxed compare-exchange of `word` from `e` to `n`: the word found.
 #[inline(always)]
 pub(super) fn cas(word: &sim_mem::sync::AtomicU32, e: u32, n: u32) -> u32 {

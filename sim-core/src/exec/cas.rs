@@ -2,8 +2,15 @@
 //! every lane's iterations in lane order, as lockstep settles them, with the
 //! counts lockstep issues.
 
-use super::*;
-
+use crate::exec::atomic::cas;
+use crate::exec::rows::src_bits;
+use crate::exec::{
+    commit, line_of, zeros, CasLoop, CasLoopRun, FastPaths, GroupExecutor, Observer, StopReason,
+    Val, Warp, Watchdog, CHAIN_WORDS,
+};
+use crate::ir::lowered::{OpKind, Res};
+use crate::lanes::{lane_op, lane_value, sat, SrcBits};
+use sim_mem::Bindings;
 /// Counts per buffer word of a warp's compare-exchange loop (how many lanes
 /// so far changed it): a small open-addressing table of word indices,
 /// emptied through the list of the slots it used, so a loop pays for the

@@ -12,6 +12,8 @@
 use super::tests::{random_loop_shader, random_memory_shader, random_shader};
 use super::*;
 use crate::lanes::tests::Rng;
+use crate::program::*;
+use sim_mem::{Bindings, BufferView};
 
 /// What a run leaves behind.
 #[derive(Debug, PartialEq, Eq)]

@@ -2,8 +2,10 @@
 //! frame (`break`, `continue`, `ret`, fused exits) and coming back
 //! (`else`, `endif`, `endloop`, the next `case`).
 
-use super::*;
-
+use crate::exec::{any_all, Frame, GroupExecutor, Leave, Observer, Warp};
+use crate::ir::lowered::{Src, SrcKind, SrcMod};
+use crate::lanes::bool_mask;
+use sim_mem::Bindings;
 impl<'p> GroupExecutor<'p> {
     pub(super) fn frame_masks(&mut self, warp: &mut Warp) -> usize {
         let need = (warp.frames.len() + 1) * 4 * self.w;

@@ -2,8 +2,12 @@
 //! lane by lane in lane order, or as lines (`FastPaths::MEMORY_LINES`,
 //! `lines.rs`), with bounds as each view defines them.
 
-use super::*;
-
+use crate::exec::{
+    blend, line_of, load_line, store_line, zeros, FastPaths, GroupExecutor, Line, Mem, MemKind,
+    MemOp, Observer, Warp,
+};
+use crate::ir::lowered::{Dst, DstKind, Res, Src, SrcKind, SrcMod};
+use sim_mem::{Bindings, BufferView, Extent, ViewKind};
 /// Address of a buffer view's first word: which buffer (and range) it is.
 pub(super) fn buffer_address(v: &BufferView<'_>) -> usize {
     v.words().as_ptr().addr()

@@ -6,8 +6,9 @@
 //! op is the instruction's reference handler. The interpreter matches the
 //! op of the instruction it runs once and reads no other table.
 
-use super::*;
-
+use crate::exec::rows::{Arena, RowAlu};
+use crate::exec::{Arc, CasLoop, FastPaths, Leave, PcFacts};
+use crate::Program;
 /// What the plan of a program is made of for one executor shape: the
 /// steps, the immediate rows every warp's arena holds
 /// ([`resolve_fast`]), the arena's layout, and which rows a batch's

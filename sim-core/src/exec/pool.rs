@@ -4,7 +4,15 @@
 //! dispatch of the same program in the same shape, so that a steady run of
 //! dispatches builds nothing and hands no memory back to the allocator.
 
-use super::*;
+use crate::exec::atomic::PrivateUav;
+use crate::exec::rows::Arena;
+use crate::exec::{
+    packing, ExecStats, FastPaths, GroupExecutor, Observers, Scratch, Step, Warp, MAX_PACKED_LANES,
+    WATCHDOG_INTERVAL,
+};
+use crate::lanes::{Kernel, UdivByRows, UdivRows};
+use crate::{Isa, Program};
+use sim_mem::Tgsm;
 use std::cell::RefCell;
 use std::sync::Arc;
 

@@ -1,7 +1,7 @@
 //! What a run counts: [`ExecStats`] always, [`Profile`] under `--profile`.
 
-use super::*;
-
+use crate::exec::HashMap;
+use crate::Program;
 /// One resource's traffic in a [`Profile`]: the bytes its instructions'
 /// active lanes read and wrote (4 each way per atomic), and its atomics.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,8 +4,12 @@
 //! kernel of `crate::lanes`, with the flushes that `crate::analysis::flushed`
 //! shows needless skipped. The register entry is in `README.md`.
 
-use super::*;
-
+use crate::exec::{GroupExecutor, HashMap, Observer, Step, Warp, SCRATCH_ROWS};
+use crate::ir::lowered::{DstKind, Op, OpKind, Src, SrcKind, SrcMod};
+use crate::lanes::{lane_op, modify, LaneOp, RowArgs, RowKernel, SrcBits, CHUNK};
+use crate::opcodes::AluOp;
+use crate::Program;
+use sim_mem::Bindings;
 /// Where a pre-resolved source's W lane values are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Row {

@@ -4,7 +4,13 @@
 
 use super::*;
 use crate::check::FindingKind;
+use crate::exec::rows::MAX_IMM_BYTES;
+use crate::ir::lowered::*;
 use crate::lanes::tests::Rng;
+use crate::lanes::*;
+use crate::opcodes::AluOp;
+use crate::program::*;
+use sim_mem::{Bindings, BufferView};
 use std::sync::atomic::Ordering;
 
 #[test]
@@ -1790,7 +1796,8 @@ fn multi_dword_lines_match_single_lanes() {
 /// unaligned first words, in rows wider than the lanes.
 #[test]
 fn float4_lines_match_word_by_word() {
-    use sim_mem::sync::{AtomicU32, Ordering::Relaxed};
+    use sim_mem::sync::AtomicU32;
+    use sim_mem::sync::Ordering::Relaxed;
     let w = 24;
     for n in 1..=19 {
         for first in [0, 1, 4, 7] {

@@ -1,8 +1,9 @@
 //! Texture instructions: loads, samples, gathers, stores and queries on
 //! texture views (FS §7.14; `sim_mem::sampling`).
 
-use super::*;
-
+use crate::exec::{GroupExecutor, Mem, MemKind, MemOp, Observer, Warp};
+use crate::ir::lowered::{Res, TexKind, TexOp};
+use sim_mem::{sampling, Bindings, TextureView, ViewDimension};
 /// Texel axes of a mip of `dim` (1, 2 or 3; a cube face has 2): the
 /// coordinates `_aoffimmi` offsets and the sizes `resinfo_rcpFloat` inverts.
 pub(super) fn texel_axes(dim: ViewDimension) -> usize {

@@ -2,8 +2,22 @@
 //! model (FS §7; `reference/compute-model.md`) and turned into the operations
 //! the executor runs ([`crate::ir::lowered`]).
 
-use super::*;
-use crate::opcodes::Sem;
+use crate::ir::lowered::{
+    AtomicKind, Dst, DstKind, Idx, MessageSite, Op, OpKind, Rel, Res, Src, SrcKind, SrcMod,
+    SwitchTable, TexKind, TexOp,
+};
+use crate::ir::{
+    Components, DecodedProgram, Index, Instruction, Modifier, Operand, OperandType, ProgramType,
+    Selection,
+};
+use crate::opcodes::{AluOp, DoubleOp, Opcode, Sem};
+use crate::program::{
+    BufferDecl, BufferDeclKind, Class, ConstantBufferDecl, IndexableTempDecl, InterfaceDecl,
+    ProgramInfo, SamplerDecl, SamplerMode, TextureDecl, TgsmDecl, CALL_RESOLVED, FULLY_MAPPED,
+};
+use crate::rdef::Reflection;
+use crate::{LoadError, Program};
+use sim_mem::MAX_TGSM_BYTES;
 
 enum Block {
     If { pc: usize, else_pc: Option<usize> },

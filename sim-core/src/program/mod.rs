@@ -33,11 +33,11 @@ use crate::analysis::ProgramInfo;
 use crate::container::{ChecksumPolicy, Container};
 use crate::decode::decode_program_bytes;
 use crate::error::LoadError;
-use crate::ir::lowered::*;
-use crate::ir::*;
-use crate::opcodes::{Class, Opcode};
+use crate::ir::lowered::{Body, MessageSite, Op, OpKind, SwitchTable, TexOp};
+use crate::ir::{DecodedProgram, ShaderVersion};
+use crate::opcodes::Class;
 use crate::rdef::{parse_rdef, Reflection};
-use sim_mem::{TgsmRegion, MAX_TGSM_BYTES};
+use sim_mem::TgsmRegion;
 
 /// Options for [`Program::from_dxbc`].
 #[derive(Debug, Clone)]

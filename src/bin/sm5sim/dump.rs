@@ -3,10 +3,9 @@
 //! PNG image of a 2D texture when FILE ends in `.png`.
 
 use anyhow::{bail, Context};
-use sm5sim::files;
 use sm5sim::job::{self, PngImage, Resource};
-use sm5sim::npy;
 use sm5sim::sim_core::Program;
+use sm5sim::{files, npy};
 use std::path::Path;
 
 fn extension(file: &Path) -> Option<String> {

@@ -7,19 +7,21 @@
 //! "Exit status"); 130 for a second Ctrl-C (or the first, in a command that
 //! runs no job); 141 (128 + SIGPIPE) when the report's reader has gone.
 
+use crate::report::{
+    annotated_listing, check_json, check_text, chrome_trace, error_findings, print_profiles,
+    print_steps, profiles_json, report_json, steps_json, steps_text,
+};
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use sm5sim::compiler::{self, CompileError, CompileOptions, Compiled, HlslRequest};
 use sm5sim::files;
-use sm5sim::job::{CheckReport, Job, JobError, StepReport};
-use sm5sim::sim_core::check::{Access, CheckOptions, Finding, Severity};
+use sm5sim::job::{Job, JobError, StepReport};
+use sm5sim::sim_core::check::CheckOptions;
 use sm5sim::sim_core::container::Container;
 use sm5sim::sim_core::exec::StopReason;
 use sm5sim::sim_core::{asm, disasm, encode, LoadOptions, Program};
-use sm5sim::sim_sched::{
-    DispatchOptions, DispatchProfile, DispatchStats, Progress, Schedule, WARP_WIDTH_GROUP,
-};
+use sm5sim::sim_sched::{DispatchOptions, Progress, Schedule, WARP_WIDTH_GROUP};
 use sm5sim::suite::{Keyword, Shard};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -95,7 +97,6 @@ mod dump;
 mod info;
 mod report;
 mod run_suite;
-use report::*;
 
 #[derive(Parser)]
 #[command(

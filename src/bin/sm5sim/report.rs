@@ -2,8 +2,11 @@
 //! findings, profiles as text and JSON, and the Chrome trace (the Trace
 //! Event Format that Perfetto and chrome://tracing read).
 
-use super::*;
-
+use sm5sim::job::{CheckReport, Job, StepReport};
+use sm5sim::sim_core::check::{Access, Finding, Severity};
+use sm5sim::sim_core::{disasm, Program};
+use sm5sim::sim_sched::{DispatchProfile, DispatchStats};
+use std::time::Duration;
 /// The steps' outcomes as text, one line each (failed expectations with
 /// their first differing elements).
 pub(super) fn print_steps(reports: &[StepReport]) {

@@ -15,10 +15,11 @@
 //! up their time. Reports come out in suite order, whatever order the jobs
 //! finish in.
 
-use crate::{
-    cancel_token, check_findings_text, check_json, check_summary, check_text, compile_note,
-    error_findings, error_text, report_json, schedules_report, step_text, steps_text, SuiteArgs,
+use crate::report::{
+    check_findings_text, check_json, check_summary, check_text, error_findings, report_json,
+    step_text, steps_text,
 };
+use crate::{cancel_token, compile_note, error_text, schedules_report, SuiteArgs};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use sm5sim::compiler::{CompileError, CompileOptions};
