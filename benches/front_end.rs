@@ -21,7 +21,7 @@ mod common;
 
 use common::{criterion_dir, median_ns};
 use criterion::{Criterion, SamplingMode, Throughput};
-use sm5sim::sim_core::asm::assemble;
+use sm5sim::sim_core::front::asm::assemble;
 use sm5sim::sim_core::{LoadOptions, Program};
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
 use sm5sim::sim_sched::{dispatch, DispatchOptions};

@@ -1,6 +1,6 @@
 //! `fields = { … }` for constant buffers: each value placed as HLSL packs
 //! the variable, from the offsets, sizes and types of the shader's RDEF
-//! (`sim_core::rdef::CbufferDesc`).
+//! (`sim_core::front::rdef::CbufferDesc`).
 //!
 //! HLSL's packing rules for constant buffers ("Packing Rules for Constant
 //! Variables" in Microsoft's HLSL reference):
@@ -25,7 +25,7 @@
 //! of the wrong shape or out of range is a [`FieldError`] naming its path
 //! (`w[1]`, `lights[0].ids`) and what was expected.
 
-use sim_core::rdef::{CbufferDesc, TypeDesc};
+use sim_core::front::rdef::{CbufferDesc, TypeDesc};
 
 /// A `fields` value that does not fit its variable.
 #[derive(Debug, Clone, PartialEq, Eq)]

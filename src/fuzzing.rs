@@ -4,8 +4,8 @@
 //!
 //! Each function must return normally for every input: a panic is a bug.
 
-use sim_core::decode::decode_program_bytes;
-use sim_core::disasm::disassemble;
+use sim_core::front::decode::decode_program_bytes;
+use sim_core::front::disasm::disassemble;
 use sim_core::{LoadOptions, Program};
 
 /// Container, RDEF, token decoder, disassembler, survey and validation on
@@ -34,11 +34,11 @@ pub fn assembler(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok(decoded) = sim_core::asm::assemble(text) {
-        if let Ok(words) = sim_core::encode::encode_program(&decoded) {
-            if let Ok(back) = sim_core::decode::decode_program(&words) {
+    if let Ok(decoded) = sim_core::front::asm::assemble(text) {
+        if let Ok(words) = sim_core::front::encode::encode_program(&decoded) {
+            if let Ok(back) = sim_core::front::decode::decode_program(&words) {
                 let listing = disassemble(&back);
-                let _ = sim_core::asm::assemble(&listing);
+                let _ = sim_core::front::asm::assemble(&listing);
             }
         }
         let _ = Program::from_decoded(decoded, None);

@@ -23,7 +23,7 @@
 //! and the given.
 
 use crate::job::{Resource, SlotKind, View};
-use sim_core::rdef::TypeDesc;
+use sim_core::front::rdef::TypeDesc;
 use sim_core::Program;
 use sim_mem::{Buffer, BufferView, ChannelKind, Format};
 use std::path::Path;

@@ -7,8 +7,8 @@
 //! `sim-mem`'s atomics swapped for loom's. Without `--cfg loom` the same
 //! shaders run as stress twins on real OS threads.
 
-use sim_core::asm::assemble;
 use sim_core::exec::GroupExecutor;
+use sim_core::front::asm::assemble;
 use sim_core::Program;
 use sim_mem::{Bindings, Buffer, BufferView};
 

@@ -375,7 +375,7 @@ fn element_type(shader: &sm5sim::Shader, slot: Slot) -> Option<(String, Option<u
         .name
         .clone();
     let var = refl.element_layout(&name)?.variables.first()?;
-    fn base(t: &sm5sim::sim_core::rdef::TypeDesc, out: &mut Vec<u16>) {
+    fn base(t: &sm5sim::sim_core::front::rdef::TypeDesc, out: &mut Vec<u16>) {
         if t.members.is_empty() {
             out.push(t.base_type);
         }

@@ -95,7 +95,7 @@
 use crate::check::xgroup::{Gap, XAcc, XShadow, XgRead};
 use crate::ir::lowered::{AtomicKind, OpKind, Src, SrcKind};
 use crate::ir::Instruction;
-use crate::opcodes::{Class, Opcode};
+use crate::isa::opcodes::{Class, Opcode};
 use crate::program::Program;
 use sim_mem::{Bindings, TgsmRegion, ViewKind};
 use std::collections::HashMap;
@@ -583,7 +583,7 @@ impl Checker {
                     .entry(op.token)
                     .or_insert_with(|| {
                         ins.map_or_else(String::new, |i| {
-                            crate::disasm::instruction_text(decoded, i)
+                            crate::front::disasm::instruction_text(decoded, i)
                         })
                     })
                     .clone();

@@ -48,7 +48,7 @@ use crate::exec::alu::apply_modifier;
 use crate::exec::atomic::PrivateUav;
 use crate::exec::rows::{lower, per_batch_rows, reads_group_id, resolve_fast, AlignedWords, Arena};
 use crate::ir::lowered::{AtomicKind, Dst, DstKind, Idx, OpKind, Rel, Res, Src, SrcKind, SrcMod};
-use crate::lanes::{
+use crate::isa::lanes::{
     bool_mask, dp_acc_kernel, udiv_by_rows_kernel, udiv_rows_kernel, Kernel, UdivByRows, UdivRows,
     ZEROS,
 };
@@ -675,7 +675,7 @@ impl<'p> GroupExecutor<'p> {
             group_rows: reads_group_id(prog),
             first: [0; 3],
             dp_acc: dp_acc_kernel(),
-            isa: crate::lanes::isa(),
+            isa: crate::isa::lanes::isa(),
             private: Vec::new(),
             udiv_rows: udiv_rows_kernel(),
             udiv_by_rows: udiv_by_rows_kernel(),

@@ -1298,7 +1298,8 @@ mod tests {
     use super::*;
 
     fn program(text: &str) -> Program {
-        let decoded = sim_core::asm::assemble(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let decoded =
+            sim_core::front::asm::assemble(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}\n{text}"))
     }
 

@@ -3,8 +3,8 @@
 
 use super::{ApiError, Slot, SlotKind, View};
 use crate::compiler::{self, CompileOptions, Compiled, HlslRequest};
+use sim_core::front::rdef::{CbufferDesc, InputType};
 use sim_core::program::{BufferDeclKind, Program, TextureDecl};
-use sim_core::rdef::{CbufferDesc, InputType};
 use sim_core::LoadOptions;
 use sim_mem::{ChannelKind, Format, MemError, ViewDimension};
 use std::path::Path;
@@ -315,18 +315,20 @@ impl Shader {
 
     /// The listing the checker's findings cite: the file itself when it is
     /// one, else what `fxc /Fc` prints for the container
-    /// ([`sim_core::disasm::full_listing`]); and the name to cite it by.
+    /// ([`sim_core::front::disasm::full_listing`]); and the name to cite it by.
     pub fn listing(&self) -> Option<(String, String)> {
         let bytes = &self.bytes;
         if !bytes.starts_with(b"DXBC") {
             let text = String::from_utf8(bytes.clone()).ok()?;
             return Some((text, self.name.clone()));
         }
-        let container =
-            sim_core::container::Container::parse(bytes, sim_core::container::ChecksumPolicy::Skip)
-                .ok()?;
+        let container = sim_core::front::container::Container::parse(
+            bytes,
+            sim_core::front::container::ChecksumPolicy::Skip,
+        )
+        .ok()?;
         Some((
-            sim_core::disasm::full_listing(&container, &self.program.decoded),
+            sim_core::front::disasm::full_listing(&container, &self.program.decoded),
             "sm5sim disasm".to_string(),
         ))
     }

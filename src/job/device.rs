@@ -8,7 +8,7 @@
 use crate::api::{ApiError, Kernel, Shader};
 use crate::job::resources::{rdef_name, rdef_sampler_name, rdef_texture, take_u32, KeyErr};
 use crate::job::{Resource, Sampler, Slot, SlotKind, View};
-use sim_core::rdef::InputType;
+use sim_core::front::rdef::InputType;
 use sim_mem::{Format, ViewDimension};
 use std::sync::Arc;
 
@@ -440,7 +440,7 @@ pub(super) fn step_kernel(
 /// A `set` of `fields` on constant buffer `name` with no `shader` key: refused
 /// when the shaders that declare it by name lay it out differently.
 pub(super) fn check_unambiguous_layout(name: &str, shaders: &[JobShader]) -> Result<(), String> {
-    let layouts: Vec<(&str, &sim_core::rdef::CbufferDesc)> = shaders
+    let layouts: Vec<(&str, &sim_core::front::rdef::CbufferDesc)> = shaders
         .iter()
         .filter_map(|s| {
             let refl = s.shader.program().reflection.as_ref()?;
@@ -450,14 +450,14 @@ pub(super) fn check_unambiguous_layout(name: &str, shaders: &[JobShader]) -> Res
     let Some((first, layout)) = layouts.first() else {
         return Ok(());
     };
-    fn same_type(a: &sim_core::rdef::TypeDesc, b: &sim_core::rdef::TypeDesc) -> bool {
+    fn same_type(a: &sim_core::front::rdef::TypeDesc, b: &sim_core::front::rdef::TypeDesc) -> bool {
         (a.class, a.base_type, a.rows, a.columns, a.elements)
             == (b.class, b.base_type, b.rows, b.columns, b.elements)
             && a.members.len() == b.members.len()
             && (a.members.iter().zip(&b.members))
                 .all(|(x, y)| x.0 == y.0 && x.1 == y.1 && same_type(&x.2, &y.2))
     }
-    let same = |a: &sim_core::rdef::CbufferDesc, b: &sim_core::rdef::CbufferDesc| {
+    let same = |a: &sim_core::front::rdef::CbufferDesc, b: &sim_core::front::rdef::CbufferDesc| {
         a.variables.len() == b.variables.len()
             && a.variables.iter().zip(&b.variables).all(|(x, y)| {
                 x.name == y.name

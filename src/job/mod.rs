@@ -1614,7 +1614,7 @@ impl Job {
     /// one after another on this thread, `options.threads` is ignored).
     /// Findings name the job's resource names and the lines of the shader's
     /// listing (the `.asm` file itself, or `fxc /Fc`'s listing as
-    /// `sim_core::disasm::full_listing` prints it for a container).
+    /// `sim_core::front::disasm::full_listing` prints it for a container).
     ///
     /// # Errors
     /// As [`Job::run`].

@@ -173,8 +173,8 @@ use crate::job::schema::{Content, ResourceSpec, ShaderSpec};
 use crate::job::textures::{resolve_texture, TextureDeclared};
 use crate::job::{bulk, parse_slot, Check, Compare, Resource, Slot, SlotKind, Storage, View};
 use crate::memory::MemoryBudget;
+use sim_core::front::rdef::InputType;
 use sim_core::program::{BufferDeclKind, Program};
-use sim_core::rdef::InputType;
 use sim_mem::{Buffer, Format, ViewDimension};
 use std::path::{Path, PathBuf};
 
@@ -670,9 +670,9 @@ fn pack_cbuffer(
 /// slot), else the one at its slot (a single-shader job's resource keyed
 /// by a label).
 fn cbuffer_of<'r>(
-    refl: &'r sim_core::rdef::Reflection,
+    refl: &'r sim_core::front::rdef::Reflection,
     r: &Resource,
-) -> Option<&'r sim_core::rdef::CbufferDesc> {
+) -> Option<&'r sim_core::front::rdef::CbufferDesc> {
     let at = refl.cbuffer_at(r.slot.index);
     match at {
         Some(c) if c.name == r.name => Some(c),

@@ -3,8 +3,8 @@
 use crate::job::resources::KeyErr;
 use crate::job::schema::SamplerSpec;
 use crate::job::Sampler;
+use sim_core::front::rdef::InputType;
 use sim_core::program::Program;
-use sim_core::rdef::InputType;
 use sim_mem::{AddressMode, ComparisonFunc, Filter, SamplerDesc};
 pub(super) fn resolve_sampler(
     name: &str,

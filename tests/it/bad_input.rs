@@ -3,7 +3,7 @@
 //! test).
 
 use sm5sim::job::Job;
-use sm5sim::sim_core::container::update_checksum;
+use sm5sim::sim_core::front::container::update_checksum;
 use sm5sim::sim_core::{LoadError, LoadOptions, Program};
 use std::path::Path;
 

@@ -172,7 +172,7 @@ fn set_steps_take_fields_too() {
 
 #[test]
 fn crafted_offsets_and_out_of_range_floats_are_refused_not_wrapped() {
-    use sm5sim::sim_core::rdef::{CbVariable, CbufferDesc, TypeDesc};
+    use sm5sim::sim_core::front::rdef::{CbVariable, CbufferDesc, TypeDesc};
     // `double a[2]` at byte 4294967280 (an RDEF a file can carry)
     let double = TypeDesc {
         class: 0,

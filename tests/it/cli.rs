@@ -374,9 +374,9 @@ fn asm_writes_a_container_that_round_trips() {
     let ours = std::fs::read(&out).unwrap();
     let original = std::fs::read(root().join("examples/scan/scan.dxbc")).unwrap();
     let shex = |b: &[u8]| {
-        let c = sm5sim::sim_core::container::Container::parse(
+        let c = sm5sim::sim_core::front::container::Container::parse(
             b,
-            sm5sim::sim_core::container::ChecksumPolicy::Verify,
+            sm5sim::sim_core::front::container::ChecksumPolicy::Verify,
         )
         .unwrap();
         c.shader_chunk().unwrap().data.to_vec()

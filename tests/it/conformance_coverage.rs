@@ -10,7 +10,7 @@
 //! hand-maintained list of covered opcodes.
 
 use sm5sim::sim_core::ir::OperandType;
-use sm5sim::sim_core::opcodes::{Class, Opcode, OPCODE_TABLE};
+use sm5sim::sim_core::isa::opcodes::{Class, Opcode, OPCODE_TABLE};
 use sm5sim::sim_core::{LoadOptions, Program};
 use sm5sim::sim_mem::ViewDimension;
 use std::collections::BTreeSet;

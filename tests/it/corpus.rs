@@ -4,7 +4,7 @@
 //! listing beside it (indentation aside: the xenia listings have none).
 //! Run with `--nocapture` for the figures and the first differences.
 
-use sm5sim::sim_core::disasm::disassemble_lines;
+use sm5sim::sim_core::front::disasm::disassemble_lines;
 use sm5sim::sim_core::{LoadOptions, Program};
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 //! from an include) maps to the file and line that fxc's own listing of the
 //! same build prints before it (`#line`); groupshared variables are named.
 
-use sm5sim::sim_core::opcodes::Class;
+use sm5sim::sim_core::isa::opcodes::Class;
 use sm5sim::sim_core::{LoadOptions, Program};
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! `sm5sim disasm` prints the instruction and declaration lines of the eight
 //! workloads exactly as fxc does (the `.asm` beside each `.dxbc` in `examples/`).
 
-use sim_core::disasm::disassemble_lines;
+use sim_core::front::disasm::disassemble_lines;
 use sim_core::{LoadOptions, Program};
 use std::path::Path;
 

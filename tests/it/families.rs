@@ -24,8 +24,8 @@
 
 #![allow(clippy::needless_range_loop)]
 
-use sm5sim::sim_core::container::{ChecksumPolicy, Container};
-use sm5sim::sim_core::opcodes::Opcode;
+use sm5sim::sim_core::front::container::{ChecksumPolicy, Container};
+use sm5sim::sim_core::isa::opcodes::Opcode;
 use sm5sim::sim_core::{LoadError, LoadOptions, Program};
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
 use sm5sim::sim_sched::{dispatch, DispatchOptions};

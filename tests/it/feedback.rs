@@ -3,7 +3,7 @@
 //! has no tiled resources, so the load happens as its base form does and
 //! every access reports fully mapped.
 
-use sm5sim::sim_core::asm::assemble;
+use sm5sim::sim_core::front::asm::assemble;
 use sm5sim::sim_core::Program;
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView, Format};
 use sm5sim::sim_sched::{dispatch, DispatchOptions};

@@ -1,6 +1,6 @@
 //! Jobs that run an fxc listing directly and name its resources by their
 //! RDEF names, which come from the listing's comment header
-//! (`sim_core::listing_reflection`).
+//! (`sim_core::front::listing_reflection`).
 
 use std::path::Path;
 

@@ -3,10 +3,10 @@
 //! the `.dxbc` beside it — bit for bit but for float literals the listing
 //! printed with too few digits — and disassembles back to its lines.
 
-use sm5sim::sim_core::asm::assemble_with_literals;
-use sm5sim::sim_core::container::{ChecksumPolicy, Container};
-use sm5sim::sim_core::disasm::{disassemble_lines_with, FloatDigits};
-use sm5sim::sim_core::encode::encode_program;
+use sm5sim::sim_core::front::asm::assemble_with_literals;
+use sm5sim::sim_core::front::container::{ChecksumPolicy, Container};
+use sm5sim::sim_core::front::disasm::{disassemble_lines_with, FloatDigits};
+use sm5sim::sim_core::front::encode::encode_program;
 use std::path::{Path, PathBuf};
 
 /// Our own listing/bytecode pairs under `tests/`, not the third-party
@@ -220,8 +220,8 @@ fn printf_and_errorf_disassemble_and_assemble_as_fxc_writes_them() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let ours = std::fs::read(&dst).unwrap();
         assert_eq!(
-            sm5sim::sim_core::container::checksum_kind(&ours),
-            Some(sm5sim::sim_core::container::ChecksumKind::Debug),
+            sm5sim::sim_core::front::container::checksum_kind(&ours),
+            Some(sm5sim::sim_core::front::container::ChecksumKind::Debug),
             "{name}"
         );
         let theirs = std::fs::read(dir.join(format!("{name}.dxbc"))).unwrap();
@@ -239,7 +239,7 @@ fn printf_and_errorf_disassemble_and_assemble_as_fxc_writes_them() {
 /// names one none needs, or names no feature fxc knows, is an error.
 #[test]
 fn the_required_features_are_fxcs_and_agree_with_the_instructions() {
-    use sm5sim::sim_core::features;
+    use sm5sim::sim_core::front::features;
     let mut compared = 0;
     for (asm, dxbc) in pairs() {
         let text = std::fs::read_to_string(&asm).unwrap();
@@ -303,13 +303,13 @@ fn the_required_features_are_fxcs_and_agree_with_the_instructions() {
 }
 
 /// Every fxc container in the repository with a STAT chunk (tests/ and
-/// examples/, the corpus included): `sim_core::stat` gives fxc's words
+/// examples/, the corpus included): `sim_core::front::stat` gives fxc's words
 /// exactly for the counters the instructions determine, and the whole
 /// chunk for nearly all of them (the module docs say what fxc counts from
 /// its own intermediate form that the tokens do not show).
 #[test]
 fn stat_is_fxcs_where_the_instructions_determine_it() {
-    use sm5sim::sim_core::stat::{statistics, STAT_WORDS};
+    use sm5sim::sim_core::front::stat::{statistics, STAT_WORDS};
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     let mut stack = vec![root.join("tests"), root.join("examples")];

@@ -309,9 +309,9 @@ fn a_shader_too_large_for_memory_is_refused_not_aborted() {
          {}store_structured u0.x, l(0), l(0), l(1)\nret\n",
         "nop\n".repeat(200_000)
     );
-    let decoded = sm5sim::sim_core::asm::assemble(&listing).unwrap();
-    let dxbc = sm5sim::sim_core::encode::write_container(
-        &sm5sim::sim_core::encode::encode_program(&decoded).unwrap(),
+    let decoded = sm5sim::sim_core::front::asm::assemble(&listing).unwrap();
+    let dxbc = sm5sim::sim_core::front::encode::write_container(
+        &sm5sim::sim_core::front::encode::encode_program(&decoded).unwrap(),
         None,
     );
     let shader = dir.join("large.dxbc");

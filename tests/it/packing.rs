@@ -4,7 +4,7 @@
 //! must be what one warp per group gives, on dispatch shapes whose rows do
 //! and do not divide into batches.
 
-use sm5sim::sim_core::asm::assemble;
+use sm5sim::sim_core::front::asm::assemble;
 use sm5sim::sim_core::Program;
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
 use sm5sim::sim_sched::{dispatch, dispatch_with, groups_per_batch, DispatchOptions, Progress};

@@ -2,7 +2,7 @@
 //! efficiency, atomics and memory traffic of small shaders whose counts are
 //! known exactly, and the JSON files `--profile-json` and `--trace` write.
 
-use sm5sim::sim_core::asm::assemble;
+use sm5sim::sim_core::front::asm::assemble;
 use sm5sim::sim_core::Program;
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
 use sm5sim::sim_sched::{dispatch_with, DispatchOptions, DispatchProfile, Schedule};

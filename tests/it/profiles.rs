@@ -2,12 +2,12 @@
 //! on D3D10.x hardware does not have is refused at load, as D3D refuses it
 //! when the shader is created, with a `LoadError::Profile` that names the
 //! instruction, its dword, the profile and the rule; the same shader as
-//! cs_5_0 loads. The rules: `sim_core::opcodes::min_compute_model` (which
+//! cs_5_0 loads. The rules: `sim_core::isa::opcodes::min_compute_model` (which
 //! instructions), and `Lowering::check_profile` and the thread-group and
 //! TGSM declarations (one UAV, u0, raw or structured, no counter, no
 //! doubles, groups of at most 768 threads with Z = 1, 16 KiB of TGSM).
 
-use sm5sim::sim_core::asm::assemble;
+use sm5sim::sim_core::front::asm::assemble;
 use sm5sim::sim_core::{LoadError, Program};
 use std::path::{Path, PathBuf};
 
@@ -23,7 +23,7 @@ fn dword_of(text: &str, mnemonic: &str, nth: usize) -> u32 {
     program
         .instructions
         .iter()
-        .filter(|i| sm5sim::sim_core::disasm::mnemonic(i).starts_with(mnemonic))
+        .filter(|i| sm5sim::sim_core::front::disasm::mnemonic(i).starts_with(mnemonic))
         .nth(nth)
         .unwrap_or_else(|| panic!("no {mnemonic} #{nth} in\n{text}"))
         .offset

@@ -2,8 +2,8 @@
 //! count and counts each finished group, which is what the CLI's progress
 //! bar shows for dispatches longer than a second.
 
-use sm5sim::sim_core::asm::assemble;
 use sm5sim::sim_core::check::{CheckOptions, Checker};
+use sm5sim::sim_core::front::asm::assemble;
 use sm5sim::sim_core::Program;
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
 use sm5sim::sim_sched::{

@@ -323,7 +323,7 @@ fn the_workloads_are_clean() {
 /// Run an assembled listing under the checker with one zeroed raw UAV of
 /// `words` words per entry of `uavs`.
 fn check_listing(text: &str, uavs: &[usize], groups: [u32; 3]) -> Vec<Finding> {
-    let decoded = sm5sim::sim_core::asm::assemble(text).unwrap();
+    let decoded = sm5sim::sim_core::front::asm::assemble(text).unwrap();
     let program = Program::from_decoded(decoded, None).unwrap();
     let buffers: Vec<Buffer> = uavs
         .iter()
@@ -585,7 +585,7 @@ loop
 endloop
 ret
 ";
-    let decoded = sm5sim::sim_core::asm::assemble(text).unwrap();
+    let decoded = sm5sim::sim_core::front::asm::assemble(text).unwrap();
     let program = Program::from_decoded(decoded, None).unwrap();
     let run = |paths: FastPaths| {
         let buffer = Buffer::zeroed(16).unwrap();
@@ -617,7 +617,7 @@ ret
 
 /// Run an assembled listing under the checker with `bindings`.
 fn check_bound(text: &str, bindings: &Bindings<'_>, groups: [u32; 3]) -> Vec<Finding> {
-    let decoded = sm5sim::sim_core::asm::assemble(text).unwrap();
+    let decoded = sm5sim::sim_core::front::asm::assemble(text).unwrap();
     let program = Program::from_decoded(decoded, None).unwrap();
     let mut checker = Checker::new(&program, CheckOptions::default());
     checker.set_listing(text);

@@ -145,7 +145,7 @@ fn patch(name: &str, from: &[u32], to: &[u32]) -> Vec<u8> {
     for (i, w) in to.iter().enumerate() {
         b[at + 4 * i..at + 4 * i + 4].copy_from_slice(&w.to_le_bytes());
     }
-    sm5sim::sim_core::container::update_checksum(&mut b).unwrap();
+    sm5sim::sim_core::front::container::update_checksum(&mut b).unwrap();
     b
 }
 
@@ -231,9 +231,11 @@ fn flow_control_nesting_is_limited_to_64() {
         t
     };
     let load = |depth: usize| -> Result<(), String> {
-        let asm = sm5sim::sim_core::asm::assemble(&listing(depth)).map_err(|e| e.to_string())?;
-        let words = sm5sim::sim_core::encode::encode_program(&asm).map_err(|e| e.to_string())?;
-        let dxbc = sm5sim::sim_core::encode::write_container(&words, None);
+        let asm =
+            sm5sim::sim_core::front::asm::assemble(&listing(depth)).map_err(|e| e.to_string())?;
+        let words =
+            sm5sim::sim_core::front::encode::encode_program(&asm).map_err(|e| e.to_string())?;
+        let dxbc = sm5sim::sim_core::front::encode::write_container(&words, None);
         Program::from_dxbc(&dxbc, &SKIP)
             .map(drop)
             .map_err(|e| e.to_string())

@@ -226,7 +226,7 @@ fn a_missing_barrier_is_schedule_dependent() {
 /// too (instruction budget and timeout), naming that group and thread.
 #[test]
 fn the_watchdog_stops_a_scheduled_dispatch() {
-    use sm5sim::sim_core::asm::assemble;
+    use sm5sim::sim_core::front::asm::assemble;
     use sm5sim::sim_core::Program;
     use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
     use sm5sim::sim_sched::{dispatch, DispatchError};

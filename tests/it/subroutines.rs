@@ -2,7 +2,7 @@
 //! FS §22.7.10–11, §22.7.15–16, §7.12), written as listings and assembled:
 //! fxc inlines every HLSL function, so no compiled shader contains them.
 
-use sm5sim::sim_core::asm::assemble;
+use sm5sim::sim_core::front::asm::assemble;
 use sm5sim::sim_core::Program;
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
 use sm5sim::sim_sched::{dispatch, DispatchOptions};

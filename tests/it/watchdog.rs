@@ -2,8 +2,8 @@
 //! group, lane and instruction, within the configured limits, and the next
 //! dispatch works.
 
-use sm5sim::sim_core::asm::assemble;
 use sm5sim::sim_core::exec::StopReason;
+use sm5sim::sim_core::front::asm::assemble;
 use sm5sim::sim_core::Program;
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
 use sm5sim::sim_sched::{dispatch, DispatchError, DispatchOptions};

@@ -29,8 +29,8 @@
 //! never tracked.
 
 use crate::ir::lowered::{Body, Dst, DstKind, Op, OpKind, Res, Src, SrcKind, SrcMod};
-use crate::lanes::lane_op;
-use crate::opcodes::{Alu2Op, AluOp};
+use crate::isa::lanes::lane_op;
+use crate::isa::opcodes::{Alu2Op, AluOp};
 use std::collections::{HashMap, HashSet};
 
 /// What is known of one register component: every active lane holds the
@@ -512,7 +512,7 @@ mod tests {
              dcl_input vThreadIDInGroupFlattened\ndcl_input vThreadGroupID.y\ndcl_temps 3\n\
              dcl_tgsm_structured g0, 4, 64\ndcl_thread_group 64, 1, 1\n{body}ret\n"
         );
-        let decoded = crate::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let decoded = crate::front::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let prog = Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}"));
         if !packed {
             assert_eq!(

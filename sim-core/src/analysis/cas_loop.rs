@@ -223,8 +223,8 @@ fn cas_loop(prog: Body<'_>, start: usize, end: usize) -> Option<CasLoop> {
             _ => Some(x),
         }
     };
-    crate::lanes::lane_value(op, [0; 4])?;
-    let arity = crate::lanes::lane_op(op).arity;
+    crate::isa::lanes::lane_value(op, [0; 4])?;
+    let arity = crate::isa::lanes::lane_op(op).arity;
     let c = n_dst.mask.trailing_zeros() as usize;
     let mut src = [imm(0); 4];
     for k in 0..arity as usize {
@@ -321,7 +321,7 @@ mod tests {
             "cs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_constantbuffer CB0[1], immediateIndexed\n\
              dcl_uav_raw u0\ndcl_input vThreadID.x\ndcl_temps 3\ndcl_thread_group 64, 1, 1\n{body}\nret\n"
         );
-        let decoded = crate::asm::assemble(&text).unwrap();
+        let decoded = crate::front::asm::assemble(&text).unwrap();
         Program::from_decoded(decoded, None).unwrap()
     }
 

@@ -3,7 +3,7 @@
 //!
 //! Every float instruction flushes a denormal input to zero (sign kept)
 //! before it computes (`reference/compute-model.md` §8), and its result is
-//! flushed and NaN-canonical ([`crate::lanes`]'s `fout`). A word whose bits
+//! flushed and NaN-canonical ([`crate::isa::lanes`]'s `fout`). A word whose bits
 //! are not a denormal (a zero, a normal number, an infinity, a NaN, or any
 //! integer whose bits 23–30 are not all zero) is *flushed*: flushing it
 //! changes nothing. A float instruction whose sources are all flushed can
@@ -40,7 +40,7 @@
 //!   lane reads that word again before writing it (`crate::analysis::liveness`).
 
 use crate::ir::lowered::{Body, Dst, DstKind, Op, OpKind, Src, SrcKind, SrcMod};
-use crate::opcodes::AluOp;
+use crate::isa::opcodes::AluOp;
 /// Whether a word's bits are not a denormal float (an exponent field of
 /// zero with a nonzero mantissa): flushing it to zero changes nothing.
 pub(crate) fn is_flushed(w: u32) -> bool {
@@ -83,7 +83,7 @@ pub(crate) fn src_flushed(flushed: &[bool], s: &Src, c: usize) -> bool {
         SrcMod::None | SrcMod::FNeg | SrcMod::FAbs | SrcMod::FAbsNeg
     );
     match s.kind {
-        SrcKind::Imm(v) => is_flushed(crate::lanes::modify(v[sc], s.modifier)),
+        SrcKind::Imm(v) => is_flushed(crate::ir::lowered::modify(v[sc], s.modifier)),
         SrcKind::Temp(r) => {
             float_modifier && flushed.get(r as usize * 4 + sc).copied().unwrap_or(false)
         }
@@ -115,7 +115,7 @@ fn writes(prog: Body<'_>, op: &Op, flushed: &[bool], f: &mut impl FnMut(usize, b
         } => {
             let s = |i: usize, c: usize| src_flushed(flushed, &src[i], c);
             each(dst, &|c| {
-                sat || crate::lanes::result_flushed(op)
+                sat || crate::isa::lanes::result_flushed(op)
                     || match op {
                         AluOp::Mov => s(0, c),
                         AluOp::Movc => s(1, c) && s(2, c),
@@ -362,7 +362,7 @@ pub(crate) fn flushed_sources(prog: Body<'_>) -> Vec<bool> {
 /// destination component, or a dot product's terms) is flushed, given the
 /// flushed temp components.
 fn alu_reads_flushed(flushed: &[bool], op: AluOp, dst: &Dst, src: &[Src; 4]) -> bool {
-    let lane = crate::lanes::lane_op(op);
+    let lane = crate::isa::lanes::lane_op(op);
     let read = |i: usize, c: usize| src_flushed(flushed, &src[i], c);
     if lane.dot > 0 {
         (0..lane.dot as usize).all(|c| read(0, c) && read(1, c))
@@ -385,7 +385,7 @@ mod tests {
             "cs_5_0\ndcl_resource_raw t0\ndcl_input vThreadIDInGroupFlattened\n\
              dcl_temps 6\ndcl_thread_group 8, 1, 1\n{body}ret\n"
         );
-        let decoded = crate::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let decoded = crate::front::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let prog = Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}"));
         flushed_sources(prog.body())
     }

@@ -434,7 +434,7 @@ mod tests {
             "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadIDInGroupFlattened\n\
              dcl_temps 6\ndcl_thread_group 8, 1, 1\n{body}ret\n"
         );
-        let decoded = crate::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let decoded = crate::front::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let prog = Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}"));
         prog.info().liveness.unmasked.clone()
     }

@@ -3,7 +3,7 @@
 //!
 //! A float result that is NaN has an unspecified payload
 //! (`reference/compute-model.md` §8); the row kernels store the canonical
-//! quiet NaN ([`crate::lanes::fout`]) so that a result's bits never depend
+//! quiet NaN ([`crate::isa::lanes::fout`]) so that a result's bits never depend
 //! on the warp width, the active lanes or the CPU. That costs a compare and
 //! a blend per vector of every float instruction, and matters only where
 //! something reads the bits: a store, an integer or bitwise instruction, a
@@ -20,7 +20,7 @@
 //! ([`crate::analysis::flushed::lane_edges`]), like the liveness of
 //! [`crate::analysis::liveness`]. An ALU instruction whose written
 //! components are all unobserved after it may leave its NaN results as
-//! the CPU makes them ([`crate::lanes::fout_blind`]): every bit anything
+//! the CPU makes them ([`crate::isa::lanes::fout_blind`]): every bit anything
 //! reads is the same.
 //!
 //! The analysis gives up (every result is observed) on a program with a
@@ -29,7 +29,7 @@
 use crate::analysis::flushed::{lane_edges, Next};
 use crate::analysis::liveness::{index_reads, kills, reads, Set};
 use crate::ir::lowered::{Body, DstKind, Op, OpKind, Src, SrcKind};
-use crate::opcodes::AluOp;
+use crate::isa::opcodes::AluOp;
 
 /// Whether `op` reads its sources' values as floats only, so that a NaN
 /// source's payload cannot change any bit of its result beyond that
@@ -184,7 +184,7 @@ mod tests {
             "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadIDInGroupFlattened\n\
              dcl_temps 6\ndcl_thread_group 8, 1, 1\n{body}ret\n"
         );
-        let decoded = crate::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let decoded = crate::front::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let prog = Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}"));
         unobserved_results(prog.body())
     }

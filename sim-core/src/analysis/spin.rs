@@ -289,7 +289,7 @@ mod tests {
              dcl_input vThreadIDInGroupFlattened\n\
              dcl_temps 4\ndcl_thread_group 8, 1, 1\n{body}ret\n"
         );
-        let decoded = crate::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let decoded = crate::front::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let prog = Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}"));
         let found = spin_reads(prog.body());
         assert_eq!(

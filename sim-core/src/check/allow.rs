@@ -74,7 +74,7 @@ pub(super) fn source_marks(program: &Program) -> (Vec<u32>, Vec<String>) {
     };
     let mut problems = Vec::new();
     let mut seen = HashMap::new();
-    let mut kinds_at = |at: crate::debug_info::SourceLine| -> u32 {
+    let mut kinds_at = |at: crate::front::debug_info::SourceLine| -> u32 {
         *seen.entry(at).or_insert_with(|| {
             let Some(file) = map.files.get(at.file) else {
                 return 0;

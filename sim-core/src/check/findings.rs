@@ -427,7 +427,7 @@ impl super::Checker {
 }
 
 /// The groupshared registers the debug information names (`g0` → `s`)
-/// that hold one variable (`crate::debug_info::GroupsharedVariable`).
+/// that hold one variable (`crate::front::debug_info::GroupsharedVariable`).
 pub(super) fn groupshared_names(
     program: &crate::program::Program,
 ) -> impl Iterator<Item = (String, String)> + '_ {

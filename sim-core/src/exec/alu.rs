@@ -1,9 +1,9 @@
 //! The general (lockstep) ALU path: component-wise, double and two-result
-//! instructions lane by lane through `crate::lanes`.
+//! instructions lane by lane through `crate::isa::lanes`.
 use crate::exec::{FastPaths, GroupExecutor, Warp};
 use crate::ir::lowered::{Dst, Src, SrcMod};
-use crate::lanes::{bool_mask, fin, fout, lane_op, sat, UdivBy};
-use crate::opcodes::{Alu2Op, AluOp, DoubleOp};
+use crate::isa::lanes::{bool_mask, fin, fout, lane_op, sat, UdivBy};
+use crate::isa::opcodes::{Alu2Op, AluOp, DoubleOp};
 use sim_mem::Bindings;
 
 /// [`modify`] on every lane (one loop per modifier, so that each vectorises).

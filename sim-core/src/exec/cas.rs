@@ -9,7 +9,7 @@ use crate::exec::{
     Val, Warp, Watchdog, CHAIN_WORDS,
 };
 use crate::ir::lowered::{OpKind, Res};
-use crate::lanes::{lane_op, lane_value, sat, SrcBits};
+use crate::isa::lanes::{lane_op, lane_value, sat, SrcBits};
 use sim_mem::Bindings;
 /// Counts per buffer word of a warp's compare-exchange loop (how many lanes
 /// so far changed it): a small open-addressing table of word indices,

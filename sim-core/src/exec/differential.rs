@@ -11,7 +11,7 @@
 
 use super::tests::{random_loop_shader, random_memory_shader, random_shader};
 use super::*;
-use crate::lanes::tests::Rng;
+use crate::isa::lanes::tests::Rng;
 use crate::program::*;
 use sim_mem::{Bindings, BufferView};
 
@@ -97,8 +97,8 @@ fn every_fast_path_computes_what_the_reference_computes() {
             1 => (random_loop_shader(&mut rng), 4),
             _ => (random_memory_shader(&mut rng, case % 6 == 5), 0),
         };
-        let decoded =
-            crate::asm::assemble(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+        let decoded = crate::front::asm::assemble(&text)
+            .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         let prog = Program::from_decoded(decoded, None)
             .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         for w in [1, 8, 40] {

@@ -4,7 +4,7 @@
 
 use crate::exec::{any_all, Frame, GroupExecutor, Leave, Observer, Warp};
 use crate::ir::lowered::{Src, SrcKind, SrcMod};
-use crate::lanes::bool_mask;
+use crate::isa::lanes::bool_mask;
 use sim_mem::Bindings;
 impl<'p> GroupExecutor<'p> {
     pub(super) fn frame_masks(&mut self, warp: &mut Warp) -> usize {

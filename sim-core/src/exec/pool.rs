@@ -10,7 +10,7 @@ use crate::exec::{
     packing, ExecStats, FastPaths, GroupExecutor, Observers, Scratch, Step, Warp, MAX_PACKED_LANES,
     WATCHDOG_INTERVAL,
 };
-use crate::lanes::{Kernel, UdivByRows, UdivRows};
+use crate::isa::lanes::{Kernel, UdivByRows, UdivRows};
 use crate::{Isa, Program};
 use sim_mem::Tgsm;
 use std::cell::RefCell;

@@ -110,8 +110,8 @@ pub struct InstructionCounts {
 /// counts of the instructions fxc attributes to it, summed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineCounts {
-    /// The line ([`crate::debug_info::SourceMap::files`] and line number).
-    pub at: crate::debug_info::SourceLine,
+    /// The line ([`crate::front::debug_info::SourceMap::files`] and line number).
+    pub at: crate::front::debug_info::SourceLine,
     /// The executed instructions attributed to it.
     pub instructions: usize,
     /// Lane-instructions of those instructions, summed.
@@ -298,8 +298,13 @@ impl Profile {
             .decoded
             .instructions
             .iter()
-            .filter(|i| i.opcode.info().class != crate::opcodes::Class::Decl)
-            .map(|i| (i.offset, crate::disasm::instruction_text(&prog.decoded, i)))
+            .filter(|i| i.opcode.info().class != crate::isa::opcodes::Class::Decl)
+            .map(|i| {
+                (
+                    i.offset,
+                    crate::front::disasm::instruction_text(&prog.decoded, i),
+                )
+            })
             .collect();
         prog.code
             .iter()
@@ -333,11 +338,11 @@ impl Profile {
 
     /// The counts of `prog`'s (the program profiled) HLSL lines, in file
     /// and line order: [`Profile::by_instruction`] summed by the line each
-    /// instruction comes from ([`crate::debug_info::SourceMap::line_at`]).
+    /// instruction comes from ([`crate::front::debug_info::SourceMap::line_at`]).
     /// `None` when the program has no debug information (fxc `/Zi`).
     pub fn by_line(&self, prog: &Program) -> Option<Vec<LineCounts>> {
         let map = prog.source_map.as_ref()?;
-        let mut sums: std::collections::BTreeMap<crate::debug_info::SourceLine, LineCounts> =
+        let mut sums: std::collections::BTreeMap<crate::front::debug_info::SourceLine, LineCounts> =
             Default::default();
         let mut seen = std::collections::HashSet::new();
         for i in self.by_instruction(prog) {

@@ -1,13 +1,14 @@
 //! Row ALU (`FastPaths::ROW_ALU`): component-wise ALU instructions resolved
 //! once per program into rows of the warp's register arena (registers,
 //! literals, system values, constant-buffer words) and run by a per-ISA lane
-//! kernel of `crate::lanes`, with the flushes that `crate::analysis::flushed`
+//! kernel of `crate::isa::lanes`, with the flushes that `crate::analysis::flushed`
 //! shows needless skipped. The register entry is in `README.md`.
 
 use crate::exec::{GroupExecutor, HashMap, Observer, Step, Warp, SCRATCH_ROWS};
+use crate::ir::lowered::modify;
 use crate::ir::lowered::{DstKind, Op, OpKind, Src, SrcKind, SrcMod};
-use crate::lanes::{lane_op, modify, LaneOp, RowArgs, RowKernel, SrcBits, CHUNK};
-use crate::opcodes::AluOp;
+use crate::isa::lanes::{lane_op, LaneOp, RowArgs, RowKernel, SrcBits, CHUNK};
+use crate::isa::opcodes::AluOp;
 use crate::Program;
 use sim_mem::Bindings;
 /// Where a pre-resolved source's W lane values are.

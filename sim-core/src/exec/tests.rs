@@ -6,9 +6,9 @@ use super::*;
 use crate::check::FindingKind;
 use crate::exec::rows::MAX_IMM_BYTES;
 use crate::ir::lowered::*;
-use crate::lanes::tests::Rng;
-use crate::lanes::*;
-use crate::opcodes::AluOp;
+use crate::isa::lanes::tests::Rng;
+use crate::isa::lanes::*;
+use crate::isa::opcodes::AluOp;
 use crate::program::*;
 use sim_mem::{Bindings, BufferView};
 use std::sync::atomic::Ordering;
@@ -246,8 +246,8 @@ fn fast_alu_path_matches_general_path() {
     let (mut ran, mut resolved) = (0, 0);
     for case in 0..300 {
         let text = random_shader(&mut rng);
-        let decoded =
-            crate::asm::assemble(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+        let decoded = crate::front::asm::assemble(&text)
+            .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         let prog = Program::from_decoded(decoded, None)
             .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         let (one, _) = run_alu_shader(&prog, 1, false);
@@ -343,8 +343,8 @@ fn unblended_writes_match_the_general_path() {
     let (mut unblended, mut blended) = (0, 0);
     for case in 0..200 {
         let text = random_loop_shader(&mut rng);
-        let decoded =
-            crate::asm::assemble(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+        let decoded = crate::front::asm::assemble(&text)
+            .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         let prog = Program::from_decoded(decoded, None)
             .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         let ex = GroupExecutor::new(&prog, 8);
@@ -388,7 +388,7 @@ fn kept_constant_buffer_rows_follow_their_words() {
                 endloop\n\
                 ishl r4.x, vThreadIDInGroupFlattened.x, l(3)\n\
                 store_raw u0.xy, r4.x, r0.xyxx\nret\n";
-    let prog = Program::from_decoded(crate::asm::assemble(text).unwrap(), None).unwrap();
+    let prog = Program::from_decoded(crate::front::asm::assemble(text).unwrap(), None).unwrap();
     let mut ex = GroupExecutor::new(&prog, 8);
     assert!(ex.plan[5].row().is_some() && ex.plan[6].row().is_some());
     for (x, y) in [(5u32, 7u32), (11, 2)] {
@@ -1112,7 +1112,7 @@ fn registers_read_before_written_start_at_zero_in_every_group() {
     };
     for (first, zeroed, skipped) in [("", true, 0), ("mov r0.x, l(7)\n", false, 7)] {
         let text = text(first);
-        let decoded = crate::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let decoded = crate::front::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let prog = Program::from_decoded(decoded, None).unwrap();
         for w in [1, 8] {
             let mut ex = GroupExecutor::new(&prog, w);
@@ -1162,7 +1162,8 @@ fn conditional_break_and_continue_match_the_general_path() {
              ishl r4.x, vThreadIDInGroupFlattened.x, l(2)\n\
              store_raw u0.x, r4.x, r1.x\nret\n"
         );
-        let prog = Program::from_decoded(crate::asm::assemble(&text).unwrap(), None).unwrap();
+        let prog =
+            Program::from_decoded(crate::front::asm::assemble(&text).unwrap(), None).unwrap();
         [1, 3, 8, 40].map(|w| run_alu_shader(&prog, w, true).0)
     };
     let want: Vec<u32> = (0..40u32)
@@ -1194,7 +1195,7 @@ fn denormals_through_a_back_edge_are_flushed() {
                 endloop\n\
                 ishl r4.x, vThreadIDInGroupFlattened.x, l(2)\n\
                 store_raw u0.x, r4.x, r3.x\nret\n";
-    let prog = Program::from_decoded(crate::asm::assemble(text).unwrap(), None).unwrap();
+    let prog = Program::from_decoded(crate::front::asm::assemble(text).unwrap(), None).unwrap();
     let ex = GroupExecutor::new(&prog, 8);
     assert!(ex.plan[3].row().is_some(), "the mul takes the fast path");
     assert!(
@@ -1233,7 +1234,7 @@ fn packed_groups_match_one_group_at_a_time() {
             "imad r4.x, vThreadGroupID.x, l(40), vThreadIDInGroupFlattened.x\n\
              ishl r4.x, r4.x, l(6)",
         );
-        let decoded = crate::asm::assemble(&text).unwrap();
+        let decoded = crate::front::asm::assemble(&text).unwrap();
         let prog = Program::from_decoded(decoded, None).unwrap();
         assert!(packing(&prog).allowed, "40 lanes of 5 temps pack");
         let run = |packed: bool, fast: bool| {
@@ -1450,8 +1451,8 @@ fn memory_lines_match_single_lanes() {
     for case in 0..400 {
         // 40×1 groups, then 8×5 tiles (grids of rows of 8 lanes)
         let text = random_memory_shader(&mut rng, case >= 200);
-        let decoded =
-            crate::asm::assemble(&text).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+        let decoded = crate::front::asm::assemble(&text)
+            .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         let prog = Program::from_decoded(decoded, None)
             .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         let run = |w: usize| {
@@ -1476,7 +1477,7 @@ fn memory_lines_match_single_lanes() {
 }
 
 fn program(text: &str) -> Program {
-    let decoded = crate::asm::assemble(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let decoded = crate::front::asm::assemble(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
@@ -1964,7 +1965,7 @@ fn unobserved_nans_keep_the_cpus_bits_and_stored_ones_are_canonical() {
                 ishl r3.z, vThreadIDInGroupFlattened.x, l(2)\n\
                 iadd r3.z, r3.z, l(128)\n\
                 store_raw u0.x, r3.z, r2.z\nret\n";
-    let prog = Program::from_decoded(crate::asm::assemble(text).unwrap(), None).unwrap();
+    let prog = Program::from_decoded(crate::front::asm::assemble(text).unwrap(), None).unwrap();
     let unobserved = &prog.info().unobserved;
     assert!(
         unobserved[3] && unobserved[7],

@@ -82,7 +82,7 @@ impl Runaway {
             .instructions
             .iter()
             .find(|i| i.offset == token)
-            .map_or_else(|| "?".to_string(), crate::disasm::mnemonic);
+            .map_or_else(|| "?".to_string(), crate::front::disasm::mnemonic);
         let hlsl = program
             .source_map
             .as_ref()

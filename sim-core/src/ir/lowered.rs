@@ -3,7 +3,7 @@
 //! instructions grouped into the executor's operation kinds (`OpKind`), each
 //! documented with the functional spec's section (FS §) it follows.
 
-pub(crate) use crate::opcodes::{Alu2Op, AluOp, DoubleOp};
+pub(crate) use crate::isa::opcodes::{Alu2Op, AluOp, DoubleOp};
 use sim_mem::AtomicOp;
 
 /// Source modifier resolved against the instruction's data type.
@@ -395,4 +395,18 @@ pub(crate) struct MessageSite {
     pub error: bool,
     pub format: std::sync::Arc<crate::messages::MessageFormat>,
     pub args: Vec<(Src, bool)>,
+}
+
+/// A source modifier applied to one 32-bit value (the double modifiers are
+/// applied by `double` to assembled 64-bit values, so they leave it as is).
+pub(crate) fn modify(v: u32, m: SrcMod) -> u32 {
+    match m {
+        SrcMod::None | SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg => v,
+        SrcMod::FNeg => v ^ 0x8000_0000,
+        SrcMod::FAbs => v & 0x7fff_ffff,
+        SrcMod::FAbsNeg => v | 0x8000_0000,
+        SrcMod::INeg => v.wrapping_neg(),
+        SrcMod::IAbs => (v as i32).unsigned_abs(),
+        SrcMod::IAbsNeg => (v as i32).unsigned_abs().wrapping_neg(),
+    }
 }

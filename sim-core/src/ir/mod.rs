@@ -8,7 +8,7 @@
 
 pub(crate) mod lowered;
 
-use crate::opcodes::Opcode;
+use crate::isa::opcodes::Opcode;
 
 /// Shader program type from the version token (§2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,6 +2,7 @@
 //! model (FS §7; `reference/compute-model.md`) and turned into the operations
 //! the executor runs ([`crate::ir::lowered`]).
 
+use crate::front::rdef::Reflection;
 use crate::ir::lowered::{
     AtomicKind, Dst, DstKind, Idx, MessageSite, Op, OpKind, Rel, Res, Src, SrcKind, SrcMod,
     SwitchTable, TexKind, TexOp,
@@ -10,12 +11,11 @@ use crate::ir::{
     Components, DecodedProgram, Index, Instruction, Modifier, Operand, OperandType, ProgramType,
     Selection,
 };
-use crate::opcodes::{AluOp, DoubleOp, Opcode, Sem};
+use crate::isa::opcodes::{AluOp, DoubleOp, Opcode, Sem};
 use crate::program::{
     BufferDecl, BufferDeclKind, Class, ConstantBufferDecl, IndexableTempDecl, InterfaceDecl,
     ProgramInfo, SamplerDecl, SamplerMode, TextureDecl, TgsmDecl, CALL_RESOLVED, FULLY_MAPPED,
 };
-use crate::rdef::Reflection;
 use crate::{LoadError, Program};
 use sim_mem::MAX_TGSM_BYTES;
 
@@ -63,7 +63,7 @@ pub(super) struct Lowering {
 }
 
 fn full_mnemonic(ins: &Instruction) -> String {
-    crate::disasm::mnemonic(ins)
+    crate::front::disasm::mnemonic(ins)
 }
 
 impl Lowering {
@@ -279,7 +279,7 @@ impl Lowering {
     /// checked with their declarations):
     ///
     /// - its opcode needs a later shader model than the program's
-    ///   ([`crate::opcodes::min_compute_model`]: cs_4_0 has the SM4.0
+    ///   ([`crate::isa::opcodes::min_compute_model`]: cs_4_0 has the SM4.0
     ///   instructions and the compute additions of FS §18.7, cs_4_1 adds
     ///   the SM4.1 ones, everything else is cs_5_0);
     /// - cs_4_x: a UAV other than u0 (`D3D11_CS_4_X_UAV_REGISTER_COUNT` is
@@ -1623,7 +1623,7 @@ impl Lowering {
                     O::ImmAtomicExch => AtomicKind::Exch,
                     _ => AtomicKind::CmpExch,
                 };
-                let imm = info.shape == crate::opcodes::Shape::Ops { dsts: 2, srcs: 2 }
+                let imm = info.shape == crate::isa::opcodes::Shape::Ops { dsts: 2, srcs: 2 }
                     || ins.opcode == O::ImmAtomicCmpExch;
                 let (ret, rest) = if imm {
                     let d = self.dst(&ops[0])?;

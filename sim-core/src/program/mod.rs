@@ -16,7 +16,7 @@
 //!
 //! | rule | source |
 //! |---|---|
-//! | an opcode of a later shader model: SM4.1's `gather4`, `sampleinfo`, `samplepos` in cs_4_0; in cs_4_x every SM5 opcode but the compute additions (raw and structured buffers, `dcl_tgsm_structured`, `sync`), so no atomics or append/consume, doubles, typed UAVs, `dcl_tgsm_raw`, SM5 ALU additions, `bufinfo`, `gather4_c`/`_po`, class linkage | [`crate::opcodes::min_compute_model`]: TPF enumerant prefixes, FS §18.7, MSDN "Compute Shader Overview" |
+//! | an opcode of a later shader model: SM4.1's `gather4`, `sampleinfo`, `samplepos` in cs_4_0; in cs_4_x every SM5 opcode but the compute additions (raw and structured buffers, `dcl_tgsm_structured`, `sync`), so no atomics or append/consume, doubles, typed UAVs, `dcl_tgsm_raw`, SM5 ALU additions, `bufinfo`, `gather4_c`/`_po`, class linkage | [`crate::isa::opcodes::min_compute_model`]: TPF enumerant prefixes, FS §18.7, MSDN "Compute Shader Overview" |
 //! | one UAV register, u0, raw or structured, without an append/consume counter (`_opc`) | `D3D11_CS_4_X_UAV_REGISTER_COUNT` = 1; MSDN "Compute Shaders on Downlevel Hardware" |
 //! | no `enableDoublePrecisionFloatOps` / `enable11_1DoubleExtensions` flag | MSDN "Compute Shader Overview": no doubles |
 //! | thread group x, y ≤ 768, z = 1, x·y·z ≤ 768 | `D3D11_CS_4_X_THREAD_GROUP_MAX_*`; MSDN "numthreads" (cs_4_x maximum Z 1) |
@@ -30,13 +30,13 @@
 //! of a raw UAV's view belong to dispatch and binding, not to the program.
 
 use crate::analysis::ProgramInfo;
-use crate::container::{ChecksumPolicy, Container};
-use crate::decode::decode_program_bytes;
-use crate::error::LoadError;
+use crate::front::container::{ChecksumPolicy, Container};
+use crate::front::decode::decode_program_bytes;
+use crate::front::error::LoadError;
+use crate::front::rdef::{parse_rdef, Reflection};
 use crate::ir::lowered::{Body, MessageSite, Op, OpKind, SwitchTable, TexOp};
 use crate::ir::{DecodedProgram, ShaderVersion};
-use crate::opcodes::Class;
-use crate::rdef::{parse_rdef, Reflection};
+use crate::isa::opcodes::Class;
 use sim_mem::TgsmRegion;
 
 /// Options for [`Program::from_dxbc`].
@@ -287,12 +287,12 @@ pub struct Program {
     pub reflection: Option<Reflection>,
     /// The HLSL file and line of each instruction, when the container has
     /// fxc's debug information (`/Zi`: the `SPDB` chunk) and it could be
-    /// read ([`crate::debug_info`]).
-    pub source_map: Option<crate::debug_info::SourceMap>,
+    /// read ([`crate::front::debug_info`]).
+    pub source_map: Option<crate::front::debug_info::SourceMap>,
     /// Why the container's `SPDB` chunk could not be read, when it could
     /// not (the program loads all the same: the debug information does not
     /// change what it computes).
-    pub debug_info_error: Option<crate::debug_info::DebugInfoError>,
+    pub debug_info_error: Option<crate::front::debug_info::DebugInfoError>,
     /// `dcl_thread_group x, y, z`.
     pub thread_group: [u32; 3],
     /// `dcl_temps n`.
@@ -396,7 +396,7 @@ impl Program {
             return;
         };
         if let Some(c) = container.chunk(b"SPDB") {
-            match crate::debug_info::SourceMap::from_spdb(c.data) {
+            match crate::front::debug_info::SourceMap::from_spdb(c.data) {
                 Ok(map) => self.source_map = Some(map),
                 Err(e) => self.debug_info_error = Some(e),
             }
@@ -436,16 +436,16 @@ impl Program {
 
     /// An fxc listing, assembled and loaded, with the reflection its
     /// comment header describes
-    /// ([`crate::listing_reflection::reflection_from_listing`]; none when the
+    /// ([`crate::front::listing_reflection::reflection_from_listing`]; none when the
     /// header has no resource bindings).
     ///
     /// # Errors
     /// [`LoadError::Asm`] with line and column (of the code or of a
     /// malformed header line), or as [`Program::from_decoded`].
     pub fn from_listing(text: &str) -> Result<Self, LoadError> {
-        let decoded = crate::asm::assemble(text).map_err(LoadError::Asm)?;
-        let reflection =
-            crate::listing_reflection::reflection_from_listing(text).map_err(LoadError::Asm)?;
+        let decoded = crate::front::asm::assemble(text).map_err(LoadError::Asm)?;
+        let reflection = crate::front::listing_reflection::reflection_from_listing(text)
+            .map_err(LoadError::Asm)?;
         Self::from_decoded(decoded, reflection)
     }
 
@@ -471,8 +471,8 @@ impl Program {
                     memory::ASSEMBLE_BYTES_PER_LINE,
                 )?;
                 Ok((
-                    crate::asm::assemble(text).map_err(LoadError::Asm)?,
-                    crate::listing_reflection::reflection_from_listing(text)
+                    crate::front::asm::assemble(text).map_err(LoadError::Asm)?,
+                    crate::front::listing_reflection::reflection_from_listing(text)
                         .map_err(LoadError::Asm)?,
                 ))
             }

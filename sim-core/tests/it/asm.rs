@@ -17,13 +17,13 @@
 
 use std::path::{Path, PathBuf};
 
-use sim_core::asm::{assemble, assemble_with_literals, AsmError};
-use sim_core::container::{ChecksumPolicy, Container};
-use sim_core::decode::decode_program;
-use sim_core::disasm::disassemble_lines;
-use sim_core::encode::encode_program;
+use sim_core::front::asm::{assemble, assemble_with_literals, AsmError};
+use sim_core::front::container::{ChecksumPolicy, Container};
+use sim_core::front::decode::decode_program;
+use sim_core::front::disasm::disassemble_lines;
+use sim_core::front::encode::encode_program;
 use sim_core::ir::*;
-use sim_core::opcodes::Opcode;
+use sim_core::isa::opcodes::Opcode;
 
 /// Lossy float literals per file (§5.1): listing text that does not parse
 /// back to the bytecode's bits, though the bits print as that text. Files
@@ -518,7 +518,7 @@ fn literal_words(body: &str, k: usize) -> Vec<u32> {
     let ins = p
         .instructions
         .iter()
-        .find(|i| i.opcode.info().class != sim_core::opcodes::Class::Decl)
+        .find(|i| i.opcode.info().class != sim_core::isa::opcodes::Class::Decl)
         .unwrap();
     ins.operands[k].imm.clone()
 }

@@ -8,11 +8,11 @@
 
 use std::path::{Path, PathBuf};
 
-use sim_core::container::{
+use sim_core::front::container::{
     checksum_kind, dxbc_checksum, dxbc_checksum_debug, stored_checksum, update_checksum,
     update_checksum_as, ChecksumKind, ChecksumPolicy, Container, ContainerError,
 };
-use sim_core::rdef::{parse_rdef, InputType, RdefError, Reflection};
+use sim_core::front::rdef::{parse_rdef, InputType, RdefError, Reflection};
 
 const WORKLOADS: [&str; 8] = [
     "cas_float_add",
@@ -873,7 +873,7 @@ fn header_errors_name_their_fields() {
 /// would otherwise load as 5000 chunks; 16M entries took 1.6 GB).
 #[test]
 fn a_container_with_thousands_of_chunks_is_refused_before_reading_them() {
-    use sim_core::container::{ChecksumPolicy, Container, ContainerError, MAX_CHUNKS};
+    use sim_core::front::container::{ChecksumPolicy, Container, ContainerError, MAX_CHUNKS};
     let count = 5000u32;
     let table_end = 32 + 4 * count as usize;
     let mut bytes = vec![0u8; table_end + 8];

@@ -5,9 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use sim_core::container::{ChecksumPolicy, Container};
-use sim_core::decode::decode_program;
-use sim_core::encode::{encode_program, write_container};
+use sim_core::front::container::{ChecksumPolicy, Container};
+use sim_core::front::decode::decode_program;
+use sim_core::front::encode::{encode_program, write_container};
 
 fn dxbc_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -1,4 +1,4 @@
-//! The listing header and footer ([`sim_core::header`]) against fxc's own.
+//! The listing header and footer ([`sim_core::front::header`]) against fxc's own.
 //!
 //! Oracles, per `.dxbc` with a listing beside it:
 //! - `../examples/<name>/<name>.asm`: fxc 10.1 `/Fc` listings (cs_5_0); their
@@ -19,9 +19,9 @@
 
 use std::path::{Path, PathBuf};
 
-use sim_core::container::{ChecksumPolicy, Container};
-use sim_core::header::{binding_row, listing_footer, listing_header, HeaderError};
-use sim_core::rdef::{InputType, ResourceBinding};
+use sim_core::front::container::{ChecksumPolicy, Container};
+use sim_core::front::header::{binding_row, listing_footer, listing_header, HeaderError};
+use sim_core::front::rdef::{InputType, ResourceBinding};
 
 /// Floor on the share of identical header and footer lines, in percent.
 const MIN_IDENTICAL_PERCENT: f64 = 100.0;

@@ -82,7 +82,7 @@ fn sim_core_modules_import_one_another_without_cycles() {
             }
         }
     }
-    assert!(edges.len() >= 15, "{:?}", edges.keys());
+    assert!(edges.len() >= 8, "{:?}", edges.keys());
     // a path from each module back to itself through its imports
     for start in edges.keys() {
         let mut seen = BTreeSet::new();
@@ -196,7 +196,7 @@ fn imports_are_named_outside_tests() {
                 // the parent's lane expressions once per instruction set:
                 // they take the parent's scope, in which those are written
                 let above = n.checked_sub(1).and_then(|k| code.lines().nth(k));
-                let generated = rel == "lanes.rs"
+                let generated = rel == "isa/lanes.rs"
                     && l == "use super::*;"
                     && above.is_some_and(|a| {
                         let a = a.trim();

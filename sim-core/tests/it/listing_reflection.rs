@@ -1,5 +1,5 @@
-//! Reflection from listing headers ([`sim_core::listing_reflection`]) and
-//! the RDEF writer ([`sim_core::rdef_write`]).
+//! Reflection from listing headers ([`sim_core::front::listing_reflection`]) and
+//! the RDEF writer ([`sim_core::front::rdef_write`]).
 //!
 //! Oracles: the RDEF chunks of `examples/*/*.dxbc` (fxc 10.1, cs_5_0) against
 //! the headers of their `.asm` listings; the RDEF chunks of the xenia
@@ -10,14 +10,14 @@
 
 use std::path::{Path, PathBuf};
 
-use sim_core::asm::assemble;
-use sim_core::container::{ChecksumPolicy, Container};
-use sim_core::encode::{encode_program, write_container};
-use sim_core::header::listing_header;
+use sim_core::front::asm::assemble;
+use sim_core::front::container::{ChecksumPolicy, Container};
+use sim_core::front::encode::{encode_program, write_container};
+use sim_core::front::header::listing_header;
+use sim_core::front::listing_reflection::reflection_from_listing;
+use sim_core::front::rdef::{parse_rdef, CbufferDesc, Reflection, TypeDesc};
+use sim_core::front::rdef_write::write_rdef;
 use sim_core::ir::{ProgramType, ShaderVersion};
-use sim_core::listing_reflection::reflection_from_listing;
-use sim_core::rdef::{parse_rdef, CbufferDesc, Reflection, TypeDesc};
-use sim_core::rdef_write::write_rdef;
 
 /// The examples with listing headers.
 const EXAMPLES: [&str; 8] = [
@@ -121,7 +121,7 @@ fn carried(r: &Reflection) -> Reflection {
                 variables: c
                     .variables
                     .iter()
-                    .map(|v| sim_core::rdef::CbVariable {
+                    .map(|v| sim_core::front::rdef::CbVariable {
                         ty: carried_type(&v.ty),
                         ..v.clone()
                     })

@@ -9,9 +9,9 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use sim_core::asm::assemble;
 use sim_core::check::{CheckOptions, Checker};
-use sim_core::encode::{encode_program, write_container};
+use sim_core::front::asm::assemble;
+use sim_core::front::encode::{encode_program, write_container};
 use sim_core::{LoadError, LoadOptions, Program};
 
 const N: usize = 100_000;

@@ -5,10 +5,10 @@
 //! (`reference/dxbc-format.md` §3, §5).
 
 use proptest::prelude::*;
-use sim_core::decode::decode_program;
-use sim_core::encode::encode_program;
+use sim_core::front::decode::decode_program;
+use sim_core::front::encode::encode_program;
 use sim_core::ir::*;
-use sim_core::opcodes::{Class, Shape, OPCODE_TABLE};
+use sim_core::isa::opcodes::{Class, Shape, OPCODE_TABLE};
 
 fn selection_4() -> impl Strategy<Value = Components> {
     prop_oneof![

@@ -5,7 +5,7 @@
 //! (`GroupExecutor::pooled`), so that a steady run allocates nothing. Measured
 //! with the test program's counting global allocator.
 
-use sim_core::asm::assemble;
+use sim_core::front::asm::assemble;
 use sim_core::Program;
 use sim_mem::{Bindings, Buffer, BufferView};
 use sim_sched::{dispatch, DispatchOptions, WARP_WIDTH_GROUP};

@@ -8,8 +8,8 @@
 //! 4-component `mad`s with swizzles. Measured with the test program's
 //! peak-tracking global allocator.
 
-use sim_core::asm::assemble;
-use sim_core::encode::{encode_program, write_container};
+use sim_core::front::asm::assemble;
+use sim_core::front::encode::{encode_program, write_container};
 use sim_core::program::memory::{DECODE_BYTES_PER_DWORD, PROGRAM_BYTES_PER_INSTRUCTION};
 use sim_core::{LoadError, LoadOptions, Program};
 use sim_mem::{Bindings, Buffer, BufferView};

@@ -1,9 +1,9 @@
 //! `sm5sim info`: a human-readable summary of a shader.
 
-use sm5sim::sim_core::disasm::disassemble_lines;
+use sm5sim::sim_core::front::disasm::disassemble_lines;
+use sm5sim::sim_core::front::rdef::{InputType, Reflection, ResourceBinding};
 use sm5sim::sim_core::ir::DecodedProgram;
-use sm5sim::sim_core::opcodes::{Class, Opcode};
-use sm5sim::sim_core::rdef::{InputType, Reflection, ResourceBinding};
+use sm5sim::sim_core::isa::opcodes::{Class, Opcode};
 use sm5sim::sim_core::{LoadError, Program};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -211,7 +211,7 @@ pub fn describe(file: &Path, d: &DecodedProgram, refl: Option<&Reflection>) -> S
 
 /// A variable's HLSL type as a listing prints it, with its array length
 /// (`float4`, `uint[4]`, a struct's name).
-fn type_text(ty: &sim_core::rdef::TypeDesc) -> String {
+fn type_text(ty: &sim_core::front::rdef::TypeDesc) -> String {
     let name = ty.hlsl_name();
     let name = if name.is_empty() {
         "struct".to_string()

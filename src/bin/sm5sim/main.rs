@@ -18,9 +18,10 @@ use sm5sim::compiler::{self, CompileError, CompileOptions, Compiled, HlslRequest
 use sm5sim::files;
 use sm5sim::job::{Job, JobError, StepReport};
 use sm5sim::sim_core::check::CheckOptions;
-use sm5sim::sim_core::container::Container;
 use sm5sim::sim_core::exec::StopReason;
-use sm5sim::sim_core::{asm, disasm, encode, LoadOptions, Program};
+use sm5sim::sim_core::front::container::Container;
+use sm5sim::sim_core::front::{asm, disasm, encode};
+use sm5sim::sim_core::{LoadOptions, Program};
 use sm5sim::sim_sched::{DispatchOptions, Progress, Schedule, WARP_WIDTH_GROUP};
 use sm5sim::suite::{Keyword, Shard};
 use std::path::{Path, PathBuf};
@@ -339,7 +340,7 @@ enum Command {
     },
 }
 
-/// `disasm --float-digits` (`sim_core::disasm::FloatDigits`).
+/// `disasm --float-digits` (`sim_core::front::disasm::FloatDigits`).
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum FloatDigitsArg {
     Msvcrt,
@@ -868,18 +869,18 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 asm::assemble(&text).map_err(|e| anyhow::anyhow!("{}:{e}", listing.display()))?;
             let words =
                 encode::encode_program(&decoded).with_context(|| listing.display().to_string())?;
-            let rdef = sm5sim::sim_core::listing_reflection::reflection_from_listing(&text)
+            let rdef = sm5sim::sim_core::front::listing_reflection::reflection_from_listing(&text)
                 .map_err(|e| anyhow::anyhow!("{}:{e}", listing.display()))?
-                .map(|r| sm5sim::sim_core::rdef_write::write_rdef(&r, decoded.version));
-            let features = sm5sim::sim_core::features::for_listing(&text, &decoded)
+                .map(|r| sm5sim::sim_core::front::rdef_write::write_rdef(&r, decoded.version));
+            let features = sm5sim::sim_core::front::features::for_listing(&text, &decoded)
                 .map_err(|e| anyhow::anyhow!("{}:{e}", listing.display()))?;
-            let stat = sm5sim::sim_core::stat::stat_chunk(&decoded);
+            let stat = sm5sim::sim_core::front::stat::stat_chunk(&decoded);
             let container = encode::write_container_as(
                 &words,
                 rdef.as_deref(),
                 features,
                 Some(&stat),
-                sm5sim::sim_core::container::ChecksumKind::for_program(&decoded),
+                sm5sim::sim_core::front::container::ChecksumKind::for_program(&decoded),
             );
             files::check_output("-o", &output, std::slice::from_ref(&listing))
                 .map_err(anyhow::Error::msg)?;

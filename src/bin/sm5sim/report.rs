@@ -4,7 +4,8 @@
 
 use sm5sim::job::{CheckReport, Job, StepReport};
 use sm5sim::sim_core::check::{Access, Finding, Severity};
-use sm5sim::sim_core::{disasm, Program};
+use sm5sim::sim_core::front::disasm;
+use sm5sim::sim_core::Program;
 use sm5sim::sim_sched::{DispatchProfile, DispatchStats};
 use std::time::Duration;
 /// The steps' outcomes as text, one line each (failed expectations with
@@ -633,7 +634,7 @@ pub(super) fn annotated_listing(reports: &[StepReport], program: &Program) -> St
 fn annotated_source(
     out: &mut String,
     lines: &[sm5sim::sim_core::exec::LineCounts],
-    map: &sm5sim::sim_core::debug_info::SourceMap,
+    map: &sm5sim::sim_core::front::debug_info::SourceMap,
     w: f64,
 ) {
     use std::fmt::Write;
@@ -658,7 +659,7 @@ fn annotated_source(
         match &f.text {
             Some(text) => {
                 for (k, t) in text.lines().enumerate() {
-                    let at = sm5sim::sim_core::debug_info::SourceLine {
+                    let at = sm5sim::sim_core::front::debug_info::SourceLine {
                         file: i,
                         line: k as u32 + 1,
                     };

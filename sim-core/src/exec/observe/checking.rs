@@ -7,7 +7,7 @@ use super::{CasLoopRun, Mem, MemKind, Observer};
 use crate::check::{Checker, MemOp, Space};
 use crate::exec::Warp;
 use crate::ir::lowered::Res;
-use crate::lanes::ZEROS;
+use crate::isa::lanes::ZEROS;
 use sim_mem::addressing::affine_words;
 use sim_mem::{Extent, ViewKind};
 

@@ -7,7 +7,7 @@ use super::{CasLoopRun, Mem, MemKind, Observer};
 use crate::check::MemOp;
 use crate::exec::{Profile, SampleCounts, Warp};
 use crate::ir::lowered::Res;
-use crate::lanes::ZEROS;
+use crate::isa::lanes::ZEROS;
 use crate::program::Program;
 
 /// The profile being gathered and the scratch its counting uses.

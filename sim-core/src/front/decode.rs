@@ -5,12 +5,12 @@
 //! indices, immediates, extended operand tokens). Every read is bounds
 //! checked; malformed input yields [`LoadError::Decode`] with the dword offset.
 
-use crate::error::{DecodeErrorKind, LoadError};
+use crate::front::error::{DecodeErrorKind, LoadError};
 use crate::ir::{
     Components, DecodedProgram, ExtendedOpcode, Index, Instruction, Modifier, Operand, OperandType,
     ProgramType, Selection, ShaderVersion,
 };
-use crate::opcodes::{Opcode, Shape};
+use crate::isa::opcodes::{Opcode, Shape};
 
 /// Relative indices nest at most one level in valid code (FS §7.3); we accept
 /// a few more and refuse deeper nesting rather than recurse without bound.

@@ -3,10 +3,10 @@
 //! and what the instructions themselves require. `asm` writes the chunk
 //! from the note, checked against the instructions.
 
-use crate::asm::AsmError;
-use crate::header::FEATURE_NAMES;
+use crate::front::asm::AsmError;
+use crate::front::header::FEATURE_NAMES;
 use crate::ir::DecodedProgram;
-use crate::opcodes::{Class, Opcode};
+use crate::isa::opcodes::{Class, Opcode};
 
 /// `Double-precision floating point`.
 pub const DOUBLES: u64 = 1 << 0;

@@ -38,7 +38,7 @@
 //! The other words are 0 in a compute shader.
 
 use crate::ir::{DecodedProgram, Instruction, Modifier, OperandType};
-use crate::opcodes::{Class, Opcode};
+use crate::isa::opcodes::{Class, Opcode};
 
 /// Words in a Shader Model 5 STAT chunk.
 pub const STAT_WORDS: usize = 37;

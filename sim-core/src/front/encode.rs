@@ -1,5 +1,5 @@
 //! Token encoder: [`DecodedProgram`] → SHEX/SHDR dwords, the exact inverse of
-//! [`crate::decode::decode_program`].
+//! [`crate::front::decode::decode_program`].
 //!
 //! Layouts: `reference/dxbc-format.md` §2 (version and length tokens), §3
 //! (opcode token, length field and the length-0 rule, extended opcode tokens
@@ -22,12 +22,12 @@
 //! dropped, unused operand-token bits are zero, and extended opcode tokens
 //! go in the order 1, 2, 3.
 
-use crate::container::ChecksumKind;
+use crate::front::container::ChecksumKind;
 use crate::ir::{
     Components, DecodedProgram, ExtendedOpcode, Index, Instruction, Modifier, Operand, OperandType,
     ProgramType, Selection, ShaderVersion,
 };
-use crate::opcodes::Shape;
+use crate::isa::opcodes::Shape;
 
 /// Why a program could not be encoded: a value does not fit its token field
 /// (`reference/dxbc-format.md` §3, §5). `instruction` is the index of the
@@ -338,7 +338,7 @@ fn index_representation(index: &Index) -> u32 {
 /// the header, then the chunks `RDEF` (when `rdef` is given), `ISGN` and
 /// `OSGN` (empty signatures: count 0, offset 8 — 8 bytes, as fxc writes them
 /// for compute shaders, §1.2) and `SHEX` holding `shex`; finally fxc's
-/// checksum (§1.1) via [`crate::container::update_checksum`].
+/// checksum (§1.1) via [`crate::front::container::update_checksum`].
 ///
 /// Chunk data is padded with zero bytes to a multiple of 4 (the chunk size
 /// field keeps the unpadded length). Sizes are 32-bit fields: inputs of
@@ -348,14 +348,14 @@ pub fn write_container(shex: &[u32], rdef: Option<&[u8]>) -> Vec<u8> {
 }
 
 /// [`write_container`] with an `SFI0` chunk after SHEX holding `features`
-/// (fxc's required-features mask, [`crate::features`]) when it is not 0,
+/// (fxc's required-features mask, [`crate::front::features`]) when it is not 0,
 /// as fxc places it.
 pub fn write_container_with_features(shex: &[u32], rdef: Option<&[u8]>, features: u64) -> Vec<u8> {
     write_container_as(shex, rdef, features, None, ChecksumKind::Retail)
 }
 
 /// [`write_container_with_features`] with a `STAT` chunk after SFI0 when
-/// `stat` is given (fxc's statistics, [`crate::stat::stat_chunk`]), stamped
+/// `stat` is given (fxc's statistics, [`crate::front::stat::stat_chunk`]), stamped
 /// with the `checksum` variant: fxc stamps [`ChecksumKind::Debug`] on
 /// shaders with `printf`/`errorf` (`reference/dxbc-format.md` §1.1.1;
 /// [`ChecksumKind::for_program`]).
@@ -383,9 +383,9 @@ pub fn write_container_as(
         chunks.push((b"STAT", stat));
     }
 
-    let header = crate::container::HEADER_SIZE + 4 * chunks.len();
+    let header = crate::front::container::HEADER_SIZE + 4 * chunks.len();
     let mut out = Vec::with_capacity(header + chunks.iter().map(|c| c.1.len() + 12).sum::<usize>());
-    out.extend_from_slice(&crate::container::DXBC_MAGIC.to_le_bytes());
+    out.extend_from_slice(&crate::front::container::DXBC_MAGIC.to_le_bytes());
     out.extend_from_slice(&[0u8; 16]); // checksum, filled in below
     out.extend_from_slice(&1u32.to_le_bytes());
     out.extend_from_slice(&0u32.to_le_bytes()); // total size, filled in below
@@ -405,6 +405,6 @@ pub fn write_container_as(
     let total = out.len() as u32;
     out[24..28].copy_from_slice(&total.to_le_bytes());
     // The file is longer than 20 bytes, so this cannot fail.
-    let _ = crate::container::update_checksum_as(&mut out, checksum);
+    let _ = crate::front::container::update_checksum_as(&mut out, checksum);
     out
 }

@@ -18,7 +18,7 @@
 //! kernel, and `exec`'s interpreter loop compiled for the same sets, are the
 //! `unsafe` of `sim-core`: each needs the CPU to run its instruction set.
 
-use crate::opcodes::AluOp;
+use crate::isa::opcodes::AluOp;
 use sim_mem::format::{f16_to_f32, f32_to_f16_rtz};
 
 #[inline]
@@ -1418,21 +1418,6 @@ pub(crate) fn frc(x: u32) -> u32 {
         } else {
             v + 0.0
         })
-    }
-}
-
-/// A source modifier applied to one 32-bit value (the double modifiers are
-/// applied by `double` to assembled 64-bit values, so they leave it as is).
-pub(crate) fn modify(v: u32, m: crate::ir::lowered::SrcMod) -> u32 {
-    use crate::ir::lowered::SrcMod;
-    match m {
-        SrcMod::None | SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg => v,
-        SrcMod::FNeg => v ^ 0x8000_0000,
-        SrcMod::FAbs => v & 0x7fff_ffff,
-        SrcMod::FAbsNeg => v | 0x8000_0000,
-        SrcMod::INeg => v.wrapping_neg(),
-        SrcMod::IAbs => (v as i32).unsigned_abs(),
-        SrcMod::IAbsNeg => (v as i32).unsigned_abs().wrapping_neg(),
     }
 }
 

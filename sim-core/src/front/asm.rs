@@ -1,9 +1,9 @@
 //! Assembler for fxc listings (`reference/asm-syntax.md`): listing text →
-//! [`DecodedProgram`], which [`crate::encode::encode_program`] turns into
-//! SHEX tokens and [`crate::encode::write_container`] into a DXBC file.
+//! [`DecodedProgram`], which [`crate::front::encode::encode_program`] turns into
+//! SHEX tokens and [`crate::front::encode::write_container`] into a DXBC file.
 //!
 //! It accepts what `fxc /Fc`, `D3DDisassemble`, 3DMigoto dumps and this
-//! crate's [`crate::disasm`] print (§1): `//` comments, header and footer,
+//! crate's [`crate::front::disasm`] print (§1): `//` comments, header and footer,
 //! blank lines, indentation, `#line` lines, the version line, every
 //! declaration form of §4 (including SM5.1 ranges `T0[0:0], space=0` and the
 //! multi-line `dcl_immediateConstantBuffer`), and instructions with their
@@ -24,14 +24,14 @@
 //! would produce from fxc's bytecode: `token` holds the whole OpcodeToken0
 //! (length and extended bit included) and `offset` its dword offset.
 
-use crate::encode::{encode_instruction, encode_operand};
+use crate::front::encode::{encode_instruction, encode_operand};
 use crate::ir::{
     Components, DecodedProgram, ExtendedOpcode, Index, Instruction, Modifier, Operand, OperandType,
     ProgramType, Selection, ShaderVersion, CUSTOMDATA_SHADER_MESSAGE, GLOBAL_FLAGS,
     RESOURCE_DIMENSIONS, RETURN_TYPES, SHADER_MESSAGE_ERRORF, SHADER_MESSAGE_HEADER,
     SHADER_MESSAGE_PRINTF,
 };
-use crate::opcodes::{Class, Opcode, OperandDataType, Shape, OPCODE_TABLE};
+use crate::isa::opcodes::{Class, Opcode, OperandDataType, Shape, OPCODE_TABLE};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
@@ -90,7 +90,7 @@ pub struct Literal {
 /// digits, so callers comparing with bytecode need to know where they are).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Assembly {
-    /// The program, as [`crate::decode::decode_program`] would return it.
+    /// The program, as [`crate::front::decode::decode_program`] would return it.
     pub program: DecodedProgram,
     /// Every literal value, in token order.
     pub literals: Vec<Literal>,

@@ -1,5 +1,5 @@
 //! RDEF writer: [`Reflection`] → RDEF chunk data, the inverse of
-//! [`crate::rdef::parse_rdef`] (dxbc-format.md §1.3).
+//! [`crate::front::rdef::parse_rdef`] (dxbc-format.md §1.3).
 //!
 //! Layouts, chosen by the shader model given:
 //! - SM5.0 (`RD11`): 60-byte header, 32-byte binding descs, 24-byte cbuffer
@@ -21,11 +21,11 @@
 //! SM4, every binding's `id` equals its `bind_point` and `space` is 0 (those
 //! layouts cannot store them); for SM4 also every type name is empty.
 
+use crate::front::rdef::{Reflection, TypeDesc, MAX_TYPE_DEPTH, RDEF_MAGIC_5_0, RDEF_MAGIC_5_1};
 use crate::ir::{ProgramType, ShaderVersion};
-use crate::rdef::{Reflection, TypeDesc, MAX_TYPE_DEPTH, RDEF_MAGIC_5_0, RDEF_MAGIC_5_1};
 
 /// The creator string written when [`Reflection::creator`] is empty.
-pub const DEFAULT_CREATOR: &str = crate::listing_reflection::DEFAULT_CREATOR;
+pub const DEFAULT_CREATOR: &str = crate::front::listing_reflection::DEFAULT_CREATOR;
 
 /// The program type code of the RDEF target's high half (0x4353 "CS" for
 /// compute, 0xFFFF pixel, 0xFFFE vertex, 0x4753 geometry, 0x4853 hull,
@@ -158,7 +158,7 @@ impl Blob {
 /// half) and [`Reflection::creator`] (or [`DEFAULT_CREATOR`] when empty).
 ///
 /// See the [module documentation](self) for what round-trips through
-/// [`crate::rdef::parse_rdef`]. Never panics.
+/// [`crate::front::rdef::parse_rdef`]. Never panics.
 pub fn write_rdef(r: &Reflection, version: ShaderVersion) -> Vec<u8> {
     let sm5 = version.major >= 5;
     let sm51 = version.is_sm51();

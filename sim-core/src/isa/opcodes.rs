@@ -109,7 +109,7 @@ pub struct OpcodeInfo {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Sem {
     /// A component-wise ALU instruction: `OpKind::Alu` with this operation,
-    /// whose lane function and static facts are in `crate::lanes`
+    /// whose lane function and static facts are in `crate::isa::lanes`
     /// (`lane_ops!`). Nothing else is written for it.
     Alu(AluOp),
     /// A double-precision instruction: `OpKind::Double`.
@@ -551,7 +551,7 @@ impl Opcode {
 
 /// Single-destination (component-wise) ALU operations: the lowering
 /// targets of [`Sem::Alu`] rows. Each has its lane function, with its
-/// static facts, in `crate::lanes` (`lane_ops!`).
+/// static facts, in `crate::isa::lanes` (`lane_ops!`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum AluOp {
     // float

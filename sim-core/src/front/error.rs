@@ -2,9 +2,9 @@
 //! validation. Each says where: a byte offset in the file or a dword offset in
 //! the token stream.
 
-use crate::asm::AsmError;
-use crate::container::ContainerError;
-use crate::rdef::RdefError;
+use crate::front::asm::AsmError;
+use crate::front::container::ContainerError;
+use crate::front::rdef::RdefError;
 
 /// Why a token stream could not be decoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -46,8 +46,8 @@
 //! Nothing here panics on bad input: every read is bounds-checked and a bad
 //! chunk gives a [`HeaderError`].
 
-use crate::container::{fourcc_display, Container};
-use crate::rdef::{
+use crate::front::container::{fourcc_display, Container};
+use crate::front::rdef::{
     parse_rdef, CbufferDesc, InputType, RdefError, Reflection, ResourceBinding, TypeDesc,
 };
 
@@ -695,7 +695,7 @@ fn read_signature(fourcc: [u8; 4], data: &[u8]) -> Result<Vec<SigElement>, Heade
 fn first_chunk<'c, 'a>(
     container: &'c Container<'a>,
     fourccs: &[&[u8; 4]],
-) -> Option<&'c crate::container::Chunk<'a>> {
+) -> Option<&'c crate::front::container::Chunk<'a>> {
     fourccs.iter().find_map(|f| container.chunk(f))
 }
 

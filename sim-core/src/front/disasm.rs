@@ -14,7 +14,7 @@ use crate::ir::{
     Components, DecodedProgram, Index, Instruction, Modifier, Operand, OperandType, Selection,
     GLOBAL_FLAGS, RESOURCE_DIMENSIONS, RETURN_TYPES,
 };
-use crate::opcodes::{Class, Opcode, OperandDataType};
+use crate::isa::opcodes::{Class, Opcode, OperandDataType};
 use std::fmt::Write;
 
 /// How the instruction reads an immediate operand.
@@ -634,7 +634,7 @@ pub fn disassemble_lines_with(
             }
         } else {
             let dsts = match op.info().shape {
-                crate::opcodes::Shape::Ops { dsts, .. } => dsts as usize,
+                crate::isa::opcodes::Shape::Ops { dsts, .. } => dsts as usize,
                 _ => 0,
             };
             let dst_precision = if dsts > 0 {
@@ -694,12 +694,12 @@ pub fn disassemble(p: &DecodedProgram) -> String {
 }
 
 /// The whole listing of a container as `fxc /Fc` prints it: the comment
-/// header (from RDEF, SFI0, STAT and the signatures, see [`crate::header`]),
+/// header (from RDEF, SFI0, STAT and the signatures, see [`crate::front::header`]),
 /// the version line, declarations and instructions, and the
 /// "Approximately N instruction slots used" footer. A container whose
 /// optional chunks cannot be read gets a one-line note instead of a header.
 pub fn full_listing(
-    container: &crate::container::Container<'_>,
+    container: &crate::front::container::Container<'_>,
     program: &DecodedProgram,
 ) -> String {
     full_listing_with(container, program, FloatDigits::default())
@@ -708,12 +708,12 @@ pub fn full_listing(
 /// [`full_listing`] with float literals of 2⁶⁴ and more printed as
 /// `digits` says.
 pub fn full_listing_with(
-    container: &crate::container::Container<'_>,
+    container: &crate::front::container::Container<'_>,
     program: &DecodedProgram,
     digits: FloatDigits,
 ) -> String {
     let mut out = String::new();
-    match crate::header::listing_header(container) {
+    match crate::front::header::listing_header(container) {
         Ok(mut lines) => {
             // fxc's note on a shader with printf/errorf, after the banner
             if lines.len() >= 3
@@ -742,7 +742,7 @@ pub fn full_listing_with(
         out.push_str(&line);
         out.push('\n');
     }
-    if let Some(footer) = crate::header::listing_footer(container) {
+    if let Some(footer) = crate::front::header::listing_footer(container) {
         out.push_str(&footer);
         out.push('\n');
     }
