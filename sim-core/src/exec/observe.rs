@@ -6,9 +6,8 @@
 //! [`Plain`] (a plain run: every call is empty and `Plain::ON` is false, so
 //! the reporting compiles away), [`Profiling`] (`--profile`), [`Checking`]
 //! (the concurrency checker, `sm5sim check`) and [`Both`]. Observation
-//! never changes what the shader computes (the differential oracle holds
-//! profiled and checked runs to the plain run's memory); the checker alone
-//! may stop a run that makes no progress ([`Observer::stalled`]).
+//! never changes what the shader computes; the checker alone may stop a
+//! run that makes no progress ([`Observer::stalled`]).
 //!
 //! The executor keeps its observers in [`Observers`] between batches and
 //! picks the matching monomorphized loop once per batch
