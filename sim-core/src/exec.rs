@@ -1418,50 +1418,19 @@ impl<'p> GroupExecutor<'p> {
                 }
             }
             Self::step(&mut self.stats, obs, warp);
-            // the planned op: a fast path's form, which may decline and
-            // leave the instruction to its reference handler
-            match &self.plan[warp.pc - 1].op {
-                PlanOp::Reference => {}
-                PlanOp::RowAlu(f) => {
-                    self.run_fast(warp, b, f);
-                    self.run_fast_after(obs, warp, b);
-                    continue;
-                }
-                &PlanOp::FusedLeave(kind) => {
-                    if let OpKind::If {
-                        ref cond,
-                        nz,
-                        endif_pc,
-                        ..
-                    } = op.kind
-                    {
-                        if self.leave_fused(obs, warp, (cond, nz), kind, endif_pc) {
-                            continue;
-                        }
-                    }
-                }
-                PlanOp::CasLoop(cl) => {
-                    let cl = CasLoop::clone(cl);
-                    match self.cas_loop(obs, warp, b, &cl, watchdog) {
-                        Ok(true) => continue,
-                        Ok(false) => {}
-                        Err(reason) => return Exit::Stopped(reason),
-                    }
-                }
-                PlanOp::EndLoopWithoutContinue => {
-                    if let OpKind::EndLoop { start_pc } = op.kind {
-                        self.end_loop(warp, start_pc, false);
-                        continue;
-                    }
-                }
-            }
             match op.kind {
                 OpKind::Alu {
                     op,
                     ref dst,
                     ref src,
                     sat,
-                } => self.alu(warp, b, op, dst, src, sat),
+                } => match &self.plan[warp.pc - 1].op {
+                    PlanOp::RowAlu(f) => {
+                        self.run_fast(warp, b, f);
+                        self.run_fast_after(obs, warp, b);
+                    }
+                    _ => self.alu(warp, b, op, dst, src, sat),
+                },
                 OpKind::Alu2 {
                     op,
                     ref dst,
@@ -1479,6 +1448,11 @@ impl<'p> GroupExecutor<'p> {
                     else_pc,
                     endif_pc,
                 } => {
+                    if let PlanOp::FusedLeave(kind) = self.plan[warp.pc - 1].op {
+                        if self.leave_fused(obs, warp, (cond, nz), kind, endif_pc) {
+                            continue;
+                        }
+                    }
                     let base = self.frame_masks(warp);
                     // every active lane takes the same branch: one decides
                     if let Some(taken) = self.uniform_condition(warp, b, cond, nz) {
@@ -1564,6 +1538,14 @@ impl<'p> GroupExecutor<'p> {
                     }
                 }
                 OpKind::Loop { end_pc } => {
+                    if let PlanOp::CasLoop(cl) = &self.plan[warp.pc - 1].op {
+                        let cl = CasLoop::clone(cl);
+                        match self.cas_loop(obs, warp, b, &cl, watchdog) {
+                            Ok(true) => continue,
+                            Ok(false) => {}
+                            Err(reason) => return Exit::Stopped(reason),
+                        }
+                    }
                     let base = self.frame_masks(warp);
                     warp.masks[base..base + 2 * w].fill(0);
                     warp.frames.push(Frame::Loop {
@@ -1571,7 +1553,11 @@ impl<'p> GroupExecutor<'p> {
                         end_pc,
                     });
                 }
-                OpKind::EndLoop { start_pc } => self.end_loop(warp, start_pc, true),
+                OpKind::EndLoop { start_pc } => {
+                    let continued =
+                        !matches!(self.plan[warp.pc - 1].op, PlanOp::EndLoopWithoutContinue);
+                    self.end_loop(warp, start_pc, continued);
+                }
                 OpKind::Break { ref cond } => self.leave(obs, warp, b, cond, Leave::Break),
                 OpKind::Continue { ref cond } => self.leave(obs, warp, b, cond, Leave::Continue),
                 OpKind::Ret { ref cond } => self.leave(obs, warp, b, cond, Leave::Ret),

@@ -3,8 +3,10 @@
 //! the warp width and the fast paths switched on ([`FastPaths`]). Each fast
 //! path is an option bit that the planner turns into an op of the stream
 //! ([`PlanOp`]; the register: `README.md`); with [`FastPaths::NONE`] every
-//! op is the instruction's reference handler. The interpreter matches the
-//! op of the instruction it runs once and reads no other table.
+//! op is the instruction's reference handler. The interpreter reads the op
+//! in the arms of the instructions that have planned forms (ALU, `if`,
+//! `loop`, `endloop`: the others do not touch the plan, which keeps it out
+//! of their way in the cache) and reads no other table.
 
 use crate::exec::rows::{Arena, RowAlu};
 use crate::exec::{Arc, CasLoop, FastPaths, Leave, PcFacts};
