@@ -1718,7 +1718,9 @@ impl<'p> GroupExecutor<'p> {
                     let mut r = std::mem::take(&mut self.sc.r);
                     self.fetch(warp, b, addr, 1, &mut sa);
                     let view = Self::view(b, res);
-                    obs.memory(&self.typed_access(warp, res, view, MemOp::Read, &sa, None));
+                    if O::ON {
+                        obs.memory(&self.typed_access(warp, res, view, MemOp::Read, &sa, None));
+                    }
                     for l in 0..w {
                         if warp.active[l] == 0 {
                             continue;

@@ -135,22 +135,7 @@ impl<'p> GroupExecutor<'p> {
                     n += 1;
                 }
             }
-            obs.memory(&Mem {
-                warp: wr,
-                pc: wr.pc as u32 - 1,
-                kind: MemKind::Buffer,
-                op: MemOp::Read,
-                res,
-                view,
-                texture: None,
-                ext: self.bounds(res, view),
-                tgsm: &self.tgsm,
-                a: sa,
-                b: Some(sb),
-                ks: &ks[..n],
-                values: None,
-                bytes: 4 * n as u64,
-            });
+            obs.memory(&self.buffer_access(wr, res, view, MemOp::Read, (sa, sb), &ks[..n], None));
         }
         let active = &wr.active;
         // A coalesced or uniform access (every lane, active or not, on one
