@@ -22,11 +22,40 @@
 //! dtype and the shape (element count) above; a mismatch names the expected
 //! and the given.
 
-use crate::job::{Resource, SlotKind, View};
+use crate::api::{Resource, Slot, SlotKind, View};
 use sim_core::front::rdef::TypeDesc;
 use sim_core::Program;
-use sim_mem::{Buffer, BufferView, ChannelKind, Format};
+use sim_mem::{Buffer, BufferView, ChannelKind, Format, Texture};
 use std::path::Path;
+
+/// A resource as a `.npy` array meets it: the resource (its storage, a
+/// buffer's words or a texture's subresources), the view it is bound
+/// through (which sets the dtype and shape, see the module doc) and the
+/// slot that view is bound at (a structured view's element type comes from
+/// the shader's RDEF declaration there). A job's resource gives one with
+/// [`crate::job::JobResource::npy`]; an API caller builds it from its own
+/// [`Resource`].
+#[derive(Debug, Clone, Copy)]
+pub struct NpyTarget<'a> {
+    /// the resource's name, for messages
+    pub name: &'a str,
+    /// the resource's storage
+    pub resource: &'a Resource,
+    /// how it is viewed
+    pub view: View,
+    /// where it is bound
+    pub slot: Slot,
+}
+
+impl NpyTarget<'_> {
+    fn data(&self) -> &Buffer {
+        self.resource.data()
+    }
+
+    fn texture(&self) -> Option<&Texture> {
+        self.resource.as_texture()
+    }
+}
 
 /// A `.npy` array's element type (NumPy's `descr`, e.g. `<f4`) and shape.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,7 +104,7 @@ fn leaf_type(ty: &TypeDesc) -> Option<u16> {
 }
 
 /// The NumPy dtype of a structured buffer's words, from RDEF's element type.
-fn structured_descr(r: &Resource, program: &Program) -> &'static str {
+fn structured_descr(r: &NpyTarget<'_>, program: &Program) -> &'static str {
     let element = program.reflection.as_ref().and_then(|refl| {
         let prefix = match r.slot.kind {
             SlotKind::Srv => "t",
@@ -104,7 +133,7 @@ fn typed_descr(format: Format) -> &'static str {
 ///
 /// # Errors
 /// For a texture (see [`texture_layout`]).
-pub fn buffer_layout(r: &Resource, program: &Program) -> Result<NpyLayout, String> {
+pub fn buffer_layout(r: &NpyTarget<'_>, program: &Program) -> Result<NpyLayout, String> {
     let words = r.data().len_words() as u64;
     let (descr, shape) = match r.view {
         View::Raw => ("<u4", vec![words]),
@@ -137,7 +166,7 @@ fn is_bgra(f: Format) -> bool {
 /// # Errors
 /// For formats without one simple dtype: packed, block-compressed,
 /// shared-exponent, with unused bits; and for multisampled textures.
-pub fn texture_layout(r: &Resource, mip: u32) -> Result<(NpyLayout, bool), String> {
+pub fn texture_layout(r: &NpyTarget<'_>, mip: u32) -> Result<(NpyLayout, bool), String> {
     let (Some(tex), View::Texture { format, .. }) = (r.texture(), r.view) else {
         return Err(format!("'{}' is not a texture", r.name));
     };
@@ -197,7 +226,7 @@ pub fn texture_layout(r: &Resource, mip: u32) -> Result<(NpyLayout, bool), Strin
 ///
 /// # Errors
 /// A buffer, or a texture without a NumPy layout ([`texture_layout`]).
-pub fn dump_subresources(r: &Resource) -> Result<Vec<(String, NpyLayout, Vec<u8>)>, String> {
+pub fn dump_subresources(r: &NpyTarget<'_>) -> Result<Vec<(String, NpyLayout, Vec<u8>)>, String> {
     let Some(tex) = r.texture() else {
         return Err(format!("'{}' is a buffer", r.name));
     };
@@ -220,7 +249,7 @@ pub fn dump_subresources(r: &Resource) -> Result<Vec<(String, NpyLayout, Vec<u8>
 ///
 /// # Errors
 /// A texture without a NumPy layout ([`texture_layout`]).
-pub fn dump(r: &Resource, program: &Program) -> Result<(NpyLayout, Vec<u8>), String> {
+pub fn dump(r: &NpyTarget<'_>, program: &Program) -> Result<(NpyLayout, Vec<u8>), String> {
     if let Some(tex) = r.texture() {
         let (layout, bgra) = texture_layout(r, 0)?;
         let mut bytes = tex.read_subresource(0, 0);
@@ -389,7 +418,7 @@ fn words_dtype(descr: &str) -> bool {
     matches!(descr, "<u4" | "<i4" | "<f4")
 }
 
-fn mismatch(path: &Path, r: &Resource, want: &str, given: &NpyLayout) -> String {
+fn mismatch(path: &Path, r: &NpyTarget<'_>, want: &str, given: &NpyLayout) -> String {
     format!(
         "{}: '{}' takes {want}; the file holds {given}",
         path.display(),
@@ -406,7 +435,7 @@ fn mismatch(path: &Path, r: &Resource, want: &str, given: &NpyLayout) -> String 
 pub fn buffer_words(
     arr: &NpyArray,
     path: &Path,
-    r: &Resource,
+    r: &NpyTarget<'_>,
     program: &Program,
 ) -> Result<Vec<u32>, String> {
     let want = buffer_layout(r, program)?;
@@ -493,7 +522,7 @@ fn all_fields_are_words(descr: &str) -> bool {
 pub fn texture_bytes(
     arr: &NpyArray,
     path: &Path,
-    r: &Resource,
+    r: &NpyTarget<'_>,
     mip: u32,
 ) -> Result<Vec<u8>, String> {
     let (want, bgra) = texture_layout(r, mip)?;

@@ -3,7 +3,7 @@
 
 use crate::job::resources::cbuffer_fields;
 use crate::job::schema::Content;
-use crate::job::Resource;
+use crate::job::JobResource;
 use sim_core::program::Program;
 use std::path::Path;
 /// The SplitMix64 generator of job files: `state += 0x9E3779B97F4A7C15;
@@ -86,7 +86,7 @@ pub(super) fn generate(
     c: &Content,
     n: usize,
     program: &Program,
-    r: &Resource,
+    r: &JobResource,
     base: &Path,
 ) -> Result<Vec<u32>, String> {
     if let Some(v) = &c.u32 {
@@ -126,7 +126,7 @@ pub(super) fn generate(
         let words = if let Some(tex) = r.texture() {
             // the storage as it is, with mip 0 slice 0 from the file: an
             // expectation then compares that subresource only
-            let sub = crate::npy::texture_bytes(&arr, &p, r, 0)?;
+            let sub = crate::npy::texture_bytes(&arr, &p, &r.npy(), 0)?;
             let mut bytes = r.data().to_bytes();
             let range = tex
                 .subresource_range(0, 0)
@@ -134,7 +134,7 @@ pub(super) fn generate(
             bytes[range].copy_from_slice(&sub);
             crate::npy::le_words(&bytes)
         } else {
-            crate::npy::buffer_words(&arr, &p, r, program)?
+            crate::npy::buffer_words(&arr, &p, &r.npy(), program)?
         };
         if words.len() != n {
             return Err(format!(

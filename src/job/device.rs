@@ -7,7 +7,7 @@
 
 use crate::api::{ApiError, Kernel, Shader};
 use crate::job::resources::{rdef_name, rdef_sampler_name, rdef_texture, take_u32, KeyErr};
-use crate::job::{Resource, Sampler, Slot, SlotKind, View};
+use crate::job::{JobResource, Sampler, Slot, SlotKind, View};
 use sim_core::front::rdef::InputType;
 use sim_mem::{Format, ViewDimension};
 use std::sync::Arc;
@@ -23,7 +23,7 @@ pub struct JobShader {
 
 /// The slot index of a resource that no shader declares by its name nor
 /// binds (a copy's source or destination, indirect arguments): its
-/// [`Resource::slot`] has this index, which no shader can declare.
+/// [`JobResource::slot`] has this index, which no shader can declare.
 pub const UNBOUND_SLOT: u32 = u32::MAX;
 
 /// A `bind` value of a dispatch step, parsed.
@@ -130,7 +130,7 @@ pub(super) fn reference_of(
 /// The default view of resource `r` at `slot` of `shader`: its own view
 /// for a buffer; for a texture, the dimension the shader declares there
 /// (else its own) with its format and range.
-pub(super) fn default_view(shader: &Shader, slot: Slot, r: &Resource) -> View {
+pub(super) fn default_view(shader: &Shader, slot: Slot, r: &JobResource) -> View {
     match r.view {
         View::Texture {
             dimension,
@@ -156,7 +156,7 @@ pub(super) fn default_view(shader: &Shader, slot: Slot, r: &Resource) -> View {
 pub(super) fn bind_view(
     shader: &Shader,
     slot: Slot,
-    r: &Resource,
+    r: &JobResource,
     keys: &toml::Table,
 ) -> Result<View, String> {
     let mut view = default_view(shader, slot, r);
@@ -282,7 +282,7 @@ pub(super) fn step_kernel(
     i: usize,
     shader: &JobShader,
     bind: Option<&toml::Value>,
-    resources: &[Resource],
+    resources: &[JobResource],
     samplers: &[Sampler],
     uav_bound: &mut [bool],
     warnings: &mut Vec<String>,

@@ -2,7 +2,7 @@
 //! writing, and comparing against an expected image.
 
 use crate::job::textures::{encode_texel, is_8bit_unorm, stored_format};
-use crate::job::{Mismatch, Resource, Storage, Subresource, View, MISMATCHES_SHOWN};
+use crate::job::{JobResource, Mismatch, Storage, Subresource, View, MISMATCHES_SHOWN};
 use sim_mem::{ChannelKind, Format, Texture, TextureDimension};
 use std::path::{Path, PathBuf};
 /// The bit depth (8 or 16) of the PNG a texture of `format` dumps to: 8 for
@@ -153,7 +153,7 @@ pub fn read_png(path: &Path, target: Option<&PngTarget>) -> Result<PngImage, Str
 pub(super) fn png_subresource(
     png: &PngImage,
     file: &Path,
-    r: &Resource,
+    r: &JobResource,
     tex: &Texture,
     format: Format,
     s: Subresource,
@@ -207,7 +207,7 @@ pub(super) fn png_subresource(
 ///
 /// # Errors
 /// A message when `r` is a buffer or not a single-sample 2D texture.
-pub fn png_target(r: &Resource) -> Result<(u32, u32), String> {
+pub fn png_target(r: &JobResource) -> Result<(u32, u32), String> {
     let Some(tex) = r.texture() else {
         return Err(format!(
             "'{}' is a buffer; PNGs are for 2D textures (mip 0, slice 0)",
@@ -240,7 +240,7 @@ pub fn png_target(r: &Resource) -> Result<(u32, u32), String> {
 ///
 /// # Errors
 /// A message when the resource is not a single-sample 2D texture.
-pub fn texture_image(r: &Resource, bit_depth: Option<u8>) -> Result<PngImage, String> {
+pub fn texture_image(r: &JobResource, bit_depth: Option<u8>) -> Result<PngImage, String> {
     let (width, height) = png_target(r)?;
     let (Some(tex), View::Texture { format, .. }) = (r.texture(), r.view) else {
         return Err(format!("'{}' is not a texture", r.name));
@@ -290,7 +290,7 @@ pub fn texture_image(r: &Resource, bit_depth: Option<u8>) -> Result<PngImage, St
 /// and B are compared (only the first when both images are gray), alpha when
 /// the PNG has it. Returns how many values differ and the first few.
 pub(super) fn compare_png(
-    r: &Resource,
+    r: &JobResource,
     path: &Path,
     tolerance: u32,
 ) -> Result<(usize, Vec<Mismatch>), String> {

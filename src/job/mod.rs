@@ -291,7 +291,7 @@ fn parse_slot(s: &str) -> Option<Slot> {
 
 /// A resource of a job.
 #[derive(Debug)]
-pub struct Resource {
+pub struct JobResource {
     /// its key in `[resources]`
     pub name: String,
     /// where it is bound
@@ -327,7 +327,7 @@ pub enum Compare {
     Multiset,
 }
 
-impl Resource {
+impl JobResource {
     /// The raw storage, as 32-bit words: a buffer's contents, or a texture's
     /// subresources in D3D order (each starting on a 4-byte boundary, rows
     /// tightly packed; see [`sim_mem::texture`]).
@@ -343,6 +343,17 @@ impl Resource {
     /// The texture, if this is one.
     pub fn texture(&self) -> Option<&Texture> {
         self.storage.as_texture()
+    }
+
+    /// The resource as a `.npy` array meets it (its storage, view and
+    /// slot), for [`crate::npy`].
+    pub fn npy(&self) -> crate::npy::NpyTarget<'_> {
+        crate::npy::NpyTarget {
+            name: &self.name,
+            resource: &self.storage,
+            view: self.view,
+            slot: self.slot,
+        }
     }
 }
 
@@ -466,7 +477,7 @@ pub struct Job {
     /// all its dispatches run); never empty ([`Job::kernel`])
     kernels: Vec<Kernel>,
     /// resources in name order
-    pub resources: Vec<Resource>,
+    pub resources: Vec<JobResource>,
     /// samplers in name order
     pub samplers: Vec<Sampler>,
     /// Things that are legal but probably not meant, e.g. a constant buffer
@@ -981,7 +992,7 @@ impl Job {
             order.push(0);
         }
 
-        let mut resources: Vec<Resource> = Vec::new();
+        let mut resources: Vec<JobResource> = Vec::new();
         let mut budget = MemoryBudget::for_job(load.max_memory);
         for (name, spec) in &file.resources {
             let key = format!("resources.{name}");
@@ -1079,7 +1090,7 @@ impl Job {
                 r.indirect_args = on;
             }
             if !several {
-                if let Some(other) = resources.iter().find(|o: &&Resource| o.slot == r.slot) {
+                if let Some(other) = resources.iter().find(|o: &&JobResource| o.slot == r.slot) {
                     return Err(spec_err(
                         key,
                         format!("slot {} is already bound to '{}'", r.slot, other.name),
@@ -1558,7 +1569,7 @@ impl Job {
 
     /// The resource called `name` (its key, or, in a single-shader job, its
     /// slot such as `u0`).
-    pub fn resource(&self, name: &str) -> Option<&Resource> {
+    pub fn resource(&self, name: &str) -> Option<&JobResource> {
         self.resources.iter().find(|r| {
             r.name == name || (!self.several && r.slot.to_string() == name.to_ascii_lowercase())
         })
@@ -2250,7 +2261,7 @@ fn parse_expect(
     mut t: toml::Table,
     counter: Option<u32>,
     sub: Option<Subresource>,
-    r: &Resource,
+    r: &JobResource,
     program: &Program,
     base: &Path,
 ) -> Result<Expect, KeyErr> {
@@ -2353,7 +2364,7 @@ fn parse_copy(
     kind: &str,
     value: &toml::Value,
     key: &str,
-    resources: &[Resource],
+    resources: &[JobResource],
     find: &dyn Fn(&str, &str) -> Result<usize, JobError>,
 ) -> Result<CopyCommand, KeyErr> {
     let e = |k: &str, m: String| {
@@ -2484,7 +2495,7 @@ fn parse_copy(
 /// of the job's or a slot; `Err` is the key and why.
 fn allow_rules(
     check: Option<&schema::CheckSpec>,
-    resources: &[Resource],
+    resources: &[JobResource],
 ) -> Result<Vec<Allow>, (String, String)> {
     let rules = check.map(|c| c.allow.as_slice()).unwrap_or_default();
     let mut out = Vec::new();

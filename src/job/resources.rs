@@ -171,7 +171,7 @@ use crate::compiler::HlslRequest;
 use crate::job::content::{check_generators, generate};
 use crate::job::schema::{Content, ResourceSpec, ShaderSpec};
 use crate::job::textures::{resolve_texture, TextureDeclared};
-use crate::job::{bulk, parse_slot, Check, Compare, Resource, Slot, SlotKind, Storage, View};
+use crate::job::{bulk, parse_slot, Check, Compare, JobResource, Slot, SlotKind, Storage, View};
 use crate::memory::MemoryBudget;
 use sim_core::front::rdef::InputType;
 use sim_core::program::{BufferDeclKind, Program};
@@ -190,7 +190,7 @@ pub(super) fn resolve_resource(
     base: &Path,
     budget: &mut MemoryBudget,
     at: Option<Slot>,
-) -> Result<Resource, KeyErr> {
+) -> Result<JobResource, KeyErr> {
     let program = shader.program();
     let e = |k: &str, m: String| (k.to_string(), m);
     // Slot: given, or found by name in RDEF.
@@ -416,7 +416,7 @@ pub(super) fn resolve_resource(
         .map_err(|p| e(if p.key == "size" { size_key } else { p.key }, p.message))?;
     budget.charge(size).map_err(|m| e("", m))?;
     let buffer = Buffer::zeroed(size as usize).map_err(|m| e("", m.to_string()))?;
-    let mut r = Resource {
+    let mut r = JobResource {
         name: name.to_string(),
         slot,
         view,
@@ -505,7 +505,7 @@ pub(super) fn typed_format(spec: &ResourceSpec) -> Result<Format, KeyErr> {
 /// Check that `c` fits resource `r` exactly (lists and files must have as many words).
 pub(super) fn check_content(
     c: &Content,
-    r: &Resource,
+    r: &JobResource,
     program: &Program,
     base: &Path,
     _init: bool,
@@ -517,7 +517,7 @@ pub(super) fn check_content(
 /// expectation's element range, or the whole resource).
 pub(super) fn check_content_words(
     c: &Content,
-    r: &Resource,
+    r: &JobResource,
     words: usize,
     program: &Program,
     base: &Path,
@@ -583,7 +583,7 @@ pub(super) fn named_files(v: &toml::Value, base: &Path, out: &mut Vec<PathBuf>) 
 /// `(key, message)`: a texture, a typed format smaller than a word, a count
 /// of 0, or a range past the last element.
 pub(super) fn expect_range(
-    r: &Resource,
+    r: &JobResource,
     first: Option<u32>,
     count: Option<u32>,
 ) -> Result<std::ops::Range<usize>, (String, String)> {
@@ -638,7 +638,7 @@ pub(super) fn cbuffer_fields(
     fields: &toml::Table,
     n: usize,
     program: &Program,
-    r: &Resource,
+    r: &JobResource,
 ) -> Result<Vec<u32>, String> {
     pack_cbuffer(fields, program, r, vec![0; n])
 }
@@ -647,7 +647,7 @@ pub(super) fn cbuffer_fields(
 fn pack_cbuffer(
     fields: &toml::Table,
     program: &Program,
-    r: &Resource,
+    r: &JobResource,
     words: Vec<u32>,
 ) -> Result<Vec<u32>, String> {
     let cb = program
@@ -671,7 +671,7 @@ fn pack_cbuffer(
 /// by a label).
 fn cbuffer_of<'r>(
     refl: &'r sim_core::front::rdef::Reflection,
-    r: &Resource,
+    r: &JobResource,
 ) -> Option<&'r sim_core::front::rdef::CbufferDesc> {
     let at = refl.cbuffer_at(r.slot.index);
     match at {
@@ -685,7 +685,7 @@ fn cbuffer_of<'r>(
 pub(super) fn cbuffer_fields_over(
     fields: &toml::Table,
     program: &Program,
-    r: &Resource,
+    r: &JobResource,
 ) -> Result<Vec<u32>, String> {
     pack_cbuffer(fields, program, r, r.data().to_words())
 }

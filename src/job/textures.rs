@@ -6,7 +6,7 @@ use crate::job::images::png_subresource;
 use crate::job::resources::{check_return_type, parse_content, take_u32, KeyErr};
 use crate::job::schema::{Content, ResourceSpec};
 use crate::job::{
-    read_png, Compare, PngTarget, Resource, Slot, SlotKind, Storage, Subresource, View,
+    read_png, Compare, JobResource, PngTarget, Slot, SlotKind, Storage, Subresource, View,
 };
 use crate::memory::MemoryBudget;
 use sim_core::program::{BufferDeclKind, Program, TextureDecl};
@@ -51,7 +51,7 @@ pub(super) fn resolve_texture(
     declared: TextureDeclared,
     program: &Program,
     base: &Path,
-) -> Result<Resource, KeyErr> {
+) -> Result<JobResource, KeyErr> {
     let e = |k: &str, m: String| (k.to_string(), m);
     let view_key = if spec.view.is_some() { "view" } else { "" };
     if slot.kind == SlotKind::ConstantBuffer {
@@ -274,7 +274,7 @@ pub(super) fn resolve_texture(
         );
         return Err((key, m));
     }
-    let r = Resource {
+    let r = JobResource {
         name: name.to_string(),
         slot,
         view: View::Texture {
@@ -377,7 +377,7 @@ pub(super) enum TexWrite {
 pub(super) fn texture_writes(
     c: &Content,
     sub: Option<Subresource>,
-    r: &Resource,
+    r: &JobResource,
     program: &Program,
     base: &Path,
 ) -> Result<TexWrite, String> {
@@ -398,7 +398,7 @@ pub(super) fn texture_writes(
         let s = sub.unwrap_or(Subresource { mip: 0, slice: 0 });
         let p = base.join(f);
         let arr = crate::npy::read(&p)?;
-        let bytes = crate::npy::texture_bytes(&arr, &p, r, s.mip)?;
+        let bytes = crate::npy::texture_bytes(&arr, &p, &r.npy(), s.mip)?;
         return Ok(TexWrite::Subresources(vec![(s, bytes)]));
     }
     if let Some(p) = &c.png {
@@ -477,7 +477,7 @@ pub(super) fn texture_writes(
     Ok(TexWrite::Subresources(vec![(s, bytes)]))
 }
 
-pub(super) fn write_texture(r: &Resource, w: TexWrite) -> Result<(), String> {
+pub(super) fn write_texture(r: &JobResource, w: TexWrite) -> Result<(), String> {
     let Some(tex) = r.texture() else {
         return Err(format!("'{}' is not a texture", r.name));
     };

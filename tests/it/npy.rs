@@ -34,7 +34,7 @@ fn run_and_dump(dir: &Path, text: &str, name: &str, file: &Path) -> Vec<u8> {
     let job = load(dir, text).unwrap();
     let reports = job.run(&DispatchOptions::default()).unwrap();
     assert!(reports.iter().all(|r| r.passed()), "{reports:?}");
-    let (layout, data) = npy::dump(job.resource(name).unwrap(), job.program()).unwrap();
+    let (layout, data) = npy::dump(&job.resource(name).unwrap().npy(), job.program()).unwrap();
     let bytes = npy::encode(&layout, &data);
     std::fs::write(file, &bytes).unwrap();
     bytes
@@ -355,4 +355,44 @@ fn a_header_whose_shape_outgrows_the_file_is_refused() {
     std::fs::write(&p, b"\x93NUMPY\x01\x00\xff\xff").unwrap();
     let e = npy::read(&p).unwrap_err();
     assert!(e.contains("not a .npy file"), "{e}");
+}
+
+/// `npy` takes the API's own types: a resource made with
+/// `Resource::from_slice`, no job, dumps through the typed view it is given
+/// and a `.npy` of that layout reads back into the same words.
+#[test]
+fn an_api_resource_dumps_and_loads_without_a_job() {
+    use sm5sim::api::{Slot, SlotKind, View};
+    use sm5sim::sim_mem::Format;
+    use sm5sim::{Resource, Shader};
+
+    let shader =
+        Shader::load(root().join("examples/saxpy_structured/saxpy_structured.dxbc")).unwrap();
+    let values = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0];
+    let resource = Resource::from_slice(&values).unwrap();
+    let target = npy::NpyTarget {
+        name: "pairs",
+        resource: &resource,
+        view: View::Typed(Format::R32G32_FLOAT),
+        slot: Slot {
+            kind: SlotKind::Uav,
+            index: 0,
+        },
+    };
+    let (layout, data) = npy::dump(&target, shader.program()).unwrap();
+    assert_eq!(
+        (layout.descr.as_str(), layout.shape.as_slice()),
+        ("<f4", &[3u64, 2][..])
+    );
+    let want: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    assert_eq!(data, want);
+
+    // and back: the encoded file, read, gives the words
+    let dir = scratch("api_resource");
+    let file = dir.join("pairs.npy");
+    std::fs::write(&file, npy::encode(&layout, &data)).unwrap();
+    let arr = npy::read(&file).unwrap();
+    let words = npy::buffer_words(&arr, &file, &target, shader.program()).unwrap();
+    let want: Vec<u32> = values.iter().map(|v| v.to_bits()).collect();
+    assert_eq!(words, want);
 }

@@ -3,7 +3,7 @@
 //! PNG image of a 2D texture when FILE ends in `.png`.
 
 use anyhow::{bail, Context};
-use sm5sim::job::{self, PngImage, Resource};
+use sm5sim::job::{self, JobResource, PngImage};
 use sm5sim::sim_core::Program;
 use sm5sim::{files, npy};
 use std::path::Path;
@@ -16,7 +16,7 @@ fn extension(file: &Path) -> Option<String> {
 
 /// Check, before the job runs, that `r` can be written to `file` in the
 /// form its extension asks for.
-pub fn check(r: &Resource, file: &Path) -> anyhow::Result<()> {
+pub fn check(r: &JobResource, file: &Path) -> anyhow::Result<()> {
     let what = || format!("--dump {}={}", r.name, file.display());
     match extension(file).as_deref() {
         Some("png") => {
@@ -30,7 +30,7 @@ pub fn check(r: &Resource, file: &Path) -> anyhow::Result<()> {
             job::png_target(r).map_err(|m| anyhow::anyhow!("{}: {m}", what()))?;
         }
         Some("npy") if r.texture().is_some() => {
-            npy::texture_layout(r, 0).map_err(|m| anyhow::anyhow!("{}: {m}", what()))?;
+            npy::texture_layout(&r.npy(), 0).map_err(|m| anyhow::anyhow!("{}: {m}", what()))?;
         }
         Some("npz") => {
             let Some(t) = r.texture() else {
@@ -41,7 +41,8 @@ pub fn check(r: &Resource, file: &Path) -> anyhow::Result<()> {
                 );
             };
             for mip in 0..t.desc().mip_levels {
-                npy::texture_layout(r, mip).map_err(|m| anyhow::anyhow!("{}: {m}", what()))?;
+                npy::texture_layout(&r.npy(), mip)
+                    .map_err(|m| anyhow::anyhow!("{}: {m}", what()))?;
             }
         }
         _ => {}
@@ -59,17 +60,17 @@ pub fn check(r: &Resource, file: &Path) -> anyhow::Result<()> {
 /// NumPy archive (`numpy.load`); `.png` → mip 0 slice 0 of a 2D texture
 /// ([`job::texture_image`]); anything else → the raw bytes (for textures,
 /// every subresource).
-pub fn dump(r: &Resource, program: &Program, file: &Path) -> anyhow::Result<()> {
+pub fn dump(r: &JobResource, program: &Program, file: &Path) -> anyhow::Result<()> {
     check(r, file)?;
     match extension(file).as_deref() {
         Some("npy") => {
-            let (layout, data) = npy::dump(r, program)
+            let (layout, data) = npy::dump(&r.npy(), program)
                 .map_err(|m| anyhow::anyhow!("--dump {}={}: {m}", r.name, file.display()))?;
             files::write_atomic(file, &npy::encode(&layout, &data))
                 .with_context(|| format!("writing {}", file.display()))
         }
         Some("npz") => {
-            let arrays = npy::dump_subresources(r)
+            let arrays = npy::dump_subresources(&r.npy())
                 .map_err(|m| anyhow::anyhow!("--dump {}={}: {m}", r.name, file.display()))?;
             let bytes = npz(&arrays).with_context(|| format!("writing {}", file.display()))?;
             files::write_atomic(file, &bytes).with_context(|| format!("writing {}", file.display()))
