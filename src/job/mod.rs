@@ -12,13 +12,13 @@ use crate::compiler::{self, CompileError, CompileOptions, Compiled};
 use crate::job::content::{first_difference, generate};
 use crate::job::images::compare_png;
 use crate::job::resources::{
-    cbuffer_fields_over, check_content, check_content_words, content_key, expect_range, f32_close,
-    hlsl_request, named_files, parse_check, parse_content, rdef_name, rdef_sampler_name,
-    resolve_resource, take_u32, value_text, KeyErr,
+    cbuffer_fields_over, content_key, f32_close, hlsl_request, named_files, rdef_name,
+    rdef_sampler_name, resolve_resource, KeyErr,
 };
 use crate::job::samplers::resolve_sampler;
-use crate::job::schema::{Content, JobFile, ShaderSpec};
-use crate::job::textures::{take_subresource, texture_writes, write_texture, TexWrite};
+use crate::job::schema::{Content, JobFile, ShaderSpec, StepSpec};
+use crate::job::steps::{CopyCommand, Expect, Groups, Resolve, Step};
+use crate::job::textures::{texture_writes, write_texture, TexWrite};
 use crate::memory::MemoryBudget;
 use sim_core::check::{Allow, CheckOptions, Checker, Finding, FindingKind, Suppressed};
 use sim_core::program::Program;
@@ -35,6 +35,7 @@ mod images;
 mod resources;
 mod samplers;
 mod schema;
+mod steps;
 mod textures;
 pub use content::{random_f32_words, random_u32_words, SplitMix64};
 pub use device::{JobShader, UNBOUND_SLOT};
@@ -374,75 +375,6 @@ pub struct Sampler {
 struct Subresource {
     mip: u32,
     slice: u32,
-}
-
-/// The group counts of a dispatch step.
-#[derive(Debug, Clone, Copy)]
-enum Groups {
-    /// `dispatch = [x, y, z]`
-    Direct([u32; 3]),
-    /// `dispatch_indirect = { args, offset }`: read when the step runs
-    Indirect { args: usize, offset: u64 },
-}
-
-/// A copy step's command.
-#[derive(Debug, Clone, Copy)]
-enum CopyCommand {
-    /// `copy = { from, to }`: CopyResource
-    Resource { from: usize, to: usize },
-    /// `copy_region` on buffers: bytes
-    Bytes {
-        from: usize,
-        to: usize,
-        src_offset: u64,
-        dst_offset: u64,
-        bytes: u64,
-    },
-    /// `copy_region` on textures
-    Texels {
-        from: usize,
-        to: usize,
-        src: crate::api::TextureRegion,
-        dst: crate::api::TextureRegion,
-        src_box: Option<[[u32; 3]; 2]>,
-        at: [u32; 3],
-    },
-    /// `copy_structure_count = { from, to, offset }`
-    StructureCount { from: usize, to: usize, offset: u64 },
-}
-
-#[derive(Debug, Clone)]
-enum Step {
-    Dispatch {
-        groups: Groups,
-        /// index in `Job::kernels`
-        kernel: usize,
-        /// index in `Job::shaders`
-        shader: usize,
-    },
-    Set {
-        resource: usize,
-        content: Option<Box<Content>>,
-        sub: Option<Subresource>,
-        counter: Option<u32>,
-        /// the shader whose layout `fields` take
-        layout: usize,
-    },
-    Copy(CopyCommand),
-    Expect(Expect),
-}
-
-#[derive(Debug, Clone)]
-struct Expect {
-    resource: usize,
-    /// a texture's subresource (`mip`, `slice`): compared alone
-    sub: Option<Subresource>,
-    /// the shader whose layout `fields` and `.npy` dtypes take
-    layout: usize,
-    check: Check,
-    text: String,
-    /// `first`/`count` given: the words compared (else the whole resource)
-    words: Option<std::ops::Range<usize>>,
 }
 
 #[derive(Debug, Clone)]
@@ -951,10 +883,6 @@ impl Job {
             });
         }
         let shader_index = |name: &str| shaders.iter().position(|s| s.name == name);
-        let shader_names = || {
-            let names: Vec<&str> = shaders.iter().map(|s| s.name.as_str()).collect();
-            names.join(", ")
-        };
 
         // what the dispatch steps name, for resolving resources: the
         // shaders in the order steps use them, and every (shader, bind key,
@@ -1170,286 +1098,22 @@ impl Job {
             kernels.push(kernel);
         }
 
-        let find = |key: &str, name: &str| -> Result<usize, JobError> {
-            resources
-                .iter()
-                .position(|r| {
-                    r.name == name || (!several && r.slot.to_string() == name.to_ascii_lowercase())
-                })
-                .ok_or_else(|| spec_err(key.into(), format!("no resource named '{name}'")))
-        };
         let mut warnings = Vec::new();
         let mut uav_bound = vec![false; resources.len()];
         let mut steps = Vec::new();
-        const KINDS: [&str; 7] = [
-            "dispatch",
-            "dispatch_indirect",
-            "set",
-            "expect",
-            "copy",
-            "copy_region",
-            "copy_structure_count",
-        ];
+        let mut resolve = Resolve {
+            several,
+            shaders: &shaders,
+            resources: &resources,
+            samplers: &samplers,
+            base,
+            kernels: &mut kernels,
+            uav_bound: &mut uav_bound,
+            warnings: &mut warnings,
+        };
         for (i, table) in file.steps.iter().enumerate() {
-            let key = format!("steps[{i}]");
-            let kinds: Vec<&str> = table
-                .keys()
-                .map(String::as_str)
-                .filter(|k| KINDS.contains(k))
-                .collect();
-            if kinds.len() != 1 {
-                return Err(spec_err(
-                    key,
-                    format!(
-                        "each step has exactly one of {} (found: {})",
-                        KINDS.join(", "),
-                        if kinds.is_empty() {
-                            table
-                                .keys()
-                                .map(String::as_str)
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        } else {
-                            kinds.join(", ")
-                        }
-                    ),
-                ));
-            }
-            let kind = kinds[0];
-            let dispatches = matches!(kind, "dispatch" | "dispatch_indirect");
-            for extra in table.keys().filter(|k| !KINDS.contains(&k.as_str())) {
-                let ok = several && dispatches && matches!(extra.as_str(), "shader" | "bind");
-                if !ok {
-                    let m = match extra.as_str() {
-                        "shader" | "bind" if !several => format!(
-                            "{extra} belongs to dispatch steps of a job with [shaders]; this job has one shader"
-                        ),
-                        "shader" | "bind" => format!("{extra} belongs to dispatch steps"),
-                        _ => format!("unknown key '{extra}' beside {kind}"),
-                    };
-                    return Err(spec_err(format!("{key}.{extra}"), m));
-                }
-            }
-            let Some(value) = table.get(kind) else {
-                continue; // unreachable: the kind is one of the table's keys
-            };
-            let kkey = format!("{key}.{kind}");
-            match kind {
-                "dispatch" | "dispatch_indirect" => {
-                    let groups = if kind == "dispatch" {
-                        let g: [u32; 3] = value.clone().try_into().map_err(|_| {
-                            spec_err(kkey.clone(), "expected [x, y, z] group counts".into())
-                        })?;
-                        Groups::Direct(g)
-                    } else {
-                        let mut t = value.as_table().cloned().ok_or_else(|| {
-                            spec_err(
-                                kkey.clone(),
-                                "expected { args = \"NAME\", offset = BYTES }".into(),
-                            )
-                        })?;
-                        let args = match t.remove("args") {
-                            Some(toml::Value::String(s)) => find(&format!("{kkey}.args"), &s)?,
-                            _ => return Err(spec_err(
-                                kkey,
-                                "needs args = \"NAME\", the buffer holding the three group counts"
-                                    .into(),
-                            )),
-                        };
-                        let offset = take_u32(&mut t, "offset")
-                            .map_err(|m| spec_err(format!("{kkey}.offset"), m))?
-                            .unwrap_or(0);
-                        if let Some(k) = t.keys().next() {
-                            return Err(spec_err(
-                                format!("{kkey}.{k}"),
-                                "dispatch_indirect takes args and offset".into(),
-                            ));
-                        }
-                        if !resources[args].indirect_args {
-                            return Err(spec_err(
-                                format!("{kkey}.args"),
-                                format!(
-                                    "'{}' is not created for indirect arguments; give indirect_args = true on [resources.{}] (D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS)",
-                                    resources[args].name, resources[args].name
-                                ),
-                            ));
-                        }
-                        Groups::Indirect {
-                            args,
-                            offset: u64::from(offset),
-                        }
-                    };
-                    let (kernel, shader) = if several {
-                        let s = match table.get("shader") {
-                            Some(toml::Value::String(n)) => shader_index(n).ok_or_else(|| {
-                                spec_err(
-                                    format!("{key}.shader"),
-                                    format!("no shader named '{n}' (the job's shaders: {})", shader_names()),
-                                )
-                            })?,
-                            _ => {
-                                return Err(spec_err(
-                                    key,
-                                    format!(
-                                        "a dispatch of a job with [shaders] names its shader: shader = \"NAME\" (one of {})",
-                                        shader_names()
-                                    ),
-                                ))
-                            }
-                        };
-                        let k = device::step_kernel(
-                            i,
-                            &shaders[s],
-                            table.get("bind"),
-                            &resources,
-                            &samplers,
-                            &mut uav_bound,
-                            &mut warnings,
-                        )
-                        .map_err(|(k, m)| spec_err(k, m))?;
-                        kernels.push(k);
-                        (kernels.len() - 1, s)
-                    } else {
-                        (0, 0)
-                    };
-                    if let Groups::Indirect { args, offset } = groups {
-                        kernels[kernel]
-                            .indirect_groups(&resources[args].storage, offset)
-                            .map_err(|e| spec_err(kkey.clone(), e.to_string()))?;
-                    }
-                    steps.push(Step::Dispatch {
-                        groups,
-                        kernel,
-                        shader,
-                    });
-                }
-                "copy" | "copy_region" | "copy_structure_count" => {
-                    let c = parse_copy(kind, value, &kkey, &resources, &find)
-                        .map_err(|(k, m)| spec_err(k, m))?;
-                    steps.push(Step::Copy(c));
-                }
-                _ => {
-                    // set and expect
-                    let mut t = value
-                        .as_table()
-                        .cloned()
-                        .ok_or_else(|| spec_err(kkey.clone(), "expected an inline table".into()))?;
-                    let rname = match t.remove("resource") {
-                        Some(toml::Value::String(s)) => s,
-                        _ => return Err(spec_err(kkey, "needs resource = \"NAME\"".into())),
-                    };
-                    let key = kkey;
-                    let ri = find(&key, &rname)?;
-                    let r = &resources[ri];
-                    let layout = match t.remove("shader") {
-                        None => r.layout,
-                        Some(toml::Value::String(n)) if several => {
-                            let s = shader_index(&n).ok_or_else(|| {
-                                spec_err(
-                                    format!("{key}.shader"),
-                                    format!(
-                                        "no shader named '{n}' (the job's shaders: {})",
-                                        shader_names()
-                                    ),
-                                )
-                            })?;
-                            if (shaders[s].shader.program().reflection.as_ref())
-                                .and_then(|refl| refl.binding(&rname))
-                                .is_none()
-                            {
-                                return Err(spec_err(
-                                    format!("{key}.shader"),
-                                    format!("shader '{n}' declares nothing called '{rname}'; its layout cannot be used"),
-                                ));
-                            }
-                            s
-                        }
-                        Some(_) => {
-                            return Err(spec_err(
-                                format!("{key}.shader"),
-                                if several {
-                                    "expected a shader's key in [shaders]".into()
-                                } else {
-                                    "shader belongs to jobs with [shaders]; this job has one shader"
-                                        .into()
-                                },
-                            ))
-                        }
-                    };
-                    let program = shaders[layout].shader.program();
-                    if several && t.contains_key("fields") && value.get("shader").is_none() {
-                        device::check_unambiguous_layout(&rname, &shaders)
-                            .map_err(|m| spec_err(key.clone(), m))?;
-                    }
-                    let counter =
-                        take_u32(&mut t, "counter").map_err(|m| spec_err(key.clone(), m))?;
-                    if counter.is_some() && r.texture().is_some() {
-                        return Err(spec_err(
-                            key,
-                            format!("'{rname}' is a texture; only buffer UAVs have a counter"),
-                        ));
-                    }
-                    if counter.is_some() && r.slot.kind != SlotKind::Uav && !r.uav {
-                        // D3D11_BUFFER_UAV_FLAG_APPEND/COUNTER: a UAV's flag
-                        return Err(spec_err(
-                            format!("{key}.counter"),
-                            format!(
-                                "'{rname}' is bound as {}, not as a UAV; only a structured buffer's UAV has a hidden counter",
-                                r.slot
-                            ),
-                        ));
-                    }
-                    if counter.is_some() && !matches!(r.view, View::Structured(_)) {
-                        return Err(spec_err(
-                            format!("{key}.counter"),
-                            format!(
-                                "'{rname}' is not a structured buffer; D3D11 gives a hidden counter (D3D11_BUFFER_UAV_FLAG_APPEND or _COUNTER) to structured buffers' UAVs only"
-                            ),
-                        ));
-                    }
-                    let sub = if r.texture().is_some() {
-                        take_subresource(&mut t).map_err(|m| spec_err(key.clone(), m))?
-                    } else {
-                        None
-                    };
-                    if kind == "set" {
-                        let content = if t.is_empty() {
-                            None
-                        } else {
-                            let c = parse_content(t).map_err(|m| spec_err(key.clone(), m))?;
-                            if r.texture().is_some() {
-                                texture_writes(&c, sub, r, program, base)
-                                    .map_err(|m| spec_err(key.clone(), m))?;
-                            } else {
-                                check_content(&c, r, program, base, true).map_err(|m| {
-                                    let (k, m) = content_key(&key, m);
-                                    spec_err(k, m)
-                                })?;
-                            }
-                            Some(Box::new(c))
-                        };
-                        if content.is_none() && counter.is_none() {
-                            return Err(spec_err(key, "set needs contents or counter".into()));
-                        }
-                        steps.push(Step::Set {
-                            resource: ri,
-                            content,
-                            sub,
-                            counter,
-                            layout,
-                        });
-                    } else {
-                        let e =
-                            parse_expect(&key, &rname, value, t, counter, sub, r, program, base)
-                                .map_err(|(k, m)| spec_err(k, m))?;
-                        steps.push(Step::Expect(Expect {
-                            resource: ri,
-                            layout,
-                            ..e
-                        }));
-                    }
-                }
-            }
+            let step = StepSpec::read(i, table, several).and_then(|spec| resolve.step(i, spec));
+            steps.push(step.map_err(|(key, message)| spec_err(key, message))?);
         }
         if several {
             for (r, bound) in resources.iter_mut().zip(&uav_bound) {
@@ -2249,246 +1913,6 @@ fn load_shader(
         (None, None) => {}
     }
     Ok((shader, shader_path, included))
-}
-
-/// An `expect` step's table (`t`, `resource`, `counter` and, for a
-/// texture, `mip`/`slice` taken out) checked against resource `r`.
-#[allow(clippy::too_many_arguments)]
-fn parse_expect(
-    key: &str,
-    rname: &str,
-    value: &toml::Value,
-    mut t: toml::Table,
-    counter: Option<u32>,
-    sub: Option<Subresource>,
-    r: &JobResource,
-    program: &Program,
-    base: &Path,
-) -> Result<Expect, KeyErr> {
-    let e = |k: String, m: String| (k, m);
-    let text = format!("{rname} {}", value_text(value));
-    let first = take_u32(&mut t, "first").map_err(|m| e(key.into(), m))?;
-    let count = take_u32(&mut t, "count").map_err(|m| e(key.into(), m))?;
-    let words = if first.is_some() || count.is_some() {
-        Some(expect_range(r, first, count).map_err(|(k, m)| e(format!("{key}.{k}"), m))?)
-    } else {
-        None
-    };
-    let check = parse_check(t, counter).map_err(|m| e(key.into(), m))?;
-    // a tolerance compares 32-bit floats: a .npy file's dtype must be one
-    if let Check::Words { content, ulps, abs } = &check {
-        if let Some(f) = content.file.as_ref().filter(|f| crate::npy::is_npy(f)) {
-            if *ulps > 0 || abs.is_some() {
-                let arr = crate::npy::read(&base.join(f)).map_err(|m| e(key.into(), m))?;
-                if arr.layout.descr != "<f4" {
-                    return Err(e(
-                        key.into(),
-                        format!(
-                            "ulps and abs compare 32-bit floats, and {} holds {}; compare it exactly",
-                            f.display(),
-                            crate::npy::dtype_name(&arr.layout.descr)
-                        ),
-                    ));
-                }
-            }
-        }
-    }
-    let range_key = format!("{key}.{}", if first.is_some() { "first" } else { "count" });
-    if words.is_some() && matches!(check, Check::Counter(_) | Check::Png { .. }) {
-        return Err(e(
-            range_key,
-            "first and count select elements for word and sum/min/max checks, not for counter or png".into(),
-        ));
-    }
-    let whole_form = match &check {
-        Check::Words { content, .. } if content.fields.is_some() => Some("fields"),
-        Check::Words { content, .. }
-            if content.file.as_ref().is_some_and(|f| crate::npy::is_npy(f)) =>
-        {
-            Some("a .npy file")
-        }
-        _ => None,
-    };
-    if let (Some(_), Some(form)) = (&words, whole_form) {
-        return Err(e(
-            range_key,
-            format!("{form} is compared with the whole resource; drop first and count"),
-        ));
-    }
-    if let Some(s) = sub {
-        match &check {
-            Check::Words { content, .. } => {
-                texture_writes(content, Some(s), r, program, base).map_err(|m| e(key.into(), m))?;
-            }
-            _ => {
-                return Err(e(
-                    key.into(),
-                    "mip and slice select a subresource for contents forms (u32, file, fill_texel, …), not for sums, counters or png".into(),
-                ))
-            }
-        }
-    } else {
-        match &check {
-            Check::Words { content, .. } => {
-                let n = words.as_ref().map_or(r.data().len_words(), |w| w.len());
-                check_content_words(content, r, n, program, base)
-                    .map_err(|m| content_key(key, m))?;
-            }
-            Check::Png { path, .. } => {
-                let (width, height) = png_target(r).map_err(|m| e(key.into(), m))?;
-                let target = PngTarget {
-                    width,
-                    height,
-                    what: format!("'{rname}' (mip 0)"),
-                    named: Some(path.clone()),
-                };
-                read_png(&base.join(path), Some(&target))
-                    .map_err(|m| e(format!("{key}.png"), m))?;
-            }
-            _ => {}
-        }
-    }
-    Ok(Expect {
-        resource: 0,
-        sub,
-        layout: 0,
-        check,
-        text,
-        words,
-    })
-}
-
-/// A copy step (`kind`: copy, copy_region or copy_structure_count),
-/// checked as the runtime checks it (every size is known at load).
-fn parse_copy(
-    kind: &str,
-    value: &toml::Value,
-    key: &str,
-    resources: &[JobResource],
-    find: &dyn Fn(&str, &str) -> Result<usize, JobError>,
-) -> Result<CopyCommand, KeyErr> {
-    let e = |k: &str, m: String| {
-        (
-            if k.is_empty() {
-                key.to_string()
-            } else {
-                format!("{key}.{k}")
-            },
-            m,
-        )
-    };
-    let mut t = value.as_table().cloned().ok_or_else(|| {
-        e(
-            "",
-            "expected an inline table { from = \"A\", to = \"B\", … }".into(),
-        )
-    })?;
-    let mut take_name = |k: &str| -> Result<usize, KeyErr> {
-        match t.remove(k) {
-            Some(toml::Value::String(s)) => {
-                find(&format!("{key}.{k}"), &s).map_err(|err| match err {
-                    JobError::Spec { key, message, .. } => (key, message),
-                    other => (key.to_string(), other.to_string()),
-                })
-            }
-            _ => Err(e("", format!("needs {k} = \"NAME\""))),
-        }
-    };
-    let from = take_name("from")?;
-    let to = take_name("to")?;
-    let (src, dst) = (&resources[from].storage, &resources[to].storage);
-    let api = |k: &str, r: Result<(), ApiError>| r.map_err(|err| e(k, err.to_string()));
-    let u = |t: &mut toml::Table, k: &str| take_u32(t, k).map_err(|m| e(k, m));
-    let copy = match kind {
-        "copy" => {
-            api("", dst.check_copy_from(src))?;
-            CopyCommand::Resource { from, to }
-        }
-        "copy_structure_count" => {
-            let offset = u64::from(u(&mut t, "offset")?.unwrap_or(0));
-            if !matches!(resources[from].view, View::Structured(_)) {
-                return Err(e(
-                    "from",
-                    format!(
-                        "'{}' is not a structured buffer; only a structured buffer's UAV has a hidden counter (append/consume, D3D11_BUFFER_UAV_FLAG_APPEND or COUNTER)",
-                        resources[from].name
-                    ),
-                ));
-            }
-            api("offset", dst.check_copy_structure_count(offset, src))?;
-            CopyCommand::StructureCount { from, to, offset }
-        }
-        _ if src.as_texture().is_some() || dst.as_texture().is_some() => {
-            let sub = |t: &mut toml::Table, k: &str| u(t, k).map(|v| v.unwrap_or(0));
-            let src_r = crate::api::TextureRegion {
-                mip: sub(&mut t, "src_mip")?,
-                slice: sub(&mut t, "src_slice")?,
-            };
-            let dst_r = crate::api::TextureRegion {
-                mip: sub(&mut t, "dst_mip")?,
-                slice: sub(&mut t, "dst_slice")?,
-            };
-            let list =
-                |t: &mut toml::Table, k: &str, n: usize| -> Result<Option<Vec<u32>>, KeyErr> {
-                    match t.remove(k) {
-                        None => Ok(None),
-                        Some(v) => {
-                            let l: Vec<u32> = v.try_into().map_err(|_| {
-                                e(k, format!("expected a list of {n} non-negative integers"))
-                            })?;
-                            if l.len() != n {
-                                return Err(e(k, format!("expected {n} values, got {}", l.len())));
-                            }
-                            Ok(Some(l))
-                        }
-                    }
-                };
-            let src_box =
-                list(&mut t, "src_box", 6)?.map(|b| [[b[0], b[1], b[2]], [b[3], b[4], b[5]]]);
-            let at = list(&mut t, "dst", 3)?.map_or([0; 3], |d| [d[0], d[1], d[2]]);
-            if let Some(k) = t.keys().next() {
-                return Err(e(
-                    k,
-                    "copy_region on textures takes from, to, src_mip, src_slice, dst_mip, dst_slice, src_box = [x0, y0, z0, x1, y1, z1] and dst = [x, y, z]".into(),
-                ));
-            }
-            api(
-                "",
-                dst.check_copy_texture_region(dst_r, at, src, src_r, src_box),
-            )?;
-            CopyCommand::Texels {
-                from,
-                to,
-                src: src_r,
-                dst: dst_r,
-                src_box,
-                at,
-            }
-        }
-        _ => {
-            let src_offset = u64::from(u(&mut t, "src_offset")?.unwrap_or(0));
-            let dst_offset = u64::from(u(&mut t, "dst_offset")?.unwrap_or(0));
-            let bytes = match u(&mut t, "bytes")? {
-                Some(b) => u64::from(b),
-                None => return Err(e("", "needs bytes = N (the box's width in bytes)".into())),
-            };
-            api(
-                "",
-                dst.check_copy_region(dst_offset, src, src_offset, bytes),
-            )?;
-            CopyCommand::Bytes {
-                from,
-                to,
-                src_offset,
-                dst_offset,
-                bytes,
-            }
-        }
-    };
-    if let Some(k) = t.keys().next() {
-        return Err(e(k, format!("unknown key '{k}' for {kind}")));
-    }
-    Ok(copy)
 }
 
 /// `[check] allow`'s rules, each kind a known one and each resource one

@@ -338,3 +338,144 @@ impl Content {
         })
     }
 }
+
+/// Declares the step kinds once: the key a `[[steps]]` table names its kind
+/// by, the [`StepKind`] variant serde reads `KEY = VALUE` into with its
+/// payload's type, and what the payload must look like (the message when
+/// serde refuses it). A new kind of step is one line here and its arm in
+/// `steps::Resolve::step` (and in `Job::run_steps` when it is a new kind of
+/// `Step`).
+macro_rules! step_kinds {
+    ($($(#[$doc:meta])* $variant:ident($payload:ty) = $key:literal, $shape:expr;)*) => {
+        /// A step's kind and its payload, as serde reads the one `KIND =
+        /// VALUE` entry of a `[[steps]]` table (`docs/job-files.md`,
+        /// "Steps"). A table payload is checked key by key when the step is
+        /// resolved against the job, so that an error names the key.
+        #[derive(Debug, Deserialize)]
+        pub(super) enum StepKind {
+            $($(#[$doc])* #[serde(rename = $key)] $variant($payload),)*
+        }
+
+        impl StepKind {
+            /// Every kind's key, in declaration order.
+            pub(super) const KEYS: &'static [&'static str] = &[$($key),*];
+
+            /// The kind's key (`dispatch`, `copy_region`, …).
+            pub(super) fn key(&self) -> &'static str {
+                match self {
+                    $(StepKind::$variant(_) => $key,)*
+                }
+            }
+
+            /// What the payload of kind `key` must look like.
+            fn shape(key: &str) -> &'static str {
+                match key {
+                    $($key => $shape,)*
+                    _ => "",
+                }
+            }
+        }
+    };
+}
+
+/// The message for a copy step whose value is not a table.
+const COPY_SHAPE: &str = "expected an inline table { from = \"A\", to = \"B\", … }";
+
+step_kinds! {
+    /// `dispatch = [x, y, z]`: group counts (`Dispatch`)
+    Dispatch([u32; 3]) = "dispatch", "expected [x, y, z] group counts";
+    /// `dispatch_indirect = { args = "NAME", offset = BYTES }`
+    /// (`DispatchIndirect`)
+    DispatchIndirect(toml::Table) = "dispatch_indirect", "expected { args = \"NAME\", offset = BYTES }";
+    /// `set = { resource = "NAME", … }`: new contents or counter
+    Set(toml::Table) = "set", "expected an inline table";
+    /// `expect = { resource = "NAME", … }`: an expectation
+    Expect(toml::Table) = "expect", "expected an inline table";
+    /// `copy = { from, to }` (`CopyResource`)
+    Copy(toml::Table) = "copy", COPY_SHAPE;
+    /// `copy_region = { from, to, … }` (`CopySubresourceRegion`)
+    CopyRegion(toml::Table) = "copy_region", COPY_SHAPE;
+    /// `copy_structure_count = { from, to, offset }` (`CopyStructureCount`)
+    CopyStructureCount(toml::Table) = "copy_structure_count", COPY_SHAPE;
+}
+
+/// One `[[steps]]` table read: its kind with its payload, and the keys a
+/// dispatch of a job with `[shaders]` takes beside it.
+#[derive(Debug)]
+pub(super) struct StepSpec {
+    /// `steps[i]`, for messages
+    pub(super) key: String,
+    /// the kind and its payload
+    pub(super) kind: StepKind,
+    /// `shader = "NAME"` (dispatches of a job with `[shaders]`)
+    pub(super) shader: Option<toml::Value>,
+    /// `bind = { … }` (dispatches of a job with `[shaders]`)
+    pub(super) bind: Option<toml::Value>,
+}
+
+impl StepSpec {
+    /// Step `i`'s table: exactly one kind's key, `shader` and `bind` only
+    /// beside a dispatch of a job with `[shaders]` (`several`), no other
+    /// key, and a payload of the kind's shape.
+    ///
+    /// # Errors
+    /// The key at fault (`steps[i]`, `steps[i].KEY`) and why.
+    pub(super) fn read(
+        i: usize,
+        table: &toml::Table,
+        several: bool,
+    ) -> Result<StepSpec, (String, String)> {
+        let key = format!("steps[{i}]");
+        let kinds: Vec<&str> = table
+            .keys()
+            .map(String::as_str)
+            .filter(|k| StepKind::KEYS.contains(k))
+            .collect();
+        let [kind] = kinds[..] else {
+            let found = if kinds.is_empty() {
+                table
+                    .keys()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            } else {
+                kinds.join(", ")
+            };
+            return Err((
+                key,
+                format!(
+                    "each step has exactly one of {} (found: {found})",
+                    StepKind::KEYS.join(", ")
+                ),
+            ));
+        };
+        let dispatches = matches!(kind, "dispatch" | "dispatch_indirect");
+        for extra in table
+            .keys()
+            .filter(|k| !StepKind::KEYS.contains(&k.as_str()))
+        {
+            let ok = several && dispatches && matches!(extra.as_str(), "shader" | "bind");
+            if !ok {
+                let m = match extra.as_str() {
+                    "shader" | "bind" if !several => format!(
+                        "{extra} belongs to dispatch steps of a job with [shaders]; this job has one shader"
+                    ),
+                    "shader" | "bind" => format!("{extra} belongs to dispatch steps"),
+                    _ => format!("unknown key '{extra}' beside {kind}"),
+                };
+                return Err((format!("{key}.{extra}"), m));
+            }
+        }
+        let mut one = toml::Table::new();
+        one.insert(kind.to_owned(), table[kind].clone());
+        let kind: StepKind = toml::Value::Table(one)
+            .try_into()
+            .map_err(|_| (format!("{key}.{kind}"), StepKind::shape(kind).to_owned()))?;
+        Ok(StepSpec {
+            key,
+            kind,
+            shader: table.get("shader").cloned(),
+            bind: table.get("bind").cloned(),
+        })
+    }
+}

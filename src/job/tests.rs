@@ -58,3 +58,42 @@ fn slots_parse() {
     assert_eq!(parse_slot("x1"), None);
     assert_eq!(parse_slot("t"), None);
 }
+
+/// Each kind `step_kinds!` declares is read by serde into the variant of
+/// that key, refuses a payload of the wrong shape with the kind's own
+/// message at `steps[i].KIND`, and a table of no kind or two names them all.
+#[test]
+fn every_step_kind_reads_by_its_key() {
+    use crate::job::schema::{StepKind, StepSpec};
+    assert_eq!(StepKind::KEYS.len(), 7);
+    for &k in StepKind::KEYS {
+        let good: toml::Table = if k == "dispatch" {
+            toml::from_str("dispatch = [1, 2, 3]").unwrap()
+        } else {
+            toml::from_str(&format!("{k} = {{ resource = \"x\" }}")).unwrap()
+        };
+        let spec = StepSpec::read(4, &good, false).unwrap();
+        assert_eq!(spec.kind.key(), k);
+        assert_eq!(spec.key, "steps[4]");
+
+        let bad: toml::Table = toml::from_str(&format!("{k} = \"oops\"")).unwrap();
+        let (key, message) = StepSpec::read(4, &bad, false).unwrap_err();
+        assert_eq!(key, format!("steps[4].{k}"));
+        assert!(message.starts_with("expected "), "{k}: {message}");
+    }
+    let two: toml::Table = toml::from_str("set = {}\nexpect = {}").unwrap();
+    let (key, message) = StepSpec::read(0, &two, false).unwrap_err();
+    assert_eq!(key, "steps[0]");
+    assert!(
+        message.contains("exactly one of dispatch, dispatch_indirect, set, expect")
+            && message.contains("(found: set, expect)")
+            || message.contains("(found: expect, set)"),
+        "{message}"
+    );
+    let beside: toml::Table = toml::from_str("dispatch = [1, 1, 1]\nshader = \"a\"").unwrap();
+    assert_eq!(
+        StepSpec::read(0, &beside, false).unwrap_err().0,
+        "steps[0].shader"
+    );
+    assert!(StepSpec::read(0, &beside, true).is_ok());
+}
