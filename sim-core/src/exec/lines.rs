@@ -3,9 +3,9 @@
 //! moved as a whole ([`FastPaths::MEMORY_LINES`](super::FastPaths::MEMORY_LINES)) instead of one word per
 //! lane; packed 16-byte structures four lanes at a time in SSE2 registers.
 
-use super::Warp;
 use crate::analysis::affine::AddressSteps;
-use sim_mem::Extent;
+use crate::exec::warp::Warp;
+use sim_mem::{BufferView, Extent, ViewKind};
 
 /// The words of a coalesced, uniform or tiled access by the active lanes, in
 /// bounds: lane `lanes.start + i`'s dword `k` is word
@@ -407,4 +407,31 @@ pub(super) fn store_line(
             }
         }
     }
+}
+
+/// Bytes of one element of a typed buffer view (16 when unknown).
+pub(super) fn typed_bytes(view: Option<BufferView<'_>>) -> u64 {
+    match view.map(|v| v.kind()) {
+        Some(ViewKind::Typed { format }) => format.size_bytes() as u64,
+        _ => 16,
+    }
+}
+
+/// The shortest period `p` (a power of two below the warp's width that
+/// divides it) with which a full warp's addresses repeat: lane `l + p`'s
+/// (`a`, `b`) are lane `l`'s for every lane. None for a partial warp, or
+/// where none repeats.
+pub(super) fn address_period(warp: &Warp, (a, b): (&[u32], &[u32])) -> Option<usize> {
+    let n = a.len();
+    if !warp.full || n < 2 {
+        return None;
+    }
+    let mut p = 1;
+    while p < n {
+        if n % p == 0 && (p..n).all(|l| a[l] == a[l - p] && b[l] == b[l - p]) {
+            return Some(p);
+        }
+        p *= 2;
+    }
+    None
 }

@@ -21,9 +21,9 @@ mod profiling;
 pub(super) use checking::Checking;
 pub(super) use profiling::Profiling;
 
-use super::Warp;
 use crate::analysis::cas_loop::CasLoop;
 use crate::check::MemOp;
+use crate::exec::warp::Warp;
 use crate::ir::lowered::Res;
 use sim_mem::{BufferView, Extent, TextureView, Tgsm};
 

@@ -4,12 +4,15 @@
 //! dispatch of the same program in the same shape, so that a steady run of
 //! dispatches builds nothing and hands no memory back to the allocator.
 
-use crate::exec::atomic::PrivateUav;
-use crate::exec::rows::Arena;
-use crate::exec::{
-    packing, ExecStats, FastPaths, GroupExecutor, Observers, Scratch, Step, Warp, MAX_PACKED_LANES,
-    WATCHDOG_INTERVAL,
-};
+use crate::exec::executor::{GroupExecutor, Shape};
+use crate::exec::fast::plan::Step;
+use crate::exec::fast::rows::Arena;
+use crate::exec::fast::FastPaths;
+use crate::exec::observe::Observers;
+use crate::exec::ops::atomic::PrivateUav;
+use crate::exec::profile::ExecStats;
+use crate::exec::warp::{Scratch, Warp};
+use crate::exec::watchdog::WATCHDOG_INTERVAL;
 use crate::isa::lanes::{Kernel, UdivByRows, UdivRows};
 use crate::{Isa, Program};
 use sim_mem::Tgsm;
@@ -19,37 +22,6 @@ use std::sync::Arc;
 /// The most executors a thread keeps parked (those of its latest
 /// dispatches; the oldest goes first).
 pub const MAX_PARKED_PER_THREAD: usize = 4;
-
-/// How an executor lays out a group's threads: what [`GroupExecutor::new`]
-/// or [`GroupExecutor::packed`] is asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shape {
-    /// Warps of this many lanes over one group ([`GroupExecutor::new`]).
-    Warps(usize),
-    /// Up to this many groups as one warp ([`GroupExecutor::packed`]).
-    Packed(u32),
-}
-
-impl Shape {
-    /// The warp width and groups per batch an executor of `prog` in this
-    /// shape has (the clamping of [`GroupExecutor::new`] and
-    /// [`GroupExecutor::packed`]).
-    pub(super) fn resolve(self, prog: &Program) -> (usize, u32) {
-        let per_group = prog.threads_per_group() as usize;
-        match self {
-            Shape::Warps(w) => (w.clamp(1, per_group.max(1)), 1),
-            Shape::Packed(groups) => {
-                let p = packing(prog);
-                let most = match p.allowed {
-                    true => (MAX_PACKED_LANES / p.threads_per_group as usize).max(1) as u32,
-                    false => 1,
-                };
-                let pack = groups.clamp(1, most);
-                ((per_group * pack as usize).max(1), pack)
-            }
-        }
-    }
-}
 
 /// An executor's storage between dispatches, apart from its program: what
 /// [`GroupExecutor::build`] made, for the program whose analyses are `info`

@@ -1,7 +1,7 @@
 //! What a run counts: [`ExecStats`] always, [`Profile`] under `--profile`.
 
-use crate::exec::HashMap;
 use crate::Program;
+use std::collections::HashMap;
 /// One resource's traffic in a [`Profile`]: the bytes its instructions'
 /// active lanes read and wrote (4 each way per atomic), and its atomics.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -144,7 +144,7 @@ pub struct ExecStats {
 }
 
 /// Throughput counters of one executor (`sm5sim run --profile`), kept only
-/// when profiling is switched on ([`GroupExecutor::set_profiling`]): a plain
+/// when profiling is switched on ([`GroupExecutor::set_profiling`](crate::exec::GroupExecutor::set_profiling)): a plain
 /// run tests one `Option` per warp-instruction and per memory instruction.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Profile {
@@ -173,7 +173,7 @@ pub struct Profile {
     /// a shader's compare-exchange loop.
     pub failed_by_pc: Vec<u64>,
     /// Per atomic on a buffer or TGSM (`atomic_*`, `imm_atomic_*`), with
-    /// memory profiling ([`GroupExecutor::set_memory_profiling`]), over a
+    /// memory profiling ([`GroupExecutor::set_memory_profiling`](crate::exec::GroupExecutor::set_memory_profiling)), over a
     /// sample of its warp-instructions (each of an executor's first
     /// [`ATOMIC_SAMPLES_EXACT`], then one in [`ATOMIC_SAMPLE_EVERY`]; a
     /// compare-exchange loop run at once counts as lockstep's passes): the

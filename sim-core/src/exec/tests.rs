@@ -3,8 +3,13 @@
 //! differential oracle (`super::differential`) shares.
 
 use super::*;
-use crate::check::FindingKind;
-use crate::exec::rows::MAX_IMM_BYTES;
+use crate::analysis::affine::address_steps;
+use crate::analysis::fusion::{fused_leaves, thread_id_comps};
+use crate::check::{Checker, FindingKind};
+use crate::exec::fast::rows::{AlignedWords, MAX_IMM_BYTES};
+use crate::exec::lines::{load_line, store_line};
+use crate::exec::warp::active_lanes;
+use crate::exec::watchdog::WATCHDOG_INTERVAL;
 use crate::ir::lowered::*;
 use crate::isa::lanes::tests::Rng;
 use crate::isa::lanes::*;
@@ -12,6 +17,7 @@ use crate::isa::opcodes::AluOp;
 use crate::program::*;
 use sim_mem::{Bindings, BufferView};
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 #[test]
 fn bitfield_edge_cases() {

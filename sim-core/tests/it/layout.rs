@@ -28,7 +28,7 @@ fn sources(dir: &Path, rel: &str, out: &mut Vec<(String, String)>) {
 /// `#[cfg(test)] mod tests`, or whatever follows the first module under a
 /// `cfg` that names `test`, or a whole test file) and line comments.
 fn code(rel: &str, text: &str) -> String {
-    if rel.ends_with("/tests.rs") || rel.ends_with("/differential.rs") {
+    if rel == "tests.rs" || rel.ends_with("/tests.rs") || rel.ends_with("/differential.rs") {
         return String::new();
     }
     let lines: Vec<&str> = text.lines().collect();
@@ -141,13 +141,17 @@ fn executor_handlers_report_through_the_observer_seam() {
             ".prof_lines",
             "Option<Box<Checker>>",
         ] {
-            let setters = rel == "exec.rs" && needle == "Option<Box<Checker>>";
+            let setters = rel == "exec/executor.rs" && needle == "Option<Box<Checker>>";
             assert!(
                 setters || !code.contains(needle),
                 "{rel} tests `{needle}`: report to the observer instead"
             );
         }
-        if rel != "exec.rs" && rel != "exec/pool.rs" {
+        // the executor keeps them, the group runner picks a batch's
+        if !matches!(
+            rel.as_str(),
+            "exec/executor.rs" | "exec/group.rs" | "exec/pool.rs"
+        ) {
             assert!(
                 !code.contains("observers"),
                 "{rel} reaches for the executor's observers"
@@ -211,4 +215,147 @@ fn imports_are_named_outside_tests() {
     }
     assert!(scanned >= 60, "{scanned} files");
     assert!(globs.is_empty(), "glob imports:\n{}", globs.join("\n"));
+}
+
+/// The executor's rooms by role, top to bottom: a dispatch's program is
+/// followed down them and never back up (issue #48: sched → plan → exec).
+/// `sim-sched` (and the per-thread parking of executors, `pool.rs`) builds
+/// an executor (`executor.rs`, which plans the program: `fast/plan.rs`) and
+/// runs groups on it (`group.rs`), which run warps
+/// through the interpreter loop (`interp.rs`), which calls the handlers
+/// (`ops/`) and the fast forms (`fast/`), which read and write operands
+/// (`operands.rs`), reporting to the observers (`observe/`), over the
+/// warp's state (`warp.rs`); the leaves (access geometry, profile counters,
+/// the watchdog) call none of them.
+const ROOMS: [(&str, u32); 14] = [
+    ("sched:", 0),
+    ("exec/pool.rs", 0),
+    ("exec/executor.rs", 1),
+    ("exec/group.rs", 2),
+    ("exec/interp.rs", 3),
+    ("exec/ops/", 4),
+    ("exec/fast.rs", 4),
+    ("exec/fast/", 4),
+    ("exec/operands.rs", 5),
+    ("exec/observe", 6),
+    ("exec/warp.rs", 7),
+    ("exec/lines.rs", 8),
+    ("exec/profile.rs", 8),
+    ("exec/watchdog.rs", 8),
+];
+
+/// Method names of the standard library's types (and of the executor's
+/// own small types) that a room also calls on values that are not the
+/// executor's (`Vec::clear`, `Option::take`): a call by such a name says
+/// nothing about which room it reaches.
+const STD_NAMES: [&str; 14] = [
+    "build",
+    "clear",
+    "clone",
+    "finish",
+    "get",
+    "into_iter",
+    "len",
+    "new",
+    "push",
+    "run",
+    "sum",
+    "take",
+    "with",
+    "default",
+];
+
+fn room(rel: &str) -> Option<u32> {
+    ROOMS
+        .iter()
+        .filter(|(prefix, _)| rel.starts_with(prefix))
+        .map(|&(_, level)| level)
+        .next()
+}
+
+/// The functions a source defines (outside tests): each name, and whether
+/// it is a method (its first parameter `self`), called as `.name(` or
+/// `Self::name(`, or a free or associated function, called as `name(`.
+fn defined_fns(code: &str) -> BTreeSet<(String, bool)> {
+    code.match_indices("fn ")
+        .filter(|(i, _)| *i == 0 || !code.as_bytes()[i - 1].is_ascii_alphanumeric())
+        .filter_map(|(i, _)| {
+            let rest = &code[i + 3..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let params = rest[rest.find('(')? + 1..].trim_start();
+            let method = ["self", "&self", "&mut self", "mut self", "&'"]
+                .iter()
+                .any(|p| params.starts_with(p));
+            (!name.is_empty()).then_some((name, method))
+        })
+        .collect()
+}
+
+/// One pass down: every call from one of the executor's rooms to a
+/// function another room defines goes to a room below it (or beside it,
+/// among the handlers and fast forms), so that a dispatch's program,
+/// followed from sim-sched's entry point, never climbs back into a room it
+/// has left. A function name defined in more than one room, or one that
+/// the standard library's types also have ([`STD_NAMES`]), says nothing
+/// and is left out.
+#[test]
+fn a_dispatch_goes_one_pass_down_sched_plan_exec() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    sources(&root.join("src/exec"), "exec", &mut files);
+    let mut sched = Vec::new();
+    sources(&root.join("../sim-sched/src"), "", &mut sched);
+    files.extend(
+        sched
+            .into_iter()
+            .filter(|(rel, _)| rel != "tests.rs")
+            .map(|(rel, text)| (format!("sched:{rel}"), text)),
+    );
+    let files: Vec<(String, u32, String)> = files
+        .iter()
+        .filter_map(|(rel, text)| Some((rel.clone(), room(rel)?, code(rel, text))))
+        .collect();
+    assert!(files.len() >= 25, "{} files", files.len());
+    // each function name defined in exactly one room: that room, and
+    // whether it is a method
+    let mut owners: BTreeMap<String, BTreeSet<(u32, bool)>> = BTreeMap::new();
+    for (_, level, code) in &files {
+        for (name, method) in defined_fns(code) {
+            owners.entry(name).or_default().insert((*level, method));
+        }
+    }
+    let owned: BTreeMap<&str, (u32, bool)> = owners
+        .iter()
+        .filter(|(n, defs)| defs.len() == 1 && !STD_NAMES.contains(&n.as_str()))
+        .map(|(n, defs)| (n.as_str(), *defs.first().unwrap()))
+        .collect();
+    let mut climbs = Vec::new();
+    let mut calls_down = 0;
+    for (rel, level, code) in &files {
+        for (name, &(to, method)) in &owned {
+            let forms: &[&str] = if method {
+                &[".", "Self::"]
+            } else {
+                &["::", " ", "(", "!", "&"]
+            };
+            let called = forms.iter().any(|before| {
+                code.contains(&format!("{before}{name}("))
+                    || code.contains(&format!("{before}{name}::<"))
+            });
+            if !called || to == *level {
+                continue;
+            }
+            if to < *level {
+                climbs.push(format!("{rel} (room {level}) calls {name} (room {to})"));
+            } else {
+                calls_down += 1;
+            }
+        }
+    }
+    // sched → executor (new, packed) → plan; group → interp → handlers …
+    assert!(calls_down >= 20, "{calls_down} calls down");
+    assert!(climbs.is_empty(), "climbs back:\n{}", climbs.join("\n"));
 }

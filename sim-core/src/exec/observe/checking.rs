@@ -3,9 +3,9 @@
 //! outcomes go to its shadow state; a screening pass first where the
 //! checker screens (`FastPaths::CHECK_SCREEN`).
 
-use super::{CasLoopRun, Mem, MemKind, Observer};
 use crate::check::{Checker, MemOp, Space};
-use crate::exec::Warp;
+use crate::exec::observe::{CasLoopRun, Mem, MemKind, Observer};
+use crate::exec::warp::Warp;
 use crate::ir::lowered::Res;
 use crate::isa::lanes::ZEROS;
 use sim_mem::addressing::affine_words;

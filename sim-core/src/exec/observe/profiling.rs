@@ -3,9 +3,10 @@
 //! profiling each buffer access's bytes and distinct 64-byte lines and the
 //! contention sample of atomics ([`Profile`]).
 
-use super::{CasLoopRun, Mem, MemKind, Observer};
 use crate::check::MemOp;
-use crate::exec::{Profile, SampleCounts, Warp};
+use crate::exec::observe::{CasLoopRun, Mem, MemKind, Observer};
+use crate::exec::profile::{Profile, SampleCounts};
+use crate::exec::warp::Warp;
 use crate::ir::lowered::Res;
 use crate::isa::lanes::ZEROS;
 use crate::program::Program;
@@ -193,7 +194,7 @@ impl Profiling {
             // the lines of the first `p` lanes)
             let n = match sim_mem::addressing::affine_words(ext, &a[..w], &b[..w], k1) {
                 Some(_) => Some(w),
-                None => crate::exec::cas::address_period(warp, (&a[..w], &b[..w])),
+                None => crate::exec::lines::address_period(warp, (&a[..w], &b[..w])),
             };
             let line = n.and_then(|n| {
                 let (first, step) = sim_mem::addressing::affine_words(ext, &a[..n], &b[..n], k1)?;
@@ -232,7 +233,7 @@ impl Profiling {
             return;
         };
         let p = &mut *self.profile;
-        let size = crate::exec::memory::typed_bytes(Some(view));
+        let size = crate::exec::lines::typed_bytes(Some(view));
         let count = u64::from(view.bufinfo());
         let lines = &mut self.lines_seen;
         lines.clear();

@@ -4,16 +4,19 @@
 //! kernel of `crate::isa::lanes`, with the flushes that `crate::analysis::flushed`
 //! shows needless skipped. The register entry is in `README.md`.
 
-use crate::exec::{GroupExecutor, HashMap, Observer, Step, Warp, SCRATCH_ROWS};
-use crate::ir::lowered::modify;
-use crate::ir::lowered::{DstKind, Op, OpKind, Src, SrcKind, SrcMod};
+use crate::exec::executor::GroupExecutor;
+use crate::exec::fast::plan::Step;
+use crate::exec::observe::Observer;
+use crate::exec::warp::{Warp, SCRATCH_ROWS};
+use crate::ir::lowered::{modify, DstKind, Op, OpKind, Src, SrcKind, SrcMod};
 use crate::isa::lanes::{lane_op, LaneOp, RowArgs, RowKernel, SrcBits, CHUNK};
 use crate::isa::opcodes::AluOp;
 use crate::Program;
 use sim_mem::Bindings;
+use std::collections::HashMap;
 /// Where a pre-resolved source's W lane values are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Row {
+pub(in crate::exec) enum Row {
     /// word offset of a temp component in the warp's register file
     Temp(u32),
     /// word offset of an immediate's W copies among the immediate rows
@@ -34,17 +37,17 @@ pub(super) enum Row {
 /// A source of one destination component of a [`FastAlu`]: the swizzle
 /// applied, the modifier still to apply (immediates are pre-modified).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct FastSrc {
-    pub(super) row: Row,
-    pub(super) modifier: SrcMod,
+pub(in crate::exec) struct FastSrc {
+    pub(in crate::exec) row: Row,
+    pub(in crate::exec) modifier: SrcMod,
 }
 
 /// One destination component: its word offset in the register file and its
 /// sources.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct FastComp {
-    pub(super) dst: u32,
-    pub(super) src: [FastSrc; 4],
+pub(in crate::exec) struct FastComp {
+    pub(in crate::exec) dst: u32,
+    pub(in crate::exec) src: [FastSrc; 4],
 }
 
 /// An ALU instruction into a temp whose sources are temps,
@@ -55,23 +58,23 @@ pub(super) struct FastComp {
 /// [`GroupExecutor::alu`] handles everything else, with kernels made from
 /// the same lane functions (`lanes::lane_ops!`).
 #[derive(Debug, Clone, Copy)]
-pub(super) struct FastAlu {
-    pub(super) op: LaneOp,
-    pub(super) sat: bool,
+pub(in crate::exec) struct FastAlu {
+    pub(in crate::exec) op: LaneOp,
+    pub(in crate::exec) sat: bool,
     /// every source word is flushed (`crate::analysis::flushed`): the row kernel is
     /// [`LaneOp::flushed_rows`]
-    pub(super) flushed: bool,
+    pub(in crate::exec) flushed: bool,
     /// no instruction observes the NaN payload of a written component
     /// (`crate::analysis::payload`): with flushed sources, the row kernel
     /// is [`LaneOp::blind_rows`]
-    pub(super) unobserved: bool,
+    pub(in crate::exec) unobserved: bool,
     /// the destination is dead wherever a lane inactive here resumes
     /// (`crate::analysis::liveness`): a partial warp's lanes are written unblended
-    pub(super) unmasked: bool,
+    pub(in crate::exec) unmasked: bool,
     /// destination components: `comps[..n].dst`; a dot product's terms'
     /// sources are `comps[..op.dot].src[..2]`
-    pub(super) n: u8,
-    pub(super) comps: [FastComp; 4],
+    pub(in crate::exec) n: u8,
+    pub(in crate::exec) comps: [FastComp; 4],
 }
 
 /// A warp's register arena: words of which the first lies on a 64-byte
@@ -80,7 +83,7 @@ pub(super) struct FastAlu {
 /// (the allocator aligns to 16 bytes only: scan's arena landing 48 bytes
 /// past a line made its dispatch 15% slower at 1 thread).
 #[derive(Debug, Default)]
-pub(super) struct AlignedWords {
+pub(in crate::exec) struct AlignedWords {
     buf: Vec<u32>,
     start: usize,
     len: usize,
@@ -88,7 +91,7 @@ pub(super) struct AlignedWords {
 
 impl AlignedWords {
     /// `len` zero words, the first on a 64-byte boundary.
-    pub(super) fn zeroed(len: usize) -> Self {
+    pub(in crate::exec) fn zeroed(len: usize) -> Self {
         let buf = vec![0u32; len + 15];
         // words from the allocation's start to the next 64-byte boundary
         let start = (16 - (buf.as_ptr().addr() / 4) % 16) % 16;
@@ -142,16 +145,16 @@ impl std::ops::DerefMut for AlignedWords {
 /// instructions (`imm`), and [`SCRATCH_ROWS`] scratch rows (`scratch`):
 /// every operand of a [`RowAlu`] is a row of one slice.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Arena {
-    pub(super) w: usize,
-    pub(super) sys: usize,
-    pub(super) imm: usize,
-    pub(super) scratch: usize,
-    pub(super) len: usize,
+pub(in crate::exec) struct Arena {
+    pub(in crate::exec) w: usize,
+    pub(in crate::exec) sys: usize,
+    pub(in crate::exec) imm: usize,
+    pub(in crate::exec) scratch: usize,
+    pub(in crate::exec) len: usize,
 }
 
 impl Arena {
-    pub(super) fn new(prog: &Program, w: usize, imm_words: usize) -> Self {
+    pub(in crate::exec) fn new(prog: &Program, w: usize, imm_words: usize) -> Self {
         let sys = prog.temps as usize * 4 * w;
         let imm = sys + 10 * w;
         let scratch = imm + imm_words;
@@ -168,38 +171,38 @@ impl Arena {
 /// A [`FastAlu`] lowered onto a warp's [`Arena`]: its row kernel and the
 /// [`RowArgs`] of each row it computes.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct RowAlu {
-    pub(super) rows: RowKernel,
+pub(in crate::exec) struct RowAlu {
+    pub(in crate::exec) rows: RowKernel,
     /// `rows` as it is without `FastPaths::LAZY_NAN`: every NaN result the
     /// canonical one
-    pub(super) canonical_rows: RowKernel,
+    pub(in crate::exec) canonical_rows: RowKernel,
     /// the rows computed: one per destination component, or a dot
     /// product's one sum
-    pub(super) comps: [RowArgs; 4],
-    pub(super) n: u8,
+    pub(in crate::exec) comps: [RowArgs; 4],
+    pub(in crate::exec) n: u8,
     /// `comps[k].out` is destination component k's row: no component
     /// reads a destination row written before it (and a dot product has
     /// one destination). Else they are scratch rows, moved to the
     /// destinations by `moves` once all are computed.
-    pub(super) direct: bool,
+    pub(in crate::exec) direct: bool,
     /// `(destination row, scratch row)` of each move, run by `mov` (a
     /// pair, not a [`RowArgs`]: an instruction's plan step is kept per
     /// pc, and four unused [`RowArgs`] doubled it)
-    pub(super) moves: [(u32, u32); 4],
-    pub(super) n_moves: u8,
+    pub(in crate::exec) moves: [(u32, u32); 4],
+    pub(in crate::exec) n_moves: u8,
     /// the `mov` row kernel
-    pub(super) mov: RowKernel,
+    pub(in crate::exec) mov: RowKernel,
     /// [`FastAlu::unmasked`]
-    pub(super) unmasked: bool,
+    pub(in crate::exec) unmasked: bool,
     /// constant-buffer words to fill scratch rows with first: (row, slot,
     /// word, modifier)
-    pub(super) splats: [(u32, u32, u64, SrcMod); 4],
-    pub(super) n_splats: u8,
+    pub(in crate::exec) splats: [(u32, u32, u64, SrcMod); 4],
+    pub(in crate::exec) n_splats: u8,
 }
 
 /// The bits of a source modifier ([`SrcBits`]); `None` for the integer
 /// absolute value, which they cannot express.
-pub(super) fn src_bits(m: SrcMod) -> Option<SrcBits> {
+pub(in crate::exec) fn src_bits(m: SrcMod) -> Option<SrcBits> {
     let (and, xor, add) = match m {
         SrcMod::FNeg => (!0, 0x8000_0000, 0),
         SrcMod::FAbs => (0x7fff_ffff, 0, 0),
@@ -214,7 +217,7 @@ pub(super) fn src_bits(m: SrcMod) -> Option<SrcBits> {
 
 /// Whether an operand of `prog` (or one of its relative indices) is
 /// vThreadGroupID: else the executor does not keep its rows.
-pub(super) fn reads_group_id(prog: &Program) -> bool {
+pub(in crate::exec) fn reads_group_id(prog: &Program) -> bool {
     fn any(o: &crate::ir::Operand) -> bool {
         o.ty == crate::ir::OperandType::InputThreadGroupId
             || o.indices.iter().filter_map(|i| i.rel.as_deref()).any(any)
@@ -227,7 +230,7 @@ pub(super) fn reads_group_id(prog: &Program) -> bool {
 
 /// Which of vThreadID.xyz (bits 0–2) and vThreadGroupID.xyz (bits 3–5)
 /// the fast ALU instructions read: the arena rows a new batch refreshes.
-pub(super) fn per_batch_rows(fast: &[Option<FastAlu>]) -> u8 {
+pub(in crate::exec) fn per_batch_rows(fast: &[Option<FastAlu>]) -> u8 {
     let mut used = 0;
     for f in fast.iter().flatten() {
         let (comps, arity) = match f.op.dot {
@@ -248,7 +251,7 @@ pub(super) fn per_batch_rows(fast: &[Option<FastAlu>]) -> u8 {
 /// `f` on the rows of arena `l`; `None` when it needs more than four
 /// constant-buffer rows, a source has an integer `abs` modifier, or an
 /// offset does not fit in 32 bits.
-pub(super) fn lower(f: &FastAlu, l: &Arena) -> Option<RowAlu> {
+pub(in crate::exec) fn lower(f: &FastAlu, l: &Arena) -> Option<RowAlu> {
     let w = l.w;
     let row = |i: usize| u32::try_from(i).ok();
     let mut splats = [(0, 0, 0, SrcMod::None); 4];
@@ -374,7 +377,7 @@ pub(super) fn lower(f: &FastAlu, l: &Arena) -> Option<RowAlu> {
 /// ([`resolve_fast`]): each warp's arena holds a row of W copies of every
 /// distinct immediate the fast instructions read, so without a cap a
 /// generated shader of 300,000 distinct constants took 38 MB per warp.
-pub(super) const MAX_IMM_BYTES: usize = 8 << 20;
+pub(in crate::exec) const MAX_IMM_BYTES: usize = 8 << 20;
 
 /// The pre-resolved ALU instructions of `prog` for warps of `w` lanes, in
 /// an executor of `warps` warps: per pc, the [`FastAlu`] form of an
@@ -382,7 +385,7 @@ pub(super) const MAX_IMM_BYTES: usize = 8 << 20;
 /// read (W copies of each distinct value). Once the rows of all warps
 /// would pass [`MAX_IMM_BYTES`], an instruction that reads a value not yet
 /// in them has no fast form and runs on the reference path.
-pub(super) fn resolve_fast(
+pub(in crate::exec) fn resolve_fast(
     prog: &Program,
     w: usize,
     warps: usize,
@@ -421,7 +424,7 @@ pub(super) fn resolve_fast(
 /// The [`FastAlu`] form of `op`, if it has one; `flushed` says that every
 /// source word it reads is flushed ([`crate::analysis::flushed::flushed_sources`]), `imm_row` gives
 /// the offset of an immediate's row.
-pub(super) fn resolve_alu(
+pub(in crate::exec) fn resolve_alu(
     prog: &Program,
     op: &Op,
     w: usize,
@@ -486,7 +489,7 @@ pub(super) fn resolve_alu(
 }
 
 /// Destination component `c`'s view of `s` as a [`FastSrc`], if it has one.
-pub(super) fn resolve_src(
+pub(in crate::exec) fn resolve_src(
     prog: &Program,
     s: &Src,
     c: usize,
@@ -534,7 +537,7 @@ impl<'p> GroupExecutor<'p> {
     /// lanes.
     #[inline(always)]
     #[allow(unsafe_code)]
-    pub(super) fn run_fast(&self, warp: &mut Warp, b: &Bindings<'_>, f: &RowAlu) {
+    pub(in crate::exec) fn run_fast(&self, warp: &mut Warp, b: &Bindings<'_>, f: &RowAlu) {
         let w = self.w;
         let Warp {
             regs,
@@ -597,7 +600,7 @@ impl<'p> GroupExecutor<'p> {
     ///
     /// [`run_fast`]: GroupExecutor::run_fast
     #[inline(always)]
-    pub(super) fn run_fast_after<O: Observer>(
+    pub(in crate::exec) fn run_fast_after<O: Observer>(
         &mut self,
         obs: &mut O,
         warp: &mut Warp,

@@ -2,12 +2,15 @@
 //! every lane's iterations in lane order, as lockstep settles them, with the
 //! counts lockstep issues.
 
-use crate::exec::atomic::cas;
-use crate::exec::rows::src_bits;
-use crate::exec::{
-    commit, line_of, zeros, CasLoop, CasLoopRun, FastPaths, GroupExecutor, Observer, StopReason,
-    Val, Warp, Watchdog, CHAIN_WORDS,
-};
+use crate::analysis::cas_loop::{CasLoop, Val};
+use crate::exec::executor::GroupExecutor;
+use crate::exec::fast::rows::src_bits;
+use crate::exec::fast::FastPaths;
+use crate::exec::lines::{address_period, line_of};
+use crate::exec::observe::{CasLoopRun, Observer};
+use crate::exec::ops::atomic::cas;
+use crate::exec::warp::{commit, zeros, Warp, CHAIN_WORDS};
+use crate::exec::watchdog::{StopReason, Watchdog};
 use crate::ir::lowered::{OpKind, Res};
 use crate::isa::lanes::{lane_op, lane_value, sat, SrcBits};
 use sim_mem::Bindings;
@@ -16,7 +19,7 @@ use sim_mem::Bindings;
 /// emptied through the list of the slots it used, so a loop pays for the
 /// words it touched only.
 #[derive(Debug, Clone, Default)]
-pub(super) struct WordCounts {
+pub(in crate::exec) struct WordCounts {
     keys: Vec<usize>,
     counts: Vec<u32>,
     used: Vec<usize>,
@@ -69,25 +72,6 @@ impl WordCounts {
     }
 }
 
-/// The shortest period `p` (a power of two below the warp's width that
-/// divides it) with which a full warp's addresses repeat: lane `l + p`'s
-/// (`a`, `b`) are lane `l`'s for every lane. None for a partial warp, or
-/// where none repeats.
-pub(super) fn address_period(warp: &Warp, (a, b): (&[u32], &[u32])) -> Option<usize> {
-    let n = a.len();
-    if !warp.full || n < 2 {
-        return None;
-    }
-    let mut p = 1;
-    while p < n {
-        if n % p == 0 && (p..n).all(|l| a[l] == a[l - p] && b[l] == b[l - p]) {
-            return Some(p);
-        }
-        p *= 2;
-    }
-    None
-}
-
 impl<'p> GroupExecutor<'p> {
     /// A compare-exchange retry loop (`crate::analysis::cas_loop`) run at once, at its
     /// `loop`: each active lane, in lane order, runs its iterations until
@@ -133,7 +117,7 @@ impl<'p> GroupExecutor<'p> {
     /// changed the word since this lane read it, so each failure is
     /// another thread's success (lock-free progress).
     #[allow(unsafe_code)]
-    pub(super) fn cas_loop<O: Observer>(
+    pub(in crate::exec) fn cas_loop<O: Observer>(
         &mut self,
         obs: &mut O,
         warp: &mut Warp,

@@ -8,9 +8,13 @@
 //! `loop`, `endloop`: the others do not touch the plan, which keeps it out
 //! of their way in the cache) and reads no other table.
 
-use crate::exec::rows::{Arena, RowAlu};
-use crate::exec::{Arc, CasLoop, FastPaths, Leave, PcFacts};
+use crate::analysis::affine::PcFacts;
+use crate::analysis::cas_loop::CasLoop;
+use crate::analysis::fusion::Leave;
+use crate::exec::fast::rows::{Arena, RowAlu};
+use crate::exec::fast::FastPaths;
 use crate::Program;
+use std::sync::Arc;
 /// What the plan of a program is made of for one executor shape: the
 /// steps, the immediate rows every warp's arena holds
 /// ([`resolve_fast`]), the arena's layout, and which rows a batch's
@@ -20,23 +24,23 @@ use crate::Program;
 /// (before, each worker's executor made its own: about 2.5 KB per
 /// instruction per worker at its peak).
 #[derive(Debug)]
-pub(super) struct Planned {
-    pub(super) steps: Arc<Vec<Step>>,
-    pub(super) imm: Vec<u32>,
-    pub(super) arena: Arena,
-    pub(super) batch_rows: u8,
+pub(in crate::exec) struct Planned {
+    pub(in crate::exec) steps: Arc<Vec<Step>>,
+    pub(in crate::exec) imm: Vec<u32>,
+    pub(in crate::exec) arena: Arena,
+    pub(in crate::exec) batch_rows: u8,
 }
 
 /// What the interpreter runs at one pc: the planned op, and what the
 /// analysis knows there for the handlers' own fast forms.
 #[derive(Debug, Clone)]
-pub(super) struct Step {
+pub(in crate::exec) struct Step {
     /// The op the planner chose.
-    pub(super) op: PlanOp,
+    pub(in crate::exec) op: PlanOp,
     /// `MEMORY_LINES` (the address steps) and `UNIFORM_IF` (a condition
     /// equal in every lane): what `crate::analysis::affine` knows, less
     /// what switched-off paths would use
-    pub(super) facts: PcFacts,
+    pub(in crate::exec) facts: PcFacts,
 }
 
 /// The op stream: per pc, which form of the instruction runs. Each form
@@ -47,7 +51,7 @@ pub(super) struct Step {
 // boxed, every row ALU instruction would chase a pointer)
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
-pub(super) enum PlanOp {
+pub(in crate::exec) enum PlanOp {
     /// The instruction's reference handler (its `OpKind`).
     Reference,
     /// `ROW_ALU`: a component-wise ALU instruction on its pre-resolved rows
@@ -67,7 +71,7 @@ pub(super) enum PlanOp {
 impl Step {
     /// The row form, when the op is [`PlanOp::RowAlu`].
     #[inline]
-    pub(super) fn row(&self) -> Option<&RowAlu> {
+    pub(in crate::exec) fn row(&self) -> Option<&RowAlu> {
         match &self.op {
             PlanOp::RowAlu(f) => Some(f),
             _ => None,
@@ -78,7 +82,7 @@ impl Step {
 /// The plan of `prog` over batches of `pack` groups, with every fast path;
 /// `rows`: the row forms of its ALU instructions on the executor's arena
 /// (from [`resolve_fast`] at its warp width).
-pub(super) fn plan(
+pub(in crate::exec) fn plan(
     prog: &Program,
     rows: impl Iterator<Item = Option<RowAlu>>,
     pack: u32,
@@ -114,7 +118,7 @@ pub(super) fn plan(
 
 /// `plan` with only `paths` of its fast paths: the others' fields cleared,
 /// so that their instructions take the reference handlers.
-pub(super) fn restrict(plan: &mut [Step], paths: FastPaths) {
+pub(in crate::exec) fn restrict(plan: &mut [Step], paths: FastPaths) {
     for s in plan {
         let off = match s.op {
             PlanOp::Reference => false,

@@ -1,12 +1,15 @@
 //! Texture instructions: loads, samples, gathers, stores and queries on
 //! texture views (FS §7.14; `sim_mem::sampling`).
 
-use crate::exec::{GroupExecutor, Mem, MemKind, MemOp, Observer, Warp};
+use crate::check::MemOp;
+use crate::exec::executor::GroupExecutor;
+use crate::exec::observe::{Mem, MemKind, Observer};
+use crate::exec::warp::Warp;
 use crate::ir::lowered::{Res, TexKind, TexOp};
 use sim_mem::{sampling, Bindings, TextureView, ViewDimension};
 /// Texel axes of a mip of `dim` (1, 2 or 3; a cube face has 2): the
 /// coordinates `_aoffimmi` offsets and the sizes `resinfo_rcpFloat` inverts.
-pub(super) fn texel_axes(dim: ViewDimension) -> usize {
+pub(in crate::exec) fn texel_axes(dim: ViewDimension) -> usize {
     match dim {
         ViewDimension::Texture1D | ViewDimension::Texture1DArray => 1,
         ViewDimension::Texture3D => 3,
@@ -17,7 +20,7 @@ pub(super) fn texel_axes(dim: ViewDimension) -> usize {
 /// Add `_aoffimmi` offsets to the texel coordinates of an `ld`/`ldms`
 /// address (not to the slice or mip), wrapping: a negative result becomes a
 /// huge unsigned coordinate, out of range (`sm5-compute-isa.md` §10).
-pub(super) fn offset_address(dim: ViewDimension, a: [u32; 4], off: [i32; 3]) -> [u32; 3] {
+pub(in crate::exec) fn offset_address(dim: ViewDimension, a: [u32; 4], off: [i32; 3]) -> [u32; 3] {
     let n = texel_axes(dim);
     let mut out = [a[0], a[1], a[2]];
     for (k, o) in out.iter_mut().enumerate().take(n) {
@@ -29,7 +32,7 @@ pub(super) fn offset_address(dim: ViewDimension, a: [u32; 4], off: [i32; 3]) -> 
 /// `resinfo`'s result from the view's integer sizes (FS §22.4.14): `_uint`
 /// integers; the default, floats; `_rcpFloat`, reciprocals of the sizes
 /// (width, height, depth, not array sizes) and the rest as floats.
-pub(super) fn resinfo_result(dim: ViewDimension, info: [u32; 4], mode: u8) -> [u32; 4] {
+pub(in crate::exec) fn resinfo_result(dim: ViewDimension, info: [u32; 4], mode: u8) -> [u32; 4] {
     match mode {
         2 => info,
         1 => {
@@ -45,7 +48,7 @@ pub(super) fn resinfo_result(dim: ViewDimension, info: [u32; 4], mode: u8) -> [u
 }
 
 impl<'p> GroupExecutor<'p> {
-    pub(super) fn texture_view<'b>(b: &Bindings<'b>, res: Res) -> Option<TextureView<'b>> {
+    pub(in crate::exec) fn texture_view<'b>(b: &Bindings<'b>, res: Res) -> Option<TextureView<'b>> {
         match res {
             Res::SrvTexture(s) => b.srv_texture(s),
             Res::UavTexture(s) => b.uav_texture(s),
@@ -58,7 +61,7 @@ impl<'p> GroupExecutor<'p> {
     /// read, the texture is loaded, sampled or queried through
     /// [`sim_mem::TextureView`] and [`sim_mem::sampling`], and the result is
     /// swizzled by the resource operand. An unbound texture or sampler reads 0.
-    pub(super) fn texture<O: Observer>(
+    pub(in crate::exec) fn texture<O: Observer>(
         &mut self,
         obs: &mut O,
         warp: &mut Warp,

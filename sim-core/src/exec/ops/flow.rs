@@ -2,12 +2,15 @@
 //! frame (`break`, `continue`, `ret`, fused exits) and coming back
 //! (`else`, `endif`, `endloop`, the next `case`).
 
-use crate::exec::{any_all, Frame, GroupExecutor, Leave, Observer, Warp};
+use crate::analysis::fusion::Leave;
+use crate::exec::executor::GroupExecutor;
+use crate::exec::observe::Observer;
+use crate::exec::warp::{any_all, Frame, Warp};
 use crate::ir::lowered::{Src, SrcKind, SrcMod};
 use crate::isa::lanes::bool_mask;
 use sim_mem::Bindings;
 impl<'p> GroupExecutor<'p> {
-    pub(super) fn frame_masks(&mut self, warp: &mut Warp) -> usize {
+    pub(in crate::exec) fn frame_masks(&mut self, warp: &mut Warp) -> usize {
         let need = (warp.frames.len() + 1) * 4 * self.w;
         if warp.masks.len() < need {
             warp.masks.resize(need, 0);
@@ -15,7 +18,12 @@ impl<'p> GroupExecutor<'p> {
         (warp.frames.len()) * 4 * self.w
     }
 
-    pub(super) fn mask<'a>(&self, warp: &'a mut Warp, depth: usize, k: usize) -> &'a mut [u32] {
+    pub(in crate::exec) fn mask<'a>(
+        &self,
+        warp: &'a mut Warp,
+        depth: usize,
+        k: usize,
+    ) -> &'a mut [u32] {
         let start = (depth * 4 + k) * self.w;
         &mut warp.masks[start..start + self.w]
     }
@@ -23,7 +31,7 @@ impl<'p> GroupExecutor<'p> {
     /// `out[lane]` = all ones where component 0 of `src` is nonzero (`nz`)
     /// or zero (`!nz`), else 0 (W words).
     #[inline(always)]
-    pub(super) fn condition(
+    pub(in crate::exec) fn condition(
         &mut self,
         warp: &Warp,
         b: &Bindings<'_>,
@@ -42,7 +50,7 @@ impl<'p> GroupExecutor<'p> {
     /// The lanes a `break`/`continue`/`ret`/`call`, conditional when `cond`
     /// is given, applies to: `active & condition` (W words into `out`).
     #[inline(always)]
-    pub(super) fn leaving(
+    pub(in crate::exec) fn leaving(
         &mut self,
         warp: &Warp,
         b: &Bindings<'_>,
@@ -67,7 +75,7 @@ impl<'p> GroupExecutor<'p> {
     /// Note whether every lane is active; if none is, jump to the next
     /// instruction that can revive lanes.
     #[inline]
-    pub(super) fn settle(&self, warp: &mut Warp) {
+    pub(in crate::exec) fn settle(&self, warp: &mut Warp) {
         if !warp.note_active() {
             self.revive(warp);
         }
@@ -76,7 +84,7 @@ impl<'p> GroupExecutor<'p> {
     /// `settle` when no lane is active: resume a caller whose lanes have all
     /// returned, else jump to where lanes can come back.
     #[inline(never)]
-    pub(super) fn revive(&self, warp: &mut Warp) {
+    pub(in crate::exec) fn revive(&self, warp: &mut Warp) {
         while let Some(&Frame::Call { return_pc }) = warp.frames.last() {
             // Every lane of the call has returned: resume the caller with
             // them and with the lanes that skipped a conditional call.
@@ -111,7 +119,7 @@ impl<'p> GroupExecutor<'p> {
 
     /// Remove `lanes` (in scratch r) from the masks of frames `from..` and from `active`.
     #[inline(always)]
-    pub(super) fn retire_lanes(&self, warp: &mut Warp, from: usize, lanes: &[u32]) {
+    pub(in crate::exec) fn retire_lanes(&self, warp: &mut Warp, from: usize, lanes: &[u32]) {
         let w = self.w;
         for d in from..warp.frames.len() {
             for k in 0..3 {
@@ -131,7 +139,7 @@ impl<'p> GroupExecutor<'p> {
     /// between here and the target, and join the target's collecting mask
     /// (loop/switch break mask, loop continue mask) or, for `ret`, die.
     #[inline(always)]
-    pub(super) fn leave<O: Observer>(
+    pub(in crate::exec) fn leave<O: Observer>(
         &mut self,
         obs: &mut O,
         warp: &mut Warp,
@@ -214,7 +222,7 @@ impl<'p> GroupExecutor<'p> {
     /// no other mask holds them). Returns whether some lane left; `None`,
     /// having done nothing, when the form is another.
     #[inline(always)]
-    pub(super) fn leave_innermost(
+    pub(in crate::exec) fn leave_innermost(
         &mut self,
         warp: &mut Warp,
         src: &Src,
@@ -281,7 +289,7 @@ impl<'p> GroupExecutor<'p> {
     /// another. (Inlined into the interpreter loop, so that its lane loop
     /// is compiled for the loop's instruction set.)
     #[inline(always)]
-    pub(super) fn leave_fused<O: Observer>(
+    pub(in crate::exec) fn leave_fused<O: Observer>(
         &mut self,
         obs: &mut O,
         warp: &mut Warp,
@@ -317,7 +325,7 @@ impl<'p> GroupExecutor<'p> {
     /// nonzero, for `nz`) holds, when the analysis knows it is the same for
     /// every active lane: read from the first active lane only. `None` when
     /// it is not known uniform or no lane is active.
-    pub(super) fn uniform_condition(
+    pub(in crate::exec) fn uniform_condition(
         &mut self,
         warp: &Warp,
         b: &Bindings<'_>,

@@ -2,8 +2,10 @@
 //! (`crate::messages`): each active lane's record, with its thread's place
 //! in the dispatch's order, into the executor's [`MessageLog`].
 
-use super::{Bindings, GroupExecutor, Warp};
+use crate::exec::executor::GroupExecutor;
+use crate::exec::warp::Warp;
 use crate::messages::{MessageKind, MessageLog, RawMessage, MAX_ARG_WORDS};
+use sim_mem::Bindings;
 
 impl GroupExecutor<'_> {
     /// The key of lane `l`'s next record: its group (z, y, x; a packed
@@ -19,7 +21,7 @@ impl GroupExecutor<'_> {
 
     /// A `printf`/`errorf` (`Body::messages[site]`) at `pc`: each active
     /// lane's arguments into a record.
-    pub(super) fn message(&mut self, warp: &Warp, b: &Bindings<'_>, site: u32, pc: u32) {
+    pub(in crate::exec) fn message(&mut self, warp: &Warp, b: &Bindings<'_>, site: u32, pc: u32) {
         let prog = self.prog;
         let Some(s) = prog.messages.get(site as usize) else {
             return;
@@ -65,7 +67,13 @@ impl GroupExecutor<'_> {
 
     /// An `abort` or `debug_break` at `pc`: a record for each lane in
     /// `lanes` (nonzero words).
-    pub(super) fn thread_event(&mut self, warp: &Warp, lanes: &[u32], kind: MessageKind, pc: u32) {
+    pub(in crate::exec) fn thread_event(
+        &mut self,
+        warp: &Warp,
+        lanes: &[u32],
+        kind: MessageKind,
+        pc: u32,
+    ) {
         for (l, _) in lanes.iter().enumerate().filter(|(_, &a)| a != 0) {
             let m = RawMessage {
                 key: self.message_key(warp, l),

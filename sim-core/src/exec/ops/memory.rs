@@ -2,27 +2,21 @@
 //! lane by lane in lane order, or as lines (`FastPaths::MEMORY_LINES`,
 //! `lines.rs`), with bounds as each view defines them.
 
-use crate::exec::{
-    blend, line_of, load_line, store_line, zeros, FastPaths, GroupExecutor, Line, Mem, MemKind,
-    MemOp, Observer, Warp,
-};
+use crate::check::MemOp;
+use crate::exec::executor::GroupExecutor;
+use crate::exec::fast::FastPaths;
+use crate::exec::lines::{line_of, load_line, store_line, typed_bytes, Line};
+use crate::exec::observe::{Mem, MemKind, Observer};
+use crate::exec::warp::{blend, zeros, Warp};
 use crate::ir::lowered::{Dst, DstKind, Res, Src, SrcKind, SrcMod};
-use sim_mem::{Bindings, BufferView, Extent, ViewKind};
+use sim_mem::{Bindings, BufferView, Extent};
 /// Address of a buffer view's first word: which buffer (and range) it is.
-pub(super) fn buffer_address(v: &BufferView<'_>) -> usize {
+pub(in crate::exec) fn buffer_address(v: &BufferView<'_>) -> usize {
     v.words().as_ptr().addr()
 }
 
-/// Bytes of one element of a typed buffer view (16 when unknown).
-pub(super) fn typed_bytes(view: Option<BufferView<'_>>) -> u64 {
-    match view.map(|v| v.kind()) {
-        Some(ViewKind::Typed { format }) => format.size_bytes() as u64,
-        _ => 16,
-    }
-}
-
 impl<'p> GroupExecutor<'p> {
-    pub(super) fn view<'b>(b: &Bindings<'b>, res: Res) -> Option<BufferView<'b>> {
+    pub(in crate::exec) fn view<'b>(b: &Bindings<'b>, res: Res) -> Option<BufferView<'b>> {
         match res {
             Res::Srv(s) => b.srv(s),
             Res::Uav(s) => b.uav(s),
@@ -34,7 +28,7 @@ impl<'p> GroupExecutor<'p> {
     /// `ks` at (`a[l]`, `b[l]`) per lane, `values[i·W + l]` stored for
     /// dword `ks[i]`.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn buffer_access<'a, 'b>(
+    pub(in crate::exec) fn buffer_access<'a, 'b>(
         &'a self,
         warp: &'a Warp,
         res: Res,
@@ -65,7 +59,7 @@ impl<'p> GroupExecutor<'p> {
     /// The observers' view of a typed buffer access (`ld_uav_typed`,
     /// `store_uav_typed` on a buffer): element `idx[l]` per lane, the
     /// stored values (4·W words) for a write.
-    pub(super) fn typed_access<'a, 'b>(
+    pub(in crate::exec) fn typed_access<'a, 'b>(
         &'a self,
         warp: &'a Warp,
         res: Res,
@@ -95,7 +89,7 @@ impl<'p> GroupExecutor<'p> {
     /// The bounds of a raw or structured access to `res`: its TGSM region's
     /// or its raw/structured `view`'s (None: undeclared region, unbound or
     /// typed view).
-    pub(super) fn bounds(&self, res: Res, view: Option<BufferView<'_>>) -> Option<Extent> {
+    pub(in crate::exec) fn bounds(&self, res: Res, view: Option<BufferView<'_>>) -> Option<Extent> {
         match res {
             Res::Tgsm(g) => self.tgsm.region(g).map(|(e, _)| e),
             _ => view.and_then(|v| v.extent()),
@@ -103,7 +97,7 @@ impl<'p> GroupExecutor<'p> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn load<O: Observer>(
+    pub(in crate::exec) fn load<O: Observer>(
         &mut self,
         obs: &mut O,
         warp: &mut Warp,
@@ -257,7 +251,7 @@ impl<'p> GroupExecutor<'p> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn store<O: Observer>(
+    pub(in crate::exec) fn store<O: Observer>(
         &mut self,
         obs: &mut O,
         warp: &mut Warp,

@@ -1,31 +1,17 @@
 //! The general (lockstep) ALU path: component-wise, double and two-result
 //! instructions lane by lane through `crate::isa::lanes`.
-use crate::exec::{FastPaths, GroupExecutor, Warp};
+use crate::exec::executor::GroupExecutor;
+use crate::exec::fast::FastPaths;
+use crate::exec::warp::Warp;
 use crate::ir::lowered::{Dst, Src, SrcMod};
 use crate::isa::lanes::{bool_mask, fin, fout, lane_op, sat, UdivBy};
 use crate::isa::opcodes::{Alu2Op, AluOp, DoubleOp};
 use sim_mem::Bindings;
 
-/// [`modify`] on every lane (one loop per modifier, so that each vectorises).
-#[inline(always)]
-pub(super) fn apply_modifier(o: &mut [u32], m: SrcMod) {
-    match m {
-        SrcMod::None | SrcMod::DNeg | SrcMod::DAbs | SrcMod::DAbsNeg => {}
-        SrcMod::FNeg => o.iter_mut().for_each(|v| *v ^= 0x8000_0000),
-        SrcMod::FAbs => o.iter_mut().for_each(|v| *v &= 0x7fff_ffff),
-        SrcMod::FAbsNeg => o.iter_mut().for_each(|v| *v |= 0x8000_0000),
-        SrcMod::INeg => o.iter_mut().for_each(|v| *v = v.wrapping_neg()),
-        SrcMod::IAbs => o.iter_mut().for_each(|v| *v = (*v as i32).unsigned_abs()),
-        SrcMod::IAbsNeg => o
-            .iter_mut()
-            .for_each(|v| *v = (*v as i32).unsigned_abs().wrapping_neg()),
-    }
-}
-
 /// `(p[l], q[l]) = f(x[l], y[l])` for every lane: the lane loop of a
 /// two-result instruction.
 #[inline(always)]
-pub(super) fn lanes2(
+pub(in crate::exec) fn lanes2(
     p: &mut [u32],
     q: &mut [u32],
     x: &[u32],
@@ -37,7 +23,7 @@ pub(super) fn lanes2(
     }
 }
 
-pub(super) fn dmin(a: f64, b: f64) -> f64 {
+pub(in crate::exec) fn dmin(a: f64, b: f64) -> f64 {
     if a.is_nan() {
         b
     } else if b.is_nan() || a < b || (a == b && a.is_sign_negative()) {
@@ -47,7 +33,7 @@ pub(super) fn dmin(a: f64, b: f64) -> f64 {
     }
 }
 
-pub(super) fn dmax(a: f64, b: f64) -> f64 {
+pub(in crate::exec) fn dmax(a: f64, b: f64) -> f64 {
     if a.is_nan() {
         b
     } else if b.is_nan() || a > b || (a == b && a.is_sign_positive()) {
@@ -58,7 +44,7 @@ pub(super) fn dmax(a: f64, b: f64) -> f64 {
 }
 
 /// `_sat` on a double: clamp to [0, 1], NaN → 0, −0 → +0.
-pub(super) fn dsat(x: f64) -> f64 {
+pub(in crate::exec) fn dsat(x: f64) -> f64 {
     if x.is_nan() || x <= 0.0 {
         0.0
     } else {
@@ -68,7 +54,7 @@ pub(super) fn dsat(x: f64) -> f64 {
 
 impl<'p> GroupExecutor<'p> {
     #[allow(unsafe_code)]
-    pub(super) fn alu(
+    pub(in crate::exec) fn alu(
         &mut self,
         warp: &mut Warp,
         b: &Bindings<'_>,
@@ -170,7 +156,7 @@ impl<'p> GroupExecutor<'p> {
     ///
     /// Doubles keep denormals; `dfma` is fused; min/max return the non-NaN
     /// operand; conversions to integers truncate and saturate, NaN → 0.
-    pub(super) fn double(
+    pub(in crate::exec) fn double(
         &mut self,
         warp: &mut Warp,
         b: &Bindings<'_>,
@@ -285,7 +271,7 @@ impl<'p> GroupExecutor<'p> {
     }
 
     #[allow(unsafe_code)]
-    pub(super) fn alu2(
+    pub(in crate::exec) fn alu2(
         &mut self,
         warp: &mut Warp,
         b: &Bindings<'_>,

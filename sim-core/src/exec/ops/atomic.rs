@@ -1,16 +1,18 @@
 //! Atomics on UAVs and TGSM (FS §7.14.5), one lane after another in lane
 //! order, and the gathered atomics of `FastPaths::PRIVATE_ATOMICS`.
 
-use crate::exec::memory::buffer_address;
-use crate::exec::{
-    line_of, zeros, FastPaths, GroupExecutor, Mem, MemKind, MemOp, Observer, Warp,
-    PRIVATE_ATOMICS_MAX_WORDS,
-};
+use crate::check::MemOp;
+use crate::exec::executor::{GroupExecutor, PRIVATE_ATOMICS_MAX_WORDS};
+use crate::exec::fast::FastPaths;
+use crate::exec::lines::line_of;
+use crate::exec::observe::{Mem, MemKind, Observer};
+use crate::exec::ops::memory::buffer_address;
+use crate::exec::warp::{zeros, Warp};
 use crate::ir::lowered::{AtomicKind, Dst, Res, Src};
 use sim_mem::{AtomicOp, Bindings};
 /// A relaxed compare-exchange of `word` from `e` to `n`: the word found.
 #[inline(always)]
-pub(super) fn cas(word: &sim_mem::sync::AtomicU32, e: u32, n: u32) -> u32 {
+pub(in crate::exec) fn cas(word: &sim_mem::sync::AtomicU32, e: u32, n: u32) -> u32 {
     sim_mem::AtomicOp::CompareExchange {
         compare: e,
         value: n,
@@ -20,18 +22,18 @@ pub(super) fn cas(word: &sim_mem::sync::AtomicU32, e: u32, n: u32) -> u32 {
 
 /// One UAV's atomics gathered by an executor.
 #[derive(Debug)]
-pub(super) struct PrivateUav {
+pub(in crate::exec) struct PrivateUav {
     /// u#
-    pub(super) slot: u32,
+    pub(in crate::exec) slot: u32,
     /// the one kind of atomic the program applies to it
-    pub(super) kind: AtomicKind,
+    pub(in crate::exec) kind: AtomicKind,
     /// address of the bound buffer's words (which buffer the words are for)
-    pub(super) buffer: usize,
+    pub(in crate::exec) buffer: usize,
     /// per word of the buffer, the operations so far combined, from the
     /// kind's identity
-    pub(super) words: Vec<u32>,
+    pub(in crate::exec) words: Vec<u32>,
     /// whether some operation has been gathered since the last flush
-    pub(super) dirty: bool,
+    pub(in crate::exec) dirty: bool,
 }
 
 impl<'p> GroupExecutor<'p> {
@@ -126,7 +128,7 @@ impl<'p> GroupExecutor<'p> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn atomic<O: Observer>(
+    pub(in crate::exec) fn atomic<O: Observer>(
         &mut self,
         obs: &mut O,
         warp: &mut Warp,
@@ -404,7 +406,7 @@ impl<'p> GroupExecutor<'p> {
 
     /// The end of [`GroupExecutor::atomic`]: the returned value (`r[..W]`,
     /// to every component of the destination), scratch back.
-    pub(super) fn atomic_done(
+    pub(in crate::exec) fn atomic_done(
         &mut self,
         warp: &mut Warp,
         ret: Option<&Dst>,
