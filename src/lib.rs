@@ -25,6 +25,7 @@
 //! dispatch(&program, &bindings, [1, 1, 1], &DispatchOptions::default()).unwrap();
 //! assert_eq!(bins.load(2), Some(2));
 //! ```
+#![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod api;

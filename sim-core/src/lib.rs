@@ -13,6 +13,7 @@
 // is compiled for AVX2 after runtime detection: `isa/lanes.rs`, `exec.rs`) and
 // the SSE2 float4 transposes of `exec::lines::quad` (inline-assembly loads and
 // stores of buffer words, each doubleword one atomic access).
+#![warn(missing_docs)]
 #![deny(unsafe_code)]
 
 mod analysis;

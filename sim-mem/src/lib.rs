@@ -10,6 +10,7 @@
 //!   because a group runs on one OS thread from start to end.
 //! - [`Bindings`]: what a dispatch sees in its cb#, t# and u# slots.
 //! - [`sync`]: the one place that swaps std atomics for loom's under `cfg(loom)`.
+#![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod addressing;

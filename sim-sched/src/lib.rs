@@ -36,6 +36,8 @@
 //! points and the run of each mode, which calls down into `sim_core`'s
 //! executor and never back).
 
+#![warn(missing_docs)]
+
 mod batching;
 mod options;
 mod outcome;

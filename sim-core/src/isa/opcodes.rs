@@ -9,10 +9,18 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
     /// `dsts` destination operands followed by `srcs` source operands, and nothing else.
-    Ops { dsts: u8, srcs: u8 },
+    Ops {
+        /// destination operands
+        dsts: u8,
+        /// source operands
+        srcs: u8,
+    },
     /// A declaration: `ops` operands, then raw dwords up to the instruction length
     /// (strides, counts, return-type tokens, SM5.1 space dwords).
-    Decl { ops: u8 },
+    Decl {
+        /// operands before the raw dwords
+        ops: u8,
+    },
     /// The custom-data block (opcode 0x35), whose length is in dword 1 (§3.3).
     CustomData,
     /// `fcall`: one raw dword (the call-site index) before one operand (`fp#[i][j]`).
