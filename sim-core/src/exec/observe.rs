@@ -109,10 +109,10 @@ pub(super) struct CasLoopRun<'a, 'b> {
     pub took: u64,
     /// The lanes' attempts summed.
     pub attempts: u64,
-    /// With tracked attempts: lockstep's passes summed over the words (a
+    /// With counted word passes ([`Observer::counts_cas_word_passes`], else 0): lockstep's passes summed over the words (a
     /// word is touched in each pass while a lane on it still tries).
     pub word_passes: u64,
-    /// With tracked attempts: the attempts of lanes in bounds.
+    /// With counted word passes (else 0): the attempts of lanes in bounds.
     pub lane_attempts: u64,
 }
 
@@ -185,6 +185,15 @@ pub(super) trait Observer {
     /// each lane's attempts should be kept for [`Observer::cas_loop`].
     #[inline(always)]
     fn tracks_cas_attempts(&mut self, _cas_pc: usize) -> bool {
+        false
+    }
+    /// After [`Observer::tracks_cas_attempts`] said yes: whether the run
+    /// should also count, per word, the passes lockstep makes over it
+    /// ([`CasLoopRun::word_passes`], a memory profile's contention sample;
+    /// a pass over the lanes and a hash per word, which the checker does
+    /// not need).
+    #[inline(always)]
+    fn counts_cas_word_passes(&self) -> bool {
         false
     }
     /// A compare-exchange loop ran at once.
@@ -272,6 +281,9 @@ impl<A: Observer, B: Observer> Observer for Both<'_, A, B> {
         let a = self.0.tracks_cas_attempts(cas_pc);
         let b = self.1.tracks_cas_attempts(cas_pc);
         a || b
+    }
+    fn counts_cas_word_passes(&self) -> bool {
+        self.0.counts_cas_word_passes() || self.1.counts_cas_word_passes()
     }
     fn cas_loop(&mut self, run: &CasLoopRun<'_, '_>) {
         self.0.cas_loop(run);

@@ -519,7 +519,7 @@ impl<'p> GroupExecutor<'p> {
         // some lane on it is still trying, as many passes as its lanes'
         // most attempts
         let (mut word_passes, mut lane_attempts) = (0u64, 0u64);
-        if track {
+        if track && obs.counts_cas_word_passes() {
             for l in lanes.clone().filter(|&l| active[l] != 0) {
                 if let Some(i) = ext.word_index(x[l], y[l], 0) {
                     let c = counts.get(i);

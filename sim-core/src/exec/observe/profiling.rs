@@ -445,6 +445,10 @@ impl Observer for Profiling {
         self.sampled
     }
 
+    fn counts_cas_word_passes(&self) -> bool {
+        self.sampled
+    }
+
     fn cas_loop(&mut self, run: &CasLoopRun<'_, '_>) {
         self.cas_loop_counts(run);
         if self.sampled {
