@@ -7,8 +7,7 @@ use crate::check::{Checker, MemOp, Space};
 use crate::exec::observe::{CasLoopRun, Mem, MemKind, Observer};
 use crate::exec::warp::Warp;
 use crate::ir::lowered::Res;
-use crate::isa::lanes::ZEROS;
-use sim_mem::addressing::affine_words;
+use crate::isa::lanes::{affine_words, ZEROS};
 use sim_mem::{Extent, ViewKind};
 
 /// The checker and the scratch rows its reports use.
