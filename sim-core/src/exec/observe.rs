@@ -64,9 +64,6 @@ pub(super) struct Mem<'a, 'b> {
     pub view: Option<BufferView<'b>>,
     /// The texture view bound there ([`MemKind::Texture`], texture atomics).
     pub texture: Option<TextureView<'b>>,
-    /// The raw or structured bounds of `res` (a TGSM region's or the
-    /// view's; None: undeclared, unbound or typed).
-    pub ext: Option<Extent>,
     /// The group's TGSM (where its regions lie).
     pub tgsm: &'a Tgsm,
     /// First address operand, W words.
@@ -79,6 +76,22 @@ pub(super) struct Mem<'a, 'b> {
     pub values: Option<&'a [u32]>,
     /// Bytes per active lane ([`MemKind::Buffer`] and [`MemKind::Typed`]).
     pub bytes: u64,
+}
+
+impl Mem<'_, '_> {
+    /// The raw or structured bounds of `res` (a TGSM region's or the
+    /// view's; None: undeclared, unbound, typed or a texture): worked out
+    /// when an observer asks (a memory profile's lines), not for every
+    /// access.
+    pub fn ext(&self) -> Option<Extent> {
+        match self.kind {
+            MemKind::Typed | MemKind::Texture => None,
+            MemKind::Buffer | MemKind::Atomic => match self.res {
+                Res::Tgsm(g) => self.tgsm.region(g).map(|(e, _)| e),
+                _ => self.view.and_then(|v| v.extent()),
+            },
+        }
+    }
 }
 
 /// A compare-exchange retry loop run at once (`FastPaths::CAS_LOOP`), as

@@ -356,7 +356,6 @@ impl Observer for Checking {
             res: run.res,
             view: Some(run.view),
             texture: None,
-            ext: None,
             tgsm: run.tgsm,
             a: run.x,
             b: run.y,

@@ -169,13 +169,9 @@ impl Profiling {
     #[cold]
     fn buffer_lines(&mut self, m: &Mem<'_, '_>) {
         let Mem {
-            warp,
-            res,
-            ext,
-            a,
-            ks,
-            ..
+            warp, res, a, ks, ..
         } = *m;
+        let ext = m.ext();
         let w = warp.active.len();
         let Some(b) = m.b.or(ZEROS.get(..w)) else {
             return;
@@ -258,7 +254,8 @@ impl Profiling {
     /// that an atomic's active lanes touch at (`a`, `b`) (dword 0).
     #[cold]
     fn atomic_words(&mut self, m: &Mem<'_, '_>) {
-        let Mem { warp, ext, a, .. } = *m;
+        let Mem { warp, a, .. } = *m;
+        let ext = m.ext();
         let w = warp.active.len();
         let Some(b) = m.b.or(ZEROS.get(..w)) else {
             return;

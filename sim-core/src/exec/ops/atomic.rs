@@ -189,7 +189,6 @@ impl<'p> GroupExecutor<'p> {
                 res,
                 view,
                 texture: tex,
-                ext: self.bounds(res, view),
                 tgsm: &self.tgsm,
                 a: if texture { sa } else { sx },
                 b: sy_fetched,

@@ -104,7 +104,6 @@ impl<'p> GroupExecutor<'p> {
                 res: op.res,
                 view: None,
                 texture: view,
-                ext: None,
                 tgsm: &self.tgsm,
                 a: &sa,
                 b: None,
