@@ -183,7 +183,7 @@ impl GroupExecutor<'_> {
                         and &= now;
                     }
                     self.sc.lanes = t;
-                    if O::ON {
+                    if O::COUNTS_FLOW {
                         // diverged: some lane took it and some active lane
                         // did not (with every lane active, not all took it)
                         let skipped = if full_before {

@@ -139,6 +139,10 @@ pub(super) trait Observer {
     /// Whether the checker is among the observers: it reads every stored
     /// value, so stores do not bypass the operand rows.
     const CHECKS: bool;
+    /// Whether it counts control flow ([`Observer::divergence`],
+    /// [`Observer::fused_leave`]: the profile): the handlers count the
+    /// lanes that leave or take a branch only under it.
+    const COUNTS_FLOW: bool;
 
     /// Group `group` begins on warps of `w` lanes.
     #[inline(always)]
@@ -227,6 +231,7 @@ pub(super) struct Plain;
 impl Observer for Plain {
     const ON: bool = false;
     const CHECKS: bool = false;
+    const COUNTS_FLOW: bool = false;
 }
 
 /// Two observers, each told everything (a checked run with `--profile`).
@@ -235,6 +240,7 @@ pub(super) struct Both<'x, A, B>(pub &'x mut A, pub &'x mut B);
 impl<A: Observer, B: Observer> Observer for Both<'_, A, B> {
     const ON: bool = A::ON || B::ON;
     const CHECKS: bool = A::CHECKS || B::CHECKS;
+    const COUNTS_FLOW: bool = A::COUNTS_FLOW || B::COUNTS_FLOW;
 
     fn begin_group(&mut self, group: [u32; 3], w: usize) {
         self.0.begin_group(group, w);

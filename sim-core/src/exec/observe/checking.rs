@@ -309,6 +309,7 @@ impl Checking {
 impl Observer for Checking {
     const ON: bool = true;
     const CHECKS: bool = true;
+    const COUNTS_FLOW: bool = false;
 
     fn begin_group(&mut self, group: [u32; 3], w: usize) {
         self.checker.begin_group(group, w);

@@ -353,6 +353,7 @@ impl Profiling {
 impl Observer for Profiling {
     const ON: bool = true;
     const CHECKS: bool = false;
+    const COUNTS_FLOW: bool = true;
 
     #[inline(always)]
     fn instruction(&mut self, warp: &Warp) {

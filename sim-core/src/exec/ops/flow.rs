@@ -155,9 +155,13 @@ impl<'p> GroupExecutor<'p> {
                 Some(true) => return self.leave(obs, warp, b, &None, kind),
                 None => {}
             }
-            let before = if O::ON { warp.active_count() } else { 0 };
+            let before = if O::COUNTS_FLOW {
+                warp.active_count()
+            } else {
+                0
+            };
             if self.leave_innermost(warp, src, *nz, kind).is_some() {
-                if O::ON {
+                if O::COUNTS_FLOW {
                     let left = before - warp.active_count();
                     obs.divergence(warp.pc - 1, left > 0 && left < before);
                 }
@@ -166,7 +170,7 @@ impl<'p> GroupExecutor<'p> {
         }
         let mut lanes = std::mem::take(&mut self.sc.lanes);
         self.leaving(warp, b, cond, &mut lanes[..w]);
-        if cond.is_some() && O::ON {
+        if cond.is_some() && O::COUNTS_FLOW {
             let left = lanes[..w].iter().filter(|&&l| l != 0).count() as u64;
             obs.divergence(warp.pc - 1, left > 0 && left < warp.active_count());
         }
@@ -300,7 +304,11 @@ impl<'p> GroupExecutor<'p> {
         if self.until_check <= 3 {
             return false;
         }
-        let before = if O::ON { warp.active_count() } else { 0 };
+        let before = if O::COUNTS_FLOW {
+            warp.active_count()
+        } else {
+            0
+        };
         let at = warp.pc;
         // past the `endif`, unless every lane leaves (then `revive` sends
         // the warp to the loop's end, as the `endif` would have)
@@ -312,7 +320,7 @@ impl<'p> GroupExecutor<'p> {
         let n = 1 + u64::from(left);
         self.stats.warp_instructions += n;
         self.until_check -= n as u32;
-        if O::ON {
+        if O::COUNTS_FLOW {
             // the `if` diverged where some but not all lanes left
             let took = before - warp.active_count();
             obs.divergence(at - 1, took > 0 && took < before);
