@@ -31,10 +31,12 @@
 //! `executor` (the executor's state, built once per worker with its plan,
 //! and its settings), `group` (the group runner: batches, barrier rounds,
 //! interleaving, the watchdog; it picks a batch's observers), `interp` (the
-//! interpreter loop), `ops` (the handlers) and `fast` (the fast-path
+//! interpreter loop, which builds the handlers' context), `ops` (the
+//! handlers, methods of `context::Cx`) and `fast` (the fast-path
 //! register, the planner and what only fast paths run), `operands`
 //! (operand reads and writes), `observe` (the observer seam), `warp` (a
-//! warp's registers, masks and frames); the leaves `lines` (access
+//! warp's registers, masks and frames) and `context` (`Cx`, what a handler
+//! reads, and the state it may be given); the leaves `lines` (access
 //! geometry), `profile`, `watchdog`; and `pool`, which parks executors
 //! between dispatches for `sim_sched`.
 //!
@@ -47,6 +49,7 @@
 // Lane loops index several structure-of-arrays slices with one lane number;
 // iterator zips of four or five slices would obscure them.
 #![allow(clippy::needless_range_loop)]
+mod context;
 mod executor;
 mod fast;
 mod group;

@@ -221,7 +221,7 @@ ret
 ";
 
 /// Packed groups of a compare-exchange retry loop run their lanes on one
-/// word as a chain at once (`GroupExecutor::cas_loop`): on one thread the
+/// word as a chain at once (`Cx::cas_loop`): on one thread the
 /// words and every thread's registers are lockstep's, one warp per group
 /// (a profiled dispatch's), bit for bit (a float sum in the same order),
 /// over rows of groups on the same words (16 slots), one word for all

@@ -12,7 +12,7 @@
 //!
 //! When the loop has that form, the executor instead runs each active
 //! lane's iterations at once, lane after lane, until its compare-exchange
-//! succeeds (`GroupExecutor::cas_loop`), and leaves each lane's registers
+//! succeeds (`Cx::cas_loop`), and leaves each lane's registers
 //! as its last iteration would. That is one of the executions the memory
 //! model allows: the threads of a dispatch share no order but the one
 //! barriers and atomics give them (`reference/compute-model.md` §5, §12),

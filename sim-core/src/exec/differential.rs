@@ -71,7 +71,7 @@ fn run(prog: &Program, w: usize, paths: FastPaths, live: usize, profile: bool) -
     }
     State {
         uav: out.to_words(),
-        tgsm: ex.tgsm.words().to_vec(),
+        tgsm: ex.mem.tgsm.words().to_vec(),
         regs,
         stats: ex.stats,
         profile: ex.profile().cloned(),

@@ -3,6 +3,7 @@
 //! public settings (fast paths, lane order, checker, profiling).
 
 use crate::check::Checker;
+use crate::exec::context::{Budget, GroupMemory, Kernels};
 use crate::exec::fast::cas::WordCounts;
 use crate::exec::fast::plan::{plan, restrict, Planned, Step};
 use crate::exec::fast::rows::{
@@ -11,15 +12,14 @@ use crate::exec::fast::rows::{
 use crate::exec::fast::FastPaths;
 use crate::exec::observe::{Checking, Observers, Profiling};
 use crate::exec::ops::atomic::PrivateUav;
+use crate::exec::ops::memory::buffer_address;
+use crate::exec::ops::message::MessageSink;
 use crate::exec::profile::{ExecStats, Profile};
 use crate::exec::warp::{Scratch, Warp};
-use crate::exec::watchdog::WATCHDOG_INTERVAL;
 use crate::ir::lowered::{AtomicKind, OpKind};
-use crate::isa::lanes::{
-    dp_acc_kernel, udiv_by_rows_kernel, udiv_rows_kernel, Kernel, UdivByRows, UdivRows,
-};
-use crate::{Isa, Program};
-use sim_mem::Tgsm;
+use crate::messages::MessageLog;
+use crate::Program;
+use sim_mem::{Bindings, Tgsm};
 use std::sync::Arc;
 
 /// Executes thread groups of one program, one at a time; create one per
@@ -29,27 +29,20 @@ pub struct GroupExecutor<'p> {
     pub(super) prog: &'p Program,
     pub(super) w: usize,
     pub(super) warps: Vec<Warp>,
-    pub(super) tgsm: Tgsm,
+    /// the group's TGSM and gathered atomics' words
+    pub(super) mem: GroupMemory,
     pub(super) sc: Scratch,
     /// thread groups per batch: consecutive along x, their threads one
     /// after another in the lanes (1 unless [`GroupExecutor::packed`])
     pub(super) pack: u32,
     pub(super) stats: ExecStats,
-    /// warp-instructions left before the next look at the watchdog
-    pub(super) until_check: u32,
-    /// warp-instructions between two looks ([`Watchdog::interval`]); the
-    /// count not yet handed in is `interval - until_check`
-    pub(super) interval: u32,
-    /// which watchdog that count belongs to ([`Watchdog::id`])
-    pub(super) watchdog_id: u64,
+    /// the instruction budget before the next look at the watchdog
+    pub(super) budget: Budget,
     /// the profile and the checker, when kept (none in a plain run): the
     /// observers of the run (`observe.rs`)
     pub(super) observers: Observers,
     /// per warp, the barrier it parked at in this round (checking only)
     pub(super) round: Vec<Option<u32>>,
-    /// interleaving warps ([`GroupExecutor::run_group_interleaved`]): a warp
-    /// then yields when `until_check` runs out instead of consulting the watchdog
-    pub(super) interleave: bool,
     /// per pc, what the interpreter runs there (`plan.rs`)
     pub(super) plan: Arc<Vec<Step>>,
     /// where the rows of each warp's arena (`Warp::regs`) lie
@@ -62,17 +55,8 @@ pub struct GroupExecutor<'p> {
     /// the program reads vThreadGroupID ([`reads_group_id`]): `Warp::gid`
     /// is kept (else it is left alone)
     pub(super) group_rows: bool,
-    /// the running-sum kernel of `dp2`–`dp4`
-    pub(super) dp_acc: Kernel,
-    /// the instruction set `run_warp` is compiled for on this CPU
-    pub(super) isa: Isa,
-    /// the UAVs whose atomics this executor gathers
-    /// ([`GroupExecutor::privatize_atomics`])
-    pub(super) private: Vec<PrivateUav>,
-    /// `udiv`'s lane loop for this CPU
-    pub(super) udiv_rows: UdivRows,
-    /// `udiv`'s lane loop by one divisor for this CPU
-    pub(super) udiv_by_rows: UdivByRows,
+    /// the lane loops chosen for this CPU
+    pub(super) kernels: Kernels,
     /// the fast paths switched on ([`GroupExecutor::with_fast_paths`])
     pub(super) fast_paths: FastPaths,
     /// the components of vThreadID (bits 0–2) an operand reads
@@ -89,12 +73,7 @@ pub struct GroupExecutor<'p> {
     pub(super) settled: bool,
     /// `printf`/`errorf`/`abort`/`debug_break` records not yet taken
     /// ([`GroupExecutor::take_messages`])
-    pub(super) messages: crate::messages::MessageLog,
-    /// the last record's sequence number (`message.rs`)
-    pub(super) message_seq: u64,
-    /// a `debug_break` stops the dispatch
-    /// ([`GroupExecutor::set_break_at_debug_break`])
-    pub(super) break_at_debug_break: bool,
+    pub(super) messages: MessageSink,
 }
 
 /// What a dispatcher needs to know to pack a program's groups several to a
@@ -109,7 +88,7 @@ pub struct Packing {
     /// (`crate::analysis::cas_loop`: a lock, say, where the lanes of one
     /// warp that meet on a word succeed one per pass, so that a wider warp
     /// only waits longer). A retry loop's lanes that meet on a word run as
-    /// one chain (`GroupExecutor::cas_loop`), so those groups pack.
+    /// one chain (`Cx::cas_loop`), so those groups pack.
     pub allowed: bool,
     /// Threads per group.
     pub threads_per_group: u32,
@@ -366,7 +345,10 @@ impl<'p> GroupExecutor<'p> {
             prog,
             w,
             warps,
-            tgsm: Tgsm::new(prog.tgsm_regions()),
+            mem: GroupMemory {
+                tgsm: Tgsm::new(prog.tgsm_regions()),
+                private: Vec::new(),
+            },
             sc: Scratch {
                 s: [
                     vec![0; 4 * w],
@@ -382,30 +364,21 @@ impl<'p> GroupExecutor<'p> {
             },
             pack,
             stats: ExecStats::default(),
-            until_check: WATCHDOG_INTERVAL,
-            interval: WATCHDOG_INTERVAL,
-            watchdog_id: 0,
+            budget: Budget::new(),
             observers: Observers::default(),
             round: Vec::new(),
-            interleave: false,
             plan: planned.steps.clone(),
             arena,
             batch_rows,
             group_rows: reads_group_id(prog),
             first: [0; 3],
-            dp_acc: dp_acc_kernel(),
-            isa: crate::isa::lanes::isa(),
-            private: Vec::new(),
-            udiv_rows: udiv_rows_kernel(),
-            udiv_by_rows: udiv_by_rows_kernel(),
+            kernels: Kernels::detect(),
             tid_comps: prog.info().thread_id_comps | batch_rows & 7,
             fast_paths: FastPaths::ALL,
             zero_regs: prog.info().liveness.reads_unwritten,
             lane_ordered: lane_order.is_some(),
             settled: true,
-            messages: Default::default(),
-            message_seq: 0,
-            break_at_debug_break: false,
+            messages: MessageSink::default(),
         }
     }
 
@@ -423,10 +396,8 @@ impl<'p> GroupExecutor<'p> {
             let mut one = Self::new(self.prog, usize::MAX);
             one.stats = self.stats;
             one.observers = std::mem::take(&mut self.observers);
-            one.private = std::mem::take(&mut self.private);
-            one.messages = self.take_messages();
-            one.message_seq = self.message_seq;
-            one.break_at_debug_break = self.break_at_debug_break;
+            one.mem.private = std::mem::take(&mut self.mem.private);
+            one.messages = std::mem::take(&mut self.messages);
             *self = one;
         }
         self.observers.check = checker.map(|c| Box::new(Checking::new(c)));
@@ -470,6 +441,126 @@ impl<'p> GroupExecutor<'p> {
 
     /// The TGSM arena as the last group left it (for tests).
     pub fn tgsm(&self) -> &Tgsm {
-        &self.tgsm
+        &self.mem.tgsm
+    }
+}
+
+/// Gathered atomics (`FastPaths::PRIVATE_ATOMICS`, `ops/atomic.rs`) and
+/// messages (`ops/message.rs`): what the dispatcher sets and takes.
+impl GroupExecutor<'_> {
+    /// Gather the atomics on the UAVs that no instruction of the program
+    /// reads in words of this executor's own, instead of applying each to
+    /// the bound buffer: plain operations on memory only this worker
+    /// touches, without cache-line contention between workers. Such a UAV
+    /// is one the program changes only with atomics that return nothing,
+    /// all of one commutative kind (`atomic_iadd`, `atomic_umax`, …): no
+    /// thread can observe its words during the dispatch, and its words after
+    /// the dispatch are the same in any order of the operations
+    /// (`reference/compute-model.md` §6.1 items 2 and 7, §6.3: atomics on
+    /// one word are serialized in some order no shader can rely on, and all
+    /// of a dispatch's UAV accesses complete before the next dispatch).
+    /// It must also be
+    /// bound to a raw, structured or typed buffer view of at most
+    /// [`PRIVATE_ATOMICS_MAX_WORDS`] words that no other bound SRV or UAV
+    /// views. A checker attached sees every atomic as it would without
+    /// gathering (its accesses are reported before the operation, and no
+    /// instruction reads the words, so no value it reports differs).
+    ///
+    /// The caller must apply the gathered words with
+    /// [`GroupExecutor::flush_atomics`], with these same `bindings`, before
+    /// the dispatch counts as done (`sim_sched::dispatch` flushes when a
+    /// worker's share of the groups ends). Returns whether gathering was
+    /// set up afresh: `false`, and nothing changes, while words gathered
+    /// earlier are not yet flushed (they are never dropped).
+    pub fn privatize_atomics(&mut self, bindings: &Bindings<'_>) -> bool {
+        if self.mem.private.iter().any(|p| p.dirty) {
+            return false;
+        }
+        // words of an earlier dispatch, each at its kind's identity (a
+        // flush leaves every word it applied so), reused where a UAV of the
+        // same size and kind is gathered again
+        let mut spare = std::mem::take(&mut self.mem.private);
+        for &(slot, kind) in &self.prog.info().write_only_atomic_uavs {
+            let Some(view) = bindings.uav(slot) else {
+                continue;
+            };
+            let n = view.words().len();
+            let address = buffer_address(&view);
+            let srvs = bindings.srvs.iter().flatten();
+            let other_uavs = (bindings.uavs.iter().enumerate())
+                .filter(|&(u, _)| u != slot as usize)
+                .filter_map(|(_, v)| v.as_ref());
+            // (any other view of the same buffer, whatever its range)
+            let aliased = (srvs.chain(other_uavs)).any(|v| std::ptr::eq(v.buffer(), view.buffer()));
+            if n == 0 || n > PRIVATE_ATOMICS_MAX_WORDS || aliased {
+                continue;
+            }
+            let words = match spare
+                .iter()
+                .position(|p| p.kind == kind && p.words.len() == n)
+            {
+                Some(i) => spare.swap_remove(i).words,
+                None => vec![kind.identity(); n],
+            };
+            self.mem.private.push(PrivateUav {
+                slot,
+                kind,
+                buffer: address,
+                words,
+                dirty: false,
+            });
+        }
+        true
+    }
+
+    /// Apply the atomics gathered since [`GroupExecutor::privatize_atomics`]
+    /// (or the last flush) to the buffers of `bindings`, one atomic
+    /// operation per word that changed, and start gathering afresh.
+    /// `bindings` must bind the same buffers as when gathering began; a slot
+    /// now bound to another buffer keeps its words (and a later flush with
+    /// the right bindings applies them).
+    pub fn flush_atomics(&mut self, bindings: &Bindings<'_>) {
+        for p in self.mem.private.iter_mut().filter(|p| p.dirty) {
+            let Some(view) = bindings.uav(p.slot) else {
+                continue;
+            };
+            if buffer_address(&view) != p.buffer {
+                continue;
+            }
+            let identity = p.kind.identity();
+            for (x, word) in p.words.iter_mut().zip(view.words()) {
+                if *x != identity {
+                    p.kind.op(*x, 0).apply(word);
+                    *x = identity;
+                }
+            }
+            p.dirty = false;
+        }
+    }
+
+    /// Stop the dispatch at the first `debug_break` a thread executes
+    /// ([`crate::exec::StopReason::DebugBreak`], naming the group, the thread
+    /// and the instruction), or not (the default: it is recorded and the
+    /// thread goes on).
+    pub fn set_break_at_debug_break(&mut self, on: bool) {
+        self.messages.break_at_debug_break = on;
+    }
+
+    /// Keep at most `limit` records (from now on; the default is
+    /// [`crate::messages::DEFAULT_MESSAGE_LIMIT`]).
+    pub fn set_message_limit(&mut self, limit: usize) {
+        let log = &mut self.messages.log;
+        if limit != log.limit() {
+            let mut fresh = MessageLog::new(limit);
+            fresh.merge(log);
+            *log = fresh;
+        }
+    }
+
+    /// The records since the last call (or since the executor was made),
+    /// leaving an empty log with the same limit.
+    pub fn take_messages(&mut self) -> MessageLog {
+        let limit = self.messages.log.limit();
+        std::mem::replace(&mut self.messages.log, MessageLog::new(limit))
     }
 }

@@ -109,8 +109,8 @@ impl GroupExecutor<'_> {
         outcome?;
         if watchdog.budgeted() {
             // hand in the count since the last look
-            let pending = self.interval - self.until_check;
-            self.until_check = self.interval;
+            let pending = self.budget.interval - self.budget.until_check;
+            self.budget.until_check = self.budget.interval;
             if pending > 0 {
                 if let Some(reason) = watchdog.check(u64::from(pending)) {
                     return Err(self.runaway_after(reason));
@@ -212,7 +212,7 @@ impl GroupExecutor<'_> {
         watchdog: &Watchdog,
         draw: &mut impl FnMut(usize) -> usize,
     ) -> Result<(), Runaway> {
-        self.interleave = true;
+        self.budget.interleave = true;
         let nw = self.warps.len();
         // warps that may run, and those parked at the current barrier
         let mut runnable: Vec<usize> = (0..nw).collect();
@@ -235,8 +235,8 @@ impl GroupExecutor<'_> {
             // `run_warp` yields when the count reaches 0 before an
             // instruction: a quantum of `until_check - 1` instructions,
             // within an exact budget's warp-instructions left
-            self.until_check = draw(8) as u32 + 2;
-            if self.interval == 1 {
+            self.budget.until_check = draw(8) as u32 + 2;
+            if self.budget.interval == 1 {
                 let left = watchdog.left();
                 if left == 0 {
                     // the next instruction would pass the budget
@@ -246,14 +246,14 @@ impl GroupExecutor<'_> {
                         Err(self.runaway(warp, reason.unwrap_or(StopReason::InstructionBudget(0))));
                     break;
                 }
-                self.until_check = self.until_check.min((left + 1).min(9) as u32);
+                self.budget.until_check = self.budget.until_check.min((left + 1).min(9) as u32);
             }
             let before = self.stats.warp_instructions;
             let mut warp = std::mem::replace(&mut self.warps[wi], Warp::empty());
             let exit = self.run_warp(obs, &mut warp, bindings, watchdog);
             unaccounted += self.stats.warp_instructions - before;
             let mut stop = None;
-            if unaccounted >= u64::from(self.interval) {
+            if unaccounted >= u64::from(self.budget.interval) {
                 stop = watchdog.check(unaccounted);
                 unaccounted = 0;
             }
@@ -281,8 +281,8 @@ impl GroupExecutor<'_> {
                 outcome = Err(self.runaway_after(reason));
             }
         }
-        self.interleave = false;
-        self.until_check = self.interval;
+        self.budget.interleave = false;
+        self.budget.until_check = self.budget.interval;
         if outcome.is_err() {
             self.settled = false;
         }
@@ -297,7 +297,7 @@ impl GroupExecutor<'_> {
         // tail with a masked store, and on the dangling pointer of an empty
         // Vec that store takes a microcode assist (perf: ~12% of
         // global_histogram's dispatch went to two empty fills per group).
-        self.tgsm.reset();
+        self.mem.tgsm.reset();
         let tg = self.prog.thread_group;
         for warp in &mut self.warps {
             // the register file (when a lane may read a word it has not
@@ -368,10 +368,10 @@ impl GroupExecutor<'_> {
     /// watchdog is dropped (it belonged to another dispatch).
     pub(super) fn watch(&mut self, watchdog: &Watchdog) {
         let interval = watchdog.interval();
-        if interval != self.interval || watchdog.id() != self.watchdog_id {
-            self.interval = interval;
-            self.until_check = interval;
-            self.watchdog_id = watchdog.id();
+        if interval != self.budget.interval || watchdog.id() != self.budget.watchdog_id {
+            self.budget.interval = interval;
+            self.budget.until_check = interval;
+            self.budget.watchdog_id = watchdog.id();
         }
     }
 

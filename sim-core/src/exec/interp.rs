@@ -10,9 +10,12 @@
 use crate::analysis::cas_loop::CasLoop;
 use crate::analysis::fusion::Leave;
 use crate::check::MemOp;
+use crate::exec::context::Cx;
 use crate::exec::executor::GroupExecutor;
 use crate::exec::fast::plan::PlanOp;
 use crate::exec::observe::Observer;
+use crate::exec::operands::step;
+use crate::exec::ops::memory::typed_access;
 use crate::exec::warp::{Exit, Frame, Warp, MAX_CALL_DEPTH};
 use crate::exec::watchdog::{StopReason, Watchdog};
 use crate::ir::lowered::{OpKind, Res};
@@ -35,7 +38,7 @@ impl GroupExecutor<'_> {
         watchdog: &Watchdog,
     ) -> Exit {
         #[cfg(target_arch = "x86_64")]
-        match self.isa {
+        match self.kernels.isa {
             // SAFETY: `isa()` is never wider than what the CPU reports
             // (runtime detection; `SM5SIM_ISA` can only lower it).
             Isa::Avx512 => return unsafe { self.run_warp_avx512(obs, warp, b, watchdog) },
@@ -85,6 +88,25 @@ impl GroupExecutor<'_> {
     ) -> Exit {
         let prog = self.prog;
         let w = self.w;
+        // the handlers' context, and the state they may change
+        let cx = Cx {
+            prog,
+            w,
+            pack: self.pack,
+            first: self.first,
+            plan: &self.plan,
+            fast_paths: self.fast_paths,
+            kernels: self.kernels,
+            b,
+        };
+        let GroupExecutor {
+            sc,
+            mem,
+            budget,
+            stats,
+            messages,
+            ..
+        } = self;
         loop {
             if warp.done {
                 return Exit::Done;
@@ -93,58 +115,65 @@ impl GroupExecutor<'_> {
                 warp.done = true;
                 return Exit::Done;
             };
-            self.until_check -= 1;
-            if self.until_check == 0 {
-                if self.interleave {
+            budget.until_check -= 1;
+            if budget.until_check == 0 {
+                if budget.interleave {
                     return Exit::Yield;
                 }
-                self.until_check = self.interval;
-                if let Some(reason) = watchdog.check(u64::from(self.interval)) {
+                budget.until_check = budget.interval;
+                if let Some(reason) = watchdog.check(u64::from(budget.interval)) {
                     return Exit::Stopped(reason);
                 }
                 if obs.stalled() {
                     return Exit::Stopped(StopReason::NoProgress);
                 }
             }
-            Self::step(&mut self.stats, obs, warp);
+            step(stats, obs, warp);
             match op.kind {
                 OpKind::Alu {
                     op,
                     ref dst,
                     ref src,
                     sat,
-                } => match &self.plan[warp.pc - 1].op {
+                } => match &cx.plan[warp.pc - 1].op {
                     PlanOp::RowAlu(f) => {
-                        self.run_fast(warp, b, f);
-                        self.run_fast_after(obs, warp, b);
+                        cx.run_fast(warp, f);
+                        cx.run_fast_after((&mut *budget, &mut *stats), obs, warp);
                     }
-                    _ => self.alu(warp, b, op, dst, src, sat),
+                    _ => cx.alu(sc, warp, op, dst, src, sat),
                 },
                 OpKind::Alu2 {
                     op,
                     ref dst,
                     ref src,
-                } => self.alu2(warp, b, op, dst, src),
+                } => cx.alu2(sc, warp, op, dst, src),
                 OpKind::Double {
                     op,
                     ref dst,
                     ref src,
                     sat,
-                } => self.double(warp, b, op, dst, src, sat),
+                } => cx.double(sc, warp, op, dst, src, sat),
                 OpKind::If {
                     ref cond,
                     nz,
                     else_pc,
                     endif_pc,
                 } => {
-                    if let PlanOp::FusedLeave(kind) = self.plan[warp.pc - 1].op {
-                        if self.leave_fused(obs, warp, (cond, nz), kind, endif_pc) {
+                    if let PlanOp::FusedLeave(kind) = cx.plan[warp.pc - 1].op {
+                        if cx.leave_fused(
+                            (&mut *budget, &mut *stats),
+                            obs,
+                            warp,
+                            (cond, nz),
+                            kind,
+                            endif_pc,
+                        ) {
                             continue;
                         }
                     }
-                    let base = self.frame_masks(warp);
+                    let base = cx.frame_masks(warp);
                     // every active lane takes the same branch: one decides
-                    if let Some(taken) = self.uniform_condition(warp, b, cond, nz) {
+                    if let Some(taken) = cx.uniform_condition(sc, warp, cond, nz) {
                         let (m0, m1) = warp.masks[base..base + 2 * w].split_at_mut(w);
                         m0.copy_from_slice(&warp.active);
                         if taken {
@@ -161,13 +190,13 @@ impl GroupExecutor<'_> {
                         if !taken {
                             // no lane left in this branch
                             warp.note_any_all(false, false);
-                            self.revive(warp);
+                            cx.revive(warp);
                         }
                         continue;
                     }
-                    let mut t = std::mem::take(&mut self.sc.lanes);
+                    let mut t = std::mem::take(&mut sc.lanes);
                     let full_before = warp.full;
-                    self.condition(warp, b, cond, nz, &mut t[..w]);
+                    cx.condition(sc, warp, cond, nz, &mut t[..w]);
                     let (m0, m1) = warp.masks[base..base + 2 * w].split_at_mut(w);
                     let lanes = m0.iter_mut().zip(m1).zip(warp.active.iter_mut());
                     // whether some and whether every lane stays active, in
@@ -182,7 +211,7 @@ impl GroupExecutor<'_> {
                         or |= now;
                         and &= now;
                     }
-                    self.sc.lanes = t;
+                    sc.lanes = t;
                     if O::COUNTS_FLOW {
                         // diverged: some lane took it and some active lane
                         // did not (with every lane active, not all took it)
@@ -199,7 +228,7 @@ impl GroupExecutor<'_> {
                         in_else: false,
                     });
                     if !warp.note_any_all(or != 0, and != 0) {
-                        self.revive(warp);
+                        cx.revive(warp);
                     }
                 }
                 OpKind::Else { .. } => {
@@ -210,7 +239,7 @@ impl GroupExecutor<'_> {
                     let start = (d * 4 + 1) * w;
                     let (masks, active) = (&warp.masks, &mut warp.active);
                     active.copy_from_slice(&masks[start..start + w]);
-                    self.settle(warp);
+                    cx.settle(warp);
                 }
                 OpKind::EndIf => {
                     let d = warp.frames.len() - 1;
@@ -223,19 +252,27 @@ impl GroupExecutor<'_> {
                     }
                     warp.frames.pop();
                     if !warp.note_any_all(or != 0, and != 0) {
-                        self.revive(warp);
+                        cx.revive(warp);
                     }
                 }
                 OpKind::Loop { end_pc } => {
-                    if let PlanOp::CasLoop(cl) = &self.plan[warp.pc - 1].op {
+                    if let PlanOp::CasLoop(cl) = &cx.plan[warp.pc - 1].op {
                         let cl = CasLoop::clone(cl);
-                        match self.cas_loop(obs, warp, b, &cl, watchdog) {
+                        match cx.cas_loop(
+                            sc,
+                            &mem.tgsm,
+                            (&mut *budget, &mut *stats),
+                            obs,
+                            warp,
+                            &cl,
+                            watchdog,
+                        ) {
                             Ok(true) => continue,
                             Ok(false) => {}
                             Err(reason) => return Exit::Stopped(reason),
                         }
                     }
-                    let base = self.frame_masks(warp);
+                    let base = cx.frame_masks(warp);
                     warp.masks[base..base + 2 * w].fill(0);
                     warp.frames.push(Frame::Loop {
                         start_pc: warp.pc as u32 - 1,
@@ -244,12 +281,12 @@ impl GroupExecutor<'_> {
                 }
                 OpKind::EndLoop { start_pc } => {
                     let continued =
-                        !matches!(self.plan[warp.pc - 1].op, PlanOp::EndLoopWithoutContinue);
-                    self.end_loop(warp, start_pc, continued);
+                        !matches!(cx.plan[warp.pc - 1].op, PlanOp::EndLoopWithoutContinue);
+                    cx.end_loop(warp, start_pc, continued);
                 }
-                OpKind::Break { ref cond } => self.leave(obs, warp, b, cond, Leave::Break),
-                OpKind::Continue { ref cond } => self.leave(obs, warp, b, cond, Leave::Continue),
-                OpKind::Ret { ref cond } => self.leave(obs, warp, b, cond, Leave::Ret),
+                OpKind::Break { ref cond } => cx.leave(sc, obs, warp, cond, Leave::Break),
+                OpKind::Continue { ref cond } => cx.leave(sc, obs, warp, cond, Leave::Continue),
+                OpKind::Ret { ref cond } => cx.leave(sc, obs, warp, cond, Leave::Ret),
                 OpKind::Call { label, ref cond } => {
                     let depth = warp
                         .frames
@@ -259,9 +296,9 @@ impl GroupExecutor<'_> {
                     if depth >= MAX_CALL_DEPTH {
                         continue;
                     }
-                    let mut lanes = std::mem::take(&mut self.sc.lanes);
-                    self.leaving(warp, b, cond, &mut lanes[..w]);
-                    let base = self.frame_masks(warp);
+                    let mut lanes = std::mem::take(&mut sc.lanes);
+                    cx.leaving(sc, warp, cond, &mut lanes[..w]);
+                    let base = cx.frame_masks(warp);
                     let (m0, m1) = warp.masks[base..base + 2 * w].split_at_mut(w);
                     let it = m0.iter_mut().zip(m1).zip(warp.active.iter_mut());
                     for (((m0, m1), a), &l) in it.zip(&lanes[..w]) {
@@ -269,17 +306,17 @@ impl GroupExecutor<'_> {
                         *m1 = *a & !l;
                         *a = l;
                     }
-                    self.sc.lanes = lanes;
+                    sc.lanes = lanes;
                     warp.frames.push(Frame::Call {
                         return_pc: warp.pc as u32,
                     });
                     warp.pc = label as usize;
-                    self.settle(warp);
+                    cx.settle(warp);
                 }
                 OpKind::Switch { ref sel, id } => {
-                    let mut s = std::mem::take(&mut self.sc.s[0]);
-                    self.fetch(warp, b, sel, 1, &mut s);
-                    let base = self.frame_masks(warp);
+                    let mut s = std::mem::take(&mut sc.s[0]);
+                    cx.fetch(warp, sel, 1, &mut s);
+                    let base = cx.frame_masks(warp);
                     let values = &prog.switches[id as usize].values;
                     for l in 0..w {
                         let a = warp.active[l];
@@ -289,9 +326,9 @@ impl GroupExecutor<'_> {
                         warp.masks[base + 3 * w + l] = s[l]; // selector
                         warp.active[l] = 0;
                     }
-                    self.sc.s[0] = s;
+                    sc.s[0] = s;
                     warp.frames.push(Frame::Switch { id });
-                    self.settle(warp);
+                    cx.settle(warp);
                 }
                 OpKind::Case { value } => {
                     let base = (warp.frames.len() - 1) * 4 * w;
@@ -304,7 +341,7 @@ impl GroupExecutor<'_> {
                         *a |= join;
                         *p &= !join;
                     }
-                    self.settle(warp);
+                    cx.settle(warp);
                 }
                 OpKind::Default => {
                     let base = (warp.frames.len() - 1) * 4 * w;
@@ -319,7 +356,7 @@ impl GroupExecutor<'_> {
                         *a |= join;
                         *p &= !join;
                     }
-                    self.settle(warp);
+                    cx.settle(warp);
                 }
                 OpKind::EndSwitch => {
                     let base = (warp.frames.len() - 1) * 4 * w;
@@ -327,7 +364,7 @@ impl GroupExecutor<'_> {
                         warp.active[l] |= warp.masks[base + l];
                     }
                     warp.frames.pop();
-                    self.settle(warp);
+                    cx.settle(warp);
                 }
                 OpKind::Sync { threads, uglobal } => {
                     obs.sync(warp.pc as u32 - 1, warp);
@@ -343,16 +380,16 @@ impl GroupExecutor<'_> {
                 // unbound `fcall` is never reached; if it were, it does nothing.
                 OpKind::InterfaceCall { .. } => {}
                 OpKind::DebugBreak => {
-                    self.stats.debug_breaks +=
-                        warp.active.iter().filter(|&&a| a != 0).count() as u64;
+                    stats.debug_breaks += warp.active.iter().filter(|&&a| a != 0).count() as u64;
                     let pc = warp.pc as u32 - 1;
-                    self.thread_event(
+                    messages.thread_event(
+                        &cx,
                         warp,
                         &warp.active,
                         crate::messages::MessageKind::DebugBreak,
                         pc,
                     );
-                    if self.break_at_debug_break && warp.active.iter().any(|&a| a != 0) {
+                    if messages.break_at_debug_break && warp.active.iter().any(|&a| a != 0) {
                         // stopped at the debug_break itself: the report names
                         // it; the other workers stop too
                         warp.pc -= 1;
@@ -361,15 +398,21 @@ impl GroupExecutor<'_> {
                 }
                 OpKind::Message { site } => {
                     let pc = warp.pc as u32 - 1;
-                    self.message(warp, b, site, pc);
+                    messages.message(&cx, sc, warp, site, pc);
                 }
                 OpKind::Abort => {
                     // The active lanes end wherever they are, even inside a subroutine.
                     let lanes = warp.active.clone();
                     let pc = warp.pc as u32 - 1;
-                    self.thread_event(warp, &lanes, crate::messages::MessageKind::Abort, pc);
-                    self.stats.aborted_threads += lanes.iter().filter(|&&a| a != 0).count() as u64;
-                    self.retire_lanes(warp, 0, &lanes);
+                    messages.thread_event(
+                        &cx,
+                        warp,
+                        &lanes,
+                        crate::messages::MessageKind::Abort,
+                        pc,
+                    );
+                    stats.aborted_threads += lanes.iter().filter(|&&a| a != 0).count() as u64;
+                    cx.retire_lanes(warp, 0, &lanes);
                     for (a, &l) in warp.alive.iter_mut().zip(&lanes) {
                         *a &= !l;
                     }
@@ -377,38 +420,46 @@ impl GroupExecutor<'_> {
                         if matches!(warp.frames[d], Frame::Call { .. }) {
                             // lanes waiting to return or skipping a callc end too
                             for k in 0..2 {
-                                let m = self.mask(warp, d, k);
+                                let m = cx.mask(warp, d, k);
                                 m.iter_mut().zip(&lanes).for_each(|(m, &l)| *m &= !l);
                             }
                         }
                     }
-                    self.settle(warp);
+                    cx.settle(warp);
                 }
                 OpKind::LdRaw {
                     ref dst,
                     ref addr,
                     res,
                     swz,
-                } => self.load(obs, warp, b, dst, addr, None, res, swz),
+                } => cx.load(sc, &mem.tgsm, obs, warp, dst, addr, None, res, swz),
                 OpKind::LdStructured {
                     ref dst,
                     ref index,
                     ref offset,
                     res,
                     swz,
-                } => self.load(obs, warp, b, dst, index, Some(offset), res, swz),
+                } => cx.load(sc, &mem.tgsm, obs, warp, dst, index, Some(offset), res, swz),
                 OpKind::LdTyped {
                     ref dst,
                     ref addr,
                     res,
                     swz,
                 } => {
-                    let mut sa = std::mem::take(&mut self.sc.s[0]);
-                    let mut r = std::mem::take(&mut self.sc.r);
-                    self.fetch(warp, b, addr, 1, &mut sa);
-                    let view = Self::view(b, res);
+                    let mut sa = std::mem::take(&mut sc.s[0]);
+                    let mut r = std::mem::take(&mut sc.r);
+                    cx.fetch(warp, addr, 1, &mut sa);
+                    let view = cx.view(res);
                     if O::ON {
-                        obs.memory(&self.typed_access(warp, res, view, MemOp::Read, &sa, None));
+                        obs.memory(&typed_access(
+                            &mem.tgsm,
+                            warp,
+                            res,
+                            view,
+                            MemOp::Read,
+                            &sa,
+                            None,
+                        ));
                     }
                     for l in 0..w {
                         if warp.active[l] == 0 {
@@ -419,25 +470,26 @@ impl GroupExecutor<'_> {
                             r[c * w + l] = v[swz[c] as usize];
                         }
                     }
-                    self.write(warp, dst, &r);
-                    self.sc.s[0] = sa;
-                    self.sc.r = r;
+                    cx.write(warp, dst, &r);
+                    sc.s[0] = sa;
+                    sc.r = r;
                 }
                 OpKind::StoreTyped {
                     res,
                     ref addr,
                     ref value,
                 } => {
-                    let mut sa = std::mem::take(&mut self.sc.s[0]);
-                    let mut sv = std::mem::take(&mut self.sc.s[1]);
-                    self.fetch(warp, b, addr, 1, &mut sa);
-                    self.fetch(warp, b, value, 0b1111, &mut sv);
+                    let mut sa = std::mem::take(&mut sc.s[0]);
+                    let mut sv = std::mem::take(&mut sc.s[1]);
+                    cx.fetch(warp, addr, 1, &mut sa);
+                    cx.fetch(warp, value, 0b1111, &mut sv);
                     if O::ON {
-                        let view = Self::view(b, res);
-                        let m = self.typed_access(warp, res, view, MemOp::Write, &sa, Some(&sv));
+                        let view = cx.view(res);
+                        let m =
+                            typed_access(&mem.tgsm, warp, res, view, MemOp::Write, &sa, Some(&sv));
                         obs.memory(&m);
                     }
-                    if let Some(view) = Self::view(b, res) {
+                    if let Some(view) = cx.view(res) {
                         for l in 0..w {
                             if warp.active[l] != 0 {
                                 let v = [sv[l], sv[w + l], sv[2 * w + l], sv[3 * w + l]];
@@ -445,22 +497,32 @@ impl GroupExecutor<'_> {
                             }
                         }
                     }
-                    self.sc.s[0] = sa;
-                    self.sc.s[1] = sv;
+                    sc.s[0] = sa;
+                    sc.s[1] = sv;
                 }
                 OpKind::StoreRaw {
                     res,
                     count,
                     ref addr,
                     ref value,
-                } => self.store(obs, warp, b, res, count, addr, None, value),
+                } => cx.store(sc, &mut mem.tgsm, obs, warp, res, count, addr, None, value),
                 OpKind::StoreStructured {
                     res,
                     count,
                     ref index,
                     ref offset,
                     ref value,
-                } => self.store(obs, warp, b, res, count, index, Some(offset), value),
+                } => cx.store(
+                    sc,
+                    &mut mem.tgsm,
+                    obs,
+                    warp,
+                    res,
+                    count,
+                    index,
+                    Some(offset),
+                    value,
+                ),
                 OpKind::Atomic {
                     kind,
                     ref ret,
@@ -469,10 +531,11 @@ impl GroupExecutor<'_> {
                     ref addr,
                     ref a,
                     b: ref bsrc,
-                } => self.atomic(
+                } => cx.atomic(
+                    sc,
+                    mem,
                     obs,
                     warp,
-                    b,
                     kind,
                     ret.as_ref(),
                     (res, structured),
@@ -485,7 +548,7 @@ impl GroupExecutor<'_> {
                     uav,
                     alloc,
                 } => {
-                    let mut r = std::mem::take(&mut self.sc.r);
+                    let mut r = std::mem::take(&mut sc.r);
                     let counter = b.uav(uav).map(|v| v.buffer().counter());
                     obs.counter(warp.pc as u32 - 1, uav, alloc, warp);
                     for l in 0..w {
@@ -501,11 +564,11 @@ impl GroupExecutor<'_> {
                         };
                         r[l..].iter_mut().step_by(w).take(4).for_each(|x| *x = v);
                     }
-                    self.write(warp, dst, &r);
-                    self.sc.r = r;
+                    cx.write(warp, dst, &r);
+                    sc.r = r;
                 }
                 OpKind::Texture { index } => {
-                    self.texture(obs, warp, b, &prog.tex_ops[index as usize]);
+                    cx.texture(sc, &mem.tgsm, obs, warp, &prog.tex_ops[index as usize]);
                 }
                 OpKind::Bufinfo { ref dst, res } => {
                     let v = match res {
@@ -513,37 +576,12 @@ impl GroupExecutor<'_> {
                         Res::Uav(s) => b.uav(s).map_or(0, |v| v.bufinfo()),
                         _ => 0,
                     };
-                    let mut r = std::mem::take(&mut self.sc.r);
+                    let mut r = std::mem::take(&mut sc.r);
                     r.fill(v);
-                    self.write(warp, dst, &r);
-                    self.sc.r = r;
+                    cx.write(warp, dst, &r);
+                    sc.r = r;
                 }
             }
-        }
-    }
-
-    /// `endloop`: the lanes still in the loop go back to `start_pc` + 1;
-    /// with `continued`, those that continued rejoin them first (a loop
-    /// without a `continue` has none: its mask stays all zeros,
-    /// `FastPaths::LOOP_WITHOUT_CONTINUE`). When none is left, the lanes
-    /// that broke out go on past it.
-    #[inline(always)]
-    pub(super) fn end_loop(&mut self, warp: &mut Warp, start_pc: u32, continued: bool) {
-        let w = self.w;
-        let d = warp.frames.len() - 1;
-        let (brk, cont) = ((d * 4) * w, (d * 4 + 1) * w);
-        if continued {
-            let cm = &mut warp.masks[cont..cont + w];
-            for (a, c) in warp.active.iter_mut().zip(cm) {
-                *a |= std::mem::take(c);
-            }
-        }
-        if warp.note_active() {
-            warp.pc = start_pc as usize + 1;
-        } else {
-            warp.active.copy_from_slice(&warp.masks[brk..brk + w]);
-            warp.frames.pop();
-            self.settle(warp);
         }
     }
 }

@@ -7,14 +7,15 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::analysis::affine::PcFacts;
-use crate::exec::executor::GroupExecutor;
+use crate::exec::context::Cx;
 use crate::exec::observe::Observer;
 use crate::exec::profile::ExecStats;
 use crate::exec::warp::{commit, zeros, Warp};
 use crate::ir::lowered::{Dst, DstKind, Idx, Rel, Src, SrcKind, SrcMod};
-use sim_mem::Bindings;
 
-impl GroupExecutor<'_> {
+impl Cx<'_, '_> {
+    /// The value of a relative index `idx` in lane `lane`: its immediate
+    /// plus the register component it names (wrapping).
     pub(super) fn idx_value(&self, warp: &Warp, idx: &Idx, lane: usize) -> u32 {
         let w = self.w;
         match idx.rel {
@@ -31,8 +32,9 @@ impl GroupExecutor<'_> {
         }
     }
 
-    pub(super) fn cb_word(&self, bindings: &Bindings<'_>, slot: u32, word: u64) -> u32 {
-        bindings
+    /// Word `word` of the constant buffer in `slot` (0 when unbound or out of range).
+    pub(super) fn cb_word(&self, slot: u32, word: u64) -> u32 {
+        self.b
             .constant_buffer(slot)
             .and_then(|cb| cb.get(usize::try_from(word).ok()?))
             .copied()
@@ -41,18 +43,11 @@ impl GroupExecutor<'_> {
 
     /// Fetch `src` into `out` for the destination components in `comps`:
     /// `out[c·W + lane]` = source component `swz[c]`, modifier applied.
-    pub(super) fn fetch(
-        &self,
-        warp: &Warp,
-        b: &Bindings<'_>,
-        src: &Src,
-        comps: u8,
-        out: &mut [u32],
-    ) {
+    pub(super) fn fetch(&self, warp: &Warp, src: &Src, comps: u8, out: &mut [u32]) {
         let w = self.w;
         for c in 0..4 {
             if comps & (1 << c) != 0 {
-                self.fetch_comp(warp, b, src, c, &mut out[c * w..(c + 1) * w]);
+                self.fetch_comp(warp, src, c, &mut out[c * w..(c + 1) * w]);
             }
         }
     }
@@ -65,7 +60,6 @@ impl GroupExecutor<'_> {
     pub(super) fn operand<'a>(
         &self,
         warp: &'a Warp,
-        b: &Bindings<'_>,
         src: &Src,
         c: usize,
         buf: &'a mut [u32],
@@ -90,7 +84,7 @@ impl GroupExecutor<'_> {
             }
         }
         let o = &mut buf[..w];
-        self.fetch_comp(warp, b, src, c, o);
+        self.fetch_comp(warp, src, c, o);
         o
     }
 
@@ -98,26 +92,19 @@ impl GroupExecutor<'_> {
     /// lane by its kind: an immediate or a constant-buffer word at an
     /// immediate index, before any modifier. `None` for any other operand
     /// (which may still happen to be uniform).
-    pub(super) fn uniform_word(&self, b: &Bindings<'_>, src: &Src, c: usize) -> Option<u32> {
+    pub(super) fn uniform_word(&self, src: &Src, c: usize) -> Option<u32> {
         let sc = src.swz[c] as usize;
         match src.kind {
             SrcKind::Imm(v) => Some(v[sc]),
             SrcKind::Cb { slot, index } if index.rel.is_none() => {
-                Some(self.cb_word(b, slot, index.imm as u64 * 4 + sc as u64))
+                Some(self.cb_word(slot, index.imm as u64 * 4 + sc as u64))
             }
             _ => None,
         }
     }
 
     /// Destination component `c` of `src` into `o` (W words).
-    pub(super) fn fetch_comp(
-        &self,
-        warp: &Warp,
-        b: &Bindings<'_>,
-        src: &Src,
-        c: usize,
-        o: &mut [u32],
-    ) {
+    pub(super) fn fetch_comp(&self, warp: &Warp, src: &Src, c: usize, o: &mut [u32]) {
         let w = self.w;
         let sc = src.swz[c] as usize;
         match src.kind {
@@ -141,11 +128,11 @@ impl GroupExecutor<'_> {
             SrcKind::Flattened => o.copy_from_slice(&warp.flat),
             SrcKind::Cb { slot, index } => {
                 if index.rel.is_none() {
-                    o.fill(self.cb_word(b, slot, index.imm as u64 * 4 + sc as u64));
+                    o.fill(self.cb_word(slot, index.imm as u64 * 4 + sc as u64));
                 } else {
                     for (l, v) in o.iter_mut().enumerate() {
                         let e = self.idx_value(warp, &index, l) as u64;
-                        *v = self.cb_word(b, slot, e * 4 + sc as u64);
+                        *v = self.cb_word(slot, e * 4 + sc as u64);
                     }
                 }
             }
@@ -219,16 +206,16 @@ impl GroupExecutor<'_> {
     pub(super) fn facts_here(&self, warp: &Warp) -> PcFacts {
         self.plan[warp.pc - 1].facts
     }
+}
 
-    /// Moves `warp` past the instruction at its pc, counting it: in the
-    /// statistics, and to the observer. (A function of the fields it
-    /// changes, so that a caller may hold the fast forms.)
-    #[inline(always)]
-    pub(super) fn step<O: Observer>(stats: &mut ExecStats, obs: &mut O, warp: &mut Warp) {
-        warp.pc += 1;
-        stats.warp_instructions += 1;
-        obs.instruction(warp);
-    }
+/// Moves `warp` past the instruction at its pc, counting it: in the
+/// statistics, and to the observer. (A function of the fields it
+/// changes, so that a caller may hold the context.)
+#[inline(always)]
+pub(super) fn step<O: Observer>(stats: &mut ExecStats, obs: &mut O, warp: &mut Warp) {
+    warp.pc += 1;
+    stats.warp_instructions += 1;
+    obs.instruction(warp);
 }
 
 /// [`modify`](crate::ir::lowered::modify) on every lane (one loop per

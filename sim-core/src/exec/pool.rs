@@ -4,18 +4,16 @@
 //! dispatch of the same program in the same shape, so that a steady run of
 //! dispatches builds nothing and hands no memory back to the allocator.
 
+use crate::exec::context::{Budget, GroupMemory, Kernels};
 use crate::exec::executor::{GroupExecutor, Shape};
 use crate::exec::fast::plan::Step;
 use crate::exec::fast::rows::Arena;
 use crate::exec::fast::FastPaths;
 use crate::exec::observe::Observers;
-use crate::exec::ops::atomic::PrivateUav;
+use crate::exec::ops::message::MessageSink;
 use crate::exec::profile::ExecStats;
 use crate::exec::warp::{Scratch, Warp};
-use crate::exec::watchdog::WATCHDOG_INTERVAL;
-use crate::isa::lanes::{Kernel, UdivByRows, UdivRows};
-use crate::{Isa, Program};
-use sim_mem::Tgsm;
+use crate::Program;
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -32,7 +30,7 @@ struct Parked {
     thread_group: [u32; 3],
     w: usize,
     warps: Vec<Warp>,
-    tgsm: Tgsm,
+    mem: GroupMemory,
     sc: Scratch,
     pack: u32,
     round: Vec<Option<u32>>,
@@ -40,11 +38,7 @@ struct Parked {
     arena: Arena,
     batch_rows: u8,
     group_rows: bool,
-    dp_acc: Kernel,
-    isa: Isa,
-    private: Vec<PrivateUav>,
-    udiv_rows: UdivRows,
-    udiv_by_rows: UdivByRows,
+    kernels: Kernels,
     fast_paths: FastPaths,
     tid_comps: u8,
     zero_regs: bool,
@@ -109,45 +103,36 @@ impl<'p> GroupExecutor<'p> {
             prog,
             w,
             warps,
-            tgsm,
+            mem,
             sc,
             pack,
             stats: _,
-            until_check: _,
-            interval: _,
-            watchdog_id: _,
+            budget: _,
             observers,
             round,
-            interleave: _,
             plan,
             arena,
             batch_rows,
             first: _,
             group_rows,
-            dp_acc,
-            isa,
-            private,
-            udiv_rows,
-            udiv_by_rows,
+            kernels,
             fast_paths,
             tid_comps,
             zero_regs,
             lane_ordered,
             settled,
             messages: _,
-            message_seq: _,
-            break_at_debug_break: _,
         } = self;
         let reusable = observers.check.is_none()
             && !lane_ordered
             && settled
-            && private.iter().all(|p| !p.dirty);
+            && mem.private.iter().all(|p| !p.dirty);
         reusable.then(|| Parked {
             info: prog.info.clone(),
             thread_group: prog.thread_group,
             w,
             warps,
-            tgsm,
+            mem,
             sc,
             pack,
             round,
@@ -155,11 +140,7 @@ impl<'p> GroupExecutor<'p> {
             arena,
             batch_rows,
             group_rows,
-            dp_acc,
-            isa,
-            private,
-            udiv_rows,
-            udiv_by_rows,
+            kernels,
             fast_paths,
             tid_comps,
             zero_regs,
@@ -172,34 +153,25 @@ impl<'p> GroupExecutor<'p> {
             prog,
             w: p.w,
             warps: p.warps,
-            tgsm: p.tgsm,
+            mem: p.mem,
             sc: p.sc,
             pack: p.pack,
             stats: ExecStats::default(),
-            until_check: WATCHDOG_INTERVAL,
-            interval: WATCHDOG_INTERVAL,
-            watchdog_id: 0,
+            budget: Budget::new(),
             observers: Observers::default(),
             round: p.round,
-            interleave: false,
             plan: p.plan,
             arena: p.arena,
             batch_rows: p.batch_rows,
             first: [0; 3],
             group_rows: p.group_rows,
-            dp_acc: p.dp_acc,
-            isa: p.isa,
-            private: p.private,
-            udiv_rows: p.udiv_rows,
-            udiv_by_rows: p.udiv_by_rows,
+            kernels: p.kernels,
             fast_paths: p.fast_paths,
             tid_comps: p.tid_comps,
             zero_regs: p.zero_regs,
             lane_ordered: false,
             settled: true,
-            messages: Default::default(),
-            message_seq: 0,
-            break_at_debug_break: false,
+            messages: MessageSink::default(),
         }
     }
 }

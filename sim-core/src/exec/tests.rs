@@ -430,7 +430,7 @@ fn cas_group(
     (ex.stats().warp_instructions, ex.profile().cloned())
 }
 
-/// A compare-exchange retry loop run at once (`GroupExecutor::cas_loop`)
+/// A compare-exchange retry loop run at once (`Cx::cas_loop`)
 /// leaves the words, the registers after the loop and the statistics
 /// that lockstep leaves: float addition on a raw
 /// UAV with an `if` / `break` / `endif` exit, and float maximum, `_sat`
@@ -862,7 +862,7 @@ fn a_cas_loop_passing_several_looks_matches_lockstep() {
             sums.to_words(),
             ex.stats().warp_instructions,
             wd.executed.load(Ordering::Relaxed),
-            ex.until_check,
+            ex.budget.until_check,
         )
     };
     let (a, l) = (run(true, u64::MAX), run(false, u64::MAX));

@@ -105,7 +105,7 @@ pub(super) struct Scratch {
     pub(super) attempts: Vec<u32>,
 }
 
-/// [`GroupExecutor::cas_loop`]'s chains run this many words at a time (of
+/// [`Cx::cas_loop`](super::context::Cx)'s chains run this many words at a time (of
 /// consecutive words, two cache lines), so that little time passes between
 /// reading a word and writing it while another thread writes it too.
 pub(super) const CHAIN_WORDS: usize = 32;

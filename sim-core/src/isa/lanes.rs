@@ -10,7 +10,7 @@
 //! a float result that is NaN is the canonical quiet NaN ([`fout`]).
 //!
 //! The kernels are the one place where these lane functions are applied to
-//! whole warps: the general path of `exec::GroupExecutor::alu` and the
+//! whole warps: the general path of `exec::Cx::alu` and the
 //! pre-resolved path of its fast ALU instructions both call them, so the two
 //! cannot disagree. Each kernel is a plain loop over zipped slices, written
 //! so that it vectorises, compiled for baseline x86-64, AVX2 and AVX-512

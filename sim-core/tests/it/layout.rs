@@ -166,6 +166,54 @@ fn executor_handlers_report_through_the_observer_seam() {
     assert!(handlers >= 7, "{handlers} files take an observer");
 }
 
+/// The handlers are functions over a narrow context (issue #48): in the
+/// handlers' rooms (`exec/ops/`, `exec/fast/`, `exec/operands.rs`) nothing
+/// is a method of `GroupExecutor`, so no handler reaches the group
+/// runner's state (warps, barrier rounds, the observers' storage, the
+/// watchdog's bookkeeping). They are methods of `Cx` (`exec/context.rs`),
+/// given the scratch, the group's memory, the budget or the message sink
+/// as parameters where they change them; the interpreter loop
+/// (`exec/interp.rs`) builds the context and is the executor's only
+/// method there.
+#[test]
+fn executor_handlers_are_functions_over_a_narrow_context() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root.join("exec"), "exec", &mut files);
+    let mut over_cx = 0;
+    for (rel, text) in &files {
+        let handlers = rel.starts_with("exec/ops/")
+            || rel.starts_with("exec/fast/")
+            || rel == "exec/operands.rs";
+        let code = code(rel, text);
+        if handlers {
+            assert!(
+                !code.contains("impl GroupExecutor") && !code.contains("impl<'p> GroupExecutor"),
+                "{rel} has methods of GroupExecutor: make them methods of Cx"
+            );
+            assert!(
+                !code.contains("GroupExecutor<"),
+                "{rel} names GroupExecutor: a handler takes what it needs"
+            );
+            if code.contains("impl Cx<") || code.contains("impl<'b> Cx<") {
+                over_cx += 1;
+            }
+        }
+        if rel == "exec/interp.rs" {
+            // the loop and its copies per instruction set, nothing else
+            let methods = defined_fns(&code).len();
+            assert!(methods <= 4, "interp.rs defines {methods} functions");
+            assert!(
+                code.contains("let cx = Cx {"),
+                "interp.rs builds the context"
+            );
+        }
+    }
+    // operands, alu, atomic, flow, memory, message (a sink's), texture,
+    // rows and cas: each handler file's functions are the context's
+    assert!(over_cx >= 8, "{over_cx} handler files over Cx");
+}
+
 /// Imports are named (CONTRIBUTING.md, "Layout"): outside tests no source
 /// of the library crates or the binary imports a module's contents
 /// wholesale (`use super::*`, `use crate::ir::*`), so that each file says
@@ -225,9 +273,9 @@ fn imports_are_named_outside_tests() {
 /// through the interpreter loop (`interp.rs`), which calls the handlers
 /// (`ops/`) and the fast forms (`fast/`), which read and write operands
 /// (`operands.rs`), reporting to the observers (`observe/`), over the
-/// warp's state (`warp.rs`); the leaves (access geometry, profile counters,
+/// warp's state (`warp.rs`) and the handlers' context (`context.rs`); the leaves (access geometry, profile counters,
 /// the watchdog) call none of them.
-const ROOMS: [(&str, u32); 14] = [
+const ROOMS: [(&str, u32); 15] = [
     ("sched:", 0),
     ("exec/pool.rs", 0),
     ("exec/executor.rs", 1),
@@ -239,6 +287,7 @@ const ROOMS: [(&str, u32); 14] = [
     ("exec/operands.rs", 5),
     ("exec/observe", 6),
     ("exec/warp.rs", 7),
+    ("exec/context.rs", 7),
     ("exec/lines.rs", 8),
     ("exec/profile.rs", 8),
     ("exec/watchdog.rs", 8),

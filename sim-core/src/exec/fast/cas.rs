@@ -3,17 +3,18 @@
 //! counts lockstep issues.
 
 use crate::analysis::cas_loop::{CasLoop, Val};
-use crate::exec::executor::GroupExecutor;
+use crate::exec::context::{Budget, Cx};
 use crate::exec::fast::rows::src_bits;
 use crate::exec::fast::FastPaths;
 use crate::exec::lines::{address_period, line_of};
 use crate::exec::observe::{CasLoopRun, Observer};
 use crate::exec::ops::atomic::cas;
-use crate::exec::warp::{commit, zeros, Warp, CHAIN_WORDS};
+use crate::exec::profile::ExecStats;
+use crate::exec::warp::{commit, zeros, Scratch, Warp, CHAIN_WORDS};
 use crate::exec::watchdog::{StopReason, Watchdog};
 use crate::ir::lowered::{OpKind, Res};
 use crate::isa::lanes::{lane_op, lane_value, sat, SrcBits};
-use sim_mem::Bindings;
+use sim_mem::Tgsm;
 /// Counts per buffer word of a warp's compare-exchange loop (how many lanes
 /// so far changed it): a small open-addressing table of word indices,
 /// emptied through the list of the slots it used, so a loop pays for the
@@ -72,7 +73,7 @@ impl WordCounts {
     }
 }
 
-impl<'p> GroupExecutor<'p> {
+impl Cx<'_, '_> {
     /// A compare-exchange retry loop (`crate::analysis::cas_loop`) run at once, at its
     /// `loop`: each active lane, in lane order, runs its iterations until
     /// its compare-exchange succeeds (`n = op(…e…)`, `o = cas(word, e, n)`,
@@ -116,17 +117,19 @@ impl<'p> GroupExecutor<'p> {
     /// Each lane ends: a compare-exchange fails only where another thread
     /// changed the word since this lane read it, so each failure is
     /// another thread's success (lock-free progress).
-    #[allow(unsafe_code)]
+    #[allow(unsafe_code, clippy::too_many_arguments)]
     pub(in crate::exec) fn cas_loop<O: Observer>(
-        &mut self,
+        &self,
+        sc: &mut Scratch,
+        tgsm: &Tgsm,
+        (budget, stats): (&mut Budget, &mut ExecStats),
         obs: &mut O,
         warp: &mut Warp,
-        b: &Bindings<'_>,
         cl: &CasLoop,
         watchdog: &Watchdog,
     ) -> Result<bool, StopReason> {
         // (an exact budget counts the loop's instructions one by one)
-        if self.interleave || self.interval == 1 || warp.span.is_empty() {
+        if budget.interleave || budget.interval == 1 || warp.span.is_empty() {
             return Ok(false);
         }
         let code = &self.prog.code;
@@ -146,8 +149,7 @@ impl<'p> GroupExecutor<'p> {
         else {
             return Ok(false);
         };
-        let Some((view, ext)) = Self::view(b, *res).and_then(|v| Some((v, v.word_extent()?)))
-        else {
+        let Some((view, ext)) = self.view(*res).and_then(|v| Some((v, v.word_extent()?))) else {
             return Ok(false);
         };
         // the operation's sources that are `e`: their modifiers as bits
@@ -162,9 +164,9 @@ impl<'p> GroupExecutor<'p> {
             }
         }
         let w = self.w;
-        let mut sa = std::mem::take(&mut self.sc.s[0]);
-        let mut sb = std::mem::take(&mut self.sc.s[1]);
-        let mut buf = std::mem::take(&mut self.sc.alu);
+        let mut sa = std::mem::take(&mut sc.s[0]);
+        let mut sb = std::mem::take(&mut sc.s[1]);
+        let mut buf = std::mem::take(&mut sc.alu);
         // rows: the operation's sources (4·W), `n` (W), `e` (W)
         let (rows, rest) = buf.split_at_mut(4 * w);
         let (nb, rest) = rest.split_at_mut(w);
@@ -187,12 +189,12 @@ impl<'p> GroupExecutor<'p> {
             } else {
                 &mut nb[..]
             };
-            let v = self.operand(wr, b, &op_src[k], comp, tmp);
+            let v = self.operand(wr, &op_src[k], comp, tmp);
             row.copy_from_slice(v);
         }
-        let x = self.operand(wr, b, addr, 0, &mut sa);
+        let x = self.operand(wr, addr, 0, &mut sa);
         let y = if *structured {
-            self.operand(wr, b, addr, 1, &mut sb)
+            self.operand(wr, addr, 1, &mut sb)
         } else {
             zeros(w, &mut sb)
         };
@@ -271,7 +273,7 @@ impl<'p> GroupExecutor<'p> {
         };
         // every active lane's first compare-exchange, in lane order; the
         // lanes that failed and the words they found, in `failed`
-        let mut failed = std::mem::take(&mut self.sc.lanes);
+        let mut failed = std::mem::take(&mut sc.lanes);
         let (mut nf, mut singles) = (0, 0);
         macro_rules! first {
             ($l:expr, $e:expr, $n:expr, $word:expr) => {{
@@ -297,7 +299,7 @@ impl<'p> GroupExecutor<'p> {
         // for a memory profile's contention sample, which counts each
         // pass's words)
         let track = O::ON && obs.tracks_cas_attempts(cl.cas_pc);
-        let mut per_lane = std::mem::take(&mut self.sc.attempts);
+        let mut per_lane = std::mem::take(&mut sc.attempts);
         if track {
             per_lane.clear();
             per_lane.resize(w, 1);
@@ -337,7 +339,7 @@ impl<'p> GroupExecutor<'p> {
             let cols = if line.step == 0 { 1 } else { line.p };
             let (start, rows_n) = (line.lanes.start, line.lanes.len() / cols);
             debug_assert_eq!(line.lanes.len() % cols, 0);
-            let mut tmp = std::mem::take(&mut self.sc.r);
+            let mut tmp = std::mem::take(&mut sc.r);
             // a block of words at a time (`CHAIN_WORDS`), so that little
             // time passes between reading a word and writing it
             for c0 in (0..cols).step_by(CHAIN_WORDS) {
@@ -475,7 +477,7 @@ impl<'p> GroupExecutor<'p> {
                     }
                 }
             }
-            self.sc.r = tmp;
+            sc.r = tmp;
         }
         // then each failed lane's further iterations, lane after lane. In
         // lockstep, lanes that read one value of a word succeed on it one a
@@ -486,7 +488,7 @@ impl<'p> GroupExecutor<'p> {
         // 2 + the failed lanes before it that changed the word.
         took |= u64::from(nf < singles);
         attempts += (singles - nf) as u64;
-        let mut counts = std::mem::take(&mut self.sc.words);
+        let mut counts = std::mem::take(&mut sc.words);
         counts.reserve(w);
         // a word's key: its address (out of bounds: none, as no lane
         // changes it)
@@ -530,8 +532,8 @@ impl<'p> GroupExecutor<'p> {
             word_passes = counts.sum();
             counts.clear();
         }
-        self.sc.words = counts;
-        self.sc.lanes = failed;
+        sc.words = counts;
+        sc.lanes = failed;
         // what lockstep issues: the `loop`; in each pass the operation,
         // the compare-exchange, the test and the exit (`if` or `breakc`),
         // with an `if` its `endif` and, when some lane leaves, the `break`;
@@ -551,7 +553,7 @@ impl<'p> GroupExecutor<'p> {
                 cl,
                 res: *res,
                 view,
-                tgsm: &self.tgsm,
+                tgsm,
                 x,
                 y: structured.then_some(y),
                 per_lane: &per_lane,
@@ -563,7 +565,7 @@ impl<'p> GroupExecutor<'p> {
                 lane_attempts,
             });
         }
-        self.sc.attempts = per_lane;
+        sc.attempts = per_lane;
         // the registers the last iteration leaves: n, o = e, t = true, e;
         // those a lane may read after the loop (`crate::analysis::liveness`)
         let (full, span) = (warp.full, warp.span.clone());
@@ -586,19 +588,19 @@ impl<'p> GroupExecutor<'p> {
         put(cl.e, eb);
         nb.fill(!0);
         put(cl.t, nb);
-        self.sc.s[0] = sa;
-        self.sc.s[1] = sb;
-        self.sc.alu = buf;
-        self.stats.warp_instructions += n;
+        sc.s[0] = sa;
+        sc.s[1] = sb;
+        sc.alu = buf;
+        stats.warp_instructions += n;
         warp.pc = cl.end_pc + 1;
         // the watchdog's looks the count passed, taken now, with the counts
         // lockstep would give them (a look every WATCHDOG_INTERVAL
         // warp-instructions, the next where lockstep's would be)
-        match n.checked_sub(u64::from(self.until_check)) {
-            None => self.until_check -= n as u32,
+        match n.checked_sub(u64::from(budget.until_check)) {
+            None => budget.until_check -= n as u32,
             Some(past) => {
-                let interval = u64::from(self.interval);
-                self.until_check = self.interval - (past % interval) as u32;
+                let interval = u64::from(budget.interval);
+                budget.until_check = budget.interval - (past % interval) as u32;
                 if let Some(reason) = watchdog.check((1 + past / interval) * interval) {
                     return Err(reason);
                 }

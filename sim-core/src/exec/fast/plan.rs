@@ -55,13 +55,13 @@ pub(in crate::exec) enum PlanOp {
     /// The instruction's reference handler (its `OpKind`).
     Reference,
     /// `ROW_ALU`: a component-wise ALU instruction on its pre-resolved rows
-    /// of the warp's arena (`GroupExecutor::run_fast`).
+    /// of the warp's arena (`Cx::run_fast`).
     RowAlu(RowAlu),
     /// `FUSED_LEAVE`: an `if` whose branch is one `break`, `continue` or
-    /// `ret`, run as one conditional exit (`GroupExecutor::leave_fused`).
+    /// `ret`, run as one conditional exit (`Cx::leave_fused`).
     FusedLeave(Leave),
     /// `CAS_LOOP`: a `loop` that begins a compare-exchange retry loop, run
-    /// at once (`GroupExecutor::cas_loop`).
+    /// at once (`Cx::cas_loop`).
     CasLoop(CasLoop),
     /// `LOOP_WITHOUT_CONTINUE`: an `endloop` whose loop has no `continue`,
     /// so no lane waits to rejoin.

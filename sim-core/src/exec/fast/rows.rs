@@ -4,15 +4,16 @@
 //! kernel of `crate::isa::lanes`, with the flushes that `crate::analysis::flushed`
 //! shows needless skipped. The register entry is in `README.md`.
 
-use crate::exec::executor::GroupExecutor;
+use crate::exec::context::{Budget, Cx};
 use crate::exec::fast::plan::Step;
 use crate::exec::observe::Observer;
+use crate::exec::operands::step;
+use crate::exec::profile::ExecStats;
 use crate::exec::warp::{Warp, SCRATCH_ROWS};
 use crate::ir::lowered::{modify, DstKind, Op, OpKind, Src, SrcKind, SrcMod};
 use crate::isa::lanes::{lane_op, LaneOp, RowArgs, RowKernel, SrcBits, CHUNK};
 use crate::isa::opcodes::AluOp;
 use crate::Program;
-use sim_mem::Bindings;
 use std::collections::HashMap;
 /// Where a pre-resolved source's W lane values are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,7 +56,7 @@ pub(in crate::exec) struct FastComp {
 /// resolved once per executor: per destination component, the lane kernel
 /// and where each source's lane values are; then lowered onto the warps'
 /// arena ([`RowAlu`]). The hot path of every shader; the general
-/// [`GroupExecutor::alu`] handles everything else, with kernels made from
+/// [`Cx::alu`] handles everything else, with kernels made from
 /// the same lane functions (`lanes::lane_ops!`).
 #[derive(Debug, Clone, Copy)]
 pub(in crate::exec) struct FastAlu {
@@ -527,7 +528,7 @@ pub(in crate::exec) fn resolve_src(
     Some(FastSrc { row, modifier })
 }
 
-impl<'p> GroupExecutor<'p> {
+impl Cx<'_, '_> {
     /// A pre-resolved ALU instruction, lowered onto the warp's arena
     /// ([`RowAlu`]): its constant-buffer rows filled, then each row
     /// computed by the row kernel — straight into the destination rows
@@ -537,7 +538,7 @@ impl<'p> GroupExecutor<'p> {
     /// lanes.
     #[inline(always)]
     #[allow(unsafe_code)]
-    pub(in crate::exec) fn run_fast(&self, warp: &mut Warp, b: &Bindings<'_>, f: &RowAlu) {
+    pub(in crate::exec) fn run_fast(&self, warp: &mut Warp, f: &RowAlu) {
         let w = self.w;
         let Warp {
             regs,
@@ -551,7 +552,7 @@ impl<'p> GroupExecutor<'p> {
         // the value already, from this instruction's last run in a loop,
         // is not filled again
         for (&(row, slot, word, m), held) in f.splats[..f.n_splats as usize].iter().zip(splats) {
-            let v = modify(self.cb_word(b, slot, word), m);
+            let v = modify(self.cb_word(slot, word), m);
             if *held != Some(v) {
                 regs[row as usize..row as usize + w].fill(v);
                 *held = Some(v);
@@ -598,21 +599,21 @@ impl<'p> GroupExecutor<'p> {
     /// so that the loop makes that check (and yields, when interleaving)
     /// exactly where it would have.
     ///
-    /// [`run_fast`]: GroupExecutor::run_fast
+    /// [`run_fast`]: Cx::run_fast
     #[inline(always)]
     pub(in crate::exec) fn run_fast_after<O: Observer>(
-        &mut self,
+        &self,
+        (budget, stats): (&mut Budget, &mut ExecStats),
         obs: &mut O,
         warp: &mut Warp,
-        b: &Bindings<'_>,
     ) {
         while let Some(f) = self.plan.get(warp.pc).and_then(Step::row) {
-            if self.until_check <= 1 {
+            if budget.until_check <= 1 {
                 return;
             }
-            self.until_check -= 1;
-            Self::step(&mut self.stats, obs, warp);
-            self.run_fast(warp, b, f);
+            budget.until_check -= 1;
+            step(stats, obs, warp);
+            self.run_fast(warp, f);
         }
     }
 }

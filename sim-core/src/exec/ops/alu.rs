@@ -1,12 +1,11 @@
 //! The general (lockstep) ALU path: component-wise, double and two-result
 //! instructions lane by lane through `crate::isa::lanes`.
-use crate::exec::executor::GroupExecutor;
+use crate::exec::context::Cx;
 use crate::exec::fast::FastPaths;
-use crate::exec::warp::Warp;
+use crate::exec::warp::{Scratch, Warp};
 use crate::ir::lowered::{Dst, Src, SrcMod};
 use crate::isa::lanes::{bool_mask, fin, fout, lane_op, sat, UdivBy};
 use crate::isa::opcodes::{Alu2Op, AluOp, DoubleOp};
-use sim_mem::Bindings;
 
 /// `(p[l], q[l]) = f(x[l], y[l])` for every lane: the lane loop of a
 /// two-result instruction.
@@ -52,12 +51,12 @@ pub(in crate::exec) fn dsat(x: f64) -> f64 {
     }
 }
 
-impl<'p> GroupExecutor<'p> {
+impl Cx<'_, '_> {
     #[allow(unsafe_code)]
     pub(in crate::exec) fn alu(
-        &mut self,
+        &self,
+        sc: &mut Scratch,
         warp: &mut Warp,
-        b: &Bindings<'_>,
         op: AluOp,
         dst: &Dst,
         src: &[Src; 4],
@@ -66,7 +65,7 @@ impl<'p> GroupExecutor<'p> {
         use AluOp::*;
         let w = self.w;
         // one scratch vector: result (4·W), then one W-word buffer per source
-        let mut buf = std::mem::take(&mut self.sc.alu);
+        let mut buf = std::mem::take(&mut sc.alu);
         let (r, rest) = buf.split_at_mut(4 * w);
         let (s0, rest) = rest.split_at_mut(w);
         let (s1, rest) = rest.split_at_mut(w);
@@ -93,9 +92,13 @@ impl<'p> GroupExecutor<'p> {
                 let (acc, rest) = r.split_at_mut(w);
                 let mul = lane_op(op);
                 for comp in 0..mul.dot as usize {
-                    let x = self.operand(wr, b, &src[0], comp, s0);
-                    let y = self.operand(wr, b, &src[1], comp, s1);
-                    let k = if comp == 0 { mul.kernel } else { self.dp_acc };
+                    let x = self.operand(wr, &src[0], comp, s0);
+                    let y = self.operand(wr, &src[1], comp, s1);
+                    let k = if comp == 0 {
+                        mul.kernel
+                    } else {
+                        self.kernels.dp_acc
+                    };
                     // SAFETY: `lane_op` and `dp_acc_kernel` return wide
                     // kernels only for an instruction set the CPU runs.
                     unsafe { k(acc, x, y, x, x) };
@@ -109,17 +112,17 @@ impl<'p> GroupExecutor<'p> {
             _ => {
                 let k = lane_op(op);
                 each!(|comp| {
-                    let x = self.operand(wr, b, &src[0], comp, s0);
+                    let x = self.operand(wr, &src[0], comp, s0);
                     let y = match k.arity {
                         1 => x,
-                        _ => self.operand(wr, b, &src[1], comp, s1),
+                        _ => self.operand(wr, &src[1], comp, s1),
                     };
                     let z = match k.arity {
-                        3 | 4 => self.operand(wr, b, &src[2], comp, s2),
+                        3 | 4 => self.operand(wr, &src[2], comp, s2),
                         _ => x,
                     };
                     let u = match k.arity {
-                        4 => self.operand(wr, b, &src[3], comp, s3),
+                        4 => self.operand(wr, &src[3], comp, s3),
                         _ => x,
                     };
                     let out = &mut r[comp * w..(comp + 1) * w];
@@ -140,7 +143,7 @@ impl<'p> GroupExecutor<'p> {
             }
         }
         self.write(warp, dst, r);
-        self.sc.alu = buf;
+        sc.alu = buf;
     }
 
     /// Double-precision instructions. A double occupies a component pair, x
@@ -157,9 +160,9 @@ impl<'p> GroupExecutor<'p> {
     /// Doubles keep denormals; `dfma` is fused; min/max return the non-NaN
     /// operand; conversions to integers truncate and saturate, NaN → 0.
     pub(in crate::exec) fn double(
-        &mut self,
+        &self,
+        sc: &mut Scratch,
         warp: &mut Warp,
-        b: &Bindings<'_>,
         op: DoubleOp,
         dst: &Dst,
         src: &[Src; 3],
@@ -172,10 +175,10 @@ impl<'p> GroupExecutor<'p> {
             Add | Mul | Min | Max | Div | Eq | Ge | Lt | Ne => 2,
             _ => 1,
         };
-        let mut s = std::mem::take(&mut self.sc.s);
-        let mut r = std::mem::take(&mut self.sc.r);
+        let mut s = std::mem::take(&mut sc.s);
+        let mut r = std::mem::take(&mut sc.r);
         for (i, src) in src.iter().enumerate().take(nsrc) {
-            self.fetch(warp, b, src, 0b1111, &mut s[i]);
+            self.fetch(warp, src, 0b1111, &mut s[i]);
         }
         let dbl = |s: &[u32], modifier: SrcMod, c: usize, l: usize| -> f64 {
             let bits = s[c * w + l] as u64 | (s[(c + 1) * w + l] as u64) << 32;
@@ -266,15 +269,15 @@ impl<'p> GroupExecutor<'p> {
             }
         }
         self.write(warp, dst, &r);
-        self.sc.s = s;
-        self.sc.r = r;
+        sc.s = s;
+        sc.r = r;
     }
 
     #[allow(unsafe_code)]
     pub(in crate::exec) fn alu2(
-        &mut self,
+        &self,
+        sc: &mut Scratch,
         warp: &mut Warp,
-        b: &Bindings<'_>,
         op: Alu2Op,
         dst: &[Dst; 2],
         src: &[Src; 3],
@@ -282,7 +285,7 @@ impl<'p> GroupExecutor<'p> {
         use Alu2Op::*;
         let w = self.w;
         let comps = dst[0].mask | dst[1].mask;
-        let mut buf = std::mem::take(&mut self.sc.alu);
+        let mut buf = std::mem::take(&mut sc.alu);
         let (r, rest) = buf.split_at_mut(4 * w);
         let (r2, rest) = rest.split_at_mut(4 * w);
         let (s0, rest) = rest.split_at_mut(w);
@@ -295,30 +298,30 @@ impl<'p> GroupExecutor<'p> {
             if comps & (1 << comp) == 0 {
                 continue;
             }
-            let xs = self.operand(wr, b, &src[0], comp, s0);
+            let xs = self.operand(wr, &src[0], comp, s0);
             // one divisor in every lane (a constant buffer's slot count,
             // a literal): a multiplication instead of a division per lane
             if op == Udiv
                 && src[1].modifier == SrcMod::None
                 && self.fast_paths.contains(FastPaths::UDIV_BY_ONE)
             {
-                if let Some(d) = self.uniform_word(b, &src[1], comp) {
+                if let Some(d) = self.uniform_word(&src[1], comp) {
                     let p = &mut r[comp * w..(comp + 1) * w];
                     let q = &mut r2[comp * w..(comp + 1) * w];
                     // SAFETY: `udiv_by_rows_kernel` returns the loop
                     // compiled for an instruction set the CPU runs (`isa`)
                     // or the baseline's
-                    unsafe { (self.udiv_by_rows)(p, q, xs, UdivBy::new(d)) };
+                    unsafe { (self.kernels.udiv_by_rows)(p, q, xs, UdivBy::new(d)) };
                     continue;
                 }
             }
             let ys: &[u32] = if op == Sincos {
                 xs
             } else {
-                self.operand(wr, b, &src[1], comp, s1)
+                self.operand(wr, &src[1], comp, s1)
             };
             let zs: &[u32] = if op == Swapc {
-                self.operand(wr, b, &src[2], comp, s2)
+                self.operand(wr, &src[2], comp, s2)
             } else {
                 xs
             };
@@ -336,7 +339,7 @@ impl<'p> GroupExecutor<'p> {
                 }),
                 // SAFETY: `udiv_rows_kernel` returns the loop compiled for
                 // an instruction set the CPU runs (`isa`) or the baseline's
-                Udiv => unsafe { (self.udiv_rows)(p, q, xs, ys) },
+                Udiv => unsafe { (self.kernels.udiv_rows)(p, q, xs, ys) },
                 Uaddc => lanes2(p, q, xs, ys, |x, y| {
                     let (v, c) = x.overflowing_add(y);
                     (v, c as u32)
@@ -359,6 +362,6 @@ impl<'p> GroupExecutor<'p> {
         // all sources were read before either destination is written (§1)
         self.write(warp, &dst[0], r);
         self.write(warp, &dst[1], r2);
-        self.sc.alu = buf;
+        sc.alu = buf;
     }
 }

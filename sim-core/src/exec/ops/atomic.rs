@@ -2,14 +2,14 @@
 //! order, and the gathered atomics of `FastPaths::PRIVATE_ATOMICS`.
 
 use crate::check::MemOp;
-use crate::exec::executor::{GroupExecutor, PRIVATE_ATOMICS_MAX_WORDS};
+use crate::exec::context::{Cx, GroupMemory};
 use crate::exec::fast::FastPaths;
 use crate::exec::lines::line_of;
 use crate::exec::observe::{Mem, MemKind, Observer};
-use crate::exec::ops::memory::buffer_address;
-use crate::exec::warp::{zeros, Warp};
+use crate::exec::ops::memory::{bounds, buffer_address};
+use crate::exec::warp::{zeros, Scratch, Warp};
 use crate::ir::lowered::{AtomicKind, Dst, Res, Src};
-use sim_mem::{AtomicOp, Bindings};
+use sim_mem::AtomicOp;
 /// A relaxed compare-exchange of `word` from `e` to `n`: the word found.
 #[inline(always)]
 pub(in crate::exec) fn cas(word: &sim_mem::sync::AtomicU32, e: u32, n: u32) -> u32 {
@@ -36,103 +36,14 @@ pub(in crate::exec) struct PrivateUav {
     pub(in crate::exec) dirty: bool,
 }
 
-impl<'p> GroupExecutor<'p> {
-    /// Gather the atomics on the UAVs that no instruction of the program
-    /// reads in words of this executor's own, instead of applying each to
-    /// the bound buffer: plain operations on memory only this worker
-    /// touches, without cache-line contention between workers. Such a UAV
-    /// is one the program changes only with atomics that return nothing,
-    /// all of one commutative kind (`atomic_iadd`, `atomic_umax`, …): no
-    /// thread can observe its words during the dispatch, and its words after
-    /// the dispatch are the same in any order of the operations
-    /// (`reference/compute-model.md` §6.1 items 2 and 7, §6.3: atomics on
-    /// one word are serialized in some order no shader can rely on, and all
-    /// of a dispatch's UAV accesses complete before the next dispatch).
-    /// It must also be
-    /// bound to a raw, structured or typed buffer view of at most
-    /// [`PRIVATE_ATOMICS_MAX_WORDS`] words that no other bound SRV or UAV
-    /// views. A checker attached sees every atomic as it would without
-    /// gathering (its accesses are reported before the operation, and no
-    /// instruction reads the words, so no value it reports differs).
-    ///
-    /// The caller must apply the gathered words with
-    /// [`GroupExecutor::flush_atomics`], with these same `bindings`, before
-    /// the dispatch counts as done (`sim_sched::dispatch` flushes when a
-    /// worker's share of the groups ends). Returns whether gathering was
-    /// set up afresh: `false`, and nothing changes, while words gathered
-    /// earlier are not yet flushed (they are never dropped).
-    pub fn privatize_atomics(&mut self, bindings: &Bindings<'_>) -> bool {
-        if self.private.iter().any(|p| p.dirty) {
-            return false;
-        }
-        // words of an earlier dispatch, each at its kind's identity (a
-        // flush leaves every word it applied so), reused where a UAV of the
-        // same size and kind is gathered again
-        let mut spare = std::mem::take(&mut self.private);
-        for &(slot, kind) in &self.prog.info().write_only_atomic_uavs {
-            let Some(view) = bindings.uav(slot) else {
-                continue;
-            };
-            let n = view.words().len();
-            let address = buffer_address(&view);
-            let srvs = bindings.srvs.iter().flatten();
-            let other_uavs = (bindings.uavs.iter().enumerate())
-                .filter(|&(u, _)| u != slot as usize)
-                .filter_map(|(_, v)| v.as_ref());
-            // (any other view of the same buffer, whatever its range)
-            let aliased = (srvs.chain(other_uavs)).any(|v| std::ptr::eq(v.buffer(), view.buffer()));
-            if n == 0 || n > PRIVATE_ATOMICS_MAX_WORDS || aliased {
-                continue;
-            }
-            let words = match spare
-                .iter()
-                .position(|p| p.kind == kind && p.words.len() == n)
-            {
-                Some(i) => spare.swap_remove(i).words,
-                None => vec![kind.identity(); n],
-            };
-            self.private.push(PrivateUav {
-                slot,
-                kind,
-                buffer: address,
-                words,
-                dirty: false,
-            });
-        }
-        true
-    }
-
-    /// Apply the atomics gathered since [`GroupExecutor::privatize_atomics`]
-    /// (or the last flush) to the buffers of `bindings`, one atomic
-    /// operation per word that changed, and start gathering afresh.
-    /// `bindings` must bind the same buffers as when gathering began; a slot
-    /// now bound to another buffer keeps its words (and a later flush with
-    /// the right bindings applies them).
-    pub fn flush_atomics(&mut self, bindings: &Bindings<'_>) {
-        for p in self.private.iter_mut().filter(|p| p.dirty) {
-            let Some(view) = bindings.uav(p.slot) else {
-                continue;
-            };
-            if buffer_address(&view) != p.buffer {
-                continue;
-            }
-            let identity = p.kind.identity();
-            for (x, word) in p.words.iter_mut().zip(view.words()) {
-                if *x != identity {
-                    p.kind.op(*x, 0).apply(word);
-                    *x = identity;
-                }
-            }
-            p.dirty = false;
-        }
-    }
-
+impl Cx<'_, '_> {
     #[allow(clippy::too_many_arguments)]
     pub(in crate::exec) fn atomic<O: Observer>(
-        &mut self,
+        &self,
+        sc: &mut Scratch,
+        mem: &mut GroupMemory,
         obs: &mut O,
         warp: &mut Warp,
-        b: &Bindings<'_>,
         kind: AtomicKind,
         ret: Option<&Dst>,
         (res, structured): (Res, bool),
@@ -141,43 +52,43 @@ impl<'p> GroupExecutor<'p> {
         bsrc: &Src,
     ) {
         let w = self.w;
-        let mut sa_buf = std::mem::take(&mut self.sc.s[0]);
-        let mut sv_buf = std::mem::take(&mut self.sc.s[1]);
-        let mut sw_buf = std::mem::take(&mut self.sc.s[2]);
-        let mut sw2 = std::mem::take(&mut self.sc.s[3]);
-        let mut r = std::mem::take(&mut self.sc.r);
+        let mut sa_buf = std::mem::take(&mut sc.s[0]);
+        let mut sv_buf = std::mem::take(&mut sc.s[1]);
+        let mut sw_buf = std::mem::take(&mut sc.s[2]);
+        let mut sw2 = std::mem::take(&mut sc.s[3]);
+        let mut r = std::mem::take(&mut sc.r);
         // address: .x = byte offset (raw) or index, .y = byte offset
         // (structured); a texture's coordinates: .xyz (fetched together);
         // the operands' rows are the registers' own where no copy is needed
         // (`operand`)
         let texture = matches!(res, Res::UavTexture(_));
         if texture {
-            self.fetch(warp, b, addr, 0b111, &mut sa_buf);
+            self.fetch(warp, addr, 0b111, &mut sa_buf);
         }
         let wr: &Warp = warp;
         let (sx, sy_fetched, sa): (&[u32], Option<&[u32]>, &[u32]) = if texture {
             (&sa_buf[..w], None, &sa_buf[..])
         } else {
             let (x, rest) = sa_buf.split_at_mut(w);
-            let y = structured.then(|| self.operand(wr, b, addr, 1, &mut rest[..w]));
-            (self.operand(wr, b, addr, 0, x), y, &[][..])
+            let y = structured.then(|| self.operand(wr, addr, 1, &mut rest[..w]));
+            (self.operand(wr, addr, 0, x), y, &[][..])
         };
-        let sv = self.operand(wr, b, a, 0, &mut sv_buf);
-        let sw = self.operand(wr, b, bsrc, 0, &mut sw_buf);
+        let sv = self.operand(wr, a, 0, &mut sv_buf);
+        let sw = self.operand(wr, bsrc, 0, &mut sw_buf);
         let pc = wr.pc as u32 - 1;
 
-        let view = Self::view(b, res);
-        let tex = Self::texture_view(b, res);
+        let view = self.view(res);
+        let tex = self.texture_view(res);
         // this executor's own words of a UAV that nothing reads
         // (`privatize_atomics`), out of `self` while the lanes run
         let private = match (res, view) {
-            (Res::Uav(u), Some(v)) if ret.is_none() => self
+            (Res::Uav(u), Some(v)) if ret.is_none() => mem
                 .private
                 .iter()
                 .position(|p| p.slot == u && p.kind == kind && p.buffer == buffer_address(&v)),
             _ => None,
         };
-        let mut private_words = private.map(|i| std::mem::take(&mut self.private[i].words));
+        let mut private_words = private.map(|i| std::mem::take(&mut mem.private[i].words));
         if O::ON {
             obs.memory(&Mem {
                 warp: wr,
@@ -189,7 +100,7 @@ impl<'p> GroupExecutor<'p> {
                 res,
                 view,
                 texture: tex,
-                tgsm: &self.tgsm,
+                tgsm: &mem.tgsm,
                 a: if texture { sa } else { sx },
                 b: sy_fetched,
                 ks: &[0],
@@ -204,7 +115,7 @@ impl<'p> GroupExecutor<'p> {
         };
         // a TGSM region's bounds and words, set up once
         let mut tgsm = match res {
-            Res::Tgsm(g) => self.tgsm.region_mut(g),
+            Res::Tgsm(g) => mem.tgsm.region_mut(g),
             _ => None,
         };
         let active = &wr.active;
@@ -231,7 +142,7 @@ impl<'p> GroupExecutor<'p> {
                                 obs.cas_outcome(pc, wr, &r[..w], &sv[..w]);
                             }
                             let bufs = [sa_buf, sv_buf, sw_buf, sw2, r];
-                            return self.atomic_done(warp, ret, bufs);
+                            return self.atomic_done(sc, warp, ret, bufs);
                         };
                         // zipped over the span: no per-lane bounds checks
                         // on the operand rows (a histogram's per-key loop)
@@ -260,7 +171,7 @@ impl<'p> GroupExecutor<'p> {
                     (_, Some(view)) => {
                         // on a line of words in bounds: no per-lane index arithmetic
                         let row = self.prog.thread_group[0] as usize;
-                        let ext = self.bounds(res, Some(view));
+                        let ext = bounds(&mem.tgsm, res, Some(view));
                         let steps = self.facts_here(warp).addr;
                         let line = ext.and_then(|e| {
                             line_of(
@@ -394,19 +305,20 @@ impl<'p> GroupExecutor<'p> {
             }),
         }
         if let (Some(i), Some(words)) = (private, private_words) {
-            self.private[i].words = words;
-            self.private[i].dirty = true;
+            mem.private[i].words = words;
+            mem.private[i].dirty = true;
         }
         if kind == AtomicKind::CmpExch {
             obs.cas_outcome(pc, wr, &r[..w], &sv[..w]);
         }
-        self.atomic_done(warp, ret, [sa_buf, sv_buf, sw_buf, sw2, r]);
+        self.atomic_done(sc, warp, ret, [sa_buf, sv_buf, sw_buf, sw2, r]);
     }
 
-    /// The end of [`GroupExecutor::atomic`]: the returned value (`r[..W]`,
+    /// The end of [`Cx::atomic`]: the returned value (`r[..W]`,
     /// to every component of the destination), scratch back.
     pub(in crate::exec) fn atomic_done(
-        &mut self,
+        &self,
+        sc: &mut Scratch,
         warp: &mut Warp,
         ret: Option<&Dst>,
         [sa, sv, sw, sw2, mut r]: [Vec<u32>; 5],
@@ -420,10 +332,10 @@ impl<'p> GroupExecutor<'p> {
             }
             self.write(warp, d, &r);
         }
-        self.sc.s[0] = sa;
-        self.sc.s[1] = sv;
-        self.sc.s[2] = sw;
-        self.sc.s[3] = sw2;
-        self.sc.r = r;
+        sc.s[0] = sa;
+        sc.s[1] = sv;
+        sc.s[2] = sw;
+        sc.s[3] = sw2;
+        sc.r = r;
     }
 }

@@ -3,14 +3,14 @@
 //! (`else`, `endif`, `endloop`, the next `case`).
 
 use crate::analysis::fusion::Leave;
-use crate::exec::executor::GroupExecutor;
+use crate::exec::context::{Budget, Cx};
 use crate::exec::observe::Observer;
-use crate::exec::warp::{any_all, Frame, Warp};
+use crate::exec::profile::ExecStats;
+use crate::exec::warp::{any_all, Frame, Scratch, Warp};
 use crate::ir::lowered::{Src, SrcKind, SrcMod};
 use crate::isa::lanes::bool_mask;
-use sim_mem::Bindings;
-impl<'p> GroupExecutor<'p> {
-    pub(in crate::exec) fn frame_masks(&mut self, warp: &mut Warp) -> usize {
+impl Cx<'_, '_> {
+    pub(in crate::exec) fn frame_masks(&self, warp: &mut Warp) -> usize {
         let need = (warp.frames.len() + 1) * 4 * self.w;
         if warp.masks.len() < need {
             warp.masks.resize(need, 0);
@@ -32,28 +32,28 @@ impl<'p> GroupExecutor<'p> {
     /// or zero (`!nz`), else 0 (W words).
     #[inline(always)]
     pub(in crate::exec) fn condition(
-        &mut self,
+        &self,
+        sc: &mut Scratch,
         warp: &Warp,
-        b: &Bindings<'_>,
         src: &Src,
         nz: bool,
         out: &mut [u32],
     ) {
-        let mut buf = std::mem::take(&mut self.sc.s[0]);
-        let c = self.operand(warp, b, src, 0, &mut buf);
+        let mut buf = std::mem::take(&mut sc.s[0]);
+        let c = self.operand(warp, src, 0, &mut buf);
         for (o, &c) in out.iter_mut().zip(c) {
             *o = bool_mask((c != 0) == nz);
         }
-        self.sc.s[0] = buf;
+        sc.s[0] = buf;
     }
 
     /// The lanes a `break`/`continue`/`ret`/`call`, conditional when `cond`
     /// is given, applies to: `active & condition` (W words into `out`).
     #[inline(always)]
     pub(in crate::exec) fn leaving(
-        &mut self,
+        &self,
+        sc: &mut Scratch,
         warp: &Warp,
-        b: &Bindings<'_>,
         cond: &Option<(Src, bool)>,
         out: &mut [u32],
     ) {
@@ -61,13 +61,13 @@ impl<'p> GroupExecutor<'p> {
             None => out.copy_from_slice(&warp.active),
             Some((src, nz)) => {
                 // the condition and the active lanes in one pass
-                let mut buf = std::mem::take(&mut self.sc.s[0]);
-                let c = self.operand(warp, b, src, 0, &mut buf);
+                let mut buf = std::mem::take(&mut sc.s[0]);
+                let c = self.operand(warp, src, 0, &mut buf);
                 let nz = *nz;
                 for ((o, &c), &a) in out.iter_mut().zip(c).zip(&warp.active) {
                     *o = bool_mask((c != 0) == nz) & a;
                 }
-                self.sc.s[0] = buf;
+                sc.s[0] = buf;
             }
         }
     }
@@ -140,19 +140,19 @@ impl<'p> GroupExecutor<'p> {
     /// (loop/switch break mask, loop continue mask) or, for `ret`, die.
     #[inline(always)]
     pub(in crate::exec) fn leave<O: Observer>(
-        &mut self,
+        &self,
+        sc: &mut Scratch,
         obs: &mut O,
         warp: &mut Warp,
-        b: &Bindings<'_>,
         cond: &Option<(Src, bool)>,
         kind: Leave,
     ) {
         let w = self.w;
         // a condition the same for every active lane: one lane decides
         if let Some((src, nz)) = cond {
-            match self.uniform_condition(warp, b, src, *nz) {
+            match self.uniform_condition(sc, warp, src, *nz) {
                 Some(false) => return,
-                Some(true) => return self.leave(obs, warp, b, &None, kind),
+                Some(true) => return self.leave(sc, obs, warp, &None, kind),
                 None => {}
             }
             let before = if O::COUNTS_FLOW {
@@ -168,8 +168,8 @@ impl<'p> GroupExecutor<'p> {
                 return;
             }
         }
-        let mut lanes = std::mem::take(&mut self.sc.lanes);
-        self.leaving(warp, b, cond, &mut lanes[..w]);
+        let mut lanes = std::mem::take(&mut sc.lanes);
+        self.leaving(sc, warp, cond, &mut lanes[..w]);
         if cond.is_some() && O::COUNTS_FLOW {
             let left = lanes[..w].iter().filter(|&&l| l != 0).count() as u64;
             obs.divergence(warp.pc - 1, left > 0 && left < warp.active_count());
@@ -215,10 +215,10 @@ impl<'p> GroupExecutor<'p> {
             }
             self.settle(warp);
         }
-        self.sc.lanes = lanes;
+        sc.lanes = lanes;
     }
 
-    /// [`GroupExecutor::leave`] in one pass over the active span, for its
+    /// [`Cx::leave`] in one pass over the active span, for its
     /// most common form: a `breakc` or `continuec` directly in its loop (or
     /// a `breakc` directly in its switch), on an unmodified temp. The lanes
     /// whose condition holds leave `active` and join the frame's break or
@@ -227,7 +227,7 @@ impl<'p> GroupExecutor<'p> {
     /// having done nothing, when the form is another.
     #[inline(always)]
     pub(in crate::exec) fn leave_innermost(
-        &mut self,
+        &self,
         warp: &mut Warp,
         src: &Src,
         nz: bool,
@@ -281,7 +281,7 @@ impl<'p> GroupExecutor<'p> {
 
     /// `if_nz c` / `break` (or `continue`) / `endif` ([`fused_leaves`](crate::analysis::fusion::fused_leaves)) as
     /// one `breakc_nz c` (`continuec_nz c`) directly in its loop
-    /// ([`GroupExecutor::leave_innermost`]): the lanes it leaves with, the
+    /// ([`Cx::leave_innermost`]): the lanes it leaves with, the
     /// lanes it goes on with, and where, are those of the three
     /// instructions. Called with the `if` counted; the `break` (when some
     /// lane takes it) and the `endif` are counted as the loop would have
@@ -294,14 +294,15 @@ impl<'p> GroupExecutor<'p> {
     /// is compiled for the loop's instruction set.)
     #[inline(always)]
     pub(in crate::exec) fn leave_fused<O: Observer>(
-        &mut self,
+        &self,
+        (budget, stats): (&mut Budget, &mut ExecStats),
         obs: &mut O,
         warp: &mut Warp,
         (cond, nz): (&Src, bool),
         kind: Leave,
         endif_pc: u32,
     ) -> bool {
-        if self.until_check <= 3 {
+        if budget.until_check <= 3 {
             return false;
         }
         let before = if O::COUNTS_FLOW {
@@ -318,8 +319,8 @@ impl<'p> GroupExecutor<'p> {
             return false;
         };
         let n = 1 + u64::from(left);
-        self.stats.warp_instructions += n;
-        self.until_check -= n as u32;
+        stats.warp_instructions += n;
+        budget.until_check -= n as u32;
         if O::COUNTS_FLOW {
             // the `if` diverged where some but not all lanes left
             let took = before - warp.active_count();
@@ -334,9 +335,9 @@ impl<'p> GroupExecutor<'p> {
     /// every active lane: read from the first active lane only. `None` when
     /// it is not known uniform or no lane is active.
     pub(in crate::exec) fn uniform_condition(
-        &mut self,
+        &self,
+        sc: &mut Scratch,
         warp: &Warp,
-        b: &Bindings<'_>,
         src: &Src,
         nz: bool,
     ) -> Option<bool> {
@@ -344,8 +345,8 @@ impl<'p> GroupExecutor<'p> {
         if !self.facts_here(warp).uniform_cond || warp.span.is_empty() {
             return None;
         }
-        let mut buf = std::mem::take(&mut self.sc.s[0]);
-        let c = self.operand(warp, b, src, 0, &mut buf);
+        let mut buf = std::mem::take(&mut sc.s[0]);
+        let c = self.operand(warp, src, 0, &mut buf);
         let taken = (c[l0] != 0) == nz;
         debug_assert!(
             warp.span
@@ -353,7 +354,32 @@ impl<'p> GroupExecutor<'p> {
                 .all(|l| warp.active[l] == 0 || (c[l] != 0) == (c[l0] != 0)),
             "a uniform condition differs between lanes"
         );
-        self.sc.s[0] = buf;
+        sc.s[0] = buf;
         Some(taken)
+    }
+
+    /// `endloop`: the lanes still in the loop go back to `start_pc` + 1;
+    /// with `continued`, those that continued rejoin them first (a loop
+    /// without a `continue` has none: its mask stays all zeros,
+    /// `FastPaths::LOOP_WITHOUT_CONTINUE`). When none is left, the lanes
+    /// that broke out go on past it.
+    #[inline(always)]
+    pub(in crate::exec) fn end_loop(&self, warp: &mut Warp, start_pc: u32, continued: bool) {
+        let w = self.w;
+        let d = warp.frames.len() - 1;
+        let (brk, cont) = ((d * 4) * w, (d * 4 + 1) * w);
+        if continued {
+            let cm = &mut warp.masks[cont..cont + w];
+            for (a, c) in warp.active.iter_mut().zip(cm) {
+                *a |= std::mem::take(c);
+            }
+        }
+        if warp.note_active() {
+            warp.pc = start_pc as usize + 1;
+        } else {
+            warp.active.copy_from_slice(&warp.masks[brk..brk + w]);
+            warp.frames.pop();
+            self.settle(warp);
+        }
     }
 }

@@ -3,103 +3,112 @@
 //! `lines.rs`), with bounds as each view defines them.
 
 use crate::check::MemOp;
-use crate::exec::executor::GroupExecutor;
+use crate::exec::context::Cx;
 use crate::exec::fast::FastPaths;
 use crate::exec::lines::{line_of, load_line, store_line, typed_bytes, Line};
 use crate::exec::observe::{Mem, MemKind, Observer};
-use crate::exec::warp::{blend, zeros, Warp};
+use crate::exec::warp::{blend, zeros, Scratch, Warp};
 use crate::ir::lowered::{Dst, DstKind, Res, Src, SrcKind, SrcMod};
-use sim_mem::{Bindings, BufferView, Extent};
+use sim_mem::{BufferView, Extent, Tgsm};
 /// Address of a buffer view's first word: which buffer (and range) it is.
 pub(in crate::exec) fn buffer_address(v: &BufferView<'_>) -> usize {
     v.words().as_ptr().addr()
 }
 
-impl<'p> GroupExecutor<'p> {
-    pub(in crate::exec) fn view<'b>(b: &Bindings<'b>, res: Res) -> Option<BufferView<'b>> {
+impl<'b> Cx<'_, 'b> {
+    /// The raw, structured or typed buffer view bound at `res` (None: TGSM,
+    /// a texture or unbound).
+    pub(in crate::exec) fn view(&self, res: Res) -> Option<BufferView<'b>> {
         match res {
-            Res::Srv(s) => b.srv(s),
-            Res::Uav(s) => b.uav(s),
+            Res::Srv(s) => self.b.srv(s),
+            Res::Uav(s) => self.b.uav(s),
             _ => None,
         }
     }
+}
 
-    /// The observers' view of a raw or structured access (or TGSM): dwords
-    /// `ks` at (`a[l]`, `b[l]`) per lane, `values[i·W + l]` stored for
-    /// dword `ks[i]`.
-    #[allow(clippy::too_many_arguments)]
-    pub(in crate::exec) fn buffer_access<'a, 'b>(
-        &'a self,
-        warp: &'a Warp,
-        res: Res,
-        view: Option<BufferView<'b>>,
-        op: MemOp,
-        (a, b): (&'a [u32], &'a [u32]),
-        ks: &'a [u32],
-        values: Option<&'a [u32]>,
-    ) -> Mem<'a, 'b> {
-        Mem {
-            warp,
-            pc: warp.pc as u32 - 1,
-            kind: MemKind::Buffer,
-            op,
-            res,
-            view,
-            texture: None,
-            tgsm: &self.tgsm,
-            a,
-            b: Some(b),
-            ks,
-            values,
-            bytes: 4 * ks.len() as u64,
-        }
+/// The observers' view of a raw or structured access (or TGSM): dwords
+/// `ks` at (`a[l]`, `b[l]`) per lane, `values[i·W + l]` stored for dword
+/// `ks[i]`.
+#[allow(clippy::too_many_arguments)]
+pub(in crate::exec) fn buffer_access<'a, 'b>(
+    tgsm: &'a Tgsm,
+    warp: &'a Warp,
+    res: Res,
+    view: Option<BufferView<'b>>,
+    op: MemOp,
+    (a, b): (&'a [u32], &'a [u32]),
+    ks: &'a [u32],
+    values: Option<&'a [u32]>,
+) -> Mem<'a, 'b> {
+    Mem {
+        warp,
+        pc: warp.pc as u32 - 1,
+        kind: MemKind::Buffer,
+        op,
+        res,
+        view,
+        texture: None,
+        tgsm,
+        a,
+        b: Some(b),
+        ks,
+        values,
+        bytes: 4 * ks.len() as u64,
     }
+}
 
-    /// The observers' view of a typed buffer access (`ld_uav_typed`,
-    /// `store_uav_typed` on a buffer): element `idx[l]` per lane, the
-    /// stored values (4·W words) for a write.
-    pub(in crate::exec) fn typed_access<'a, 'b>(
-        &'a self,
-        warp: &'a Warp,
-        res: Res,
-        view: Option<BufferView<'b>>,
-        op: MemOp,
-        idx: &'a [u32],
-        values: Option<&'a [u32]>,
-    ) -> Mem<'a, 'b> {
-        Mem {
-            warp,
-            pc: warp.pc as u32 - 1,
-            kind: MemKind::Typed,
-            op,
-            res,
-            view,
-            texture: None,
-            tgsm: &self.tgsm,
-            a: idx,
-            b: None,
-            ks: &[0],
-            values,
-            bytes: typed_bytes(view),
-        }
+/// The observers' view of a typed buffer access (`ld_uav_typed`,
+/// `store_uav_typed` on a buffer): element `idx[l]` per lane, the stored
+/// values (4·W words) for a write.
+pub(in crate::exec) fn typed_access<'a, 'b>(
+    tgsm: &'a Tgsm,
+    warp: &'a Warp,
+    res: Res,
+    view: Option<BufferView<'b>>,
+    op: MemOp,
+    idx: &'a [u32],
+    values: Option<&'a [u32]>,
+) -> Mem<'a, 'b> {
+    Mem {
+        warp,
+        pc: warp.pc as u32 - 1,
+        kind: MemKind::Typed,
+        op,
+        res,
+        view,
+        texture: None,
+        tgsm,
+        a: idx,
+        b: None,
+        ks: &[0],
+        values,
+        bytes: typed_bytes(view),
     }
+}
 
-    /// The bounds of a raw or structured access to `res`: its TGSM region's
-    /// or its raw/structured `view`'s (None: undeclared region, unbound or
-    /// typed view).
-    pub(in crate::exec) fn bounds(&self, res: Res, view: Option<BufferView<'_>>) -> Option<Extent> {
-        match res {
-            Res::Tgsm(g) => self.tgsm.region(g).map(|(e, _)| e),
-            _ => view.and_then(|v| v.extent()),
-        }
+/// The bounds of a raw or structured access to `res`: its TGSM region's or
+/// its raw/structured `view`'s (None: undeclared region, unbound or typed
+/// view).
+pub(in crate::exec) fn bounds(
+    tgsm: &Tgsm,
+    res: Res,
+    view: Option<BufferView<'_>>,
+) -> Option<Extent> {
+    match res {
+        Res::Tgsm(g) => tgsm.region(g).map(|(e, _)| e),
+        _ => view.and_then(|v| v.extent()),
     }
+}
 
+impl Cx<'_, '_> {
     #[allow(clippy::too_many_arguments)]
     pub(in crate::exec) fn load<O: Observer>(
-        &mut self,
+        &self,
+        sc: &mut Scratch,
+        tgsm: &Tgsm,
         obs: &mut O,
         warp: &mut Warp,
-        b: &Bindings<'_>,
         dst: &Dst,
         a: &Src,
         off: Option<&Src>,
@@ -107,17 +116,17 @@ impl<'p> GroupExecutor<'p> {
         swz: [u8; 4],
     ) {
         let w = self.w;
-        let mut ba = std::mem::take(&mut self.sc.s[0]);
-        let mut bb = std::mem::take(&mut self.sc.s[1]);
-        let mut r = std::mem::take(&mut self.sc.r);
+        let mut ba = std::mem::take(&mut sc.s[0]);
+        let mut bb = std::mem::take(&mut sc.s[1]);
+        let mut r = std::mem::take(&mut sc.r);
         let wr: &Warp = warp;
-        let sa = self.operand(wr, b, a, 0, &mut ba);
+        let sa = self.operand(wr, a, 0, &mut ba);
         let sb: &[u32] = match off {
-            Some(off) => self.operand(wr, b, off, 0, &mut bb),
+            Some(off) => self.operand(wr, off, 0, &mut bb),
             None => zeros(w, &mut bb),
         };
         // The memory kind and bounds are decided once per instruction, not per lane.
-        let view = Self::view(b, res);
+        let view = self.view(res);
         if O::ON {
             let mut ks = [0u32; 4];
             let mut n = 0;
@@ -127,7 +136,16 @@ impl<'p> GroupExecutor<'p> {
                     n += 1;
                 }
             }
-            obs.memory(&self.buffer_access(wr, res, view, MemOp::Read, (sa, sb), &ks[..n], None));
+            obs.memory(&buffer_access(
+                tgsm,
+                wr,
+                res,
+                view,
+                MemOp::Read,
+                (sa, sb),
+                &ks[..n],
+                None,
+            ));
         }
         let active = &wr.active;
         // A coalesced or uniform access (every lane, active or not, on one
@@ -138,11 +156,11 @@ impl<'p> GroupExecutor<'p> {
             .map(|c| swz[c] as u32)
             .max()
             .unwrap_or(0);
-        let tgsm = match res {
-            Res::Tgsm(g) => self.tgsm.region(g),
+        let region = match res {
+            Res::Tgsm(g) => tgsm.region(g),
             _ => None,
         };
-        let ext = self.bounds(res, view);
+        let ext = bounds(tgsm, res, view);
         let row = self.prog.thread_group[0] as usize;
         let steps = self.facts_here(wr).addr;
         let line = ext.and_then(|e| {
@@ -168,9 +186,9 @@ impl<'p> GroupExecutor<'p> {
                 let n = line.lanes.len();
                 let rows = &mut warp.regs[reg as usize * 4 * w..(reg as usize * 4 + 4) * w];
                 load_line(words, line.first, line.step, n, dst.mask, swz, rows, w);
-                self.sc.s[0] = ba;
-                self.sc.s[1] = bb;
-                self.sc.r = r;
+                sc.s[0] = ba;
+                sc.s[1] = bb;
+                sc.r = r;
                 return;
             }
         }
@@ -182,7 +200,7 @@ impl<'p> GroupExecutor<'p> {
             let out = &mut r[c * w..(c + 1) * w];
             match (res, view) {
                 (Res::Tgsm(_), _) => {
-                    let Some((ext, words)) = tgsm else {
+                    let Some((ext, words)) = region else {
                         out.fill(0);
                         continue;
                     };
@@ -243,17 +261,18 @@ impl<'p> GroupExecutor<'p> {
             }
         }
         self.write(warp, dst, &r);
-        self.sc.s[0] = ba;
-        self.sc.s[1] = bb;
-        self.sc.r = r;
+        sc.s[0] = ba;
+        sc.s[1] = bb;
+        sc.r = r;
     }
 
     #[allow(clippy::too_many_arguments)]
     pub(in crate::exec) fn store<O: Observer>(
-        &mut self,
+        &self,
+        sc: &mut Scratch,
+        tgsm: &mut Tgsm,
         obs: &mut O,
         warp: &mut Warp,
-        b: &Bindings<'_>,
         res: Res,
         count: u8,
         a: &Src,
@@ -261,21 +280,21 @@ impl<'p> GroupExecutor<'p> {
         value: &Src,
     ) {
         let w = self.w;
-        let mut ba = std::mem::take(&mut self.sc.s[0]);
-        let mut bb = std::mem::take(&mut self.sc.s[1]);
-        let mut sv = std::mem::take(&mut self.sc.s[2]);
+        let mut ba = std::mem::take(&mut sc.s[0]);
+        let mut bb = std::mem::take(&mut sc.s[1]);
+        let mut sv = std::mem::take(&mut sc.s[2]);
         let wr: &Warp = warp;
-        let sa = self.operand(wr, b, a, 0, &mut ba);
+        let sa = self.operand(wr, a, 0, &mut ba);
         let sb: &[u32] = match off {
-            Some(off) => self.operand(wr, b, off, 0, &mut bb),
+            Some(off) => self.operand(wr, off, 0, &mut bb),
             None => zeros(w, &mut bb),
         };
-        let view = Self::view(b, res);
+        let view = self.view(res);
         // A coalesced or uniform store skips the per-lane bounds arithmetic
         // (`line`); the order stays lane by lane, each lane's dwords in
         // order, so a later lane wins a collision.
         let full = wr.full;
-        let ext = self.bounds(res, view);
+        let ext = bounds(tgsm, res, view);
         let row = self.prog.thread_group[0] as usize;
         let steps = self.facts_here(wr).addr;
         let line = ext.and_then(|e| {
@@ -311,7 +330,8 @@ impl<'p> GroupExecutor<'p> {
                 if O::ON {
                     // (a profile: the checker sees the values, below)
                     let ks = &[0, 1, 2, 3][..count];
-                    obs.memory(&self.buffer_access(
+                    obs.memory(&buffer_access(
+                        tgsm,
                         wr,
                         res,
                         view,
@@ -321,22 +341,22 @@ impl<'p> GroupExecutor<'p> {
                         None,
                     ));
                 }
-                self.sc.s[0] = ba;
-                self.sc.s[1] = bb;
-                self.sc.s[2] = sv;
+                sc.s[0] = ba;
+                sc.s[1] = bb;
+                sc.s[2] = sv;
                 return;
             }
         }
-        self.fetch(wr, b, value, (1u8 << count) - 1, &mut sv);
+        self.fetch(wr, value, (1u8 << count) - 1, &mut sv);
         if O::ON {
             let ks = &[0, 1, 2, 3][..count as usize];
-            let m = self.buffer_access(wr, res, view, MemOp::Write, (sa, sb), ks, Some(&sv));
+            let m = buffer_access(tgsm, wr, res, view, MemOp::Write, (sa, sb), ks, Some(&sv));
             obs.memory(&m);
         }
         let active = &wr.active;
         match (res, view) {
             (Res::Tgsm(g), _) => {
-                if let Some((ext, words)) = self.tgsm.region_mut(g) {
+                if let Some((ext, words)) = tgsm.region_mut(g) {
                     if let Some(line) = line {
                         let one_row = line.lanes.len() <= line.p;
                         if line.step == 1 && count == 1 && (one_row || line.row_step >= line.p) {
@@ -449,8 +469,8 @@ impl<'p> GroupExecutor<'p> {
             }
             (_, None) => {}
         }
-        self.sc.s[0] = ba;
-        self.sc.s[1] = bb;
-        self.sc.s[2] = sv;
+        sc.s[0] = ba;
+        sc.s[1] = bb;
+        sc.s[2] = sv;
     }
 }

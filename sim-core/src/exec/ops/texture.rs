@@ -2,11 +2,11 @@
 //! texture views (FS §7.14; `sim_mem::sampling`).
 
 use crate::check::MemOp;
-use crate::exec::executor::GroupExecutor;
+use crate::exec::context::Cx;
 use crate::exec::observe::{Mem, MemKind, Observer};
-use crate::exec::warp::Warp;
+use crate::exec::warp::{Scratch, Warp};
 use crate::ir::lowered::{Res, TexKind, TexOp};
-use sim_mem::{sampling, Bindings, TextureView, ViewDimension};
+use sim_mem::{sampling, TextureView, Tgsm, ViewDimension};
 /// Texel axes of a mip of `dim` (1, 2 or 3; a cube face has 2): the
 /// coordinates `_aoffimmi` offsets and the sizes `resinfo_rcpFloat` inverts.
 pub(in crate::exec) fn texel_axes(dim: ViewDimension) -> usize {
@@ -47,11 +47,12 @@ pub(in crate::exec) fn resinfo_result(dim: ViewDimension, info: [u32; 4], mode: 
     }
 }
 
-impl<'p> GroupExecutor<'p> {
-    pub(in crate::exec) fn texture_view<'b>(b: &Bindings<'b>, res: Res) -> Option<TextureView<'b>> {
+impl<'b> Cx<'_, 'b> {
+    /// The texture view bound at `res` (None: a buffer, TGSM or unbound).
+    pub(in crate::exec) fn texture_view(&self, res: Res) -> Option<TextureView<'b>> {
         match res {
-            Res::SrvTexture(s) => b.srv_texture(s),
-            Res::UavTexture(s) => b.uav_texture(s),
+            Res::SrvTexture(s) => self.b.srv_texture(s),
+            Res::UavTexture(s) => self.b.uav_texture(s),
             _ => None,
         }
     }
@@ -62,21 +63,22 @@ impl<'p> GroupExecutor<'p> {
     /// [`sim_mem::TextureView`] and [`sim_mem::sampling`], and the result is
     /// swizzled by the resource operand. An unbound texture or sampler reads 0.
     pub(in crate::exec) fn texture<O: Observer>(
-        &mut self,
+        &self,
+        sc: &mut Scratch,
+        tgsm: &Tgsm,
         obs: &mut O,
         warp: &mut Warp,
-        b: &Bindings<'_>,
         op: &TexOp,
     ) {
         let w = self.w;
-        let mut sa = std::mem::take(&mut self.sc.s[0]);
-        let mut s1 = std::mem::take(&mut self.sc.s[1]);
-        let mut s2 = std::mem::take(&mut self.sc.s[2]);
-        let mut r = std::mem::take(&mut self.sc.r);
-        let view = Self::texture_view(b, op.res);
+        let mut sa = std::mem::take(&mut sc.s[0]);
+        let mut s1 = std::mem::take(&mut sc.s[1]);
+        let mut s2 = std::mem::take(&mut sc.s[2]);
+        let mut r = std::mem::take(&mut sc.r);
+        let view = self.texture_view(op.res);
         // an unbound sampler slot samples with the default state (FS §7.18.17)
-        let sampler = b.sampler(op.sampler).copied().unwrap_or_default();
-        self.fetch(warp, b, &op.addr, 0b1111, &mut sa);
+        let sampler = self.b.sampler(op.sampler).copied().unwrap_or_default();
+        self.fetch(warp, &op.addr, 0b1111, &mut sa);
         let has_extras = matches!(
             op.kind,
             TexKind::Store
@@ -87,8 +89,8 @@ impl<'p> GroupExecutor<'p> {
                 | TexKind::Gather { .. }
         );
         if has_extras {
-            self.fetch(warp, b, &op.extra[0], 0b1111, &mut s1);
-            self.fetch(warp, b, &op.extra[1], 0b1111, &mut s2);
+            self.fetch(warp, &op.extra[0], 0b1111, &mut s1);
+            self.fetch(warp, &op.extra[1], 0b1111, &mut s2);
         }
         if let (true, Res::UavTexture(_), TexKind::Ld | TexKind::Store) = (O::ON, op.res, op.kind) {
             let (mop, values) = if op.kind == TexKind::Store {
@@ -104,7 +106,7 @@ impl<'p> GroupExecutor<'p> {
                 res: op.res,
                 view: None,
                 texture: view,
-                tgsm: &self.tgsm,
+                tgsm,
                 a: &sa,
                 b: None,
                 ks: &[0],
@@ -227,9 +229,9 @@ impl<'p> GroupExecutor<'p> {
         if !matches!(op.kind, TexKind::Store) {
             self.write(warp, &op.dst, &r);
         }
-        self.sc.s[0] = sa;
-        self.sc.s[1] = s1;
-        self.sc.s[2] = s2;
-        self.sc.r = r;
+        sc.s[0] = sa;
+        sc.s[1] = s1;
+        sc.s[2] = s2;
+        sc.r = r;
     }
 }
