@@ -426,7 +426,7 @@ impl<'p> GroupExecutor<'p> {
 
     /// The profile gathered since profiling was switched on (None when off).
     pub fn profile(&self) -> Option<&Profile> {
-        self.observers.profile.as_deref().map(|p| &*p.profile)
+        self.observers.profile.as_deref().map(|p| &p.profile)
     }
 
     /// The warp width in use.

@@ -13,6 +13,7 @@ use crate::check::MemOp;
 use crate::exec::context::Cx;
 use crate::exec::executor::GroupExecutor;
 use crate::exec::fast::plan::PlanOp;
+use crate::exec::lines::typed_bytes;
 use crate::exec::observe::Observer;
 use crate::exec::operands::step;
 use crate::exec::ops::memory::typed_access;
@@ -451,6 +452,9 @@ impl GroupExecutor<'_> {
                     cx.fetch(warp, addr, 1, &mut sa);
                     let view = cx.view(res);
                     if O::ON {
+                        obs.traffic(warp, res, MemOp::Read, typed_bytes(view));
+                    }
+                    if O::ON && obs.wants_accesses() {
                         obs.memory(&typed_access(
                             &mem.tgsm,
                             warp,
@@ -484,6 +488,10 @@ impl GroupExecutor<'_> {
                     cx.fetch(warp, addr, 1, &mut sa);
                     cx.fetch(warp, value, 0b1111, &mut sv);
                     if O::ON {
+                        let bytes = typed_bytes(cx.view(res));
+                        obs.traffic(warp, res, MemOp::Write, bytes);
+                    }
+                    if O::ON && obs.wants_accesses() {
                         let view = cx.view(res);
                         let m =
                             typed_access(&mem.tgsm, warp, res, view, MemOp::Write, &sa, Some(&sv));

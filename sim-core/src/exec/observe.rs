@@ -74,8 +74,6 @@ pub(super) struct Mem<'a, 'b> {
     pub ks: &'a [u32],
     /// Stored values, `values[i·W + l]` for dword `ks[i]` (writes).
     pub values: Option<&'a [u32]>,
-    /// Bytes per active lane ([`MemKind::Buffer`] and [`MemKind::Typed`]).
-    pub bytes: u64,
 }
 
 impl Mem<'_, '_> {
@@ -180,7 +178,23 @@ pub(super) trait Observer {
         _took: u64,
     ) {
     }
-    /// A memory instruction's accesses.
+    /// A memory instruction's traffic: `bytes` per active lane of `warp`
+    /// read, written, or for an atomic (4) both, at `res`. Every buffer,
+    /// TGSM and atomic instruction reports it, then its record
+    /// ([`Observer::memory`]) to an observer that wants one; a texture
+    /// instruction reports [`Observer::texture_traffic`] instead.
+    #[inline(always)]
+    fn traffic(&mut self, _warp: &Warp, _res: Res, _op: MemOp, _bytes: u64) {}
+    /// Whether it reads each access's record ([`Observer::memory`]: the
+    /// lanes' addresses and values): the handlers build one only then, so
+    /// that an observer of traffic alone (a profile without
+    /// `--profile-lines`) costs a call with a few words per access.
+    #[inline(always)]
+    fn wants_accesses(&self) -> bool {
+        false
+    }
+    /// A memory instruction's accesses (only when
+    /// [`Observer::wants_accesses`]).
     #[inline(always)]
     fn memory(&mut self, _m: &Mem<'_, '_>) {}
     /// A texture instruction's texels read and written and samples, per
@@ -277,9 +291,20 @@ impl<A: Observer, B: Observer> Observer for Both<'_, A, B> {
         self.0.fused_leave(warp, at, endif_pc, left, n, took);
         self.1.fused_leave(warp, at, endif_pc, left, n, took);
     }
+    fn traffic(&mut self, warp: &Warp, res: Res, op: MemOp, bytes: u64) {
+        self.0.traffic(warp, res, op, bytes);
+        self.1.traffic(warp, res, op, bytes);
+    }
+    fn wants_accesses(&self) -> bool {
+        self.0.wants_accesses() || self.1.wants_accesses()
+    }
     fn memory(&mut self, m: &Mem<'_, '_>) {
-        self.0.memory(m);
-        self.1.memory(m);
+        if self.0.wants_accesses() {
+            self.0.memory(m);
+        }
+        if self.1.wants_accesses() {
+            self.1.memory(m);
+        }
     }
     fn texture_traffic(
         &mut self,

@@ -327,6 +327,11 @@ impl Observer for Checking {
         self.checker.stalled()
     }
 
+    #[inline(always)]
+    fn wants_accesses(&self) -> bool {
+        true
+    }
+
     fn memory(&mut self, m: &Mem<'_, '_>) {
         match (m.kind, m.res) {
             (MemKind::Texture | MemKind::Atomic, Res::UavTexture(u)) => self.texture(m, u),
@@ -362,7 +367,6 @@ impl Observer for Checking {
             b: run.y,
             ks: &[0],
             values: None,
-            bytes: 4,
         };
         self.buffer(&m, Some(run.per_lane));
     }

@@ -15,7 +15,7 @@ use crate::program::Program;
 #[derive(Debug)]
 pub(in crate::exec) struct Profiling {
     /// The counters.
-    pub profile: Box<Profile>,
+    pub profile: Profile,
     /// Count memory instructions' bytes and lines too (`--profile-memory`).
     pub lines: bool,
     /// The 64-byte lines (or words) an instruction touched.
@@ -86,7 +86,7 @@ impl Profiling {
     /// Fresh counters for `prog`; memory lines counted when `lines`.
     pub fn new(prog: &Program, lines: bool) -> Self {
         Profiling {
-            profile: Box::new(Profile::new(prog)),
+            profile: Profile::new(prog),
             lines,
             lines_seen: Vec::new(),
             word_bits: Vec::new(),
@@ -124,7 +124,7 @@ impl Profiling {
         let w = warp.active.len() as u64;
         // the compare-exchanges' traffic on their UAV, as the lockstep
         // passes would have counted it: `s` atomics, 4 bytes each way
-        let p = &mut *self.profile;
+        let p = &mut self.profile;
         if let Res::Uav(slot) = res {
             let t = p.traffic('u', slot);
             t.bytes_read += 4 * s;
@@ -179,7 +179,7 @@ impl Profiling {
         let (Some(ext), Res::Uav(_) | Res::Srv(_)) = (ext, res) else {
             return;
         };
-        let p = &mut *self.profile;
+        let p = &mut self.profile;
         let pc = warp.pc - 1;
         // Every lane active, on words `first + step·l + k` all in bounds (a
         // coalesced, strided or uniform access): a lane's words lie in at
@@ -228,7 +228,7 @@ impl Profiling {
         let Some(view) = view else {
             return;
         };
-        let p = &mut *self.profile;
+        let p = &mut self.profile;
         let size = crate::exec::lines::typed_bytes(Some(view));
         let count = u64::from(view.bufinfo());
         let lines = &mut self.lines_seen;
@@ -263,7 +263,7 @@ impl Profiling {
         let Some(ext) = ext else {
             return;
         };
-        let p = &mut *self.profile;
+        let p = &mut self.profile;
         let pc = warp.pc - 1;
         if !p.sample_atomic(pc) {
             return;
@@ -314,8 +314,8 @@ impl Profiling {
 
     /// Profiling: `bytes` per active lane read (`write` false) or written
     /// at `res`, and `atomics` per active lane (an atomic reads and writes 4).
-    fn traffic(&mut self, warp: &Warp, res: Res, bytes: u64, write: bool, atomic: bool) {
-        let p = &mut *self.profile;
+    fn count_traffic(&mut self, warp: &Warp, res: Res, bytes: u64, write: bool, atomic: bool) {
+        let p = &mut self.profile;
         let n = warp.active_count();
         let (r, wr) = if atomic {
             p.atomics += n;
@@ -357,7 +357,7 @@ impl Observer for Profiling {
 
     #[inline(always)]
     fn instruction(&mut self, warp: &Warp) {
-        let p = &mut *self.profile;
+        let p = &mut self.profile;
         let n = warp.active_count();
         let pc = warp.pc - 1;
         p.lanes_by_pc[pc] += n;
@@ -383,7 +383,7 @@ impl Observer for Profiling {
     ) {
         // the `break` issues with the lanes that take it; the `endif`
         // with none, as no lane comes through the branch to it
-        let p = &mut *self.profile;
+        let p = &mut self.profile;
         p.lanes_by_pc[at] += took;
         p.warps_by_pc[at] += u64::from(left);
         p.warps_by_pc[endif_pc as usize] += 1;
@@ -392,25 +392,33 @@ impl Observer for Profiling {
         p.lane_slots += n * warp.active.len() as u64;
     }
 
+    #[inline]
+    fn traffic(&mut self, warp: &Warp, res: Res, op: MemOp, bytes: u64) {
+        match op {
+            MemOp::Atomic { .. } => self.count_traffic(warp, res, 4, true, true),
+            MemOp::Write => self.count_traffic(warp, res, bytes, true, false),
+            MemOp::Read => self.count_traffic(warp, res, bytes, false, false),
+        }
+    }
+
+    #[inline(always)]
+    fn wants_accesses(&self) -> bool {
+        self.lines
+    }
+
     fn memory(&mut self, m: &Mem<'_, '_>) {
+        if !self.lines {
+            return;
+        }
         match m.kind {
             MemKind::Texture => {}
             MemKind::Atomic => {
-                self.traffic(m.warp, m.res, 4, true, true);
-                if self.lines && !matches!(m.res, Res::UavTexture(_)) {
+                if !matches!(m.res, Res::UavTexture(_)) {
                     self.atomic_words(m);
                 }
             }
-            MemKind::Buffer | MemKind::Typed => {
-                let write = m.op == MemOp::Write;
-                self.traffic(m.warp, m.res, m.bytes, write, false);
-                if self.lines {
-                    match m.kind {
-                        MemKind::Typed => self.typed_lines(m),
-                        _ => self.buffer_lines(m),
-                    }
-                }
-            }
+            MemKind::Typed => self.typed_lines(m),
+            MemKind::Buffer => self.buffer_lines(m),
         }
     }
 
@@ -432,7 +440,7 @@ impl Observer for Profiling {
                 failed += u64::from(returned[l] != compared[l]);
             }
         }
-        let p = &mut *self.profile;
+        let p = &mut self.profile;
         p.compare_exchanges += n;
         p.cas_failures += failed;
         p.failed_by_pc[pc as usize] += failed;
@@ -450,7 +458,7 @@ impl Observer for Profiling {
     fn cas_loop(&mut self, run: &CasLoopRun<'_, '_>) {
         self.cas_loop_counts(run);
         if self.sampled {
-            let p = &mut *self.profile;
+            let p = &mut self.profile;
             p.sampled_atomic_words_by_pc[run.cl.cas_pc] += run.word_passes;
             p.sampled_atomic_lanes_by_pc[run.cl.cas_pc] += run.lane_attempts;
         }

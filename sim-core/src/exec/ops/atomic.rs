@@ -89,14 +89,18 @@ impl Cx<'_, '_> {
             _ => None,
         };
         let mut private_words = private.map(|i| std::mem::take(&mut mem.private[i].words));
+        let op = MemOp::Atomic {
+            cas: kind == AtomicKind::CmpExch,
+        };
         if O::ON {
+            obs.traffic(wr, res, op, 4);
+        }
+        if O::ON && obs.wants_accesses() {
             obs.memory(&Mem {
                 warp: wr,
                 pc,
                 kind: MemKind::Atomic,
-                op: MemOp::Atomic {
-                    cas: kind == AtomicKind::CmpExch,
-                },
+                op,
                 res,
                 view,
                 texture: tex,
@@ -105,7 +109,6 @@ impl Cx<'_, '_> {
                 b: sy_fetched,
                 ks: &[0],
                 values: None,
-                bytes: 4,
             });
         }
         // address components: x, and y for a structured access

@@ -5,7 +5,7 @@
 use crate::check::MemOp;
 use crate::exec::context::Cx;
 use crate::exec::fast::FastPaths;
-use crate::exec::lines::{line_of, load_line, store_line, typed_bytes, Line};
+use crate::exec::lines::{line_of, load_line, store_line, Line};
 use crate::exec::observe::{Mem, MemKind, Observer};
 use crate::exec::warp::{blend, zeros, Scratch, Warp};
 use crate::ir::lowered::{Dst, DstKind, Res, Src, SrcKind, SrcMod};
@@ -54,7 +54,6 @@ pub(in crate::exec) fn buffer_access<'a, 'b>(
         b: Some(b),
         ks,
         values,
-        bytes: 4 * ks.len() as u64,
     }
 }
 
@@ -83,7 +82,6 @@ pub(in crate::exec) fn typed_access<'a, 'b>(
         b: None,
         ks: &[0],
         values,
-        bytes: typed_bytes(view),
     }
 }
 
@@ -136,16 +134,12 @@ impl Cx<'_, '_> {
                     n += 1;
                 }
             }
-            obs.memory(&buffer_access(
-                tgsm,
-                wr,
-                res,
-                view,
-                MemOp::Read,
-                (sa, sb),
-                &ks[..n],
-                None,
-            ));
+            obs.traffic(wr, res, MemOp::Read, 4 * n as u64);
+            if obs.wants_accesses() {
+                let ks = &ks[..n];
+                let m = buffer_access(tgsm, wr, res, view, MemOp::Read, (sa, sb), ks, None);
+                obs.memory(&m);
+            }
         }
         let active = &wr.active;
         // A coalesced or uniform access (every lane, active or not, on one
@@ -329,6 +323,9 @@ impl Cx<'_, '_> {
                 store_line(v.words(), line.first, line.step, n, rows, w);
                 if O::ON {
                     // (a profile: the checker sees the values, below)
+                    obs.traffic(wr, res, MemOp::Write, 4 * count as u64);
+                }
+                if O::ON && obs.wants_accesses() {
                     let ks = &[0, 1, 2, 3][..count];
                     obs.memory(&buffer_access(
                         tgsm,
@@ -349,6 +346,9 @@ impl Cx<'_, '_> {
         }
         self.fetch(wr, value, (1u8 << count) - 1, &mut sv);
         if O::ON {
+            obs.traffic(wr, res, MemOp::Write, 4 * count as u64);
+        }
+        if O::ON && obs.wants_accesses() {
             let ks = &[0, 1, 2, 3][..count as usize];
             let m = buffer_access(tgsm, wr, res, view, MemOp::Write, (sa, sb), ks, Some(&sv));
             obs.memory(&m);

@@ -92,7 +92,10 @@ impl<'b> Cx<'_, 'b> {
             self.fetch(warp, &op.extra[0], 0b1111, &mut s1);
             self.fetch(warp, &op.extra[1], 0b1111, &mut s2);
         }
-        if let (true, Res::UavTexture(_), TexKind::Ld | TexKind::Store) = (O::ON, op.res, op.kind) {
+        let observed = O::ON && obs.wants_accesses();
+        if let (true, Res::UavTexture(_), TexKind::Ld | TexKind::Store) =
+            (observed, op.res, op.kind)
+        {
             let (mop, values) = if op.kind == TexKind::Store {
                 (MemOp::Write, Some(&s1[..]))
             } else {
@@ -111,7 +114,6 @@ impl<'b> Cx<'_, 'b> {
                 b: None,
                 ks: &[0],
                 values,
-                bytes: 0,
             });
         }
         let off = op.offset.map(|o| o as i32);
