@@ -37,7 +37,9 @@
 //! (operand reads and writes), `observe` (the observer seam), `warp` (a
 //! warp's registers, masks and frames) and `context` (`Cx`, what a handler
 //! reads, and the state it may be given); the leaves `lines` (access
-//! geometry), `profile`, `watchdog`; and `pool`, which parks executors
+//! geometry), `profile`, `watchdog`, and `kernels` (the lane and row kernels
+//! of the ALU instructions per CPU instruction set, compiled from
+//! `crate::isa::lanes`'s lane functions); and `pool`, which parks executors
 //! between dispatches for `sim_sched`.
 //!
 //! Arithmetic follows `reference/sm5-compute-isa.md` and the float rules of
@@ -54,6 +56,9 @@ mod executor;
 mod fast;
 mod group;
 mod interp;
+// calling a kernel compiled for AVX2 or AVX-512 is `unsafe` (its docs)
+#[allow(unsafe_code)]
+mod kernels;
 mod lines;
 mod observe;
 mod operands;

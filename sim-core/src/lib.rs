@@ -10,7 +10,7 @@
 //! the analyses (run once per program), [`exec`] (the executor and its
 //! observers) and [`check`] (the concurrency checker).
 // Unsafe code is denied everywhere but at the lane kernels (calling one that
-// is compiled for AVX2 after runtime detection: `isa/lanes.rs`, `exec.rs`) and
+// is compiled for AVX2 after runtime detection: `exec/kernels/`, `exec.rs`) and
 // the SSE2 float4 transposes of `exec::lines::quad` (inline-assembly loads and
 // stores of buffer words, each doubleword one atomic access).
 #![warn(missing_docs)]
@@ -26,5 +26,5 @@ pub mod messages;
 pub mod program;
 
 pub use front::error::LoadError;
-pub use isa::lanes::{isa_override, Isa, ISA_ENV};
+pub use isa::cpu::{isa_override, Isa, ISA_ENV};
 pub use program::{LoadOptions, Program};

@@ -29,7 +29,7 @@
 //! never tracked.
 
 use crate::ir::lowered::{Body, Dst, DstKind, Op, OpKind, Res, Src, SrcKind, SrcMod};
-use crate::isa::lanes::lane_op;
+use crate::isa::lanes::{arity, dot_terms};
 use crate::isa::opcodes::{Alu2Op, AluOp};
 use std::collections::{HashMap, HashSet};
 
@@ -413,21 +413,17 @@ fn transfer(
             ref src,
             sat,
         } => {
-            let lane = lane_op(op);
+            let (arity, dot) = (arity(op), dot_terms(op));
             let s = |i: usize, c: usize| src_lin(prog, packed, known, &src[i], c);
             let uniform = |c: usize| {
-                let comps = if lane.dot > 0 {
-                    0..lane.dot as usize
-                } else {
-                    c..c + 1
-                };
-                let all = (0..lane.arity as usize)
+                let comps = if dot > 0 { 0..dot as usize } else { c..c + 1 };
+                let all = (0..arity as usize)
                     .all(|i| comps.clone().all(|c| s(i, c).is_some_and(|l| l.step == 0)));
                 all.then_some(Lin::UNIFORM)
             };
             let value = |c: usize| -> Option<Lin> {
                 let linear = match op {
-                    _ if sat || lane.dot > 0 => None,
+                    _ if sat || dot > 0 => None,
                     AluOp::Mov => s(0, c),
                     AluOp::Iadd => s(0, c).zip(s(1, c)).map(|(x, y)| x.add(y)),
                     AluOp::Ineg => s(0, c).map(|x| x.scale(u32::MAX)),

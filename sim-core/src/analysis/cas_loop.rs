@@ -224,7 +224,7 @@ fn cas_loop(prog: Body<'_>, start: usize, end: usize) -> Option<CasLoop> {
         }
     };
     crate::isa::lanes::lane_value(op, [0; 4])?;
-    let arity = crate::isa::lanes::lane_op(op).arity;
+    let arity = crate::isa::lanes::arity(op);
     let c = n_dst.mask.trailing_zeros() as usize;
     let mut src = [imm(0); 4];
     for k in 0..arity as usize {

@@ -362,14 +362,15 @@ pub(crate) fn flushed_sources(prog: Body<'_>) -> Vec<bool> {
 /// destination component, or a dot product's terms) is flushed, given the
 /// flushed temp components.
 fn alu_reads_flushed(flushed: &[bool], op: AluOp, dst: &Dst, src: &[Src; 4]) -> bool {
-    let lane = crate::isa::lanes::lane_op(op);
+    let dot = crate::isa::lanes::dot_terms(op);
     let read = |i: usize, c: usize| src_flushed(flushed, &src[i], c);
-    if lane.dot > 0 {
-        (0..lane.dot as usize).all(|c| read(0, c) && read(1, c))
+    if dot > 0 {
+        (0..dot as usize).all(|c| read(0, c) && read(1, c))
     } else {
+        let arity = crate::isa::lanes::arity(op);
         (0..4)
             .filter(|c| dst.mask & (1 << c) != 0)
-            .all(|c| (0..lane.arity as usize).all(|i| read(i, c)))
+            .all(|c| (0..arity as usize).all(|i| read(i, c)))
     }
 }
 

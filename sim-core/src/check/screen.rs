@@ -244,7 +244,7 @@ fn screen_run<const O: u8, const UAV: bool>(
 }
 
 /// [`screen_run`] for access `o` (`uav`: by the UAV rule), compiled for
-/// the widest instruction set the CPU runs (`crate::isa::lanes::isa`): eight
+/// the widest instruction set the CPU runs (`crate::isa::cpu::isa`): eight
 /// words at a time with AVX-512.
 fn screen_run_isa(
     (o, uav): (u8, bool),
@@ -272,7 +272,7 @@ fn screen_run_isa(
     let args: Args<'_> = (words, flat, active, key, flags);
     #[cfg(target_arch = "x86_64")]
     {
-        use crate::isa::lanes::{isa, Isa};
+        use crate::isa::cpu::{isa, Isa};
         /// [`screen_run`] compiled for AVX2.
         #[target_feature(enable = "avx2")]
         fn avx2(k: (u8, bool), args: Args<'_>) -> bool {

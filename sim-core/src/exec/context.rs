@@ -14,9 +14,11 @@
 
 use crate::exec::fast::plan::Step;
 use crate::exec::fast::FastPaths;
+use crate::exec::kernels::{
+    dp_acc_kernel, udiv_by_rows_kernel, udiv_rows_kernel, Kernel, UdivByRows, UdivRows,
+};
 use crate::exec::ops::atomic::PrivateUav;
 use crate::exec::watchdog::WATCHDOG_INTERVAL;
-use crate::isa::lanes::{Kernel, UdivByRows, UdivRows};
 use crate::{Isa, Program};
 use sim_mem::{Bindings, Tgsm};
 
@@ -55,7 +57,7 @@ impl std::fmt::Debug for Cx<'_, '_> {
 }
 
 /// The lane loops an executor calls through pointers, chosen once for the
-/// CPU it runs on (`crate::isa::lanes::isa`; `SM5SIM_ISA` lowers the
+/// CPU it runs on (`crate::isa::cpu::isa`; `SM5SIM_ISA` lowers the
 /// choice), and the instruction set the interpreter loop is compiled for.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Kernels {
@@ -73,10 +75,10 @@ impl Kernels {
     /// The kernels of this CPU.
     pub fn detect() -> Self {
         Kernels {
-            isa: crate::isa::lanes::isa(),
-            dp_acc: crate::isa::lanes::dp_acc_kernel(),
-            udiv_rows: crate::isa::lanes::udiv_rows_kernel(),
-            udiv_by_rows: crate::isa::lanes::udiv_by_rows_kernel(),
+            isa: crate::isa::cpu::isa(),
+            dp_acc: dp_acc_kernel(),
+            udiv_rows: udiv_rows_kernel(),
+            udiv_by_rows: udiv_by_rows_kernel(),
         }
     }
 }

@@ -27,7 +27,7 @@ use sim_mem::Bindings;
 impl GroupExecutor<'_> {
     /// Run `warp` until it is done, parks (barrier), yields or is stopped:
     /// [`GroupExecutor::run_warp_body`] in the copy compiled for the widest
-    /// instruction set this CPU runs (`lanes::isa`), so that the lane loops
+    /// instruction set this CPU runs (`crate::isa::cpu::isa`), so that the lane loops
     /// inlined into it (masks, blends, copies, conditions) use its vectors.
     /// The copies are the same code; `tests/it/cli.rs` compares their results.
     #[allow(unsafe_code)]

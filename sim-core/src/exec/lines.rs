@@ -113,7 +113,7 @@ pub(super) fn line_of(
         }
     }
     let (sa, sb) = (&a[lanes.clone()], &b[lanes.clone()]);
-    if let Some((first, step)) = crate::isa::lanes::affine_words(ext, sa, sb, k_max) {
+    if let Some((first, step)) = crate::exec::kernels::affine_words(ext, sa, sb, k_max) {
         let p = lanes.len();
         return Some(Line {
             first,

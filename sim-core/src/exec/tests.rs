@@ -7,6 +7,7 @@ use crate::analysis::affine::address_steps;
 use crate::analysis::fusion::{fused_leaves, thread_id_comps};
 use crate::check::{Checker, FindingKind};
 use crate::exec::fast::rows::{AlignedWords, MAX_IMM_BYTES};
+use crate::exec::kernels::lane_op;
 use crate::exec::lines::{load_line, store_line};
 use crate::exec::warp::active_lanes;
 use crate::exec::watchdog::WATCHDOG_INTERVAL;

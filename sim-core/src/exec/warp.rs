@@ -7,8 +7,8 @@
 
 use crate::exec::fast::cas::WordCounts;
 use crate::exec::fast::rows::AlignedWords;
+use crate::exec::kernels::ZEROS;
 use crate::exec::watchdog::StopReason;
-use crate::isa::lanes::ZEROS;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Frame {
@@ -126,7 +126,7 @@ pub(super) fn zeros(w: usize, buf: &mut [u32]) -> &[u32] {
 
 /// Scratch rows in a warp's arena: four for constant-buffer words, four
 /// for results computed before any is written, and the row kernels' spare
-/// row ([`RowArgs::spare`]).
+/// row ([`RowArgs::spare`](crate::exec::kernels::RowArgs::spare)).
 pub(super) const SCRATCH_ROWS: usize = 9;
 
 /// `d[l] = v[l]` where the mask word `m[l]` is all ones, `d[l]` kept where

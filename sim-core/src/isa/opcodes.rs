@@ -118,7 +118,7 @@ pub struct OpcodeInfo {
 pub(crate) enum Sem {
     /// A component-wise ALU instruction: `OpKind::Alu` with this operation,
     /// whose lane function and static facts are in `crate::isa::lanes`
-    /// (`lane_ops!`). Nothing else is written for it.
+    /// (`for_each_lane_op!`). Nothing else is written for it.
     Alu(AluOp),
     /// A double-precision instruction: `OpKind::Double`.
     Double(DoubleOp),
@@ -559,7 +559,7 @@ impl Opcode {
 
 /// Single-destination (component-wise) ALU operations: the lowering
 /// targets of [`Sem::Alu`] rows. Each has its lane function, with its
-/// static facts, in `crate::isa::lanes` (`lane_ops!`).
+/// static facts, in `crate::isa::lanes` (`for_each_lane_op!`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum AluOp {
     // float

@@ -6,6 +6,7 @@ use crate::analysis::cas_loop::{CasLoop, Val};
 use crate::exec::context::{Budget, Cx};
 use crate::exec::fast::rows::src_bits;
 use crate::exec::fast::FastPaths;
+use crate::exec::kernels::lane_op;
 use crate::exec::lines::{address_period, line_of};
 use crate::exec::observe::{CasLoopRun, Observer};
 use crate::exec::ops::atomic::cas;
@@ -13,7 +14,7 @@ use crate::exec::profile::ExecStats;
 use crate::exec::warp::{commit, zeros, Scratch, Warp, CHAIN_WORDS};
 use crate::exec::watchdog::{StopReason, Watchdog};
 use crate::ir::lowered::{OpKind, Res};
-use crate::isa::lanes::{lane_op, lane_value, sat, SrcBits};
+use crate::isa::lanes::{lane_value, sat, SrcBits};
 use sim_mem::Tgsm;
 /// Counts per buffer word of a warp's compare-exchange loop (how many lanes
 /// so far changed it): a small open-addressing table of word indices,

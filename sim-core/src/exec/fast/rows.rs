@@ -1,17 +1,18 @@
 //! Row ALU (`FastPaths::ROW_ALU`): component-wise ALU instructions resolved
 //! once per program into rows of the warp's register arena (registers,
-//! literals, system values, constant-buffer words) and run by a per-ISA lane
-//! kernel of `crate::isa::lanes`, with the flushes that `crate::analysis::flushed`
-//! shows needless skipped. The register entry is in `README.md`.
+//! literals, system values, constant-buffer words) and run by a per-ISA row
+//! kernel of `crate::exec::kernels`, with the flushes that
+//! `crate::analysis::flushed` shows needless skipped. The register entry is in `README.md`.
 
 use crate::exec::context::{Budget, Cx};
 use crate::exec::fast::plan::Step;
+use crate::exec::kernels::{lane_op, LaneOp, RowArgs, RowKernel, CHUNK};
 use crate::exec::observe::Observer;
 use crate::exec::operands::step;
 use crate::exec::profile::ExecStats;
 use crate::exec::warp::{Warp, SCRATCH_ROWS};
 use crate::ir::lowered::{modify, DstKind, Op, OpKind, Src, SrcKind, SrcMod};
-use crate::isa::lanes::{lane_op, LaneOp, RowArgs, RowKernel, SrcBits, CHUNK};
+use crate::isa::lanes::SrcBits;
 use crate::isa::opcodes::AluOp;
 use crate::Program;
 use std::collections::HashMap;
@@ -57,7 +58,7 @@ pub(in crate::exec) struct FastComp {
 /// and where each source's lane values are; then lowered onto the warps'
 /// arena ([`RowAlu`]). The hot path of every shader; the general
 /// [`Cx::alu`] handles everything else, with kernels made from
-/// the same lane functions (`lanes::lane_ops!`).
+/// the same lane functions (`crate::isa::lanes::for_each_lane_op!`).
 #[derive(Debug, Clone, Copy)]
 pub(in crate::exec) struct FastAlu {
     pub(in crate::exec) op: LaneOp,
@@ -314,7 +315,7 @@ pub(in crate::exec) fn lower(f: &FastAlu, l: &Arena) -> Option<RowAlu> {
     }
     // a source 1 that is the destination row and commutes with source 0
     // becomes source 0: the row kernels read it through the destination's
-    // slice then (`lanes::row_body`), without a copy
+    // slice then (`exec/kernels/rows.rs`, `row_body`), without a copy
     if dot == 0 && f.op.commutes && f.op.arity >= 2 {
         for (k, a) in comps.iter_mut().enumerate().take(computed) {
             if a.src[1] == f.comps[k].dst && a.src[0] != a.src[1] {

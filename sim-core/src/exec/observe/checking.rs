@@ -4,10 +4,10 @@
 //! checker screens (`FastPaths::CHECK_SCREEN`).
 
 use crate::check::{Checker, MemOp, Space};
+use crate::exec::kernels::{affine_words, ZEROS};
 use crate::exec::observe::{CasLoopRun, Mem, MemKind, Observer};
 use crate::exec::warp::Warp;
 use crate::ir::lowered::Res;
-use crate::isa::lanes::{affine_words, ZEROS};
 use sim_mem::{Extent, ViewKind};
 
 /// The checker and the scratch rows its reports use.

@@ -4,11 +4,11 @@
 //! contention sample of atomics ([`Profile`]).
 
 use crate::check::MemOp;
+use crate::exec::kernels::ZEROS;
 use crate::exec::observe::{CasLoopRun, Mem, MemKind, Observer};
 use crate::exec::profile::{Profile, SampleCounts};
 use crate::exec::warp::Warp;
 use crate::ir::lowered::Res;
-use crate::isa::lanes::ZEROS;
 use crate::program::Program;
 
 /// The profile being gathered and the scratch its counting uses.

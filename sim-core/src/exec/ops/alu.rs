@@ -1,10 +1,12 @@
 //! The general (lockstep) ALU path: component-wise, double and two-result
-//! instructions lane by lane through `crate::isa::lanes`.
+//! instructions lane by lane through the kernels of `crate::exec::kernels`
+//! (the lane functions of `crate::isa::lanes`).
 use crate::exec::context::Cx;
 use crate::exec::fast::FastPaths;
+use crate::exec::kernels::{lane_op, UdivBy};
 use crate::exec::warp::{Scratch, Warp};
 use crate::ir::lowered::{Dst, Src, SrcMod};
-use crate::isa::lanes::{bool_mask, fin, fout, lane_op, sat, UdivBy};
+use crate::isa::lanes::{bool_mask, fin, fout, sat};
 use crate::isa::opcodes::{Alu2Op, AluOp, DoubleOp};
 
 /// `(p[l], q[l]) = f(x[l], y[l])` for every lane: the lane loop of a
