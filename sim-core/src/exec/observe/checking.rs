@@ -178,15 +178,16 @@ impl Checking {
                     // changes nothing the screen keeps: once a lane, and
                     // the attempts counted for the forward-progress rule
                     let mut items = std::mem::take(&mut self.items);
-                    let mut total = 0;
+                    let mut attempts = 0;
                     for l in span.clone() {
                         if warp.active[l] != 0 && times[l] != 0 {
                             for &k in ks {
                                 items.push((warp.flat[l], word0(l) + k));
                             }
-                            total += u64::from(times[l]) * ks.len() as u64;
+                            attempts += u64::from(times[l]);
                         }
                     }
+                    let total = attempts * ks.len() as u64;
                     lanes.access_all(&items);
                     lanes.count_writes(total - items.len() as u64);
                     items.clear();
