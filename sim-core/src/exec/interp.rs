@@ -487,17 +487,16 @@ impl GroupExecutor<'_> {
                     let mut sv = std::mem::take(&mut sc.s[1]);
                     cx.fetch(warp, addr, 1, &mut sa);
                     cx.fetch(warp, value, 0b1111, &mut sv);
+                    let view = cx.view(res);
                     if O::ON {
-                        let bytes = typed_bytes(cx.view(res));
-                        obs.traffic(warp, res, MemOp::Write, bytes);
+                        obs.traffic(warp, res, MemOp::Write, typed_bytes(view));
                     }
                     if O::ON && obs.wants_accesses() {
-                        let view = cx.view(res);
                         let m =
                             typed_access(&mem.tgsm, warp, res, view, MemOp::Write, &sa, Some(&sv));
                         obs.memory(&m);
                     }
-                    if let Some(view) = cx.view(res) {
+                    if let Some(view) = view {
                         for l in 0..w {
                             if warp.active[l] != 0 {
                                 let v = [sv[l], sv[w + l], sv[2 * w + l], sv[3 * w + l]];

@@ -5,7 +5,8 @@
 
 use crate::analysis::affine::AddressSteps;
 use crate::exec::warp::Warp;
-use sim_mem::{BufferView, Extent, ViewKind};
+use crate::ir::lowered::Res;
+use sim_mem::{BufferView, Extent, Tgsm, ViewKind};
 
 /// The words of a coalesced, uniform or tiled access by the active lanes, in
 /// bounds: lane `lanes.start + i`'s dword `k` is word
@@ -434,4 +435,18 @@ pub(super) fn address_period(warp: &Warp, (a, b): (&[u32], &[u32])) -> Option<us
         p *= 2;
     }
     None
+}
+
+/// The bounds of a raw or structured access to `res`: its TGSM region's or
+/// its raw/structured `view`'s (None: undeclared region, unbound or typed
+/// view).
+pub(in crate::exec) fn bounds(
+    tgsm: &Tgsm,
+    res: Res,
+    view: Option<BufferView<'_>>,
+) -> Option<Extent> {
+    match res {
+        Res::Tgsm(g) => tgsm.region(g).map(|(e, _)| e),
+        _ => view.and_then(|v| v.extent()),
+    }
 }

@@ -23,6 +23,7 @@ pub(super) use profiling::Profiling;
 
 use crate::analysis::cas_loop::CasLoop;
 use crate::check::MemOp;
+use crate::exec::lines::bounds;
 use crate::exec::warp::Warp;
 use crate::ir::lowered::Res;
 use sim_mem::{BufferView, Extent, TextureView, Tgsm};
@@ -84,10 +85,7 @@ impl Mem<'_, '_> {
     pub fn ext(&self) -> Option<Extent> {
         match self.kind {
             MemKind::Typed | MemKind::Texture => None,
-            MemKind::Buffer | MemKind::Atomic => match self.res {
-                Res::Tgsm(g) => self.tgsm.region(g).map(|(e, _)| e),
-                _ => self.view.and_then(|v| v.extent()),
-            },
+            MemKind::Buffer | MemKind::Atomic => bounds(self.tgsm, self.res, self.view),
         }
     }
 }

@@ -394,11 +394,8 @@ impl Observer for Profiling {
 
     #[inline]
     fn traffic(&mut self, warp: &Warp, res: Res, op: MemOp, bytes: u64) {
-        match op {
-            MemOp::Atomic { .. } => self.count_traffic(warp, res, 4, true, true),
-            MemOp::Write => self.count_traffic(warp, res, bytes, true, false),
-            MemOp::Read => self.count_traffic(warp, res, bytes, false, false),
-        }
+        let atomic = matches!(op, MemOp::Atomic { .. });
+        self.count_traffic(warp, res, bytes, op == MemOp::Write, atomic);
     }
 
     #[inline(always)]

@@ -4,9 +4,9 @@
 use crate::check::MemOp;
 use crate::exec::context::{Cx, GroupMemory};
 use crate::exec::fast::FastPaths;
-use crate::exec::lines::line_of;
+use crate::exec::lines::{bounds, line_of};
 use crate::exec::observe::{Mem, MemKind, Observer};
-use crate::exec::ops::memory::{bounds, buffer_address};
+use crate::exec::ops::memory::buffer_address;
 use crate::exec::warp::{zeros, Scratch, Warp};
 use crate::ir::lowered::{AtomicKind, Dst, Res, Src};
 use sim_mem::AtomicOp;

@@ -5,11 +5,11 @@
 use crate::check::MemOp;
 use crate::exec::context::Cx;
 use crate::exec::fast::FastPaths;
-use crate::exec::lines::{line_of, load_line, store_line, Line};
+use crate::exec::lines::{bounds, line_of, load_line, store_line, Line};
 use crate::exec::observe::{Mem, MemKind, Observer};
 use crate::exec::warp::{blend, zeros, Scratch, Warp};
 use crate::ir::lowered::{Dst, DstKind, Res, Src, SrcKind, SrcMod};
-use sim_mem::{BufferView, Extent, Tgsm};
+use sim_mem::{BufferView, Tgsm};
 /// Address of a buffer view's first word: which buffer (and range) it is.
 pub(in crate::exec) fn buffer_address(v: &BufferView<'_>) -> usize {
     v.words().as_ptr().addr()
@@ -82,20 +82,6 @@ pub(in crate::exec) fn typed_access<'a, 'b>(
         b: None,
         ks: &[0],
         values,
-    }
-}
-
-/// The bounds of a raw or structured access to `res`: its TGSM region's or
-/// its raw/structured `view`'s (None: undeclared region, unbound or typed
-/// view).
-pub(in crate::exec) fn bounds(
-    tgsm: &Tgsm,
-    res: Res,
-    view: Option<BufferView<'_>>,
-) -> Option<Extent> {
-    match res {
-        Res::Tgsm(g) => tgsm.region(g).map(|(e, _)| e),
-        _ => view.and_then(|v| v.extent()),
     }
 }
 
