@@ -182,3 +182,126 @@ fn a_build_without_debug_information_has_no_lines_and_a_broken_one_loads_with_it
     let e = p.debug_info_error.expect("the reader's error");
     assert!(e.to_string().contains("SPDB"), "{e}");
 }
+
+/// The register annotations of fxc's listing (`// r0.x <- cx; r0.y <-
+/// cy`, written on the instruction that fills the register): for each,
+/// the local of that name (`s.x`: the piece at byte 0 of `s`) lives in
+/// that register component before the next instruction, as the
+/// `S_LOCAL`/`S_DEFRANGE_HLSL` records give it.
+#[test]
+fn every_register_annotation_of_the_listing_is_a_live_local() {
+    let names = [
+        "histogram",
+        "global_histogram",
+        "reduce",
+        "scan",
+        "matmul",
+        "cas_float_add",
+        "saxpy_structured",
+        "mandelbrot",
+        "gaussian_blur",
+        "downsample_tonemap",
+        "inl",
+        "race",
+        "groupshared",
+    ];
+    let mut checked = 0;
+    for name in names {
+        let p = load(name);
+        let map = p.source_map.as_ref().unwrap();
+        let listing = std::fs::read_to_string(dir().join(format!("{name}.asm"))).unwrap();
+        let code: Vec<u32> = (p.decoded.instructions.iter())
+            .filter(|i| i.opcode.info().class != Class::Decl)
+            .map(|i| i.offset)
+            .collect();
+        let mut k = 0;
+        let mut started = false;
+        for l in listing.lines().map(str::trim) {
+            if l.starts_with("cs_") {
+                started = true;
+                continue;
+            }
+            if !started || l.is_empty() || l.starts_with("//") || l.starts_with('#') {
+                continue;
+            }
+            if l.starts_with("dcl_") {
+                continue;
+            }
+            if let Some((_, notes)) = l.split_once("//") {
+                for note in notes.split(';') {
+                    let (reg, var) = note.split_once("<-").unwrap();
+                    let (reg, var) = (reg.trim(), var.trim());
+                    let (r, c) = reg[1..].split_once('.').unwrap();
+                    let (r, c): (u32, u32) = (r.parse().unwrap(), "xyzw".find(c).unwrap() as u32);
+                    let (base, offset) = match var.rsplit_once('.') {
+                        Some((b, comp)) if comp.len() == 1 => {
+                            (b, 4 * "xyzw".find(comp).unwrap() as u32)
+                        }
+                        _ => (var, 0),
+                    };
+                    let next = code[k + 1];
+                    let found = map.locals.iter().filter(|v| v.name == base).any(|v| {
+                        v.pieces.iter().any(|p| {
+                            p.offset == offset
+                                && p.live_at(next)
+                                && p.register
+                                    == sim_core::front::debug_info::VariableRegister::Temp {
+                                        reg: r,
+                                        comp: c,
+                                    }
+                        })
+                    });
+                    assert!(
+                        found,
+                        "{name}: instruction {k} ({l}): {var} in r{r}.{c} at dword {next}: {:#?}",
+                        map.locals
+                            .iter()
+                            .filter(|v| v.name == base)
+                            .collect::<Vec<_>>()
+                    );
+                    checked += 1;
+                }
+            }
+            k += 1;
+        }
+        assert_eq!(k, code.len(), "{name}");
+    }
+    assert!(checked >= 60, "{checked} annotations");
+}
+
+/// mandelbrot's locals: names, kinds, and `dtid` in `vThreadID`.
+#[test]
+fn locals_have_their_kinds_and_inputs_their_registers() {
+    use sim_core::front::debug_info::{ScalarKind, VariableRegister};
+    let p = load("mandelbrot");
+    let map = p.source_map.unwrap();
+    let kind = |n: &str| map.locals.iter().find(|v| v.name == n).unwrap().kind;
+    assert_eq!(kind("cx"), ScalarKind::Float);
+    assert_eq!(kind("i"), ScalarKind::Uint);
+    assert_eq!(kind("dtid"), ScalarKind::Uint);
+    let dtid = map.locals.iter().find(|v| v.name == "dtid").unwrap();
+    assert!(dtid.parameter && dtid.size == 12 && dtid.function == "main");
+    let regs: Vec<_> = dtid.pieces.iter().map(|p| (p.offset, p.register)).collect();
+    assert_eq!(
+        regs,
+        (0..3)
+            .map(|c| (
+                4 * c,
+                VariableRegister::Input {
+                    operand_type: 32,
+                    comp: c
+                }
+            ))
+            .collect::<Vec<_>>()
+    );
+    // an inlined function's frame, innermost first, in inl
+    let p = load("inl");
+    let map = p.source_map.unwrap();
+    let deepest = (p.decoded.instructions.iter())
+        .map(|i| map.frames_at(i.offset))
+        .max_by_key(|f| f.len())
+        .unwrap();
+    assert!(deepest.len() >= 2, "{deepest:?}");
+    assert_eq!(deepest.last().unwrap().function, "main");
+    assert_ne!(deepest[0].function, "main");
+}
