@@ -281,7 +281,7 @@ fn variable_piece(raw: &[u8]) -> Option<VariablePiece> {
         _ => return None,
     };
     // the range less its gaps, in bytes, then dwords
-    let mut live = vec![start..start.saturating_add(length)];
+    let mut live: Vec<std::ops::Range<u32>> = Vec::from([start..start.saturating_add(length)]);
     for g in 0..gaps {
         let gs = start.saturating_add(u32::from(u16_at(18 + 4 * g)?));
         let ge = gs.saturating_add(u32::from(u16_at(20 + 4 * g)?));
@@ -310,7 +310,7 @@ fn primitive_kind(index: u32) -> Option<ScalarKind> {
         0x40 | 0x46 => ScalarKind::Float,
         0x74 | 0x12 | 0x13 => ScalarKind::Int,
         0x75 | 0x22 | 0x23 => ScalarKind::Uint,
-        0x30 | 0x31 | 0x32 | 0x33 => ScalarKind::Bool,
+        0x30..=0x33 => ScalarKind::Bool,
         _ => return None,
     })
 }
