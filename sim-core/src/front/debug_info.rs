@@ -281,7 +281,9 @@ fn variable_piece(raw: &[u8]) -> Option<VariablePiece> {
         _ => return None,
     };
     // the range less its gaps, in bytes, then dwords
-    let mut live: Vec<std::ops::Range<u32>> = Vec::from([start..start.saturating_add(length)]);
+    let whole = start..start.saturating_add(length);
+    let mut live = Vec::new();
+    live.push(whole);
     for g in 0..gaps {
         let gs = start.saturating_add(u32::from(u16_at(18 + 4 * g)?));
         let ge = gs.saturating_add(u32::from(u16_at(20 + 4 * g)?));
