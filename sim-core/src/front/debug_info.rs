@@ -282,8 +282,7 @@ fn variable_piece(raw: &[u8]) -> Option<VariablePiece> {
     };
     // the range less its gaps, in bytes, then dwords
     let whole = start..start.saturating_add(length);
-    let mut live = Vec::new();
-    live.push(whole);
+    let mut live: Vec<_> = std::iter::once(whole).collect();
     for g in 0..gaps {
         let gs = start.saturating_add(u32::from(u16_at(18 + 4 * g)?));
         let ge = gs.saturating_add(u32::from(u16_at(20 + 4 * g)?));
