@@ -52,6 +52,7 @@
 // iterator zips of four or five slices would obscure them.
 #![allow(clippy::needless_range_loop)]
 mod context;
+mod debug;
 mod executor;
 mod fast;
 mod group;
@@ -68,6 +69,7 @@ mod profile;
 mod warp;
 mod watchdog;
 
+pub use debug::{DebugOptions, Debugger, LaneState, Position, Ran};
 pub use executor::{
     packing, GroupExecutor, Packing, Shape, MAX_PACKED_LANES, PRIVATE_ATOMICS_MAX_WORDS,
 };

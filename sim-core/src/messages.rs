@@ -669,6 +669,12 @@ impl MessageLog {
         self.limit
     }
 
+    /// Records added, kept or not, by kind: printf, errorf, abort,
+    /// debug_break (the order of [`MessageKind`]).
+    pub fn counts(&self) -> [u64; 4] {
+        self.counts
+    }
+
     /// Whether nothing was added.
     pub fn is_empty(&self) -> bool {
         self.counts.iter().all(|&c| c == 0)

@@ -147,10 +147,11 @@ fn executor_handlers_report_through_the_observer_seam() {
                 "{rel} tests `{needle}`: report to the observer instead"
             );
         }
-        // the executor keeps them, the group runner picks a batch's
+        // the executor keeps them, the group runners (the group runner,
+        // the debugger's) pick a batch's
         if !matches!(
             rel.as_str(),
-            "exec/executor.rs" | "exec/group.rs" | "exec/pool.rs"
+            "exec/executor.rs" | "exec/group.rs" | "exec/debug.rs" | "exec/pool.rs"
         ) {
             assert!(
                 !code.contains("observers"),
@@ -271,17 +272,19 @@ fn imports_are_named_outside_tests() {
 /// followed down them and never back up (issue #48: sched → plan → exec).
 /// `sim-sched` (and the per-thread parking of executors, `pool.rs`) builds
 /// an executor (`executor.rs`, which plans the program: `fast/plan.rs`) and
-/// runs groups on it (`group.rs`), which run warps
+/// runs groups on it (`group.rs`; a debugger, `debug.rs`, builds one and
+/// steps its groups itself), which run warps
 /// through the interpreter loop (`interp.rs`), which calls the handlers
 /// (`ops/`) and the fast forms (`fast/`), which read and write operands
 /// (`operands.rs`), reporting to the observers (`observe/`), over the
 /// warp's state (`warp.rs`) and the handlers' context (`context.rs`); the
 /// leaves (access geometry, profile counters, the watchdog, the lane
 /// kernels) call none of them.
-const ROOMS: [(&str, u32); 16] = [
+const ROOMS: [(&str, u32); 17] = [
     ("sched:", 0),
     ("exec/pool.rs", 0),
     ("exec/executor.rs", 1),
+    ("exec/debug.rs", 1),
     ("exec/group.rs", 2),
     ("exec/interp.rs", 3),
     ("exec/ops/", 4),
