@@ -31,6 +31,7 @@
 pub mod api;
 pub mod cbuffer;
 pub mod compiler;
+pub mod debug;
 pub mod files;
 pub mod fuzzing;
 pub mod job;

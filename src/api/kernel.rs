@@ -809,12 +809,7 @@ impl Kernel {
         options: &DispatchOptions,
         checker: Option<&mut Checker>,
     ) -> Result<sim_sched::Dispatched, DispatchError> {
-        let cbs: Vec<(u32, Vec<u32>)> = self
-            .bound
-            .iter()
-            .filter(|b| b.view == View::Constant)
-            .map(|b| (b.slot.index, b.resource.data().to_words()))
-            .collect();
+        let cbs = self.constant_words();
         let bindings = self.bindings(&cbs);
         let mode = match checker {
             Some(c) => Mode::Checked(c),
@@ -844,10 +839,20 @@ impl Kernel {
         out
     }
 
+    /// The constant buffers' words as their resources hold them now, by
+    /// slot (what [`Kernel::bindings`] takes).
+    pub(crate) fn constant_words(&self) -> Vec<(u32, Vec<u32>)> {
+        self.bound
+            .iter()
+            .filter(|b| b.view == View::Constant)
+            .map(|b| (b.slot.index, b.resource.data().to_words()))
+            .collect()
+    }
+
     /// The bindings of a dispatch: every bound view, sampler and constant
     /// buffer (`cbs`: slot and words). An SRV that a UAV of the same
     /// subresources displaces ([`Kernel::srv_uav_hazards`]) is left null.
-    fn bindings<'a>(&'a self, cbs: &'a [(u32, Vec<u32>)]) -> Bindings<'a> {
+    pub(crate) fn bindings<'a>(&'a self, cbs: &'a [(u32, Vec<u32>)]) -> Bindings<'a> {
         let hazards = self.srv_uav_hazards();
         fn put<T: Clone>(list: &mut Vec<Option<T>>, i: usize, v: T) {
             if list.len() <= i {

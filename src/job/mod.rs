@@ -1258,8 +1258,62 @@ impl Job {
     /// expectation among them), and the error that stopped the run.
     pub fn run_partial(&self, options: &DispatchOptions) -> (Vec<StepReport>, Option<JobError>) {
         let mut reports = Vec::new();
-        let error = self.run_steps(options, None, None, &mut reports).err();
+        let error = (self.run_steps(options, None, None, &mut reports, 0..self.steps.len())).err();
         (reports, error)
+    }
+
+    /// Run steps `range` (indexes into the job's steps) as [`Job::run`]
+    /// runs them, keeping the reports of those that ran when one fails (the
+    /// debugger runs the steps before and after the dispatch it debugs).
+    pub fn run_range(
+        &self,
+        options: &DispatchOptions,
+        range: std::ops::Range<usize>,
+    ) -> (Vec<StepReport>, Option<JobError>) {
+        let mut reports = Vec::new();
+        let error = self
+            .run_steps(options, None, None, &mut reports, range)
+            .err();
+        (reports, error)
+    }
+
+    /// The number of steps.
+    pub fn step_count(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Step `step` when it is a dispatch: its shader's name, its kernel and
+    /// its group counts (an indirect dispatch's read from its arguments
+    /// buffer now); `Ok(None)` for another kind of step or past the last.
+    ///
+    /// # Errors
+    /// [`JobError::Spec`] when an indirect dispatch's arguments cannot be
+    /// read.
+    pub fn dispatch_step(
+        &self,
+        step: usize,
+    ) -> Result<Option<(&str, &Kernel, [u32; 3])>, JobError> {
+        let Some(Step::Dispatch {
+            groups,
+            kernel,
+            shader,
+        }) = self.steps.get(step)
+        else {
+            return Ok(None);
+        };
+        let kernel = &self.kernels[*kernel];
+        let groups = match *groups {
+            Groups::Direct(g) => g,
+            Groups::Indirect { args, offset } => kernel
+                .indirect_groups(&self.resources[args].storage, offset)
+                .map_err(|e| JobError::Spec {
+                    at: None,
+                    path: self.path.clone(),
+                    key: format!("steps[{step}]"),
+                    message: e.to_string(),
+                })?,
+        };
+        Ok(Some((&self.shaders[*shader].name, kernel, groups)))
     }
 
     /// [`Job::run_partial`] for jobs that run side by side (`sm5sim run`
@@ -1279,7 +1333,13 @@ impl Job {
     ) -> (Vec<StepReport>, Option<JobError>) {
         let mut reports = Vec::new();
         let error = self
-            .run_steps(options, None, Some(turns), &mut reports)
+            .run_steps(
+                options,
+                None,
+                Some(turns),
+                &mut reports,
+                0..self.steps.len(),
+            )
             .err();
         (reports, error)
     }
@@ -1311,26 +1371,31 @@ impl Job {
         };
         let mut steps = Vec::new();
         // a stopped dispatch keeps what the checker found before the stop
-        let (stopped, stop_reason) =
-            match self.run_steps(options, Some(&mut checkers), None, &mut steps) {
-                Ok(()) => (None, None),
-                Err(
-                    e @ JobError::Dispatch {
-                        source: DispatchError::Runaway(_),
+        let (stopped, stop_reason) = match self.run_steps(
+            options,
+            Some(&mut checkers),
+            None,
+            &mut steps,
+            0..self.steps.len(),
+        ) {
+            Ok(()) => (None, None),
+            Err(
+                e @ JobError::Dispatch {
+                    source: DispatchError::Runaway(_),
+                    ..
+                },
+            ) => {
+                let reason = match &e {
+                    JobError::Dispatch {
+                        source: DispatchError::Runaway(r),
                         ..
-                    },
-                ) => {
-                    let reason = match &e {
-                        JobError::Dispatch {
-                            source: DispatchError::Runaway(r),
-                            ..
-                        } => Some(r.reason),
-                        _ => None,
-                    };
-                    (Some(e.to_string()), reason)
-                }
-                Err(e) => return Err(e),
-            };
+                    } => Some(r.reason),
+                    _ => None,
+                };
+                (Some(e.to_string()), reason)
+            }
+            Err(e) => return Err(e),
+        };
         let (findings, suppressed, marker_problems) = checkers.into_findings();
         Ok(CheckReport {
             steps,
@@ -1497,7 +1562,7 @@ impl Job {
             .collect()
     }
 
-    /// Run the steps, pushing each one's report to `reports` as it ends;
+    /// Run the steps of `range`, pushing each one's report to `reports` as it ends;
     /// with `turns`, holding it around each dispatch on the worker pool
     /// ([`Job::run_partial_taking_turns`]).
     fn run_steps(
@@ -1506,8 +1571,10 @@ impl Job {
         mut checkers: Option<&mut Checkers>,
         turns: Option<&std::sync::Mutex<()>>,
         reports: &mut Vec<StepReport>,
+        range: std::ops::Range<usize>,
     ) -> Result<(), JobError> {
-        for (i, step) in self.steps.iter().enumerate() {
+        let steps = self.steps.iter().enumerate();
+        for (i, step) in steps.skip(range.start).take(range.len()) {
             // the cancellation token stops the run between steps too, not
             // only inside a dispatch (a `set` or `expect` can take seconds)
             if options

@@ -35,7 +35,7 @@
 //!   `DEFRANGESYMHLSL` of `cvinfo.h`) per piece of it that lives in a
 //!   register: after the record kind, 2-byte fields: the register type (the
 //!   DXBC operand type: 0 `r#`, 3 `x#`, 32 `vThreadID`, 33
-//!   `vThreadGroupID`, 34 `vThreadIDInGroup`, 35 `vThreadIDInGroupFlattened`),
+//!   `vThreadGroupID`, 34 `vThreadIDInGroup`, 36 `vThreadIDInGroupFlattened`),
 //!   a bit field whose low two bits are the number of register indices, the
 //!   piece's byte offset in the variable and its size in bytes; then the
 //!   live range (`CV_LVAR_ADDR_RANGE`: a 4-byte start, as the line records
@@ -172,7 +172,7 @@ pub enum VariableRegister {
     },
     /// An input register of a compute shader: `vThreadID` (operand type
     /// 32), `vThreadGroupID` (33), `vThreadIDInGroup` (34) or
-    /// `vThreadIDInGroupFlattened` (35), component `comp`.
+    /// `vThreadIDInGroupFlattened` (36), component `comp`.
     Input {
         /// The DXBC operand type.
         operand_type: u16,
@@ -274,7 +274,7 @@ fn variable_piece(raw: &[u8]) -> Option<VariablePiece> {
                 comp: b % 16 / 4,
             }
         }
-        (32..=35, _) => VariableRegister::Input {
+        (32..=34 | 36, _) => VariableRegister::Input {
             operand_type: reg_type,
             comp: index(0).map_or(offset / 4 % 4, |b| b % 16 / 4),
         },

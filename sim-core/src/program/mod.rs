@@ -708,6 +708,13 @@ impl Program {
         self.code.len()
     }
 
+    /// The dword offset in the token stream (the version token at 0) of
+    /// the instruction at `pc` (the executor's index), which the listing,
+    /// the checker's sites and the debug information's line records use.
+    pub fn token_of(&self, pc: usize) -> Option<u32> {
+        self.code.get(pc).map(|op| op.token)
+    }
+
     /// The declaration of SRV slot `t#`.
     pub fn srv(&self, slot: u32) -> Option<&BufferDecl> {
         self.srvs.iter().find(|d| d.slot == slot)

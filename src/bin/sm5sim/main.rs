@@ -194,6 +194,40 @@ enum Command {
     #[command(
         after_help = "Groups run one after another on one thread, so the findings are deterministic.\n\nExamples:\n  sm5sim check tests/texture_races/texture_race_bug.toml --races\n  sm5sim check examples/reduce/reduce.toml --json\n  sm5sim check job.toml --barriers --uninit --warp-width 64\n  sm5sim check examples/cas_float_add/cas_float_add.toml --schedules 32 --seed 7\n  sm5sim check tests/texture_races --junit check.xml\n\nSeveral jobs (several files, a directory, --junit or --shard) are checked as a suite, as `run` runs them (see `sm5sim run --help`).\n\nExit status: 0 nothing wrong, 1 an error found (warnings do not count), an expectation failed, or (--schedules) outputs differ between schedules, 2 bad input or a stopped dispatch (in a suite: the worst of the jobs')."
     )]
+    /// Step through a dispatch of a job: HLSL-line breakpoints (fxc /Zi),
+    /// every lane of the warp, HLSL locals by name, break on a race.
+    #[command(
+        after_help = "Examples:\n  sm5sim debug tests/debug_info/mandelbrot.toml --break mandelbrot.hlsl:17 --thread 3,0,0\n  echo -e 'continue\\nlocals\\nnext\\nprint zx' | sm5sim debug job.toml --break 17\n  sm5sim debug race.toml --break race\n\nCommands are read from stdin, one per line (a terminal or a script); `help` lists them. The dispatch runs deterministically (groups in order, warps in order: what `run --deterministic` runs); the job's steps before it run first, those after it when it ends. docs/debugging.md has a session and the limits.\n\nExit status: 0 the session ended, 2 bad input."
+    )]
+    Debug {
+        /// The job file (TOML).
+        #[arg(value_name = "JOB")]
+        job: PathBuf,
+        /// The step to debug, as an index into the job's steps (default: the first dispatch).
+        #[arg(long, value_name = "N")]
+        step: Option<usize>,
+        /// Stop before FILE:LINE (an HLSL line, with fxc /Zi), LINE, `pc N`,
+        /// or `race`: at each new checker finding (the dispatch then runs under
+        /// the checker). Repeatable.
+        #[arg(long = "break", value_name = "WHERE")]
+        breaks: Vec<String>,
+        /// Focus on this SV_DispatchThreadID (X,Y,Z): groups before its group
+        /// run at full speed, and breakpoints stop where it is active.
+        #[arg(long, value_name = "X,Y,Z", value_parser = parse_thread)]
+        thread: Option<[u32; 3]>,
+        /// Lanes per warp: 1 up to the thread-group size, or `group`.
+        #[arg(long, default_value = "32", value_parser = parse_warp_width)]
+        warp_width: usize,
+        /// Stop the dispatch after N warp-instructions.
+        #[arg(long, value_name = "N")]
+        max_instructions: Option<u64>,
+        /// Do not print the commands read (by default each is echoed after
+        /// a `(sm5sim)` prompt when stdin is not a terminal).
+        #[arg(long)]
+        quiet: bool,
+        #[command(flatten)]
+        hlsl: HlslArgs,
+    },
     Check {
         /// Job files (TOML), or directories searched recursively for *.toml.
         #[arg(required = true, value_name = "JOB")]
@@ -417,6 +451,94 @@ fn report_compile(c: &Compiled) {
 }
 
 /// [`report_compile`]'s text: the compiler's warnings, then a note.
+/// `X,Y,Z` (missing components 0).
+fn parse_thread(s: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("`{s}`: want X,Y,Z"));
+    }
+    let mut out = [0u32; 3];
+    for (o, p) in out.iter_mut().zip(&parts) {
+        *o = p
+            .parse()
+            .map_err(|_| format!("`{s}`: `{p}` is not a number"))?;
+    }
+    Ok(out)
+}
+
+/// `sm5sim debug`: a session, commands from stdin.
+#[allow(clippy::too_many_arguments)]
+fn debug_session(
+    path: &std::path::Path,
+    step: Option<usize>,
+    breaks: &[String],
+    thread: Option<[u32; 3]>,
+    warp_width: usize,
+    max_instructions: Option<u64>,
+    quiet: bool,
+    hlsl: HlslArgs,
+) -> anyhow::Result<bool> {
+    use sm5sim::debug::{command, Session, SessionOptions, StopReason};
+    use std::io::{BufRead, IsTerminal, Write};
+    let job = Job::load_with(path, &LoadOptions::default(), &hlsl.options())?;
+    for c in job.compiled_shaders() {
+        report_compile(c);
+    }
+    let options = SessionOptions {
+        step,
+        thread,
+        warp_width: Some(warp_width),
+        break_on_findings: breaks.iter().any(|b| b == "race"),
+        max_warp_instructions: max_instructions,
+    };
+    let mut session = Session::start(&job, &options, &DispatchOptions::default())?;
+    for b in breaks.iter().filter(|b| *b != "race") {
+        let n = session.add_breakpoint(b)?;
+        let pcs: Vec<String> = session.breakpoints()[n]
+            .pcs
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        println!("breakpoint {n} at {b}: pc {}", pcs.join(", "));
+    }
+    let (at, name) = session.step();
+    let name = if name.is_empty() {
+        String::new()
+    } else {
+        format!(" (shader '{name}')")
+    };
+    println!("debugging steps[{at}]{name}");
+    println!("{}", command::stop_text(&session, &StopReason::Entry));
+    let stdin = std::io::stdin();
+    let terminal = stdin.is_terminal();
+    let mut out = std::io::stdout();
+    let mut lines = stdin.lock().lines();
+    loop {
+        if terminal || !quiet {
+            print!("(sm5sim) ");
+            out.flush()?;
+        }
+        let Some(line) = lines.next() else {
+            if terminal || !quiet {
+                println!();
+            }
+            break;
+        };
+        let line = line?;
+        if !terminal && !quiet {
+            println!("{}", line.trim());
+        }
+        let o = command::run_command(&mut session, &line);
+        if !o.text.is_empty() {
+            println!("{}", o.text);
+        }
+        if o.quit {
+            break;
+        }
+    }
+    Ok(true)
+}
+
 fn compile_note(c: &Compiled) -> String {
     let mut text = c.diagnostics.clone();
     let note = if c.cached {
@@ -748,6 +870,25 @@ impl Drop for ProgressDisplay {
 
 fn run(cli: Cli) -> anyhow::Result<bool> {
     match cli.command {
+        Command::Debug {
+            job,
+            step,
+            breaks,
+            thread,
+            warp_width,
+            max_instructions,
+            quiet,
+            hlsl,
+        } => debug_session(
+            &job,
+            step,
+            &breaks,
+            thread,
+            warp_width,
+            max_instructions,
+            quiet,
+            hlsl,
+        ),
         Command::Check {
             jobs,
             races,

@@ -1,0 +1,719 @@
+//! The debugger (`sm5sim debug`, `sm5sim dap`): a session over one
+//! dispatch step of a job ([`Session`]), which runs deterministically
+//! (the groups in linear order, warps in order: what `--deterministic`
+//! runs) and stops at HLSL lines, instructions, `debug_break`, `errorf`,
+//! checker findings and watchdog stops; at a stop it shows every lane of
+//! the focus warp, its registers, the HLSL locals fxc's `/Zi` records map
+//! to registers (`sim_core::front::debug_info`), TGSM by HLSL name and
+//! resource words by the job's names. [`command`] is the command language
+//! of the terminal; [`dap`] the Debug Adapter Protocol server.
+//!
+//! The engine is `sim_core::exec::Debugger`; this module adds the job (the
+//! steps before and after the debugged dispatch run as `run` runs them),
+//! the stop conditions, line stepping and values by name.
+
+pub mod command;
+mod value;
+
+use crate::job::{Job, JobError, StepReport};
+use crate::Kernel;
+use sim_core::check::{CheckOptions, Finding};
+use sim_core::exec::{DebugOptions, Debugger, Position};
+use sim_core::front::debug_info::{Frame, SourceMap};
+use sim_core::Program;
+use sim_sched::DispatchOptions;
+use std::collections::BTreeSet;
+
+pub use value::{Place, Value};
+
+/// Why a debug session could not start or a command was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum DebugError {
+    /// The job failed in a step before the debugged one.
+    #[error(transparent)]
+    Job(#[from] JobError),
+    /// The step asked for is not a dispatch.
+    #[error("steps[{step}] is not a dispatch (the job's dispatch steps: {dispatches})")]
+    NotADispatch {
+        /// The step asked for.
+        step: usize,
+        /// The job's dispatch steps, listed.
+        dispatches: String,
+    },
+    /// A breakpoint, thread or expression that does not name anything.
+    #[error("{0}")]
+    Usage(String),
+}
+
+/// Where a session stopped, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StopReason {
+    /// The session has just started: the first instruction of the first
+    /// group (or of the `--thread`'s group).
+    Entry,
+    /// A breakpoint: its number and what it names.
+    Breakpoint(usize, String),
+    /// A step (an instruction or an HLSL line) completed.
+    Step,
+    /// A thread executed `debug_break`.
+    DebugBreak,
+    /// A thread executed `errorf`.
+    Errorf,
+    /// The checker found something new (its index in the findings).
+    Finding(usize),
+    /// A watched value changed: the watch, the old and the new value.
+    Watch(String, String, String),
+    /// The focus thread returned.
+    ThreadExited,
+    /// The watchdog (instruction budget) or the checker's forward-progress
+    /// test stopped the dispatch; nothing more runs.
+    Stopped(String),
+    /// The dispatch ran to its end (and the job's later steps ran).
+    Finished,
+}
+
+/// A breakpoint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Breakpoint {
+    /// What the user wrote (`mandelbrot.hlsl:17`, `pc 12`).
+    pub spec: String,
+    /// The HLSL line it resolved to, if by line.
+    pub line: Option<u32>,
+    /// The instructions it stops before.
+    pub pcs: BTreeSet<usize>,
+}
+
+/// How a session starts.
+#[derive(Debug, Clone, Default)]
+pub struct SessionOptions {
+    /// The step to debug (None: the job's first dispatch).
+    pub step: Option<usize>,
+    /// Focus on this thread (`SV_DispatchThreadID`): the groups before its
+    /// group run at full speed, and breakpoints stop only where it is
+    /// active.
+    pub thread: Option<[u32; 3]>,
+    /// Lanes per warp (None: 32).
+    pub warp_width: Option<usize>,
+    /// Run under the concurrency checker, stopping at each new finding.
+    pub break_on_findings: bool,
+    /// Stop after this many warp-instructions.
+    pub max_warp_instructions: Option<u64>,
+}
+
+/// A watched value: its expression and its last value as text.
+#[derive(Debug, Clone)]
+struct Watch {
+    expr: String,
+    last: String,
+}
+
+/// A debug session over one dispatch step of a job: see the module docs.
+pub struct Session<'j> {
+    job: &'j Job,
+    kernel: &'j Kernel,
+    step: usize,
+    shader: String,
+    cbs: Vec<(u32, Vec<u32>)>,
+    engine: Option<Debugger<'j>>,
+    /// the focus thread: warp and lane in the group in progress
+    focus: (usize, usize),
+    /// a thread the user fixed (`--thread`, `thread`): its dispatch ID
+    fixed: Option<[u32; 3]>,
+    breakpoints: Vec<Breakpoint>,
+    watches: Vec<Watch>,
+    findings_seen: usize,
+    messages_seen: [u64; 4],
+    /// the reports of the job's steps run so far (before and after)
+    reports: Vec<StepReport>,
+    ended: Option<String>,
+}
+
+impl std::fmt::Debug for Session<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("step", &self.step)
+            .field("cursor", &self.cursor())
+            .finish()
+    }
+}
+
+/// How a line step treats calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineStep {
+    /// Into inlined calls (`step`, DAP `stepIn`).
+    Into,
+    /// Over them (`next`, DAP `next`).
+    Over,
+    /// Out of the current inlined function (DAP `stepOut`).
+    Out,
+}
+
+impl<'j> Session<'j> {
+    /// Start a session on `job`: the steps before the debugged dispatch
+    /// run (as `sm5sim run` runs them, with `run_options`), then the
+    /// dispatch starts under the debugger, stopped before its first
+    /// instruction (of the `options.thread`'s group, the groups before it
+    /// run at full speed).
+    ///
+    /// # Errors
+    /// [`DebugError::NotADispatch`] for a step that is not a dispatch,
+    /// [`DebugError::Usage`] for a thread outside the dispatch,
+    /// [`DebugError::Job`] when an earlier step fails.
+    pub fn start(
+        job: &'j Job,
+        options: &SessionOptions,
+        run_options: &DispatchOptions,
+    ) -> Result<Self, DebugError> {
+        let dispatches: Vec<usize> = (0..job.step_count())
+            .filter(|&s| matches!(job.dispatch_step(s), Ok(Some(_))))
+            .collect();
+        let step = match options.step {
+            Some(s) => s,
+            None => *dispatches.first().ok_or_else(|| DebugError::NotADispatch {
+                step: 0,
+                dispatches: "none".into(),
+            })?,
+        };
+        if !dispatches.contains(&step) {
+            let list: Vec<String> = dispatches.iter().map(|s| format!("steps[{s}]")).collect();
+            return Err(DebugError::NotADispatch {
+                step,
+                dispatches: list.join(", "),
+            });
+        }
+        let (reports, error) = job.run_range(run_options, 0..step);
+        if let Some(e) = error {
+            return Err(e.into());
+        }
+        let (shader, kernel, groups) = job.dispatch_step(step)?.expect("a dispatch step");
+        let program = kernel.shader().program();
+        let tg = program.thread_group;
+        let mut skip = 0;
+        if let Some(t) = options.thread {
+            let g: [u32; 3] = std::array::from_fn(|c| t[c] / tg[c].max(1));
+            if (0..3).any(|c| g[c] >= groups[c]) {
+                return Err(DebugError::Usage(format!(
+                    "thread {} is outside the dispatch ({} groups of {} threads)",
+                    ids(t),
+                    ids(groups),
+                    ids(tg)
+                )));
+            }
+            skip = u64::from(g[0])
+                + u64::from(groups[0]) * (u64::from(g[1]) + u64::from(groups[1]) * u64::from(g[2]));
+        }
+        let checker = options
+            .break_on_findings
+            .then(|| kernel.checker(CheckOptions::default()));
+        let debug = DebugOptions {
+            warp_width: options.warp_width.unwrap_or(32),
+            fast_paths: run_options.fast_paths,
+            max_warp_instructions: options.max_warp_instructions,
+        };
+        let cbs = kernel.constant_words();
+        let engine = {
+            let b = kernel.bindings(&cbs);
+            Debugger::start(program, &b, groups, &debug, checker, skip)
+        };
+        let mut s = Session {
+            job,
+            kernel,
+            step,
+            shader: shader.to_string(),
+            cbs,
+            engine: None,
+            focus: (0, 0),
+            fixed: options.thread,
+            breakpoints: Vec::new(),
+            watches: Vec::new(),
+            findings_seen: 0,
+            messages_seen: [0; 4],
+            reports,
+            ended: None,
+        };
+        match engine {
+            Ok(e) => s.engine = Some(e),
+            Err(r) => s.ended = Some(r.to_string()),
+        }
+        s.refocus();
+        Ok(s)
+    }
+
+    /// The program debugged.
+    pub fn program(&self) -> &'j Program {
+        self.kernel.shader().program()
+    }
+
+    /// The debugged step's index and shader name.
+    pub fn step(&self) -> (usize, &str) {
+        (self.step, &self.shader)
+    }
+
+    /// The job.
+    pub fn job(&self) -> &'j Job {
+        self.job
+    }
+
+    /// The engine, while the dispatch runs.
+    pub fn engine(&self) -> Option<&Debugger<'j>> {
+        self.engine.as_ref()
+    }
+
+    /// The reports of the job's steps run so far.
+    pub fn reports(&self) -> &[StepReport] {
+        &self.reports
+    }
+
+    /// The next instruction the dispatch runs.
+    pub fn cursor(&self) -> Option<Position> {
+        self.engine.as_ref()?.cursor()
+    }
+
+    /// The focus thread's warp and lane.
+    pub fn focus(&self) -> (usize, usize) {
+        self.focus
+    }
+
+    /// Why the dispatch stopped for good, when the watchdog stopped it.
+    pub fn ended(&self) -> Option<&str> {
+        self.ended.as_deref()
+    }
+
+    /// Point the focus at the fixed thread (when in the group in
+    /// progress), else keep it, else the cursor's warp's first active lane.
+    fn refocus(&mut self) {
+        let Some(e) = &self.engine else { return };
+        let Some(at) = e.cursor() else { return };
+        if let Some(t) = self.fixed {
+            let tg = self.program().thread_group;
+            let g: [u32; 3] = std::array::from_fn(|c| t[c] / tg[c].max(1));
+            if g == at.group {
+                let tig: [u32; 3] = std::array::from_fn(|c| t[c] % tg[c].max(1));
+                let flat = tig[0] + tg[0] * (tig[1] + tg[1] * tig[2]);
+                if let Some(f) = e.lane_of(flat) {
+                    self.focus = f;
+                    return;
+                }
+            }
+        }
+        let lane = (0..e.warp_width())
+            .find(|&l| e.lane(at.warp, l).is_some_and(|s| s.active))
+            .unwrap_or(0);
+        self.focus = (at.warp, lane);
+    }
+
+    /// Focus on the thread `t` (`SV_DispatchThreadID`), which must be in
+    /// the group in progress; later breakpoints stop only where it is
+    /// active.
+    ///
+    /// # Errors
+    /// [`DebugError::Usage`] when it is not in the group in progress.
+    pub fn select_thread(&mut self, t: [u32; 3]) -> Result<(), DebugError> {
+        let e = self.running()?;
+        let at = e.cursor().expect("running");
+        let tg = self.program().thread_group;
+        let g: [u32; 3] = std::array::from_fn(|c| t[c] / tg[c].max(1));
+        if g != at.group {
+            return Err(DebugError::Usage(format!(
+                "thread {} is in group {}, not in the group in progress ({}); start a session with --thread {} to stop in its group",
+                ids(t),
+                ids(g),
+                ids(at.group),
+                ids(t).replace(' ', "")
+            )));
+        }
+        self.fixed = Some(t);
+        self.refocus();
+        Ok(())
+    }
+
+    /// Focus on lane `lane` of warp `warp` (None: the focus warp).
+    ///
+    /// # Errors
+    /// [`DebugError::Usage`] past the group's warps or lanes, or a lane
+    /// that runs no thread.
+    pub fn select_lane(&mut self, warp: Option<usize>, lane: usize) -> Result<(), DebugError> {
+        let e = self.running()?;
+        let warp = warp.unwrap_or(self.focus.0);
+        let state = e.lane(warp, lane).filter(|s| s.exists).ok_or_else(|| {
+            DebugError::Usage(format!(
+                "no thread in lane {lane} of warp {warp} ({} warps of {} lanes)",
+                e.warp_count(),
+                e.warp_width()
+            ))
+        })?;
+        self.fixed = Some(state.dispatch_thread);
+        self.focus = (warp, lane);
+        Ok(())
+    }
+
+    fn running(&self) -> Result<&Debugger<'j>, DebugError> {
+        match &self.engine {
+            Some(e) if !e.finished() => Ok(e),
+            _ => Err(DebugError::Usage("the dispatch is not running".into())),
+        }
+    }
+
+    /// Add a breakpoint: `FILE:LINE` (an HLSL line; a line with no
+    /// instruction moves to the next that has one), `LINE` (in the entry
+    /// point's file), or `pc N` (an instruction index, as `sm5sim disasm`
+    /// numbers them with `--pc`). Returns its number.
+    ///
+    /// # Errors
+    /// [`DebugError::Usage`] when it names no instruction, or a line
+    /// without `/Zi` debug information.
+    pub fn add_breakpoint(&mut self, spec: &str) -> Result<usize, DebugError> {
+        let bp = self.resolve_breakpoint(spec)?;
+        self.breakpoints.push(bp);
+        Ok(self.breakpoints.len() - 1)
+    }
+
+    /// The breakpoints.
+    pub fn breakpoints(&self) -> &[Breakpoint] {
+        &self.breakpoints
+    }
+
+    /// Remove every breakpoint whose spec names a line of file `file`
+    /// (DAP's setBreakpoints replaces a file's set).
+    pub fn clear_breakpoints_in(&mut self, file: Option<&str>) {
+        let Some(map) = self.program().source_map.as_ref() else {
+            self.breakpoints.clear();
+            return;
+        };
+        let f = file.and_then(|f| map.file_named(f));
+        self.breakpoints.retain(|b| {
+            let (bf, _) = split_line_spec(&b.spec, map);
+            f.is_some() && bf != f
+        });
+    }
+
+    fn resolve_breakpoint(&self, spec: &str) -> Result<Breakpoint, DebugError> {
+        let prog = self.program();
+        let spec = spec.trim();
+        if let Some(n) = spec.strip_prefix("pc").map(str::trim) {
+            let pc: usize = n
+                .parse()
+                .map_err(|_| DebugError::Usage(format!("`{spec}`: pc N wants a number")))?;
+            if pc >= prog.instruction_count() {
+                return Err(DebugError::Usage(format!(
+                    "pc {pc}: the program has {} instructions",
+                    prog.instruction_count()
+                )));
+            }
+            return Ok(Breakpoint {
+                spec: spec.into(),
+                line: None,
+                pcs: BTreeSet::from([pc]),
+            });
+        }
+        let map = prog.source_map.as_ref().ok_or_else(|| {
+            DebugError::Usage(format!(
+                "`{spec}`: the shader has no HLSL lines (compile it with fxc /Zi); break at `pc N` instead"
+            ))
+        })?;
+        let (file, line) = split_line_spec(spec, map);
+        let (Some(file), Some(line)) = (file, line) else {
+            let names: Vec<&str> = map.files.iter().map(|f| f.base_name()).collect();
+            return Err(DebugError::Usage(format!(
+                "`{spec}`: want FILE:LINE or LINE (files: {})",
+                names.join(", ")
+            )));
+        };
+        // the first line at or after `line` that starts instructions
+        let starts = line_starts(prog, map, file);
+        let (at, pcs) = starts
+            .range(line..)
+            .next()
+            .map(|(l, p)| (*l, p.clone()))
+            .ok_or_else(|| {
+                DebugError::Usage(format!(
+                    "`{spec}`: no instruction comes from {}:{line} or a later line",
+                    map.files[file].base_name()
+                ))
+            })?;
+        Ok(Breakpoint {
+            spec: spec.into(),
+            line: Some(at),
+            pcs,
+        })
+    }
+
+    /// Watch an expression ([`Session::evaluate`]): a run stops when its
+    /// value (for the focus thread) changes.
+    ///
+    /// # Errors
+    /// As [`Session::evaluate`].
+    pub fn add_watch(&mut self, expr: &str) -> Result<String, DebugError> {
+        let v = self.evaluate(expr)?.to_string();
+        self.watches.push(Watch {
+            expr: expr.trim().to_string(),
+            last: v.clone(),
+        });
+        Ok(v)
+    }
+
+    /// Run until a stop: a breakpoint, a new finding, a `debug_break`, an
+    /// `errorf`, a watch, or the end (then the job's later steps run).
+    pub fn resume(&mut self) -> StopReason {
+        self.run_until(|_, _| false)
+    }
+
+    /// Run one instruction of the warp at the cursor.
+    pub fn step_instruction(&mut self) -> StopReason {
+        let mut first = true;
+        self.run_until(move |_, _| !std::mem::replace(&mut first, false))
+    }
+
+    /// Run until the focus thread is active at another HLSL line (without
+    /// `/Zi`: at another instruction), into, over or out of inlined calls;
+    /// other warps run as the schedule has them.
+    pub fn step_line(&mut self, how: LineStep) -> StopReason {
+        let (fw, fl) = self.focus;
+        let Some(e) = &self.engine else {
+            return self.end_reason();
+        };
+        let prog = self.program();
+        let map = prog.source_map.as_ref();
+        let token = |pc: usize| prog.token_of(pc);
+        let frames = |pc: usize| -> Vec<Frame> {
+            match (map, token(pc)) {
+                (Some(m), Some(t)) => m.frames_at(t),
+                _ => Vec::new(),
+            }
+        };
+        let start_pc = e.warp_pc(fw).unwrap_or(0);
+        let start = frames(start_pc);
+        let start_line = start.first().map(|f| f.at);
+        let depth = start.len();
+        self.run_until(move |e: &Debugger<'_>, at: Position| {
+            if at.warp != fw || !e.lane(fw, fl).is_some_and(|s| s.active) {
+                return false;
+            }
+            if map.is_none() {
+                return at.pc != start_pc;
+            }
+            let now = frames(at.pc);
+            let Some(line) = now.first().map(|f| f.at) else {
+                return false;
+            };
+            match how {
+                LineStep::Into => Some(line) != start_line,
+                LineStep::Over => now.len() <= depth && Some(line) != start_line,
+                LineStep::Out => now.len() < depth,
+            }
+        })
+    }
+
+    /// Run instruction by instruction until `done(engine, cursor)` or
+    /// another stop. The first instruction always runs.
+    fn run_until(&mut self, mut done: impl FnMut(&Debugger<'j>, Position) -> bool) -> StopReason {
+        let kernel = self.kernel;
+        let cbs = self.cbs.clone();
+        let b = kernel.bindings(&cbs);
+        let (fw, fl) = self.focus;
+        let Some(engine) = self.engine.as_ref() else {
+            return self.end_reason();
+        };
+        let focus_thread = engine.lane(fw, fl).map(|s| s.dispatch_thread);
+        let focus_group = engine.cursor().map(|p| p.group);
+        loop {
+            let engine = self.engine.as_mut().expect("running");
+            let ran = match engine.run_quantum(&b, 1) {
+                Ok(r) => r,
+                Err(r) => {
+                    let text = r.to_string();
+                    self.ended = Some(text.clone());
+                    return StopReason::Stopped(text);
+                }
+            };
+            let engine = self.engine.as_ref().expect("running");
+            let counts = engine.message_counts();
+            let seen = std::mem::replace(&mut self.messages_seen, counts);
+            let found = engine.findings().len();
+            let Some(at) = engine.cursor() else {
+                if found > self.findings_seen {
+                    let i = self.findings_seen;
+                    self.findings_seen = found;
+                    return StopReason::Finding(i);
+                }
+                return self.finish_dispatch();
+            };
+            let focus = engine.lane(fw, fl);
+            let finished_step = done(engine, at);
+            if found > self.findings_seen {
+                let i = self.findings_seen;
+                self.findings_seen = found;
+                self.refocus_on_finding(i);
+                return StopReason::Finding(i);
+            }
+            if counts[1] > seen[1] {
+                self.refocus();
+                return StopReason::Errorf;
+            }
+            if counts[3] > seen[3] {
+                self.refocus();
+                return StopReason::DebugBreak;
+            }
+            // the focus thread returned (in the group it was in)
+            if let (Some(t), Some(g)) = (focus_thread, focus_group) {
+                let same = focus.is_some_and(|s| s.dispatch_thread == t);
+                let gone = g == at.group && same && !focus.is_some_and(|s| s.alive);
+                let left = g != at.group && ran.group_ended;
+                if (gone && ran.from.warp == fw) || left {
+                    self.refocus();
+                    return StopReason::ThreadExited;
+                }
+            }
+            if finished_step {
+                return StopReason::Step;
+            }
+            if let Some(i) = self.breakpoint_at(at) {
+                self.refocus();
+                let spec = self.breakpoints[i].spec.clone();
+                return StopReason::Breakpoint(i, spec);
+            }
+            if let Some(stop) = self.watch_changed() {
+                return stop;
+            }
+        }
+    }
+
+    /// The breakpoint the cursor is at: its pc is one of a breakpoint's,
+    /// and the fixed thread (or, with none fixed, any lane) is active.
+    fn breakpoint_at(&self, at: Position) -> Option<usize> {
+        let e = self.engine.as_ref()?;
+        let i = self
+            .breakpoints
+            .iter()
+            .position(|b| b.pcs.contains(&at.pc))?;
+        let active = match self.fixed {
+            Some(t) => (0..e.warp_width()).any(|l| {
+                e.lane(at.warp, l)
+                    .is_some_and(|s| s.active && s.dispatch_thread == t)
+            }),
+            None => (0..e.warp_width()).any(|l| e.lane(at.warp, l).is_some_and(|s| s.active)),
+        };
+        active.then_some(i)
+    }
+
+    fn watch_changed(&mut self) -> Option<StopReason> {
+        for i in 0..self.watches.len() {
+            let now = match self.evaluate(&self.watches[i].expr.clone()) {
+                Ok(v) => v.to_string(),
+                Err(e) => e.to_string(),
+            };
+            if now != self.watches[i].last {
+                let old = std::mem::replace(&mut self.watches[i].last, now.clone());
+                return Some(StopReason::Watch(self.watches[i].expr.clone(), old, now));
+            }
+        }
+        None
+    }
+
+    /// Focus on the thread of a finding's second access (else its first)
+    /// when it is in the group in progress.
+    fn refocus_on_finding(&mut self, i: usize) {
+        let Some(e) = &self.engine else { return };
+        let Some(f) = e.findings().get(i) else { return };
+        let a = f.second.as_ref().unwrap_or(&f.first);
+        if e.cursor().is_some_and(|p| p.group == a.thread.group) {
+            if let Some(focus) = e.lane_of(a.thread.index) {
+                self.focus = focus;
+                return;
+            }
+        }
+        self.refocus();
+    }
+
+    /// The findings so far (empty without `break_on_findings`).
+    pub fn findings(&self) -> &[Finding] {
+        self.engine.as_ref().map_or(&[], |e| e.findings())
+    }
+
+    /// The dispatch ended: the job's later steps run.
+    fn finish_dispatch(&mut self) -> StopReason {
+        if let Some(e) = self.engine.take() {
+            let _checker = e.finish();
+        }
+        let options = DispatchOptions::default();
+        let (reports, error) = self
+            .job
+            .run_range(&options, self.step + 1..self.job.step_count());
+        self.reports.extend(reports);
+        match error {
+            Some(e) => {
+                let text = format!("a later step failed: {e}");
+                self.ended = Some(text.clone());
+                StopReason::Stopped(text)
+            }
+            None => {
+                self.ended = Some("finished".into());
+                StopReason::Finished
+            }
+        }
+    }
+
+    fn end_reason(&self) -> StopReason {
+        match self.ended.as_deref() {
+            Some("finished") | None => StopReason::Finished,
+            Some(t) => StopReason::Stopped(t.to_string()),
+        }
+    }
+
+    /// The HLSL call stack of the focus thread, innermost first (empty
+    /// without `/Zi` information).
+    pub fn frames(&self) -> Vec<Frame> {
+        let prog = self.program();
+        let (Some(map), Some(pc)) = (prog.source_map.as_ref(), self.focus_pc()) else {
+            return Vec::new();
+        };
+        prog.token_of(pc)
+            .map_or_else(Vec::new, |t| map.frames_at(t))
+    }
+
+    /// The focus warp's next instruction.
+    pub fn focus_pc(&self) -> Option<usize> {
+        self.engine.as_ref()?.warp_pc(self.focus.0)
+    }
+
+    /// The source map, when the shader has `/Zi` information.
+    pub fn source_map(&self) -> Option<&'j SourceMap> {
+        self.program().source_map.as_ref()
+    }
+}
+
+/// `FILE:LINE` or `LINE` as (file index, line).
+fn split_line_spec(spec: &str, map: &SourceMap) -> (Option<usize>, Option<u32>) {
+    match spec.rsplit_once(':') {
+        Some((f, l)) => (map.file_named(f.trim()), l.trim().parse().ok()),
+        // the entry point's file: the first file named
+        None => ((!map.files.is_empty()).then_some(0), spec.parse().ok()),
+    }
+}
+
+/// The instructions that start a run of each line of file `file`: an
+/// instruction whose line (innermost) is that line, after one whose line
+/// differs (or the first).
+pub fn line_starts(
+    prog: &Program,
+    map: &SourceMap,
+    file: usize,
+) -> std::collections::BTreeMap<u32, BTreeSet<usize>> {
+    let mut out: std::collections::BTreeMap<u32, BTreeSet<usize>> = Default::default();
+    let mut prev = None;
+    for pc in 0..prog.instruction_count() {
+        let at = prog.token_of(pc).and_then(|t| map.line_at(t));
+        if let Some(a) = at {
+            if a.file == file && prev != at {
+                out.entry(a.line).or_default().insert(pc);
+            }
+        }
+        prev = at;
+    }
+    out
+}
+
+/// `x y z` (for messages).
+pub(crate) fn ids(v: [u32; 3]) -> String {
+    format!("({}, {}, {})", v[0], v[1], v[2])
+}
