@@ -185,7 +185,8 @@ impl<'j> Session<'j> {
         if let Some(e) = error {
             return Err(e.into());
         }
-        let (shader, kernel, groups) = job.dispatch_step(step)?.expect("a dispatch step");
+        let d = job.dispatch_step(step)?.expect("a dispatch step");
+        let (shader, kernel, groups) = (d.shader, d.kernel, d.groups);
         let program = kernel.shader().program();
         let tg = program.thread_group;
         let mut skip = 0;

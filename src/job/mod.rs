@@ -428,6 +428,17 @@ pub struct Job {
     pub allow: Vec<sim_core::check::Allow>,
 }
 
+/// A dispatch step of a job ([`Job::dispatch_step`]).
+#[derive(Debug, Clone, Copy)]
+pub struct DispatchStep<'a> {
+    /// Its shader's name ("" in a single-shader job).
+    pub shader: &'a str,
+    /// The kernel it runs.
+    pub kernel: &'a Kernel,
+    /// Its thread-group counts.
+    pub groups: [u32; 3],
+}
+
 /// What [`Job::run_checked`] found.
 #[derive(Debug, Clone)]
 pub struct CheckReport {
@@ -1282,9 +1293,9 @@ impl Job {
         self.steps.len()
     }
 
-    /// Step `step` when it is a dispatch: its shader's name, its kernel and
-    /// its group counts (an indirect dispatch's read from its arguments
-    /// buffer now); `Ok(None)` for another kind of step or past the last.
+    /// Step `step` when it is a dispatch ([`DispatchStep`]: an indirect
+    /// dispatch's group counts read from its arguments buffer now);
+    /// `Ok(None)` for another kind of step or past the last.
     ///
     /// # Errors
     /// [`JobError::Spec`] when an indirect dispatch's arguments cannot be
@@ -1313,7 +1324,11 @@ impl Job {
                     message: e.to_string(),
                 })?,
         };
-        Ok(Some((&self.shaders[*shader].name, kernel, groups)))
+        Ok(Some(DispatchStep {
+            shader: &self.shaders[*shader].name,
+            kernel,
+            groups,
+        }))
     }
 
     /// [`Job::run_partial`] for jobs that run side by side (`sm5sim run`
