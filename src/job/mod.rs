@@ -1300,10 +1300,7 @@ impl Job {
     /// # Errors
     /// [`JobError::Spec`] when an indirect dispatch's arguments cannot be
     /// read.
-    pub fn dispatch_step(
-        &self,
-        step: usize,
-    ) -> Result<Option<(&str, &Kernel, [u32; 3])>, JobError> {
+    pub fn dispatch_step(&self, step: usize) -> Result<Option<DispatchStep<'_>>, JobError> {
         let Some(Step::Dispatch {
             groups,
             kernel,
