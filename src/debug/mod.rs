@@ -316,11 +316,13 @@ impl<'j> Session<'j> {
         let g: [u32; 3] = std::array::from_fn(|c| t[c] / tg[c].max(1));
         if g != at.group {
             return Err(DebugError::Usage(format!(
-                "thread {} is in group {}, not in the group in progress ({}); start a session with --thread {} to stop in its group",
+                "thread {} is in group {}, not in the group in progress {}; start a session with --thread {},{},{} to stop in its group",
                 ids(t),
                 ids(g),
                 ids(at.group),
-                ids(t).replace(' ', "")
+                t[0],
+                t[1],
+                t[2]
             )));
         }
         self.fixed = Some(t);
@@ -456,13 +458,21 @@ impl<'j> Session<'j> {
     /// Run until a stop: a breakpoint, a new finding, a `debug_break`, an
     /// `errorf`, a watch, or the end (then the job's later steps run).
     pub fn resume(&mut self) -> StopReason {
-        self.run_until(|_, _| false)
+        // with nothing to stop at between instructions, quanta of many
+        // instructions (a warp runs until it parks, finishes or runs
+        // them out)
+        let checking = self.engine.as_ref().is_some_and(|e| e.checking());
+        let fine = !self.breakpoints.is_empty()
+            || !self.watches.is_empty()
+            || checking
+            || self.program().has_message_instructions();
+        let quantum = if fine { 1 } else { RESUME_QUANTUM };
+        self.run_until(quantum, false, |_, _| false)
     }
 
     /// Run one instruction of the warp at the cursor.
     pub fn step_instruction(&mut self) -> StopReason {
-        let mut first = true;
-        self.run_until(move |_, _| !std::mem::replace(&mut first, false))
+        self.run_until(1, false, |_, _| true)
     }
 
     /// Run until the focus thread is active at another HLSL line (without
@@ -486,7 +496,7 @@ impl<'j> Session<'j> {
         let start = frames(start_pc);
         let start_line = start.first().map(|f| f.at);
         let depth = start.len();
-        self.run_until(move |e: &Debugger<'_>, at: Position| {
+        self.run_until(1, true, move |e: &Debugger<'_>, at: Position| {
             if at.warp != fw || !e.lane(fw, fl).is_some_and(|s| s.active) {
                 return false;
             }
@@ -505,9 +515,16 @@ impl<'j> Session<'j> {
         })
     }
 
-    /// Run instruction by instruction until `done(engine, cursor)` or
-    /// another stop. The first instruction always runs.
-    fn run_until(&mut self, mut done: impl FnMut(&Debugger<'j>, Position) -> bool) -> StopReason {
+    /// Run `quantum` instructions at a time (1: instruction by
+    /// instruction) until `done(engine, cursor)` or another stop (with
+    /// `exits`, the focus thread returning is one). The first instruction
+    /// always runs.
+    fn run_until(
+        &mut self,
+        quantum: u32,
+        exits: bool,
+        mut done: impl FnMut(&Debugger<'j>, Position) -> bool,
+    ) -> StopReason {
         let kernel = self.kernel;
         let cbs = self.cbs.clone();
         let b = kernel.bindings(&cbs);
@@ -519,7 +536,7 @@ impl<'j> Session<'j> {
         let focus_group = engine.cursor().map(|p| p.group);
         loop {
             let engine = self.engine.as_mut().expect("running");
-            let ran = match engine.run_quantum(&b, 1) {
+            let ran = match engine.run_quantum(&b, quantum) {
                 Ok(r) => r,
                 Err(r) => {
                     let text = r.to_string();
@@ -556,7 +573,7 @@ impl<'j> Session<'j> {
                 return StopReason::DebugBreak;
             }
             // the focus thread returned (in the group it was in)
-            if let (Some(t), Some(g)) = (focus_thread, focus_group) {
+            if let (Some(t), Some(g), true) = (focus_thread, focus_group, exits) {
                 let same = focus.is_some_and(|s| s.dispatch_thread == t);
                 let gone = g == at.group && same && !focus.is_some_and(|s| s.alive);
                 let left = g != at.group && ran.group_ended;
@@ -713,6 +730,10 @@ pub fn line_starts(
     }
     out
 }
+
+/// The instructions a warp runs at a time in [`Session::resume`] when
+/// nothing can stop it between two of them.
+const RESUME_QUANTUM: u32 = 1 << 16;
 
 /// `x y z` (for messages).
 pub(crate) fn ids(v: [u32; 3]) -> String {

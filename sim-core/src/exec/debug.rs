@@ -298,6 +298,11 @@ impl<'p> Debugger<'p> {
         self.exec.set_break_at_debug_break(on);
     }
 
+    /// Whether the dispatch runs under a checker.
+    pub fn checking(&self) -> bool {
+        self.exec.observers.check.is_some()
+    }
+
     /// Whether the dispatch has ended (every group ran).
     pub fn finished(&self) -> bool {
         self.finished

@@ -652,6 +652,18 @@ impl Program {
         !self.messages.is_empty()
     }
 
+    /// Whether the program has a `debug_break`, `abort`, `printf` or
+    /// `errorf` (an instruction that makes a message record).
+    pub fn has_message_instructions(&self) -> bool {
+        self.has_messages()
+            || (self.code.iter()).any(|op| {
+                matches!(
+                    op.kind,
+                    crate::ir::lowered::OpKind::DebugBreak | crate::ir::lowered::OpKind::Abort
+                )
+            })
+    }
+
     /// The lowered code the analyses read.
     pub(crate) fn body(&self) -> Body<'_> {
         Body {

@@ -1,0 +1,325 @@
+//! The debugger: `sm5sim debug` driven by scripts on stdin over the fxc
+//! `/Zi` builds of `tests/debug_info/` (a breakpoint on an HLSL line stops
+//! there; the locals there equal the shader's formula computed here;
+//! stepping follows HLSL lines; a lane switch shows that lane's values;
+//! break-on-race names both threads), its refusals, and the library
+//! session run to its end against the deterministic mode.
+
+use sm5sim::debug::{Session, SessionOptions, StopReason};
+use sm5sim::job::Job;
+use sm5sim::sim_core::LoadOptions;
+use sm5sim::sim_sched::{DispatchOptions, Schedule};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+/// `sm5sim debug ARGS` with `script` on stdin: (exit status, stdout, stderr).
+fn debug(args: &[&str], script: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sm5sim"))
+        .arg("debug")
+        .args(args)
+        .arg("--quiet")
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// `name = value` lines of a `locals` or `print` output, floats parsed.
+fn value(text: &str, name: &str) -> f32 {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(&format!("{name} = ")))
+        .unwrap_or_else(|| panic!("no `{name} = ` in:\n{text}"));
+    line[name.len() + 3..]
+        .trim()
+        .parse()
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+/// The output of a script split at each stop or step report (`stopped…`,
+/// `stepped`), each with the lines after it.
+fn sections(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for l in text.lines() {
+        if l.starts_with("stopped") || l.starts_with("stepped") {
+            out.push(l.to_string());
+        } else if let Some(s) = out.last_mut() {
+            s.push('\n');
+            s.push_str(l);
+        }
+    }
+    out
+}
+
+/// mandelbrot's per-thread values (`examples/mandelbrot/mandelbrot.hlsl`,
+/// width = height = 512), in f32 as fxc compiled them: cx, cy, and zx, zy
+/// after `k` iterations.
+fn mandelbrot(x: u32, y: u32, k: u32) -> (f32, f32, f32, f32) {
+    let cx = 3.0f32 * x as f32 / 512.0 + -2.0;
+    let cy = 3.0f32 * y as f32 / 512.0 + -1.5;
+    let (mut zx, mut zy) = (0.0f32, 0.0f32);
+    for _ in 0..k {
+        // mad (unfused: rounded after the multiply), then the add of cx
+        let t = (zx * zx - zy * zy) + cx;
+        // dp2: zy·zx + zy·zx
+        zy = (zy * zx + zy * zx) + cy;
+        zx = t;
+    }
+    (cx, cy, zx, zy)
+}
+
+/// A breakpoint on line 17 stops there for the chosen thread, each
+/// iteration of its loop, and the locals there are the shader's formula's.
+#[test]
+fn a_breakpoint_on_an_hlsl_line_stops_there_with_the_formulas_locals() {
+    let (x, y) = (300, 256);
+    let script = "continue\nlocals\ncontinue\nlocals\ncontinue\nlocals\nquit\n";
+    let (code, out, err) = debug(
+        &[
+            "tests/debug_info/mandelbrot.toml",
+            "--break",
+            "mandelbrot.hlsl:17",
+            "--thread",
+            "300,256,0",
+        ],
+        script,
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains("breakpoint 0 at mandelbrot.hlsl:17: pc"),
+        "{out}"
+    );
+    let stops: Vec<String> = sections(&out)
+        .into_iter()
+        .filter(|s| s.starts_with("stopped at breakpoint"))
+        .collect();
+    assert_eq!(stops.len(), 3, "{out}");
+    for (k, s) in stops.iter().enumerate() {
+        assert!(
+            s.contains("group (37, 32, 0)")
+                && s.contains("thread (300, 256, 0) pc")
+                && s.contains("mandelbrot.hlsl:17\n")
+                && s.contains("float t = zx * zx - zy * zy + cx;"),
+            "{s}"
+        );
+        let (cx, cy, zx, zy) = mandelbrot(x, y, k as u32);
+        assert_eq!(value(s, "cx"), cx, "{s}");
+        assert_eq!(value(s, "cy"), cy, "{s}");
+        assert_eq!(value(s, "zx"), zx, "iteration {k}: {s}");
+        assert_eq!(value(s, "zy"), zy, "iteration {k}: {s}");
+        assert_eq!(value(s, "i"), k as f32, "{s}");
+        assert!(s.contains("dtid = (300, 256, 0)"), "{s}");
+        // t is written by this line: no register holds it yet
+        assert!(s.contains("t = ?"), "{s}");
+    }
+}
+
+/// `next` from line 17 visits the loop's lines in order, 18, 20, 21, then
+/// the loop's test (15) and 17 again; `stepi` runs one instruction.
+#[test]
+fn stepping_follows_hlsl_lines() {
+    let script = "continue\nnext\nnext\nnext\nnext\nnext\nprint i\nstepi\nwhere\nquit\n";
+    let (code, out, err) = debug(
+        &[
+            "tests/debug_info/mandelbrot.toml",
+            "--break",
+            "17",
+            "--thread",
+            "300,256,0",
+        ],
+        script,
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    let lines: Vec<u32> = sections(&out)
+        .iter()
+        .filter(|s| s.starts_with("stepped"))
+        .map(|s| {
+            let at = s.split("mandelbrot.hlsl:").nth(1).unwrap();
+            at.split_whitespace().next().unwrap().parse().unwrap()
+        })
+        .collect();
+    assert_eq!(lines[..5], [18, 20, 21, 15, 17], "{out}");
+    // one pass through the loop: i went 0 -> 1
+    assert!(out.contains("i = 1\n"), "{out}");
+    // stepi from the first instruction of line 17 (mad) to the next (add)
+    let last = sections(&out).pop().unwrap();
+    assert!(last.contains("add r2.x, r0.x, r1.y"), "{last}");
+}
+
+/// Switching lanes shows that lane's thread and values; `thread` switches
+/// to a thread of the group by its SV_DispatchThreadID, and refuses one in
+/// another group.
+#[test]
+fn a_lane_switch_shows_that_lanes_values() {
+    let script = "continue\nlane 5\nprint cx\nprint dtid\nprint cx.x\nthread 302,257,0\nprint cy\nprint vThreadID\nlanes cx\nthread 0,0,0\nquit\n";
+    let (code, out, err) = debug(
+        &[
+            "tests/debug_info/mandelbrot.toml",
+            "--break",
+            "mandelbrot.hlsl:17",
+            "--thread",
+            "300,256,0",
+        ],
+        script,
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    let (cx301, ..) = mandelbrot(301, 256, 0);
+    let (_, cy257, ..) = mandelbrot(302, 257, 0);
+    assert!(out.contains("warp 0 lane 5 thread (301, 256, 0)"), "{out}");
+    assert_eq!(value(&out, "cx"), cx301, "{out}");
+    assert!(out.contains("dtid = (301, 256, 0)"), "{out}");
+    assert!(out.contains("thread (302, 257, 0)"), "{out}");
+    assert_eq!(value(&out, "cy"), cy257, "{out}");
+    assert!(out.contains("vThreadID = (302, 257, 0)"), "{out}");
+    // every lane of the warp, each with its own cx
+    let table: Vec<&str> = out.lines().filter(|l| l.contains(", 0) active ")).collect();
+    assert_eq!(table.len(), 32, "{out}");
+    for l in &table {
+        let x: u32 = l
+            .split('(')
+            .nth(1)
+            .unwrap()
+            .split(',')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let cx: f32 = l.rsplit(' ').next().unwrap().parse().unwrap();
+        assert_eq!(cx, mandelbrot(x, 0, 0).0, "{l}");
+    }
+    assert!(
+        out.contains("error: thread (0, 0, 0) is in group (0, 0, 0), not in the group in progress (37, 32, 0)"),
+        "{out}"
+    );
+}
+
+/// `--break race` runs the dispatch under the checker and stops at the
+/// racing access, the report naming both threads and both HLSL lines.
+#[test]
+fn break_on_race_stops_at_the_racing_access_with_both_threads() {
+    let script = "continue\nlocals\nprint s[2]\nquit\n";
+    let (code, out, err) = debug(&["tests/debug_info/race.toml", "--break", "race"], script);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let stop = sections(&out)
+        .into_iter()
+        .find(|s| s.starts_with("stopped at a checker finding"))
+        .unwrap_or_else(|| panic!("no finding stop:\n{out}"));
+    assert!(stop.contains("error[raw] g0[1] ('s')"), "{stop}");
+    assert!(stop.contains("race.hlsl:14: store_structured"), "{stop}");
+    assert!(stop.contains("race.hlsl:15: ld_structured"), "{stop}");
+    assert!(stop.contains("thread (1, 0, 0)"), "{stop}");
+    assert!(stop.contains("thread (0, 0, 0)"), "{stop}");
+    // stopped just after the load (line 15), focused on the reading thread
+    assert!(
+        stop.contains("lane 0 thread (0, 0, 0) pc") && stop.contains("race.hlsl:15\n"),
+        "{stop}"
+    );
+    assert!(out.contains("t = 0\n"), "{out}");
+    // thread 2 stored 2·3 + 1 to s[2]
+    assert!(out.contains("s[2] = 0x7"), "{out}");
+}
+
+/// Bad breakpoints, threads, steps and expressions are refused with a
+/// message that says why; the session goes on (or, at the start, the
+/// command exits 2 and says where).
+#[test]
+fn bad_input_is_refused_with_a_reason() {
+    let script = "break nosuch.hlsl:3\nbreak mandelbrot.hlsl:400\nbreak pc 9999\nprint nothing\nprint r9.x\nlane 99\nfoo\nquit\n";
+    let (code, out, _) = debug(&["tests/debug_info/mandelbrot.toml"], script);
+    assert_eq!(code, 0, "{out}");
+    for want in [
+        "error: `nosuch.hlsl:3`: want FILE:LINE or LINE (files: mandelbrot.hlsl)",
+        "error: `mandelbrot.hlsl:400`: no instruction comes from mandelbrot.hlsl:400 or a later line",
+        "error: pc 9999: the program has",
+        "error: `nothing` names nothing here",
+        "error: r9: the shader declares 3 temps",
+        "error: no thread in lane 99 of warp 0",
+        "error: unknown command `foo`",
+    ] {
+        assert!(out.contains(want), "{want}\n{out}");
+    }
+    // a step that is not a dispatch, a thread outside the dispatch
+    let (code, _, err) = debug(&["tests/debug_info/mandelbrot.toml", "--step", "1"], "");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("steps[1] is not a dispatch (the job's dispatch steps: steps[0])"),
+        "{err}"
+    );
+    let (code, _, err) = debug(
+        &["tests/debug_info/mandelbrot.toml", "--thread", "9999,0,0"],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("thread (9999, 0, 0) is outside the dispatch"),
+        "{err}"
+    );
+    // a shader without /Zi: no HLSL lines, but pc breakpoints
+    let (code, out, err) = debug(
+        &["examples/mandelbrot/mandelbrot.toml", "--break", "pc 19"],
+        "break 17\ncontinue\nquit\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("the shader has no HLSL lines (compile it with fxc /Zi)"),
+        "{out}"
+    );
+    assert!(out.contains("stopped at breakpoint 0 (pc 19)"), "{out}");
+    assert!(out.contains("mad r1.y, r0.z, r0.z, -r1.w"), "{out}");
+}
+
+/// A session continued to its end leaves the resources the deterministic
+/// mode leaves (same warp width: every memory operation in the same
+/// order; cas_float_add's float sums depend on it), and the job's later
+/// steps (its expectations) run; a middle step of a pipeline too.
+#[test]
+fn a_session_run_to_its_end_equals_the_deterministic_mode() {
+    for (job, step) in [
+        ("examples/cas_float_add/cas_float_add.toml", None),
+        ("examples/reduce/reduce.toml", None),
+        ("examples/multipass_reduce/multipass_reduce.toml", Some(3)),
+    ] {
+        let path = root().join(job);
+        let load = |_: ()| Job::load(&path, &LoadOptions::default()).unwrap();
+        let debugged = load(());
+        let options = SessionOptions {
+            step,
+            warp_width: Some(32),
+            ..Default::default()
+        };
+        let mut s = Session::start(&debugged, &options, &DispatchOptions::default())
+            .unwrap_or_else(|e| panic!("{job}: {e}"));
+        let stop = s.resume();
+        assert_eq!(stop, StopReason::Finished, "{job}");
+        assert!(s.reports().iter().all(|r| r.passed()), "{job}");
+        let steps = debugged.step_count();
+        assert_eq!(s.reports().len(), steps - 1, "{job}: every other step ran");
+        let plain = load(());
+        let det = DispatchOptions {
+            schedule: Some(Schedule::fixed()),
+            warp_width: 32,
+            ..Default::default()
+        };
+        plain.run(&det).unwrap();
+        assert_eq!(debugged.outputs(), plain.outputs(), "{job}");
+    }
+}
