@@ -13,6 +13,7 @@
 //! the stop conditions, line stepping and values by name.
 
 pub mod command;
+pub mod dap;
 mod value;
 
 use crate::job::{Job, JobError, StepReport};
@@ -391,54 +392,7 @@ impl<'j> Session<'j> {
     }
 
     fn resolve_breakpoint(&self, spec: &str) -> Result<Breakpoint, DebugError> {
-        let prog = self.program();
-        let spec = spec.trim();
-        if let Some(n) = spec.strip_prefix("pc").map(str::trim) {
-            let pc: usize = n
-                .parse()
-                .map_err(|_| DebugError::Usage(format!("`{spec}`: pc N wants a number")))?;
-            if pc >= prog.instruction_count() {
-                return Err(DebugError::Usage(format!(
-                    "pc {pc}: the program has {} instructions",
-                    prog.instruction_count()
-                )));
-            }
-            return Ok(Breakpoint {
-                spec: spec.into(),
-                line: None,
-                pcs: BTreeSet::from([pc]),
-            });
-        }
-        let map = prog.source_map.as_ref().ok_or_else(|| {
-            DebugError::Usage(format!(
-                "`{spec}`: the shader has no HLSL lines (compile it with fxc /Zi); break at `pc N` instead"
-            ))
-        })?;
-        let (file, line) = split_line_spec(spec, map);
-        let (Some(file), Some(line)) = (file, line) else {
-            let names: Vec<&str> = map.files.iter().map(|f| f.base_name()).collect();
-            return Err(DebugError::Usage(format!(
-                "`{spec}`: want FILE:LINE or LINE (files: {})",
-                names.join(", ")
-            )));
-        };
-        // the first line at or after `line` that starts instructions
-        let starts = line_starts(prog, map, file);
-        let (at, pcs) = starts
-            .range(line..)
-            .next()
-            .map(|(l, p)| (*l, p.clone()))
-            .ok_or_else(|| {
-                DebugError::Usage(format!(
-                    "`{spec}`: no instruction comes from {}:{line} or a later line",
-                    map.files[file].base_name()
-                ))
-            })?;
-        Ok(Breakpoint {
-            spec: spec.into(),
-            line: Some(at),
-            pcs,
-        })
+        resolve_breakpoint(self.program(), spec)
     }
 
     /// Watch an expression ([`Session::evaluate`]): a run stops when its
@@ -698,6 +652,63 @@ impl<'j> Session<'j> {
     pub fn source_map(&self) -> Option<&'j SourceMap> {
         self.program().source_map.as_ref()
     }
+}
+
+/// A breakpoint of `prog` ([`Session::add_breakpoint`] says what `spec`
+/// may be).
+///
+/// # Errors
+/// [`DebugError::Usage`] when it names no instruction, or a line of a
+/// shader without `/Zi` debug information.
+pub fn resolve_breakpoint(prog: &Program, spec: &str) -> Result<Breakpoint, DebugError> {
+    let spec = spec.trim();
+
+    if let Some(n) = spec.strip_prefix("pc").map(str::trim) {
+        let pc: usize = n
+            .parse()
+            .map_err(|_| DebugError::Usage(format!("`{spec}`: pc N wants a number")))?;
+        if pc >= prog.instruction_count() {
+            return Err(DebugError::Usage(format!(
+                "pc {pc}: the program has {} instructions",
+                prog.instruction_count()
+            )));
+        }
+        return Ok(Breakpoint {
+            spec: spec.into(),
+            line: None,
+            pcs: BTreeSet::from([pc]),
+        });
+    }
+    let map = prog.source_map.as_ref().ok_or_else(|| {
+        DebugError::Usage(format!(
+            "`{spec}`: the shader has no HLSL lines (compile it with fxc /Zi); break at `pc N` instead"
+        ))
+    })?;
+    let (file, line) = split_line_spec(spec, map);
+    let (Some(file), Some(line)) = (file, line) else {
+        let names: Vec<&str> = map.files.iter().map(|f| f.base_name()).collect();
+        return Err(DebugError::Usage(format!(
+            "`{spec}`: want FILE:LINE or LINE (files: {})",
+            names.join(", ")
+        )));
+    };
+    // the first line at or after `line` that starts instructions
+    let starts = line_starts(prog, map, file);
+    let (at, pcs) = starts
+        .range(line..)
+        .next()
+        .map(|(l, p)| (*l, p.clone()))
+        .ok_or_else(|| {
+            DebugError::Usage(format!(
+                "`{spec}`: no instruction comes from {}:{line} or a later line",
+                map.files[file].base_name()
+            ))
+        })?;
+    Ok(Breakpoint {
+        spec: spec.into(),
+        line: Some(at),
+        pcs,
+    })
 }
 
 /// `FILE:LINE` or `LINE` as (file index, line).

@@ -15,6 +15,7 @@ mod conformance;
 mod conformance_coverage;
 mod corpus;
 mod corpus_smoke;
+mod dap;
 mod debug;
 mod debug_info;
 mod differential;

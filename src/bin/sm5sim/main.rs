@@ -228,6 +228,9 @@ enum Command {
         #[command(flatten)]
         hlsl: HlslArgs,
     },
+    /// Serve the Debug Adapter Protocol on stdin/stdout (for an editor:
+    /// docs/debugging.md has VS Code's launch configuration).
+    Dap,
     Check {
         /// Job files (TOML), or directories searched recursively for *.toml.
         #[arg(required = true, value_name = "JOB")]
@@ -870,6 +873,11 @@ impl Drop for ProgressDisplay {
 
 fn run(cli: Cli) -> anyhow::Result<bool> {
     match cli.command {
+        Command::Dap => {
+            let stdin = std::io::stdin();
+            sm5sim::debug::dap::serve(stdin.lock(), std::io::stdout())?;
+            Ok(true)
+        }
         Command::Debug {
             job,
             step,
