@@ -186,7 +186,19 @@ pub fn stop_text(session: &Session<'_>, reason: &StopReason) -> String {
             let f = &session.findings()[*i];
             format!("stopped at a checker finding:\n{f}")
         }
-        StopReason::Watch(expr, old, new) => format!("stopped: {expr} changed from {old} to {new}"),
+        StopReason::Watch(expr, old, new, Some(by)) => {
+            let line = session.program().hlsl_line(by.pc as u32);
+            let line = line.map_or(String::new(), |(f, l)| format!(" ({f}:{l})"));
+            format!(
+                "stopped: {expr} changed from {old} to {new}, by warp {} at pc {}{line}: {}",
+                by.warp,
+                by.pc,
+                instruction_at(session, by.pc)
+            )
+        }
+        StopReason::Watch(expr, old, new, None) => {
+            format!("stopped: {expr} changed from {old} to {new} as a group ended (the next starts afresh)")
+        }
         StopReason::ThreadExited => "the focus thread returned".to_string(),
         StopReason::Stopped(why) => return format!("the dispatch stopped: {why}"),
         StopReason::Finished => {

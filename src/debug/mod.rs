@@ -62,8 +62,11 @@ pub enum StopReason {
     Errorf,
     /// The checker found something new (its index in the findings).
     Finding(usize),
-    /// A watched value changed: the watch, the old and the new value.
-    Watch(String, String, String),
+    /// A watched value changed: the watch, the old and the new value,
+    /// and where the instruction that changed it ran (its group, warp and
+    /// pc; None when a group ended in between, which starts TGSM and the
+    /// registers afresh).
+    Watch(String, String, String, Option<Position>),
     /// The focus thread returned.
     ThreadExited,
     /// The watchdog (instruction budget) or the checker's forward-progress
@@ -544,7 +547,8 @@ impl<'j> Session<'j> {
                 let spec = self.breakpoints[i].spec.clone();
                 return StopReason::Breakpoint(i, spec);
             }
-            if let Some(stop) = self.watch_changed() {
+            let by = (!ran.group_ended).then_some(ran.from);
+            if let Some(stop) = self.watch_changed(by) {
                 return stop;
             }
         }
@@ -568,7 +572,7 @@ impl<'j> Session<'j> {
         active.then_some(i)
     }
 
-    fn watch_changed(&mut self) -> Option<StopReason> {
+    fn watch_changed(&mut self, by: Option<Position>) -> Option<StopReason> {
         for i in 0..self.watches.len() {
             let now = match self.evaluate(&self.watches[i].expr.clone()) {
                 Ok(v) => v.to_string(),
@@ -576,7 +580,8 @@ impl<'j> Session<'j> {
             };
             if now != self.watches[i].last {
                 let old = std::mem::replace(&mut self.watches[i].last, now.clone());
-                return Some(StopReason::Watch(self.watches[i].expr.clone(), old, now));
+                let expr = self.watches[i].expr.clone();
+                return Some(StopReason::Watch(expr, old, now, by));
             }
         }
         None

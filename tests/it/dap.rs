@@ -293,3 +293,34 @@ fn requests_out_of_turn_are_refused_with_a_message() {
     );
     c.body("disconnect", json!({}));
 }
+
+/// The VS Code extension of `tools/vscode/` declares the `sm5sim` debug
+/// type, running `sm5sim dap`, with breakpoints in HLSL, and its launch
+/// attributes are the ones the server reads (docs/debugging.md).
+#[test]
+fn the_vscode_extension_runs_this_server() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/vscode/package.json");
+    let p: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let d = &p["contributes"]["debuggers"][0];
+    assert_eq!(d["type"], "sm5sim");
+    assert_eq!(d["program"], "sm5sim");
+    assert_eq!(d["args"], json!(["dap"]));
+    assert_eq!(p["contributes"]["breakpoints"][0]["language"], "hlsl");
+    let props = d["configurationAttributes"]["launch"]["properties"]
+        .as_object()
+        .unwrap();
+    let mut keys: Vec<&str> = props.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "breakOnRace",
+            "maxInstructions",
+            "program",
+            "step",
+            "stopOnEntry",
+            "thread",
+            "warpWidth"
+        ]
+    );
+}

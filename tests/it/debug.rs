@@ -323,3 +323,31 @@ fn a_session_run_to_its_end_equals_the_deterministic_mode() {
         assert_eq!(debugged.outputs(), plain.outputs(), "{job}");
     }
 }
+
+/// A watch on a resource word stops after the store that changed it,
+/// naming the instruction and its HLSL line; the value is the iteration
+/// count the formula gives for that thread.
+#[test]
+fn a_watch_stops_after_the_write_and_names_the_writer() {
+    let (x, y) = (300u32, 256u32);
+    let mut n = 0;
+    let (cx, cy, ..) = mandelbrot(x, y, 0);
+    let (mut zx, mut zy) = (0.0f32, 0.0f32);
+    while n < 256 && zx * zx + zy * zy < 4.0 {
+        let t = (zx * zx - zy * zy) + cx;
+        zy = (zy * zx + zy * zx) + cy;
+        zx = t;
+        n += 1;
+    }
+    let word = y * 512 + x;
+    let script = format!("watch iterations[{word}]\ncontinue\nquit\n");
+    let (code, out, err) = debug(
+        &["tests/debug_info/mandelbrot.toml", "--thread", "300,256,0"],
+        &script,
+    );
+    assert_eq!(code, 0, "{err}");
+    let want = format!(
+        "stopped: iterations[{word}] changed from 0x0 to {n:#x}, by warp 0 at pc 27 (mandelbrot.hlsl:22): store_structured u0.x, r0.x, l(0), r1.x"
+    );
+    assert!(out.contains(&want), "{want}\n{out}");
+}

@@ -113,6 +113,10 @@ pub struct Debugger<'p> {
     watchdog: Watchdog,
     /// dispatch-wide counters (the executor's, as a dispatch reports them)
     before: ExecStats,
+    /// the counters of the groups skipped on a packed executor
+    skipped: ExecStats,
+    /// the fast paths asked for
+    fast_paths: FastPaths,
 }
 
 impl<'p> Debugger<'p> {
@@ -120,8 +124,11 @@ impl<'p> Debugger<'p> {
     /// against `bindings`, under `checker` when given (it is told the
     /// dispatch begins; [`Debugger::finish`] gives it back). The groups
     /// before linear index `skip` (x fastest, then y, then z) run first at
-    /// full speed, without stops; the cursor is then at the first
-    /// instruction of group `skip` (or the dispatch has ended).
+    /// full speed, without stops (without a checker, packed several to a
+    /// warp as `sm5sim run` runs them: a program whose result depends on
+    /// the order of its groups' atomics may then differ from the
+    /// deterministic mode); the cursor is then at the first instruction of
+    /// group `skip` (or the dispatch has ended).
     ///
     /// # Errors
     /// [`Runaway`] when the instruction budget runs out in the groups run
@@ -155,15 +162,59 @@ impl<'p> Debugger<'p> {
             finished: total == 0,
             watchdog,
             before: ExecStats::default(),
+            skipped: ExecStats::default(),
+            fast_paths: options.fast_paths,
         };
         d.before = d.exec.stats();
-        while d.next < skip.min(total) {
-            let g = d.group_of(d.next);
-            d.exec.run_group_watched(g, bindings, &d.watchdog)?;
-            d.next += 1;
-        }
+        d.skip(prog, bindings, skip.min(total), paths)?;
         d.begin_group();
         Ok(d)
+    }
+
+    /// Run groups `0..skip` at full speed, with no stops: under the
+    /// checker on the debugger's own executor, else on a packed one (as
+    /// `sm5sim run` packs small groups, its gathered atomics flushed at
+    /// the end), row by row.
+    fn skip(
+        &mut self,
+        prog: &'p Program,
+        bindings: &Bindings<'_>,
+        skip: u64,
+        paths: FastPaths,
+    ) -> Result<(), Runaway> {
+        if self.checking() {
+            while self.next < skip {
+                let g = self.group_of(self.next);
+                self.exec.run_group_watched(g, bindings, &self.watchdog)?;
+                self.next += 1;
+            }
+            return Ok(());
+        }
+        if skip == 0 {
+            return Ok(());
+        }
+        let mut fast = GroupExecutor::packed(prog, u32::MAX).with_fast_paths(paths);
+        let gather = self.fast_paths.contains(FastPaths::PRIVATE_ATOMICS);
+        if gather {
+            fast.privatize_atomics(bindings);
+        }
+        let x = u64::from(self.groups[0].max(1));
+        let mut outcome = Ok(());
+        while self.next < skip {
+            let first = self.group_of(self.next);
+            // the rest of this row, or up to the group skipped to
+            let count = (x - u64::from(first[0])).min(skip - self.next);
+            outcome = fast.run_groups_watched(first, count as u32, bindings, &self.watchdog);
+            if outcome.is_err() {
+                break;
+            }
+            self.next += count;
+        }
+        if gather {
+            fast.flush_atomics(bindings);
+        }
+        self.skipped = fast.stats();
+        outcome
     }
 
     /// `SV_GroupID` of the group with linear index `g`.
@@ -448,13 +499,13 @@ impl<'p> Debugger<'p> {
 
     /// Counters of the dispatch so far.
     pub fn stats(&self) -> ExecStats {
-        let (s, b) = (self.exec.stats(), self.before);
+        let (s, b, k) = (self.exec.stats(), self.before, self.skipped);
         ExecStats {
-            groups: s.groups - b.groups,
-            warp_instructions: s.warp_instructions - b.warp_instructions,
-            barriers: s.barriers - b.barriers,
-            aborted_threads: s.aborted_threads - b.aborted_threads,
-            debug_breaks: s.debug_breaks - b.debug_breaks,
+            groups: s.groups - b.groups + k.groups,
+            warp_instructions: s.warp_instructions - b.warp_instructions + k.warp_instructions,
+            barriers: s.barriers - b.barriers + k.barriers,
+            aborted_threads: s.aborted_threads - b.aborted_threads + k.aborted_threads,
+            debug_breaks: s.debug_breaks - b.debug_breaks + k.debug_breaks,
         }
     }
 

@@ -221,8 +221,11 @@ enum Command {
         /// Stop the dispatch after N warp-instructions.
         #[arg(long, value_name = "N")]
         max_instructions: Option<u64>,
+        /// Read the commands from FILE (one per line) instead of stdin.
+        #[arg(long, value_name = "FILE")]
+        commands: Option<PathBuf>,
         /// Do not print the commands read (by default each is echoed after
-        /// a `(sm5sim)` prompt when stdin is not a terminal).
+        /// a `(sm5sim)` prompt when they do not come from a terminal).
         #[arg(long)]
         quiet: bool,
         #[command(flatten)]
@@ -469,33 +472,41 @@ fn parse_thread(s: &str) -> Result<[u32; 3], String> {
     Ok(out)
 }
 
-/// `sm5sim debug`: a session, commands from stdin.
-#[allow(clippy::too_many_arguments)]
-fn debug_session(
-    path: &std::path::Path,
+/// `sm5sim debug`'s options.
+struct DebugArgs {
     step: Option<usize>,
-    breaks: &[String],
+    breaks: Vec<String>,
     thread: Option<[u32; 3]>,
     warp_width: usize,
     max_instructions: Option<u64>,
+    commands: Option<PathBuf>,
     quiet: bool,
-    hlsl: HlslArgs,
-) -> anyhow::Result<bool> {
+}
+
+/// `sm5sim debug`: a session, commands from stdin or a file.
+fn debug_session(path: &std::path::Path, a: DebugArgs, hlsl: HlslArgs) -> anyhow::Result<bool> {
     use sm5sim::debug::{command, Session, SessionOptions, StopReason};
     use std::io::{BufRead, IsTerminal, Write};
+    let script = match &a.commands {
+        Some(f) => Some(
+            std::fs::read_to_string(f)
+                .with_context(|| format!("--commands {}: cannot read it", f.display()))?,
+        ),
+        None => None,
+    };
     let job = Job::load_with(path, &LoadOptions::default(), &hlsl.options())?;
     for c in job.compiled_shaders() {
         report_compile(c);
     }
     let options = SessionOptions {
-        step,
-        thread,
-        warp_width: Some(warp_width),
-        break_on_findings: breaks.iter().any(|b| b == "race"),
-        max_warp_instructions: max_instructions,
+        step: a.step,
+        thread: a.thread,
+        warp_width: Some(a.warp_width),
+        break_on_findings: a.breaks.iter().any(|b| b == "race"),
+        max_warp_instructions: a.max_instructions,
     };
     let mut session = Session::start(&job, &options, &DispatchOptions::default())?;
-    for b in breaks.iter().filter(|b| *b != "race") {
+    for b in a.breaks.iter().filter(|b| *b != "race") {
         let n = session.add_breakpoint(b)?;
         let pcs: Vec<String> = session.breakpoints()[n]
             .pcs
@@ -513,22 +524,31 @@ fn debug_session(
     println!("debugging steps[{at}]{name}");
     println!("{}", command::stop_text(&session, &StopReason::Entry));
     let stdin = std::io::stdin();
-    let terminal = stdin.is_terminal();
+    let terminal = script.is_none() && stdin.is_terminal();
+    let prompt = terminal || !a.quiet;
     let mut out = std::io::stdout();
-    let mut lines = stdin.lock().lines();
+    let mut lines: Box<dyn Iterator<Item = std::io::Result<String>>> = match script {
+        Some(s) => Box::new(
+            s.lines()
+                .map(|l| Ok(l.to_string()))
+                .collect::<Vec<_>>()
+                .into_iter(),
+        ),
+        None => Box::new(stdin.lock().lines()),
+    };
     loop {
-        if terminal || !quiet {
+        if prompt {
             print!("(sm5sim) ");
             out.flush()?;
         }
         let Some(line) = lines.next() else {
-            if terminal || !quiet {
+            if prompt {
                 println!();
             }
             break;
         };
         let line = line?;
-        if !terminal && !quiet {
+        if !terminal && !a.quiet {
             println!("{}", line.trim());
         }
         let o = command::run_command(&mut session, &line);
@@ -885,16 +905,20 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             thread,
             warp_width,
             max_instructions,
+            commands,
             quiet,
             hlsl,
         } => debug_session(
             &job,
-            step,
-            &breaks,
-            thread,
-            warp_width,
-            max_instructions,
-            quiet,
+            DebugArgs {
+                step,
+                breaks,
+                thread,
+                warp_width,
+                max_instructions,
+                commands,
+                quiet,
+            },
             hlsl,
         ),
         Command::Check {
