@@ -74,6 +74,7 @@ pub use executor::{
     packing, GroupExecutor, Packing, Shape, MAX_PACKED_LANES, PRIVATE_ATOMICS_MAX_WORDS,
 };
 pub use fast::FastPaths;
+pub use observe::{LastWrite, WordSpace};
 pub use pool::{parked_on_this_thread, MAX_PARKED_PER_THREAD};
 pub use profile::{
     ExecStats, InstructionCounts, LineCounts, Profile, ResourceTraffic, SampleCounts,

@@ -839,6 +839,25 @@ impl Kernel {
         out
     }
 
+    /// The UAV slots (`u#`) a view of `resource` is bound to, with the
+    /// first element of the view (its dword offset in the buffer, for a
+    /// raw or structured view of a buffer; 0 for a whole buffer).
+    pub(crate) fn uav_slots_of(&self, resource: &Resource) -> Vec<(u32, u64)> {
+        (self.bound.iter())
+            .filter(|b| b.slot.kind == SlotKind::Uav && b.resource.same(resource))
+            .map(|b| {
+                let stride = match b.view {
+                    View::Structured(s) => u64::from(s) / 4,
+                    _ => 1,
+                };
+                (
+                    b.slot.index,
+                    b.elements.map_or(0, |(first, _)| first * stride),
+                )
+            })
+            .collect()
+    }
+
     /// The constant buffers' words as their resources hold them now, by
     /// slot (what [`Kernel::bindings`] takes).
     pub(crate) fn constant_words(&self) -> Vec<(u32, Vec<u32>)> {

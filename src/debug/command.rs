@@ -23,6 +23,7 @@ thread X,Y,Z                    focus on that SV_DispatchThreadID (in the group 
 lane N | warp N [lane M]        focus on a lane of the focus warp, or of warp N
 where                           the position, the HLSL call stack and the instruction (bt)
 watch EXPR                      stop when EXPR's value changes
+who WORD                        who last wrote a TGSM or UAV word (s[3], g0[3], name[5], u0[5])
 findings                        the checker's findings so far (with --break race)
 list                            the HLSL lines around the focus thread's line
 help, quit";
@@ -151,6 +152,31 @@ pub fn run_command(session: &mut Session<'_>, line: &str) -> Output {
         "where" | "bt" => where_text(session),
         "watch" => match session.add_watch(arg) {
             Ok(v) => format!("watching {arg} = {v}"),
+            Err(e) => format!("error: {e}"),
+        },
+        "who" => match session.last_write(arg) {
+            Ok(Some(w)) => {
+                let prog = session.program();
+                let tg = prog.thread_group;
+                let t = [w.thread % tg[0], w.thread / tg[0] % tg[1], w.thread / (tg[0] * tg[1])];
+                let line = prog.hlsl_line(w.pc);
+                let line = line.map_or(String::new(), |(f, l)| format!(" ({f}:{l})"));
+                let what = match w.value {
+                    Some(v) => format!("stored {v:#x}"),
+                    None => "an atomic".to_string(),
+                };
+                format!(
+                    "{arg}: last written by group {} thread {} [{}] at pc {}{line}: {}; {what}",
+                    ids(w.group),
+                    ids(t),
+                    w.thread,
+                    w.pc,
+                    instruction_at(session, w.pc as usize)
+                )
+            }
+            Ok(None) => format!(
+                "{arg}: not written since the session's first stepped group began (groups skipped with --thread are not recorded)"
+            ),
             Err(e) => format!("error: {e}"),
         },
         "findings" => {

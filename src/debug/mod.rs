@@ -418,7 +418,7 @@ impl<'j> Session<'j> {
         // with nothing to stop at between instructions, quanta of many
         // instructions (a warp runs until it parks, finishes or runs
         // them out)
-        let checking = self.engine.as_ref().is_some_and(|e| e.checking());
+        let checking = self.engine.as_ref().is_some_and(|e| e.under_checker());
         let fine = !self.breakpoints.is_empty()
             || !self.watches.is_empty()
             || checking

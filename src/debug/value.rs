@@ -3,7 +3,7 @@
 //! ([`Session::evaluate`]).
 
 use super::{DebugError, Session};
-use sim_core::exec::Debugger;
+use sim_core::exec::{Debugger, LastWrite, WordSpace};
 use sim_core::front::debug_info::{LocalVariable, ScalarKind, VariableRegister};
 
 /// What a value's words are.
@@ -283,6 +283,53 @@ impl Session<'_> {
             }
         }
         out
+    }
+}
+
+impl Session<'_> {
+    /// Who last wrote the word `expr` names: a groupshared variable or
+    /// TGSM register by dword (`s[3]`, `g0[3]`), a job resource by dword
+    /// (`iterations[5]`, the dword of the buffer) or a UAV by dword
+    /// (`u0[5]`, the dword of the view). The record covers the
+    /// instructions run since the session's first stepped group began
+    /// (`None` when none of them wrote the word).
+    ///
+    /// # Errors
+    /// [`DebugError::Usage`] when `expr` names no word of TGSM or of a
+    /// UAV, or the dispatch has ended.
+    pub fn last_write(&self, expr: &str) -> Result<Option<LastWrite>, DebugError> {
+        let e = self.running()?;
+        let bad = || {
+            DebugError::Usage(format!(
+                "`{expr}`: want a TGSM word (s[3], g0[3]) or a UAV word (name[5], u0[5])"
+            ))
+        };
+        let (name, i) = indexed(expr.trim()).ok_or_else(bad)?;
+        let i = usize::try_from(i).map_err(|_| bad())?;
+        if let Some(g) = name.strip_prefix('g').and_then(|n| n.parse::<u32>().ok()) {
+            return Ok(e.last_write(WordSpace::Tgsm(g), i));
+        }
+        if let Some(u) = name.strip_prefix('u').and_then(|n| n.parse::<u32>().ok()) {
+            return Ok(e.last_write(WordSpace::Uav(u), i));
+        }
+        if let Some(v) =
+            (self.source_map()).and_then(|m| m.groupshared.iter().find(|v| v.name == name))
+        {
+            return Ok(e.last_write(WordSpace::Tgsm(v.slot), v.offset as usize / 4 + i));
+        }
+        let r = self.job.resource(name).ok_or_else(bad)?;
+        let slots = self.kernel.uav_slots_of(&r.storage);
+        if slots.is_empty() {
+            return Err(DebugError::Usage(format!(
+                "`{name}` is not bound as a UAV of this dispatch: nothing in it writes it"
+            )));
+        }
+        // the latest write through any of its views
+        let writes = slots.iter().filter_map(|&(u, first)| {
+            let word = (i as u64).checked_sub(first)?;
+            e.last_write(WordSpace::Uav(u), usize::try_from(word).ok()?)
+        });
+        Ok(writes.last())
     }
 }
 

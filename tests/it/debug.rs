@@ -216,7 +216,7 @@ fn a_lane_switch_shows_that_lanes_values() {
 /// racing access, the report naming both threads and both HLSL lines.
 #[test]
 fn break_on_race_stops_at_the_racing_access_with_both_threads() {
-    let script = "continue\nlocals\nprint s[2]\nquit\n";
+    let script = "continue\nlocals\nprint s[2]\nwho s[2]\nwho g0[63]\nquit\n";
     let (code, out, err) = debug(&["tests/debug_info/race.toml", "--break", "race"], script);
     assert_eq!(code, 0, "{out}\n{err}");
     let stop = sections(&out)
@@ -234,8 +234,14 @@ fn break_on_race_stops_at_the_racing_access_with_both_threads() {
         "{stop}"
     );
     assert!(out.contains("t = 0\n"), "{out}");
-    // thread 2 stored 2·3 + 1 to s[2]
+    // thread 2 stored 2·3 + 1 to s[2] (line 14); thread 63's warp (the
+    // second of 32 lanes) has not run
     assert!(out.contains("s[2] = 0x7"), "{out}");
+    assert!(
+        out.contains("s[2]: last written by group (0, 0, 0) thread (2, 0, 0) [2] at pc 1 (race.hlsl:14): store_structured g0.x, vThreadIDInGroupFlattened.x, l(0), r0.x; stored 0x7"),
+        "{out}"
+    );
+    assert!(out.contains("g0[63]: not written since"), "{out}");
 }
 
 /// Bad breakpoints, threads, steps and expressions are refused with a
@@ -340,7 +346,7 @@ fn a_watch_stops_after_the_write_and_names_the_writer() {
         n += 1;
     }
     let word = y * 512 + x;
-    let script = format!("watch iterations[{word}]\ncontinue\nquit\n");
+    let script = format!("who iterations[{word}]\nwatch iterations[{word}]\ncontinue\nwho iterations[{word}]\nwho u0[{word}]\nquit\n");
     let (code, out, err) = debug(
         &["tests/debug_info/mandelbrot.toml", "--thread", "300,256,0"],
         &script,
@@ -350,4 +356,14 @@ fn a_watch_stops_after_the_write_and_names_the_writer() {
         "stopped: iterations[{word}] changed from 0x0 to {n:#x}, by warp 0 at pc 27 (mandelbrot.hlsl:22): store_structured u0.x, r0.x, l(0), r1.x"
     );
     assert!(out.contains(&want), "{want}\n{out}");
+    // and who wrote it: that thread (SV_GroupIndex 4 of group (37, 32)),
+    // by the buffer's name or the UAV's slot; nothing before
+    assert!(
+        out.contains(&format!("iterations[{word}]: not written since")),
+        "{out}"
+    );
+    let who = format!(
+        "[{word}]: last written by group (37, 32, 0) thread (4, 0, 0) [4] at pc 27 (mandelbrot.hlsl:22): store_structured u0.x, r0.x, l(0), r1.x; stored {n:#x}"
+    );
+    assert_eq!(out.matches(&who).count(), 2, "{who}\n{out}");
 }

@@ -20,7 +20,7 @@
 use crate::check::{Checker, Finding};
 use crate::exec::executor::GroupExecutor;
 use crate::exec::fast::FastPaths;
-use crate::exec::observe::{Observer, Plain};
+use crate::exec::observe::{Both, LastWrite, Observer, Recording, WordSpace};
 use crate::exec::profile::ExecStats;
 use crate::exec::warp::Exit;
 use crate::exec::watchdog::{Runaway, StopReason, Watchdog};
@@ -117,6 +117,8 @@ pub struct Debugger<'p> {
     skipped: ExecStats,
     /// the fast paths asked for
     fast_paths: FastPaths,
+    /// who wrote each word, since the first stepped group began
+    recording: Box<Recording>,
 }
 
 impl<'p> Debugger<'p> {
@@ -164,9 +166,10 @@ impl<'p> Debugger<'p> {
             before: ExecStats::default(),
             skipped: ExecStats::default(),
             fast_paths: options.fast_paths,
+            recording: Box::default(),
         };
         d.before = d.exec.stats();
-        d.skip(prog, bindings, skip.min(total), paths)?;
+        d.run_skipped(prog, bindings, skip.min(total), paths)?;
         d.begin_group();
         Ok(d)
     }
@@ -175,14 +178,14 @@ impl<'p> Debugger<'p> {
     /// checker on the debugger's own executor, else on a packed one (as
     /// `sm5sim run` packs small groups, its gathered atomics flushed at
     /// the end), row by row.
-    fn skip(
+    fn run_skipped(
         &mut self,
         prog: &'p Program,
         bindings: &Bindings<'_>,
         skip: u64,
         paths: FastPaths,
     ) -> Result<(), Runaway> {
-        if self.checking() {
+        if self.under_checker() {
             while self.next < skip {
                 let g = self.group_of(self.next);
                 self.exec.run_group_watched(g, bindings, &self.watchdog)?;
@@ -236,6 +239,7 @@ impl<'p> Debugger<'p> {
         if let Some(c) = self.exec.observers.check.as_deref_mut() {
             c.begin_group(g, w);
         }
+        self.recording.begin_group(g, w);
         self.cur = 0;
         self.round.iter_mut().for_each(|r| *r = None);
         self.settle();
@@ -305,11 +309,10 @@ impl<'p> Debugger<'p> {
         let mut observers = std::mem::take(&mut self.exec.observers);
         let mut warps = std::mem::take(&mut self.exec.warps);
         let warp = &mut warps[self.cur];
+        let rec = &mut *self.recording;
         let exit = match observers.check.as_deref_mut() {
-            Some(c) => self.exec.run_warp(c, warp, bindings, &self.watchdog),
-            None => self
-                .exec
-                .run_warp(&mut Plain, warp, bindings, &self.watchdog),
+            Some(c) => (self.exec).run_warp(&mut Both(rec, c), warp, bindings, &self.watchdog),
+            None => self.exec.run_warp(rec, warp, bindings, &self.watchdog),
         };
         let stalled = observers.check.as_deref().is_some_and(|c| c.stalled());
         self.exec.warps = warps;
@@ -350,7 +353,7 @@ impl<'p> Debugger<'p> {
     }
 
     /// Whether the dispatch runs under a checker.
-    pub fn checking(&self) -> bool {
+    pub fn under_checker(&self) -> bool {
         self.exec.observers.check.is_some()
     }
 
@@ -487,6 +490,15 @@ impl<'p> Debugger<'p> {
     /// The group's TGSM as it stands.
     pub fn tgsm(&self) -> &Tgsm {
         &self.exec.mem.tgsm
+    }
+
+    /// The last write of word `word` of `space` (a TGSM region's word, a
+    /// UAV view's word or typed element) since the first stepped group
+    /// began: the thread, the instruction and the value (None: no stepped
+    /// instruction wrote it; the groups skipped at the start are not
+    /// recorded, and a group's TGSM record starts afresh with the group).
+    pub fn last_write(&self, space: WordSpace, word: usize) -> Option<LastWrite> {
+        self.recording.writes.get(&(space, word)).copied()
     }
 
     /// The checker's findings so far (empty without a checker).

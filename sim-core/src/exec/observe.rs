@@ -17,9 +17,12 @@
 
 mod checking;
 mod profiling;
+mod recording;
 
 pub(super) use checking::Checking;
 pub(super) use profiling::Profiling;
+pub(super) use recording::Recording;
+pub use recording::{LastWrite, WordSpace};
 
 use crate::analysis::cas_loop::CasLoop;
 use crate::check::MemOp;
