@@ -839,6 +839,13 @@ impl Kernel {
         out
     }
 
+    /// The resource bound by the name `name` (its first binding).
+    pub(crate) fn bound_named(&self, name: &str) -> Option<&Resource> {
+        (self.bound.iter())
+            .find(|b| b.name == name)
+            .map(|b| &b.resource)
+    }
+
     /// The UAV slots (`u#`) a view of `resource` is bound to, with the
     /// first element of the view (its dword offset in the buffer, for a
     /// raw or structured view of a buffer; 0 for a whole buffer).

@@ -4,8 +4,8 @@
 //! runs) and stops at HLSL lines, instructions, `debug_break`, `errorf`,
 //! checker findings and watchdog stops; at a stop it shows every lane of
 //! the focus warp, its registers, the HLSL locals fxc's `/Zi` records map
-//! to registers (`sim_core::front::debug_info`), TGSM by HLSL name and
-//! resource words by the job's names. [`command`] is the command language
+//! to registers (`sim_core::front::debug_info`), TGSM by HLSL name,
+//! resource words by the job's names, and who last wrote a word. [`command`] is the command language
 //! of the terminal; [`dap`] the Debug Adapter Protocol server.
 //!
 //! The engine is `sim_core::exec::Debugger`; this module adds the job (the
@@ -111,9 +111,11 @@ struct Watch {
     last: String,
 }
 
-/// A debug session over one dispatch step of a job: see the module docs.
+/// A debug session over one dispatch step of a job, or over one dispatch
+/// of a kernel: see the module docs.
 pub struct Session<'j> {
-    job: &'j Job,
+    /// the job, when the session debugs a job's step
+    job: Option<&'j Job>,
     kernel: &'j Kernel,
     step: usize,
     shader: String,
@@ -191,6 +193,39 @@ impl<'j> Session<'j> {
         }
         let d = job.dispatch_step(step)?.expect("a dispatch step");
         let (shader, kernel, groups) = (d.shader, d.kernel, d.groups);
+        let mut s = Self::begin(kernel, groups, options, run_options)?;
+        s.job = Some(job);
+        s.step = step;
+        s.shader = shader.to_string();
+        s.reports = reports;
+        Ok(s)
+    }
+
+    /// Start a session on one dispatch of `groups` thread groups of
+    /// `kernel` with its bindings as they stand (the Rust and Python APIs'
+    /// session), stopped before its first instruction (of the
+    /// `options.thread`'s group; `options.step` is ignored). Resources are
+    /// named by the names they were bound by.
+    ///
+    /// # Errors
+    /// [`DebugError::Usage`] for a thread outside the dispatch.
+    pub fn for_kernel(
+        kernel: &'j Kernel,
+        groups: [u32; 3],
+        options: &SessionOptions,
+    ) -> Result<Self, DebugError> {
+        let mut s = Self::begin(kernel, groups, options, &DispatchOptions::default())?;
+        s.shader = kernel.shader().name().to_string();
+        Ok(s)
+    }
+
+    /// The session's dispatch started (no job).
+    fn begin(
+        kernel: &'j Kernel,
+        groups: [u32; 3],
+        options: &SessionOptions,
+        run_options: &DispatchOptions,
+    ) -> Result<Self, DebugError> {
         let program = kernel.shader().program();
         let tg = program.thread_group;
         let mut skip = 0;
@@ -221,10 +256,10 @@ impl<'j> Session<'j> {
             Debugger::start(program, &b, groups, &debug, checker, skip)
         };
         let mut s = Session {
-            job,
+            job: None,
             kernel,
-            step,
-            shader: shader.to_string(),
+            step: 0,
+            shader: String::new(),
             cbs,
             engine: None,
             focus: (0, 0),
@@ -233,7 +268,7 @@ impl<'j> Session<'j> {
             watches: Vec::new(),
             findings_seen: 0,
             messages_seen: [0; 4],
-            reports,
+            reports: Vec::new(),
             ended: None,
         };
         match engine {
@@ -254,9 +289,18 @@ impl<'j> Session<'j> {
         (self.step, &self.shader)
     }
 
-    /// The job.
-    pub fn job(&self) -> &'j Job {
+    /// The job, when the session debugs a job's step.
+    pub fn job(&self) -> Option<&'j Job> {
         self.job
+    }
+
+    /// A resource by name: the job's, else one the kernel binds by that
+    /// name.
+    pub(crate) fn resource_named(&self, name: &str) -> Option<&'j crate::Resource> {
+        match self.job.and_then(|j| j.resource(name)) {
+            Some(r) => Some(&r.storage),
+            None => self.kernel.bound_named(name),
+        }
     }
 
     /// The engine, while the dispatch runs.
@@ -612,10 +656,12 @@ impl<'j> Session<'j> {
         if let Some(e) = self.engine.take() {
             let _checker = e.finish();
         }
+        let Some(job) = self.job else {
+            self.ended = Some("finished".into());
+            return StopReason::Finished;
+        };
         let options = DispatchOptions::default();
-        let (reports, error) = self
-            .job
-            .run_range(&options, self.step + 1..self.job.step_count());
+        let (reports, error) = job.run_range(&options, self.step + 1..job.step_count());
         self.reports.extend(reports);
         match error {
             Some(e) => {

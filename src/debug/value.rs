@@ -115,7 +115,7 @@ impl Session<'_> {
         let unknown = || DebugError::Usage(format!("`{expr}` names nothing here: {}", HELP));
         // resources: whether the dispatch runs or not
         if let Some((name, i)) = indexed(expr) {
-            if let Some(r) = self.job.resource(name) {
+            if let Some(r) = self.resource_named(name) {
                 let w = usize::try_from(i).ok().and_then(|i| r.data().load(i));
                 if w.is_none() {
                     return Err(DebugError::Usage(format!(
@@ -317,8 +317,8 @@ impl Session<'_> {
         {
             return Ok(e.last_write(WordSpace::Tgsm(v.slot), v.offset as usize / 4 + i));
         }
-        let r = self.job.resource(name).ok_or_else(bad)?;
-        let slots = self.kernel.uav_slots_of(&r.storage);
+        let r = self.resource_named(name).ok_or_else(bad)?;
+        let slots = self.kernel.uav_slots_of(r);
         if slots.is_empty() {
             return Err(DebugError::Usage(format!(
                 "`{name}` is not bound as a UAV of this dispatch: nothing in it writes it"
