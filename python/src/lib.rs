@@ -2110,6 +2110,55 @@ impl Kernel {
         self.inner.unbind(name)
     }
 
+    /// A debug session over a dispatch of `groups` (as `dispatch` takes
+    /// them) with the bindings as they stand: stopped before the first
+    /// instruction (of `thread`'s group: the groups before it run first at
+    /// full speed). `break_at`: breakpoints (`"file.hlsl:17"`, `"17"`,
+    /// `"pc 12"`), a string or a list; `thread`: an `SV_DispatchThreadID`
+    /// to focus on; `warp_width`: lanes per warp; `check`: run under the
+    /// concurrency checker, stopping at each new finding; `watchdog`: the
+    /// most warp-instructions. The dispatch changes the bound resources
+    /// as it runs (docs/debugging.md).
+    #[pyo3(
+        signature = (groups, *, break_at = None, thread = None, warp_width = 32, check = false, watchdog = None),
+        text_signature = "(self, /, groups, *, break_at=None, thread=None, warp_width=32, check=False, watchdog=None)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn debug(
+        &self,
+        groups: &Bound<'_, PyAny>,
+        break_at: Option<&Bound<'_, PyAny>>,
+        thread: Option<(u32, u32, u32)>,
+        warp_width: usize,
+        check: bool,
+        watchdog: Option<u64>,
+    ) -> PyResult<Debugger> {
+        let groups = groups_arg(groups)?;
+        let breaks: Vec<String> = match break_at {
+            None => Vec::new(),
+            Some(b) => match b.extract::<String>() {
+                Ok(one) => vec![one],
+                Err(_) => b.extract::<Vec<String>>()?,
+            },
+        };
+        let options = sm5sim::debug::SessionOptions {
+            step: None,
+            thread: thread.map(|(x, y, z)| [x, y, z]),
+            warp_width: Some(warp_width),
+            break_on_findings: check,
+            max_warp_instructions: watchdog,
+        };
+        let cell = DebugCell::try_new(self.inner.clone(), |k| {
+            let mut s = sm5sim::debug::Session::for_kernel(k, groups, &options)?;
+            for b in &breaks {
+                s.add_breakpoint(b)?;
+            }
+            Ok::<_, sm5sim::debug::DebugError>(s)
+        })
+        .map_err(debug_err)?;
+        Ok(Debugger { cell })
+    }
+
     /// Run `Dispatch(x, y, z)` (`groups`: an int or a tuple of 1 to 3), the
     /// GIL released. `threads`: workers (0: one per core); `warp_width`:
     /// lanes per warp (None: one warp per group); `schedule`: a seed for a
@@ -2889,6 +2938,309 @@ fn run_job(
     })
 }
 
+// ---------------------------------------------------------------------------
+// Debugger
+
+/// `Session` with its lifetime as a type constructor (`self_cell`).
+type SessionOf<'a> = sm5sim::debug::Session<'a>;
+
+self_cell::self_cell!(
+    /// A kernel (a clone of the Python one's, sharing its resources) and a
+    /// debug session over it.
+    struct DebugCell {
+        owner: sm5sim::Kernel,
+        #[not_covariant]
+        dependent: SessionOf,
+    }
+);
+
+/// A dispatch under the debugger (`Kernel.debug`): stopped before its first
+/// instruction; run it with `resume`, `step`, `next`, `finish`, `stepi`;
+/// look at values with `value`, `locals`, `lanes`, `where`, `who`.
+/// docs/debugging.md describes the session.
+#[pyclass(module = "sm5sim", unsendable)]
+struct Debugger {
+    cell: DebugCell,
+}
+
+fn debug_err(e: sm5sim::debug::DebugError) -> PyErr {
+    Error::new_err(e.to_string())
+}
+
+/// A value as Python sees it: a float, int or bool per word (None where
+/// no register holds it), a tuple for a vector.
+fn value_py(py: Python<'_>, v: &sm5sim::debug::Value) -> PyResult<Py<PyAny>> {
+    use sm5sim::sim_core::front::debug_info::ScalarKind;
+    let word = |w: Option<u32>| -> PyResult<Py<PyAny>> {
+        let Some(w) = w else {
+            return Ok(py.None());
+        };
+        Ok(match v.kind {
+            ScalarKind::Float => f32::from_bits(w).into_pyobject(py)?.into_any().unbind(),
+            ScalarKind::Int => (w as i32).into_pyobject(py)?.into_any().unbind(),
+            ScalarKind::Bool => PyBool::new(py, w != 0).to_owned().into_any().unbind(),
+            _ => w.into_pyobject(py)?.into_any().unbind(),
+        })
+    };
+    match &v.words[..] {
+        [one] => word(*one),
+        words => {
+            let items: Vec<Py<PyAny>> = words.iter().map(|w| word(*w)).collect::<PyResult<_>>()?;
+            Ok(PyTuple::new(py, items)?.into_any().unbind())
+        }
+    }
+}
+
+/// A stop as a dict: `reason`, `text` (what `sm5sim debug` prints), and
+/// where the focus thread is.
+fn stop_py<'py>(
+    py: Python<'py>,
+    s: &sm5sim::debug::Session<'_>,
+    r: &sm5sim::debug::StopReason,
+) -> PyResult<Bound<'py, PyDict>> {
+    use sm5sim::debug::StopReason;
+    let reason = match r {
+        StopReason::Entry => "entry",
+        StopReason::Breakpoint(..) => "breakpoint",
+        StopReason::Step => "step",
+        StopReason::DebugBreak => "debug_break",
+        StopReason::Errorf => "errorf",
+        StopReason::Finding(_) => "finding",
+        StopReason::Watch(..) => "watch",
+        StopReason::ThreadExited => "thread_exited",
+        StopReason::Stopped(_) => "stopped",
+        StopReason::Finished => "finished",
+    };
+    let d = where_py(py, s)?;
+    d.set_item("reason", reason)?;
+    d.set_item("text", sm5sim::debug::command::stop_text(s, r))?;
+    Ok(d)
+}
+
+/// Where the focus thread is: group, warp, lane, thread
+/// (`SV_DispatchThreadID`), pc, and with `/Zi` file, line and the call
+/// stack's functions (None where not running).
+fn where_py<'py>(py: Python<'py>, s: &sm5sim::debug::Session<'_>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let (warp, lane) = s.focus();
+    let running = s
+        .engine()
+        .and_then(|e| Some((e.cursor()?, e.lane(warp, lane)?)));
+    match running {
+        Some((at, state)) => {
+            d.set_item("group", (at.group[0], at.group[1], at.group[2]))?;
+            d.set_item("warp", warp)?;
+            d.set_item("lane", lane)?;
+            let t = state.dispatch_thread;
+            d.set_item("thread", (t[0], t[1], t[2]))?;
+            d.set_item("active", state.active)?;
+            d.set_item("pc", s.focus_pc())?;
+        }
+        None => {
+            for k in ["group", "warp", "lane", "thread", "active", "pc"] {
+                d.set_item(k, py.None())?;
+            }
+        }
+    }
+    let frames = s.frames();
+    match (s.source_map(), frames.first()) {
+        (Some(map), Some(f)) => {
+            d.set_item("file", map.files[f.at.file].base_name())?;
+            d.set_item("line", f.at.line)?;
+        }
+        _ => {
+            d.set_item("file", py.None())?;
+            d.set_item("line", py.None())?;
+        }
+    }
+    let functions: Vec<&str> = frames.iter().map(|f| f.function.as_str()).collect();
+    d.set_item("functions", functions)?;
+    Ok(d)
+}
+
+#[pymethods]
+impl Debugger {
+    /// Add a breakpoint (`"file.hlsl:17"`, `"17"`, `"pc 12"`); its number.
+    fn break_at(&mut self, spec: &str) -> PyResult<usize> {
+        self.cell
+            .with_dependent_mut(|_, s| s.add_breakpoint(spec))
+            .map_err(debug_err)
+    }
+
+    /// Run to the next stop (a breakpoint, a finding, a watch, a
+    /// debug_break or errorf, or the end); the stop as a dict.
+    fn resume<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.cell.with_dependent_mut(|_, s| {
+            let r = s.resume();
+            stop_py(py, s, &r)
+        })
+    }
+
+    /// Run to the focus thread's next HLSL line, into inlined calls.
+    fn step<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.cell.with_dependent_mut(|_, s| {
+            let r = s.step_line(sm5sim::debug::LineStep::Into);
+            stop_py(py, s, &r)
+        })
+    }
+
+    /// Run to the focus thread's next HLSL line, over inlined calls.
+    fn next<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.cell.with_dependent_mut(|_, s| {
+            let r = s.step_line(sm5sim::debug::LineStep::Over);
+            stop_py(py, s, &r)
+        })
+    }
+
+    /// Run out of the current inlined function.
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.cell.with_dependent_mut(|_, s| {
+            let r = s.step_line(sm5sim::debug::LineStep::Out);
+            stop_py(py, s, &r)
+        })
+    }
+
+    /// Run one instruction of the warp at the cursor.
+    fn stepi<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.cell.with_dependent_mut(|_, s| {
+            let r = s.step_instruction();
+            stop_py(py, s, &r)
+        })
+    }
+
+    /// Go back `n` warp-instructions, by running the dispatch again from
+    /// its start (deterministic: every value is as it was then).
+    #[pyo3(signature = (n = 1))]
+    fn back<'py>(&mut self, py: Python<'py>, n: u64) -> PyResult<Bound<'py, PyDict>> {
+        self.cell.with_dependent_mut(|_, s| {
+            let r = s.step_back(n).map_err(debug_err)?;
+            stop_py(py, s, &r)
+        })
+    }
+
+    /// Go back to where the focus thread began its HLSL line (or the line
+    /// before, when it is at a line's start).
+    fn back_line<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.cell.with_dependent_mut(|_, s| {
+            let r = s.step_back_line().map_err(debug_err)?;
+            stop_py(py, s, &r)
+        })
+    }
+
+    /// Where the focus thread is (a dict).
+    fn r#where<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.cell.with_dependent(|_, s| where_py(py, s))
+    }
+
+    /// The value of `expr` for the focus thread: an HLSL local (`"cx"`,
+    /// `"dtid.x"`), a register (`"r0.x"`), a system value, TGSM (`"s[3]"`)
+    /// or a resource's dword (`"name[5]"`).
+    fn value(&self, py: Python<'_>, expr: &str) -> PyResult<Py<PyAny>> {
+        self.cell.with_dependent(|_, s| {
+            let v = s.evaluate(expr).map_err(debug_err)?;
+            value_py(py, &v)
+        })
+    }
+
+    /// The HLSL locals and parameters of `thread` (an
+    /// `SV_DispatchThreadID` in the group in progress; None: the focus
+    /// thread, which `thread` then becomes), by name.
+    #[pyo3(signature = (thread = None))]
+    fn locals<'py>(
+        &mut self,
+        py: Python<'py>,
+        thread: Option<(u32, u32, u32)>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        self.cell.with_dependent_mut(|_, s| {
+            if let Some((x, y, z)) = thread {
+                s.select_thread([x, y, z]).map_err(debug_err)?;
+            }
+            let d = PyDict::new(py);
+            for (name, v) in s.locals() {
+                d.set_item(name, value_py(py, &v)?)?;
+            }
+            Ok(d)
+        })
+    }
+
+    /// Every lane of the focus warp: a dict per lane with `lane`,
+    /// `thread`, `active`, `alive`, and `value` (`expr`'s, when given).
+    #[pyo3(signature = (expr = None))]
+    fn lanes<'py>(&mut self, py: Python<'py>, expr: Option<&str>) -> PyResult<Bound<'py, PyList>> {
+        self.cell.with_dependent_mut(|_, s| {
+            let out = PyList::empty(py);
+            let Some(e) = s.engine() else {
+                return Ok(out);
+            };
+            let (warp, keep) = s.focus();
+            let states: Vec<_> = (0..e.warp_width())
+                .filter_map(|l| e.lane(warp, l).filter(|st| st.exists).map(|st| (l, st)))
+                .collect();
+            for (l, st) in states {
+                let d = PyDict::new(py);
+                d.set_item("lane", l)?;
+                let t = st.dispatch_thread;
+                d.set_item("thread", (t[0], t[1], t[2]))?;
+                d.set_item("active", st.active)?;
+                d.set_item("alive", st.alive)?;
+                if let Some(expr) = expr {
+                    s.select_lane(Some(warp), l).map_err(debug_err)?;
+                    let v = s.evaluate(expr).map_err(debug_err);
+                    d.set_item("value", value_py(py, &v?)?)?;
+                }
+                out.append(d)?;
+            }
+            if expr.is_some() {
+                s.select_lane(Some(warp), keep).map_err(debug_err)?;
+            }
+            Ok(out)
+        })
+    }
+
+    /// Focus on the thread with this `SV_DispatchThreadID` (in the group
+    /// in progress).
+    fn select_thread(&mut self, thread: (u32, u32, u32)) -> PyResult<()> {
+        self.cell
+            .with_dependent_mut(|_, s| s.select_thread([thread.0, thread.1, thread.2]))
+            .map_err(debug_err)
+    }
+
+    /// Who last wrote a TGSM or UAV word (`"s[3]"`, `"g0[3]"`,
+    /// `"name[5]"`, `"u0[5]"`): a dict with `group`, `thread` (its
+    /// `SV_GroupIndex`), `pc`, `line` and `value` (None for an atomic), or
+    /// None when no stepped instruction wrote it.
+    fn who<'py>(&self, py: Python<'py>, word: &str) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.cell.with_dependent(|_, s| {
+            let Some(w) = s.last_write(word).map_err(debug_err)? else {
+                return Ok(None);
+            };
+            let d = PyDict::new(py);
+            d.set_item("group", (w.group[0], w.group[1], w.group[2]))?;
+            d.set_item("thread", w.thread)?;
+            d.set_item("pc", w.pc)?;
+            d.set_item("line", s.program().hlsl_line(w.pc).map(|(_, l)| l))?;
+            d.set_item("value", w.value)?;
+            Ok(Some(d))
+        })
+    }
+
+    /// The checker's findings so far (with `check=True`).
+    #[getter]
+    fn findings(&self, py: Python<'_>) -> PyResult<Vec<Py<Finding>>> {
+        self.cell.with_dependent(|_, s| {
+            (s.findings().iter())
+                .map(|f| Py::new(py, Finding::from(f)))
+                .collect()
+        })
+    }
+
+    /// Whether the dispatch has ended (ran to its end, or was stopped).
+    #[getter]
+    fn finished(&self) -> bool {
+        self.cell.with_dependent(|_, s| s.cursor().is_none())
+    }
+}
+
 /// The module: the classes and exceptions above.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -2904,6 +3256,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Finding>()?;
     m.add_class::<Message>()?;
     m.add_class::<CancelToken>()?;
+    m.add_class::<Debugger>()?;
     m.add("Error", py.get_type::<Error>())?;
     m.add("LoadError", py.get_type::<LoadError>())?;
     m.add("UnknownNameError", py.get_type::<UnknownNameError>())?;

@@ -839,6 +839,17 @@ impl Kernel {
         out
     }
 
+    /// The resources bound as UAVs (each once).
+    pub(crate) fn uav_resources(&self) -> Vec<Resource> {
+        let mut out: Vec<Resource> = Vec::new();
+        for b in self.bound.iter().filter(|b| b.slot.kind == SlotKind::Uav) {
+            if !out.iter().any(|r| r.same(&b.resource)) {
+                out.push(b.resource.clone());
+            }
+        }
+        out
+    }
+
     /// The resource bound by the name `name` (its first binding).
     pub(crate) fn bound_named(&self, name: &str) -> Option<&Resource> {
         (self.bound.iter())

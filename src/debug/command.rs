@@ -14,6 +14,8 @@ step                            to the next HLSL line of the focus thread, into 
 next                            to the next HLSL line, over inlined calls (n)
 finish                          out of the current inlined function
 stepi                           one instruction of the warp at the cursor (si)
+back [N]                        go back N instructions (1 without N), by running the dispatch again
+back line                       go back to where the focus thread began its line (or the line before)
 print EXPR                      a value of the focus thread (p): an HLSL local (cx, dtid.x),
                                 r0.x, x0[2], vThreadID, TGSM (s[3], g0[3]), a resource (name[5])
 locals                          the HLSL locals and parameters of the focus thread
@@ -99,6 +101,20 @@ pub fn run_command(session: &mut Session<'_>, line: &str) -> Output {
         "stepi" | "si" => {
             let r = session.step_instruction();
             stop_text(session, &r)
+        }
+        "back" if arg == "line" => match session.step_back_line() {
+            Ok(r) => stop_text(session, &r).replacen("stepped", "went back", 1),
+            Err(e) => format!("error: {e}"),
+        },
+        "back" => {
+            let n = if arg.is_empty() { Ok(1) } else { arg.parse::<u64>() };
+            match n {
+                Ok(n) => match session.step_back(n) {
+                    Ok(r) => stop_text(session, &r).replacen("stepped", "went back", 1),
+                    Err(e) => format!("error: {e}"),
+                },
+                Err(_) => "error: back N wants a number of instructions".into(),
+            }
         }
         "print" | "p" => match session.evaluate(arg) {
             Ok(v) => format!("{arg} = {v}"),

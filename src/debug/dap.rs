@@ -14,7 +14,8 @@
 //! 1), `stackTrace` (the HLSL call stack), `scopes` and `variables`
 //! (Locals, Registers, Groupshared, Lanes), `source` (the HLSL text the
 //! debug information carries), `evaluate` ([`Session::evaluate`]),
-//! `continue`, `next`, `stepIn`, `stepOut`, `disconnect`. Others are
+//! `continue`, `next`, `stepIn`, `stepOut`, `stepBack` (to where the
+//! thread began its HLSL line, by running the dispatch again), `disconnect`. Others are
 //! answered with `success: false` and a message.
 //!
 //! The messages are written with `serde_json` values: the DAP types crates
@@ -231,6 +232,7 @@ fn capabilities() -> Json {
         "supportsConfigurationDoneRequest": true,
         "supportsEvaluateForHovers": true,
         "supportsSteppingGranularity": false,
+        "supportsStepBack": true,
         "exceptionBreakpointFilters": [{
             "filter": "race",
             "label": "Checker findings (races, out-of-bounds, barriers)",
@@ -374,6 +376,12 @@ impl<'j> Debuggee<'j> {
                     .and_then(|f| f.text.clone())
                     .ok_or_else(|| Failure::Refused(format!("no source {r}")))?;
                 io.respond(request, json!({ "content": text }))?;
+            }
+            "stepBack" => {
+                self.focus_thread(args)?;
+                let r = self.session_mut()?.step_back_line()?;
+                io.respond(request, json!({}))?;
+                self.report(io, r)?;
             }
             "continue" | "next" | "stepIn" | "stepOut" => {
                 self.focus_thread(args)?;

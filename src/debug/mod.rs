@@ -132,6 +132,21 @@ pub struct Session<'j> {
     /// the reports of the job's steps run so far (before and after)
     reports: Vec<StepReport>,
     ended: Option<String>,
+    /// warp-instructions the session has run (not counting skipped groups)
+    executed: u64,
+    /// how the engine was started, to start it again (reverse steps)
+    restart: Restart,
+}
+
+/// What a reverse step needs to replay the dispatch: the engine's options,
+/// its groups and skip, whether it checks, and the words (and hidden
+/// counters) of the UAV-bound resources before the dispatch began.
+struct Restart {
+    debug: DebugOptions,
+    groups: [u32; 3],
+    skip: u64,
+    check: bool,
+    memory: Vec<(crate::Resource, Vec<u32>, u32)>,
 }
 
 impl std::fmt::Debug for Session<'_> {
@@ -251,6 +266,14 @@ impl<'j> Session<'j> {
             max_warp_instructions: options.max_warp_instructions,
         };
         let cbs = kernel.constant_words();
+        // the UAVs' words before the dispatch, to replay it from
+        let memory = (kernel.uav_resources().into_iter())
+            .map(|r| {
+                let words = r.data().to_words();
+                let counter = r.data().counter().load(sim_mem::sync::Ordering::Relaxed);
+                (r, words, counter)
+            })
+            .collect();
         let engine = {
             let b = kernel.bindings(&cbs);
             Debugger::start(program, &b, groups, &debug, checker, skip)
@@ -270,6 +293,14 @@ impl<'j> Session<'j> {
             messages_seen: [0; 4],
             reports: Vec::new(),
             ended: None,
+            executed: 0,
+            restart: Restart {
+                debug,
+                groups,
+                skip,
+                check: options.break_on_findings,
+                memory,
+            },
         };
         match engine {
             Ok(e) => s.engine = Some(e),
@@ -538,7 +569,10 @@ impl<'j> Session<'j> {
         loop {
             let engine = self.engine.as_mut().expect("running");
             let ran = match engine.run_quantum(&b, quantum) {
-                Ok(r) => r,
+                Ok(r) => {
+                    self.executed += r.instructions;
+                    r
+                }
                 Err(r) => {
                     let text = r.to_string();
                     self.ended = Some(text.clone());
@@ -596,6 +630,130 @@ impl<'j> Session<'j> {
                 return stop;
             }
         }
+    }
+
+    /// Go back `n` warp-instructions (in the schedule's order: the last
+    /// `n` the session ran, whichever warps ran them), by running the
+    /// dispatch again from its start to that point: the UAVs' words and
+    /// hidden counters are put back as they were before the dispatch, the
+    /// engine starts again, and runs (in quanta, with no stops) as many
+    /// instructions as the session had run less `n`. The run is
+    /// deterministic, so every register, TGSM and UAV word is as it was
+    /// then. The focus, breakpoints and watches stay.
+    ///
+    /// # Errors
+    /// [`DebugError::Usage`] once the dispatch has ended or was stopped.
+    pub fn step_back(&mut self, n: u64) -> Result<StopReason, DebugError> {
+        let target = self.executed.saturating_sub(n);
+        self.replay(target, None)?;
+        Ok(StopReason::Step)
+    }
+
+    /// Go back to where the focus thread last began an HLSL line (the start
+    /// of the line it is in, or of the line before when it is at a start),
+    /// by running the dispatch again ([`Session::step_back`]) twice: once
+    /// one instruction at a time to find that point, once to it. Without
+    /// `/Zi` information, one instruction of the focus warp back.
+    ///
+    /// # Errors
+    /// As [`Session::step_back`]; also when the focus thread began no line
+    /// earlier in this session.
+    pub fn step_back_line(&mut self) -> Result<StopReason, DebugError> {
+        let (fw, fl) = self.focus;
+        let prog = self.program();
+        let map = prog.source_map.as_ref();
+        let now = self.executed;
+        let mut last_line = None;
+        let mut mark = None;
+        let mut note = |e: &Debugger<'j>, count: u64| {
+            let Some(at) = e.cursor() else { return };
+            if at.warp != fw || !e.lane(fw, fl).is_some_and(|s| s.active) || count >= now {
+                return;
+            }
+            let line = match map {
+                Some(m) => prog.token_of(at.pc).and_then(|t| m.line_at(t)),
+                // without lines, each instruction is a line of its own
+                None => Some(sim_core::front::debug_info::SourceLine {
+                    file: 0,
+                    line: at.pc as u32,
+                }),
+            };
+            if line.is_some() && (line != last_line || map.is_none()) {
+                mark = Some(count);
+            }
+            if line.is_some() {
+                last_line = line;
+            }
+        };
+        self.replay(now, Some(&mut note))?;
+        let Some(to) = mark else {
+            return Err(DebugError::Usage(
+                "the focus thread began no line earlier in this session".into(),
+            ));
+        };
+        self.replay(to, None)?;
+        Ok(StopReason::Step)
+    }
+
+    /// Run the dispatch again from its start to `target` warp-instructions
+    /// (see [`Session::step_back`]); with `watch`, one instruction at a
+    /// time, calling it before each with the engine and the count run so
+    /// far.
+    fn replay(
+        &mut self,
+        target: u64,
+        mut watch: Option<&mut dyn FnMut(&Debugger<'j>, u64)>,
+    ) -> Result<(), DebugError> {
+        if self.engine.as_ref().is_none_or(|e| e.finished()) {
+            return Err(DebugError::Usage(
+                "the dispatch has ended: there is nothing to go back into".into(),
+            ));
+        }
+        for (r, words, counter) in &self.restart.memory {
+            // (the words were read from this resource: they fit)
+            let _ = r.data().write_words(0, words);
+            (r.data().counter()).store(*counter, sim_mem::sync::Ordering::Relaxed);
+        }
+        let kernel = self.kernel;
+        let cbs = self.cbs.clone();
+        let b = kernel.bindings(&cbs);
+        let checker = (self.restart.check).then(|| kernel.checker(CheckOptions::default()));
+        let r = &self.restart;
+        let mut engine = Debugger::start(self.program(), &b, r.groups, &r.debug, checker, r.skip)
+            .map_err(|e| DebugError::Usage(format!("the replay stopped: {e}")))?;
+        let mut executed = 0;
+        while executed < target && !engine.finished() {
+            // one instruction at a time only when watched
+            let q = match watch.as_mut() {
+                Some(w) => {
+                    w(&engine, executed);
+                    1
+                }
+                None => (target - executed).min(u64::from(RESUME_QUANTUM)) as u32,
+            };
+            let ran = engine
+                .run_quantum(&b, q)
+                .map_err(|e| DebugError::Usage(format!("the replay stopped: {e}")))?;
+            executed += ran.instructions;
+        }
+        self.executed = executed;
+        self.findings_seen = engine.findings().len();
+        self.messages_seen = engine.message_counts();
+        self.engine = Some(engine);
+        for i in 0..self.watches.len() {
+            let expr = self.watches[i].expr.clone();
+            self.watches[i].last = match self.evaluate(&expr) {
+                Ok(v) => v.to_string(),
+                Err(e) => e.to_string(),
+            };
+        }
+        Ok(())
+    }
+
+    /// Warp-instructions the session has run (the groups skipped at its
+    /// start not counted): where [`Session::step_back`] counts back from.
+    pub fn executed(&self) -> u64 {
+        self.executed
     }
 
     /// The breakpoint the cursor is at: its pc is one of a breakpoint's,

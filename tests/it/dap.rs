@@ -149,6 +149,7 @@ fn an_editor_breaks_on_an_hlsl_line_and_steps_by_lines() {
     );
     assert_eq!(caps["supportsConfigurationDoneRequest"], true);
     assert_eq!(caps["exceptionBreakpointFilters"][0]["filter"], "race");
+    assert_eq!(caps["supportsStepBack"], true);
     c.event("initialized");
     c.body(
         "launch",
@@ -208,6 +209,12 @@ fn an_editor_breaks_on_an_hlsl_line_and_steps_by_lines() {
         lines.push(c.top(5).0);
     }
     assert_eq!(lines, [18, 20, 21, 15, 17]);
+    // a step back: to the loop's test of the same pass, with i as it was
+    let caps_back = c.body("stepBack", json!({ "threadId": 5 }));
+    assert_eq!(caps_back, json!({}));
+    assert_eq!(c.event("stopped")["body"]["reason"], "step");
+    let (line, vars) = c.top(5);
+    assert_eq!((line, local(&vars, "i")), (15, "3".to_string()));
     // another thread's frame: its own values (lane 6: thread 302, 256)
     let (_, vars) = c.top(7);
     assert_eq!(local(&vars, "dtid"), "(302, 256, 0)");

@@ -367,3 +367,74 @@ fn a_watch_stops_after_the_write_and_names_the_writer() {
     );
     assert_eq!(out.matches(&who).count(), 2, "{who}\n{out}");
 }
+
+/// Going back re-runs the dispatch to an earlier instruction: `back line`
+/// walks the focus thread's lines backwards (20, 18, 17, then the loop's
+/// test, 15, then the previous pass's 21) with every local as it was
+/// there; `back N` undoes a store (the UAV word is 0 again, and a watch
+/// stops at the store once more); after the end there is nothing to go
+/// back into.
+#[test]
+fn going_back_replays_to_the_same_state() {
+    let (x, y) = (300u32, 256u32);
+    let word = y * 512 + x;
+    let script = format!(
+        "continue\ncontinue\ncontinue\nlocals\nnext\nnext\nback line\nback line\nlocals\nback line\nprint i\nback line\ndelete\nwatch iterations[{word}]\ncontinue\nback 1\nprint iterations[{word}]\ncontinue\nquit\n"
+    );
+    let (code, out, err) = debug(
+        &[
+            "tests/debug_info/mandelbrot.toml",
+            "--break",
+            "17",
+            "--thread",
+            "300,256,0",
+        ],
+        &script,
+    );
+    assert_eq!(code, 0, "{err}");
+    let backs: Vec<u32> = sections(&out)
+        .iter()
+        .filter_map(|s| s.strip_prefix("stepped").map(|_| s))
+        .map(|s| {
+            let at = s.split("mandelbrot.hlsl:").nth(1).unwrap();
+            at.split_whitespace().next().unwrap().parse().unwrap()
+        })
+        .collect();
+    assert_eq!(backs, [18, 20], "{out}");
+    let went: Vec<u32> = out
+        .split("went back\n")
+        .skip(1)
+        .map(|s| {
+            let at = s.split("mandelbrot.hlsl:").nth(1).unwrap();
+            at.split_whitespace().next().unwrap().parse().unwrap()
+        })
+        .collect();
+    assert_eq!(went[..4], [18, 17, 15, 21], "{out}");
+    // the locals at line 17 of the third pass, before and after going back
+    let (cx, _, zx, zy) = mandelbrot(x, y, 2);
+    let blocks: Vec<&str> = out.split("dtid = (300, 256, 0)\n").skip(1).collect();
+    assert_eq!(blocks.len(), 2, "{out}");
+    for b in &blocks {
+        assert_eq!(value(b, "cx"), cx, "{b}");
+        assert_eq!(value(b, "zx"), zx, "{b}");
+        assert_eq!(value(b, "zy"), zy, "{b}");
+        assert_eq!(value(b, "i"), 2.0, "{b}");
+    }
+    // back to the loop's test of the same pass: i is still 2
+    assert!(out.contains("i = 2\n"), "{out}");
+    // the store undone, and done again
+    assert!(
+        out.contains(&format!("iterations[{word}] = 0x0\n")),
+        "{out}"
+    );
+    let stops = out
+        .matches(&format!("stopped: iterations[{word}] changed from 0x0 to"))
+        .count();
+    assert_eq!(stops, 2, "{out}");
+    // after the end
+    let (_, out, _) = debug(&["examples/reduce/reduce.toml"], "continue\nback\nquit\n");
+    assert!(
+        out.contains("error: the dispatch has ended: there is nothing to go back into"),
+        "{out}"
+    );
+}

@@ -197,7 +197,7 @@ enum Command {
     /// Step through a dispatch of a job: HLSL-line breakpoints (fxc /Zi),
     /// every lane of the warp, HLSL locals by name, break on a race.
     #[command(
-        after_help = "Examples:\n  sm5sim debug tests/debug_info/mandelbrot.toml --break mandelbrot.hlsl:17 --thread 3,0,0\n  echo -e 'continue\\nlocals\\nnext\\nprint zx' | sm5sim debug job.toml --break 17\n  sm5sim debug race.toml --break race\n\nCommands are read from stdin, one per line (a terminal or a script); `help` lists them. The dispatch runs deterministically (groups in order, warps in order: what `run --deterministic` runs); the job's steps before it run first, those after it when it ends. docs/debugging.md has a session and the limits.\n\nExit status: 0 the session ended, 2 bad input."
+        after_help = "Examples:\n  sm5sim debug tests/debug_info/mandelbrot.toml --break mandelbrot.hlsl:17 --thread 3,0,0\n  echo -e 'continue\\nlocals\\nnext\\nprint zx' | sm5sim debug job.toml --break 17\n  sm5sim debug race.toml --break race\n\nCommands are read from stdin (a terminal or a script) or --commands FILE, one per line; `help` lists them. The dispatch runs deterministically (groups in order, warps in order: what `run --deterministic` runs; with --thread, the groups before its group run first at full speed); the job's steps before it run first, those after it when it ends. docs/debugging.md has a session and the limits.\n\nExit status: 0 the session ended, 2 bad input."
     )]
     Debug {
         /// The job file (TOML).
