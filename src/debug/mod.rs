@@ -702,7 +702,7 @@ impl<'j> Session<'j> {
     fn replay(
         &mut self,
         target: u64,
-        mut watch: Option<&mut dyn FnMut(&Debugger<'j>, u64)>,
+        mut watch: Option<&mut ReplayWatch<'_, 'j>>,
     ) -> Result<(), DebugError> {
         if self.engine.as_ref().is_none_or(|e| e.finished()) {
             return Err(DebugError::Usage(
@@ -950,6 +950,10 @@ pub fn line_starts(
     }
     out
 }
+
+/// What a replay calls before each instruction: the engine and the count
+/// of instructions run so far ([`Session::step_back_line`]).
+type ReplayWatch<'w, 'j> = dyn FnMut(&Debugger<'j>, u64) + 'w;
 
 /// The instructions a warp runs at a time in [`Session::resume`] when
 /// nothing can stop it between two of them.
