@@ -6,6 +6,7 @@
 //! at the racing access naming both threads, and the session ends with
 //! `terminated`.
 
+use crate::debug::mandelbrot;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -126,18 +127,6 @@ fn local(vars: &Value, name: &str) -> String {
         .as_str()
         .unwrap()
         .to_string()
-}
-
-fn mandelbrot(x: u32, y: u32, k: u32) -> (f32, f32, f32, f32) {
-    let cx = 3.0f32 * x as f32 / 512.0 + -2.0;
-    let cy = 3.0f32 * y as f32 / 512.0 + -1.5;
-    let (mut zx, mut zy) = (0.0f32, 0.0f32);
-    for _ in 0..k {
-        let t = (zx * zx - zy * zy) + cx;
-        zy = (zy * zx + zy * zx) + cy;
-        zx = t;
-    }
-    (cx, cy, zx, zy)
 }
 
 #[test]

@@ -55,6 +55,35 @@ fn value(text: &str, name: &str) -> f32 {
         .unwrap_or_else(|e| panic!("{line}: {e}"))
 }
 
+/// `sm5sim debug` on mandelbrot's `/Zi` job, breaking at `at`, focused on
+/// thread (300, 256, 0), with `script`: its stdout (the exit status 0).
+fn mandelbrot_session(at: &str, script: &str) -> String {
+    let (code, out, err) = debug(
+        &[
+            "tests/debug_info/mandelbrot.toml",
+            "--break",
+            at,
+            "--thread",
+            "300,256,0",
+        ],
+        script,
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    out
+}
+
+/// The HLSL line of mandelbrot each text's position names
+/// (`mandelbrot.hlsl:N`).
+fn lines_named<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<u32> {
+    texts
+        .into_iter()
+        .map(|s| {
+            let at = s.split("mandelbrot.hlsl:").nth(1).unwrap();
+            at.split_whitespace().next().unwrap().parse().unwrap()
+        })
+        .collect()
+}
+
 /// The output of a script split at each stop or step report (`stopped…`,
 /// `stepped`), each with the lines after it.
 fn sections(text: &str) -> Vec<String> {
@@ -73,7 +102,7 @@ fn sections(text: &str) -> Vec<String> {
 /// mandelbrot's per-thread values (`examples/mandelbrot/mandelbrot.hlsl`,
 /// width = height = 512), in f32 as fxc compiled them: cx, cy, and zx, zy
 /// after `k` iterations.
-fn mandelbrot(x: u32, y: u32, k: u32) -> (f32, f32, f32, f32) {
+pub(crate) fn mandelbrot(x: u32, y: u32, k: u32) -> (f32, f32, f32, f32) {
     let cx = 3.0f32 * x as f32 / 512.0 + -2.0;
     let cy = 3.0f32 * y as f32 / 512.0 + -1.5;
     let (mut zx, mut zy) = (0.0f32, 0.0f32);
@@ -93,17 +122,7 @@ fn mandelbrot(x: u32, y: u32, k: u32) -> (f32, f32, f32, f32) {
 fn a_breakpoint_on_an_hlsl_line_stops_there_with_the_formulas_locals() {
     let (x, y) = (300, 256);
     let script = "continue\nlocals\ncontinue\nlocals\ncontinue\nlocals\nquit\n";
-    let (code, out, err) = debug(
-        &[
-            "tests/debug_info/mandelbrot.toml",
-            "--break",
-            "mandelbrot.hlsl:17",
-            "--thread",
-            "300,256,0",
-        ],
-        script,
-    );
-    assert_eq!(code, 0, "{out}\n{err}");
+    let out = mandelbrot_session("mandelbrot.hlsl:17", script);
     assert!(
         out.contains("breakpoint 0 at mandelbrot.hlsl:17: pc"),
         "{out}"
@@ -138,25 +157,13 @@ fn a_breakpoint_on_an_hlsl_line_stops_there_with_the_formulas_locals() {
 #[test]
 fn stepping_follows_hlsl_lines() {
     let script = "continue\nnext\nnext\nnext\nnext\nnext\nprint i\nstepi\nwhere\nquit\n";
-    let (code, out, err) = debug(
-        &[
-            "tests/debug_info/mandelbrot.toml",
-            "--break",
-            "17",
-            "--thread",
-            "300,256,0",
-        ],
-        script,
+    let out = mandelbrot_session("17", script);
+    let stepped = sections(&out);
+    let lines = lines_named(
+        (stepped.iter())
+            .filter(|s| s.starts_with("stepped"))
+            .map(String::as_str),
     );
-    assert_eq!(code, 0, "{out}\n{err}");
-    let lines: Vec<u32> = sections(&out)
-        .iter()
-        .filter(|s| s.starts_with("stepped"))
-        .map(|s| {
-            let at = s.split("mandelbrot.hlsl:").nth(1).unwrap();
-            at.split_whitespace().next().unwrap().parse().unwrap()
-        })
-        .collect();
     assert_eq!(lines[..5], [18, 20, 21, 15, 17], "{out}");
     // one pass through the loop: i went 0 -> 1
     assert!(out.contains("i = 1\n"), "{out}");
@@ -171,17 +178,7 @@ fn stepping_follows_hlsl_lines() {
 #[test]
 fn a_lane_switch_shows_that_lanes_values() {
     let script = "continue\nlane 5\nprint cx\nprint dtid\nprint cx.x\nthread 302,257,0\nprint cy\nprint vThreadID\nlanes cx\nthread 0,0,0\nquit\n";
-    let (code, out, err) = debug(
-        &[
-            "tests/debug_info/mandelbrot.toml",
-            "--break",
-            "mandelbrot.hlsl:17",
-            "--thread",
-            "300,256,0",
-        ],
-        script,
-    );
-    assert_eq!(code, 0, "{out}\n{err}");
+    let out = mandelbrot_session("mandelbrot.hlsl:17", script);
     let (cx301, ..) = mandelbrot(301, 256, 0);
     let (_, cy257, ..) = mandelbrot(302, 257, 0);
     assert!(out.contains("warp 0 lane 5 thread (301, 256, 0)"), "{out}");

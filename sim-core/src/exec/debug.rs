@@ -546,14 +546,9 @@ impl<'p> Debugger<'p> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::tests::{random_loop_shader, random_memory_shader};
+    use crate::exec::tests::{program, random_loop_shader, random_memory_shader};
     use crate::isa::lanes::tests::Rng;
     use sim_mem::BufferView;
-
-    fn program(text: &str) -> Program {
-        let decoded = crate::front::asm::assemble(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}\n{text}"))
-    }
 
     /// A dispatch stepped one instruction at a time leaves what the group
     /// runner leaves running the groups in their linear order (the

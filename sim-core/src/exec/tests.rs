@@ -1483,7 +1483,8 @@ fn memory_lines_match_single_lanes() {
     }
 }
 
-fn program(text: &str) -> Program {
+/// `text` (an fxc listing) assembled and loaded; panics with the text.
+pub(super) fn program(text: &str) -> Program {
     let decoded = crate::front::asm::assemble(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}\n{text}"))
 }

@@ -203,31 +203,8 @@ enum Command {
         /// The job file (TOML).
         #[arg(value_name = "JOB")]
         job: PathBuf,
-        /// The step to debug, as an index into the job's steps (default: the first dispatch).
-        #[arg(long, value_name = "N")]
-        step: Option<usize>,
-        /// Stop before FILE:LINE (an HLSL line, with fxc /Zi), LINE, `pc N`,
-        /// or `race`: at each new checker finding (the dispatch then runs under
-        /// the checker). Repeatable.
-        #[arg(long = "break", value_name = "WHERE")]
-        breaks: Vec<String>,
-        /// Focus on this SV_DispatchThreadID (X,Y,Z): groups before its group
-        /// run at full speed, and breakpoints stop where it is active.
-        #[arg(long, value_name = "X,Y,Z", value_parser = parse_thread)]
-        thread: Option<[u32; 3]>,
-        /// Lanes per warp: 1 up to the thread-group size, or `group`.
-        #[arg(long, default_value = "32", value_parser = parse_warp_width)]
-        warp_width: usize,
-        /// Stop the dispatch after N warp-instructions.
-        #[arg(long, value_name = "N")]
-        max_instructions: Option<u64>,
-        /// Read the commands from FILE (one per line) instead of stdin.
-        #[arg(long, value_name = "FILE")]
-        commands: Option<PathBuf>,
-        /// Do not print the commands read (by default each is echoed after
-        /// a `(sm5sim)` prompt when they do not come from a terminal).
-        #[arg(long)]
-        quiet: bool,
+        #[command(flatten)]
+        args: DebugArgs,
         #[command(flatten)]
         hlsl: HlslArgs,
     },
@@ -473,13 +450,32 @@ fn parse_thread(s: &str) -> Result<[u32; 3], String> {
 }
 
 /// `sm5sim debug`'s options.
+#[derive(clap::Args)]
 struct DebugArgs {
+    /// The step to debug, as an index into the job's steps (default: the first dispatch).
+    #[arg(long, value_name = "N")]
     step: Option<usize>,
+    /// Stop before FILE:LINE (an HLSL line, with fxc /Zi), LINE, `pc N`,
+    /// or `race`: at each new checker finding (the dispatch then runs under
+    /// the checker). Repeatable.
+    #[arg(long = "break", value_name = "WHERE")]
     breaks: Vec<String>,
+    /// Focus on this SV_DispatchThreadID (X,Y,Z): groups before its group
+    /// run at full speed, and breakpoints stop where it is active.
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_thread)]
     thread: Option<[u32; 3]>,
+    /// Lanes per warp: 1 up to the thread-group size, or `group`.
+    #[arg(long, default_value = "32", value_parser = parse_warp_width)]
     warp_width: usize,
+    /// Stop the dispatch after N warp-instructions.
+    #[arg(long, value_name = "N")]
     max_instructions: Option<u64>,
+    /// Read the commands from FILE (one per line) instead of stdin.
+    #[arg(long, value_name = "FILE")]
     commands: Option<PathBuf>,
+    /// Do not print the commands read (by default each is echoed after
+    /// a `(sm5sim)` prompt when they do not come from a terminal).
+    #[arg(long)]
     quiet: bool,
 }
 
@@ -898,29 +894,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             sm5sim::debug::dap::serve(stdin.lock(), std::io::stdout())?;
             Ok(true)
         }
-        Command::Debug {
-            job,
-            step,
-            breaks,
-            thread,
-            warp_width,
-            max_instructions,
-            commands,
-            quiet,
-            hlsl,
-        } => debug_session(
-            &job,
-            DebugArgs {
-                step,
-                breaks,
-                thread,
-                warp_width,
-                max_instructions,
-                commands,
-                quiet,
-            },
-            hlsl,
-        ),
+        Command::Debug { job, args, hlsl } => debug_session(&job, args, hlsl),
         Command::Check {
             jobs,
             races,
