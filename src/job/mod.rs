@@ -32,6 +32,7 @@ mod bulk;
 mod content;
 mod device;
 mod images;
+mod parts;
 mod resources;
 mod samplers;
 mod schema;
@@ -40,6 +41,7 @@ mod textures;
 pub use content::{random_f32_words, random_u32_words, SplitMix64};
 pub use device::{JobShader, UNBOUND_SLOT};
 pub use images::{png_bit_depth, png_target, read_png, texture_image, PngImage, PngTarget};
+pub use parts::DispatchStep;
 
 /// Everything that can be wrong with a job.
 #[derive(Debug, thiserror::Error)]
@@ -426,17 +428,6 @@ pub struct Job {
     /// `[check] allow`: the findings `check` suppresses
     /// (`sim_core::check::Checker::set_allow`)
     pub allow: Vec<sim_core::check::Allow>,
-}
-
-/// A dispatch step of a job ([`Job::dispatch_step`]).
-#[derive(Debug, Clone, Copy)]
-pub struct DispatchStep<'a> {
-    /// Its shader's name ("" in a single-shader job).
-    pub shader: &'a str,
-    /// The kernel it runs.
-    pub kernel: &'a Kernel,
-    /// Its thread-group counts.
-    pub groups: [u32; 3],
 }
 
 /// What [`Job::run_checked`] found.
@@ -1268,64 +1259,7 @@ impl Job {
     /// error is None; else those before the step that failed, a failed
     /// expectation among them), and the error that stopped the run.
     pub fn run_partial(&self, options: &DispatchOptions) -> (Vec<StepReport>, Option<JobError>) {
-        let mut reports = Vec::new();
-        let error = (self.run_steps(options, None, None, &mut reports, 0..self.steps.len())).err();
-        (reports, error)
-    }
-
-    /// Run steps `range` (indexes into the job's steps) as [`Job::run`]
-    /// runs them, keeping the reports of those that ran when one fails (the
-    /// debugger runs the steps before and after the dispatch it debugs).
-    pub fn run_range(
-        &self,
-        options: &DispatchOptions,
-        range: std::ops::Range<usize>,
-    ) -> (Vec<StepReport>, Option<JobError>) {
-        let mut reports = Vec::new();
-        let error = self
-            .run_steps(options, None, None, &mut reports, range)
-            .err();
-        (reports, error)
-    }
-
-    /// The number of steps.
-    pub fn step_count(&self) -> usize {
-        self.steps.len()
-    }
-
-    /// Step `step` when it is a dispatch ([`DispatchStep`]: an indirect
-    /// dispatch's group counts read from its arguments buffer now);
-    /// `Ok(None)` for another kind of step or past the last.
-    ///
-    /// # Errors
-    /// [`JobError::Spec`] when an indirect dispatch's arguments cannot be
-    /// read.
-    pub fn dispatch_step(&self, step: usize) -> Result<Option<DispatchStep<'_>>, JobError> {
-        let Some(Step::Dispatch {
-            groups,
-            kernel,
-            shader,
-        }) = self.steps.get(step)
-        else {
-            return Ok(None);
-        };
-        let kernel = &self.kernels[*kernel];
-        let groups = match *groups {
-            Groups::Direct(g) => g,
-            Groups::Indirect { args, offset } => kernel
-                .indirect_groups(&self.resources[args].storage, offset)
-                .map_err(|e| JobError::Spec {
-                    at: None,
-                    path: self.path.clone(),
-                    key: format!("steps[{step}]"),
-                    message: e.to_string(),
-                })?,
-        };
-        Ok(Some(DispatchStep {
-            shader: &self.shaders[*shader].name,
-            kernel,
-            groups,
-        }))
+        self.run_range(options, 0..self.steps.len())
     }
 
     /// [`Job::run_partial`] for jobs that run side by side (`sm5sim run`
@@ -1383,31 +1317,27 @@ impl Job {
         };
         let mut steps = Vec::new();
         // a stopped dispatch keeps what the checker found before the stop
-        let (stopped, stop_reason) = match self.run_steps(
-            options,
-            Some(&mut checkers),
-            None,
-            &mut steps,
-            0..self.steps.len(),
-        ) {
-            Ok(()) => (None, None),
-            Err(
-                e @ JobError::Dispatch {
-                    source: DispatchError::Runaway(_),
-                    ..
-                },
-            ) => {
-                let reason = match &e {
-                    JobError::Dispatch {
-                        source: DispatchError::Runaway(r),
+        let all = 0..self.steps.len();
+        let (stopped, stop_reason) =
+            match self.run_steps(options, Some(&mut checkers), None, &mut steps, all) {
+                Ok(()) => (None, None),
+                Err(
+                    e @ JobError::Dispatch {
+                        source: DispatchError::Runaway(_),
                         ..
-                    } => Some(r.reason),
-                    _ => None,
-                };
-                (Some(e.to_string()), reason)
-            }
-            Err(e) => return Err(e),
-        };
+                    },
+                ) => {
+                    let reason = match &e {
+                        JobError::Dispatch {
+                            source: DispatchError::Runaway(r),
+                            ..
+                        } => Some(r.reason),
+                        _ => None,
+                    };
+                    (Some(e.to_string()), reason)
+                }
+                Err(e) => return Err(e),
+            };
         let (findings, suppressed, marker_problems) = checkers.into_findings();
         Ok(CheckReport {
             steps,
