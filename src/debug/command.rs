@@ -22,6 +22,7 @@ locals                          the HLSL locals and parameters of the focus thre
 lanes [EXPR]                    every lane of the focus warp, with EXPR's value in each
 registers                       the temps of the focus thread
 thread X,Y,Z                    focus on that SV_DispatchThreadID (in the group in progress)
+goto X,Y,Z                      run, with no stops, to the start of that thread's (later) group
 lane N | warp N [lane M]        focus on a lane of the focus warp, or of warp N
 where                           the position, the HLSL call stack and the instruction (bt)
 watch EXPR                      stop when EXPR's value changes
@@ -132,19 +133,17 @@ pub fn run_command(session: &mut Session<'_>, line: &str) -> Output {
         }
         "lanes" => lanes_text(session, arg),
         "registers" | "regs" => registers_text(session),
-        "thread" | "t" => {
-            let parts: Vec<Option<u32>> = arg
-                .split([',', ' '])
-                .filter(|s| !s.is_empty())
-                .map(|s| s.trim().parse().ok())
-                .collect();
-            match parts[..] {
-                [Some(x)] => select(session, [x, 0, 0]),
-                [Some(x), Some(y)] => select(session, [x, y, 0]),
-                [Some(x), Some(y), Some(z)] => select(session, [x, y, z]),
-                _ => "error: thread X,Y,Z (an SV_DispatchThreadID)".into(),
-            }
-        }
+        "thread" | "t" => match thread_arg(arg) {
+            Some(t) => select(session, t),
+            None => "error: thread X,Y,Z (an SV_DispatchThreadID)".into(),
+        },
+        "goto" => match thread_arg(arg) {
+            Some(t) => match session.run_to_thread(t) {
+                Ok(r) => stop_text(session, &r).replacen("stepped", "ran to its group", 1),
+                Err(e) => format!("error: {e}"),
+            },
+            None => "error: goto X,Y,Z (an SV_DispatchThreadID)".into(),
+        },
         "lane" | "warp" => {
             let nums: Vec<&str> = arg.split_whitespace().collect();
             let parsed = match (cmd, &nums[..]) {
@@ -207,6 +206,20 @@ pub fn run_command(session: &mut Session<'_>, line: &str) -> Output {
         other => format!("error: unknown command `{other}` (help lists them)"),
     };
     Output { text, quit: false }
+}
+
+/// `X,Y,Z` (or `X Y Z`; missing components 0).
+fn thread_arg(arg: &str) -> Option<[u32; 3]> {
+    let parts: Vec<Option<u32>> = (arg.split([',', ' ']))
+        .filter(|s| !s.is_empty())
+        .map(|s| s.trim().parse().ok())
+        .collect();
+    match parts[..] {
+        [Some(x)] => Some([x, 0, 0]),
+        [Some(x), Some(y)] => Some([x, y, 0]),
+        [Some(x), Some(y), Some(z)] => Some([x, y, z]),
+        _ => None,
+    }
 }
 
 fn select(session: &mut Session<'_>, t: [u32; 3]) -> String {

@@ -382,6 +382,65 @@ impl<'j> Session<'j> {
         self.focus = (at.warp, lane);
     }
 
+    /// Run forward, with no stops, to the start of the group of thread
+    /// `t` (`SV_DispatchThreadID`), a group after the one in progress, and
+    /// focus on `t` there; later breakpoints stop only where it is active.
+    /// The groups between run in warps of the session's width, a warp at a
+    /// time in large quanta, recorded for `who`.
+    ///
+    /// # Errors
+    /// [`DebugError::Usage`] for a thread outside the dispatch or in a group
+    /// already begun (go back with a new session and `--thread`), or when
+    /// the dispatch is stopped on the way.
+    pub fn run_to_thread(&mut self, t: [u32; 3]) -> Result<StopReason, DebugError> {
+        let e = self.running()?;
+        let tg = self.program().thread_group;
+        let groups = e.groups();
+        let g: [u32; 3] = std::array::from_fn(|c| t[c] / tg[c].max(1));
+        if (0..3).any(|c| g[c] >= groups[c]) {
+            return Err(DebugError::Usage(format!(
+                "thread {} is outside the dispatch ({} groups of {} threads)",
+                ids(t),
+                ids(groups),
+                ids(tg)
+            )));
+        }
+        let target = u64::from(g[0])
+            + u64::from(groups[0]) * (u64::from(g[1]) + u64::from(groups[1]) * u64::from(g[2]));
+        if target <= e.group_index() {
+            return Err(DebugError::Usage(format!(
+                "thread {} is in group {}, which has begun; start a session with --thread {},{},{} to stop at its start",
+                ids(t),
+                ids(g),
+                t[0],
+                t[1],
+                t[2]
+            )));
+        }
+        let cbs = self.cbs.clone();
+        let b = self.kernel.bindings(&cbs);
+        while let Some(e) = self.engine.as_mut().filter(|e| e.group_index() < target) {
+            if e.finished() {
+                break;
+            }
+            match e.run_quantum(&b, RESUME_QUANTUM) {
+                Ok(r) => self.executed += r.instructions,
+                Err(r) => {
+                    let text = r.to_string();
+                    self.ended = Some(text.clone());
+                    return Ok(StopReason::Stopped(text));
+                }
+            }
+        }
+        if let Some(e) = &self.engine {
+            self.findings_seen = e.findings().len();
+            self.messages_seen = e.message_counts();
+        }
+        self.fixed = Some(t);
+        self.refocus();
+        Ok(StopReason::Step)
+    }
+
     /// Focus on the thread `t` (`SV_DispatchThreadID`), which must be in
     /// the group in progress; later breakpoints stop only where it is
     /// active.

@@ -435,3 +435,32 @@ fn going_back_replays_to_the_same_state() {
         "{out}"
     );
 }
+
+/// `goto` runs forward, with no stops, to a later thread's group and
+/// focuses on it; the groups on the way are recorded for `who`; a group
+/// already begun is refused.
+#[test]
+fn goto_runs_to_a_later_group() {
+    let script =
+        "goto 300,256,0\nbreak 17\ncontinue\nlocals\nwho iterations[0]\ngoto 0,0,0\nquit\n";
+    let (code, out, err) = debug(&["tests/debug_info/mandelbrot.toml"], script);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("ran to its group\ngroup (37, 32, 0) warp 0 lane 4 thread (300, 256, 0) pc 0"),
+        "{out}"
+    );
+    assert!(
+        out.contains("stopped at breakpoint 0 (17)\ngroup (37, 32, 0) warp 0 lane 4 thread (300, 256, 0) pc 19"),
+        "{out}"
+    );
+    assert_eq!(value(&out, "cx"), mandelbrot(300, 256, 0).0, "{out}");
+    // thread (0, 0, 0) escapes after one pass: it stored 1
+    assert!(
+        out.contains("iterations[0]: last written by group (0, 0, 0) thread (0, 0, 0) [0] at pc 27 (mandelbrot.hlsl:22)") && out.contains("; stored 0x1\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("error: thread (0, 0, 0) is in group (0, 0, 0), which has begun"),
+        "{out}"
+    );
+}
