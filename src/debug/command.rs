@@ -10,8 +10,9 @@ pub const COMMANDS: &str = "\
 break FILE:LINE | LINE | pc N   stop before that HLSL line or instruction (b)
 delete [N]                      remove breakpoint N (all without N)
 continue                        run to the next stop (c)
-step                            to the next HLSL line of the focus thread, into inlined calls (s)
-next                            to the next HLSL line, over inlined calls (n)
+step [warp]                     to the next HLSL line of the focus thread (or of any lane of
+                                its warp), into inlined calls (s)
+next [warp]                     to the next HLSL line, over inlined calls (n)
 finish                          out of the current inlined function
 stepi                           one instruction of the warp at the cursor (si)
 back [N]                        go back N instructions (1 without N), by running the dispatch again
@@ -87,12 +88,12 @@ pub fn run_command(session: &mut Session<'_>, line: &str) -> Output {
             let r = session.resume();
             stop_text(session, &r)
         }
-        "step" | "s" => {
-            let r = session.step_line(LineStep::Into);
-            stop_text(session, &r)
-        }
-        "next" | "n" => {
-            let r = session.step_line(LineStep::Over);
+        "step" | "s" | "next" | "n" if arg.is_empty() || arg == "warp" => {
+            let how = match cmd {
+                "step" | "s" => LineStep::Into,
+                _ => LineStep::Over,
+            };
+            let r = session.step_line_of(how, arg == "warp");
             stop_text(session, &r)
         }
         "finish" => {

@@ -570,6 +570,13 @@ impl<'j> Session<'j> {
     /// `/Zi`: at another instruction), into, over or out of inlined calls;
     /// other warps run as the schedule has them.
     pub fn step_line(&mut self, how: LineStep) -> StopReason {
+        self.step_line_of(how, false)
+    }
+
+    /// [`Session::step_line`] for the focus thread (`whole_warp` false), or
+    /// for the focus warp: until any of its lanes is active at another
+    /// line (the focus thread may be inactive there).
+    pub fn step_line_of(&mut self, how: LineStep, whole_warp: bool) -> StopReason {
         let (fw, fl) = self.focus;
         let Some(e) = &self.engine else {
             return self.end_reason();
@@ -587,8 +594,12 @@ impl<'j> Session<'j> {
         let start = frames(start_pc);
         let start_line = start.first().map(|f| f.at);
         let depth = start.len();
-        self.run_until(1, true, move |e: &Debugger<'_>, at: Position| {
-            if at.warp != fw || !e.lane(fw, fl).is_some_and(|s| s.active) {
+        self.run_until(1, !whole_warp, move |e: &Debugger<'_>, at: Position| {
+            let active = match whole_warp {
+                true => (0..e.warp_width()).any(|l| e.lane(fw, l).is_some_and(|s| s.active)),
+                false => e.lane(fw, fl).is_some_and(|s| s.active),
+            };
+            if at.warp != fw || !active {
                 return false;
             }
             if map.is_none() {

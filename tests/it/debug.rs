@@ -464,3 +464,47 @@ fn goto_runs_to_a_later_group() {
         "{out}"
     );
 }
+
+/// A line step follows one lane, or the whole warp: thread (0, 248)
+/// leaves mandelbrot's loop after one pass while the other lanes of its
+/// warp go on, so its `next` goes from the loop's test (15) to line 22,
+/// where the warp's `next warp` goes back into the loop (17) with that
+/// lane inactive.
+#[test]
+fn a_line_step_follows_a_lane_or_the_whole_warp() {
+    let run = |next: &str| {
+        let script = format!("continue\n{}quit\n", format!("{next}\n").repeat(5));
+        let (code, out, err) = debug(
+            &[
+                "tests/debug_info/mandelbrot.toml",
+                "--break",
+                "17",
+                "--thread",
+                "0,248,0",
+            ],
+            &script,
+        );
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let lane = run("next");
+    let stepped = sections(&lane);
+    let lines = lines_named(
+        (stepped.iter())
+            .filter(|s| s.starts_with("stepped"))
+            .map(String::as_str),
+    );
+    assert_eq!(lines, [18, 20, 21, 15, 22], "{lane}");
+    let warp = run("next warp");
+    let stepped = sections(&warp);
+    let lines = lines_named(
+        (stepped.iter())
+            .filter(|s| s.starts_with("stepped"))
+            .map(String::as_str),
+    );
+    assert_eq!(lines, [18, 20, 21, 15, 17], "{warp}");
+    assert!(
+        warp.contains("thread (0, 248, 0) (inactive here) pc 19 mandelbrot.hlsl:17"),
+        "{warp}"
+    );
+}
