@@ -8,7 +8,7 @@
 //! requests served: `initialize`, `launch` (arguments: `program`, the job
 //! file; `step`, `thread` (`[x, y, z]` or `"x,y,z"`), `warpWidth`,
 //! `breakOnRace`, `stopOnEntry`, `maxInstructions`), `setBreakpoints` (by
-//! HLSL line), `setExceptionBreakpoints` (filter `race`: stop at each new
+//! HLSL line, with a `condition` `EXPR OP NUMBER`), `setExceptionBreakpoints` (filter `race`: stop at each new
 //! checker finding), `configurationDone` (the dispatch starts then),
 //! `threads` (the threads of the group in progress, id = `SV_GroupIndex` +
 //! 1), `stackTrace` (the HLSL call stack), `scopes` and `variables`
@@ -170,7 +170,7 @@ pub fn serve(input: impl BufRead, output: impl Write) -> std::io::Result<()> {
         seq: 0,
     };
     // before `launch`: the breakpoints asked for, by file
-    let mut pending: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+    let mut pending: BTreeMap<String, Vec<LineBreak>> = BTreeMap::new();
     let mut race = false;
     while let Some(request) = io.read()? {
         let args = &request["arguments"];
@@ -182,7 +182,7 @@ pub fn serve(input: impl BufRead, output: impl Write) -> std::io::Result<()> {
             "setBreakpoints" => {
                 let (file, lines) = breakpoint_args(args);
                 let body: Vec<Json> = (lines.iter())
-                    .map(|&l| json!({ "verified": false, "line": l, "message": "the job is not launched yet" }))
+                    .map(|(l, _)| json!({ "verified": false, "line": l, "message": "the job is not launched yet" }))
                     .collect();
                 pending.insert(file, lines);
                 io.respond(&request, json!({ "breakpoints": body }))?;
@@ -233,6 +233,7 @@ fn capabilities() -> Json {
         "supportsEvaluateForHovers": true,
         "supportsSteppingGranularity": false,
         "supportsStepBack": true,
+        "supportsConditionalBreakpoints": true,
         "exceptionBreakpointFilters": [{
             "filter": "race",
             "label": "Checker findings (races, out-of-bounds, barriers)",
@@ -241,21 +242,36 @@ fn capabilities() -> Json {
     })
 }
 
-/// (the source's path or name, the lines) of `setBreakpoints`.
-fn breakpoint_args(args: &Json) -> (String, Vec<i64>) {
+/// A requested breakpoint: its line and condition.
+type LineBreak = (i64, Option<String>);
+
+/// (the source's path or name, the lines and conditions) of
+/// `setBreakpoints`.
+fn breakpoint_args(args: &Json) -> (String, Vec<LineBreak>) {
     let source = &args["source"];
     let file = source["path"]
         .as_str()
         .or_else(|| source["name"].as_str())
         .unwrap_or("")
         .to_string();
-    let mut lines: Vec<i64> = args["breakpoints"]
+    let mut lines: Vec<LineBreak> = args["breakpoints"]
         .as_array()
-        .map(|a| a.iter().filter_map(|b| b["line"].as_i64()).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|b| {
+                    let c = b["condition"].as_str().filter(|c| !c.trim().is_empty());
+                    Some((b["line"].as_i64()?, c.map(str::to_string)))
+                })
+                .collect()
+        })
         .unwrap_or_default();
     if lines.is_empty() {
         if let Some(a) = args["lines"].as_array() {
-            lines = a.iter().filter_map(Json::as_i64).collect();
+            lines = a
+                .iter()
+                .filter_map(Json::as_i64)
+                .map(|l| (l, None))
+                .collect();
         }
     }
     (file, lines)
@@ -271,7 +287,7 @@ fn exception_filters(args: &Json) -> bool {
 struct Debuggee<'j> {
     job: &'j Job,
     launch: Launch,
-    pending: BTreeMap<String, Vec<i64>>,
+    pending: BTreeMap<String, Vec<LineBreak>>,
     session: Option<Session<'j>>,
     cwd: PathBuf,
 }
@@ -437,7 +453,7 @@ impl<'j> Debuggee<'j> {
 
     /// Replace the breakpoints of `file` with `lines`; each one's
     /// `Breakpoint` object.
-    fn set_breakpoints(&mut self, file: &str, lines: &[i64]) -> Vec<Json> {
+    fn set_breakpoints(&mut self, file: &str, lines: &[LineBreak]) -> Vec<Json> {
         let base = Path::new(file)
             .file_name()
             .map_or(file.to_string(), |b| b.to_string_lossy().into_owned());
@@ -451,8 +467,12 @@ impl<'j> Debuggee<'j> {
         }
         lines
             .iter()
-            .map(|&l| {
-                let spec = format!("{base}:{l}");
+            .map(|(l, condition)| {
+                let l = *l;
+                let spec = match condition {
+                    Some(c) => format!("{base}:{l} if {c}"),
+                    None => format!("{base}:{l}"),
+                };
                 let resolved = resolve_breakpoint(program, &spec);
                 if let (Ok(_), Some(s)) = (&resolved, self.session.as_mut()) {
                     // (resolved just now: it cannot fail)

@@ -77,7 +77,7 @@ pub enum StopReason {
 }
 
 /// A breakpoint.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Breakpoint {
     /// What the user wrote (`mandelbrot.hlsl:17`, `pc 12`).
     pub spec: String,
@@ -85,6 +85,57 @@ pub struct Breakpoint {
     pub line: Option<u32>,
     /// The instructions it stops before.
     pub pcs: BTreeSet<usize>,
+    /// Stop only where this holds for an active lane (`… if EXPR OP N`).
+    pub condition: Option<Condition>,
+}
+
+/// A breakpoint's condition: `EXPR OP NUMBER`, EXPR as
+/// [`Session::evaluate`] takes it (its first word, as a number of its
+/// type), OP one of `==`, `!=`, `<`, `<=`, `>`, `>=`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Condition {
+    /// The expression.
+    pub expr: String,
+    /// The comparison, as written.
+    pub op: String,
+    /// The number compared with.
+    pub value: f64,
+}
+
+impl Condition {
+    /// `EXPR OP NUMBER`, or None when it is not of that form.
+    fn parse(text: &str) -> Option<Condition> {
+        for op in ["==", "!=", "<=", ">=", "<", ">"] {
+            if let Some((expr, value)) = text.split_once(op) {
+                let value = value.trim();
+                let value = match value.strip_prefix("0x") {
+                    Some(hex) => u64::from_str_radix(hex, 16).ok()? as f64,
+                    None => value.parse().ok()?,
+                };
+                return Some(Condition {
+                    expr: expr.trim().to_string(),
+                    op: op.to_string(),
+                    value,
+                });
+            }
+        }
+        None
+    }
+
+    /// Whether it holds for `v` (its first word).
+    fn holds(&self, v: &Value) -> bool {
+        let Some(Some(x)) = v.as_f64().first().copied() else {
+            return false;
+        };
+        match self.op.as_str() {
+            "==" => x == self.value,
+            "!=" => x != self.value,
+            "<" => x < self.value,
+            "<=" => x <= self.value,
+            ">" => x > self.value,
+            _ => x >= self.value,
+        }
+    }
 }
 
 /// How a session starts.
@@ -691,7 +742,6 @@ impl<'j> Session<'j> {
                 return StopReason::Step;
             }
             if let Some(i) = self.breakpoint_at(at) {
-                self.refocus();
                 let spec = self.breakpoints[i].spec.clone();
                 return StopReason::Breakpoint(i, spec);
             }
@@ -828,20 +878,39 @@ impl<'j> Session<'j> {
 
     /// The breakpoint the cursor is at: its pc is one of a breakpoint's,
     /// and the fixed thread (or, with none fixed, any lane) is active.
-    fn breakpoint_at(&self, at: Position) -> Option<usize> {
+    /// With a condition, it must hold for one of those lanes. The focus
+    /// moves to the (first) lane it stops for.
+    fn breakpoint_at(&mut self, at: Position) -> Option<usize> {
         let e = self.engine.as_ref()?;
-        let i = self
-            .breakpoints
-            .iter()
-            .position(|b| b.pcs.contains(&at.pc))?;
-        let active = match self.fixed {
-            Some(t) => (0..e.warp_width()).any(|l| {
+        let fixed = self.fixed;
+        let lanes: Vec<usize> = (0..e.warp_width())
+            .filter(|&l| {
                 e.lane(at.warp, l)
-                    .is_some_and(|s| s.active && s.dispatch_thread == t)
-            }),
-            None => (0..e.warp_width()).any(|l| e.lane(at.warp, l).is_some_and(|s| s.active)),
-        };
-        active.then_some(i)
+                    .is_some_and(|s| s.active && fixed.is_none_or(|t| s.dispatch_thread == t))
+            })
+            .collect();
+        if lanes.is_empty() {
+            return None;
+        }
+        let candidates: Vec<(usize, Option<Condition>)> = (self.breakpoints.iter().enumerate())
+            .filter(|(_, b)| b.pcs.contains(&at.pc))
+            .map(|(i, b)| (i, b.condition.clone()))
+            .collect();
+        let keep = self.focus;
+        for (i, condition) in candidates {
+            for &l in &lanes {
+                self.focus = (at.warp, l);
+                let holds = match &condition {
+                    None => true,
+                    Some(c) => self.evaluate(&c.expr).is_ok_and(|v| c.holds(&v)),
+                };
+                if holds {
+                    return Some(i);
+                }
+            }
+        }
+        self.focus = keep;
+        None
     }
 
     fn watch_changed(&mut self, by: Option<Position>) -> Option<StopReason> {
@@ -940,8 +1009,26 @@ impl<'j> Session<'j> {
 /// [`DebugError::Usage`] when it names no instruction, or a line of a
 /// shader without `/Zi` debug information.
 pub fn resolve_breakpoint(prog: &Program, spec: &str) -> Result<Breakpoint, DebugError> {
-    let spec = spec.trim();
+    let whole = spec.trim();
+    let (spec, condition) = match whole.split_once(" if ") {
+        Some((at, c)) => {
+            let c = Condition::parse(c).ok_or_else(|| {
+                DebugError::Usage(format!(
+                    "`{whole}`: the condition wants EXPR OP NUMBER (OP: == != < <= > >=)"
+                ))
+            })?;
+            (at.trim(), Some(c))
+        }
+        None => (whole, None),
+    };
+    let mut b = resolve_location(prog, spec)?;
+    b.spec = whole.to_string();
+    b.condition = condition;
+    Ok(b)
+}
 
+/// [`resolve_breakpoint`] without a condition.
+fn resolve_location(prog: &Program, spec: &str) -> Result<Breakpoint, DebugError> {
     if let Some(n) = spec.strip_prefix("pc").map(str::trim) {
         let pc: usize = n
             .parse()
@@ -956,6 +1043,7 @@ pub fn resolve_breakpoint(prog: &Program, spec: &str) -> Result<Breakpoint, Debu
             spec: spec.into(),
             line: None,
             pcs: BTreeSet::from([pc]),
+            condition: None,
         });
     }
     let map = prog.source_map.as_ref().ok_or_else(|| {
@@ -987,6 +1075,7 @@ pub fn resolve_breakpoint(prog: &Program, spec: &str) -> Result<Breakpoint, Debu
         spec: spec.into(),
         line: Some(at),
         pcs,
+        condition: None,
     })
 }
 

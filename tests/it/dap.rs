@@ -139,6 +139,7 @@ fn an_editor_breaks_on_an_hlsl_line_and_steps_by_lines() {
     assert_eq!(caps["supportsConfigurationDoneRequest"], true);
     assert_eq!(caps["exceptionBreakpointFilters"][0]["filter"], "race");
     assert_eq!(caps["supportsStepBack"], true);
+    assert_eq!(caps["supportsConditionalBreakpoints"], true);
     c.event("initialized");
     c.body(
         "launch",
@@ -221,6 +222,15 @@ fn an_editor_breaks_on_an_hlsl_line_and_steps_by_lines() {
     let bad = c.request("evaluate", json!({ "expression": "nothing" }));
     assert_eq!(bad["success"], false);
     assert!(bad["message"].as_str().unwrap().contains("names nothing"));
+    // a conditional breakpoint: the pass where i is 10
+    c.body(
+        "setBreakpoints",
+        json!({ "source": { "path": hlsl }, "breakpoints": [{ "line": 17, "condition": "i == 10" }] }),
+    );
+    c.body("continue", json!({ "threadId": 7 }));
+    assert_eq!(c.event("stopped")["body"]["reason"], "breakpoint");
+    let (line, vars) = c.top(7);
+    assert_eq!((line, local(&vars, "i")), (17, "10".to_string()));
     // clearing the breakpoints and continuing runs the dispatch to its end
     c.body(
         "setBreakpoints",

@@ -508,3 +508,43 @@ fn a_line_step_follows_a_lane_or_the_whole_warp() {
         "{warp}"
     );
 }
+
+/// A breakpoint's condition on thread IDs or locals: `17 if i == 3` stops
+/// in the fourth pass with the formula's values; `22 if vThreadID.x == 5`
+/// stops at the first warp with such a lane, focused on it; a malformed
+/// condition is refused.
+#[test]
+fn a_conditional_breakpoint_stops_where_it_holds() {
+    let out = mandelbrot_session(
+        "17 if i == 3",
+        "continue\nlocals\nbreak 22 if vThreadID.x == 5\nbreak 9 if nonsense\ndelete 0\ncontinue\nquit\n",
+    );
+    let (_, _, zx, zy) = mandelbrot(300, 256, 3);
+    assert!(
+        out.contains("stopped at breakpoint 0 (17 if i == 3)"),
+        "{out}"
+    );
+    assert_eq!(value(&out, "i"), 3.0, "{out}");
+    assert_eq!(value(&out, "zx"), zx, "{out}");
+    assert_eq!(value(&out, "zy"), zy, "{out}");
+    assert!(
+        out.contains("error: `9 if nonsense`: the condition wants EXPR OP NUMBER"),
+        "{out}"
+    );
+    // (the session's thread is fixed: no stop for x == 5 in its group; run
+    // without one)
+    let (code, out, err) = debug(
+        &[
+            "tests/debug_info/mandelbrot.toml",
+            "--break",
+            "22 if vThreadID.x == 5",
+        ],
+        "continue\nprint dtid\nquit\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("stopped at breakpoint 0 (22 if vThreadID.x == 5)\ngroup (0, 0, 0) warp 0 lane 5 thread (5, 0, 0)"),
+        "{out}"
+    );
+    assert!(out.contains("dtid = (5, 0, 0)"), "{out}");
+}
