@@ -536,7 +536,9 @@ fn json_output_is_one_parseable_document() {
 #[test]
 fn every_subcommand_help_has_examples() {
     let mut paths = 0;
-    for sub in ["run", "check", "info", "disasm", "asm", "compile", "smoke"] {
+    for sub in [
+        "run", "check", "debug", "info", "disasm", "asm", "compile", "smoke",
+    ] {
         let o = sm5sim(&[sub, "--help"]);
         assert_eq!(o.status.code(), Some(0));
         let help = text(&o).0;

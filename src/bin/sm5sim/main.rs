@@ -188,12 +188,6 @@ enum Command {
         #[command(flatten)]
         hlsl: HlslArgs,
     },
-    /// Run a job under the concurrency checker: data races on TGSM and UAV
-    /// words, divergent barriers, uninitialised TGSM reads, out-of-bounds
-    /// accesses (all of them unless some are selected).
-    #[command(
-        after_help = "Groups run one after another on one thread, so the findings are deterministic.\n\nExamples:\n  sm5sim check tests/texture_races/texture_race_bug.toml --races\n  sm5sim check examples/reduce/reduce.toml --json\n  sm5sim check job.toml --barriers --uninit --warp-width 64\n  sm5sim check examples/cas_float_add/cas_float_add.toml --schedules 32 --seed 7\n  sm5sim check tests/texture_races --junit check.xml\n\nSeveral jobs (several files, a directory, --junit or --shard) are checked as a suite, as `run` runs them (see `sm5sim run --help`).\n\nExit status: 0 nothing wrong, 1 an error found (warnings do not count), an expectation failed, or (--schedules) outputs differ between schedules, 2 bad input or a stopped dispatch (in a suite: the worst of the jobs')."
-    )]
     /// Step through a dispatch of a job: HLSL-line breakpoints (fxc /Zi),
     /// every lane of the warp, HLSL locals by name, break on a race.
     #[command(
@@ -211,6 +205,12 @@ enum Command {
     /// Serve the Debug Adapter Protocol on stdin/stdout (for an editor:
     /// docs/debugging.md has VS Code's launch configuration).
     Dap,
+    /// Run a job under the concurrency checker: data races on TGSM and UAV
+    /// words, divergent barriers, uninitialised TGSM reads, out-of-bounds
+    /// accesses (all of them unless some are selected).
+    #[command(
+        after_help = "Groups run one after another on one thread, so the findings are deterministic.\n\nExamples:\n  sm5sim check tests/texture_races/texture_race_bug.toml --races\n  sm5sim check examples/reduce/reduce.toml --json\n  sm5sim check job.toml --barriers --uninit --warp-width 64\n  sm5sim check examples/cas_float_add/cas_float_add.toml --schedules 32 --seed 7\n  sm5sim check tests/texture_races --junit check.xml\n\nSeveral jobs (several files, a directory, --junit or --shard) are checked as a suite, as `run` runs them (see `sm5sim run --help`).\n\nExit status: 0 nothing wrong, 1 an error found (warnings do not count), an expectation failed, or (--schedules) outputs differ between schedules, 2 bad input or a stopped dispatch (in a suite: the worst of the jobs')."
+    )]
     Check {
         /// Job files (TOML), or directories searched recursively for *.toml.
         #[arg(required = true, value_name = "JOB")]
