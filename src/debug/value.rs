@@ -17,6 +17,8 @@ pub enum Place {
     Tgsm,
     /// Words of a resource.
     Resource,
+    /// A constant-buffer variable.
+    Constant,
 }
 
 /// A value: its 32-bit words (None: not available at this instruction),
@@ -105,7 +107,9 @@ impl Session<'_> {
     ///   `vThreadIDInGroupFlattened` (and their components);
     /// - a groupshared variable by its HLSL name and dword index (`s[3]`:
     ///   the variable's dword 3), or a TGSM register's dword (`g0[3]`);
-    /// - a job resource by name and dword index (`iterations[5]`).
+    /// - a job resource by name and dword index (`iterations[5]`);
+    /// - a constant-buffer variable by its HLSL name (`width`), a scalar
+    ///   or vector, as its buffer holds it for this dispatch.
     ///
     /// # Errors
     /// [`DebugError::Usage`] when it names nothing, or the dispatch has
@@ -181,8 +185,40 @@ impl Session<'_> {
             let words = s.into_iter().map(Some).collect();
             return pick(words, ScalarKind::Uint, Place::Register);
         }
-        let local = self.local_named(base).ok_or_else(unknown)?;
-        pick(self.local_words(local), local.kind, Place::Local)
+        if let Some(local) = self.local_named(base) {
+            return pick(self.local_words(local), local.kind, Place::Local);
+        }
+        let (kind, words) = self.constant(base).ok_or_else(unknown)?;
+        pick(words, kind, Place::Constant)
+    }
+
+    /// A constant-buffer variable by its HLSL name (a scalar or a vector:
+    /// RDEF's layout), as its buffer holds it for this dispatch.
+    fn constant(&self, name: &str) -> Option<(ScalarKind, Vec<Option<u32>>)> {
+        use sim_core::front::rdef::InputType;
+        let r = self.program().reflection.as_ref()?;
+        let (cb, v) = (r.cbuffers.iter().filter(|c| c.kind == 0))
+            .find_map(|c| Some((c, c.variables.iter().find(|v| v.name == name)?)))?;
+        if v.ty.class > 1 || v.ty.elements > 0 {
+            return None;
+        }
+        let slot = (r.bindings.iter())
+            .find(|b| b.name == cb.name && b.input_type == InputType::CBuffer)?
+            .bind_point;
+        let words = &self.cbs.iter().find(|(s, _)| *s == slot)?.1;
+        let kind = match v.ty.base_type {
+            1 => ScalarKind::Bool,
+            2 => ScalarKind::Int,
+            3 => ScalarKind::Float,
+            19 => ScalarKind::Uint,
+            _ => ScalarKind::Unknown,
+        };
+        let first = v.offset as usize / 4;
+        let n = usize::from(v.ty.columns.max(1));
+        Some((
+            kind,
+            (first..first + n).map(|i| words.get(i).copied()).collect(),
+        ))
     }
 
     /// A groupshared variable's (by HLSL name) or a `g#` register's dword
@@ -334,4 +370,4 @@ impl Session<'_> {
 }
 
 /// What [`Session::evaluate`] takes, in a line.
-pub const HELP: &str = "an HLSL local (cx, dtid.x), a register (r0.x, x0[2]), vThreadID, a groupshared variable or g# by dword (s[3], g0[3]), or a resource by dword (name[5])";
+pub const HELP: &str = "an HLSL local (cx, dtid.x), a register (r0.x, x0[2]), vThreadID, a groupshared variable or g# by dword (s[3], g0[3]), a resource by dword (name[5]), or a cbuffer variable (width)";

@@ -156,7 +156,8 @@ fn a_breakpoint_on_an_hlsl_line_stops_there_with_the_formulas_locals() {
 /// the loop's test (15) and 17 again; `stepi` runs one instruction.
 #[test]
 fn stepping_follows_hlsl_lines() {
-    let script = "continue\nnext\nnext\nnext\nnext\nnext\nprint i\nstepi\nwhere\nquit\n";
+    let script =
+        "continue\nnext\nnext\nnext\nnext\nnext\nprint i\nprint max_iter\nstepi\nwhere\nquit\n";
     let out = mandelbrot_session("17", script);
     let stepped = sections(&out);
     let lines = lines_named(
@@ -165,8 +166,10 @@ fn stepping_follows_hlsl_lines() {
             .map(String::as_str),
     );
     assert_eq!(lines[..5], [18, 20, 21, 15, 17], "{out}");
-    // one pass through the loop: i went 0 -> 1
+    // one pass through the loop: i went 0 -> 1; the loop's bound, a
+    // cbuffer variable, by its HLSL name
     assert!(out.contains("i = 1\n"), "{out}");
+    assert!(out.contains("max_iter = 256\n"), "{out}");
     // stepi from the first instruction of line 17 (mad) to the next (add)
     let last = sections(&out).pop().unwrap();
     assert!(last.contains("add r2.x, r0.x, r1.y"), "{last}");
