@@ -185,6 +185,8 @@ pub struct Session<'j> {
     ended: Option<String>,
     /// warp-instructions the session has run (not counting skipped groups)
     executed: u64,
+    /// the checker's findings once the dispatch has ended
+    final_findings: Vec<Finding>,
     /// how the engine was started, to start it again (reverse steps)
     restart: Restart,
 }
@@ -345,6 +347,7 @@ impl<'j> Session<'j> {
             reports: Vec::new(),
             ended: None,
             executed: 0,
+            final_findings: Vec::new(),
             restart: Restart {
                 debug,
                 groups,
@@ -630,7 +633,8 @@ impl<'j> Session<'j> {
     pub fn step_line_of(&mut self, how: LineStep, whole_warp: bool) -> StopReason {
         let (fw, fl) = self.focus;
         let Some(e) = &self.engine else {
-            return self.end_reason();
+            // (the dispatch has ended: what is left to run after it)
+            return self.run_until(1, false, |_, _| true);
         };
         let prog = self.program();
         let map = prog.source_map.as_ref();
@@ -683,6 +687,11 @@ impl<'j> Session<'j> {
         let b = kernel.bindings(&cbs);
         let (fw, fl) = self.focus;
         let Some(engine) = self.engine.as_ref() else {
+            // the dispatch ended at a stop of the checker: the job's later
+            // steps have not run yet
+            if self.ended.is_none() {
+                return self.finish_dispatch();
+            }
             return self.end_reason();
         };
         let focus_thread = engine.lane(fw, fl).map(|s| s.dispatch_thread);
@@ -945,13 +954,25 @@ impl<'j> Session<'j> {
 
     /// The findings so far (empty without `break_on_findings`).
     pub fn findings(&self) -> &[Finding] {
-        self.engine.as_ref().map_or(&[], |e| e.findings())
+        match &self.engine {
+            Some(e) => e.findings(),
+            None => &self.final_findings,
+        }
     }
 
     /// The dispatch ended: the job's later steps run.
     fn finish_dispatch(&mut self) -> StopReason {
         if let Some(e) = self.engine.take() {
-            let _checker = e.finish();
+            // the checker's dispatch ends: what it finds only then
+            // (across groups) is a stop of its own
+            if let Some(c) = e.finish() {
+                self.final_findings = c.findings().to_vec();
+                if self.final_findings.len() > self.findings_seen {
+                    let i = self.findings_seen;
+                    self.findings_seen = self.final_findings.len();
+                    return StopReason::Finding(i);
+                }
+            }
         }
         let Some(job) = self.job else {
             self.ended = Some("finished".into());
