@@ -890,6 +890,9 @@ impl<'j> Session<'j> {
     /// With a condition, it must hold for one of those lanes. The focus
     /// moves to the (first) lane it stops for.
     fn breakpoint_at(&mut self, at: Position) -> Option<usize> {
+        if !self.breakpoints.iter().any(|b| b.pcs.contains(&at.pc)) {
+            return None;
+        }
         let e = self.engine.as_ref()?;
         let fixed = self.fixed;
         let lanes: Vec<usize> = (0..e.warp_width())
