@@ -295,21 +295,10 @@ impl<'j> Session<'j> {
         run_options: &DispatchOptions,
     ) -> Result<Self, DebugError> {
         let program = kernel.shader().program();
-        let tg = program.thread_group;
-        let mut skip = 0;
-        if let Some(t) = options.thread {
-            let g: [u32; 3] = std::array::from_fn(|c| t[c] / tg[c].max(1));
-            if (0..3).any(|c| g[c] >= groups[c]) {
-                return Err(DebugError::Usage(format!(
-                    "thread {} is outside the dispatch ({} groups of {} threads)",
-                    ids(t),
-                    ids(groups),
-                    ids(tg)
-                )));
-            }
-            skip = u64::from(g[0])
-                + u64::from(groups[0]) * (u64::from(g[1]) + u64::from(groups[1]) * u64::from(g[2]));
-        }
+        let skip = match options.thread {
+            Some(t) => group_of_thread(t, program.thread_group, groups)?.1,
+            None => 0,
+        };
         let checker = options
             .break_on_findings
             .then(|| kernel.checker(CheckOptions::default()));
@@ -448,19 +437,7 @@ impl<'j> Session<'j> {
     /// the dispatch is stopped on the way.
     pub fn run_to_thread(&mut self, t: [u32; 3]) -> Result<StopReason, DebugError> {
         let e = self.running()?;
-        let tg = self.program().thread_group;
-        let groups = e.groups();
-        let g: [u32; 3] = std::array::from_fn(|c| t[c] / tg[c].max(1));
-        if (0..3).any(|c| g[c] >= groups[c]) {
-            return Err(DebugError::Usage(format!(
-                "thread {} is outside the dispatch ({} groups of {} threads)",
-                ids(t),
-                ids(groups),
-                ids(tg)
-            )));
-        }
-        let target = u64::from(g[0])
-            + u64::from(groups[0]) * (u64::from(g[1]) + u64::from(groups[1]) * u64::from(g[2]));
+        let (g, target) = group_of_thread(t, self.program().thread_group, e.groups())?;
         if target <= e.group_index() {
             return Err(DebugError::Usage(format!(
                 "thread {} is in group {}, which has begun; start a session with --thread {},{},{} to stop at its start",
@@ -1141,6 +1118,32 @@ type ReplayWatch<'w, 'j> = dyn FnMut(&Debugger<'j>, u64) + 'w;
 /// The instructions a warp runs at a time in [`Session::resume`] when
 /// nothing can stop it between two of them.
 const RESUME_QUANTUM: u32 = 1 << 16;
+
+/// The group of thread `t` (`SV_DispatchThreadID`) in a dispatch of
+/// `groups` groups of `tg` threads, and its linear index (x fastest).
+///
+/// # Errors
+/// [`DebugError::Usage`] for a thread outside the dispatch.
+fn group_of_thread(
+    t: [u32; 3],
+    tg: [u32; 3],
+    groups: [u32; 3],
+) -> Result<([u32; 3], u64), DebugError> {
+    let g: [u32; 3] = std::array::from_fn(|c| t[c] / tg[c].max(1));
+    if (0..3).any(|c| g[c] >= groups[c]) {
+        return Err(DebugError::Usage(format!(
+            "thread {} is outside the dispatch ({} groups of {} threads)",
+            ids(t),
+            ids(groups),
+            ids(tg)
+        )));
+    }
+    let [x, y, _] = groups.map(u64::from);
+    Ok((
+        g,
+        u64::from(g[0]) + x * (u64::from(g[1]) + y * u64::from(g[2])),
+    ))
+}
 
 /// `x y z` (for messages).
 pub(crate) fn ids(v: [u32; 3]) -> String {
