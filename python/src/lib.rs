@@ -3172,7 +3172,7 @@ impl Debugger {
             let Some(e) = s.engine() else {
                 return Ok(out);
             };
-            let (warp, keep) = s.focus();
+            let (warp, _) = s.focus();
             let states: Vec<_> = (0..e.warp_width())
                 .filter_map(|l| e.lane(warp, l).filter(|st| st.exists).map(|st| (l, st)))
                 .collect();
@@ -3184,14 +3184,10 @@ impl Debugger {
                 d.set_item("active", st.active)?;
                 d.set_item("alive", st.alive)?;
                 if let Some(expr) = expr {
-                    s.select_lane(Some(warp), l).map_err(debug_err)?;
-                    let v = s.evaluate(expr).map_err(debug_err);
-                    d.set_item("value", value_py(py, &v?)?)?;
+                    let v = s.evaluate_in(warp, l, expr).map_err(debug_err)?;
+                    d.set_item("value", value_py(py, &v)?)?;
                 }
                 out.append(d)?;
-            }
-            if expr.is_some() {
-                s.select_lane(Some(warp), keep).map_err(debug_err)?;
             }
             Ok(out)
         })

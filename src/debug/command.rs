@@ -348,16 +348,10 @@ fn lanes_text(session: &mut Session<'_>, expr: &str) -> String {
         let mark = if l == lane { '*' } else { ' ' };
         out += &format!("\n{mark}{l:>3} {} {state}", ids(s.dispatch_thread));
         if !expr.is_empty() {
-            let keep = session.focus;
-            session.focus = (warp, l);
-            match session.evaluate(expr) {
+            match session.evaluate_in(warp, l, expr) {
                 Ok(v) => out += &format!(" {v}"),
-                Err(e) => {
-                    session.focus = keep;
-                    return format!("error: {e}");
-                }
+                Err(e) => return format!("error: {e}"),
             }
-            session.focus = keep;
         }
     }
     out

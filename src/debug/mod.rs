@@ -20,7 +20,7 @@ use crate::job::{Job, JobError, StepReport};
 use crate::Kernel;
 use sim_core::check::{CheckOptions, Finding};
 use sim_core::exec::{DebugOptions, Debugger, Position};
-use sim_core::front::debug_info::{Frame, SourceMap};
+use sim_core::front::debug_info::{Frame, SourceLine, SourceMap};
 use sim_core::Program;
 use sim_sched::DispatchOptions;
 use std::collections::BTreeSet;
@@ -615,17 +615,14 @@ impl<'j> Session<'j> {
         };
         let prog = self.program();
         let map = prog.source_map.as_ref();
-        let token = |pc: usize| prog.token_of(pc);
-        let frames = |pc: usize| -> Vec<Frame> {
-            match (map, token(pc)) {
-                (Some(m), Some(t)) => m.frames_at(t),
-                _ => Vec::new(),
-            }
+        let at_pc = move |pc: usize| -> Option<(SourceLine, usize)> {
+            map?.line_and_depth(prog.token_of(pc)?)
         };
         let start_pc = e.warp_pc(fw).unwrap_or(0);
-        let start = frames(start_pc);
-        let start_line = start.first().map(|f| f.at);
-        let depth = start.len();
+        let (start_line, depth) = match at_pc(start_pc) {
+            Some((l, d)) => (Some(l), d),
+            None => (None, 0),
+        };
         self.run_until(1, !whole_warp, move |e: &Debugger<'_>, at: Position| {
             let active = match whole_warp {
                 true => (0..e.warp_width()).any(|l| e.lane(fw, l).is_some_and(|s| s.active)),
@@ -637,14 +634,13 @@ impl<'j> Session<'j> {
             if map.is_none() {
                 return at.pc != start_pc;
             }
-            let now = frames(at.pc);
-            let Some(line) = now.first().map(|f| f.at) else {
+            let Some((line, now)) = at_pc(at.pc) else {
                 return false;
             };
             match how {
                 LineStep::Into => Some(line) != start_line,
-                LineStep::Over => now.len() <= depth && Some(line) != start_line,
-                LineStep::Out => now.len() < depth,
+                LineStep::Over => now <= depth && Some(line) != start_line,
+                LineStep::Out => now < depth,
             }
         })
     }
@@ -779,7 +775,7 @@ impl<'j> Session<'j> {
             let line = match map {
                 Some(m) => prog.token_of(at.pc).and_then(|t| m.line_at(t)),
                 // without lines, each instruction is a line of its own
-                None => Some(sim_core::front::debug_info::SourceLine {
+                None => Some(SourceLine {
                     file: 0,
                     line: at.pc as u32,
                 }),

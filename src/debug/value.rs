@@ -221,6 +221,23 @@ impl Session<'_> {
         ))
     }
 
+    /// [`Session::evaluate`] for lane `lane` of warp `warp` of the group
+    /// in progress instead of the focus thread (the focus does not move).
+    ///
+    /// # Errors
+    /// As [`Session::evaluate`].
+    pub fn evaluate_in(
+        &mut self,
+        warp: usize,
+        lane: usize,
+        expr: &str,
+    ) -> Result<Value, DebugError> {
+        let keep = std::mem::replace(&mut self.focus, (warp, lane));
+        let v = self.evaluate(expr);
+        self.focus = keep;
+        v
+    }
+
     /// A groupshared variable's (by HLSL name) or a `g#` register's dword
     /// `i`.
     fn tgsm_word(&self, e: &Debugger<'_>, name: &str, i: u64) -> Option<Value> {

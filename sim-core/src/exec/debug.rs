@@ -498,7 +498,7 @@ impl<'p> Debugger<'p> {
     /// instruction wrote it; the groups skipped at the start are not
     /// recorded, and a group's TGSM record starts afresh with the group).
     pub fn last_write(&self, space: WordSpace, word: usize) -> Option<LastWrite> {
-        self.recording.writes.get(&(space, word)).copied()
+        self.recording.last_write(space, word)
     }
 
     /// The checker's findings so far (empty without a checker).

@@ -598,6 +598,21 @@ impl SourceMap {
             .collect()
     }
 
+    /// The HLSL line of the instruction at dword `dword` ([`SourceMap::line_at`])
+    /// and how many frames its call stack has ([`SourceMap::frames_at`]'s
+    /// length), without building the frames (a line step asks at every
+    /// instruction).
+    pub fn line_and_depth(&self, dword: u32) -> Option<(SourceLine, usize)> {
+        let byte = dword.checked_mul(4)?;
+        let mut depths = 0u64;
+        for s in
+            (self.spans.iter()).filter(|s| s.start <= byte && (byte < s.end || byte == s.start))
+        {
+            depths |= 1 << s.depth.min(63);
+        }
+        Some((self.line_at(dword)?, depths.count_ones() as usize))
+    }
+
     /// The index in [`SourceMap::files`] of the file named `name`: its
     /// full name, or its base name, compared without case (Windows file
     /// names); `None` when no file has that name.

@@ -34,11 +34,24 @@ pub struct LastWrite {
     pub atomic: bool,
 }
 
-/// The observer: writes by word, since recording began.
+/// The observer: writes by word, since recording began (UAV words) or
+/// since the group began (TGSM words, which a new group starts afresh).
 #[derive(Debug, Default)]
 pub(in crate::exec) struct Recording {
-    pub writes: HashMap<(WordSpace, usize), LastWrite>,
+    uav: HashMap<(u32, usize), LastWrite>,
+    tgsm: HashMap<(u32, usize), LastWrite>,
     group: [u32; 3],
+}
+
+impl Recording {
+    /// The last write of word `word` of `space`.
+    pub fn last_write(&self, space: WordSpace, word: usize) -> Option<LastWrite> {
+        match space {
+            WordSpace::Uav(u) => self.uav.get(&(u, word)),
+            WordSpace::Tgsm(g) => self.tgsm.get(&(g, word)),
+        }
+        .copied()
+    }
 }
 
 impl Observer for Recording {
@@ -49,8 +62,7 @@ impl Observer for Recording {
     fn begin_group(&mut self, group: [u32; 3], _w: usize) {
         self.group = group;
         // a new group's TGSM starts afresh: its old writers go
-        self.writes
-            .retain(|(s, _), _| matches!(s, WordSpace::Uav(_)));
+        self.tgsm.clear();
     }
 
     fn wants_accesses(&self) -> bool {
@@ -88,8 +100,12 @@ impl Observer for Recording {
                 };
                 let Some(word) = word else { continue };
                 let value = m.values.map(|v| v[i * w + l]);
-                self.writes.insert(
-                    (space, word),
+                let (map, key) = match space {
+                    WordSpace::Uav(u) => (&mut self.uav, (u, word)),
+                    WordSpace::Tgsm(g) => (&mut self.tgsm, (g, word)),
+                };
+                map.insert(
+                    key,
                     LastWrite {
                         group: self.group,
                         thread: m.warp.flat[l],
