@@ -37,6 +37,7 @@ pub mod fuzzing;
 pub mod job;
 pub mod memory;
 pub mod npy;
+pub mod profile;
 pub mod smoke;
 pub mod suite;
 

@@ -482,6 +482,27 @@ impl Format {
         out
     }
 
+    /// One element whose channels hold the low bits of `value`'s
+    /// components, with no conversion: what `ClearUnorderedAccessViewUint`
+    /// writes ("copies the lower n bits of each value to the channel of n
+    /// bits", `ID3D11DeviceContext::ClearUnorderedAccessViewUint`). `X`
+    /// bits are 0. Block-compressed, subsampled and shared-exponent formats
+    /// give `size_bytes()` zero bytes (no UAV has them).
+    pub fn pack_bits(self, value: [u32; 4]) -> Vec<u8> {
+        let mut out = vec![0u8; self.size_bytes() as usize];
+        if !matches!(self.codec(), Codec::Plain | Codec::Srgb | Codec::XrBias) {
+            return out;
+        }
+        let mut bit = 0u32;
+        for (&bits, &c) in self.channel_bits().iter().zip(self.components()) {
+            if c != NO_COMPONENT {
+                write_bits(&mut out, bit, bits, value[c as usize]);
+            }
+            bit += bits;
+        }
+        out
+    }
+
     /// Encode one texel for host-side initialisation (e.g. from PNG pixels):
     /// [`Format::encode`], which for `_SRGB` formats converts linear float →
     /// sRGB (FS §3.2.3.8) and for R9G9B9E5 applies FS §19.3.2.2 — conversions
@@ -797,6 +818,21 @@ mod tests {
         );
         assert_eq!(Format::from_name("R1_UNORM"), None);
         assert_eq!(Format::from_name("D24_UNORM_S8_UINT"), None);
+    }
+
+    #[test]
+    fn pack_bits_keeps_the_low_bits_in_memory_order() {
+        // B8G8R8A8: memory order B, G, R, A; 0x1AB keeps 0xAB
+        assert_eq!(
+            Format::B8G8R8A8_UNORM.pack_bits([0x1AB, 0x22, 0x33, 0x44]),
+            vec![0x33, 0x22, 0xAB, 0x44]
+        );
+        // R10G10B10A2: 10 bits each, A the top 2; -1 is all ones
+        let w = Format::R10G10B10A2_UINT.pack_bits([0x3FF, 0, 0x7FF, u32::MAX]);
+        assert_eq!(u32::from_le_bytes(w.try_into().unwrap()), 0xC000_03FF | (0x3FF << 20));
+        // R16_FLOAT takes the bits as they are, with no conversion
+        assert_eq!(Format::R16_FLOAT.pack_bits([0x3C00, 9, 9, 9]), vec![0x00, 0x3C]);
+        assert_eq!(Format::R32_SINT.pack_bits([u32::MAX; 4]), vec![0xFF; 4]);
     }
 
     #[test]

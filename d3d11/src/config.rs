@@ -1,0 +1,112 @@
+//! The DLL's settings, read once from the environment (`docs/d3d11.md`,
+//! "Environment variables").
+
+use sim_core::check::CheckOptions;
+use sim_sched::Schedule;
+use sm5sim::api::Options;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// What the environment asked for.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// `SM5SIM_THREADS`: worker threads (0 or unset: one per core)
+    pub threads: usize,
+    /// `SM5SIM_WARP_WIDTH`: lanes per warp (unset: one warp per group)
+    pub warp_width: Option<usize>,
+    /// `SM5SIM_CHECK=1`: every dispatch runs under the concurrency checker
+    pub check: bool,
+    /// `SM5SIM_CHECK_LOG=PATH`: where findings go (unset: the log)
+    pub check_log: Option<PathBuf>,
+    /// `SM5SIM_PROFILE=PATH.json`: a profile of every dispatch, rewritten
+    /// after each
+    pub profile: Option<PathBuf>,
+    /// `SM5SIM_TRACE=1`: every D3D11 call the DLL implements, logged
+    pub trace: bool,
+    /// `SM5SIM_MESSAGES=1`: the shaders' `printf`/`errorf` messages, logged
+    pub messages: bool,
+    /// `SM5SIM_DETERMINISTIC=1`: groups in order, warps in order, on the
+    /// calling thread (`run --deterministic`)
+    pub deterministic: bool,
+    /// `SM5SIM_SCHEDULE_SEED=N`: a seeded schedule (`run --schedule-seed`)
+    pub schedule_seed: Option<u64>,
+    /// `SM5SIM_LOG=PATH`: where the DLL's own lines go (unset: stderr)
+    pub log: Option<PathBuf>,
+    /// settings that could not be read, reported once by the first device
+    pub problems: Vec<String>,
+}
+
+fn flag(name: &str, problems: &mut Vec<String>) -> bool {
+    match std::env::var(name).as_deref() {
+        Err(_) | Ok("") | Ok("0") => false,
+        Ok("1") => true,
+        Ok(v) => {
+            problems.push(format!("{name}={v}: expected 0 or 1; taken as 1"));
+            true
+        }
+    }
+}
+
+fn number<T: std::str::FromStr>(name: &str, problems: &mut Vec<String>) -> Option<T> {
+    let v = std::env::var(name).ok().filter(|v| !v.is_empty())?;
+    match v.trim().parse() {
+        Ok(n) => Some(n),
+        Err(_) => {
+            problems.push(format!("{name}={v}: not a number; ignored"));
+            None
+        }
+    }
+}
+
+fn path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+impl Config {
+    /// The settings of this process's environment.
+    pub fn from_env() -> Config {
+        let mut problems = Vec::new();
+        let p = &mut problems;
+        let mut c = Config {
+            threads: number("SM5SIM_THREADS", p).unwrap_or(0),
+            warp_width: number("SM5SIM_WARP_WIDTH", p),
+            check: flag("SM5SIM_CHECK", p),
+            check_log: path("SM5SIM_CHECK_LOG"),
+            profile: path("SM5SIM_PROFILE"),
+            trace: flag("SM5SIM_TRACE", p),
+            messages: flag("SM5SIM_MESSAGES", p),
+            deterministic: flag("SM5SIM_DETERMINISTIC", p),
+            schedule_seed: number("SM5SIM_SCHEDULE_SEED", p),
+            log: path("SM5SIM_LOG"),
+            problems: Vec::new(),
+        };
+        c.problems = problems;
+        c
+    }
+
+    /// The process's settings, read at the first call.
+    pub fn get() -> &'static Config {
+        static CONFIG: OnceLock<Config> = OnceLock::new();
+        CONFIG.get_or_init(Config::from_env)
+    }
+
+    /// The options every dispatch runs with.
+    pub fn options(&self) -> Options {
+        let mut o = Options::default().threads(self.threads).timeout(None);
+        if let Some(w) = self.warp_width {
+            o = o.warp_width(w);
+        }
+        o.dispatch.profile = self.profile.is_some();
+        o.dispatch.schedule = match (self.deterministic, self.schedule_seed) {
+            (true, _) => Some(Schedule::fixed()),
+            (false, Some(s)) => Some(Schedule::seeded(s)),
+            (false, None) => None,
+        };
+        if self.check {
+            o = o.check(CheckOptions::default());
+        }
+        o
+    }
+}

@@ -1,0 +1,188 @@
+//! `Dispatch` and `DispatchIndirect`: the compute stage's bindings made a
+//! [`Kernel`], run with the environment's options, and what it reported —
+//! errors, the checker's findings, the shader's messages, the profile —
+//! written where `docs/d3d11.md` says.
+
+use crate::config::Config;
+use crate::device::{CsState, Shared};
+use crate::log::{say, trace};
+use crate::objects::{ComputeShader, ResourceCore, Sampler, Srv, Target, Uav};
+use sm5sim::api::{Dispatched, Kernel, View};
+use sm5sim::job::SlotKind;
+use std::io::Write;
+use std::sync::atomic::Ordering;
+use windows_core::Interface;
+
+/// How many groups a dispatch runs.
+pub enum Groups<'a> {
+    /// `Dispatch(x, y, z)`
+    Direct([u32; 3]),
+    /// `DispatchIndirect(args, offset)`
+    Indirect(&'a ResourceCore, u32),
+}
+
+fn bind(k: &mut Kernel, slot: &str, t: &Target) -> Result<(), sm5sim::api::ApiError> {
+    match (t.elements, t.view) {
+        (Some((first, count)), view) => k.bind_elements(slot, &t.res, Some(view), first, count)?,
+        (None, View::Constant) => k.bind_view(slot, &t.res, View::Constant)?,
+        (None, view) => k.bind_view(slot, &t.res, view)?,
+    };
+    Ok(())
+}
+
+/// The kernel the CS state makes, and the shader's name; None (logged)
+/// when there is nothing to run.
+fn kernel(cs: &CsState, n: u64) -> Option<(Kernel, String)> {
+    let Some(shader) = cs.shader.as_ref() else {
+        say(&format!(
+            "Dispatch #{n}: no compute shader is set; nothing ran"
+        ));
+        return None;
+    };
+    let shader = shader.cast_object_ref::<ComputeShader>().ok()?;
+    let name = shader.name();
+    let mut k = Kernel::new(shader.shader.clone());
+    let fail = |e: sm5sim::api::ApiError| {
+        say(&format!("Dispatch #{n} ({name}): {e}; nothing ran"));
+    };
+    for info in shader.shader.resources() {
+        let slot = info.slot.to_string();
+        let i = info.slot.index as usize;
+        let target = match info.slot.kind {
+            SlotKind::Srv => cs
+                .srvs
+                .get(i)
+                .and_then(|v| v.as_ref())
+                .and_then(|v| v.cast_object_ref::<Srv>().ok().map(|s| s.target.clone())),
+            SlotKind::Uav => cs
+                .uavs
+                .get(i)
+                .and_then(|v| v.as_ref())
+                .and_then(|v| v.cast_object_ref::<Uav>().ok().map(|u| u.target.clone())),
+            SlotKind::ConstantBuffer => cs.cbs.get(i).and_then(|b| b.as_ref()).and_then(|b| {
+                b.cast_object_ref::<crate::objects::Buffer>()
+                    .ok()
+                    .map(|b| Target {
+                        res: b.core.res.clone(),
+                        view: View::Constant,
+                        elements: None,
+                    })
+            }),
+        };
+        let r = match &target {
+            Some(t) => bind(&mut k, &slot, t),
+            None => k.bind_null(&slot).map(|_| ()),
+        };
+        if let Err(e) = r {
+            fail(e);
+            return None;
+        }
+    }
+    for decl in &shader.shader.program().samplers {
+        // a null sampler is the default state (CSSetSamplers)
+        let desc = cs
+            .samplers
+            .get(decl.slot as usize)
+            .and_then(|s| s.as_ref())
+            .and_then(|s| s.cast_object_ref::<Sampler>().ok().map(|s| s.sampler))
+            .unwrap_or_default();
+        if let Err(e) = k.bind_sampler(&format!("s{}", decl.slot), desc) {
+            fail(e);
+            return None;
+        }
+    }
+    Some((k, name))
+}
+
+/// Run a dispatch of the CS state of `shared`.
+pub fn dispatch(shared: &Shared, groups: Groups) {
+    let n = shared.dispatches.fetch_add(1, Ordering::Relaxed) + 1;
+    let made = {
+        let cs = shared.cs.lock().unwrap_or_else(|e| e.into_inner());
+        kernel(&cs, n)
+    };
+    let Some((k, name)) = made else { return };
+    let config = Config::get();
+    let options = config.options();
+    let (result, counts) = match groups {
+        Groups::Direct(g) => (k.dispatch(g, &options), Ok(g)),
+        Groups::Indirect(args, offset) => {
+            let counts = k.indirect_groups(&args.res, u64::from(offset));
+            (
+                k.dispatch_indirect(&args.res, u64::from(offset), &options),
+                counts,
+            )
+        }
+    };
+    let counts = counts.unwrap_or_default();
+    let place = format!(
+        "Dispatch #{n} ({name}, {}x{}x{} groups)",
+        counts[0], counts[1], counts[2]
+    );
+    trace!("{place}");
+    match result {
+        Err(e) => say(&format!("{place}: {e}; nothing ran")),
+        Ok(d) => report(shared, config, &place, n, &k, counts, &d),
+    }
+}
+
+fn report(
+    shared: &Shared,
+    config: &Config,
+    place: &str,
+    n: u64,
+    k: &Kernel,
+    groups: [u32; 3],
+    d: &Dispatched,
+) {
+    shared
+        .cs_invocations
+        .fetch_add(d.stats.threads, Ordering::Relaxed);
+    if config.messages {
+        for m in &d.messages.list {
+            say(&format!("{place}: {}", m.line_text()));
+        }
+        if d.messages.dropped() > 0 {
+            say(&format!(
+                "{place}: {} more messages not kept",
+                d.messages.dropped()
+            ));
+        }
+    }
+    if config.check {
+        let mut lines: Vec<String> = d.findings.iter().map(|f| format!("{place}: {f}")).collect();
+        if let Some(s) = &d.stopped {
+            lines.push(format!("{place}: stopped: {s}"));
+        }
+        match &config.check_log {
+            Some(path) => {
+                let written = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .and_then(|mut f| lines.iter().try_for_each(|l| writeln!(f, "{l}")));
+                if let Err(e) = written {
+                    say(&format!("SM5SIM_CHECK_LOG {}: {e}", path.display()));
+                }
+            }
+            None => lines.iter().for_each(|l| say(l)),
+        }
+    }
+    if let (Some(path), Some(p)) = (&config.profile, &d.profile) {
+        let mut all = shared.profile.lock().unwrap_or_else(|e| e.into_inner());
+        let mut entry = sm5sim::profile::profile_json(
+            n as usize,
+            groups,
+            &d.stats,
+            p,
+            Some(k.shader().program()),
+        );
+        entry["shader"] = serde_json::Value::String(place.to_string());
+        all.push(entry);
+        let text = serde_json::to_string_pretty(&serde_json::json!({ "dispatches": *all }))
+            .unwrap_or_default();
+        if let Err(e) = std::fs::write(path, text) {
+            say(&format!("SM5SIM_PROFILE {}: {e}", path.display()));
+        }
+    }
+}
