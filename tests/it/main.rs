@@ -15,6 +15,7 @@ mod conformance;
 mod conformance_coverage;
 mod corpus;
 mod corpus_smoke;
+mod d3d11;
 mod dap;
 mod debug;
 mod debug_info;

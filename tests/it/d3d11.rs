@@ -1,0 +1,190 @@
+//! sm5sim's `d3d11.dll` (`d3d11/`, `docs/d3d11.md`) under Wine: D3D11
+//! console programs in C (`d3d11/tests/*.c`), built with mingw-w64 against
+//! its `d3d11.h`, run unchanged with the DLL beside them, with no X server
+//! (`DISPLAY` unset). Each program checks its results against what the
+//! functional spec and the API reference say, prints `NAME: ok` and exits
+//! with 0; a failed check prints `FAIL file:line: …`.
+//!
+//! Opt-in, as they need Wine, mingw-w64 and the built DLL: `d3d11/build.sh`,
+//! then `cargo test --test it -- --ignored d3d11::` (`.ci/run` does both;
+//! `SM5SIM_D3D11_DIST` names another folder holding the DLLs). Without them
+//! the tests fail; they never pass vacuously.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The folder with `d3d11.dll` and `bcryptprimitives.dll`.
+fn dist() -> PathBuf {
+    let dir = std::env::var_os("SM5SIM_D3D11_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("d3d11/target/dist"));
+    for dll in ["d3d11.dll", "bcryptprimitives.dll"] {
+        assert!(
+            dir.join(dll).is_file(),
+            "{} is missing: run d3d11/build.sh first",
+            dir.join(dll).display()
+        );
+    }
+    dir
+}
+
+/// The Wine prefix the tests share, made once (Wine makes a prefix at its
+/// first run; two runs at once must not both make it).
+fn prefix() -> &'static Path {
+    static PREFIX: OnceLock<PathBuf> = OnceLock::new();
+    PREFIX.get_or_init(|| {
+        let p = Path::new(env!("CARGO_TARGET_TMPDIR")).join("d3d11-wineprefix");
+        let status = Command::new("wineboot")
+            .arg("-i")
+            .env("WINEPREFIX", &p)
+            .env("WINEDEBUG", "-all")
+            .env_remove("DISPLAY")
+            .status()
+            .expect("wineboot (Wine) is not installed");
+        assert!(status.success(), "wineboot -i: {status}");
+        // wait for the prefix's wineserver to finish setting it up
+        let _ = Command::new("wineserver")
+            .arg("-w")
+            .env("WINEPREFIX", &p)
+            .status();
+        p
+    })
+}
+
+/// What a program printed and how it ended.
+struct Ran {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Build `d3d11/tests/NAME.c` into a folder of its own beside the DLLs and
+/// run it with `args` after the shader folder, and `env`.
+fn run(name: &str, args: &[&str], env: &[(&str, &Path)]) -> Ran {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("d3d11")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let tests = root().join("d3d11/tests");
+    let exe = dir.join(format!("{name}.exe"));
+    let out = Command::new("x86_64-w64-mingw32-gcc")
+        .args(["-O1", "-Wall", "-Werror", "-o"])
+        .arg(&exe)
+        .arg(tests.join(format!("{name}.c")))
+        .args(["-ld3d11", "-ldxguid"])
+        .output()
+        .expect("x86_64-w64-mingw32-gcc (mingw-w64) is not installed");
+    assert!(
+        out.status.success(),
+        "building {name}.c:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dist = dist();
+    for dll in ["d3d11.dll", "bcryptprimitives.dll"] {
+        std::fs::copy(dist.join(dll), dir.join(dll)).unwrap();
+    }
+    let mut cmd = Command::new("wine");
+    cmd.arg(&exe)
+        .arg(".")
+        .args(args)
+        .current_dir(tests.join("shaders"))
+        .env("WINEPREFIX", prefix())
+        .env("WINEDEBUG", "-all")
+        // ours, never Wine's own d3d11
+        .env("WINEDLLOVERRIDES", "d3d11=n")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY");
+    for (k, _) in std::env::vars() {
+        if k.starts_with("SM5SIM_") && k != "SM5SIM_D3D11_DIST" {
+            cmd.env_remove(k);
+        }
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("wine is not installed");
+    Ran {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Run `name` and assert that every check passed.
+fn passes(name: &str, args: &[&str], env: &[(&str, &Path)]) -> Ran {
+    let r = run(name, args, env);
+    assert!(
+        r.code == Some(0)
+            && r.stdout.contains(&format!("{}: ok", name))
+            && !r.stdout.contains("FAIL"),
+        "{name} {args:?}: exit {:?}\nstdout:\n{}\nstderr:\n{}",
+        r.code,
+        r.stdout,
+        r.stderr
+    );
+    r
+}
+
+#[test]
+#[ignore = "needs Wine, mingw-w64 and the DLL: d3d11/build.sh, then cargo test --test it -- --ignored d3d11::"]
+fn saxpy_structured_buffers_constant_buffer_staging_map() {
+    passes("saxpy", &[], &[]);
+}
+
+#[test]
+#[ignore = "needs Wine, mingw-w64 and the DLL: d3d11/build.sh, then cargo test --test it -- --ignored d3d11::"]
+fn a_two_pass_reduction_is_right_and_the_checker_finds_nothing() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("d3d11-reduce-clean");
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("findings.txt");
+    let _ = std::fs::remove_file(&log);
+    let r = passes(
+        "reduce",
+        &[],
+        &[("SM5SIM_CHECK", Path::new("1")), ("SM5SIM_CHECK_LOG", &log)],
+    );
+    assert!(r.stdout.contains("total 196603.0"), "{}", r.stdout);
+    let findings = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        findings.is_empty(),
+        "findings on the right reduction:\n{findings}"
+    );
+}
+
+#[test]
+#[ignore = "needs Wine, mingw-w64 and the DLL: d3d11/build.sh, then cargo test --test it -- --ignored d3d11::"]
+fn the_checker_finds_the_seeded_race_of_a_multi_pass_program() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("d3d11-reduce-race");
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("findings.txt");
+    let _ = std::fs::remove_file(&log);
+    let r = run(
+        "reduce",
+        &["race"],
+        &[("SM5SIM_CHECK", Path::new("1")), ("SM5SIM_CHECK_LOG", &log)],
+    );
+    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    let findings = std::fs::read_to_string(&log).expect("SM5SIM_CHECK_LOG was not written");
+    // the missing barrier: thread 0 reads s[128] which thread 128 wrote,
+    // in both passes, each named by its dispatch number and shader
+    for pass in [
+        "Dispatch #1 (compute shader #1, 256x1x1 groups)",
+        "Dispatch #2 (compute shader #1, 1x1x1 groups)",
+    ] {
+        assert!(
+            findings
+                .lines()
+                .any(|l| l.starts_with(pass) && l.contains("error[raw] g0[128]")),
+            "no race reported for {pass}:\n{findings}"
+        );
+    }
+    // without the checker nothing is reported
+    let quiet = run("reduce", &["race"], &[]);
+    assert!(!quiet.stderr.contains("error[raw]"), "{}", quiet.stderr);
+}
