@@ -35,7 +35,7 @@ static const char *shader_dir = ".";
         }                                                                   \
     } while (0)
 
-static void *load_file(const char *name, SIZE_T *size)
+static inline void *load_file(const char *name, SIZE_T *size)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", shader_dir, name);
@@ -57,7 +57,7 @@ static void *load_file(const char *name, SIZE_T *size)
     return p;
 }
 
-static ID3D11ComputeShader *load_shader(ID3D11Device *dev, const char *name)
+static inline ID3D11ComputeShader *load_shader(ID3D11Device *dev, const char *name)
 {
     SIZE_T n;
     void *code = load_file(name, &n);
@@ -67,7 +67,7 @@ static ID3D11ComputeShader *load_shader(ID3D11Device *dev, const char *name)
     return cs;
 }
 
-static ID3D11Device *make_device(ID3D11DeviceContext **ctx)
+static inline ID3D11Device *make_device(ID3D11DeviceContext **ctx)
 {
     D3D_FEATURE_LEVEL want = D3D_FEATURE_LEVEL_11_0, got = 0;
     ID3D11Device *dev = NULL;
@@ -77,7 +77,7 @@ static ID3D11Device *make_device(ID3D11DeviceContext **ctx)
     return dev;
 }
 
-static ID3D11Buffer *make_buffer(ID3D11Device *dev, UINT bytes, UINT bind,
+static inline ID3D11Buffer *make_buffer(ID3D11Device *dev, UINT bytes, UINT bind,
                                  UINT misc, UINT stride, const void *data)
 {
     D3D11_BUFFER_DESC d = {bytes, D3D11_USAGE_DEFAULT, bind, 0, misc, stride};
@@ -88,7 +88,7 @@ static ID3D11Buffer *make_buffer(ID3D11Device *dev, UINT bytes, UINT bind,
 }
 
 /* The bytes of a buffer, through a staging copy and Map. */
-static void read_buffer(ID3D11Device *dev, ID3D11DeviceContext *ctx,
+static inline void read_buffer(ID3D11Device *dev, ID3D11DeviceContext *ctx,
                         ID3D11Buffer *b, void *out, UINT bytes)
 {
     D3D11_BUFFER_DESC d;
@@ -107,7 +107,7 @@ static void read_buffer(ID3D11Device *dev, ID3D11DeviceContext *ctx,
     ID3D11Buffer_Release(staging);
 }
 
-static int finish(const char *name)
+static inline int finish(const char *name)
 {
     if (failures)
         printf("%s: %d failures\n", name, failures);

@@ -188,3 +188,9 @@ fn the_checker_finds_the_seeded_race_of_a_multi_pass_program() {
     let quiet = run("reduce", &["race"], &[]);
     assert!(!quiet.stderr.contains("error[raw]"), "{}", quiet.stderr);
 }
+
+#[test]
+#[ignore = "needs Wine, mingw-w64 and the DLL: d3d11/build.sh, then cargo test --test it -- --ignored d3d11::"]
+fn buffer_views_updates_copies_clears_and_maps() {
+    passes("buffers", &[], &[]);
+}
