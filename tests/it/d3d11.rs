@@ -194,3 +194,9 @@ fn the_checker_finds_the_seeded_race_of_a_multi_pass_program() {
 fn buffer_views_updates_copies_clears_and_maps() {
     passes("buffers", &[], &[]);
 }
+
+#[test]
+#[ignore = "needs Wine, mingw-w64 and the DLL: d3d11/build.sh, then cargo test --test it -- --ignored d3d11::"]
+fn textures_mips_arrays_volumes_typeless_samplers_maps_and_copies() {
+    passes("textures", &[], &[]);
+}
