@@ -200,3 +200,9 @@ fn buffer_views_updates_copies_clears_and_maps() {
 fn textures_mips_arrays_volumes_typeless_samplers_maps_and_copies() {
     passes("textures", &[], &[]);
 }
+
+#[test]
+#[ignore = "needs Wine, mingw-w64 and the DLL: d3d11/build.sh, then cargo test --test it -- --ignored d3d11::"]
+fn append_consume_counters_copy_structure_count_and_dispatch_indirect() {
+    passes("append", &[], &[]);
+}
