@@ -65,7 +65,7 @@ struct Ran {
 
 /// Build `d3d11/tests/NAME.c` into a folder of its own beside the DLLs and
 /// run it with `args` after the shader folder, and `env`.
-fn run(name: &str, args: &[&str], env: &[(&str, &Path)]) -> Ran {
+fn run(name: &str, args: &[&str], env: &[(&str, &str)]) -> Ran {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("d3d11")
         .join(name);
@@ -117,7 +117,7 @@ fn run(name: &str, args: &[&str], env: &[(&str, &Path)]) -> Ran {
 }
 
 /// Run `name` and assert that every check passed.
-fn passes(name: &str, args: &[&str], env: &[(&str, &Path)]) -> Ran {
+fn passes(name: &str, args: &[&str], env: &[(&str, &str)]) -> Ran {
     let r = run(name, args, env);
     assert!(
         r.code == Some(0)
@@ -147,7 +147,10 @@ fn a_two_pass_reduction_is_right_and_the_checker_finds_nothing() {
     let r = passes(
         "reduce",
         &[],
-        &[("SM5SIM_CHECK", Path::new("1")), ("SM5SIM_CHECK_LOG", &log)],
+        &[
+            ("SM5SIM_CHECK", "1"),
+            ("SM5SIM_CHECK_LOG", log.to_str().unwrap()),
+        ],
     );
     assert!(r.stdout.contains("total 196603.0"), "{}", r.stdout);
     let findings = std::fs::read_to_string(&log).unwrap_or_default();
@@ -167,7 +170,10 @@ fn the_checker_finds_the_seeded_race_of_a_multi_pass_program() {
     let r = run(
         "reduce",
         &["race"],
-        &[("SM5SIM_CHECK", Path::new("1")), ("SM5SIM_CHECK_LOG", &log)],
+        &[
+            ("SM5SIM_CHECK", "1"),
+            ("SM5SIM_CHECK_LOG", log.to_str().unwrap()),
+        ],
     );
     assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
     let findings = std::fs::read_to_string(&log).expect("SM5SIM_CHECK_LOG was not written");
@@ -205,4 +211,98 @@ fn textures_mips_arrays_volumes_typeless_samplers_maps_and_copies() {
 #[ignore = "needs Wine, mingw-w64 and the DLL: d3d11/build.sh, then cargo test --test it -- --ignored d3d11::"]
 fn append_consume_counters_copy_structure_count_and_dispatch_indirect() {
     passes("append", &[], &[]);
+}
+
+#[test]
+#[ignore = "needs Wine, mingw-w64 and the DLL: d3d11/build.sh, then cargo test --test it -- --ignored d3d11::"]
+fn device_creation_com_private_data_getters_hazards_queries_features_and_refusals() {
+    let r = passes("state", &[], &[]);
+    // each refusal says why, once
+    for said in [
+        "CreateBuffer: ByteWidth is 0 (E_INVALIDARG)",
+        "ID3D11Device::CreatePixelShader: sm5sim runs compute only; returned E_NOTIMPL",
+        "ID3D11DeviceContext::Draw: sm5sim runs compute only; ignored",
+        "Dispatch #1: no compute shader is set; nothing ran",
+    ] {
+        assert_eq!(r.stderr.matches(said).count(), 1, "{said}:\n{}", r.stderr);
+    }
+}
+
+/// A fresh folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("d3d11-files")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+#[ignore = "needs Wine, mingw-w64 and the DLL: d3d11/build.sh, then cargo test --test it -- --ignored d3d11::"]
+fn the_environment_gives_a_profile_messages_a_trace_a_log_and_schedules() {
+    let dir = scratch("environment");
+    // SM5SIM_PROFILE: every dispatch, named, with its counts
+    let profile = dir.join("profile.json");
+    passes(
+        "saxpy",
+        &[],
+        &[("SM5SIM_PROFILE", profile.to_str().unwrap())],
+    );
+    let p: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&profile).expect("no profile written"))
+            .unwrap();
+    let d = p["dispatches"].as_array().expect("a list of dispatches");
+    assert_eq!(d.len(), 2, "{p}");
+    for (i, e) in d.iter().enumerate() {
+        assert_eq!(e["step"], i + 1);
+        assert_eq!(e["thread_groups"], 16);
+        assert_eq!(e["lanes"], 16 * 64);
+        assert!(e["shader"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("Dispatch #{} (compute shader #1", i + 1)));
+        assert!(e["lane_instructions"].as_u64().unwrap() > 1000, "{e}");
+    }
+    // SM5SIM_MESSAGES: the shader's printf, with its dispatch and thread
+    let said = "Dispatch #2 (compute shader #1, 1x1x1 groups): [group (0,0,0) thread (0,0,0)] total 196603.000000";
+    let r = passes("reduce", &[], &[("SM5SIM_MESSAGES", "1")]);
+    assert!(r.stderr.contains(said), "{}", r.stderr);
+    let r = passes("reduce", &[], &[]);
+    assert!(!r.stderr.contains("total 196603"), "{}", r.stderr);
+    // SM5SIM_TRACE: the calls
+    let r = passes("saxpy", &[], &[("SM5SIM_TRACE", "1")]);
+    for call in [
+        "D3D11CreateDevice: driver type 1",
+        "CSSetShader: compute shader #1",
+        "Dispatch #2 (compute shader #1, 16x1x1 groups)",
+    ] {
+        assert!(r.stderr.contains(call), "{call}:\n{}", r.stderr);
+    }
+    // schedules: deterministic on one thread, seeded, and 1 worker thread
+    passes("reduce", &[], &[("SM5SIM_DETERMINISTIC", "1")]);
+    passes(
+        "reduce",
+        &[],
+        &[("SM5SIM_SCHEDULE_SEED", "7"), ("SM5SIM_WARP_WIDTH", "8")],
+    );
+    passes("append", &[], &[("SM5SIM_THREADS", "1")]);
+    // a setting that cannot be read is said once, and ignored
+    let log = dir.join("log.txt");
+    let r = passes(
+        "saxpy",
+        &[],
+        &[
+            ("SM5SIM_THREADS", "many"),
+            ("SM5SIM_LOG", log.to_str().unwrap()),
+        ],
+    );
+    let text = std::fs::read_to_string(&log).expect("SM5SIM_LOG was not written");
+    assert_eq!(
+        text.matches("SM5SIM_THREADS=many: not a number; ignored")
+            .count(),
+        1,
+        "{text}"
+    );
+    assert!(!r.stderr.contains("SM5SIM_THREADS"), "{}", r.stderr);
 }
