@@ -25,7 +25,7 @@ use windows_core::{implement, Interface, OutRef, Ref, Result, BOOL};
 /// `ID3D11DeviceContext`: a handle on the device's state. Every handle of a
 /// device (`GetImmediateContext` makes one) shares that state, as D3D11's
 /// one immediate context does.
-#[implement(ID3D11DeviceContext)]
+#[implement(ID3D11DeviceContext1)]
 pub struct Context {
     /// device and private data
     pub child: Child,
@@ -36,11 +36,12 @@ pub struct Context {
 impl Context {
     /// A handle on the immediate context of `device`.
     pub fn create(device: &ID3D11Device, shared: Arc<Shared>) -> ID3D11DeviceContext {
-        Context {
+        let c: ID3D11DeviceContext1 = Context {
             child: Child::new(device),
             shared,
         }
-        .into()
+        .into();
+        c.into()
     }
 }
 
@@ -109,6 +110,15 @@ fn set_slots<T>(call: &str, slots: &mut [Option<T>], start: u32, values: Vec<Opt
         *slot = v;
     }
     true
+}
+
+/// The application's array behind an `OutRef` that the bindings type as
+/// one out parameter (`*GetConstantBuffers1`).
+fn out_array<T: windows_core::Interface>(o: &OutRef<T>) -> *mut Option<T> {
+    // SAFETY: OutRef is repr(transparent) over the `*mut *mut c_void` the
+    // application passed, and Option<T> of an interface is one nullable
+    // pointer: both are the array's address
+    unsafe { std::mem::transmute_copy(o) }
 }
 
 fn srv_resource(v: &ID3D11ShaderResourceView) -> Option<sm5sim::api::Resource> {
@@ -380,7 +390,10 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
         }
         trace!("CSSetConstantBuffers: cb{start}, {n} buffers");
         let mut cs = self.shared.cs.lock().unwrap_or_else(|e| e.into_inner());
-        set_slots("CSSetConstantBuffers", &mut cs.cbs, start, values);
+        if set_slots("CSSetConstantBuffers", &mut cs.cbs, start, values) {
+            let ranges = vec![None; n as usize];
+            set_slots("CSSetConstantBuffers", &mut cs.cb_ranges, start, ranges);
+        }
     }
 
     fn CSGetConstantBuffers(&self, start: u32, n: u32, buffers: *mut Option<ID3D11Buffer>) {
@@ -1504,5 +1517,238 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
         ignored("DSGetConstantBuffers");
         // SAFETY: the application's array of numbuffers elements
         unsafe { nulls(ppconstantbuffers, numbuffers) };
+    }
+}
+
+impl ID3D11DeviceContext1_Impl for Context_Impl {
+    fn CopySubresourceRegion1(
+        &self,
+        dst: Ref<ID3D11Resource>,
+        dst_sub: u32,
+        x: u32,
+        y: u32,
+        z: u32,
+        src: Ref<ID3D11Resource>,
+        src_sub: u32,
+        src_box: *const D3D11_BOX,
+        _flags: u32,
+    ) {
+        // D3D11_COPY_NO_OVERWRITE and _DISCARD are hints: every command has
+        // finished when it returns
+        self.CopySubresourceRegion(dst, dst_sub, x, y, z, src, src_sub, src_box);
+    }
+
+    fn UpdateSubresource1(
+        &self,
+        dst: Ref<ID3D11Resource>,
+        sub: u32,
+        dst_box: *const D3D11_BOX,
+        data: *const c_void,
+        row_pitch: u32,
+        depth_pitch: u32,
+        _flags: u32,
+    ) {
+        self.UpdateSubresource(dst, sub, dst_box, data, row_pitch, depth_pitch);
+    }
+
+    fn DiscardResource(&self, _resource: Ref<ID3D11Resource>) {}
+
+    fn DiscardView(&self, _view: Ref<ID3D11View>) {}
+
+    fn DiscardView1(&self, _view: Ref<ID3D11View>, _rects: *const RECT, _n: u32) {}
+
+    fn CSSetConstantBuffers1(
+        &self,
+        start: u32,
+        n: u32,
+        buffers: *const Option<ID3D11Buffer>,
+        first: *const u32,
+        count: *const u32,
+    ) {
+        self.CSSetConstantBuffers(start, n, buffers);
+        if first.is_null() || count.is_null() {
+            return;
+        }
+        let ranges: Vec<Option<(u32, u32)>> = (0..n as usize)
+            // SAFETY: the application's arrays of n constants each
+            .map(|i| unsafe { Some((*first.add(i), *count.add(i))) })
+            .collect();
+        let mut cs = self.shared.cs.lock().unwrap_or_else(|e| e.into_inner());
+        set_slots("CSSetConstantBuffers1", &mut cs.cb_ranges, start, ranges);
+    }
+
+    fn CSGetConstantBuffers1(
+        &self,
+        start: u32,
+        n: u32,
+        buffers: OutRef<ID3D11Buffer>,
+        first: *mut u32,
+        count: *mut u32,
+    ) {
+        let cs = self.shared.cs.lock().unwrap_or_else(|e| e.into_inner());
+        // SAFETY: the application's array of n buffers
+        unsafe { write_array(&cs.cbs, start, n, out_array(&buffers)) };
+        for i in 0..n as usize {
+            let slot = start as usize + i;
+            let whole = cs.cbs.get(slot).cloned().flatten().and_then(|b| {
+                b.cast_object_ref::<Buffer>()
+                    .ok()
+                    .map(|b| (0, (b.core.byte_width / 16) as u32))
+            });
+            let (f, c) = cs
+                .cb_ranges
+                .get(slot)
+                .copied()
+                .flatten()
+                .or(whole)
+                .unwrap_or((0, 0));
+            // SAFETY: the application's arrays of n constants each, when given
+            unsafe {
+                if !first.is_null() {
+                    *first.add(i) = f;
+                }
+                if !count.is_null() {
+                    *count.add(i) = c;
+                }
+            }
+        }
+    }
+
+    fn VSSetConstantBuffers1(
+        &self,
+        _: u32,
+        _: u32,
+        _: *const Option<ID3D11Buffer>,
+        _: *const u32,
+        _: *const u32,
+    ) {
+        ignored("VSSetConstantBuffers1");
+    }
+    fn HSSetConstantBuffers1(
+        &self,
+        _: u32,
+        _: u32,
+        _: *const Option<ID3D11Buffer>,
+        _: *const u32,
+        _: *const u32,
+    ) {
+        ignored("HSSetConstantBuffers1");
+    }
+    fn DSSetConstantBuffers1(
+        &self,
+        _: u32,
+        _: u32,
+        _: *const Option<ID3D11Buffer>,
+        _: *const u32,
+        _: *const u32,
+    ) {
+        ignored("DSSetConstantBuffers1");
+    }
+    fn GSSetConstantBuffers1(
+        &self,
+        _: u32,
+        _: u32,
+        _: *const Option<ID3D11Buffer>,
+        _: *const u32,
+        _: *const u32,
+    ) {
+        ignored("GSSetConstantBuffers1");
+    }
+    fn PSSetConstantBuffers1(
+        &self,
+        _: u32,
+        _: u32,
+        _: *const Option<ID3D11Buffer>,
+        _: *const u32,
+        _: *const u32,
+    ) {
+        ignored("PSSetConstantBuffers1");
+    }
+    fn VSGetConstantBuffers1(
+        &self,
+        _: u32,
+        n: u32,
+        buffers: OutRef<ID3D11Buffer>,
+        first: *mut u32,
+        count: *mut u32,
+    ) {
+        // SAFETY: the application's arrays of n elements
+        unsafe { null_ranges(out_array(&buffers), first, count, n) };
+    }
+    fn HSGetConstantBuffers1(
+        &self,
+        _: u32,
+        n: u32,
+        buffers: OutRef<ID3D11Buffer>,
+        first: *mut u32,
+        count: *mut u32,
+    ) {
+        // SAFETY: the application's arrays of n elements
+        unsafe { null_ranges(out_array(&buffers), first, count, n) };
+    }
+    fn DSGetConstantBuffers1(
+        &self,
+        _: u32,
+        n: u32,
+        buffers: OutRef<ID3D11Buffer>,
+        first: *mut u32,
+        count: *mut u32,
+    ) {
+        // SAFETY: the application's arrays of n elements
+        unsafe { null_ranges(out_array(&buffers), first, count, n) };
+    }
+    fn GSGetConstantBuffers1(
+        &self,
+        _: u32,
+        n: u32,
+        buffers: OutRef<ID3D11Buffer>,
+        first: *mut u32,
+        count: *mut u32,
+    ) {
+        // SAFETY: the application's arrays of n elements
+        unsafe { null_ranges(out_array(&buffers), first, count, n) };
+    }
+    fn PSGetConstantBuffers1(
+        &self,
+        _: u32,
+        n: u32,
+        buffers: OutRef<ID3D11Buffer>,
+        first: *mut u32,
+        count: *mut u32,
+    ) {
+        // SAFETY: the application's arrays of n elements
+        unsafe { null_ranges(out_array(&buffers), first, count, n) };
+    }
+    fn SwapDeviceContextState(
+        &self,
+        _state: Ref<ID3DDeviceContextState>,
+        previous: OutRef<ID3DDeviceContextState>,
+    ) {
+        ignored("SwapDeviceContextState");
+        let _ = previous.write(None);
+    }
+    fn ClearView(&self, _view: Ref<ID3D11View>, _color: *const f32, _rects: *const RECT, _n: u32) {
+        once("ID3D11DeviceContext1::ClearView: not implemented (ClearUnorderedAccessView* is); ignored");
+    }
+}
+
+/// Nulls and zeros for a stage outside compute's `*GetConstantBuffers1`.
+///
+/// # Safety
+/// Each pointer is null or holds `n` elements.
+unsafe fn null_ranges(
+    buffers: *mut Option<ID3D11Buffer>,
+    first: *mut u32,
+    count: *mut u32,
+    n: u32,
+) {
+    // SAFETY: the caller's promise
+    unsafe {
+        nulls(buffers, n);
+        for p in [first, count] {
+            if !p.is_null() {
+                std::ptr::write_bytes(p, 0, n as usize);
+            }
+        }
     }
 }

@@ -22,7 +22,8 @@ use windows::Win32::Foundation::{E_FAIL, E_INVALIDARG, E_NOTIMPL, E_OUTOFMEMORY,
 use windows::Win32::Graphics::Direct3D::*;
 use windows::Win32::Graphics::Direct3D11::*;
 use windows::Win32::Graphics::Dxgi::Common::DXGI_FORMAT;
-use windows_core::{implement, IUnknownImpl, OutRef, Ref, Result, GUID, PSTR};
+use windows::Win32::Graphics::Dxgi::*;
+use windows_core::{implement, IUnknownImpl, Interface, OutRef, Ref, Result, GUID, PSTR};
 
 /// The compute stage's bindings (the immediate context's CS state).
 pub struct CsState {
@@ -34,6 +35,9 @@ pub struct CsState {
     pub uavs: Vec<Option<ID3D11UnorderedAccessView>>,
     /// `CSSetConstantBuffers`, cb0–cb13
     pub cbs: Vec<Option<ID3D11Buffer>>,
+    /// `CSSetConstantBuffers1`'s ranges: first constant and count, in
+    /// 16-byte constants (None: the whole buffer)
+    pub cb_ranges: Vec<Option<(u32, u32)>>,
     /// `CSSetSamplers`, s0–s15
     pub samplers: Vec<Option<ID3D11SamplerState>>,
 }
@@ -45,6 +49,7 @@ impl Default for CsState {
             srvs: vec![None; D3D11_COMMONSHADER_INPUT_RESOURCE_SLOT_COUNT as usize],
             uavs: vec![None; D3D11_1_UAV_SLOT_COUNT as usize],
             cbs: vec![None; D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT as usize],
+            cb_ranges: vec![None; D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT as usize],
             samplers: vec![None; D3D11_COMMONSHADER_SAMPLER_SLOT_COUNT as usize],
         }
     }
@@ -71,10 +76,13 @@ pub struct Shared {
     pub epoch: Instant,
     /// `SetExceptionMode`'s flags
     pub exception_mode: AtomicU32,
+    /// `IDXGIDevice::SetGPUThreadPriority`'s value
+    pub gpu_priority: std::sync::atomic::AtomicI32,
 }
 
-/// `ID3D11Device`.
-#[implement(ID3D11Device)]
+/// `ID3D11Device`, `ID3D11Device1` and `IDXGIDevice` (whose adapter is
+/// [`crate::dxgi::Adapter`]).
+#[implement(ID3D11Device1, IDXGIDevice)]
 pub struct Device {
     /// what its contexts share
     pub shared: Arc<Shared>,
@@ -107,18 +115,20 @@ impl Device {
             profile: Mutex::new(Vec::new()),
             epoch: Instant::now(),
             exception_mode: AtomicU32::new(0),
+            gpu_priority: Default::default(),
         });
-        let device: ID3D11Device = Device {
+        let device: ID3D11Device1 = Device {
             shared: shared.clone(),
             private: PrivateData::default(),
         }
         .into();
+        let device: ID3D11Device = device.into();
         let context = Context::create(&device, shared);
         (device, context)
     }
 
     fn me(this: &Device_Impl) -> ID3D11Device {
-        this.to_interface()
+        this.to_interface::<ID3D11Device1>().into()
     }
 }
 
@@ -341,10 +351,11 @@ fn feature_words(feature: i32, input: &[u32]) -> Option<Vec<u32>> {
         3 => vec![*input.first()?, format_support(*input.first()?).1],
         // D3D10_X_HARDWARE_OPTIONS: compute on cs_4_x with raw and structured buffers
         4 => vec![1],
-        // D3D11_OPTIONS: 14 BOOLs; sm5sim has ConstantBufferOffsetting (no),
-        // CopyWithOverlap (no), SAD4ShaderInstructions (msad) and
-        // ExtendedDoublesShaderInstructions (ddiv, dfma, drcp)
-        5 => vec![0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0],
+        // D3D11_OPTIONS: 14 BOOLs; sm5sim has ConstantBufferPartialUpdate,
+        // ConstantBufferOffsetting, MapNoOverwriteOnDynamicConstantBuffer,
+        // MapNoOverwriteOnDynamicBufferSRV, SAD4ShaderInstructions (msad)
+        // and ExtendedDoublesShaderInstructions (ddiv, dfma, drcp)
+        5 => vec![0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 1, 1, 0],
         // ARCHITECTURE_INFO: not tile-based
         6 => vec![0],
         // D3D9_OPTIONS
@@ -954,5 +965,119 @@ impl ID3D11Device_Impl for Device_Impl {
     }
     fn GetExceptionMode(&self) -> u32 {
         self.shared.exception_mode.load(Ordering::Relaxed)
+    }
+}
+
+impl ID3D11Device1_Impl for Device_Impl {
+    fn GetImmediateContext1(&self, out: OutRef<ID3D11DeviceContext1>) {
+        let c = Context::create(&Device::me(self), self.shared.clone());
+        let _ = out.write(c.cast().ok());
+    }
+    fn CreateDeferredContext1(&self, _: u32, _: OutRef<ID3D11DeviceContext1>) -> Result<()> {
+        once("ID3D11Device1::CreateDeferredContext1: deferred contexts are not implemented; returned E_NOTIMPL");
+        Err(E_NOTIMPL.into())
+    }
+    fn CreateBlendState1(
+        &self,
+        _: *const D3D11_BLEND_DESC1,
+        _: OutRef<ID3D11BlendState1>,
+    ) -> Result<()> {
+        Err(not_compute("CreateBlendState1"))
+    }
+    fn CreateRasterizerState1(
+        &self,
+        _: *const D3D11_RASTERIZER_DESC1,
+        _: OutRef<ID3D11RasterizerState1>,
+    ) -> Result<()> {
+        Err(not_compute("CreateRasterizerState1"))
+    }
+    fn CreateDeviceContextState(
+        &self,
+        _: u32,
+        _: *const D3D_FEATURE_LEVEL,
+        _: u32,
+        _: u32,
+        _: *const GUID,
+        _: *mut D3D_FEATURE_LEVEL,
+        _: OutRef<ID3DDeviceContextState>,
+    ) -> Result<()> {
+        Err(not_compute("CreateDeviceContextState"))
+    }
+    fn OpenSharedResource1(&self, _: HANDLE, _: *const GUID, _: *mut *mut c_void) -> Result<()> {
+        Err(not_compute("OpenSharedResource1"))
+    }
+    fn OpenSharedResourceByName(
+        &self,
+        _: &windows_core::PCWSTR,
+        _: u32,
+        _: *const GUID,
+        _: *mut *mut c_void,
+    ) -> Result<()> {
+        Err(not_compute("OpenSharedResourceByName"))
+    }
+}
+
+impl IDXGIObject_Impl for Device_Impl {
+    fn SetPrivateData(&self, guid: *const GUID, size: u32, data: *const c_void) -> Result<()> {
+        // SAFETY: the application's pointers, as SetPrivateData takes them
+        unsafe { self.private.set(guid, size, data) }
+    }
+    fn SetPrivateDataInterface(
+        &self,
+        guid: *const GUID,
+        value: Ref<windows_core::IUnknown>,
+    ) -> Result<()> {
+        // SAFETY: the application's pointers, as SetPrivateDataInterface takes them
+        unsafe { self.private.set_interface(guid, value) }
+    }
+    fn GetPrivateData(&self, guid: *const GUID, size: *mut u32, data: *mut c_void) -> Result<()> {
+        // SAFETY: the application's pointers, as GetPrivateData takes them
+        unsafe { self.private.get(guid, size, data) }
+    }
+    fn GetParent(&self, riid: *const GUID, parent: *mut *mut c_void) -> Result<()> {
+        let adapter = IDXGIDevice_Impl::GetAdapter(self)?;
+        // SAFETY: the application's IID and out pointer, as QueryInterface takes them
+        unsafe { adapter.query(riid, parent).ok() }
+    }
+}
+
+impl IDXGIDevice_Impl for Device_Impl {
+    fn GetAdapter(&self) -> Result<IDXGIAdapter> {
+        Ok(crate::dxgi::Adapter::default().into())
+    }
+    fn CreateSurface(
+        &self,
+        _: *const DXGI_SURFACE_DESC,
+        _: u32,
+        _: DXGI_USAGE,
+        _: *const DXGI_SHARED_RESOURCE,
+        _: *mut Option<IDXGISurface>,
+    ) -> Result<()> {
+        Err(not_compute("CreateSurface"))
+    }
+    fn QueryResourceResidency(
+        &self,
+        _: *const Option<windows_core::IUnknown>,
+        status: *mut DXGI_RESIDENCY,
+        n: u32,
+    ) -> Result<()> {
+        if status.is_null() {
+            return Err(E_INVALIDARG.into());
+        }
+        for i in 0..n as usize {
+            // SAFETY: the application's array of n statuses
+            unsafe { status.add(i).write(DXGI_RESIDENCY_FULLY_RESIDENT) };
+        }
+        Ok(())
+    }
+    fn SetGPUThreadPriority(&self, priority: i32) -> Result<()> {
+        if !(-7..=7).contains(&priority) {
+            return Err(E_INVALIDARG.into());
+        }
+        self.shared.gpu_priority.store(priority, Ordering::Relaxed);
+        Ok(())
+    }
+    fn GetGPUThreadPriority(&self) -> Result<i32> {
+        Ok(self.shared.gpu_priority.load(Ordering::Relaxed))
     }
 }

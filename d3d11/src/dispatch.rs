@@ -30,6 +30,29 @@ fn bind(k: &mut Kernel, slot: &str, t: &Target) -> Result<(), sm5sim::api::ApiEr
     Ok(())
 }
 
+/// The constant buffer a shader sees: the buffer itself, or for a range
+/// of `CSSetConstantBuffers1` (first constant, count; 16 bytes each) a copy
+/// of those constants made at the dispatch, zeros past the buffer's end
+/// (FS §7.5).
+fn constants(core: &ResourceCore, range: Option<(u32, u32)>) -> Option<sm5sim::api::Resource> {
+    let whole = (core.byte_width / 16) as u32;
+    match range {
+        None => Some(core.res.clone()),
+        Some((0, n)) if n == whole => Some(core.res.clone()),
+        Some((first, n)) => {
+            let mut bytes = vec![0u8; n.max(1) as usize * 16];
+            let start = u64::from(first) * 16;
+            let end = (start + u64::from(n) * 16).min(core.byte_width);
+            if start < end {
+                let b = core.res.as_buffer()?;
+                b.read_bytes(start as usize, &mut bytes[..(end - start) as usize])
+                    .ok()?;
+            }
+            sm5sim::api::Resource::from_bytes(&bytes).ok()
+        }
+    }
+}
+
 /// The kernel the CS state makes, and the shader's name; None (logged)
 /// when there is nothing to run.
 fn kernel(cs: &CsState, n: u64) -> Option<(Kernel, String)> {
@@ -60,13 +83,13 @@ fn kernel(cs: &CsState, n: u64) -> Option<(Kernel, String)> {
                 .and_then(|v| v.as_ref())
                 .and_then(|v| v.cast_object_ref::<Uav>().ok().map(|u| u.target.clone())),
             SlotKind::ConstantBuffer => cs.cbs.get(i).and_then(|b| b.as_ref()).and_then(|b| {
-                b.cast_object_ref::<crate::objects::Buffer>()
-                    .ok()
-                    .map(|b| Target {
-                        res: b.core.res.clone(),
-                        view: View::Constant,
-                        elements: None,
-                    })
+                let b = b.cast_object_ref::<crate::objects::Buffer>().ok()?;
+                let range = cs.cb_ranges.get(i).copied().flatten();
+                Some(Target {
+                    res: constants(&b.core, range)?,
+                    view: View::Constant,
+                    elements: None,
+                })
             }),
         };
         let r = match &target {

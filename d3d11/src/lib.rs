@@ -12,6 +12,7 @@ mod config;
 mod context;
 mod device;
 mod dispatch;
+mod dxgi;
 mod format;
 mod log;
 mod objects;

@@ -6,7 +6,7 @@
 
 #define COBJMACROS
 #define INITGUID
-#include <d3d11.h>
+#include <d3d11_1.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

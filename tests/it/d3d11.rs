@@ -306,3 +306,9 @@ fn the_environment_gives_a_profile_messages_a_trace_a_log_and_schedules() {
     );
     assert!(!r.stderr.contains("SM5SIM_THREADS"), "{}", r.stderr);
 }
+
+#[test]
+#[ignore = "needs Wine, mingw-w64 and the DLL: d3d11/build.sh, then cargo test --test it -- --ignored d3d11::"]
+fn device1_context1_constant_buffer_offsets_and_the_dxgi_adapter() {
+    passes("device1", &[], &[]);
+}
