@@ -132,4 +132,3 @@ fn hlsl_at(program: &Program, dword: u32) -> Option<String> {
     let map = program.source_map.as_ref()?;
     Some(map.describe(map.line_at(dword)?))
 }
-

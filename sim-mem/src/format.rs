@@ -829,9 +829,15 @@ mod tests {
         );
         // R10G10B10A2: 10 bits each, A the top 2; -1 is all ones
         let w = Format::R10G10B10A2_UINT.pack_bits([0x3FF, 0, 0x7FF, u32::MAX]);
-        assert_eq!(u32::from_le_bytes(w.try_into().unwrap()), 0xC000_03FF | (0x3FF << 20));
+        assert_eq!(
+            u32::from_le_bytes(w.try_into().unwrap()),
+            0xC000_03FF | (0x3FF << 20)
+        );
         // R16_FLOAT takes the bits as they are, with no conversion
-        assert_eq!(Format::R16_FLOAT.pack_bits([0x3C00, 9, 9, 9]), vec![0x00, 0x3C]);
+        assert_eq!(
+            Format::R16_FLOAT.pack_bits([0x3C00, 9, 9, 9]),
+            vec![0x00, 0x3C]
+        );
         assert_eq!(Format::R32_SINT.pack_bits([u32::MAX; 4]), vec![0xFF; 4]);
     }
 

@@ -190,6 +190,18 @@ fn the_checker_finds_the_seeded_race_of_a_multi_pass_program() {
             "no race reported for {pass}:\n{findings}"
         );
     }
+    // docs/d3d11.md shows the first finding as it is written
+    let doc = std::fs::read_to_string(root().join("docs/d3d11.md")).unwrap();
+    let sample = doc
+        .split("<!-- findings sample: checked by tests/it/d3d11.rs -->\n```text\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("docs/d3d11.md has no findings sample");
+    let first: String = findings.lines().take(5).map(|l| format!("{l}\n")).collect();
+    assert_eq!(
+        sample, first,
+        "docs/d3d11.md's sample is not what the DLL writes"
+    );
     // without the checker nothing is reported
     let quiet = run("reduce", &["race"], &[]);
     assert!(!quiet.stderr.contains("error[raw]"), "{}", quiet.stderr);

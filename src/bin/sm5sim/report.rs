@@ -3,10 +3,10 @@
 //! Event Format that Perfetto and chrome://tracing read).
 
 use sm5sim::job::{CheckReport, Job, StepReport};
+pub(super) use sm5sim::profile::{per_second, profile_json};
 use sm5sim::sim_core::check::{Access, Finding, Severity};
 use sm5sim::sim_core::front::disasm;
 use sm5sim::sim_core::Program;
-pub(super) use sm5sim::profile::{per_second, profile_json};
 /// The steps' outcomes as text, one line each (failed expectations with
 /// their first differing elements).
 pub(super) fn print_steps(reports: &[StepReport]) {
