@@ -2,9 +2,10 @@
 //! data (`GetPrivateData`/`SetPrivateData`/`SetPrivateDataInterface`), with
 //! the D3D11 runtime's rules (`ID3D11DeviceChild` reference).
 
+use crate::device::Shared;
 use std::collections::HashMap;
 use std::ffi::c_void;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use windows::Win32::Foundation::{E_INVALIDARG, E_POINTER};
 use windows::Win32::Graphics::Direct3D11::ID3D11Device;
 use windows::Win32::Graphics::Dxgi::{DXGI_ERROR_MORE_DATA, DXGI_ERROR_NOT_FOUND};
@@ -118,17 +119,27 @@ impl PrivateData {
 pub struct Child {
     /// the device that made it (a counted reference, as D3D11 keeps)
     pub device: ID3D11Device,
+    /// the device's state
+    pub shared: Arc<Shared>,
     /// its private data
     pub private: PrivateData,
 }
 
 impl Child {
-    /// A child of `device`.
-    pub fn new(device: &ID3D11Device) -> Child {
+    /// A child of `device`, whose state is `shared`.
+    pub fn new(device: &ID3D11Device, shared: &Arc<Shared>) -> Child {
         Child {
             device: device.clone(),
+            shared: shared.clone(),
             private: PrivateData::default(),
         }
+    }
+
+    /// Object `id` (this child) is being destroyed: the bindings lose its
+    /// pointer ([`crate::state::CsState::forget`]).
+    pub fn forget(&self, id: u64) {
+        let mut cs = self.shared.cs.lock().unwrap_or_else(|e| e.into_inner());
+        cs.forget(id);
     }
 }
 

@@ -8,10 +8,11 @@
 //! and a query's data is there at `End`).
 
 use crate::child::{device_child, Child};
-use crate::device::{CsState, Shared};
+use crate::device::Shared;
 use crate::dispatch::{dispatch, Groups};
 use crate::log::{once, say, trace};
 use crate::objects::*;
+use crate::state::{Bound, CbData, CsState, ShaderData, UavData};
 use sm5sim::api::TextureRegion;
 use std::ffi::c_void;
 use std::sync::atomic::Ordering;
@@ -37,7 +38,7 @@ impl Context {
     /// A handle on the immediate context of `device`.
     pub fn create(device: &ID3D11Device, shared: Arc<Shared>) -> ID3D11DeviceContext {
         let c: ID3D11DeviceContext1 = Context {
-            child: Child::new(device),
+            child: Child::new(device, &shared),
             shared,
         }
         .into();
@@ -80,17 +81,25 @@ unsafe fn read_array<T: Clone>(p: *const Option<T>, n: u32) -> Vec<Option<T>> {
     unsafe { std::slice::from_raw_parts(p, n as usize) }.to_vec()
 }
 
-/// Write slots `start..start + n` of `slots` (counted references) to the
-/// application's array `p`; past the slots, nulls.
+/// Write the interfaces bound at slots `start..start + n` (counted
+/// references) to the application's array `p`; past the slots, nulls.
 ///
 /// # Safety
 /// `p` is null or holds `n` elements.
-unsafe fn write_array<T: Clone>(slots: &[Option<T>], start: u32, n: u32, p: *mut Option<T>) {
+unsafe fn write_array<T: Interface, D>(
+    slots: &[Option<Bound<T, D>>],
+    start: u32,
+    n: u32,
+    p: *mut Option<T>,
+) {
     if p.is_null() {
         return;
     }
     for i in 0..n as usize {
-        let v = slots.get(start as usize + i).cloned().flatten();
+        let v = slots
+            .get(start as usize + i)
+            .and_then(|b| b.as_ref())
+            .and_then(Bound::interface);
         // SAFETY: the caller's promise
         unsafe { p.add(i).write(v) };
     }
@@ -121,27 +130,19 @@ fn out_array<T: windows_core::Interface>(o: &OutRef<T>) -> *mut Option<T> {
     unsafe { std::mem::transmute_copy(o) }
 }
 
-fn srv_resource(v: &ID3D11ShaderResourceView) -> Option<sm5sim::api::Resource> {
-    v.cast_object_ref::<Srv>()
-        .ok()
-        .map(|s| s.target.res.clone())
-}
-
-fn uav_resource(v: &ID3D11UnorderedAccessView) -> Option<sm5sim::api::Resource> {
-    v.cast_object_ref::<Uav>()
-        .ok()
-        .map(|u| u.target.res.clone())
-}
-
 /// D3D11's hazard rule: a resource bound as a UAV of the compute stage is
 /// unbound from its SRV slots.
 fn unbind_srvs_of_uavs(cs: &mut CsState) {
-    let written: Vec<_> = cs.uavs.iter().flatten().filter_map(uav_resource).collect();
+    let written: Vec<_> = cs
+        .uavs
+        .iter()
+        .flatten()
+        .map(|u| u.data.target.res.clone())
+        .collect();
     for (i, slot) in cs.srvs.iter_mut().enumerate() {
         let hazard = slot
             .as_ref()
-            .and_then(srv_resource)
-            .is_some_and(|r| written.iter().any(|w| w.same(&r)));
+            .is_some_and(|s| written.iter().any(|w| w.same(&s.data.res)));
         if hazard {
             once(&format!(
                 "CSSetUnorderedAccessViews: a resource bound to t{i} is now a UAV; t{i} is unbound (D3D11's hazard rule)"
@@ -244,27 +245,32 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
         instances: *const Option<ID3D11ClassInstance>,
         n: u32,
     ) {
-        let s = shader.as_ref().cloned();
-        if let Some(s) = &s {
-            if s.cast_object_ref::<ComputeShader>().is_err() {
-                say("CSSetShader: the shader is not this device's; ignored");
-                return;
+        let bound = match shader.as_ref() {
+            None => None,
+            Some(s) => {
+                let Ok(obj) = s.cast_object_ref::<ComputeShader>() else {
+                    say("CSSetShader: the shader is not this device's; ignored");
+                    return;
+                };
+                let data = ShaderData {
+                    shader: obj.shader.clone(),
+                    name: obj.name(),
+                };
+                Some(Bound::new(s, obj.id, data))
             }
-        }
+        };
         if n > 0 && !instances.is_null() {
             once("CSSetShader: class instances are not implemented; ignored");
         }
         trace!(
             "CSSetShader: {}",
-            s.as_ref()
-                .and_then(|s| s.cast_object_ref::<ComputeShader>().ok())
-                .map_or("null".into(), |s| s.name())
+            bound.as_ref().map_or("null", |b| b.data.name.as_str())
         );
         self.shared
             .cs
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .shader = s;
+            .shader = bound;
     }
 
     fn CSGetShader(
@@ -273,13 +279,10 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
         instances: OutRef<ID3D11ClassInstance>,
         n: *mut u32,
     ) {
-        let s = self
-            .shared
-            .cs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .shader
-            .clone();
+        let s = {
+            let cs = self.shared.cs.lock().unwrap_or_else(|e| e.into_inner());
+            cs.shader.as_ref().and_then(Bound::interface)
+        };
         let _ = shader.write(s);
         let _ = instances.write(None);
         if !n.is_null() {
@@ -295,18 +298,32 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
         views: *const Option<ID3D11ShaderResourceView>,
     ) {
         // SAFETY: the application's array of n views
-        let mut values = unsafe { read_array(views, n) };
+        let given = unsafe { read_array(views, n) };
+        let mut values = Vec::with_capacity(given.len());
+        for (i, v) in given.iter().enumerate() {
+            values.push(v.as_ref().and_then(|v| match v.cast_object_ref::<Srv>() {
+                Ok(obj) => Some(Bound::new(v, obj.id, obj.target.clone())),
+                Err(_) => {
+                    say(&format!(
+                        "CSSetShaderResources: t{} is not this device's view; bound as null",
+                        start as usize + i
+                    ));
+                    None
+                }
+            }));
+        }
+        trace!("CSSetShaderResources: t{start}, {n} views");
         let mut cs = self.shared.cs.lock().unwrap_or_else(|e| e.into_inner());
-        let written: Vec<_> = cs.uavs.iter().flatten().filter_map(uav_resource).collect();
+        let written: Vec<_> = cs
+            .uavs
+            .iter()
+            .flatten()
+            .map(|u| u.data.target.res.clone())
+            .collect();
         for (i, v) in values.iter_mut().enumerate() {
-            let r = v.as_ref().and_then(srv_resource);
-            if v.is_some() && r.is_none() {
-                say(&format!(
-                    "CSSetShaderResources: t{} is not this device's view; bound as null",
-                    start as usize + i
-                ));
-                *v = None;
-            } else if r.is_some_and(|r| written.iter().any(|w| w.same(&r))) {
+            if v.as_ref()
+                .is_some_and(|b| written.iter().any(|w| w.same(&b.data.res)))
+            {
                 once(&format!(
                     "CSSetShaderResources: t{} is bound as a UAV too; bound as null (D3D11's hazard rule)",
                     start as usize + i
@@ -314,8 +331,9 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
                 *v = None;
             }
         }
-        trace!("CSSetShaderResources: t{start}, {n} views");
         set_slots("CSSetShaderResources", &mut cs.srvs, start, values);
+        drop(cs);
+        drop(given);
     }
 
     fn CSGetShaderResources(
@@ -337,30 +355,40 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
         counts: *const u32,
     ) {
         // SAFETY: the application's array of n views
-        let mut values = unsafe { read_array(views, n) };
-        for (i, v) in values.iter_mut().enumerate() {
-            let Some(view) = v.as_ref() else { continue };
-            let Ok(u) = view.cast_object_ref::<Uav>() else {
-                say(&format!(
-                    "CSSetUnorderedAccessViews: u{} is not this device's view; bound as null",
-                    start as usize + i
-                ));
-                *v = None;
-                continue;
-            };
-            if u.counter && !counts.is_null() {
-                // SAFETY: the application's array of n initial counts
-                let c = unsafe { *counts.add(i) };
-                if c != u32::MAX {
-                    u.target.res.set_counter(c);
+        let given = unsafe { read_array(views, n) };
+        let mut values = Vec::with_capacity(given.len());
+        for (i, v) in given.iter().enumerate() {
+            values.push(v.as_ref().and_then(|v| match v.cast_object_ref::<Uav>() {
+                Ok(obj) => {
+                    if obj.counter && !counts.is_null() {
+                        // SAFETY: the application's array of n initial counts
+                        let c = unsafe { *counts.add(i) };
+                        if c != u32::MAX {
+                            obj.target.res.set_counter(c);
+                        }
+                    }
+                    let data = UavData {
+                        target: obj.target.clone(),
+                        counter: obj.counter,
+                    };
+                    Some(Bound::new(v, obj.id, data))
                 }
-            }
+                Err(_) => {
+                    say(&format!(
+                        "CSSetUnorderedAccessViews: u{} is not this device's view; bound as null",
+                        start as usize + i
+                    ));
+                    None
+                }
+            }));
         }
         trace!("CSSetUnorderedAccessViews: u{start}, {n} views");
         let mut cs = self.shared.cs.lock().unwrap_or_else(|e| e.into_inner());
         if set_slots("CSSetUnorderedAccessViews", &mut cs.uavs, start, values) {
             unbind_srvs_of_uavs(&mut cs);
         }
+        drop(cs);
+        drop(given);
     }
 
     fn CSGetUnorderedAccessViews(
@@ -376,17 +404,19 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
 
     fn CSSetConstantBuffers(&self, start: u32, n: u32, buffers: *const Option<ID3D11Buffer>) {
         // SAFETY: the application's array of n buffers
-        let mut values = unsafe { read_array(buffers, n) };
-        for (i, v) in values.iter_mut().enumerate() {
-            if v.as_ref()
-                .is_some_and(|b| b.cast_object_ref::<Buffer>().is_err())
-            {
-                say(&format!(
-                    "CSSetConstantBuffers: cb{} is not this device's buffer; bound as null",
-                    start as usize + i
-                ));
-                *v = None;
-            }
+        let given = unsafe { read_array(buffers, n) };
+        let mut values = Vec::with_capacity(given.len());
+        for (i, b) in given.iter().enumerate() {
+            values.push(b.as_ref().and_then(|b| match b.cast_object_ref::<Buffer>() {
+                Ok(obj) => {
+                    let data = CbData { res: obj.core.res.clone(), byte_width: obj.core.byte_width };
+                    Some(Bound::new(b, obj.core.id, data))
+                }
+                Err(_) => {
+                    say(&format!("CSSetConstantBuffers: cb{} is not this device's buffer; bound as null", start as usize + i));
+                    None
+                }
+            }));
         }
         trace!("CSSetConstantBuffers: cb{start}, {n} buffers");
         let mut cs = self.shared.cs.lock().unwrap_or_else(|e| e.into_inner());
@@ -394,6 +424,8 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
             let ranges = vec![None; n as usize];
             set_slots("CSSetConstantBuffers", &mut cs.cb_ranges, start, ranges);
         }
+        drop(cs);
+        drop(given);
     }
 
     fn CSGetConstantBuffers(&self, start: u32, n: u32, buffers: *mut Option<ID3D11Buffer>) {
@@ -404,20 +436,27 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
 
     fn CSSetSamplers(&self, start: u32, n: u32, samplers: *const Option<ID3D11SamplerState>) {
         // SAFETY: the application's array of n samplers
-        let mut values = unsafe { read_array(samplers, n) };
-        for (i, v) in values.iter_mut().enumerate() {
-            if v.as_ref()
-                .is_some_and(|s| s.cast_object_ref::<Sampler>().is_err())
-            {
-                say(&format!(
-                    "CSSetSamplers: s{} is not this device's sampler; bound as null",
-                    start as usize + i
-                ));
-                *v = None;
-            }
+        let given = unsafe { read_array(samplers, n) };
+        let mut values = Vec::with_capacity(given.len());
+        for (i, s) in given.iter().enumerate() {
+            values.push(
+                s.as_ref()
+                    .and_then(|s| match s.cast_object_ref::<Sampler>() {
+                        Ok(obj) => Some(Bound::new(s, obj.id, obj.sampler)),
+                        Err(_) => {
+                            say(&format!(
+                                "CSSetSamplers: s{} is not this device's sampler; bound as null",
+                                start as usize + i
+                            ));
+                            None
+                        }
+                    }),
+            );
         }
         let mut cs = self.shared.cs.lock().unwrap_or_else(|e| e.into_inner());
         set_slots("CSSetSamplers", &mut cs.samplers, start, values);
+        drop(cs);
+        drop(given);
     }
 
     fn CSGetSamplers(&self, start: u32, n: u32, samplers: *mut Option<ID3D11SamplerState>) {
@@ -1590,11 +1629,11 @@ impl ID3D11DeviceContext1_Impl for Context_Impl {
         unsafe { write_array(&cs.cbs, start, n, out_array(&buffers)) };
         for i in 0..n as usize {
             let slot = start as usize + i;
-            let whole = cs.cbs.get(slot).cloned().flatten().and_then(|b| {
-                b.cast_object_ref::<Buffer>()
-                    .ok()
-                    .map(|b| (0, (b.core.byte_width / 16) as u32))
-            });
+            let whole = cs
+                .cbs
+                .get(slot)
+                .and_then(|b| b.as_ref())
+                .map(|b| (0, (b.data.byte_width / 16) as u32));
             let (f, c) = cs
                 .cb_ranges
                 .get(slot)

@@ -8,6 +8,7 @@ use crate::context::Context;
 use crate::format;
 use crate::log::{once, say, trace};
 use crate::objects::*;
+use crate::state::{next_id, CsState};
 use crate::views;
 use sim_core::LoadOptions;
 use sim_mem::{
@@ -24,36 +25,6 @@ use windows::Win32::Graphics::Direct3D11::*;
 use windows::Win32::Graphics::Dxgi::Common::DXGI_FORMAT;
 use windows::Win32::Graphics::Dxgi::*;
 use windows_core::{implement, IUnknownImpl, Interface, OutRef, Ref, Result, GUID, PSTR};
-
-/// The compute stage's bindings (the immediate context's CS state).
-pub struct CsState {
-    /// `CSSetShader`
-    pub shader: Option<ID3D11ComputeShader>,
-    /// `CSSetShaderResources`, t0–t127
-    pub srvs: Vec<Option<ID3D11ShaderResourceView>>,
-    /// `CSSetUnorderedAccessViews`, u0–u63
-    pub uavs: Vec<Option<ID3D11UnorderedAccessView>>,
-    /// `CSSetConstantBuffers`, cb0–cb13
-    pub cbs: Vec<Option<ID3D11Buffer>>,
-    /// `CSSetConstantBuffers1`'s ranges: first constant and count, in
-    /// 16-byte constants (None: the whole buffer)
-    pub cb_ranges: Vec<Option<(u32, u32)>>,
-    /// `CSSetSamplers`, s0–s15
-    pub samplers: Vec<Option<ID3D11SamplerState>>,
-}
-
-impl Default for CsState {
-    fn default() -> Self {
-        CsState {
-            shader: None,
-            srvs: vec![None; D3D11_COMMONSHADER_INPUT_RESOURCE_SLOT_COUNT as usize],
-            uavs: vec![None; D3D11_1_UAV_SLOT_COUNT as usize],
-            cbs: vec![None; D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT as usize],
-            cb_ranges: vec![None; D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT as usize],
-            samplers: vec![None; D3D11_COMMONSHADER_SAMPLER_SLOT_COUNT as usize],
-        }
-    }
-}
 
 /// What the device and its contexts share.
 pub struct Shared {
@@ -188,7 +159,7 @@ impl Device_Impl {
         format: u32,
     ) -> ResourceCore {
         ResourceCore {
-            child: crate::child::Child::new(&Device::me(self)),
+            child: crate::child::Child::new(&Device::me(self), &self.shared),
             res,
             usage: flags.0 .0,
             bind: flags.1,
@@ -201,6 +172,7 @@ impl Device_Impl {
             stride: 0,
             eviction: AtomicU32::new(0),
             maps: Mutex::new(Default::default()),
+            id: next_id(),
         }
     }
 
@@ -609,7 +581,8 @@ impl ID3D11Device_Impl for Device_Impl {
             return Ok(());
         }
         let v: ID3D11ShaderResourceView = Srv {
-            child: crate::child::Child::new(&Device::me(self)),
+            child: crate::child::Child::new(&Device::me(self), &self.shared),
+            id: next_id(),
             desc,
             resource: r.clone(),
             target,
@@ -644,7 +617,8 @@ impl ID3D11Device_Impl for Device_Impl {
             return Ok(());
         }
         let v: ID3D11UnorderedAccessView = Uav {
-            child: crate::child::Child::new(&Device::me(self)),
+            child: crate::child::Child::new(&Device::me(self), &self.shared),
+            id: next_id(),
             desc,
             resource: r.clone(),
             target,
@@ -762,7 +736,8 @@ impl ID3D11Device_Impl for Device_Impl {
             return Ok(());
         }
         let s: ID3D11ComputeShader = ComputeShader {
-            child: crate::child::Child::new(&Device::me(self)),
+            child: crate::child::Child::new(&Device::me(self), &self.shared),
+            id: next_id(),
             shader: Arc::new(shader),
             number,
         }
@@ -772,7 +747,7 @@ impl ID3D11Device_Impl for Device_Impl {
 
     fn CreateClassLinkage(&self) -> Result<ID3D11ClassLinkage> {
         Ok(ClassLinkage {
-            child: crate::child::Child::new(&Device::me(self)),
+            child: crate::child::Child::new(&Device::me(self), &self.shared),
         }
         .into())
     }
@@ -815,7 +790,8 @@ impl ID3D11Device_Impl for Device_Impl {
             return Ok(());
         }
         let s: ID3D11SamplerState = Sampler {
-            child: crate::child::Child::new(&Device::me(self)),
+            child: crate::child::Child::new(&Device::me(self), &self.shared),
+            id: next_id(),
             desc,
             sampler,
         }
@@ -841,7 +817,7 @@ impl ID3D11Device_Impl for Device_Impl {
             return Ok(());
         }
         let q: ID3D11Query = Query {
-            child: crate::child::Child::new(&Device::me(self)),
+            child: crate::child::Child::new(&Device::me(self), &self.shared),
             desc,
             state: Mutex::new(QueryState::default()),
         }

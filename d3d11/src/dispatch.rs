@@ -4,14 +4,14 @@
 //! written where `docs/d3d11.md` says.
 
 use crate::config::Config;
-use crate::device::{CsState, Shared};
+use crate::device::Shared;
 use crate::log::{say, trace};
-use crate::objects::{ComputeShader, ResourceCore, Sampler, Srv, Target, Uav};
+use crate::objects::{ResourceCore, Target};
+use crate::state::{Bound, CbData, CsState, ShaderData};
 use sm5sim::api::{Dispatched, Kernel, View};
 use sm5sim::job::SlotKind;
 use std::io::Write;
 use std::sync::atomic::Ordering;
-use windows_core::Interface;
 
 /// How many groups a dispatch runs.
 pub enum Groups<'a> {
@@ -34,7 +34,7 @@ fn bind(k: &mut Kernel, slot: &str, t: &Target) -> Result<(), sm5sim::api::ApiEr
 /// of `CSSetConstantBuffers1` (first constant, count; 16 bytes each) a copy
 /// of those constants made at the dispatch, zeros past the buffer's end
 /// (FS §7.5).
-fn constants(core: &ResourceCore, range: Option<(u32, u32)>) -> Option<sm5sim::api::Resource> {
+fn constants(core: &CbData, range: Option<(u32, u32)>) -> Option<sm5sim::api::Resource> {
     let whole = (core.byte_width / 16) as u32;
     match range {
         None => Some(core.res.clone()),
@@ -53,6 +53,11 @@ fn constants(core: &ResourceCore, range: Option<(u32, u32)>) -> Option<sm5sim::a
     }
 }
 
+/// Slot `i` of `slots`, when something is bound there.
+fn at<T, D>(slots: &[Option<Bound<T, D>>], i: usize) -> Option<&Bound<T, D>> {
+    slots.get(i).and_then(|b| b.as_ref())
+}
+
 /// The kernel the CS state makes, and the shader's name; None (logged)
 /// when there is nothing to run.
 fn kernel(cs: &CsState, n: u64) -> Option<(Kernel, String)> {
@@ -62,31 +67,21 @@ fn kernel(cs: &CsState, n: u64) -> Option<(Kernel, String)> {
         ));
         return None;
     };
-    let shader = shader.cast_object_ref::<ComputeShader>().ok()?;
-    let name = shader.name();
-    let mut k = Kernel::new(shader.shader.clone());
+    let ShaderData { shader, name } = &shader.data;
+    let mut k = Kernel::new(shader.clone());
     let fail = |e: sm5sim::api::ApiError| {
         say(&format!("Dispatch #{n} ({name}): {e}; nothing ran"));
     };
-    for info in shader.shader.resources() {
+    for info in shader.resources() {
         let slot = info.slot.to_string();
         let i = info.slot.index as usize;
         let target = match info.slot.kind {
-            SlotKind::Srv => cs
-                .srvs
-                .get(i)
-                .and_then(|v| v.as_ref())
-                .and_then(|v| v.cast_object_ref::<Srv>().ok().map(|s| s.target.clone())),
-            SlotKind::Uav => cs
-                .uavs
-                .get(i)
-                .and_then(|v| v.as_ref())
-                .and_then(|v| v.cast_object_ref::<Uav>().ok().map(|u| u.target.clone())),
-            SlotKind::ConstantBuffer => cs.cbs.get(i).and_then(|b| b.as_ref()).and_then(|b| {
-                let b = b.cast_object_ref::<crate::objects::Buffer>().ok()?;
+            SlotKind::Srv => at(&cs.srvs, i).map(|b| b.data.clone()),
+            SlotKind::Uav => at(&cs.uavs, i).map(|b| b.data.target.clone()),
+            SlotKind::ConstantBuffer => at(&cs.cbs, i).and_then(|b| {
                 let range = cs.cb_ranges.get(i).copied().flatten();
                 Some(Target {
-                    res: constants(&b.core, range)?,
+                    res: constants(&b.data, range)?,
                     view: View::Constant,
                     elements: None,
                 })
@@ -101,20 +96,20 @@ fn kernel(cs: &CsState, n: u64) -> Option<(Kernel, String)> {
             return None;
         }
     }
-    for decl in &shader.shader.program().samplers {
+    for decl in &shader.program().samplers {
         // a null sampler is the default state (CSSetSamplers)
         let desc = cs
             .samplers
             .get(decl.slot as usize)
             .and_then(|s| s.as_ref())
-            .and_then(|s| s.cast_object_ref::<Sampler>().ok().map(|s| s.sampler))
+            .map(|s| s.data)
             .unwrap_or_default();
         if let Err(e) = k.bind_sampler(&format!("s{}", decl.slot), desc) {
             fail(e);
             return None;
         }
     }
-    Some((k, name))
+    Some((k, name.clone()))
 }
 
 /// Run a dispatch of the CS state of `shared`.

@@ -16,6 +16,7 @@ mod dxgi;
 mod format;
 mod log;
 mod objects;
+mod state;
 mod update;
 mod views;
 

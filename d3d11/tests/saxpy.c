@@ -49,6 +49,8 @@ int main(int argc, char **argv)
     ID3D11Buffer_Release(by);
     ID3D11Buffer_Release(cb);
     ID3D11DeviceContext_Release(ctx);
-    ID3D11Device_Release(dev);
+    /* what is still bound holds no reference: the device goes now */
+    ULONG left = ID3D11Device_Release(dev);
+    CHECK(left == 0, "the device has %lu references left", (unsigned long)left);
     return finish("saxpy");
 }

@@ -41,11 +41,52 @@ static void creation(void)
     ID3D11Device_Release(dev);
 }
 
+/* Bound objects outlive the application's references to them (the
+ * dispatch still sees them; the getters give null), and a device goes with
+ * the application's last reference, whatever is still bound. */
+static void lifetimes(void)
+{
+    ID3D11DeviceContext *ctx;
+    ID3D11Device *dev = make_device(&ctx);
+    float x[64], y[64], out[64];
+    for (int i = 0; i < 64; i++)
+        x[i] = (float)i, y[i] = 1;
+    struct { float a; UINT n; UINT pad[2]; } params = {2.0f, 64};
+    ID3D11Buffer *bx = make_buffer(dev, sizeof x, D3D11_BIND_SHADER_RESOURCE, D3D11_RESOURCE_MISC_BUFFER_STRUCTURED, 4, x);
+    ID3D11Buffer *by = make_buffer(dev, sizeof y, D3D11_BIND_UNORDERED_ACCESS, D3D11_RESOURCE_MISC_BUFFER_STRUCTURED, 4, y);
+    ID3D11Buffer *cb = make_buffer(dev, sizeof params, D3D11_BIND_CONSTANT_BUFFER, 0, 0, &params);
+    ID3D11ShaderResourceView *srv;
+    ID3D11UnorderedAccessView *uav;
+    HR(ID3D11Device_CreateShaderResourceView(dev, (ID3D11Resource *)bx, NULL, &srv));
+    HR(ID3D11Device_CreateUnorderedAccessView(dev, (ID3D11Resource *)by, NULL, &uav));
+    ID3D11ComputeShader *cs = load_shader(dev, "saxpy.dxbc");
+    ID3D11DeviceContext_CSSetShader(ctx, cs, NULL, 0);
+    ID3D11DeviceContext_CSSetShaderResources(ctx, 0, 1, &srv);
+    ID3D11DeviceContext_CSSetUnorderedAccessViews(ctx, 0, 1, &uav, NULL);
+    ID3D11DeviceContext_CSSetConstantBuffers(ctx, 0, 1, &cb);
+    CHECK(ID3D11ShaderResourceView_Release(srv) == 0, "binding holds no reference");
+    ID3D11UnorderedAccessView_Release(uav);
+    ID3D11ComputeShader_Release(cs);
+    ID3D11Buffer_Release(cb);
+    ID3D11Buffer_Release(bx);
+    ID3D11DeviceContext_Dispatch(ctx, 1, 1, 1);
+    read_buffer(dev, ctx, by, out, sizeof out);
+    CHECK(out[10] == 21.0f, "a dispatch of released objects: y[10] = %g", out[10]);
+    ID3D11ShaderResourceView *got = (ID3D11ShaderResourceView *)1;
+    ID3D11DeviceContext_CSGetShaderResources(ctx, 0, 1, &got);
+    CHECK(got == NULL, "the getter of a released view");
+    ID3D11Buffer_Release(by);
+    ID3D11DeviceContext_Release(ctx);
+    ULONG left = ID3D11Device_Release(dev);
+    CHECK(left == 0, "the device has %lu references left", (unsigned long)left);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
         shader_dir = argv[1];
     creation();
+    lifetimes();
     ID3D11DeviceContext *ctx;
     ID3D11Device *dev = make_device(&ctx);
     HRESULT hr;
@@ -267,6 +308,7 @@ int main(int argc, char **argv)
     ID3D11ComputeShader_Release(cs);
     ID3D11Buffer_Release(b);
     ID3D11DeviceContext_Release(ctx);
-    ID3D11Device_Release(dev);
+    ULONG left = ID3D11Device_Release(dev);
+    CHECK(left == 0, "the device has %lu references left", (unsigned long)left);
     return finish("state");
 }
