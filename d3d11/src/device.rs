@@ -134,10 +134,20 @@ unsafe fn gather_rows(
     if data.pSysMem.is_null() {
         return Err(format!("no pSysMem for mip {mip} slice {slice}"));
     }
+    // a pitch of 0 (which D3D11 leaves undefined for more than one row or
+    // slice) is taken as tightly packed
+    let pitch = match data.SysMemPitch {
+        0 => row,
+        p => p as usize,
+    };
+    let slice_pitch = match data.SysMemSlicePitch {
+        0 => pitch * rows,
+        p => p as usize,
+    };
     let mut out = Vec::with_capacity(len);
     for z in 0..d as usize {
         for y in 0..rows {
-            let at = z * data.SysMemSlicePitch as usize + y * data.SysMemPitch as usize;
+            let at = z * slice_pitch + y * pitch;
             // SAFETY: the caller's promise: each row is there at its pitch
             let src = unsafe { std::slice::from_raw_parts(data.pSysMem.cast::<u8>().add(at), row) };
             out.extend_from_slice(src);

@@ -76,10 +76,18 @@ pub unsafe fn update(
     let x0 = (bx.left / bw) as usize * elem;
     let span = (bx.right.div_ceil(bw) - bx.left / bw) as usize * elem;
     let (y0, y1) = ((bx.top / bh) as usize, bx.bottom.div_ceil(bh) as usize);
+    // a pitch of 0 is taken as tightly packed rows (slices) of the box
+    let row_pitch = match row_pitch {
+        0 => span,
+        p => p as usize,
+    };
+    let depth_pitch = match depth_pitch {
+        0 => row_pitch * (y1 - y0),
+        p => p as usize,
+    };
     for z in bx.front as usize..bx.back as usize {
         for y in y0..y1 {
-            let from =
-                (z - bx.front as usize) * depth_pitch as usize + (y - y0) * row_pitch as usize;
+            let from = (z - bx.front as usize) * depth_pitch + (y - y0) * row_pitch;
             // SAFETY: the caller's promise: each row of the box at its pitch
             let s = unsafe { std::slice::from_raw_parts(src.add(from), span) };
             let at = z * plane + y * row + x0;

@@ -166,6 +166,11 @@ pub fn srv(
         return Ok((srv_of_words(w), target));
     }
     let t = core.res.as_texture().expect("a texture");
+    // UNKNOWN: the resource's own format (as the D3D11 runtime takes it)
+    if fmt == 0 {
+        w[0] = core.format;
+    }
+    let fmt = w[0];
     let f = format::exact(fmt)
         .ok_or_else(|| format!("a view cannot have format {}", format::name(fmt)))?;
     let (dimension, r) = match dim {
@@ -245,7 +250,7 @@ pub fn uav(
     core: &ResourceCore,
     given: Option<D3D11_UNORDERED_ACCESS_VIEW_DESC>,
 ) -> Result<(D3D11_UNORDERED_ACCESS_VIEW_DESC, Target, bool), String> {
-    let w = match given {
+    let mut w = match given {
         Some(d) => words_of_uav(d),
         None => default_uav(core)?,
     };
@@ -270,6 +275,11 @@ pub fn uav(
         return Ok((uav_of_words(w), target, counter));
     }
     let t = core.res.as_texture().expect("a texture");
+    // UNKNOWN: the resource's own format (as the D3D11 runtime takes it)
+    if fmt == 0 {
+        w[0] = core.format;
+    }
+    let fmt = w[0];
     let f = format::exact(fmt)
         .ok_or_else(|| format!("a view cannot have format {}", format::name(fmt)))?;
     let (dimension, r) = match dim {

@@ -119,6 +119,16 @@ int main(int argc, char **argv)
     ud.Texture2D.MipSlice = 0;
     HR(ID3D11Device_CreateUnorderedAccessView(dev, (ID3D11Resource *)typeless, &ud, &uav[2]));
 
+    /* a description with format UNKNOWN takes the resource's */
+    ID3D11UnorderedAccessView *unknown = NULL;
+    ud.Format = DXGI_FORMAT_UNKNOWN;
+    ud.ViewDimension = D3D11_UAV_DIMENSION_TEXTURE2D;
+    ud.Texture2D.MipSlice = 0;
+    HR(ID3D11Device_CreateUnorderedAccessView(dev, (ID3D11Resource *)out2d, &ud, &unknown));
+    ID3D11UnorderedAccessView_GetDesc(unknown, &ud);
+    CHECK(ud.Format == DXGI_FORMAT_R32G32B32A32_FLOAT, "UNKNOWN became %d", ud.Format);
+    ID3D11UnorderedAccessView_Release(unknown);
+
     /* refused: a view of a typeless texture without a format, a texture of
        width 0, slices past the array's end */
     ID3D11UnorderedAccessView *bad = NULL;

@@ -66,9 +66,12 @@ struct Ran {
 /// Build `d3d11/tests/NAME.c` into a folder of its own beside the DLLs and
 /// run it with `args` after the shader folder, and `env`.
 fn run(name: &str, args: &[&str], env: &[(&str, &str)]) -> Ran {
+    // a folder of this run's own: tests run the same program at once
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("d3d11")
-        .join(name);
+        .join(format!("{name}-{n}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let tests = root().join("d3d11/tests");
