@@ -30,6 +30,9 @@ pub struct Config {
     pub deterministic: bool,
     /// `SM5SIM_SCHEDULE_SEED=N`: a seeded schedule (`run --schedule-seed`)
     pub schedule_seed: Option<u64>,
+    /// `SM5SIM_TIMEOUT=SECONDS`: a dispatch's wall-clock limit (unset: the
+    /// API's 60 s; 0: none)
+    pub timeout: Option<f64>,
     /// `SM5SIM_LOG=PATH`: where the DLL's own lines go (unset: stderr)
     pub log: Option<PathBuf>,
     /// settings that could not be read, reported once by the first device
@@ -79,6 +82,7 @@ impl Config {
             messages: flag("SM5SIM_MESSAGES", p),
             deterministic: flag("SM5SIM_DETERMINISTIC", p),
             schedule_seed: number("SM5SIM_SCHEDULE_SEED", p),
+            timeout: number::<f64>("SM5SIM_TIMEOUT", p).filter(|t| t.is_finite() && *t >= 0.0),
             log: path("SM5SIM_LOG"),
             problems: Vec::new(),
         };
@@ -94,7 +98,12 @@ impl Config {
 
     /// The options every dispatch runs with.
     pub fn options(&self) -> Options {
-        let mut o = Options::default().threads(self.threads).timeout(None);
+        let mut o = Options::default().threads(self.threads);
+        match self.timeout {
+            Some(0.0) => o = o.timeout(None),
+            Some(t) => o = o.timeout(Some(std::time::Duration::from_secs_f64(t))),
+            None => {}
+        }
         if let Some(w) = self.warp_width {
             o = o.warp_width(w);
         }

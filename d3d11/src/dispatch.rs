@@ -139,6 +139,13 @@ pub fn dispatch(shared: &Shared, groups: Groups) {
     );
     trace!("{place}");
     match result {
+        // a stopped dispatch's writes until the stop stay, as a GPU's would
+        Err(
+            e @ sm5sim::api::ApiError::Dispatch {
+                source: sim_sched::DispatchError::Runaway(_),
+                ..
+            },
+        ) => say(&format!("{place}: {e}; its writes until then stay")),
         Err(e) => say(&format!("{place}: {e}; nothing ran")),
         Ok(d) => report(shared, config, &place, n, &k, counts, &d),
     }

@@ -327,3 +327,36 @@ fn the_environment_gives_a_profile_messages_a_trace_a_log_and_schedules() {
 fn device1_context1_constant_buffer_offsets_and_the_dxgi_adapter() {
     passes("device1", &[], &[]);
 }
+
+#[test]
+#[ignore = "needs Wine, mingw-w64 and the DLL: d3d11/build.sh, then cargo test --test it -- --ignored d3d11::"]
+fn a_dispatch_that_never_ends_is_stopped_and_the_checker_names_the_wait() {
+    let r = passes("hang", &[], &[("SM5SIM_TIMEOUT", "1")]);
+    assert!(
+        r.stderr.contains(
+            "Dispatch #1 (compute shader #1, 1x1x1 groups): dispatch stopped: ran longer than 1.000 s"
+        ) && r.stderr.contains("its writes until then stay"),
+        "{}",
+        r.stderr
+    );
+    let dir = scratch("hang");
+    let log = dir.join("findings.txt");
+    passes(
+        "hang",
+        &[],
+        &[
+            ("SM5SIM_TIMEOUT", "1"),
+            ("SM5SIM_CHECK", "1"),
+            ("SM5SIM_CHECK_LOG", log.to_str().unwrap()),
+        ],
+    );
+    let findings = std::fs::read_to_string(&log).expect("no findings written");
+    assert!(
+        findings.starts_with("Dispatch #1 (compute shader #1, 1x1x1 groups): "),
+        "{findings}"
+    );
+    assert!(
+        findings.contains("error[forward-progress] u0[0] byte 0"),
+        "{findings}"
+    );
+}
