@@ -360,3 +360,16 @@ fn a_dispatch_that_never_ends_is_stopped_and_the_checker_names_the_wait() {
         "{findings}"
     );
 }
+
+#[test]
+#[ignore = "needs Wine, mingw-w64 and the DLL: d3d11/build.sh, then cargo test --test it -- --ignored d3d11::"]
+fn the_basic_compute_sample_flow_structured_and_raw() {
+    let r = passes("basic_compute", &[], &[("SM5SIM_TRACE", "1")]);
+    // the debug name names the shader
+    assert!(
+        r.stderr.contains("Dispatch #1 (CSMain, 1024x1x1 groups)"),
+        "{}",
+        r.stderr
+    );
+    passes("basic_compute", &["raw"], &[]);
+}
