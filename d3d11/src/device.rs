@@ -186,7 +186,8 @@ impl Device_Impl {
         }
     }
 
-    /// A texture's storage, with its initial data.
+    /// A texture's storage with its initial data, as a resource of this
+    /// device, and its mip count.
     ///
     /// # Safety
     /// `init` is null or points to one `D3D11_SUBRESOURCE_DATA` per
@@ -196,8 +197,9 @@ impl Device_Impl {
         call: &str,
         mut desc: TextureDesc,
         dxgi_format: DXGI_FORMAT,
+        flags: Flags,
         init: *const D3D11_SUBRESOURCE_DATA,
-    ) -> Result<(Resource, u32)> {
+    ) -> Result<(ResourceCore, u32)> {
         let Some(fmt) = format::storage(dxgi_format.0 as u32) else {
             return Err(invalid(
                 call,
@@ -224,7 +226,11 @@ impl Device_Impl {
                 }
             }
         }
-        Ok((res, mips))
+        let array = desc.array_size;
+        Ok((
+            self.core(res, flags, mips, array, dxgi_format.0 as u32),
+            mips,
+        ))
     }
 }
 
@@ -462,21 +468,15 @@ impl ID3D11Device_Impl for Device_Impl {
             mip_levels: desc.MipLevels,
             sample_count: 1,
         };
-        // SAFETY: the application's initial data, one per subresource
-        let (res, mips) = unsafe { self.texture(call, td, desc.Format, init) }?;
-        desc.MipLevels = mips;
-        let core = self.core(
-            res,
-            (
-                desc.Usage,
-                desc.BindFlags,
-                desc.CPUAccessFlags,
-                desc.MiscFlags,
-            ),
-            mips,
-            desc.ArraySize,
-            desc.Format.0 as u32,
+        let flags = (
+            desc.Usage,
+            desc.BindFlags,
+            desc.CPUAccessFlags,
+            desc.MiscFlags,
         );
+        // SAFETY: the application's initial data, one per subresource
+        let (core, mips) = unsafe { self.texture(call, td, desc.Format, flags, init) }?;
+        desc.MipLevels = mips;
         let t: ID3D11Texture1D = Texture1D { core, desc }.into();
         out.write(Some(t))
     }
@@ -504,21 +504,15 @@ impl ID3D11Device_Impl for Device_Impl {
             mip_levels: desc.MipLevels,
             sample_count: desc.SampleDesc.Count,
         };
-        // SAFETY: the application's initial data, one per subresource
-        let (res, mips) = unsafe { self.texture(call, td, desc.Format, init) }?;
-        desc.MipLevels = mips;
-        let core = self.core(
-            res,
-            (
-                desc.Usage,
-                desc.BindFlags,
-                desc.CPUAccessFlags,
-                desc.MiscFlags,
-            ),
-            mips,
-            desc.ArraySize,
-            desc.Format.0 as u32,
+        let flags = (
+            desc.Usage,
+            desc.BindFlags,
+            desc.CPUAccessFlags,
+            desc.MiscFlags,
         );
+        // SAFETY: the application's initial data, one per subresource
+        let (core, mips) = unsafe { self.texture(call, td, desc.Format, flags, init) }?;
+        desc.MipLevels = mips;
         let t: ID3D11Texture2D = Texture2D { core, desc }.into();
         out.write(Some(t))
     }
@@ -546,21 +540,15 @@ impl ID3D11Device_Impl for Device_Impl {
             mip_levels: desc.MipLevels,
             sample_count: 1,
         };
-        // SAFETY: the application's initial data, one per subresource
-        let (res, mips) = unsafe { self.texture(call, td, desc.Format, init) }?;
-        desc.MipLevels = mips;
-        let core = self.core(
-            res,
-            (
-                desc.Usage,
-                desc.BindFlags,
-                desc.CPUAccessFlags,
-                desc.MiscFlags,
-            ),
-            mips,
-            1,
-            desc.Format.0 as u32,
+        let flags = (
+            desc.Usage,
+            desc.BindFlags,
+            desc.CPUAccessFlags,
+            desc.MiscFlags,
         );
+        // SAFETY: the application's initial data, one per subresource
+        let (core, mips) = unsafe { self.texture(call, td, desc.Format, flags, init) }?;
+        desc.MipLevels = mips;
         let t: ID3D11Texture3D = Texture3D { core, desc }.into();
         out.write(Some(t))
     }
