@@ -1604,14 +1604,32 @@ impl ID3D11DeviceContext1_Impl for Context_Impl {
         first: *const u32,
         count: *const u32,
     ) {
-        self.CSSetConstantBuffers(start, n, buffers);
-        if first.is_null() || count.is_null() {
+        let ranges: Vec<Option<(u32, u32)>> = if first.is_null() || count.is_null() {
+            Vec::new()
+        } else {
+            (0..n as usize)
+                // SAFETY: the application's arrays of n constants each
+                .map(|i| unsafe { Some((*first.add(i), *count.add(i))) })
+                .collect()
+        };
+        // D3D11.1: each range starts and ends on a multiple of 16 constants
+        // (256 bytes) and has at most 4096 of them; the runtime drops a call
+        // that breaks it
+        let bad = ranges
+            .iter()
+            .flatten()
+            .find(|(f, c)| f % 16 != 0 || c % 16 != 0 || *c == 0 || *c > 4096);
+        if let Some((f, c)) = bad {
+            say(&format!(
+                "CSSetConstantBuffers1: constants {f}..{} are not a range of whole 16-constant blocks of at most 4096 constants; ignored",
+                u64::from(*f) + u64::from(*c)
+            ));
             return;
         }
-        let ranges: Vec<Option<(u32, u32)>> = (0..n as usize)
-            // SAFETY: the application's arrays of n constants each
-            .map(|i| unsafe { Some((*first.add(i), *count.add(i))) })
-            .collect();
+        self.CSSetConstantBuffers(start, n, buffers);
+        if ranges.is_empty() {
+            return;
+        }
         let mut cs = self.shared.cs.lock().unwrap_or_else(|e| e.into_inner());
         set_slots("CSSetConstantBuffers1", &mut cs.cb_ranges, start, ranges);
     }

@@ -63,6 +63,13 @@ int main(int argc, char **argv)
     CHECK(gf == 0 && gc == 32, "the whole buffer: %u %u", gf, gc);
     if (got)
         ID3D11Buffer_Release(got);
+    /* a range that does not start on a 16-constant block: the call is dropped */
+    UINT bad_first = 3;
+    ID3D11DeviceContext1_CSSetConstantBuffers1(ctx, 0, 1, &cb, &bad_first, &count);
+    ID3D11DeviceContext1_CSGetConstantBuffers1(ctx, 0, 1, &got, &gf, &gc);
+    CHECK(gf == 0 && gc == 32, "after a dropped call: %u %u", gf, gc);
+    if (got)
+        ID3D11Buffer_Release(got);
 
     /* the adapter */
     IDXGIDevice *dxgi = NULL;
