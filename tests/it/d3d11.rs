@@ -66,6 +66,12 @@ struct Ran {
 /// Build `d3d11/tests/NAME.c` into a folder of its own beside the DLLs and
 /// run it with `args` after the shader folder, and `env`.
 fn run(name: &str, args: &[&str], env: &[(&str, &str)]) -> Ran {
+    run_with(name, args, env, &[])
+}
+
+/// As [`run`], with `dlls` copied beside the program too and Wine told to
+/// take them (native) instead of its own.
+fn run_with(name: &str, args: &[&str], env: &[(&str, &str)], dlls: &[PathBuf]) -> Ran {
     // a folder of this run's own: tests run the same program at once
     static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -80,7 +86,7 @@ fn run(name: &str, args: &[&str], env: &[(&str, &str)]) -> Ran {
         .args(["-O1", "-Wall", "-Werror", "-o"])
         .arg(&exe)
         .arg(tests.join(format!("{name}.c")))
-        .args(["-ld3d11", "-ldxguid"])
+        .args(["-ld3d11", "-ld3dcompiler_47", "-ldxguid"])
         .output()
         .expect("x86_64-w64-mingw32-gcc (mingw-w64) is not installed");
     assert!(
@@ -92,6 +98,12 @@ fn run(name: &str, args: &[&str], env: &[(&str, &str)]) -> Ran {
     for dll in ["d3d11.dll", "bcryptprimitives.dll"] {
         std::fs::copy(dist.join(dll), dir.join(dll)).unwrap();
     }
+    let mut native = vec!["d3d11".to_string()];
+    for dll in dlls {
+        let file = dll.file_name().unwrap();
+        std::fs::copy(dll, dir.join(file)).unwrap();
+        native.push(dll.file_stem().unwrap().to_string_lossy().into_owned());
+    }
     let mut cmd = Command::new("wine");
     cmd.arg(&exe)
         .arg(".")
@@ -100,7 +112,7 @@ fn run(name: &str, args: &[&str], env: &[(&str, &str)]) -> Ran {
         .env("WINEPREFIX", prefix())
         .env("WINEDEBUG", "-all")
         // ours, never Wine's own d3d11
-        .env("WINEDLLOVERRIDES", "d3d11=n")
+        .env("WINEDLLOVERRIDES", format!("{}=n", native.join(",")))
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY");
     for (k, _) in std::env::vars() {
@@ -372,4 +384,52 @@ fn the_basic_compute_sample_flow_structured_and_raw() {
         r.stderr
     );
     passes("basic_compute", &["raw"], &[]);
+}
+
+/// Microsoft's `d3dcompiler_47.dll`, which `tools/fxc/setup.sh DIR` puts in
+/// `DIR/bin/` (named by `SM5SIM_FXC=DIR/fxc`, as the HLSL tests take it).
+fn microsoft_compiler() -> PathBuf {
+    let fxc = std::env::var_os("SM5SIM_FXC")
+        .map(PathBuf::from)
+        .expect("SM5SIM_FXC is not set: tools/fxc/setup.sh DIR, then SM5SIM_FXC=DIR/fxc");
+    let dll = fxc.parent().unwrap().join("bin/d3dcompiler_47.dll");
+    assert!(dll.is_file(), "{} is missing", dll.display());
+    dll
+}
+
+#[test]
+#[ignore = "needs Wine, mingw-w64, the DLL and SM5SIM_FXC: d3d11/build.sh, then SM5SIM_FXC=DIR/fxc cargo test --test it -- --ignored d3d11::"]
+fn hlsl_compiled_at_run_time_runs_and_its_race_is_named_by_hlsl_line() {
+    let compiler = [microsoft_compiler()];
+    let r = run_with("runtime_compile", &[], &[], &compiler);
+    assert!(
+        r.code == Some(0) && r.stdout.contains("runtime_compile: ok"),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    let dir = scratch("runtime_compile");
+    let log = dir.join("findings.txt");
+    let env = [
+        ("SM5SIM_CHECK", "1"),
+        ("SM5SIM_CHECK_LOG", log.to_str().unwrap()),
+    ];
+    let r = run_with("runtime_compile", &["race"], &env, &compiler);
+    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    let findings = std::fs::read_to_string(&log).expect("no findings written");
+    // with D3DCOMPILE_DEBUG the finding names the groupshared variable and
+    // the HLSL lines of the write and the read
+    assert!(
+        findings
+            .starts_with("Dispatch #1 (compute shader #1, 4x1x1 groups): error[raw] g0[63] ('s')"),
+        "{findings}"
+    );
+    assert!(
+        findings.contains("reverse.hlsl:6: store_structured"),
+        "{findings}"
+    );
+    assert!(
+        findings.contains("reverse.hlsl:10: ld_structured"),
+        "{findings}"
+    );
 }
