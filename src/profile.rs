@@ -1,6 +1,7 @@
-//! A dispatch's profile as JSON: what `sm5sim run --profile-json` writes
+//! A dispatch's profile as JSON (what `sm5sim run --profile-json` writes
 //! for each dispatch step, and the d3d11.dll's `SM5SIM_PROFILE` for each
-//! `Dispatch` (`docs/profiling.md`).
+//! `Dispatch`) and dispatches as a Chrome/Perfetto trace (`run --trace`,
+//! `SM5SIM_TRACE`) (`docs/profiling.md`).
 
 use sim_core::Program;
 use sim_sched::{DispatchProfile, DispatchStats};
@@ -132,3 +133,116 @@ fn hlsl_at(program: &Program, dword: u32) -> Option<String> {
     let map = program.source_map.as_ref()?;
     Some(map.describe(map.line_at(dword)?))
 }
+
+/// One dispatch of a trace ([`chrome_trace`]).
+#[derive(Debug, Clone)]
+pub struct TracedDispatch<'a> {
+    /// its event's name (`dispatch (step 3)`, `Dispatch #2 (blur)`)
+    pub name: String,
+    /// its number, an argument of its events
+    pub step: usize,
+    /// its group counts
+    pub groups: [u32; 3],
+    /// its counters
+    pub stats: &'a DispatchStats,
+    /// its profile, with the groups' spans (`DispatchOptions::trace`)
+    pub profile: &'a DispatchProfile,
+}
+
+/// `run --trace FILE`, `SM5SIM_TRACE`: a trace in the Trace Event Format (JSON array form)
+/// that Perfetto and chrome://tracing read. Process 0 ("dispatches") has
+/// one complete event per dispatch, with its counts as arguments, and
+/// a counter track of groups/s and lanes/s (the groups that finished in
+/// each of up to [`TRACE_COUNTER_BINS`] intervals of the dispatch); process
+/// 1 ("workers") one complete event per group (or packed batch) on its
+/// worker's thread, named `worker N`. Dispatches follow one another, each
+/// placed after the previous dispatches' wall times (the time between them
+/// is not shown). Times are in microseconds.
+pub fn chrome_trace(dispatches: &[TracedDispatch]) -> String {
+    use serde_json::json;
+    let meta = |name: &str, pid: u32, tid: Option<usize>, value: String| {
+        let mut e = json!({ "name": name, "ph": "M", "pid": pid, "args": { "name": value } });
+        if let Some(t) = tid {
+            e["tid"] = json!(t);
+        }
+        e
+    };
+    let mut events = vec![
+        meta("process_name", 0, None, "dispatches".into()),
+        meta("thread_name", 0, Some(0), "dispatch steps".into()),
+        meta("process_name", 1, None, "workers".into()),
+    ];
+    let mut workers = std::collections::BTreeSet::new();
+    let mut offset = 0.0f64;
+    for d in dispatches {
+        let (i, groups, stats, p) = (d.step, d.groups, d.stats, d.profile);
+        let wall_us = p.wall.as_secs_f64() * 1e6;
+        let e = &p.exec;
+        events.push(json!({
+            "name": d.name,
+            "ph": "X",
+            "ts": offset,
+            "dur": wall_us,
+            "pid": 0,
+            "tid": 0,
+            "args": {
+                "step": i,
+                "groups": format!("{}x{}x{}", groups[0], groups[1], groups[2]),
+                "thread_groups": stats.groups,
+                "threads": stats.threads,
+                "warp_instructions": e.warp_instructions,
+                "lane_instructions": e.active_lanes,
+                "simd_efficiency": e.simd_efficiency(),
+                "barriers": stats.barriers,
+                "atomics": e.atomics,
+            },
+        }));
+        for s in &p.spans {
+            let [x, y, z] = s.group;
+            let name = match s.groups {
+                1 => format!("group ({x}, {y}, {z})"),
+                n => format!("groups ({x}..{}, {y}, {z})", x + n - 1),
+            };
+            workers.insert(s.worker);
+            events.push(json!({
+                "name": name,
+                "ph": "X",
+                "ts": offset + s.start.as_secs_f64() * 1e6,
+                "dur": s.duration.as_secs_f64() * 1e6,
+                "pid": 1,
+                "tid": s.worker,
+                "args": { "step": i },
+            }));
+        }
+        // the counter track: groups finished per interval, as rates
+        let bins = TRACE_COUNTER_BINS.min(p.spans.len()).max(1);
+        let width = wall_us / bins as f64;
+        let mut done = vec![0u64; bins];
+        for s in &p.spans {
+            let end = (s.start + s.duration).as_secs_f64() * 1e6;
+            let b = ((end / width.max(f64::MIN_POSITIVE)) as usize).min(bins - 1);
+            done[b] += u64::from(s.groups);
+        }
+        let per_group = stats.threads.checked_div(stats.groups).unwrap_or(0);
+        if !p.spans.is_empty() && width > 0.0 {
+            for (b, &n) in done.iter().enumerate() {
+                let per_s = n as f64 / (width * 1e-6);
+                events.push(json!({
+                    "name": "throughput",
+                    "ph": "C",
+                    "ts": offset + b as f64 * width,
+                    "pid": 0,
+                    "args": { "groups/s": per_s, "lanes/s": per_s * per_group as f64 },
+                }));
+            }
+        }
+        offset += wall_us;
+    }
+    for w in workers {
+        events.push(meta("thread_name", 1, Some(w), format!("worker {w}")));
+    }
+    serde_json::Value::Array(events).to_string()
+}
+
+/// The intervals of a dispatch the trace's counter track has at most.
+pub const TRACE_COUNTER_BINS: usize = 50;

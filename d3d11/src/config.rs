@@ -21,8 +21,11 @@ pub struct Config {
     /// `SM5SIM_PROFILE=PATH.json`: a profile of every dispatch, rewritten
     /// after each
     pub profile: Option<PathBuf>,
-    /// `SM5SIM_TRACE=1`: every D3D11 call the DLL implements, logged
-    pub trace: bool,
+    /// `SM5SIM_TRACE=PATH.json`: a Chrome/Perfetto trace of the dispatches,
+    /// rewritten after each (`run --trace`)
+    pub trace: Option<PathBuf>,
+    /// `SM5SIM_CALLS=1`: every D3D11 call the DLL implements, logged
+    pub calls: bool,
     /// `SM5SIM_MESSAGES=1`: the shaders' `printf`/`errorf` messages, logged
     pub messages: bool,
     /// `SM5SIM_DETERMINISTIC=1`: groups in order, warps in order, on the
@@ -78,7 +81,8 @@ impl Config {
             check: flag("SM5SIM_CHECK", p),
             check_log: path("SM5SIM_CHECK_LOG"),
             profile: path("SM5SIM_PROFILE"),
-            trace: flag("SM5SIM_TRACE", p),
+            trace: path("SM5SIM_TRACE"),
+            calls: flag("SM5SIM_CALLS", p),
             messages: flag("SM5SIM_MESSAGES", p),
             deterministic: flag("SM5SIM_DETERMINISTIC", p),
             schedule_seed: number("SM5SIM_SCHEDULE_SEED", p),
@@ -107,7 +111,8 @@ impl Config {
         if let Some(w) = self.warp_width {
             o = o.warp_width(w);
         }
-        o.dispatch.profile = self.profile.is_some();
+        o.dispatch.profile = self.profile.is_some() || self.trace.is_some();
+        o.dispatch.trace = self.trace.is_some();
         o.dispatch.schedule = match (self.deterministic, self.schedule_seed) {
             (true, _) => Some(Schedule::fixed()),
             (false, Some(s)) => Some(Schedule::seeded(s)),

@@ -10,7 +10,7 @@
 use crate::child::{device_child, Child};
 use crate::device::Shared;
 use crate::dispatch::{dispatch, Groups};
-use crate::log::{once, say, trace};
+use crate::log::{calls, once, say};
 use crate::objects::*;
 use crate::state::{Bound, CbData, CsState, ShaderData, UavData};
 use sm5sim::api::TextureRegion;
@@ -262,7 +262,7 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
         if n > 0 && !instances.is_null() {
             once("CSSetShader: class instances are not implemented; ignored");
         }
-        trace!(
+        calls!(
             "CSSetShader: {}",
             bound.as_ref().map_or("null", |b| b.data.name.as_str())
         );
@@ -312,7 +312,7 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
                 }
             }));
         }
-        trace!("CSSetShaderResources: t{start}, {n} views");
+        calls!("CSSetShaderResources: t{start}, {n} views");
         let mut cs = self.shared.cs.lock().unwrap_or_else(|e| e.into_inner());
         let written: Vec<_> = cs
             .uavs
@@ -382,7 +382,7 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
                 }
             }));
         }
-        trace!("CSSetUnorderedAccessViews: u{start}, {n} views");
+        calls!("CSSetUnorderedAccessViews: u{start}, {n} views");
         let mut cs = self.shared.cs.lock().unwrap_or_else(|e| e.into_inner());
         if set_slots("CSSetUnorderedAccessViews", &mut cs.uavs, start, values) {
             unbind_srvs_of_uavs(&mut cs);
@@ -418,7 +418,7 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
                 }
             }));
         }
-        trace!("CSSetConstantBuffers: cb{start}, {n} buffers");
+        calls!("CSSetConstantBuffers: cb{start}, {n} buffers");
         let mut cs = self.shared.cs.lock().unwrap_or_else(|e| e.into_inner());
         if set_slots("CSSetConstantBuffers", &mut cs.cbs, start, values) {
             let ranges = vec![None; n as usize];
@@ -684,7 +684,7 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
                 }
             };
         }
-        trace!("{call}: {} subresource {sub}, type {t}", core.name());
+        calls!("{call}: {} subresource {sub}, type {t}", core.name());
         Ok(())
     }
 

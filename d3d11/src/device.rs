@@ -6,7 +6,7 @@ use crate::child::PrivateData;
 use crate::config::Config;
 use crate::context::Context;
 use crate::format;
-use crate::log::{once, say, trace};
+use crate::log::{calls, once, say};
 use crate::objects::*;
 use crate::state::{next_id, CsState};
 use crate::views;
@@ -26,6 +26,16 @@ use windows::Win32::Graphics::Dxgi::Common::DXGI_FORMAT;
 use windows::Win32::Graphics::Dxgi::*;
 use windows_core::{implement, IUnknownImpl, Interface, OutRef, Ref, Result, GUID, PSTR};
 
+/// A dispatch of the trace: its name, number, group counts, counters and
+/// profile.
+pub type Traced = (
+    String,
+    usize,
+    [u32; 3],
+    sim_sched::DispatchStats,
+    sim_sched::DispatchProfile,
+);
+
 /// What the device and its contexts share.
 pub struct Shared {
     /// the feature level it was created at
@@ -43,6 +53,9 @@ pub struct Shared {
     pub cs_invocations: AtomicU64,
     /// the profile of every dispatch so far (`SM5SIM_PROFILE`)
     pub profile: Mutex<Vec<serde_json::Value>>,
+    /// every dispatch so far, for the trace (`SM5SIM_TRACE`): its name,
+    /// number, group counts, counters and profile
+    pub traced: Mutex<Vec<Traced>>,
     /// timestamps count nanoseconds from here
     pub epoch: Instant,
     /// `SetExceptionMode`'s flags
@@ -84,6 +97,7 @@ impl Device {
             shaders: AtomicU64::new(0),
             cs_invocations: AtomicU64::new(0),
             profile: Mutex::new(Vec::new()),
+            traced: Mutex::new(Vec::new()),
             epoch: Instant::now(),
             exception_mode: AtomicU32::new(0),
             gpu_priority: Default::default(),
@@ -378,7 +392,7 @@ impl ID3D11Device_Impl for Device_Impl {
         }
         // SAFETY: non-null; the application's description
         let desc = unsafe { *pdesc };
-        trace!("{call}: {desc:?}");
+        calls!("{call}: {desc:?}");
         let structured = desc.MiscFlags & D3D11_RESOURCE_MISC_BUFFER_STRUCTURED.0 as u32 != 0;
         if desc.ByteWidth == 0 {
             return Err(invalid(call, "ByteWidth is 0"));
@@ -457,7 +471,7 @@ impl ID3D11Device_Impl for Device_Impl {
         }
         // SAFETY: non-null; the application's description
         let mut desc = unsafe { *pdesc };
-        trace!("{call}: {desc:?}");
+        calls!("{call}: {desc:?}");
         let td = TextureDesc {
             dimension: TextureDimension::Texture1D,
             format: Format::R8_UNORM,
@@ -493,7 +507,7 @@ impl ID3D11Device_Impl for Device_Impl {
         }
         // SAFETY: non-null; the application's description
         let mut desc = unsafe { *pdesc };
-        trace!("{call}: {desc:?}");
+        calls!("{call}: {desc:?}");
         let td = TextureDesc {
             dimension: TextureDimension::Texture2D,
             format: Format::R8_UNORM,
@@ -529,7 +543,7 @@ impl ID3D11Device_Impl for Device_Impl {
         }
         // SAFETY: non-null; the application's description
         let mut desc = unsafe { *pdesc };
-        trace!("{call}: {desc:?}");
+        calls!("{call}: {desc:?}");
         let td = TextureDesc {
             dimension: TextureDimension::Texture3D,
             format: Format::R8_UNORM,
@@ -569,7 +583,7 @@ impl ID3D11Device_Impl for Device_Impl {
         let given = unsafe { pdesc.as_ref() }.copied();
         let (desc, target) =
             views::srv(core, given).map_err(|m| invalid(call, format!("{}: {m}", core.name())))?;
-        trace!(
+        calls!(
             "{call}: {}: {:?} {:?}",
             core.name(),
             target.view,
@@ -605,7 +619,7 @@ impl ID3D11Device_Impl for Device_Impl {
         let given = unsafe { pdesc.as_ref() }.copied();
         let (desc, target, counter) =
             views::uav(core, given).map_err(|m| invalid(call, format!("{}: {m}", core.name())))?;
-        trace!(
+        calls!(
             "{call}: {}: {:?} {:?}",
             core.name(),
             target.view,
@@ -729,7 +743,7 @@ impl ID3D11Device_Impl for Device_Impl {
         let name = format!("compute shader #{number}");
         let shader = Shader::from_bytes(bytes, &name, &LoadOptions::default())
             .map_err(|e| invalid(call, e))?;
-        trace!("{call}: {name}, thread group {:?}", shader.thread_group());
+        calls!("{call}: {name}, thread group {:?}", shader.thread_group());
         if out.is_null() {
             return Ok(());
         }
@@ -783,7 +797,7 @@ impl ID3D11Device_Impl for Device_Impl {
         // SAFETY: non-null; the application's description
         let desc = unsafe { *pdesc };
         let sampler = sampler_desc(&desc).map_err(|m| invalid(call, m))?;
-        trace!("{call}: {sampler:?}");
+        calls!("{call}: {sampler:?}");
         if out.is_null() {
             return Ok(());
         }

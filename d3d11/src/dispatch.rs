@@ -5,7 +5,7 @@
 
 use crate::config::Config;
 use crate::device::Shared;
-use crate::log::{say, trace};
+use crate::log::{calls, say};
 use crate::objects::{ResourceCore, Target};
 use crate::state::{Bound, CbData, CsState, ShaderData};
 use sm5sim::api::{Dispatched, Kernel, View};
@@ -137,7 +137,7 @@ pub fn dispatch(shared: &Shared, groups: Groups) {
         "Dispatch #{n} ({name}, {}x{}x{} groups)",
         counts[0], counts[1], counts[2]
     );
-    trace!("{place}");
+    calls!("{place}");
     match result {
         // a stopped dispatch's writes until the stop stay, as a GPU's would
         Err(
@@ -191,6 +191,31 @@ fn report(
                 }
             }
             None => lines.iter().for_each(|l| say(l)),
+        }
+    }
+    if let (Some(path), Some(p)) = (&config.trace, &d.profile) {
+        let mut all = shared.traced.lock().unwrap_or_else(|e| e.into_inner());
+        all.push((
+            place.to_string(),
+            n as usize,
+            groups,
+            d.stats,
+            p.clone(),
+        ));
+        let dispatches: Vec<_> = all
+            .iter()
+            .map(
+                |(name, step, groups, stats, profile)| sm5sim::profile::TracedDispatch {
+                    name: name.clone(),
+                    step: *step,
+                    groups: *groups,
+                    stats,
+                    profile,
+                },
+            )
+            .collect();
+        if let Err(e) = std::fs::write(path, sm5sim::profile::chrome_trace(&dispatches)) {
+            say(&format!("SM5SIM_TRACE {}: {e}", path.display()));
         }
     }
     if let (Some(path), Some(p)) = (&config.profile, &d.profile) {

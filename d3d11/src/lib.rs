@@ -60,7 +60,7 @@ pub unsafe extern "system" fn D3D11CreateDevice(
         ));
         return E_INVALIDARG;
     };
-    log::trace!(
+    log::calls!(
         "D3D11CreateDevice: driver type {driver_type}, flags {flags:#x}, level {:#x}",
         chosen.0
     );

@@ -42,12 +42,12 @@ pub fn once(line: &str) {
     }
 }
 
-/// With `SM5SIM_TRACE=1`, log a call.
-macro_rules! trace {
+/// With `SM5SIM_CALLS=1`, log a call.
+macro_rules! calls {
     ($($arg:tt)*) => {
-        if $crate::config::Config::get().trace {
+        if $crate::config::Config::get().calls {
             $crate::log::say(&format!($($arg)*));
         }
     };
 }
-pub(crate) use trace;
+pub(crate) use calls;

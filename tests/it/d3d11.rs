@@ -6,9 +6,12 @@
 //! with 0; a failed check prints `FAIL file:line: …`.
 //!
 //! Opt-in, as they need Wine, mingw-w64 and the built DLL: `d3d11/build.sh`,
-//! then `cargo test --test it -- --ignored d3d11::` (`.ci/run` does both;
-//! `SM5SIM_D3D11_DIST` names another folder holding the DLLs). Without them
-//! the tests fail; they never pass vacuously.
+//! then `SM5SIM_FXC=DIR/fxc cargo test --test it -- --ignored d3d11::`
+//! (`.ci/run` does both; the program that compiles HLSL at run time takes
+//! Microsoft's `d3dcompiler_47.dll` from `DIR/bin`, where
+//! `tools/fxc/setup.sh DIR` put it; `SM5SIM_D3D11_DIST` names another
+//! folder holding the DLLs). Without them the tests fail; they never pass
+//! vacuously.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -267,7 +270,7 @@ fn scratch(name: &str) -> PathBuf {
 
 #[test]
 #[ignore = "needs Wine, mingw-w64 and the DLL: d3d11/build.sh, then cargo test --test it -- --ignored d3d11::"]
-fn the_environment_gives_a_profile_messages_a_trace_a_log_and_schedules() {
+fn the_environment_gives_a_profile_a_trace_messages_calls_a_log_and_schedules() {
     let dir = scratch("environment");
     // SM5SIM_PROFILE: every dispatch, named, with its counts
     let profile = dir.join("profile.json");
@@ -297,8 +300,29 @@ fn the_environment_gives_a_profile_messages_a_trace_a_log_and_schedules() {
     assert!(r.stderr.contains(said), "{}", r.stderr);
     let r = passes("reduce", &[], &[]);
     assert!(!r.stderr.contains("total 196603"), "{}", r.stderr);
-    // SM5SIM_TRACE: the calls
-    let r = passes("saxpy", &[], &[("SM5SIM_TRACE", "1")]);
+    // SM5SIM_TRACE: a Chrome/Perfetto trace, each dispatch named, its
+    // groups on their workers
+    let trace = dir.join("trace.json");
+    passes("saxpy", &[], &[("SM5SIM_TRACE", trace.to_str().unwrap())]);
+    let t: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&trace).expect("no trace written")).unwrap();
+    let events = t.as_array().expect("a JSON array of events");
+    let dispatches: Vec<_> = events
+        .iter()
+        .filter(|e| e["ph"] == "X" && e["pid"] == 0)
+        .collect();
+    assert_eq!(dispatches.len(), 2, "{t}");
+    assert_eq!(
+        dispatches[1]["name"],
+        "Dispatch #2 (compute shader #1, 16x1x1 groups)"
+    );
+    assert_eq!(dispatches[1]["args"]["thread_groups"], 16);
+    assert!(
+        events.iter().any(|e| e["ph"] == "X" && e["pid"] == 1),
+        "no group events: {t}"
+    );
+    // SM5SIM_CALLS: the calls
+    let r = passes("saxpy", &[], &[("SM5SIM_CALLS", "1")]);
     for call in [
         "D3D11CreateDevice: driver type 1",
         "CSSetShader: compute shader #1",
@@ -376,7 +400,7 @@ fn a_dispatch_that_never_ends_is_stopped_and_the_checker_names_the_wait() {
 #[test]
 #[ignore = "needs Wine, mingw-w64 and the DLL: d3d11/build.sh, then cargo test --test it -- --ignored d3d11::"]
 fn the_basic_compute_sample_flow_structured_and_raw() {
-    let r = passes("basic_compute", &[], &[("SM5SIM_TRACE", "1")]);
+    let r = passes("basic_compute", &[], &[("SM5SIM_CALLS", "1")]);
     // the debug name names the shader
     assert!(
         r.stderr.contains("Dispatch #1 (CSMain, 1024x1x1 groups)"),

@@ -556,111 +556,30 @@ fn annotated_source(
     }
 }
 
-/// `run --trace FILE`: a trace in the Trace Event Format (JSON array form)
-/// that Perfetto and chrome://tracing read. Process 0 ("dispatches") has
-/// one complete event per dispatch step, with its counts as arguments, and
-/// a counter track of groups/s and lanes/s (the groups that finished in
-/// each of up to [`TRACE_COUNTER_BINS`] intervals of the dispatch); process
-/// 1 ("workers") one complete event per group (or packed batch) on its
-/// worker's thread, named `worker N`. Dispatches follow one another, each
-/// placed after the previous dispatches' wall times (the time between them
-/// is not shown). Times are in microseconds.
+/// The Chrome/Perfetto trace of the dispatch steps of `reports`
+/// ([`sm5sim::profile::chrome_trace`]), each named `dispatch (step N)`.
 pub(super) fn chrome_trace(reports: &[StepReport]) -> String {
-    use serde_json::json;
-    let meta = |name: &str, pid: u32, tid: Option<usize>, value: String| {
-        let mut e = json!({ "name": name, "ph": "M", "pid": pid, "args": { "name": value } });
-        if let Some(t) = tid {
-            e["tid"] = json!(t);
-        }
-        e
-    };
-    let mut events = vec![
-        meta("process_name", 0, None, "dispatches".into()),
-        meta("thread_name", 0, Some(0), "dispatch steps".into()),
-        meta("process_name", 1, None, "workers".into()),
-    ];
-    let mut workers = std::collections::BTreeSet::new();
-    let mut offset = 0.0f64;
-    for (i, r) in reports.iter().enumerate() {
-        let StepReport::Dispatch {
-            groups,
-            stats,
-            profile: Some(p),
-            ..
-        } = r
-        else {
-            continue;
-        };
-        let wall_us = p.wall.as_secs_f64() * 1e6;
-        let e = &p.exec;
-        events.push(json!({
-            "name": format!("dispatch (step {i})"),
-            "ph": "X",
-            "ts": offset,
-            "dur": wall_us,
-            "pid": 0,
-            "tid": 0,
-            "args": {
-                "step": i,
-                "groups": format!("{}x{}x{}", groups[0], groups[1], groups[2]),
-                "thread_groups": stats.groups,
-                "threads": stats.threads,
-                "warp_instructions": e.warp_instructions,
-                "lane_instructions": e.active_lanes,
-                "simd_efficiency": e.simd_efficiency(),
-                "barriers": stats.barriers,
-                "atomics": e.atomics,
-            },
-        }));
-        for s in &p.spans {
-            let [x, y, z] = s.group;
-            let name = match s.groups {
-                1 => format!("group ({x}, {y}, {z})"),
-                n => format!("groups ({x}..{}, {y}, {z})", x + n - 1),
-            };
-            workers.insert(s.worker);
-            events.push(json!({
-                "name": name,
-                "ph": "X",
-                "ts": offset + s.start.as_secs_f64() * 1e6,
-                "dur": s.duration.as_secs_f64() * 1e6,
-                "pid": 1,
-                "tid": s.worker,
-                "args": { "step": i },
-            }));
-        }
-        // the counter track: groups finished per interval, as rates
-        let bins = TRACE_COUNTER_BINS.min(p.spans.len()).max(1);
-        let width = wall_us / bins as f64;
-        let mut done = vec![0u64; bins];
-        for s in &p.spans {
-            let end = (s.start + s.duration).as_secs_f64() * 1e6;
-            let b = ((end / width.max(f64::MIN_POSITIVE)) as usize).min(bins - 1);
-            done[b] += u64::from(s.groups);
-        }
-        let per_group = stats.threads.checked_div(stats.groups).unwrap_or(0);
-        if !p.spans.is_empty() && width > 0.0 {
-            for (b, &n) in done.iter().enumerate() {
-                let per_s = n as f64 / (width * 1e-6);
-                events.push(json!({
-                    "name": "throughput",
-                    "ph": "C",
-                    "ts": offset + b as f64 * width,
-                    "pid": 0,
-                    "args": { "groups/s": per_s, "lanes/s": per_s * per_group as f64 },
-                }));
-            }
-        }
-        offset += wall_us;
-    }
-    for w in workers {
-        events.push(meta("thread_name", 1, Some(w), format!("worker {w}")));
-    }
-    serde_json::Value::Array(events).to_string()
+    let dispatches: Vec<_> = reports
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| match r {
+            StepReport::Dispatch {
+                groups,
+                stats,
+                profile: Some(p),
+                ..
+            } => Some(sm5sim::profile::TracedDispatch {
+                name: format!("dispatch (step {i})"),
+                step: i,
+                groups: *groups,
+                stats,
+                profile: p,
+            }),
+            _ => None,
+        })
+        .collect();
+    sm5sim::profile::chrome_trace(&dispatches)
 }
-
-/// The intervals of a dispatch the trace's counter track has at most.
-pub(super) const TRACE_COUNTER_BINS: usize = 50;
 
 /// A dispatch's messages (`sim_core::messages`): the counts per kind, how
 /// many were not kept, the first `errorf`, and the list, each with its
