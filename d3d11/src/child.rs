@@ -134,13 +134,6 @@ impl Child {
             private: PrivateData::default(),
         }
     }
-
-    /// Object `id` (this child) is being destroyed: the bindings lose its
-    /// pointer ([`crate::state::CsState::forget`]).
-    pub fn forget(&self, id: u64) {
-        let mut cs = self.shared.cs.lock().unwrap_or_else(|e| e.into_inner());
-        cs.forget(id);
-    }
 }
 
 /// `ID3D11DeviceChild` for the `#[implement]`ed type `$t` whose field

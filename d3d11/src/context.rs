@@ -23,9 +23,9 @@ use windows::Win32::Graphics::Direct3D11::*;
 use windows::Win32::Graphics::Dxgi::Common::DXGI_FORMAT;
 use windows_core::{implement, Interface, OutRef, Ref, Result, BOOL};
 
-/// `ID3D11DeviceContext`: a handle on the device's state. Every handle of a
-/// device (`GetImmediateContext` makes one) shares that state, as D3D11's
-/// one immediate context does.
+/// `ID3D11DeviceContext` and `ID3D11DeviceContext1`: the immediate context.
+/// Its state is the device's ([`Shared`]): a context made after the
+/// application released the last one has it too.
 #[implement(ID3D11DeviceContext1)]
 pub struct Context {
     /// device and private data
@@ -35,14 +35,22 @@ pub struct Context {
 }
 
 impl Context {
-    /// A handle on the immediate context of `device`.
-    pub fn create(device: &ID3D11Device, shared: Arc<Shared>) -> ID3D11DeviceContext {
+    /// The immediate context of `device`: the one the application holds, or
+    /// a new one when it holds none (its state is the device's, kept
+    /// either way).
+    pub fn immediate(device: &ID3D11Device, shared: Arc<Shared>) -> ID3D11DeviceContext {
+        let mut held = shared.context.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = held.as_ref().and_then(|w| w.upgrade()) {
+            return c;
+        }
         let c: ID3D11DeviceContext1 = Context {
             child: Child::new(device, &shared),
-            shared,
+            shared: shared.clone(),
         }
         .into();
-        c.into()
+        let c: ID3D11DeviceContext = c.into();
+        *held = c.downgrade().ok();
+        c
     }
 }
 
@@ -59,7 +67,8 @@ fn ignored(call: &str) {
 /// # Safety
 /// `p` is null or holds `n` elements.
 unsafe fn nulls<T>(p: *mut Option<T>, n: u32) {
-    if p.is_null() {
+    // no stage has more slots than an SRV's 128: a larger count is no array
+    if p.is_null() || n > D3D11_COMMONSHADER_INPUT_RESOURCE_SLOT_COUNT {
         return;
     }
     for i in 0..n as usize {
@@ -92,7 +101,8 @@ unsafe fn write_array<T: Interface, D>(
     n: u32,
     p: *mut Option<T>,
 ) {
-    if p.is_null() {
+    // a call past the slots is dropped, as the runtime drops it
+    if p.is_null() || !fits("a getter", start, n, slots.len()) {
         return;
     }
     for i in 0..n as usize {
@@ -103,6 +113,19 @@ unsafe fn write_array<T: Interface, D>(
         // SAFETY: the caller's promise
         unsafe { p.add(i).write(v) };
     }
+}
+
+/// Whether slots `start..start + n` are among the `len` there are; a call
+/// past them is dropped (logged), as the D3D11 runtime drops it.
+fn fits(call: &str, start: u32, n: u32, len: usize) -> bool {
+    let end = u64::from(start) + u64::from(n);
+    if end > len as u64 {
+        say(&format!(
+            "{call}: slots {start}..{end} are past the {len} there are; ignored"
+        ));
+        return false;
+    }
+    true
 }
 
 /// Store `values` in `slots[start..]`, when they fit.
@@ -256,7 +279,7 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
                     shader: obj.shader.clone(),
                     name: obj.name(),
                 };
-                Some(Bound::new(s, obj.id, data))
+                Some(Bound::new(s, data))
             }
         };
         if n > 0 && !instances.is_null() {
@@ -297,12 +320,20 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
         n: u32,
         views: *const Option<ID3D11ShaderResourceView>,
     ) {
+        if !fits(
+            "CSSetShaderResources",
+            start,
+            n,
+            D3D11_COMMONSHADER_INPUT_RESOURCE_SLOT_COUNT as usize,
+        ) {
+            return;
+        }
         // SAFETY: the application's array of n views
         let given = unsafe { read_array(views, n) };
         let mut values = Vec::with_capacity(given.len());
         for (i, v) in given.iter().enumerate() {
             values.push(v.as_ref().and_then(|v| match v.cast_object_ref::<Srv>() {
-                Ok(obj) => Some(Bound::new(v, obj.id, obj.target.clone())),
+                Ok(obj) => Some(Bound::new(v, obj.target.clone())),
                 Err(_) => {
                     say(&format!(
                         "CSSetShaderResources: t{} is not this device's view; bound as null",
@@ -354,6 +385,14 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
         views: *const Option<ID3D11UnorderedAccessView>,
         counts: *const u32,
     ) {
+        if !fits(
+            "CSSetUnorderedAccessViews",
+            start,
+            n,
+            D3D11_1_UAV_SLOT_COUNT as usize,
+        ) {
+            return;
+        }
         // SAFETY: the application's array of n views
         let given = unsafe { read_array(views, n) };
         let mut values = Vec::with_capacity(given.len());
@@ -371,7 +410,7 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
                         target: obj.target.clone(),
                         counter: obj.counter,
                     };
-                    Some(Bound::new(v, obj.id, data))
+                    Some(Bound::new(v, data))
                 }
                 Err(_) => {
                     say(&format!(
@@ -403,14 +442,29 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
     }
 
     fn CSSetConstantBuffers(&self, start: u32, n: u32, buffers: *const Option<ID3D11Buffer>) {
+        if !fits(
+            "CSSetConstantBuffers",
+            start,
+            n,
+            D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT as usize,
+        ) {
+            return;
+        }
         // SAFETY: the application's array of n buffers
         let given = unsafe { read_array(buffers, n) };
         let mut values = Vec::with_capacity(given.len());
         for (i, b) in given.iter().enumerate() {
             values.push(b.as_ref().and_then(|b| match b.cast_object_ref::<Buffer>() {
                 Ok(obj) => {
+                    if obj.core.bind & D3D11_BIND_CONSTANT_BUFFER.0 as u32 == 0 {
+                        say(&format!(
+                            "CSSetConstantBuffers: the buffer at cb{} was not created with D3D11_BIND_CONSTANT_BUFFER; bound as null",
+                            start as usize + i
+                        ));
+                        return None;
+                    }
                     let data = CbData { res: obj.core.res.clone(), byte_width: obj.core.byte_width };
-                    Some(Bound::new(b, obj.core.id, data))
+                    Some(Bound::new(b, data))
                 }
                 Err(_) => {
                     say(&format!("CSSetConstantBuffers: cb{} is not this device's buffer; bound as null", start as usize + i));
@@ -435,6 +489,14 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
     }
 
     fn CSSetSamplers(&self, start: u32, n: u32, samplers: *const Option<ID3D11SamplerState>) {
+        if !fits(
+            "CSSetSamplers",
+            start,
+            n,
+            D3D11_COMMONSHADER_SAMPLER_SLOT_COUNT as usize,
+        ) {
+            return;
+        }
         // SAFETY: the application's array of n samplers
         let given = unsafe { read_array(samplers, n) };
         let mut values = Vec::with_capacity(given.len());
@@ -442,7 +504,7 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
             values.push(
                 s.as_ref()
                     .and_then(|s| match s.cast_object_ref::<Sampler>() {
-                        Ok(obj) => Some(Bound::new(s, obj.id, obj.sampler)),
+                        Ok(obj) => Some(Bound::new(s, obj.sampler)),
                         Err(_) => {
                             say(&format!(
                                 "CSSetSamplers: s{} is not this device's sampler; bound as null",
@@ -508,6 +570,10 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
         let (Some(d), Some(s)) = (our(call, &dst), our(call, &src)) else {
             return;
         };
+        if d.usage == D3D11_USAGE_IMMUTABLE.0 {
+            say(&format!("{call}: the destination is immutable; ignored"));
+            return;
+        }
         // SAFETY: null or the application's box
         let bx = unsafe { src_box.as_ref() }.copied();
         let r = if d.res.as_buffer().is_some() {

@@ -8,7 +8,7 @@ use crate::context::Context;
 use crate::format;
 use crate::log::{calls, once, say};
 use crate::objects::*;
-use crate::state::{next_id, CsState};
+use crate::state::CsState;
 use crate::views;
 use sim_core::LoadOptions;
 use sim_mem::{
@@ -19,7 +19,7 @@ use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
-use windows::Win32::Foundation::{E_FAIL, E_INVALIDARG, E_NOTIMPL, E_OUTOFMEMORY, HANDLE};
+use windows::Win32::Foundation::{E_FAIL, E_INVALIDARG, E_NOTIMPL, E_OUTOFMEMORY, HANDLE, S_FALSE};
 use windows::Win32::Graphics::Direct3D::*;
 use windows::Win32::Graphics::Direct3D11::*;
 use windows::Win32::Graphics::Dxgi::Common::DXGI_FORMAT;
@@ -53,6 +53,9 @@ pub struct Shared {
     pub cs_invocations: AtomicU64,
     /// the profile of every dispatch so far (`SM5SIM_PROFILE`)
     pub profile: Mutex<Vec<serde_json::Value>>,
+    /// the immediate context while the application holds it: every
+    /// `GetImmediateContext` gives this one object
+    pub context: Mutex<Option<windows_core::Weak<ID3D11DeviceContext>>>,
     /// every dispatch so far, for the trace (`SM5SIM_TRACE`): its name,
     /// number, group counts, counters and profile
     pub traced: Mutex<Vec<Traced>>,
@@ -98,6 +101,7 @@ impl Device {
             cs_invocations: AtomicU64::new(0),
             profile: Mutex::new(Vec::new()),
             traced: Mutex::new(Vec::new()),
+            context: Mutex::new(None),
             epoch: Instant::now(),
             exception_mode: AtomicU32::new(0),
             gpu_priority: Default::default(),
@@ -108,7 +112,7 @@ impl Device {
         }
         .into();
         let device: ID3D11Device = device.into();
-        let context = Context::create(&device, shared);
+        let context = Context::immediate(&device, shared);
         (device, context)
     }
 
@@ -196,7 +200,6 @@ impl Device_Impl {
             stride: 0,
             eviction: AtomicU32::new(0),
             maps: Mutex::new(Default::default()),
-            id: next_id(),
         }
     }
 
@@ -213,7 +216,26 @@ impl Device_Impl {
         dxgi_format: DXGI_FORMAT,
         flags: Flags,
         init: *const D3D11_SUBRESOURCE_DATA,
+        probe: bool,
     ) -> Result<(ResourceCore, u32)> {
+        let (usage, bind, _, misc) = flags;
+        if usage == D3D11_USAGE_IMMUTABLE && init.is_null() {
+            return Err(invalid(call, "an immutable texture needs initial data"));
+        }
+        if usage == D3D11_USAGE_STAGING && bind != 0 {
+            return Err(invalid(call, "a staging texture cannot have BindFlags"));
+        }
+        if misc & D3D11_RESOURCE_MISC_TEXTURECUBE.0 as u32 != 0
+            && !desc.array_size.is_multiple_of(6)
+        {
+            return Err(invalid(
+                call,
+                format!(
+                    "a cube texture's ArraySize {} is not a multiple of 6",
+                    desc.array_size
+                ),
+            ));
+        }
         let Some(fmt) = format::storage(dxgi_format.0 as u32) else {
             return Err(invalid(
                 call,
@@ -224,6 +246,11 @@ impl Device_Impl {
             ));
         };
         desc.format = fmt;
+        if probe {
+            // a null out pointer asks whether the description is valid
+            sim_mem::Texture::storage_bytes(desc).map_err(|e| invalid(call, e))?;
+            return Err(S_FALSE.into());
+        }
         let res = Resource::texture(desc).map_err(|e| invalid(call, e))?;
         let t = res.as_texture().expect("a texture");
         let mips = t.desc().mip_levels;
@@ -423,7 +450,27 @@ impl ID3D11Device_Impl for Device_Impl {
         if desc.Usage == D3D11_USAGE_IMMUTABLE && init.is_null() {
             return Err(invalid(call, "an immutable buffer needs initial data"));
         }
-        let res = Resource::zeroed(desc.ByteWidth as usize).map_err(|e| {
+        if structured
+            && (!desc.StructureByteStride.is_multiple_of(4) || desc.StructureByteStride > 2048)
+        {
+            return Err(invalid(
+                call,
+                format!(
+                    "StructureByteStride {} is not a multiple of 4 up to 2048",
+                    desc.StructureByteStride
+                ),
+            ));
+        }
+        if structured && desc.MiscFlags & D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS.0 as u32 != 0 {
+            return Err(invalid(call, "a structured buffer cannot allow raw views"));
+        }
+        // a null out pointer asks whether the description is valid
+        if out.is_null() {
+            return Err(S_FALSE.into());
+        }
+        // the storage is whole 32-bit words; the buffer is ByteWidth bytes
+        let words = desc.ByteWidth.div_ceil(4) as usize * 4;
+        let res = Resource::zeroed(words).map_err(|e| {
             say(&format!("{call}: {e} (E_OUTOFMEMORY)"));
             windows_core::Error::from(E_OUTOFMEMORY)
         })?;
@@ -489,7 +536,8 @@ impl ID3D11Device_Impl for Device_Impl {
             desc.MiscFlags,
         );
         // SAFETY: the application's initial data, one per subresource
-        let (core, mips) = unsafe { self.texture(call, td, desc.Format, flags, init) }?;
+        let (core, mips) =
+            unsafe { self.texture(call, td, desc.Format, flags, init, out.is_null()) }?;
         desc.MipLevels = mips;
         let t: ID3D11Texture1D = Texture1D { core, desc }.into();
         out.write(Some(t))
@@ -525,7 +573,8 @@ impl ID3D11Device_Impl for Device_Impl {
             desc.MiscFlags,
         );
         // SAFETY: the application's initial data, one per subresource
-        let (core, mips) = unsafe { self.texture(call, td, desc.Format, flags, init) }?;
+        let (core, mips) =
+            unsafe { self.texture(call, td, desc.Format, flags, init, out.is_null()) }?;
         desc.MipLevels = mips;
         let t: ID3D11Texture2D = Texture2D { core, desc }.into();
         out.write(Some(t))
@@ -561,7 +610,8 @@ impl ID3D11Device_Impl for Device_Impl {
             desc.MiscFlags,
         );
         // SAFETY: the application's initial data, one per subresource
-        let (core, mips) = unsafe { self.texture(call, td, desc.Format, flags, init) }?;
+        let (core, mips) =
+            unsafe { self.texture(call, td, desc.Format, flags, init, out.is_null()) }?;
         desc.MipLevels = mips;
         let t: ID3D11Texture3D = Texture3D { core, desc }.into();
         out.write(Some(t))
@@ -590,11 +640,10 @@ impl ID3D11Device_Impl for Device_Impl {
             target.elements
         );
         if out.is_null() {
-            return Ok(());
+            return Err(S_FALSE.into());
         }
         let v: ID3D11ShaderResourceView = Srv {
             child: crate::child::Child::new(&Device::me(self), &self.shared),
-            id: next_id(),
             desc,
             resource: r.clone(),
             target,
@@ -626,11 +675,10 @@ impl ID3D11Device_Impl for Device_Impl {
             target.elements
         );
         if out.is_null() {
-            return Ok(());
+            return Err(S_FALSE.into());
         }
         let v: ID3D11UnorderedAccessView = Uav {
             child: crate::child::Child::new(&Device::me(self), &self.shared),
-            id: next_id(),
             desc,
             resource: r.clone(),
             target,
@@ -745,11 +793,10 @@ impl ID3D11Device_Impl for Device_Impl {
             .map_err(|e| invalid(call, e))?;
         calls!("{call}: {name}, thread group {:?}", shader.thread_group());
         if out.is_null() {
-            return Ok(());
+            return Err(S_FALSE.into());
         }
         let s: ID3D11ComputeShader = ComputeShader {
             child: crate::child::Child::new(&Device::me(self), &self.shared),
-            id: next_id(),
             shader: Arc::new(shader),
             number,
         }
@@ -799,11 +846,10 @@ impl ID3D11Device_Impl for Device_Impl {
         let sampler = sampler_desc(&desc).map_err(|m| invalid(call, m))?;
         calls!("{call}: {sampler:?}");
         if out.is_null() {
-            return Ok(());
+            return Err(S_FALSE.into());
         }
         let s: ID3D11SamplerState = Sampler {
             child: crate::child::Child::new(&Device::me(self), &self.shared),
-            id: next_id(),
             desc,
             sampler,
         }
@@ -826,7 +872,7 @@ impl ID3D11Device_Impl for Device_Impl {
             return Err(E_NOTIMPL.into());
         }
         if out.is_null() {
-            return Ok(());
+            return Err(S_FALSE.into());
         }
         let q: ID3D11Query = Query {
             child: crate::child::Child::new(&Device::me(self), &self.shared),
@@ -942,7 +988,7 @@ impl ID3D11Device_Impl for Device_Impl {
         Ok(())
     }
     fn GetImmediateContext(&self, out: OutRef<ID3D11DeviceContext>) {
-        let _ = out.write(Some(Context::create(
+        let _ = out.write(Some(Context::immediate(
             &Device::me(self),
             self.shared.clone(),
         )));
@@ -958,7 +1004,7 @@ impl ID3D11Device_Impl for Device_Impl {
 
 impl ID3D11Device1_Impl for Device_Impl {
     fn GetImmediateContext1(&self, out: OutRef<ID3D11DeviceContext1>) {
-        let c = Context::create(&Device::me(self), self.shared.clone());
+        let c = Context::immediate(&Device::me(self), self.shared.clone());
         let _ = out.write(c.cast().ok());
     }
     fn CreateDeferredContext1(&self, _: u32, _: OutRef<ID3D11DeviceContext1>) -> Result<()> {

@@ -54,7 +54,10 @@ fn constants(core: &CbData, range: Option<(u32, u32)>) -> Option<sm5sim::api::Re
 }
 
 /// Slot `i` of `slots`, when something is bound there.
-fn at<T, D>(slots: &[Option<Bound<T, D>>], i: usize) -> Option<&Bound<T, D>> {
+fn at<T: windows_core::Interface, D>(
+    slots: &[Option<Bound<T, D>>],
+    i: usize,
+) -> Option<&Bound<T, D>> {
     slots.get(i).and_then(|b| b.as_ref())
 }
 
@@ -195,13 +198,7 @@ fn report(
     }
     if let (Some(path), Some(p)) = (&config.trace, &d.profile) {
         let mut all = shared.traced.lock().unwrap_or_else(|e| e.into_inner());
-        all.push((
-            place.to_string(),
-            n as usize,
-            groups,
-            d.stats,
-            p.clone(),
-        ));
+        all.push((place.to_string(), n as usize, groups, d.stats, p.clone()));
         let dispatches: Vec<_> = all
             .iter()
             .map(

@@ -47,6 +47,19 @@ pub unsafe extern "system" fn D3D11CreateDevice(
     level: *mut D3D_FEATURE_LEVEL,
     context: *mut *mut c_void,
 ) -> HRESULT {
+    // the out parameters are null (0) until there is something to give
+    // SAFETY: the caller's out pointers, each null or writable
+    unsafe {
+        if !device.is_null() {
+            *device = std::ptr::null_mut();
+        }
+        if !context.is_null() {
+            *context = std::ptr::null_mut();
+        }
+        if !level.is_null() {
+            *level = D3D_FEATURE_LEVEL(0);
+        }
+    }
     let asked: Vec<D3D_FEATURE_LEVEL> = if feature_levels.is_null() || num_levels == 0 {
         LEVELS[1..].to_vec()
     } else {
@@ -104,12 +117,14 @@ pub unsafe extern "system" fn D3D11CreateDeviceAndSwapChain(
     level: *mut D3D_FEATURE_LEVEL,
     context: *mut *mut c_void,
 ) -> HRESULT {
+    for p in [device, context, swap_chain] {
+        if !p.is_null() {
+            // SAFETY: the caller's out pointer
+            unsafe { *p = std::ptr::null_mut() };
+        }
+    }
     if !swap_chain_desc.is_null() || !swap_chain.is_null() {
         log::say("D3D11CreateDeviceAndSwapChain: sm5sim runs compute only and has no swap chains; DXGI_ERROR_UNSUPPORTED");
-        if !swap_chain.is_null() {
-            // SAFETY: the caller's out pointer
-            unsafe { *swap_chain = std::ptr::null_mut() };
-        }
         return DXGI_ERROR_UNSUPPORTED;
     }
     // SAFETY: the caller's pointers, passed on

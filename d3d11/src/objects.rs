@@ -53,14 +53,6 @@ pub struct ResourceCore {
     pub eviction: AtomicU32,
     /// mapped subresources by index
     pub maps: Mutex<HashMap<u32, Mapped>>,
-    /// the object's number ([`crate::state::next_id`])
-    pub id: u64,
-}
-
-impl Drop for ResourceCore {
-    fn drop(&mut self) {
-        self.child.forget(self.id);
-    }
 }
 
 impl ResourceCore {
@@ -213,8 +205,6 @@ pub struct Target {
 pub struct Srv {
     /// device and private data
     pub child: Child,
-    /// the object's number ([`crate::state::next_id`])
-    pub id: u64,
     /// the description, defaults filled in
     pub desc: D3D11_SHADER_RESOURCE_VIEW_DESC,
     /// the viewed resource
@@ -228,8 +218,6 @@ pub struct Srv {
 pub struct Uav {
     /// device and private data
     pub child: Child,
-    /// the object's number ([`crate::state::next_id`])
-    pub id: u64,
     /// the description, defaults filled in
     pub desc: D3D11_UNORDERED_ACCESS_VIEW_DESC,
     /// the viewed resource
@@ -270,8 +258,6 @@ view! {
 pub struct ComputeShader {
     /// device and private data
     pub child: Child,
-    /// the object's number ([`crate::state::next_id`])
-    pub id: u64,
     /// the loaded program
     pub shader: Arc<Shader>,
     /// its number on the device, from 1
@@ -296,8 +282,6 @@ impl ID3D11ComputeShader_Impl for ComputeShader_Impl {}
 pub struct Sampler {
     /// device and private data
     pub child: Child,
-    /// the object's number ([`crate::state::next_id`])
-    pub id: u64,
     /// the description
     pub desc: D3D11_SAMPLER_DESC,
     /// as sm5sim samples with it
@@ -394,29 +378,5 @@ impl ID3D11ClassLinkage_Impl for ClassLinkage_Impl {
     ) -> Result<ID3D11ClassInstance> {
         crate::log::once("ID3D11ClassLinkage::CreateClassInstance: class instances are not implemented (E_NOTIMPL)");
         Err(E_NOTIMPL.into())
-    }
-}
-
-impl Drop for Srv {
-    fn drop(&mut self) {
-        self.child.forget(self.id);
-    }
-}
-
-impl Drop for Uav {
-    fn drop(&mut self) {
-        self.child.forget(self.id);
-    }
-}
-
-impl Drop for ComputeShader {
-    fn drop(&mut self) {
-        self.child.forget(self.id);
-    }
-}
-
-impl Drop for Sampler {
-    fn drop(&mut self) {
-        self.child.forget(self.id);
     }
 }

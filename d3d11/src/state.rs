@@ -1,8 +1,8 @@
 //! The compute stage's bindings (the immediate context's CS state).
 //!
 //! A slot keeps what a dispatch needs of the object bound there (the
-//! shader, a view's storage and description, a sampler's state) and the
-//! application's interface pointer, which it does not count: binding does
+//! shader, a view's storage and description, a sampler's state) and a weak
+//! reference to the object, which does not count: binding does
 //! not hold the object's public reference count up, as in D3D11, where a
 //! device whose application has released everything is destroyed however
 //! much is still bound. An object the application releases while it is
@@ -12,51 +12,32 @@
 use crate::objects::Target;
 use sim_mem::SamplerDesc;
 use sm5sim::api::{Resource, Shader};
-use std::ffi::c_void;
-use std::marker::PhantomData;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use windows::Win32::Graphics::Direct3D11::*;
-use windows_core::Interface;
+use windows_core::{Interface, Weak};
 
-/// A number no other object of the process has, for [`CsState::forget`].
-pub fn next_id() -> u64 {
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    NEXT.fetch_add(1, Ordering::Relaxed)
-}
-
-/// An object bound to a slot: its interface pointer while it lives, and
+/// An object bound to a slot: a weak reference to it (for the getters) and
 /// what a dispatch needs of it.
-pub struct Bound<T, D> {
-    /// the application's `T*`, 0 once the object is destroyed
-    raw: usize,
-    /// the object's [`next_id`]
-    id: u64,
+pub struct Bound<T: Interface, D> {
+    /// the object while anyone holds it
+    weak: Option<Weak<T>>,
     /// what a dispatch needs
     pub data: D,
-    kind: PhantomData<fn() -> T>,
 }
 
 impl<T: Interface, D> Bound<T, D> {
-    /// `iface`, object `id`, bound with `data`.
-    pub fn new(iface: &T, id: u64, data: D) -> Self {
+    /// `iface`, bound with `data`.
+    pub fn new(iface: &T, data: D) -> Self {
         Bound {
-            raw: iface.as_raw() as usize,
-            id,
+            weak: iface.downgrade().ok(),
             data,
-            kind: PhantomData,
         }
     }
 
-    /// A counted reference for a getter; None once the object is destroyed.
+    /// A counted reference for a getter; None once the object is destroyed
+    /// (an upgrade never revives an object whose count reached 0).
     pub fn interface(&self) -> Option<T> {
-        if self.raw == 0 {
-            return None;
-        }
-        let raw = self.raw as *mut c_void;
-        // SAFETY: `raw` is a live `T*`: the object's destruction clears it
-        // (`CsState::forget`, under the state's lock, which the caller holds)
-        unsafe { T::from_raw_borrowed(&raw) }.cloned()
+        self.weak.as_ref()?.upgrade()
     }
 }
 
@@ -105,7 +86,7 @@ pub struct CsState {
     pub samplers: Slots<ID3D11SamplerState, SamplerDesc>,
 }
 
-fn empty<T, D>(n: u32) -> Slots<T, D> {
+fn empty<T: Interface, D>(n: u32) -> Slots<T, D> {
     (0..n).map(|_| None).collect()
 }
 
@@ -119,29 +100,5 @@ impl Default for CsState {
             cb_ranges: vec![None; D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT as usize],
             samplers: empty(D3D11_COMMONSHADER_SAMPLER_SLOT_COUNT),
         }
-    }
-}
-
-fn forget_in<T, D>(slots: &mut [Option<Bound<T, D>>], id: u64) {
-    for b in slots.iter_mut().flatten() {
-        if b.id == id {
-            b.raw = 0;
-        }
-    }
-}
-
-impl CsState {
-    /// Object `id` is being destroyed: its slots keep its data, and lose
-    /// its pointer.
-    pub fn forget(&mut self, id: u64) {
-        if let Some(s) = self.shader.as_mut() {
-            if s.id == id {
-                s.raw = 0;
-            }
-        }
-        forget_in(&mut self.srvs, id);
-        forget_in(&mut self.uavs, id);
-        forget_in(&mut self.cbs, id);
-        forget_in(&mut self.samplers, id);
     }
 }

@@ -8,7 +8,7 @@
 use crate::format;
 use crate::objects::{ResourceCore, Target};
 use sim_mem::{TextureView, ViewDimension, ViewRange};
-use sm5sim::api::View;
+use sm5sim::api::{same_type_group, View};
 use windows::Win32::Graphics::Direct3D11::*;
 
 const ALL: u32 = u32::MAX;
@@ -94,6 +94,25 @@ fn range(first_mip: u32, mips: u32, first_slice: u32, slices: u32) -> ViewRange 
     }
 }
 
+/// A texture view's format `f` (`DXGI_FORMAT` value `fmt`) against its
+/// resource's `DXGI_FORMAT` value `resource`: the same format for a fully
+/// typed resource, a member of its family for a `_TYPELESS` one.
+fn view_format_fits(resource: u32, fmt: u32, f: sim_mem::Format) -> Result<(), String> {
+    let fits = match format::exact(resource) {
+        Some(_) => fmt == resource,
+        None => format::storage(resource).is_some_and(|s| same_type_group(s, f)),
+    };
+    if fits {
+        Ok(())
+    } else {
+        Err(format!(
+            "a view of a {} texture cannot have format {}",
+            format::name(resource),
+            format::name(fmt)
+        ))
+    }
+}
+
 /// The description D3D11 gives a view made with none.
 fn default_srv(core: &ResourceCore) -> Result<[u32; 6], String> {
     let f = core.format;
@@ -142,6 +161,9 @@ pub fn srv(
     core: &ResourceCore,
     given: Option<D3D11_SHADER_RESOURCE_VIEW_DESC>,
 ) -> Result<(D3D11_SHADER_RESOURCE_VIEW_DESC, Target), String> {
+    if core.bind & D3D11_BIND_SHADER_RESOURCE.0 as u32 == 0 {
+        return Err("the resource was not created with D3D11_BIND_SHADER_RESOURCE".into());
+    }
     let mut w = match given {
         Some(d) => words_of_srv(d),
         None => default_srv(core)?,
@@ -173,6 +195,7 @@ pub fn srv(
     let fmt = w[0];
     let f = format::exact(fmt)
         .ok_or_else(|| format!("a view cannot have format {}", format::name(fmt)))?;
+    view_format_fits(core.format, fmt, f)?;
     let (dimension, r) = match dim {
         2 => (ViewDimension::Texture1D, range(w[2], w[3], 0, ALL)),
         3 => (ViewDimension::Texture1DArray, range(w[2], w[3], w[4], w[5])),
@@ -250,6 +273,9 @@ pub fn uav(
     core: &ResourceCore,
     given: Option<D3D11_UNORDERED_ACCESS_VIEW_DESC>,
 ) -> Result<(D3D11_UNORDERED_ACCESS_VIEW_DESC, Target, bool), String> {
+    if core.bind & D3D11_BIND_UNORDERED_ACCESS.0 as u32 == 0 {
+        return Err("the resource was not created with D3D11_BIND_UNORDERED_ACCESS".into());
+    }
     let mut w = match given {
         Some(d) => words_of_uav(d),
         None => default_uav(core)?,
@@ -282,6 +308,7 @@ pub fn uav(
     let fmt = w[0];
     let f = format::exact(fmt)
         .ok_or_else(|| format!("a view cannot have format {}", format::name(fmt)))?;
+    view_format_fits(core.format, fmt, f)?;
     let (dimension, r) = match dim {
         2 => (ViewDimension::Texture1D, range(w[2], ALL, 0, ALL)),
         3 => (ViewDimension::Texture1DArray, range(w[2], ALL, w[3], w[4])),

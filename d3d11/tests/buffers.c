@@ -100,7 +100,21 @@ int main(int argc, char **argv)
     sd.BufferEx.Flags = D3D11_BUFFEREX_SRV_FLAG_RAW;
     CHECK(ID3D11Device_CreateShaderResourceView(dev, (ID3D11Resource *)b_rgba, &sd, &bad) == E_INVALIDARG,
           "a raw view of a buffer without ALLOW_RAW_VIEWS");
+    sd.Format = DXGI_FORMAT_UNKNOWN;
+    sd.ViewDimension = D3D11_SRV_DIMENSION_BUFFER;
+    sd.Buffer.FirstElement = 0;
+    sd.Buffer.NumElements = 4;
+    CHECK(ID3D11Device_CreateShaderResourceView(dev, (ID3D11Resource *)b_rout, &sd, &bad) == E_INVALIDARG,
+          "an SRV of a buffer without BIND_SHADER_RESOURCE");
     CHECK(bad == NULL, "a refused view was returned");
+
+    /* a buffer of 6 bytes: D3D11 takes any ByteWidth */
+    const unsigned char six[6] = {1, 2, 3, 4, 5, 6};
+    ID3D11Buffer *b6 = buffer(dev, 6, SRV, 0, 0, D3D11_USAGE_DEFAULT, 0, six);
+    unsigned char back6[6] = {0};
+    read_buffer(dev, ctx, b6, back6, 6);
+    CHECK(memcmp(back6, six, 6) == 0, "a 6-byte buffer: %u %u", back6[0], back6[5]);
+    ID3D11Buffer_Release(b6);
 
     D3D11_MAPPED_SUBRESOURCE m;
     HR(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)cb, 0, D3D11_MAP_WRITE_DISCARD, 0, &m));

@@ -23,6 +23,15 @@ static void creation(void)
     CHECK(got == D3D_FEATURE_LEVEL_11_1, "first asked level 0x%x", got);
     CHECK(ID3D11Device_GetCreationFlags(dev) == D3D11_CREATE_DEVICE_DEBUG, "creation flags");
     ID3D11Device_Release(dev);
+    /* a refusal leaves the out parameters null */
+    D3D_FEATURE_LEVEL nine = D3D_FEATURE_LEVEL_9_1;
+    dev = (ID3D11Device *)1;
+    ctx = (ID3D11DeviceContext *)1;
+    got = 1;
+    CHECK(FAILED(D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, &nine, 1, D3D11_SDK_VERSION, &dev, &got,
+                                   &ctx)),
+          "feature level 9_1 (no compute shaders)");
+    CHECK(dev == NULL && ctx == NULL && got == 0, "out parameters after a refusal");
     got = 0;
     CHECK(D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION, NULL, &got, NULL) ==
               S_FALSE,
@@ -157,7 +166,9 @@ int main(int argc, char **argv)
     HR(ID3D11Device_CreateSamplerState(dev, &sdesc, &smp));
     ID3D11DeviceContext_CSSetShader(ctx, cs, NULL, 0);
     ID3D11DeviceContext_CSSetShaderResources(ctx, 3, 1, &srv);
-    ID3D11DeviceContext_CSSetConstantBuffers(ctx, 13, 1, &b);
+    ID3D11Buffer *cb = make_buffer(dev, 16, D3D11_BIND_CONSTANT_BUFFER, 0, 0, NULL);
+    ID3D11DeviceContext_CSSetConstantBuffers(ctx, 12, 1, &b); /* no BIND_CONSTANT_BUFFER: bound as null */
+    ID3D11DeviceContext_CSSetConstantBuffers(ctx, 13, 1, &cb);
     ID3D11DeviceContext_CSSetSamplers(ctx, 15, 1, &smp);
     ID3D11ComputeShader *got_cs = NULL;
     UINT ninst = 7;
@@ -170,8 +181,13 @@ int main(int argc, char **argv)
     ID3D11ShaderResourceView_Release(srvs[3]);
     ID3D11Buffer *cbs[2];
     ID3D11DeviceContext_CSGetConstantBuffers(ctx, 12, 2, cbs);
-    CHECK(!cbs[0] && cbs[1] == b, "CSGetConstantBuffers");
+    CHECK(!cbs[0] && cbs[1] == cb, "CSGetConstantBuffers");
     ID3D11Buffer_Release(cbs[1]);
+    /* a call past the slots is dropped */
+    ID3D11DeviceContext_CSSetConstantBuffers(ctx, 13, 2, cbs);
+    ID3D11DeviceContext_CSGetConstantBuffers(ctx, 13, 1, cbs);
+    CHECK(cbs[0] == cb, "a dropped call changed cb13");
+    ID3D11Buffer_Release(cbs[0]);
     ID3D11SamplerState *smps[1];
     ID3D11DeviceContext_CSGetSamplers(ctx, 15, 1, smps);
     CHECK(smps[0] == smp, "CSGetSamplers");
@@ -182,6 +198,7 @@ int main(int argc, char **argv)
     ID3D11Device_GetImmediateContext(dev, &again);
     ID3D11DeviceContext_CSGetShader(again, &got_cs, NULL, NULL);
     CHECK(got_cs == cs, "GetImmediateContext's context has the CS state");
+    CHECK(again == ctx, "GetImmediateContext gives the one immediate context");
     if (got_cs)
         ID3D11ComputeShader_Release(got_cs);
     CHECK(ID3D11DeviceContext_GetType(again) == D3D11_DEVICE_CONTEXT_IMMEDIATE, "GetType");
@@ -294,6 +311,11 @@ int main(int argc, char **argv)
     CHECK(ID3D11Device_CreateBuffer(dev, &cb20, NULL, &bad) == E_INVALIDARG, "a 20-byte constant buffer");
     CHECK(ID3D11Device_CreateBuffer(dev, NULL, NULL, &bad) == E_INVALIDARG, "no description");
     CHECK(bad == NULL, "a refused buffer was returned");
+    D3D11_BUFFER_DESC fine = {64, D3D11_USAGE_DEFAULT, D3D11_BIND_UNORDERED_ACCESS, 0, 0, 0};
+    CHECK(ID3D11Device_CreateBuffer(dev, &fine, NULL, NULL) == S_FALSE, "a valid description without a buffer");
+    D3D11_BUFFER_DESC wide = {4096, D3D11_USAGE_DEFAULT, D3D11_BIND_UNORDERED_ACCESS,
+                              0, D3D11_RESOURCE_MISC_BUFFER_STRUCTURED, 4096};
+    CHECK(ID3D11Device_CreateBuffer(dev, &wide, NULL, &bad) == E_INVALIDARG, "a 4096-byte structure");
     sdesc.MaxAnisotropy = 17;
     ID3D11SamplerState *bad_smp = NULL;
     CHECK(ID3D11Device_CreateSamplerState(dev, &sdesc, &bad_smp) == E_INVALIDARG, "anisotropy 17");
@@ -307,6 +329,7 @@ int main(int argc, char **argv)
     ID3D11UnorderedAccessView_Release(uav);
     ID3D11ComputeShader_Release(cs);
     ID3D11Buffer_Release(b);
+    ID3D11Buffer_Release(cb);
     ID3D11DeviceContext_Release(ctx);
     ULONG left = ID3D11Device_Release(dev);
     CHECK(left == 0, "the device has %lu references left", (unsigned long)left);

@@ -137,6 +137,11 @@ int main(int argc, char **argv)
     D3D11_TEXTURE2D_DESC zero = {0, 4, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, {1, 0}, D3D11_USAGE_DEFAULT, SRV, 0, 0};
     ID3D11Texture2D *none = NULL;
     CHECK(ID3D11Device_CreateTexture2D(dev, &zero, NULL, &none) == E_INVALIDARG, "a texture of width 0");
+    ud.Format = DXGI_FORMAT_R32G32B32A32_UINT;
+    ud.ViewDimension = D3D11_UAV_DIMENSION_TEXTURE2D;
+    ud.Texture2D.MipSlice = 0;
+    CHECK(ID3D11Device_CreateUnorderedAccessView(dev, (ID3D11Resource *)out2d, &ud, &bad) == E_INVALIDARG,
+          "a UINT view of a fully typed FLOAT texture");
     ID3D11ShaderResourceView *bad_srv = NULL;
     sd.Format = DXGI_FORMAT_R32_UINT;
     sd.ViewDimension = D3D11_SRV_DIMENSION_TEXTURE2DARRAY;
