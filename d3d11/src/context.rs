@@ -153,6 +153,48 @@ fn out_array<T: windows_core::Interface>(o: &OutRef<T>) -> *mut Option<T> {
     unsafe { std::mem::transmute_copy(o) }
 }
 
+/// `shader` with the class instances `given` bound to its interface slots
+/// in order: each instance's class type names the function table its slot
+/// calls through ([`sim_core::front::ifce::ClassLinkage::table_for`]). A
+/// shader without interfaces is itself.
+fn with_instances(
+    shader: &Arc<sm5sim::api::Shader>,
+    given: &[Option<ID3D11ClassInstance>],
+) -> std::result::Result<Arc<sm5sim::api::Shader>, String> {
+    let Some(cl) = shader.program().class_linkage.as_ref() else {
+        return Ok(shader.clone());
+    };
+    let slots = cl.slot_count();
+    if slots == 0 {
+        return Ok(shader.clone());
+    }
+    if given.len() < slots as usize {
+        return Err(format!(
+            "it has {slots} interface slots and {} class instances were given",
+            given.len()
+        ));
+    }
+    let mut tables = Vec::with_capacity(slots as usize);
+    for (slot, inst) in given.iter().take(slots as usize).enumerate() {
+        let inst = inst
+            .as_ref()
+            .and_then(|i| i.cast_object_ref::<ClassInstance>().ok())
+            .ok_or_else(|| format!("interface slot {slot} has no class instance of this device"))?;
+        let table = cl.table_for(slot as u32, &inst.type_name).ok_or_else(|| {
+            format!(
+                "interface slot {slot} does not take class {} (a class of the shader's interface)",
+                inst.type_name
+            )
+        })?;
+        tables.push(table);
+    }
+    let mut bound = (**shader).clone();
+    bound
+        .bind_class_instances(&tables)
+        .map_err(|e| e.to_string())?;
+    Ok(Arc::new(bound))
+}
+
 /// D3D11's hazard rule: a resource bound as a UAV of the compute stage is
 /// unbound from its SRV slots.
 fn unbind_srvs_of_uavs(cs: &mut CsState) {
@@ -275,16 +317,29 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
                     say("CSSetShader: the shader is not this device's; ignored");
                     return;
                 };
+                // SAFETY: the application's array of n class instances
+                let given = unsafe { read_array(instances, n.min(D3D11_SHADER_MAX_INTERFACES)) };
+                let shader = match with_instances(&obj.shader, &given) {
+                    Ok(s) => s,
+                    Err(m) => {
+                        say(&format!(
+                            "CSSetShader: {}: {m}; its dispatches will not run",
+                            obj.name()
+                        ));
+                        obj.shader.clone()
+                    }
+                };
                 let data = ShaderData {
-                    shader: obj.shader.clone(),
+                    shader,
                     name: obj.name(),
+                    instances: given
+                        .iter()
+                        .map(|i| i.as_ref().and_then(|i| i.downgrade().ok()))
+                        .collect(),
                 };
                 Some(Bound::new(s, data))
             }
         };
-        if n > 0 && !instances.is_null() {
-            once("CSSetShader: class instances are not implemented; ignored");
-        }
         calls!(
             "CSSetShader: {}",
             bound.as_ref().map_or("null", |b| b.data.name.as_str())
@@ -302,16 +357,37 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
         instances: OutRef<ID3D11ClassInstance>,
         n: *mut u32,
     ) {
-        let s = {
+        let (s, bound) = {
             let cs = self.shared.cs.lock().unwrap_or_else(|e| e.into_inner());
-            cs.shader.as_ref().and_then(Bound::interface)
+            let bound: Vec<Option<ID3D11ClassInstance>> = cs
+                .shader
+                .as_ref()
+                .map(|b| {
+                    b.data
+                        .instances
+                        .iter()
+                        .map(|w| w.as_ref().and_then(|w| w.upgrade()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            (cs.shader.as_ref().and_then(Bound::interface), bound)
         };
         let _ = shader.write(s);
-        let _ = instances.write(None);
-        if !n.is_null() {
-            // SAFETY: the application's non-null out pointer
-            unsafe { *n = 0 };
+        if n.is_null() {
+            return;
         }
+        // in: the array's length; out: how many instances are bound
+        // SAFETY: the application's non-null in/out pointer
+        let room = unsafe { *n } as usize;
+        let p = out_array(&instances);
+        if !p.is_null() {
+            for (i, inst) in bound.iter().take(room).enumerate() {
+                // SAFETY: the application's array of `room` instances
+                unsafe { p.add(i).write(inst.clone()) };
+            }
+        }
+        // SAFETY: as above
+        unsafe { *n = bound.len() as u32 };
     }
 
     fn CSSetShaderResources(

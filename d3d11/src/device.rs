@@ -778,7 +778,7 @@ impl ID3D11Device_Impl for Device_Impl {
         &self,
         bytecode: *const c_void,
         length: usize,
-        _linkage: Ref<ID3D11ClassLinkage>,
+        linkage: Ref<ID3D11ClassLinkage>,
         out: OutRef<ID3D11ComputeShader>,
     ) -> Result<()> {
         let call = "CreateComputeShader";
@@ -795,6 +795,22 @@ impl ID3D11Device_Impl for Device_Impl {
         if out.is_null() {
             return Err(S_FALSE.into());
         }
+        // the linkage learns the class instances the shader declares
+        if let (Some(l), Some(cl)) = (
+            linkage
+                .as_ref()
+                .and_then(|l| l.cast_object_ref::<ClassLinkage>().ok()),
+            shader.program().class_linkage.as_ref(),
+        ) {
+            let mut declared = l.declared.lock().unwrap_or_else(|e| e.into_inner());
+            for i in &cl.instances {
+                if let Some(t) = cl.types.get(usize::from(i.type_id)) {
+                    if !declared.iter().any(|(n, _)| *n == i.name) {
+                        declared.push((i.name.clone(), t.name.clone()));
+                    }
+                }
+            }
+        }
         let s: ID3D11ComputeShader = ComputeShader {
             child: crate::child::Child::new(&Device::me(self), &self.shared),
             shader: Arc::new(shader),
@@ -807,6 +823,7 @@ impl ID3D11Device_Impl for Device_Impl {
     fn CreateClassLinkage(&self) -> Result<ID3D11ClassLinkage> {
         Ok(ClassLinkage {
             child: crate::child::Child::new(&Device::me(self), &self.shared),
+            declared: Mutex::new(Vec::new()),
         }
         .into())
     }

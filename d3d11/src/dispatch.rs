@@ -70,7 +70,7 @@ fn kernel(cs: &CsState, n: u64) -> Option<(Kernel, String)> {
         ));
         return None;
     };
-    let ShaderData { shader, name } = &shader.data;
+    let ShaderData { shader, name, .. } = &shader.data;
     let mut k = Kernel::new(shader.clone());
     let fail = |e: sm5sim::api::ApiError| {
         say(&format!("Dispatch #{n} ({name}): {e}; nothing ran"));

@@ -9,9 +9,9 @@ use sm5sim::api::{Resource, Shader, View};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
-use windows::Win32::Foundation::E_NOTIMPL;
+use windows::Win32::Foundation::E_INVALIDARG;
 use windows::Win32::Graphics::Direct3D11::*;
-use windows_core::{implement, Interface, OutRef, Result, PCSTR};
+use windows_core::{implement, IUnknownImpl, Interface, OutRef, Result, PCSTR};
 
 /// A subresource the application has mapped: a copy of its bytes (16-byte
 /// aligned, as `Map` promises) written back at `Unmap` when the map type
@@ -352,31 +352,140 @@ impl ID3D11Query_Impl for Query_Impl {
     }
 }
 
-/// `ID3D11ClassLinkage`: accepted at shader creation; class instances are
-/// not implemented (`E_NOTIMPL`).
+/// `ID3D11ClassLinkage`: the class instances of the shaders created with
+/// it (`GetClassInstance`) and those the application creates by type
+/// (`CreateClassInstance`).
 #[implement(ID3D11ClassLinkage)]
 pub struct ClassLinkage {
     /// device and private data
     pub child: Child,
+    /// the instances the shaders created with it declare: (name, type)
+    pub declared: Mutex<Vec<(String, String)>>,
+}
+
+/// `ID3D11ClassInstance`: an instance of a class type, bound to an
+/// interface slot at `CSSetShader` by its type's name. Only the function
+/// table is bound: a class whose methods read its data (`this[]`) is
+/// refused when its shader is created.
+#[implement(ID3D11ClassInstance)]
+pub struct ClassInstance {
+    /// device and private data
+    pub child: Child,
+    /// its linkage
+    pub linkage: ID3D11ClassLinkage,
+    /// the instance's name (empty for a created one)
+    pub instance: String,
+    /// its class type's name
+    pub type_name: String,
+    /// the description
+    pub desc: D3D11_CLASS_INSTANCE_DESC,
+}
+
+/// Copy `text` and its NUL to the application's buffer of `*length` bytes
+/// (null: the length alone), as `GetInstanceName`/`GetTypeName` do.
+///
+/// # Safety
+/// `buffer` is null or holds `*length` bytes; `length` is null or valid.
+unsafe fn give_name(text: &str, buffer: windows_core::PSTR, length: *mut usize) {
+    if length.is_null() {
+        return;
+    }
+    // SAFETY: the caller's promise
+    unsafe {
+        let need = text.len() + 1;
+        if buffer.is_null() {
+            *length = need;
+            return;
+        }
+        let n = (*length).min(need);
+        if n == 0 {
+            return;
+        }
+        let p = buffer.0;
+        std::ptr::copy_nonoverlapping(text.as_ptr(), p, n - 1);
+        *p.add(n - 1) = 0;
+        *length = n;
+    }
+}
+
+device_child!(ClassInstance_Impl => child;);
+impl ID3D11ClassInstance_Impl for ClassInstance_Impl {
+    fn GetClassLinkage(&self, linkage: OutRef<ID3D11ClassLinkage>) {
+        let _ = linkage.write(Some(self.linkage.clone()));
+    }
+    fn GetDesc(&self, desc: *mut D3D11_CLASS_INSTANCE_DESC) {
+        if !desc.is_null() {
+            // SAFETY: the application's non-null out pointer
+            unsafe { *desc = self.desc };
+        }
+    }
+    fn GetInstanceName(&self, name: windows_core::PSTR, length: *mut usize) {
+        // SAFETY: the application's buffer and length
+        unsafe { give_name(&self.instance, name, length) };
+    }
+    fn GetTypeName(&self, name: windows_core::PSTR, length: *mut usize) {
+        // SAFETY: the application's buffer and length
+        unsafe { give_name(&self.type_name, name, length) };
+    }
+}
+
+fn c_name(p: &PCSTR) -> Option<String> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: a non-null NUL-terminated string of the application's
+    Some(String::from_utf8_lossy(unsafe { p.as_bytes() }).into_owned())
 }
 
 device_child!(ClassLinkage_Impl => child;);
 impl ID3D11ClassLinkage_Impl for ClassLinkage_Impl {
-    fn GetClassInstance(&self, _name: &PCSTR, _index: u32) -> Result<ID3D11ClassInstance> {
-        crate::log::once(
-            "ID3D11ClassLinkage::GetClassInstance: class instances are not implemented (E_NOTIMPL)",
-        );
-        Err(E_NOTIMPL.into())
+    fn GetClassInstance(&self, name: &PCSTR, index: u32) -> Result<ID3D11ClassInstance> {
+        let name = c_name(name).ok_or(windows_core::Error::from(E_INVALIDARG))?;
+        let declared = self.declared.lock().unwrap_or_else(|e| e.into_inner());
+        let Some((_, type_name)) = declared.iter().find(|(n, _)| *n == name) else {
+            crate::log::say(&format!(
+                "ID3D11ClassLinkage::GetClassInstance: no shader of this linkage declares a class instance '{name}'; E_INVALIDARG"
+            ));
+            return Err(E_INVALIDARG.into());
+        };
+        let desc = D3D11_CLASS_INSTANCE_DESC {
+            InstanceIndex: index,
+            Created: false.into(),
+            ..Default::default()
+        };
+        Ok(ClassInstance {
+            child: Child::new(&self.child.device, &self.child.shared),
+            linkage: self.to_interface(),
+            instance: name,
+            type_name: type_name.clone(),
+            desc,
+        }
+        .into())
     }
     fn CreateClassInstance(
         &self,
-        _name: &PCSTR,
-        _cb_offset: u32,
-        _cv_offset: u32,
-        _texture_offset: u32,
-        _sampler_offset: u32,
+        type_name: &PCSTR,
+        cb_offset: u32,
+        cv_offset: u32,
+        texture_offset: u32,
+        sampler_offset: u32,
     ) -> Result<ID3D11ClassInstance> {
-        crate::log::once("ID3D11ClassLinkage::CreateClassInstance: class instances are not implemented (E_NOTIMPL)");
-        Err(E_NOTIMPL.into())
+        let type_name = c_name(type_name).ok_or(windows_core::Error::from(E_INVALIDARG))?;
+        let desc = D3D11_CLASS_INSTANCE_DESC {
+            ConstantBuffer: cb_offset,
+            BaseConstantBufferOffset: cv_offset,
+            BaseTexture: texture_offset,
+            BaseSampler: sampler_offset,
+            Created: true.into(),
+            ..Default::default()
+        };
+        Ok(ClassInstance {
+            child: Child::new(&self.child.device, &self.child.shared),
+            linkage: self.to_interface(),
+            instance: String::new(),
+            type_name,
+            desc,
+        }
+        .into())
     }
 }

@@ -47,6 +47,8 @@ pub struct ShaderData {
     pub shader: Arc<Shader>,
     /// its name when it was bound
     pub name: String,
+    /// the class instances bound with it (`CSGetShader` gives them back)
+    pub instances: Vec<Option<Weak<ID3D11ClassInstance>>>,
 }
 
 /// What a dispatch needs of a UAV.

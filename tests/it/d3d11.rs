@@ -457,3 +457,16 @@ fn hlsl_compiled_at_run_time_runs_and_its_race_is_named_by_hlsl_line() {
         "{findings}"
     );
 }
+
+#[test]
+#[ignore = "needs Wine, mingw-w64 and the DLL: d3d11/build.sh, then cargo test --test it -- --ignored d3d11::"]
+fn class_instances_bound_at_cs_set_shader_choose_the_methods() {
+    let r = passes("classes", &[], &[]);
+    assert!(
+        r.stderr.contains(
+            "CSSetShader: compute shader #1: interface slot 0 does not take class Times3"
+        ),
+        "{}",
+        r.stderr
+    );
+}

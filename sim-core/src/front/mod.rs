@@ -17,6 +17,7 @@ pub mod encode;
 pub mod error;
 pub mod features;
 pub mod header;
+pub mod ifce;
 pub mod listing_reflection;
 pub mod rdef;
 pub mod rdef_write;

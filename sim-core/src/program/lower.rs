@@ -98,6 +98,7 @@ impl Lowering {
                 },
                 reflection,
                 source_map: None,
+                class_linkage: None,
                 debug_info_error: None,
                 thread_group: [0; 3],
                 temps: 0,

@@ -289,6 +289,10 @@ pub struct Program {
     /// fxc's debug information (`/Zi`: the `SPDB` chunk) and it could be
     /// read ([`crate::front::debug_info`]).
     pub source_map: Option<crate::front::debug_info::SourceMap>,
+    /// Class linkage's types and interface slots, from the container's
+    /// `IFCE` chunk when it has one ([`crate::front::ifce`]): what a D3D11
+    /// runtime binds class instances by.
+    pub class_linkage: Option<crate::front::ifce::ClassLinkage>,
     /// Why the container's `SPDB` chunk could not be read, when it could
     /// not (the program loads all the same: the debug information does not
     /// change what it computes).
@@ -395,6 +399,11 @@ impl Program {
         let Ok(container) = Container::parse(bytes, options.checksum_policy()) else {
             return;
         };
+        if let Some(c) = container.chunk(b"IFCE") {
+            // a chunk that cannot be read leaves the linkage unknown: binding
+            // by class name then says so
+            self.class_linkage = crate::front::ifce::ClassLinkage::parse(c.data).ok();
+        }
         if let Some(c) = container.chunk(b"SPDB") {
             match crate::front::debug_info::SourceMap::from_spdb(c.data) {
                 Ok(map) => self.source_map = Some(map),
