@@ -23,6 +23,11 @@ fn element(format: Format, value: Clear) -> Result<Vec<u8>, String> {
     }
 }
 
+/// `len` bytes of `element` over and over.
+fn repeat(element: &[u8], len: usize) -> Vec<u8> {
+    element.iter().copied().cycle().take(len).collect()
+}
+
 /// Clear what `t` views to `value`.
 ///
 /// # Errors
@@ -41,10 +46,11 @@ pub fn clear(t: &Target, value: Clear) -> Result<(), String> {
             (View::Typed(f), _) => (element(f, value)?, u64::from(f.size_bytes())),
             _ => return Err("not a buffer view".into()),
         };
-        let span = (count * elem) as usize;
-        let pattern: Vec<u8> = bytes.iter().copied().cycle().take(span).collect();
         return b
-            .write_bytes((first * elem) as usize, &pattern)
+            .write_bytes(
+                (first * elem) as usize,
+                &repeat(&bytes, (count * elem) as usize),
+            )
             .map_err(|e| e.to_string());
     }
     let (
@@ -61,27 +67,21 @@ pub fn clear(t: &Target, value: Clear) -> Result<(), String> {
     let v = TextureView::uav(tex, dimension, format, range).map_err(|e| e.to_string())?;
     let bytes = element(format, value)?;
     let mip = range.first_mip;
-    let three_d = dimension == sim_mem::ViewDimension::Texture3D;
-    let slices = if three_d {
-        0..1
-    } else {
-        range.first_slice..range.first_slice + v.slice_count()
-    };
-    for slice in slices {
-        let mut data = tex.read_subresource(mip, slice);
+    let (first, count) = (range.first_slice, v.slice_count());
+    if dimension == sim_mem::ViewDimension::Texture3D {
+        // W slices first .. first + count of the mip's one subresource
+        let mut data = tex.read_subresource(mip, 0);
         let plane = data.len() / tex.mip_size(mip)[2] as usize;
-        let planes = if three_d {
-            range.first_slice as usize..(range.first_slice + v.slice_count()) as usize
-        } else {
-            0..1
-        };
-        let span = if three_d { plane } else { data.len() };
-        for p in planes {
-            for (i, b) in data[p * plane..p * plane + span].iter_mut().enumerate() {
-                *b = bytes[i % bytes.len()];
-            }
-        }
-        tex.write_subresource(mip, slice, &data)
+        let (start, end) = (first as usize * plane, (first + count) as usize * plane);
+        data[start..end].copy_from_slice(&repeat(&bytes, end - start));
+        return tex
+            .write_subresource(mip, 0, &data)
+            .map_err(|e| e.to_string());
+    }
+    // array slices first .. first + count: each subresource whole
+    for slice in first..first + count {
+        let len = tex.subresource_range(mip, slice).map_or(0, |r| r.len());
+        tex.write_subresource(mip, slice, &repeat(&bytes, len))
             .map_err(|e| e.to_string())?;
     }
     Ok(())

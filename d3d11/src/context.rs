@@ -1701,6 +1701,20 @@ impl ID3D11DeviceContext_Impl for Context_Impl {
     }
 }
 
+/// A stage outside compute's `*SetConstantBuffers1` (ignored, logged
+/// once) and `*GetConstantBuffers1` (nulls and zeros).
+macro_rules! other_stages_cb1 {
+    ($($set:ident $get:ident;)*) => {$(
+        fn $set(&self, _: u32, _: u32, _: *const Option<ID3D11Buffer>, _: *const u32, _: *const u32) {
+            ignored(stringify!($set));
+        }
+        fn $get(&self, _: u32, n: u32, buffers: OutRef<ID3D11Buffer>, first: *mut u32, count: *mut u32) {
+            // SAFETY: the application's arrays of n elements
+            unsafe { null_ranges(out_array(&buffers), first, count, n) };
+        }
+    )*};
+}
+
 impl ID3D11DeviceContext1_Impl for Context_Impl {
     fn CopySubresourceRegion1(
         &self,
@@ -1813,110 +1827,12 @@ impl ID3D11DeviceContext1_Impl for Context_Impl {
         }
     }
 
-    fn VSSetConstantBuffers1(
-        &self,
-        _: u32,
-        _: u32,
-        _: *const Option<ID3D11Buffer>,
-        _: *const u32,
-        _: *const u32,
-    ) {
-        ignored("VSSetConstantBuffers1");
-    }
-    fn HSSetConstantBuffers1(
-        &self,
-        _: u32,
-        _: u32,
-        _: *const Option<ID3D11Buffer>,
-        _: *const u32,
-        _: *const u32,
-    ) {
-        ignored("HSSetConstantBuffers1");
-    }
-    fn DSSetConstantBuffers1(
-        &self,
-        _: u32,
-        _: u32,
-        _: *const Option<ID3D11Buffer>,
-        _: *const u32,
-        _: *const u32,
-    ) {
-        ignored("DSSetConstantBuffers1");
-    }
-    fn GSSetConstantBuffers1(
-        &self,
-        _: u32,
-        _: u32,
-        _: *const Option<ID3D11Buffer>,
-        _: *const u32,
-        _: *const u32,
-    ) {
-        ignored("GSSetConstantBuffers1");
-    }
-    fn PSSetConstantBuffers1(
-        &self,
-        _: u32,
-        _: u32,
-        _: *const Option<ID3D11Buffer>,
-        _: *const u32,
-        _: *const u32,
-    ) {
-        ignored("PSSetConstantBuffers1");
-    }
-    fn VSGetConstantBuffers1(
-        &self,
-        _: u32,
-        n: u32,
-        buffers: OutRef<ID3D11Buffer>,
-        first: *mut u32,
-        count: *mut u32,
-    ) {
-        // SAFETY: the application's arrays of n elements
-        unsafe { null_ranges(out_array(&buffers), first, count, n) };
-    }
-    fn HSGetConstantBuffers1(
-        &self,
-        _: u32,
-        n: u32,
-        buffers: OutRef<ID3D11Buffer>,
-        first: *mut u32,
-        count: *mut u32,
-    ) {
-        // SAFETY: the application's arrays of n elements
-        unsafe { null_ranges(out_array(&buffers), first, count, n) };
-    }
-    fn DSGetConstantBuffers1(
-        &self,
-        _: u32,
-        n: u32,
-        buffers: OutRef<ID3D11Buffer>,
-        first: *mut u32,
-        count: *mut u32,
-    ) {
-        // SAFETY: the application's arrays of n elements
-        unsafe { null_ranges(out_array(&buffers), first, count, n) };
-    }
-    fn GSGetConstantBuffers1(
-        &self,
-        _: u32,
-        n: u32,
-        buffers: OutRef<ID3D11Buffer>,
-        first: *mut u32,
-        count: *mut u32,
-    ) {
-        // SAFETY: the application's arrays of n elements
-        unsafe { null_ranges(out_array(&buffers), first, count, n) };
-    }
-    fn PSGetConstantBuffers1(
-        &self,
-        _: u32,
-        n: u32,
-        buffers: OutRef<ID3D11Buffer>,
-        first: *mut u32,
-        count: *mut u32,
-    ) {
-        // SAFETY: the application's arrays of n elements
-        unsafe { null_ranges(out_array(&buffers), first, count, n) };
+    other_stages_cb1! {
+        VSSetConstantBuffers1 VSGetConstantBuffers1;
+        HSSetConstantBuffers1 HSGetConstantBuffers1;
+        DSSetConstantBuffers1 DSGetConstantBuffers1;
+        GSSetConstantBuffers1 GSGetConstantBuffers1;
+        PSSetConstantBuffers1 PSGetConstantBuffers1;
     }
     fn SwapDeviceContextState(
         &self,

@@ -133,47 +133,6 @@ fn not_compute(call: &str) -> windows_core::Error {
     E_NOTIMPL.into()
 }
 
-/// The tightly packed bytes of subresource (mip, slice) of `t` copied from
-/// `data` with its row and depth pitches.
-///
-/// # Safety
-/// `data` describes memory that holds the subresource at those pitches.
-unsafe fn gather_rows(
-    t: &sim_mem::Texture,
-    mip: u32,
-    slice: u32,
-    data: &D3D11_SUBRESOURCE_DATA,
-) -> std::result::Result<Vec<u8>, String> {
-    let len = t.subresource_range(mip, slice).map_or(0, |r| r.len());
-    let [_, h, d] = t.mip_size(mip);
-    let [_, bh] = t.desc().format.block_size();
-    let rows = h.div_ceil(bh) as usize;
-    let row = len / (rows * d as usize);
-    if data.pSysMem.is_null() {
-        return Err(format!("no pSysMem for mip {mip} slice {slice}"));
-    }
-    // a pitch of 0 (which D3D11 leaves undefined for more than one row or
-    // slice) is taken as tightly packed
-    let pitch = match data.SysMemPitch {
-        0 => row,
-        p => p as usize,
-    };
-    let slice_pitch = match data.SysMemSlicePitch {
-        0 => pitch * rows,
-        p => p as usize,
-    };
-    let mut out = Vec::with_capacity(len);
-    for z in 0..d as usize {
-        for y in 0..rows {
-            let at = z * slice_pitch + y * pitch;
-            // SAFETY: the caller's promise: each row is there at its pitch
-            let src = unsafe { std::slice::from_raw_parts(data.pSysMem.cast::<u8>().add(at), row) };
-            out.extend_from_slice(src);
-        }
-    }
-    Ok(out)
-}
-
 /// A resource's `Usage`, `BindFlags`, `CPUAccessFlags` and `MiscFlags`.
 type Flags = (D3D11_USAGE, u32, u32, u32);
 
@@ -252,26 +211,28 @@ impl Device_Impl {
             return Err(S_FALSE.into());
         }
         let res = Resource::texture(desc).map_err(|e| invalid(call, e))?;
-        let t = res.as_texture().expect("a texture");
-        let mips = t.desc().mip_levels;
+        let Some(mips) = res.as_texture().map(|t| t.desc().mip_levels) else {
+            return Err(invalid(call, "no texture storage"));
+        };
+        let array = desc.array_size;
+        let core = self.core(res, flags, mips, array, dxgi_format.0 as u32);
         if !init.is_null() {
-            for slice in 0..desc.array_size {
-                for mip in 0..mips {
-                    // SAFETY: one entry per subresource (the caller's promise)
-                    let data = unsafe { &*init.add((slice * mips + mip) as usize) };
-                    // SAFETY: the application's initial data
-                    let bytes = unsafe { gather_rows(t, mip, slice, data) }
-                        .map_err(|m| invalid(call, m))?;
-                    t.write_subresource(mip, slice, &bytes)
-                        .map_err(|e| invalid(call, e))?;
+            // one entry per subresource, in subresource order (mip + slice ·
+            // mips), each written as UpdateSubresource writes a whole one
+            for sub in 0..mips * array {
+                // SAFETY: one entry per subresource (the caller's promise)
+                let data = unsafe { &*init.add(sub as usize) };
+                if data.pSysMem.is_null() {
+                    return Err(invalid(call, format!("no pSysMem for subresource {sub}")));
                 }
+                let (src, pitch, slice) =
+                    (data.pSysMem.cast(), data.SysMemPitch, data.SysMemSlicePitch);
+                // SAFETY: the application's initial data at its pitches
+                unsafe { crate::update::update(&core, sub, None, src, pitch, slice) }
+                    .map_err(|m| invalid(call, m))?;
             }
         }
-        let array = desc.array_size;
-        Ok((
-            self.core(res, flags, mips, array, dxgi_format.0 as u32),
-            mips,
-        ))
+        Ok((core, mips))
     }
 }
 
@@ -406,6 +367,40 @@ fn feature_words(feature: i32, input: &[u32]) -> Option<Vec<u32>> {
     })
 }
 
+/// `CreateTexture1D/2D/3D`: the description `$desc` made the
+/// [`TextureDesc`] `$td` gives (its format set by `Device_Impl::texture`),
+/// the storage and initial data, and the `$object` with the mip count
+/// resolved in its description.
+macro_rules! create_texture {
+    ($($call:ident $desc:ident $interface:ident $object:ident |$d:ident| $td:expr;)*) => {$(
+        fn $call(
+            &self,
+            pdesc: *const $desc,
+            init: *const D3D11_SUBRESOURCE_DATA,
+            out: OutRef<$interface>,
+        ) -> Result<()> {
+            let call = stringify!($call);
+            if pdesc.is_null() {
+                return Err(invalid(call, "pDesc is null"));
+            }
+            // SAFETY: non-null; the application's description
+            let mut desc = unsafe { *pdesc };
+            calls!("{call}: {desc:?}");
+            let td = {
+                let $d = &desc;
+                $td
+            };
+            let flags = (desc.Usage, desc.BindFlags, desc.CPUAccessFlags, desc.MiscFlags);
+            // SAFETY: the application's initial data, one per subresource
+            let (core, mips) =
+                unsafe { self.texture(call, td, desc.Format, flags, init, out.is_null()) }?;
+            desc.MipLevels = mips;
+            let t: $interface = $object { core, desc }.into();
+            out.write(Some(t))
+        }
+    )*};
+}
+
 impl ID3D11Device_Impl for Device_Impl {
     fn CreateBuffer(
         &self,
@@ -506,115 +501,37 @@ impl ID3D11Device_Impl for Device_Impl {
         out.write(Some(b))
     }
 
-    fn CreateTexture1D(
-        &self,
-        pdesc: *const D3D11_TEXTURE1D_DESC,
-        init: *const D3D11_SUBRESOURCE_DATA,
-        out: OutRef<ID3D11Texture1D>,
-    ) -> Result<()> {
-        let call = "CreateTexture1D";
-        if pdesc.is_null() {
-            return Err(invalid(call, "pDesc is null"));
-        }
-        // SAFETY: non-null; the application's description
-        let mut desc = unsafe { *pdesc };
-        calls!("{call}: {desc:?}");
-        let td = TextureDesc {
+    create_texture! {
+        CreateTexture1D D3D11_TEXTURE1D_DESC ID3D11Texture1D Texture1D |d| TextureDesc {
             dimension: TextureDimension::Texture1D,
             format: Format::R8_UNORM,
-            width: desc.Width,
+            width: d.Width,
             height: 1,
             depth: 1,
-            array_size: desc.ArraySize,
-            mip_levels: desc.MipLevels,
+            array_size: d.ArraySize,
+            mip_levels: d.MipLevels,
             sample_count: 1,
         };
-        let flags = (
-            desc.Usage,
-            desc.BindFlags,
-            desc.CPUAccessFlags,
-            desc.MiscFlags,
-        );
-        // SAFETY: the application's initial data, one per subresource
-        let (core, mips) =
-            unsafe { self.texture(call, td, desc.Format, flags, init, out.is_null()) }?;
-        desc.MipLevels = mips;
-        let t: ID3D11Texture1D = Texture1D { core, desc }.into();
-        out.write(Some(t))
-    }
-
-    fn CreateTexture2D(
-        &self,
-        pdesc: *const D3D11_TEXTURE2D_DESC,
-        init: *const D3D11_SUBRESOURCE_DATA,
-        out: OutRef<ID3D11Texture2D>,
-    ) -> Result<()> {
-        let call = "CreateTexture2D";
-        if pdesc.is_null() {
-            return Err(invalid(call, "pDesc is null"));
-        }
-        // SAFETY: non-null; the application's description
-        let mut desc = unsafe { *pdesc };
-        calls!("{call}: {desc:?}");
-        let td = TextureDesc {
+        CreateTexture2D D3D11_TEXTURE2D_DESC ID3D11Texture2D Texture2D |d| TextureDesc {
             dimension: TextureDimension::Texture2D,
             format: Format::R8_UNORM,
-            width: desc.Width,
-            height: desc.Height,
+            width: d.Width,
+            height: d.Height,
             depth: 1,
-            array_size: desc.ArraySize,
-            mip_levels: desc.MipLevels,
-            sample_count: desc.SampleDesc.Count,
+            array_size: d.ArraySize,
+            mip_levels: d.MipLevels,
+            sample_count: d.SampleDesc.Count,
         };
-        let flags = (
-            desc.Usage,
-            desc.BindFlags,
-            desc.CPUAccessFlags,
-            desc.MiscFlags,
-        );
-        // SAFETY: the application's initial data, one per subresource
-        let (core, mips) =
-            unsafe { self.texture(call, td, desc.Format, flags, init, out.is_null()) }?;
-        desc.MipLevels = mips;
-        let t: ID3D11Texture2D = Texture2D { core, desc }.into();
-        out.write(Some(t))
-    }
-
-    fn CreateTexture3D(
-        &self,
-        pdesc: *const D3D11_TEXTURE3D_DESC,
-        init: *const D3D11_SUBRESOURCE_DATA,
-        out: OutRef<ID3D11Texture3D>,
-    ) -> Result<()> {
-        let call = "CreateTexture3D";
-        if pdesc.is_null() {
-            return Err(invalid(call, "pDesc is null"));
-        }
-        // SAFETY: non-null; the application's description
-        let mut desc = unsafe { *pdesc };
-        calls!("{call}: {desc:?}");
-        let td = TextureDesc {
+        CreateTexture3D D3D11_TEXTURE3D_DESC ID3D11Texture3D Texture3D |d| TextureDesc {
             dimension: TextureDimension::Texture3D,
             format: Format::R8_UNORM,
-            width: desc.Width,
-            height: desc.Height,
-            depth: desc.Depth,
+            width: d.Width,
+            height: d.Height,
+            depth: d.Depth,
             array_size: 1,
-            mip_levels: desc.MipLevels,
+            mip_levels: d.MipLevels,
             sample_count: 1,
         };
-        let flags = (
-            desc.Usage,
-            desc.BindFlags,
-            desc.CPUAccessFlags,
-            desc.MiscFlags,
-        );
-        // SAFETY: the application's initial data, one per subresource
-        let (core, mips) =
-            unsafe { self.texture(call, td, desc.Format, flags, init, out.is_null()) }?;
-        desc.MipLevels = mips;
-        let t: ID3D11Texture3D = Texture3D { core, desc }.into();
-        out.write(Some(t))
     }
 
     fn CreateShaderResourceView(

@@ -22,10 +22,9 @@ pub enum Groups<'a> {
 }
 
 fn bind(k: &mut Kernel, slot: &str, t: &Target) -> Result<(), sm5sim::api::ApiError> {
-    match (t.elements, t.view) {
-        (Some((first, count)), view) => k.bind_elements(slot, &t.res, Some(view), first, count)?,
-        (None, View::Constant) => k.bind_view(slot, &t.res, View::Constant)?,
-        (None, view) => k.bind_view(slot, &t.res, view)?,
+    match t.elements {
+        Some((first, count)) => k.bind_elements(slot, &t.res, Some(t.view), first, count)?,
+        None => k.bind_view(slot, &t.res, t.view)?,
     };
     Ok(())
 }
@@ -125,17 +124,18 @@ pub fn dispatch(shared: &Shared, groups: Groups) {
     let Some((k, name)) = made else { return };
     let config = Config::get();
     let options = config.options();
-    let (result, counts) = match groups {
-        Groups::Direct(g) => (k.dispatch(g, &options), Ok(g)),
-        Groups::Indirect(args, offset) => {
-            let counts = k.indirect_groups(&args.res, u64::from(offset));
-            (
-                k.dispatch_indirect(&args.res, u64::from(offset), &options),
-                counts,
-            )
-        }
+    // DispatchIndirect reads its group counts once, then dispatches them
+    let counts = match groups {
+        Groups::Direct(g) => g,
+        Groups::Indirect(args, offset) => match k.indirect_groups(&args.res, u64::from(offset)) {
+            Ok(g) => g,
+            Err(e) => {
+                say(&format!("Dispatch #{n} ({name}): {e}; nothing ran"));
+                return;
+            }
+        },
     };
-    let counts = counts.unwrap_or_default();
+    let result = k.dispatch(counts, &options);
     let place = format!(
         "Dispatch #{n} ({name}, {}x{}x{} groups)",
         counts[0], counts[1], counts[2]

@@ -107,7 +107,7 @@ pub struct Texture3D {
 }
 
 macro_rules! resource {
-    ($($t:ident $dim:ident $desc:ident;)*) => {$(
+    ($($t:ident $dim:ident;)*) => {$(
         device_child!($t => core.child;);
         impl ID3D11Resource_Impl for $t {
             fn GetType(&self, dimension: *mut D3D11_RESOURCE_DIMENSION) {
@@ -123,8 +123,15 @@ macro_rules! resource {
                 self.core.eviction.load(Ordering::Relaxed)
             }
         }
-        impl $desc for $t {
-            fn GetDesc(&self, desc: *mut <Self as DescOf>::Desc) {
+    )*};
+}
+
+/// `GetDesc` of each `$t` (`$interface` has it alone), which gives its
+/// `desc` field of type `$ty`.
+macro_rules! get_desc {
+    ($($t:ident $interface:ident $ty:ident;)*) => {$(
+        impl $interface for $t {
+            fn GetDesc(&self, desc: *mut $ty) {
                 if !desc.is_null() {
                     // SAFETY: the application's non-null out pointer
                     unsafe { *desc = self.desc };
@@ -134,41 +141,22 @@ macro_rules! resource {
     )*};
 }
 
-/// The description type of an implementation.
-pub trait DescOf {
-    /// `D3D11_*_DESC`
-    type Desc;
-}
-impl DescOf for Buffer_Impl {
-    type Desc = D3D11_BUFFER_DESC;
-}
-impl DescOf for Texture1D_Impl {
-    type Desc = D3D11_TEXTURE1D_DESC;
-}
-impl DescOf for Texture2D_Impl {
-    type Desc = D3D11_TEXTURE2D_DESC;
-}
-impl DescOf for Texture3D_Impl {
-    type Desc = D3D11_TEXTURE3D_DESC;
-}
-impl DescOf for Srv_Impl {
-    type Desc = D3D11_SHADER_RESOURCE_VIEW_DESC;
-}
-impl DescOf for Uav_Impl {
-    type Desc = D3D11_UNORDERED_ACCESS_VIEW_DESC;
-}
-impl DescOf for Sampler_Impl {
-    type Desc = D3D11_SAMPLER_DESC;
-}
-impl DescOf for Query_Impl {
-    type Desc = D3D11_QUERY_DESC;
+get_desc! {
+    Buffer_Impl ID3D11Buffer_Impl D3D11_BUFFER_DESC;
+    Texture1D_Impl ID3D11Texture1D_Impl D3D11_TEXTURE1D_DESC;
+    Texture2D_Impl ID3D11Texture2D_Impl D3D11_TEXTURE2D_DESC;
+    Texture3D_Impl ID3D11Texture3D_Impl D3D11_TEXTURE3D_DESC;
+    Srv_Impl ID3D11ShaderResourceView_Impl D3D11_SHADER_RESOURCE_VIEW_DESC;
+    Uav_Impl ID3D11UnorderedAccessView_Impl D3D11_UNORDERED_ACCESS_VIEW_DESC;
+    Sampler_Impl ID3D11SamplerState_Impl D3D11_SAMPLER_DESC;
+    Query_Impl ID3D11Query_Impl D3D11_QUERY_DESC;
 }
 
 resource! {
-    Buffer_Impl D3D11_RESOURCE_DIMENSION_BUFFER ID3D11Buffer_Impl;
-    Texture1D_Impl D3D11_RESOURCE_DIMENSION_TEXTURE1D ID3D11Texture1D_Impl;
-    Texture2D_Impl D3D11_RESOURCE_DIMENSION_TEXTURE2D ID3D11Texture2D_Impl;
-    Texture3D_Impl D3D11_RESOURCE_DIMENSION_TEXTURE3D ID3D11Texture3D_Impl;
+    Buffer_Impl D3D11_RESOURCE_DIMENSION_BUFFER;
+    Texture1D_Impl D3D11_RESOURCE_DIMENSION_TEXTURE1D;
+    Texture2D_Impl D3D11_RESOURCE_DIMENSION_TEXTURE2D;
+    Texture3D_Impl D3D11_RESOURCE_DIMENSION_TEXTURE3D;
 }
 
 /// Our resource behind `r`, or None for an object of someone else's.
@@ -230,27 +218,19 @@ pub struct Uav {
 }
 
 macro_rules! view {
-    ($($t:ident $desc:ident;)*) => {$(
+    ($($t:ident;)*) => {$(
         device_child!($t => child;);
         impl ID3D11View_Impl for $t {
             fn GetResource(&self, resource: OutRef<ID3D11Resource>) {
                 let _ = resource.write(Some(self.resource.clone()));
             }
         }
-        impl $desc for $t {
-            fn GetDesc(&self, desc: *mut <Self as DescOf>::Desc) {
-                if !desc.is_null() {
-                    // SAFETY: the application's non-null out pointer
-                    unsafe { *desc = self.desc };
-                }
-            }
-        }
     )*};
 }
 
 view! {
-    Srv_Impl ID3D11ShaderResourceView_Impl;
-    Uav_Impl ID3D11UnorderedAccessView_Impl;
+    Srv_Impl;
+    Uav_Impl;
 }
 
 /// `ID3D11ComputeShader`.
@@ -289,14 +269,6 @@ pub struct Sampler {
 }
 
 device_child!(Sampler_Impl => child;);
-impl ID3D11SamplerState_Impl for Sampler_Impl {
-    fn GetDesc(&self, desc: *mut D3D11_SAMPLER_DESC) {
-        if !desc.is_null() {
-            // SAFETY: the application's non-null out pointer
-            unsafe { *desc = self.desc };
-        }
-    }
-}
 
 /// Where a query stands.
 #[derive(Debug, Clone, Copy, Default)]
@@ -341,14 +313,6 @@ device_child!(Query_Impl => child;);
 impl ID3D11Asynchronous_Impl for Query_Impl {
     fn GetDataSize(&self) -> u32 {
         Query::data_size(self.desc.Query).unwrap_or(0)
-    }
-}
-impl ID3D11Query_Impl for Query_Impl {
-    fn GetDesc(&self, desc: *mut D3D11_QUERY_DESC) {
-        if !desc.is_null() {
-            // SAFETY: the application's non-null out pointer
-            unsafe { *desc = self.desc };
-        }
     }
 }
 

@@ -68,7 +68,12 @@ pub unsafe fn update(
             bx.left, bx.top, bx.front, bx.right, bx.bottom, bx.back
         ));
     }
-    let mut data = t.read_subresource(mip, slice);
+    // a box over the whole subresource overwrites every byte: nothing to read
+    let whole = (bx.left, bx.top, bx.front, bx.right, bx.bottom, bx.back) == (0, 0, 0, w, h, d);
+    let mut data = match (whole, t.subresource_range(mip, slice)) {
+        (true, Some(r)) => vec![0u8; r.len()],
+        _ => t.read_subresource(mip, slice),
+    };
     let rows = h.div_ceil(bh) as usize;
     let row = data.len() / (rows * d as usize);
     let plane = row * rows;

@@ -116,7 +116,7 @@ fn view_format_fits(resource: u32, fmt: u32, f: sim_mem::Format) -> Result<(), S
 /// The description D3D11 gives a view made with none.
 fn default_srv(core: &ResourceCore) -> Result<[u32; 6], String> {
     let f = core.format;
-    if let Some(_b) = core.res.as_buffer() {
+    if core.res.as_buffer().is_some() {
         if core.misc & D3D11_RESOURCE_MISC_BUFFER_STRUCTURED.0 as u32 == 0 {
             return Err("only a structured buffer has a view without a description".into());
         }
@@ -135,7 +135,9 @@ fn default_srv(core: &ResourceCore) -> Result<[u32; 6], String> {
             format::name(f)
         ));
     }
-    let t = core.res.as_texture().expect("a texture");
+    let Some(t) = core.res.as_texture() else {
+        return Err("the resource is neither a buffer nor a texture".into());
+    };
     let d = t.desc();
     let (mips, array) = (core.mips, core.array_size);
     let cube = core.misc & D3D11_RESOURCE_MISC_TEXTURECUBE.0 as u32 != 0;
@@ -187,7 +189,9 @@ pub fn srv(
         };
         return Ok((srv_of_words(w), target));
     }
-    let t = core.res.as_texture().expect("a texture");
+    let Some(t) = core.res.as_texture() else {
+        return Err("the resource is neither a buffer nor a texture".into());
+    };
     // UNKNOWN: the resource's own format (as the D3D11 runtime takes it)
     if fmt == 0 {
         w[0] = core.format;
@@ -251,7 +255,9 @@ fn default_uav(core: &ResourceCore) -> Result<[u32; 5], String> {
             format::name(f)
         ));
     }
-    let t = core.res.as_texture().expect("a texture");
+    let Some(t) = core.res.as_texture() else {
+        return Err("the resource is neither a buffer nor a texture".into());
+    };
     let d = t.desc();
     let array = core.array_size;
     Ok(match d.dimension {
@@ -300,7 +306,9 @@ pub fn uav(
         };
         return Ok((uav_of_words(w), target, counter));
     }
-    let t = core.res.as_texture().expect("a texture");
+    let Some(t) = core.res.as_texture() else {
+        return Err("the resource is neither a buffer nor a texture".into());
+    };
     // UNKNOWN: the resource's own format (as the D3D11 runtime takes it)
     if fmt == 0 {
         w[0] = core.format;
