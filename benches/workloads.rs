@@ -33,6 +33,7 @@
 //! mix with the full-size ones under `target/criterion/`.
 
 mod common;
+mod ports;
 
 use common::{criterion_dir, median_ns};
 use criterion::measurement::WallTime;
@@ -67,6 +68,10 @@ const TABLE: [(&str, f64); 8] = [
     ("saxpy", 5.0),
     ("mandelbrot", 6.0),
 ];
+
+/// Target for the geometric mean over the workloads of sim / port (the
+/// shader's own algorithm compiled natively, `ports.rs`), 2 threads.
+const PORT_TARGET: f64 = 3.0;
 
 struct Ctx {
     /// 1/16 of the sizes (quick mode or criterion's test mode).
@@ -225,9 +230,17 @@ fn bench_histogram(c: &mut Criterion, ctx: &Ctx, name: &str, full_n: usize, seed
         run(o);
         assert_eq!(bins.to_words(), expected, "{name} {o:?}");
     };
+    let port_fn = if name == "histogram" {
+        ports::histogram
+    } else {
+        ports::global_histogram
+    };
+    let port = || ctx.pool.install(|| port_fn(&keys));
+    assert_eq!(port().to_vec(), expected, "{name} port");
     let mut g = ctx.group(c, name, n as u64);
     sim_functions(&mut g, run, check);
     g.bench_function("native", |b| b.iter(native));
+    g.bench_function("port", |b| b.iter(port));
     g.finish();
 }
 
@@ -264,9 +277,12 @@ fn bench_reduce(c: &mut Criterion, ctx: &Ctx) {
         run(o);
         assert_eq!(total.to_words(), [expected], "reduce {o:?}");
     };
+    let port = || ctx.pool.install(|| ports::reduce(&values));
+    assert_eq!(port(), expected, "reduce port");
     let mut g = ctx.group(c, "reduce", n as u64);
     sim_functions(&mut g, run, check);
     g.bench_function("native", |b| b.iter(native));
+    g.bench_function("port", |b| b.iter(port));
     g.finish();
 }
 
@@ -311,10 +327,16 @@ fn bench_scan(c: &mut Criterion, ctx: &Ctx) {
         run(o);
         assert!(out.to_words() == native_out, "scan {o:?}");
     };
+    let mut port_out = vec![0u32; n];
+    ctx.pool.install(|| ports::scan(&input, &mut port_out));
+    assert!(port_out == native_out, "scan port");
     let mut g = ctx.group(c, "scan", n as u64);
     sim_functions(&mut g, run, check);
     g.bench_function("native", |b| {
         b.iter(|| ctx.pool.install(|| native_scan(&input, &mut native_out)))
+    });
+    g.bench_function("port", |b| {
+        b.iter(|| ctx.pool.install(|| ports::scan(&input, &mut port_out)))
     });
     g.finish();
 }
@@ -376,6 +398,9 @@ fn bench_matmul(c: &mut Criterion, ctx: &Ctx) {
         run(o);
         assert!(cbuf.to_words() == expected, "matmul {o:?}");
     };
+    let mut port_c = vec![0f32; n * n];
+    ctx.pool.install(|| ports::matmul(&fa, &fb, &mut port_c, n));
+    assert!(port_c == native_c, "matmul port");
     let mut g = ctx.group(c, "matmul", (n * n * n) as u64);
     sim_functions(&mut g, run, check);
     g.bench_function("native", |b| {
@@ -383,6 +408,9 @@ fn bench_matmul(c: &mut Criterion, ctx: &Ctx) {
             ctx.pool
                 .install(|| native_matmul(&fa, &fb, &mut native_c, n))
         })
+    });
+    g.bench_function("port", |b| {
+        b.iter(|| ctx.pool.install(|| ports::matmul(&fa, &fb, &mut port_c, n)))
     });
     g.finish();
 }
@@ -485,6 +513,8 @@ fn bench_cas_float_add(c: &mut Criterion, ctx: &Ctx) {
     let native_no_atomics = || ctx.pool.install(|| native_slot_sums(&fv, slots));
     within(&native(), "native");
     within(&native_no_atomics(), "native_no_atomics");
+    let port = || ctx.pool.install(|| ports::cas_float_add(&fv, slots));
+    within(&port(), "port");
     let run = |o: &DispatchOptions| {
         sums.write_words(0, &vec![0; slots]).unwrap();
         dispatch(&p, &b, groups, o).unwrap();
@@ -497,6 +527,7 @@ fn bench_cas_float_add(c: &mut Criterion, ctx: &Ctx) {
     sim_functions(&mut g, run, check);
     g.bench_function("native", |b| b.iter(native));
     g.bench_function("native_no_atomics", |b| b.iter(native_no_atomics));
+    g.bench_function("port", |b| b.iter(port));
     g.finish();
 }
 
@@ -544,10 +575,16 @@ fn bench_saxpy(c: &mut Criterion, ctx: &Ctx) {
         run(o);
         assert!(yb.to_words() == expected, "saxpy {o:?}");
     };
+    let mut port_y = floats(&y0);
+    ctx.pool.install(|| ports::saxpy(a, &fx, &mut port_y));
+    assert!(port_y == fy, "saxpy port");
     let mut g = ctx.group(c, "saxpy", n as u64);
     sim_functions(&mut g, run, check);
     g.bench_function("native", |b| {
         b.iter(|| ctx.pool.install(|| native_saxpy(a, &fx, &mut fy)))
+    });
+    g.bench_function("port", |b| {
+        b.iter(|| ctx.pool.install(|| ports::saxpy(a, &fx, &mut port_y)))
     });
     g.finish();
 }
@@ -614,12 +651,22 @@ fn bench_mandelbrot(c: &mut Criterion, ctx: &Ctx) {
         run(o);
         assert!(it.to_words() == native_out, "mandelbrot {o:?}");
     };
+    let mut port_out = vec![0u32; w * h];
+    ctx.pool
+        .install(|| ports::mandelbrot(&mut port_out, w, h, max_iter));
+    assert!(port_out == native_out, "mandelbrot port");
     let mut g = ctx.group(c, "mandelbrot", (w * h) as u64);
     sim_functions(&mut g, run, check);
     g.bench_function("native", |b| {
         b.iter(|| {
             ctx.pool
                 .install(|| native_mandelbrot(&mut native_out, w, h, max_iter))
+        })
+    });
+    g.bench_function("port", |b| {
+        b.iter(|| {
+            ctx.pool
+                .install(|| ports::mandelbrot(&mut port_out, w, h, max_iter))
         })
     });
     g.finish();
@@ -653,21 +700,40 @@ fn print_table(dir: &Path, quick: bool, since: SystemTime) {
         if quick { " (QUICK: 1/16 sizes)" } else { "" }
     );
     println!(
-        "{:<17} {:>16} {:>11} {:>11} {:>11} {:>8} {:>8} {:>7}  result",
-        "workload", "size", "sim", "sim w32", "native", "ratio", "r w32", "target"
+        "{:<17} {:>16} {:>10} {:>10} {:>10} {:>10} {:>8} {:>8} {:>8} {:>7}  result",
+        "workload",
+        "size",
+        "sim",
+        "sim w32",
+        "native",
+        "port",
+        "/native",
+        "/port",
+        "r w32",
+        "target"
     );
     let mut met = 0;
     let mut measured = 0;
+    // (sim / native, sim / port) of each workload with both
+    let mut logs = (Vec::new(), Vec::new());
     for (name, target) in TABLE {
         let group = group_name(name, quick);
         let sim = median_ns(dir, &group, "sm5sim", since);
         let sim_w32 = median_ns(dir, &group, "sm5sim_w32", since);
         let native = median_ns(dir, &group, "native", since);
+        let port = median_ns(dir, &group, "port", since);
         if sim.is_none() && sim_w32.is_none() && native.is_none() {
             continue;
         }
-        let ratio = |s: Option<f64>| s.zip(native).map(|(s, n)| s / n);
-        let r = ratio(sim);
+        let ratio = |s: Option<f64>, base: Option<f64>| s.zip(base).map(|(s, n)| s / n);
+        let r = ratio(sim, native);
+        let rp = ratio(sim, port);
+        if let Some(r) = r {
+            logs.0.push(r.ln());
+        }
+        if let Some(rp) = rp {
+            logs.1.push(rp.ln());
+        }
         let fmt = |r: Option<f64>| r.map_or_else(|| "-".into(), |r| format!("{r:.1}x"));
         let result = match r {
             Some(r) if r <= target => {
@@ -682,20 +748,36 @@ fn print_table(dir: &Path, quick: bool, since: SystemTime) {
             None => "-",
         };
         println!(
-            "{:<17} {:>16} {:>11} {:>11} {:>11} {:>8} {:>8} {:>7}  {result}",
+            "{:<17} {:>16} {:>10} {:>10} {:>10} {:>10} {:>8} {:>8} {:>8} {:>7}  {result}",
             name,
             sizes(name),
             ms(sim),
             ms(sim_w32),
             ms(native),
+            ms(port),
             fmt(r),
-            fmt(ratio(sim_w32)),
+            fmt(rp),
+            fmt(ratio(sim_w32, native)),
             format!("<={target}x"),
         );
     }
     println!(
-        "targets met: {met} of {measured} (ratio = sim / native, sim at its default warp width = group size; 'r w32' = warps of 32 lanes)"
+        "targets met: {met} of {measured} (target = sim / native; sim at its default warp width = group size; 'r w32' = warps of 32 lanes / native)"
     );
+    let geo = |l: &[f64]| (l.iter().sum::<f64>() / l.len() as f64).exp();
+    if !logs.1.is_empty() {
+        let verdict = if geo(&logs.1) <= PORT_TARGET {
+            "met"
+        } else {
+            "MISSED"
+        };
+        println!(
+            "geometric means over {} workloads: sim / native {:.2}x, sim / port {:.2}x (target <= {PORT_TARGET}x: {verdict})",
+            logs.1.len(),
+            geo(&logs.0),
+            geo(&logs.1)
+        );
+    }
     // what profiling costs, against the plain run of the same bench
     println!();
     println!(
