@@ -149,6 +149,42 @@ impl Buffer {
         Ok(())
     }
 
+    /// Copy `count` words of `src` from word `src_offset` to word
+    /// `dst_offset` of this buffer, word by word with no copy in between
+    /// (`CopyResource`, and `CopySubresourceRegion` on buffers at whole
+    /// words). `src` is another buffer (a buffer's copy within itself is
+    /// dropped by the D3D11 runtime and refused by the API above). Call it
+    /// when no dispatch is running.
+    ///
+    /// # Errors
+    /// [`MemError::Overflow`] if either range is not inside its buffer;
+    /// nothing is written then.
+    pub fn copy_words_from(
+        &self,
+        dst_offset: usize,
+        src: &Buffer,
+        src_offset: usize,
+        count: usize,
+    ) -> Result<(), MemError> {
+        let range = |offset: usize, len: usize| {
+            offset
+                .checked_add(count)
+                .filter(|&end| end <= len)
+                .map(|end| offset..end)
+                .ok_or(MemError::Overflow {
+                    given: count.saturating_mul(4),
+                    size: len * 4,
+                    offset: offset.saturating_mul(4),
+                })
+        };
+        let from = range(src_offset, src.words.len())?;
+        let to = range(dst_offset, self.words.len())?;
+        for (d, s) in self.words[to].iter().zip(&src.words[from]) {
+            d.store(s.load(Ordering::Relaxed), Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
     /// Bytes `offset .. offset + out.len()` of the buffer, little-endian,
     /// at byte granularity (a copy's source, `CopySubresourceRegion` on
     /// buffers).
@@ -531,6 +567,21 @@ mod tests {
         assert_eq!(b.to_words(), vec![0, 0]);
         b.write_words(1, &[5]).unwrap();
         assert_eq!(b.to_words(), vec![0, 5]);
+    }
+
+    #[test]
+    fn copy_words_from_copies_a_range_or_refuses_without_writing() {
+        let src = Buffer::from_words(&[1, 2, 3, 4]);
+        let dst = Buffer::from_words(&[9, 9, 9]);
+        dst.copy_words_from(1, &src, 2, 2).unwrap();
+        assert_eq!(dst.to_words(), vec![9, 3, 4]);
+        // past the destination's end, past the source's end, an overflowing offset
+        assert!(dst.copy_words_from(2, &src, 0, 2).is_err());
+        assert!(dst.copy_words_from(0, &src, 3, 2).is_err());
+        assert!(dst.copy_words_from(usize::MAX, &src, 0, 1).is_err());
+        assert_eq!(dst.to_words(), vec![9, 3, 4]);
+        dst.copy_words_from(0, &src, 0, 0).unwrap();
+        assert_eq!(dst.to_words(), vec![9, 3, 4]);
     }
 
     #[test]

@@ -94,6 +94,36 @@ pub fn cores() -> usize {
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
+/// Run `f` on a worker thread of the pool that dispatches with
+/// `threads` worker threads (`DispatchOptions::threads`) run on, and give
+/// back what it returns: a pipeline of dispatches made inside `f` with the
+/// same `threads` then runs each on the pool directly, where each would
+/// otherwise hand its groups to the pool and wait for them to come back
+/// (tens of microseconds per dispatch: `benches/pipelines.rs`). With 0 or 1
+/// threads, or when the pool cannot start (each dispatch then reports
+/// [`DispatchError::Pool`] itself), `f` runs on the calling thread.
+///
+/// `f` must not wait for work that another thread hands to the same pool
+/// (a lock that a dispatch on another thread holds, say): it would hold a
+/// worker while it waits.
+pub fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    match threads {
+        0 | 1 => f(),
+        t if in_pool_of(t) => f(),
+        t => match pool(t) {
+            Ok(p) => p.install(f),
+            Err(_) => f(),
+        },
+    }
+}
+
+/// Whether the calling thread is a worker of a rayon pool of `threads`
+/// threads (one that [`in_pool`] or a caller's own pool made), where a
+/// dispatch of `threads` threads runs its groups without a hand-over.
+pub(crate) fn in_pool_of(threads: usize) -> bool {
+    rayon::current_thread_index().is_some() && rayon::current_num_threads() == threads
+}
+
 /// The worker pool for `threads` threads, built once per thread count and
 /// kept for the process: starting threads costs far more than a small
 /// dispatch (the single-group benchmark in `benches/front_end.rs`).

@@ -48,8 +48,8 @@ mod schedule;
 mod tests;
 
 pub use batching::{
-    cores, groups_per_batch, max_threads, packed_groups_limit, MAX_THREADS_PER_CORE, PACKED_LANES,
-    PACKED_REGISTER_BYTES, PACKED_RETRY_LANES,
+    cores, groups_per_batch, in_pool, max_threads, packed_groups_limit, MAX_THREADS_PER_CORE,
+    PACKED_LANES, PACKED_REGISTER_BYTES, PACKED_RETRY_LANES,
 };
 pub use options::{DispatchOptions, Mode, MAX_GROUPS_PER_DIMENSION, WARP_WIDTH_GROUP};
 pub use outcome::{

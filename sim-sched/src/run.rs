@@ -2,7 +2,7 @@
 //! and the run of its groups in each [`Mode`](crate::Mode), down into
 //! `sim_core`'s executor.
 
-use crate::batching::{cores, groups_per_batch, max_threads, pool, MAX_CHUNK_BATCHES};
+use crate::batching::{cores, groups_per_batch, in_pool_of, max_threads, pool, MAX_CHUNK_BATCHES};
 use crate::options::{DispatchOptions, Mode, MAX_GROUPS_PER_DIMENSION, WARP_WIDTH_GROUP};
 use crate::outcome::{
     finish_messages, with_messages, DispatchError, DispatchStats, Dispatched, GroupSpan,
@@ -232,7 +232,8 @@ impl Run<'_, '_, '_> {
             let r = one(&mut c, 0);
             c.finish();
             r
-        } else if options.threads == 0 {
+        } else if options.threads == 0 || in_pool_of(options.threads) {
+            // (already on a worker of a pool of this size: `in_pool`)
             run()
         } else if options.threads == 1 {
             // One worker is the calling thread: dispatches from several

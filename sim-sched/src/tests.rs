@@ -291,3 +291,33 @@ fn derived_seeds_are_splitmix64_outputs() {
     assert_eq!(Schedule::derive_seed(42, 0), a);
     assert_eq!(Schedule::derive_seed(42, 1), b);
 }
+
+/// `in_pool` runs its closure on a worker of the pool of that size (on the
+/// calling thread for 0 and 1 threads), and dispatches made there with
+/// the same `threads` compute what they compute from outside.
+#[test]
+fn in_pool_runs_on_the_dispatch_pool_and_dispatches_there_alike() {
+    assert_eq!(crate::in_pool(1, rayon::current_thread_index), None);
+    assert_eq!(crate::in_pool(0, || 7), 7);
+    let inside = crate::in_pool(2, || {
+        (
+            rayon::current_thread_index().is_some(),
+            rayon::current_num_threads(),
+            crate::batching::in_pool_of(2),
+            crate::batching::in_pool_of(3),
+        )
+    });
+    assert_eq!(inside, (true, 2, true, false));
+    assert!(!crate::batching::in_pool_of(2));
+    let p = program(BINS8);
+    let o = DispatchOptions {
+        threads: 2,
+        ..Default::default()
+    };
+    let outside = bins(&p, 8, 100, &o);
+    assert_eq!(outside, vec![800; 8]);
+    for groups in [1, 2, 100] {
+        let inside = crate::in_pool(2, || bins(&p, 8, groups, &o));
+        assert_eq!(inside, vec![8 * groups; 8], "{groups} groups");
+    }
+}

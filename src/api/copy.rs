@@ -79,7 +79,7 @@ impl Resource {
                 if !run {
                     return Ok(());
                 }
-                d.write_words(0, &s.to_words())
+                d.copy_words_from(0, s, 0, s.len_words())
                     .map_err(|e| err(e.to_string()))
             }
             (Storage::Texture(s), Storage::Texture(d)) => {
@@ -110,8 +110,9 @@ impl Resource {
                 if !run {
                     return Ok(());
                 }
+                let words = s.data().len_words();
                 d.data()
-                    .write_words(0, &s.data().to_words())
+                    .copy_words_from(0, s.data(), 0, words)
                     .map_err(|e| err(e.to_string()))
             }
             _ => Err(err(
@@ -194,6 +195,13 @@ impl Resource {
         }
         if bytes == 0 || !run {
             return Ok(());
+        }
+        if (src_offset | dst_offset | bytes).is_multiple_of(4) {
+            // whole words: straight from word to word
+            let word = |b: u64| (b / 4) as usize;
+            return d
+                .copy_words_from(word(dst_offset), s, word(src_offset), word(bytes))
+                .map_err(|e| err(e.to_string()));
         }
         let mut tmp = vec![0u8; bytes as usize];
         s.read_bytes(src_offset as usize, &mut tmp)

@@ -26,9 +26,19 @@ impl Job {
         range: std::ops::Range<usize>,
     ) -> (Vec<StepReport>, Option<JobError>) {
         let mut reports = Vec::new();
-        let error = self
-            .run_steps(options, None, None, &mut reports, range)
-            .err();
+        // The steps run on a worker of the dispatch pool, so that each
+        // dispatch of more than one group starts on it at once instead of
+        // handing its groups over from this thread and waiting
+        // (`sim_sched::in_pool`). A schedule runs each dispatch on the
+        // calling thread anyway.
+        let threads = match options.schedule {
+            None => options.threads,
+            Some(_) => 1,
+        };
+        let error = sim_sched::in_pool(threads, || {
+            self.run_steps(options, None, None, &mut reports, range)
+                .err()
+        });
         (reports, error)
     }
 

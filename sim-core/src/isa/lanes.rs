@@ -381,7 +381,8 @@ macro_rules! for_each_lane_op {
             Lt [flushed] => |x, y| bool_mask(fin(x) < fin(y)),
             Ge [flushed] => |x, y| bool_mask(fin(x) >= fin(y)),
             Mov => |x| x,
-            Movc => |c, x, y| if c != 0 { x } else { y },
+            // (a select of bits, which vectorises; `if c != 0 { x } else { y }` compiled to a scalar loop)
+            Movc => |c, x, y| { let m = bool_mask(c != 0); (x & m) | (y & !m) },
             Iadd [commutes] => |x, y| x.wrapping_add(y),
             Imad [commutes] => |x, y, z| x.wrapping_mul(y).wrapping_add(z),
             Imax [commutes] => |x, y| (x as i32).max(y as i32) as u32,
