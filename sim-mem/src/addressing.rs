@@ -224,6 +224,7 @@ pub fn affine_line(
 /// `(first, step, row_step)`, exactly as [`Extent::word_index`] would give.
 /// Needs at least two rows of `p ≥ 2` lanes (`n` a multiple of `p`);
 /// `None` otherwise, or when the lanes are off the grid. One pass.
+#[inline(always)]
 pub fn affine_words_2d(
     ext: Extent,
     a: &[u32],
@@ -242,26 +243,76 @@ pub fn affine_words_2d(
     let (a0, b0) = (a[0] & lo, b[0] & !3);
     let (da, db) = ((a[1] & lo).wrapping_sub(a0), (b[1] & !3).wrapping_sub(b0));
     let (ra, rb) = ((a[p] & lo).wrapping_sub(a0), (b[p] & !3).wrapping_sub(b0));
-    let mut on_grid = true;
-    for (r, (ar, br)) in a.chunks_exact(p).zip(b.chunks_exact(p)).enumerate() {
-        let r = r as u32;
-        let (mut ai, mut bi) = (
-            a0.wrapping_add(ra.wrapping_mul(r)),
-            b0.wrapping_add(rb.wrapping_mul(r)),
+    // scattered accesses usually fail on the last lane: no pass for them
+    let (c_last, r_last) = ((p - 1) as u32, (rows - 1) as u32);
+    if (a[n - 1] & lo)
+        != a0
+            .wrapping_add(da.wrapping_mul(c_last))
+            .wrapping_add(ra.wrapping_mul(r_last))
+        || (!raw
+            && (b[n - 1] & !3)
+                != b0
+                    .wrapping_add(db.wrapping_mul(c_last))
+                    .wrapping_add(rb.wrapping_mul(r_last)))
+    {
+        return None;
+    }
+    // the bits by which the lanes are off the grid, or-ed: the first row
+    // against its line, then every later lane against the lane a row
+    // before it plus the row's step (by induction, the grid), one flat
+    // loop per kind of extent, without a branch, so that each vectorises
+    let mut off = 0u32;
+    let (mut ai, mut bi) = (a0, b0);
+    for (&x, &y) in a[..p].iter().zip(&b[..p]) {
+        off |= ((x & lo) ^ ai) | (((y & !3) ^ bi) & if raw { 0 } else { !0 });
+        ai = ai.wrapping_add(da);
+        bi = bi.wrapping_add(db);
+    }
+    if raw {
+        for (&x, &u) in a[p..].iter().zip(&a[..n - p]) {
+            off |= (x & lo).wrapping_sub(u & lo) ^ ra;
+        }
+    } else {
+        let (a1, b1) = (
+            a[p..].iter().zip(&b[p..]),
+            a[..n - p].iter().zip(&b[..n - p]),
         );
-        for (&x, &y) in ar.iter().zip(br) {
-            on_grid &= (x & lo) == ai;
-            on_grid &= raw || (y & !3) == bi;
-            ai = ai.wrapping_add(da);
-            bi = bi.wrapping_add(db);
+        for ((&x, &y), (&u, &v)) in a1.zip(b1) {
+            off |= (x.wrapping_sub(u) ^ ra) | ((y & !3).wrapping_sub(v & !3) ^ rb);
         }
     }
+    let on_grid = off == 0;
+    if !on_grid {
+        return None;
+    }
+    affine_grid(ext, (a0, da, ra), (b0, db, rb), p, rows, k_max)
+}
+
+/// [`affine_words_2d`] for lanes whose values are known to lie on a grid:
+/// lane `r·p + c` of `rows` rows of `p` lanes accesses (`a0 + da·c + ra·r`,
+/// `b0 + db·c + rb·r`), each computed in u32, where `a0` (for a raw extent)
+/// and `b0` have their low two bits clear, and so have the steps that
+/// apply to them. Returns `(first, step, row_step)` as `affine_words_2d`
+/// would for these lanes; `None` when a value wraps past `u32::MAX` (a
+/// step read as a large positive number does) or a dword `0..=k_max` of
+/// some lane is out of bounds. O(1): the executor uses it when it has
+/// derived the address operands' steps from the program (`sim_core`'s
+/// affine analysis) instead of checking the lanes one by one.
+pub fn affine_grid(
+    ext: Extent,
+    (a0, da, ra): (u32, u32, u32),
+    (b0, db, rb): (u32, u32, u32),
+    p: usize,
+    rows: usize,
+    k_max: u32,
+) -> Option<(usize, usize, usize)> {
+    let raw = ext.stride == 0;
+    let (cs, rs) = ((p.checked_sub(1)?) as u64, (rows.checked_sub(1)?) as u64);
     // with non-negative steps the last corner is the largest: if it does
     // not exceed u32::MAX, no lane's value wrapped
-    let (cs, rs) = ((p - 1) as u64, (rows - 1) as u64);
     let a_last = a0 as u64 + da as u64 * cs + ra as u64 * rs;
     let b_last = b0 as u64 + db as u64 * cs + rb as u64 * rs;
-    if !on_grid || a_last > u32::MAX as u64 || (!raw && b_last > u32::MAX as u64) {
+    if a_last > u32::MAX as u64 || (!raw && b_last > u32::MAX as u64) {
         return None;
     }
     let s = ext.stride as u64;

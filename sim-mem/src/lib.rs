@@ -25,8 +25,8 @@ pub mod texture;
 pub mod tgsm;
 
 pub use addressing::{
-    affine_line, affine_words, affine_words_2d, lane_words, raw_word_index, structured_word_index,
-    Extent,
+    affine_grid, affine_line, affine_words, affine_words_2d, lane_words, raw_word_index,
+    structured_word_index, Extent,
 };
 pub use atomic::AtomicOp;
 pub use buffer::{Buffer, BufferView, Contents, MemError, ViewKind};

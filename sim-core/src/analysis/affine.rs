@@ -10,12 +10,20 @@
 //! ([`sim_mem::affine_words`]): the executor reads the first active lane's
 //! address and asks [`sim_mem::affine_line`] for the bounds, in O(1).
 //!
+//! In a 2-D group (one layer, not packed) a value may instead step by one
+//! amount per `SV_GroupThreadID.x` and by another per row
+//! (`SV_GroupThreadID.y`): a tile's column `tile[k][x]` or row
+//! `tile[y][k]`. Such an access's words lie on a grid, one line per row of
+//! the group, and the executor finds it from the first lane's address as
+//! well ([`sim_mem::affine_grid`], [`PcFacts::grid`]).
+//!
 //! The analysis is a forward dataflow over the structured control flow,
 //! with a divergence rule:
 //! - Immediates, constant-buffer words, `SV_GroupID` and any pure ALU
 //!   result of such values are uniform (step 0); `SV_GroupIndex`, and in a
 //!   one-row group `SV_GroupThreadID.x` and `SV_DispatchThreadID.x`, have
-//!   step 1. `mov`, `iadd`, `ishl` by an immediate, `imad` and `imul`/`umul`
+//!   step 1; in a 2-D group, `SV_GroupThreadID.x` and
+//!   `SV_DispatchThreadID.x` step 1 per thread of a row, `.y` 1 per row. `mov`, `iadd`, `ishl` by an immediate, `imad` and `imul`/`umul`
 //!   (low half) by an immediate, and the integer negate modifier carry steps.
 //! - Inside a branch or a loop only a subset of the lanes is active, so what
 //!   held before still holds. After an `if` whose condition is uniform every
@@ -33,35 +41,69 @@ use crate::isa::lanes::{arity, dot_terms};
 use crate::isa::opcodes::{Alu2Op, AluOp};
 use std::collections::{HashMap, HashSet};
 
-/// What is known of one register component: every active lane holds the
-/// first active lane's value plus `step` per `SV_GroupIndex` (wrapping u32);
-/// `konst` is the value itself when it is a known constant (`step` 0).
+/// What is known of one register component: every lane holds a value
+/// the same for every thread of the group plus `step` per
+/// `SV_GroupThreadID.x` and `row` per `SV_GroupThreadID.y` (wrapping u32);
+/// `konst` is the value itself when it is a known constant (both steps 0).
+/// In a group of one row, or a 3-D one, only values linear in
+/// `SV_GroupIndex` are tracked, with `row` = `step`·width (`SV_GroupIndex`
+/// = x + width·y); such a value has `step` per `SV_GroupIndex`
+/// ([`Lin::lane_step`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Lin {
     pub step: u32,
+    pub row: u32,
     pub konst: Option<u32>,
 }
 
 impl Lin {
-    const LANE: Lin = Lin {
-        step: 1,
-        konst: None,
-    };
     const UNIFORM: Lin = Lin {
         step: 0,
+        row: 0,
         konst: None,
     };
+
+    /// `SV_GroupIndex` in a group `width` threads wide.
+    fn lane(width: u32) -> Lin {
+        Lin {
+            step: 1,
+            row: width,
+            konst: None,
+        }
+    }
+
+    /// `SV_GroupThreadID.x` (`x`) or `.y` in a 2-D group.
+    fn thread_axis(x: bool) -> Lin {
+        Lin {
+            step: u32::from(x),
+            row: u32::from(!x),
+            konst: None,
+        }
+    }
 
     fn constant(v: u32) -> Lin {
         Lin {
             step: 0,
+            row: 0,
             konst: Some(v),
         }
+    }
+
+    /// The same in every thread of the group.
+    fn is_uniform(self) -> bool {
+        self.step == 0 && self.row == 0
+    }
+
+    /// The step per `SV_GroupIndex`, when the value is linear in it (in a
+    /// group `width` threads wide, of `rows` rows).
+    pub(crate) fn lane_step(self, width: u32, rows: u32) -> Option<u32> {
+        (rows <= 1 || self.row == self.step.wrapping_mul(width)).then_some(self.step)
     }
 
     fn add(self, o: Lin) -> Lin {
         Lin {
             step: self.step.wrapping_add(o.step),
+            row: self.row.wrapping_add(o.row),
             konst: self.konst.zip(o.konst).map(|(a, b)| a.wrapping_add(b)),
         }
     }
@@ -69,6 +111,7 @@ impl Lin {
     fn scale(self, k: u32) -> Lin {
         Lin {
             step: self.step.wrapping_mul(k),
+            row: self.row.wrapping_mul(k),
             konst: self.konst.map(|v| v.wrapping_mul(k)),
         }
     }
@@ -87,8 +130,9 @@ impl Lin {
 /// only if both agree.
 fn meet(a: Option<Lin>, b: Option<Lin>) -> Option<Lin> {
     let (a, b) = (a?, b?);
-    (a.step == b.step).then(|| Lin {
+    (a.step == b.step && a.row == b.row).then(|| Lin {
         step: a.step,
+        row: a.row,
         konst: if a.konst == b.konst { a.konst } else { None },
     })
 }
@@ -96,6 +140,11 @@ fn meet(a: Option<Lin>, b: Option<Lin>) -> Option<Lin> {
 /// The steps of a memory instruction's address operands: `a` (byte offset,
 /// or structure index) and `b` (byte offset in the structure; 0 for raw).
 pub(crate) type AddressSteps = (u32, u32);
+
+/// The steps of a memory instruction's address operands in a 2-D group,
+/// per `SV_GroupThreadID.x` (a lane of a row) and per `SV_GroupThreadID.y`
+/// (a row): `((a per x, a per row), (b per x, b per row))`.
+pub(crate) type GridSteps = ((u32, u32), (u32, u32));
 
 /// A structured construct being walked.
 enum Frame {
@@ -132,6 +181,11 @@ pub(crate) struct PcFacts {
     /// a raw or structured load, store or atomic whose address operands
     /// both have known steps: the steps
     pub addr: Option<AddressSteps>,
+    /// a raw or structured load or store in a 2-D group (one layer: depth
+    /// 1), not packed, whose address operands both have known steps per
+    /// `SV_GroupThreadID.x` and `.y` but are not linear in
+    /// `SV_GroupIndex` (a tile's rows or columns): those steps
+    pub grid: Option<GridSteps>,
     /// an `if`, or a conditional `break`, `continue` or `ret`, whose
     /// condition is the same for every active lane
     pub uniform_cond: bool,
@@ -184,7 +238,7 @@ fn walk(prog: Body<'_>, packed: bool, prev: &Loops, conservative: bool) -> (Vec<
             known.fill(None);
             frames.clear();
         }
-        let uniform = |s: &Src| src_lin(prog, packed, &known, s, 0).is_some_and(|l| l.step == 0);
+        let uniform = |s: &Src| src_lin(prog, packed, &known, s, 0).is_some_and(Lin::is_uniform);
         let uniform_cond = match op.kind {
             OpKind::If { ref cond, .. } => uniform(cond),
             OpKind::Break {
@@ -198,8 +252,10 @@ fn walk(prog: Body<'_>, packed: bool, prev: &Loops, conservative: bool) -> (Vec<
             } => uniform(c),
             _ => false,
         };
+        let (addr, grid) = memory_steps(prog, packed, &known, op);
         out.push(PcFacts {
-            addr: memory_steps(prog, packed, &known, op),
+            addr,
+            grid,
             uniform_cond,
         });
         transfer(prog, packed, op, &mut known, innermost_written(&mut frames));
@@ -310,17 +366,21 @@ fn mark_parent(frames: &mut [Frame], written: &[bool]) {
     }
 }
 
-/// The address steps of a raw or structured memory instruction.
+/// The address steps of a raw or structured memory instruction: per
+/// `SV_GroupIndex` ([`PcFacts::addr`]), else, for a load or store in a 2-D
+/// group, per thread of a row and per row ([`PcFacts::grid`]).
 fn memory_steps(
     prog: Body<'_>,
     packed: bool,
     known: &[Option<Lin>],
     op: &Op,
-) -> Option<AddressSteps> {
-    let step = |s: &Src, c: usize| src_lin(prog, packed, known, s, c).map(|l| l.step);
-    match op.kind {
+) -> (Option<AddressSteps>, Option<GridSteps>) {
+    let [width, height, depth] = prog.thread_group;
+    let lin = |s: &Src, c: usize| src_lin(prog, packed, known, s, c);
+    let zero = Lin::constant(0);
+    let (a, b) = match op.kind {
         OpKind::LdRaw { ref addr, .. } | OpKind::StoreRaw { ref addr, .. } => {
-            Some((step(addr, 0)?, 0))
+            (lin(addr, 0), Some(zero))
         }
         OpKind::LdStructured {
             ref index,
@@ -331,18 +391,40 @@ fn memory_steps(
             ref index,
             ref offset,
             ..
-        } => step(index, 0).zip(step(offset, 0)),
+        } => (lin(index, 0), lin(offset, 0)),
         OpKind::Atomic {
             ref addr,
             structured,
             res,
             ..
         } if !matches!(res, Res::UavTexture(_)) => {
-            let b = if structured { step(addr, 1)? } else { 0 };
-            Some((step(addr, 0)?, b))
+            let b = if structured { lin(addr, 1) } else { Some(zero) };
+            let a = lin(addr, 0);
+            let steps = a.zip(b).and_then(|(a, b)| {
+                a.lane_step(width, height * depth)
+                    .zip(b.lane_step(width, height * depth))
+            });
+            return (steps, None);
         }
-        _ => None,
+        _ => return (None, None),
+    };
+    let (Some(a), Some(b)) = (a, b) else {
+        return (None, None);
+    };
+    let rows = height * depth;
+    match a.lane_step(width, rows).zip(b.lane_step(width, rows)) {
+        Some(steps) => (Some(steps), None),
+        None if grid_tracked(prog, packed) => (None, Some(((a.step, a.row), (b.step, b.row)))),
+        None => (None, None),
     }
+}
+
+/// Whether `SV_GroupThreadID.xy` (and `SV_DispatchThreadID.xy`) are
+/// tracked as steps per thread of a row and per row: in a 2-D group of one
+/// layer, not packed.
+fn grid_tracked(prog: Body<'_>, packed: bool) -> bool {
+    let [_, height, depth] = prog.thread_group;
+    !packed && height > 1 && depth == 1
 }
 
 /// What is known of component `c` of `s` (its swizzle and modifier applied).
@@ -356,6 +438,8 @@ fn memory_steps(
 fn src_lin(prog: Body<'_>, packed: bool, known: &[Option<Lin>], s: &Src, c: usize) -> Option<Lin> {
     let sc = *s.swz.get(c)? as usize;
     let one_d = prog.thread_group[1] == 1 && prog.thread_group[2] == 1;
+    let grid = grid_tracked(prog, packed);
+    let lane = Lin::lane(prog.thread_group[0]);
     let lin = match s.kind {
         SrcKind::Temp(r) => (*known.get(r as usize * 4 + sc)?)?,
         SrcKind::Imm(v) => Lin::constant(*v.get(sc)?),
@@ -365,12 +449,18 @@ fn src_lin(prog: Body<'_>, packed: bool, known: &[Option<Lin>], s: &Src, c: usiz
         }
         SrcKind::Flattened if packed => return None,
         SrcKind::ThreadIdInGroup | SrcKind::GroupId if packed && sc == 0 => return None,
-        SrcKind::Flattened => Lin::LANE,
+        SrcKind::Flattened => lane,
         SrcKind::GroupId => Lin::UNIFORM,
         // in a group of one row, SV_GroupThreadID is (SV_GroupIndex, 0, 0)
         // and SV_DispatchThreadID is SV_GroupID·(width, 1, 1) + it
-        SrcKind::ThreadIdInGroup if one_d => [Lin::LANE, Lin::constant(0)][usize::from(sc > 0)],
-        SrcKind::ThreadId if one_d => [Lin::LANE, Lin::UNIFORM][usize::from(sc > 0)],
+        SrcKind::ThreadIdInGroup if one_d => [lane, Lin::constant(0)][usize::from(sc > 0)],
+        SrcKind::ThreadId if one_d => [lane, Lin::UNIFORM][usize::from(sc > 0)],
+        // in a 2-D group of one layer, SV_GroupThreadID is (x, y, 0) and
+        // SV_DispatchThreadID is SV_GroupID·(width, height, 1) + it
+        SrcKind::ThreadIdInGroup if grid && sc < 2 => Lin::thread_axis(sc == 0),
+        SrcKind::ThreadIdInGroup if grid => Lin::constant(0),
+        SrcKind::ThreadId if grid && sc < 2 => Lin::thread_axis(sc == 0),
+        SrcKind::ThreadId if grid => Lin::UNIFORM,
         SrcKind::Cb { index, .. } | SrcKind::Icb { index } if index.rel.is_none() => Lin::UNIFORM,
         _ => return None,
     };
@@ -378,7 +468,7 @@ fn src_lin(prog: Body<'_>, packed: bool, known: &[Option<Lin>], s: &Src, c: usiz
         SrcMod::None => Some(lin),
         SrcMod::INeg => Some(lin.scale(u32::MAX)),
         // another modifier of a uniform value is uniform
-        _ if lin.step == 0 => Some(Lin::UNIFORM),
+        _ if lin.is_uniform() => Some(Lin::UNIFORM),
         _ => None,
     }
 }
@@ -418,7 +508,7 @@ fn transfer(
             let uniform = |c: usize| {
                 let comps = if dot > 0 { 0..dot as usize } else { c..c + 1 };
                 let all = (0..arity as usize)
-                    .all(|i| comps.clone().all(|c| s(i, c).is_some_and(|l| l.step == 0)));
+                    .all(|i| comps.clone().all(|c| s(i, c).is_some_and(Lin::is_uniform)));
                 all.then_some(Lin::UNIFORM)
             };
             let value = |c: usize| -> Option<Lin> {
@@ -454,7 +544,7 @@ fn transfer(
             };
             let uniform = |c: usize| {
                 (0..arity)
-                    .all(|i| s(i, c).is_some_and(|l| l.step == 0))
+                    .all(|i| s(i, c).is_some_and(Lin::is_uniform))
                     .then_some(Lin::UNIFORM)
             };
             // imul/umul: dst[1] = the low 32 bits of the product
@@ -520,6 +610,68 @@ mod tests {
             );
         }
         analyze(prog.body(), packed)
+    }
+
+    /// The facts of `body` in a group of `shape` threads with TGSM g0 (one
+    /// word per structure) and a structured UAV u0 of one word.
+    fn group_facts(shape: [u32; 3], body: &str, packed: bool) -> Vec<PcFacts> {
+        let [x, y, z] = shape;
+        let text = format!(
+            "cs_5_0\ndcl_constantbuffer CB0[1], immediateIndexed\ndcl_uav_structured u0, 4\n\
+             dcl_input vThreadIDInGroup.xyz\ndcl_input vThreadID.xyz\n\
+             dcl_input vThreadIDInGroupFlattened\ndcl_temps 3\n\
+             dcl_tgsm_structured g0, 4, 1024\ndcl_thread_group {x}, {y}, {z}\n{body}ret\n"
+        );
+        let decoded = crate::front::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let prog = Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("{e}"));
+        analyze(prog.body(), packed)
+    }
+
+    /// In a 2-D group, `SV_GroupThreadID.xy` and `SV_DispatchThreadID.xy`
+    /// have steps per thread of a row and per row: an address linear in
+    /// `SV_GroupIndex` (y·width + x) keeps its step per lane, a tile's
+    /// column or row index (x alone, y alone, x·4) has grid steps, and a
+    /// product with an unknown uniform factor has none. Packed warps and
+    /// groups of several layers track neither axis.
+    #[test]
+    fn two_d_groups_give_grid_steps() {
+        let body = "ishl r0.x, vThreadIDInGroup.x, l(2)\n\
+             ld_structured r1.x, vThreadIDInGroup.y, l(0), g0.xxxx\n\
+             ld_structured r1.x, l(0), r0.x, g0.xxxx\n\
+             imad r0.y, vThreadIDInGroup.y, l(16), vThreadIDInGroup.x\n\
+             store_structured g0.x, r0.y, l(0), r1.x\n\
+             imad r0.z, vThreadID.y, cb0[0].x, vThreadID.x\n\
+             store_structured u0.x, r0.z, l(0), r1.x\n\
+             iadd r0.w, vThreadID.y, vThreadIDInGroup.z\n\
+             ld_structured r1.x, r0.w, l(0), g0.xxxx\n";
+        let at = |f: &[PcFacts]| [1, 2, 4, 6, 8].map(|pc| (f[pc].addr, f[pc].grid));
+        assert_eq!(
+            at(&group_facts([16, 16, 1], body, false)),
+            [
+                (None, Some(((0, 1), (0, 0)))),
+                (None, Some(((0, 0), (4, 0)))),
+                (Some((1, 0)), None),
+                (None, None),
+                (None, Some(((0, 1), (0, 0)))),
+            ]
+        );
+        // packed, or 3-D: only what is linear in SV_GroupIndex
+        for f in [
+            group_facts([16, 16, 1], body, true),
+            group_facts([16, 4, 4], body, false),
+        ] {
+            assert!(f.iter().all(|f| f.grid.is_none()));
+        }
+        assert_eq!(group_facts([16, 4, 4], body, false)[4].addr, None);
+        let flat = "ishl r0.x, vThreadIDInGroupFlattened.x, l(2)\n\
+             ld_structured r1.x, l(0), r0.x, g0.xxxx\n";
+        for shape in [[16, 16, 1], [16, 4, 4], [64, 1, 1]] {
+            assert_eq!(
+                group_facts(shape, flat, false)[1].addr,
+                Some((0, 4)),
+                "{shape:?}"
+            );
+        }
     }
 
     /// In a warp of packed groups, `SV_DispatchThreadID.x` of one-row groups

@@ -35,4 +35,4 @@ mod words;
 pub(crate) use alu::{dp_acc_kernel, lane_op, Kernel, LaneOp};
 pub(crate) use rows::{RowArgs, RowKernel, CHUNK, ZEROS};
 pub(crate) use udiv::{udiv_by_rows_kernel, udiv_rows_kernel, UdivBy, UdivByRows, UdivRows};
-pub(crate) use words::affine_words;
+pub(crate) use words::{affine_words, affine_words_2d};

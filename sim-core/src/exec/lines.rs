@@ -3,7 +3,7 @@
 //! moved as a whole ([`FastPaths::MEMORY_LINES`](super::FastPaths::MEMORY_LINES)) instead of one word per
 //! lane; packed 16-byte structures four lanes at a time in SSE2 registers.
 
-use crate::analysis::affine::AddressSteps;
+use crate::analysis::affine::{AddressSteps, GridSteps};
 use crate::exec::warp::Warp;
 use crate::ir::lowered::Res;
 use sim_mem::{BufferView, Extent, Tgsm, ViewKind};
@@ -67,7 +67,12 @@ impl Line {
 /// With `steps` (the address operands' steps per `SV_GroupIndex`,
 /// `crate::analysis::affine`) on a warp whose lanes are in `SV_GroupIndex` order, the
 /// line comes from the first active lane's address and the steps in O(1)
-/// ([`sim_mem::affine_line`]) instead of from every lane's values.
+/// ([`sim_mem::affine_line`]) instead of from every lane's values; with
+/// `grid` (the steps per `SV_GroupThreadID.x` and `.y` of a 2-D group's
+/// access, `crate::analysis::affine`) on a full warp of whole rows in that
+/// order, the grid comes from the first lane's address in O(1)
+/// ([`sim_mem::affine_grid`]).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn line_of(
     on: bool,
     warp: &Warp,
@@ -76,6 +81,7 @@ pub(super) fn line_of(
     k_max: u32,
     row: usize,
     steps: Option<AddressSteps>,
+    grid: Option<GridSteps>,
 ) -> Option<Line> {
     let lanes = if !on {
         // the fast path is switched off (`FastPaths::MEMORY_LINES`)
@@ -113,6 +119,42 @@ pub(super) fn line_of(
             }
         }
     }
+    let n = a.len();
+    if let Some(((ax, ay), (bx, by))) =
+        grid.filter(|_| warp.full && warp.linear && row >= 2 && n > row && n.is_multiple_of(row))
+    {
+        let (a0, b0) = (a[0], b[0]);
+        debug_assert!(
+            (0..n).all(|l| {
+                let (c, r) = ((l % row) as u32, (l / row) as u32);
+                a[l] == a0
+                    .wrapping_add(ax.wrapping_mul(c))
+                    .wrapping_add(ay.wrapping_mul(r))
+                    && b[l]
+                        == b0
+                            .wrapping_add(bx.wrapping_mul(c))
+                            .wrapping_add(by.wrapping_mul(r))
+            }),
+            "an address operand is off its grid"
+        );
+        let raw = ext.stride == 0;
+        // dropping the low two bits keeps a grid whose steps are whole dwords
+        let whole = |x: u32, y: u32| x.is_multiple_of(4) && y.is_multiple_of(4);
+        if (!raw || whole(ax, ay)) && (raw || whole(bx, by)) {
+            let a0 = if raw { a0 & !3 } else { a0 };
+            if let Some((first, step, row_step)) =
+                sim_mem::affine_grid(ext, (a0, ax, ay), (b0 & !3, bx, by), row, n / row, k_max)
+            {
+                return Some(Line {
+                    first,
+                    step,
+                    row_step,
+                    p: row,
+                    lanes,
+                });
+            }
+        }
+    }
     let (sa, sb) = (&a[lanes.clone()], &b[lanes.clone()]);
     if let Some((first, step)) = crate::exec::kernels::affine_words(ext, sa, sb, k_max) {
         let p = lanes.len();
@@ -127,7 +169,7 @@ pub(super) fn line_of(
     if !warp.full {
         return None;
     }
-    let (first, step, row_step) = sim_mem::affine_words_2d(ext, sa, sb, k_max, row)?;
+    let (first, step, row_step) = crate::exec::kernels::affine_words_2d(ext, sa, sb, k_max, row)?;
     Some(Line {
         first,
         step,

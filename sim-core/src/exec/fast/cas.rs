@@ -206,14 +206,14 @@ impl Cx<'_, '_> {
         let steps = self.plan[cl.cas_pc].facts.addr;
         // one row of words, or rows of lanes on one row of words
         let lines = self.fast_paths.contains(FastPaths::MEMORY_LINES);
-        let line = line_of(lines, wr, ext, (x, y), 0, row, steps)
+        let line = line_of(lines, wr, ext, (x, y), 0, row, steps, None)
             .filter(|l| l.row_step == 0)
             .or_else(|| {
                 // rows shorter than the group's: lanes whose addresses
                 // repeat every `p` lanes (`slot = i % p`, a packed warp's
                 // groups on one set of words), rows of `p` on one row
                 let p = address_period(wr, (x, y))?;
-                line_of(lines, wr, ext, (x, y), 0, p, None).filter(|l| l.row_step == 0)
+                line_of(lines, wr, ext, (x, y), 0, p, None, None).filter(|l| l.row_step == 0)
             });
         // lanes that meet on words (every lane on one word, or rows of
         // lanes on one row of words: packed groups, a 2-D group's rows)

@@ -132,6 +132,7 @@ pub(in crate::exec) fn restrict(plan: &mut [Step], paths: FastPaths) {
         }
         if !paths.contains(FastPaths::MEMORY_LINES) {
             s.facts.addr = None;
+            s.facts.grid = None;
         }
         if !paths.contains(FastPaths::UNIFORM_IF) {
             s.facts.uniform_cond = false;

@@ -42,3 +42,41 @@ pub(crate) fn affine_words(
         sim_mem::affine_words(ext, a, b, k_max)
     }
 }
+
+/// [`sim_mem::affine_words_2d`] (whether the lanes' addresses, in rows of
+/// `p` lanes, lie on one grid of words in bounds: a 2-D group's tile
+/// accesses) compiled for the widest instruction set the CPU runs, as
+/// [`affine_words`] is.
+pub(crate) fn affine_words_2d(
+    ext: sim_mem::Extent,
+    a: &[u32],
+    b: &[u32],
+    k_max: u32,
+    p: usize,
+) -> Option<(usize, usize, usize)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        type Grid = Option<(usize, usize, usize)>;
+        /// [`sim_mem::affine_words_2d`] compiled for AVX2.
+        #[target_feature(enable = "avx2")]
+        fn avx2(ext: sim_mem::Extent, a: &[u32], b: &[u32], k: u32, p: usize) -> Grid {
+            sim_mem::affine_words_2d(ext, a, b, k, p)
+        }
+        /// [`sim_mem::affine_words_2d`] compiled for AVX-512.
+        #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2")]
+        fn avx512(ext: sim_mem::Extent, a: &[u32], b: &[u32], k: u32, p: usize) -> Grid {
+            sim_mem::affine_words_2d(ext, a, b, k, p)
+        }
+        match isa() {
+            // SAFETY: `isa` is at most what this CPU runs
+            Isa::Avx512 => unsafe { avx512(ext, a, b, k_max, p) },
+            // SAFETY: as above
+            Isa::Avx2 => unsafe { avx2(ext, a, b, k_max, p) },
+            Isa::Baseline => sim_mem::affine_words_2d(ext, a, b, k_max, p),
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        sim_mem::affine_words_2d(ext, a, b, k_max, p)
+    }
+}

@@ -185,6 +185,7 @@ impl Cx<'_, '_> {
                                 0,
                                 row,
                                 steps,
+                                None,
                             )
                         });
                         let words = view.words();

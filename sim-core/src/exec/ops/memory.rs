@@ -142,7 +142,7 @@ impl Cx<'_, '_> {
         };
         let ext = bounds(tgsm, res, view);
         let row = self.prog.thread_group[0] as usize;
-        let steps = self.facts_here(wr).addr;
+        let facts = self.facts_here(wr);
         let line = ext.and_then(|e| {
             line_of(
                 self.fast_paths.contains(FastPaths::MEMORY_LINES),
@@ -151,7 +151,8 @@ impl Cx<'_, '_> {
                 (sa, sb),
                 k_max,
                 row,
-                steps,
+                facts.addr,
+                facts.grid,
             )
         });
         // A full warp reading a buffer on one line of words into a temp:
@@ -276,7 +277,7 @@ impl Cx<'_, '_> {
         let full = wr.full;
         let ext = bounds(tgsm, res, view);
         let row = self.prog.thread_group[0] as usize;
-        let steps = self.facts_here(wr).addr;
+        let facts = self.facts_here(wr);
         let line = ext.and_then(|e| {
             line_of(
                 self.fast_paths.contains(FastPaths::MEMORY_LINES),
@@ -285,7 +286,8 @@ impl Cx<'_, '_> {
                 (sa, sb),
                 count as u32 - 1,
                 row,
-                steps,
+                facts.addr,
+                facts.grid,
             )
         });
         // A full warp storing a temp's first components, in order and
@@ -425,7 +427,7 @@ impl Cx<'_, '_> {
                         let r = seg..(seg + n).min(w);
                         let line = per_group.and_then(|e| {
                             let (a, b) = (&sa[r.clone()], &sb[r.clone()]);
-                            sim_mem::affine_words_2d(e, a, b, count as u32 - 1, row)
+                            crate::exec::kernels::affine_words_2d(e, a, b, count as u32 - 1, row)
                         });
                         match line {
                             Some((first, step, row_step)) => Line {
