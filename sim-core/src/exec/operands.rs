@@ -203,8 +203,8 @@ impl Cx<'_, '_> {
     /// (`crate::analysis::affine`), less what the switched-off fast paths
     /// would use: its plan step's.
     #[inline]
-    pub(super) fn facts_here(&self, warp: &Warp) -> PcFacts {
-        self.plan[warp.pc - 1].facts
+    pub(super) fn facts_here(&self, warp: &Warp) -> &PcFacts {
+        &self.plan[warp.pc - 1].facts
     }
 }
 

@@ -173,6 +173,23 @@ impl Cx<'_, '_> {
                 return;
             }
         }
+        // A full warp reading TGSM on a line or grid of words into a temp:
+        // straight into the register file, row by row.
+        if let (Some(line), true, DstKind::Temp(reg), Some((_, words))) =
+            (&line, wr.full, dst.kind, region)
+        {
+            if line.lanes == (0..w) && reg < self.prog.temps {
+                for c in (0..4).filter(|c| dst.mask & (1 << c) != 0) {
+                    let base = (reg as usize * 4 + c) * w;
+                    let out = &mut warp.regs[base..base + w];
+                    tgsm_rows(words, line, swz[c] as usize, out);
+                }
+                sc.s[0] = ba;
+                sc.s[1] = bb;
+                sc.r = r;
+                return;
+            }
+        }
         for c in 0..4 {
             if dst.mask & (1 << c) == 0 {
                 continue;
@@ -186,19 +203,7 @@ impl Cx<'_, '_> {
                         continue;
                     };
                     if let Some(line) = &line {
-                        let (k, step) = (k as usize, line.step);
-                        for (base, out) in line.rows(&mut out[line.lanes.clone()]) {
-                            let base = base + k;
-                            match step {
-                                1 => out.copy_from_slice(&words[base..base + out.len()]),
-                                0 => out.fill(words[base]),
-                                _ => {
-                                    for (c, o) in out.iter_mut().enumerate() {
-                                        *o = words[base + step * c];
-                                    }
-                                }
-                            }
-                        }
+                        tgsm_rows(words, line, k as usize, &mut out[line.lanes.clone()]);
                         continue;
                     }
                     for (l, o) in out.iter_mut().enumerate() {
@@ -460,5 +465,24 @@ impl Cx<'_, '_> {
         sc.s[0] = ba;
         sc.s[1] = bb;
         sc.s[2] = sv;
+    }
+}
+
+/// Dword `k` of the accesses of `line`'s lanes into `out` (indexed like
+/// `line.lanes`), from TGSM's `words`, row by row: a row on consecutive
+/// words as one copy, a row on one word as one fill.
+fn tgsm_rows(words: &[u32], line: &Line, k: usize, out: &mut [u32]) {
+    let step = line.step;
+    for (base, out) in line.rows(out) {
+        let base = base + k;
+        match step {
+            1 => out.copy_from_slice(&words[base..base + out.len()]),
+            0 => out.fill(words[base]),
+            _ => {
+                for (c, o) in out.iter_mut().enumerate() {
+                    *o = words[base + step * c];
+                }
+            }
+        }
     }
 }
