@@ -163,9 +163,7 @@ fn main() {
     c.final_summary();
     // (criterion's test mode, `cargo test --benches`, runs each function
     // once and writes no estimates)
-    let args: Vec<String> = std::env::args().collect();
-    let has = |flag: &str| args.iter().any(|a| a == flag);
-    if has("--bench") && !has("--test") && !has("--list") {
+    if common::benchmarking() {
         print_table(&dir, since);
     }
 }

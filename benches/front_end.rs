@@ -1,16 +1,12 @@
-//! The front end and the fixed cost of a dispatch:
+//! The front end:
 //!
 //! - `decode`: container parse (checksum verified where fxc's is right),
 //!   token decode and RDEF, over every `.dxbc` in the third-party corpus
 //!   (`tests/corpus`) and `examples/`; MB/s of DXBC.
 //! - `decode/load`: the whole load (`Program::from_dxbc`: decode, validation,
 //!   lowering) over those of the same files the executor runs.
-//! - `dispatch_1_group`: `Dispatch(1, 1, 1)` of a one-thread shader that
-//!   stores one word: `threads_2` with `DispatchOptions { threads: 2 }`
-//!   (what a caller pays: a one-group dispatch runs on the calling thread),
-//!   `in_pool` with `threads: 0` through `pool.install` of an existing
-//!   2-thread rayon pool (the dispatch plus the bench's own hand-over to that
-//!   pool and back).
+//!
+//! (The fixed cost of a dispatch is `pipelines.rs`'s.)
 //!
 //! ```text
 //! cargo bench --manifest-path benches/Cargo.toml --bench front_end
@@ -21,25 +17,10 @@ mod common;
 
 use common::{criterion_dir, median_ns};
 use criterion::{Criterion, SamplingMode, Throughput};
-use sm5sim::sim_core::front::asm::assemble;
 use sm5sim::sim_core::{LoadOptions, Program};
-use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
-use sm5sim::sim_sched::{dispatch, DispatchOptions};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
-
-/// Target for a single-group dispatch, µs.
-const DISPATCH_TARGET_US: f64 = 20.0;
-
-const ONE_THREAD: &str = "
-cs_5_0
-dcl_globalFlags refactoringAllowed
-dcl_uav_raw u0
-dcl_thread_group 1, 1, 1
-store_raw u0.x, l(0), l(1)
-ret
-";
 
 fn dxbc_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -93,10 +74,7 @@ fn corpus() -> (Vec<Shader>, usize) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let has = |flag: &str| args.iter().any(|a| a == flag);
-    let benchmarking = has("--bench") && !has("--test") && !has("--list");
-    let quick = std::env::var_os("SM5SIM_BENCH_QUICK").is_some_and(|v| v != "0" && !v.is_empty());
+    let (benchmarking, quick) = (common::benchmarking(), common::quick_env());
     let (warm_up, measure) = if quick {
         (Duration::from_millis(200), Duration::from_secs(1))
     } else {
@@ -141,41 +119,6 @@ fn main() {
     });
     g.finish();
 
-    // ---------------------------------------------------------- dispatch
-    let p = Program::from_decoded(assemble(ONE_THREAD).unwrap(), None).unwrap();
-    let out = Buffer::zeroed(4).unwrap();
-    let b = Bindings {
-        constant_buffers: vec![],
-        srvs: vec![],
-        uavs: vec![Some(BufferView::raw(&out))],
-        ..Default::default()
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
-    let two = DispatchOptions {
-        threads: 2,
-        ..Default::default()
-    };
-    let current = DispatchOptions {
-        threads: 0,
-        ..Default::default()
-    };
-    dispatch(&p, &b, [1, 1, 1], &two).unwrap();
-    assert_eq!(out.to_words(), [1]);
-    let mut g = c.benchmark_group("dispatch_1_group");
-    g.sample_size(20)
-        .sampling_mode(SamplingMode::Flat)
-        .warm_up_time(warm_up)
-        .measurement_time(measure);
-    g.bench_function("threads_2", |bch| {
-        bch.iter(|| dispatch(&p, &b, [1, 1, 1], &two).unwrap())
-    });
-    g.bench_function("in_pool", |bch| {
-        bch.iter(|| pool.install(|| dispatch(&p, &b, [1, 1, 1], &current).unwrap()))
-    });
-    g.finish();
     c.final_summary();
 
     if !benchmarking {
@@ -185,20 +128,6 @@ fn main() {
         median_ns(&dir, group, function, since).map_or_else(
             || "-".to_string(),
             |ns| format!("{:.1} MB/s", bytes as f64 / ns * 1e3),
-        )
-    };
-    let us = |function: &str| {
-        median_ns(&dir, "dispatch_1_group", function, since).map_or_else(
-            || "-".to_string(),
-            |ns| {
-                let us = ns / 1e3;
-                let verdict = if us <= DISPATCH_TARGET_US {
-                    "met"
-                } else {
-                    "MISSED"
-                };
-                format!("{us:.1} µs (target <= {DISPATCH_TARGET_US} µs: {verdict})")
-            },
         )
     };
     println!();
@@ -219,13 +148,5 @@ fn main() {
         loadable.len(),
         load_bytes,
         mbps("decode", "load", load_bytes)
-    );
-    println!(
-        "dispatch(1,1,1), threads: 2 (builds its pool): {}",
-        us("threads_2")
-    );
-    println!(
-        "dispatch(1,1,1), inside a 2-thread pool:       {}",
-        us("in_pool")
     );
 }

@@ -146,11 +146,9 @@ fn dispatches(reports: &[StepReport]) -> usize {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let has = |flag: &str| args.iter().any(|a| a == flag);
-    let benchmarking = has("--bench") && !has("--test") && !has("--list");
-    let quick = std::env::var_os("SM5SIM_BENCH_QUICK").is_some_and(|v| v != "0" && !v.is_empty())
-        || !benchmarking;
+    // (criterion's test mode runs each function once: the quick sizes)
+    let benchmarking = common::benchmarking();
+    let quick = common::quick_env() || !benchmarking;
     let (warm_up, measure) = if quick {
         (Duration::from_millis(200), Duration::from_millis(800))
     } else {

@@ -818,13 +818,9 @@ fn print_table(dir: &Path, quick: bool, since: SystemTime) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let has = |flag: &str| args.iter().any(|a| a == flag);
-    // criterion's own rule: without --bench (or with --test) it runs each
-    // function once, as a test.
-    let benchmarking = has("--bench") && !has("--test") && !has("--list");
-    let quick = std::env::var_os("SM5SIM_BENCH_QUICK").is_some_and(|v| v != "0" && !v.is_empty())
-        || !benchmarking;
+    // (criterion's test mode runs each function once: the quick sizes)
+    let benchmarking = common::benchmarking();
+    let quick = common::quick_env() || !benchmarking;
     let dir = criterion_dir();
     let since = SystemTime::now();
     let ctx = Ctx {

@@ -34,3 +34,20 @@ pub fn median_ns(dir: &Path, group: &str, function: &str, since: SystemTime) -> 
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
     v["median"]["point_estimate"].as_f64()
 }
+
+/// Whether criterion times (`cargo bench`: `--bench`), as opposed to
+/// running each function once as a test (`cargo test --benches`, or
+/// `--test`) or listing them: criterion's own rule. Only then do the
+/// benches print their tables.
+pub fn benchmarking() -> bool {
+    let args: Vec<String> = std::env::args().collect();
+    let has = |flag: &str| args.iter().any(|a| a == flag);
+    has("--bench") && !has("--test") && !has("--list")
+}
+
+/// Whether `SM5SIM_BENCH_QUICK` asks for the short variant (set, not "0").
+// (the checking bench has no short variant)
+#[allow(dead_code)]
+pub fn quick_env() -> bool {
+    std::env::var_os("SM5SIM_BENCH_QUICK").is_some_and(|v| v != "0" && !v.is_empty())
+}
