@@ -99,15 +99,19 @@ pub fn cores() -> usize {
 /// back what it returns: a pipeline of dispatches made inside `f` with the
 /// same `threads` then runs each on the pool directly, where each would
 /// otherwise hand its groups to the pool and wait for them to come back
-/// (tens of microseconds per dispatch: `benches/pipelines.rs`). With 0 or 1
-/// threads, or when the pool cannot start (each dispatch then reports
-/// [`DispatchError::Pool`] itself), `f` runs on the calling thread.
+/// (tens of microseconds per dispatch: `benches/pipelines.rs`). With 0
+/// threads (one per core: rayon's global pool, the current one), on a
+/// worker of that pool; with 1, or when the pool cannot start (each
+/// dispatch then reports [`DispatchError::Pool`] itself), on the calling
+/// thread.
 ///
 /// `f` must not wait for work that another thread hands to the same pool
 /// (a lock that a dispatch on another thread holds, say): it would hold a
 /// worker while it waits.
 pub fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
     match threads {
+        // (a join from outside the pool runs on one of its workers)
+        0 if rayon::current_thread_index().is_none() => rayon::join(f, || ()).0,
         0 | 1 => f(),
         t if in_pool_of(t) => f(),
         t => match pool(t) {

@@ -292,13 +292,15 @@ fn derived_seeds_are_splitmix64_outputs() {
     assert_eq!(Schedule::derive_seed(42, 1), b);
 }
 
-/// `in_pool` runs its closure on a worker of the pool of that size (on the
-/// calling thread for 0 and 1 threads), and dispatches made there with
+/// `in_pool` runs its closure on a worker of the pool of that size (of the
+/// global pool for 0, on the calling thread for 1), and dispatches made there with
 /// the same `threads` compute what they compute from outside.
 #[test]
 fn in_pool_runs_on_the_dispatch_pool_and_dispatches_there_alike() {
     assert_eq!(crate::in_pool(1, rayon::current_thread_index), None);
     assert_eq!(crate::in_pool(0, || 7), 7);
+    // 0: a worker of the current (global) pool
+    assert!(crate::in_pool(0, rayon::current_thread_index).is_some());
     let inside = crate::in_pool(2, || {
         (
             rayon::current_thread_index().is_some(),
