@@ -23,7 +23,7 @@
 
 mod common;
 
-use common::{criterion_dir, median_ns};
+use common::median_ns;
 use criterion::{Criterion, SamplingMode};
 use sm5sim::job::{Job, StepReport};
 use sm5sim::sim_core::check::CheckOptions;
@@ -154,11 +154,7 @@ fn print_table(dir: &Path, since: SystemTime) {
 }
 
 fn main() {
-    let since = SystemTime::now();
-    let dir = criterion_dir();
-    let mut c = Criterion::default()
-        .output_directory(&dir)
-        .configure_from_args();
+    let (mut c, dir, since) = common::criterion();
     bench(&mut c);
     c.final_summary();
     // (criterion's test mode, `cargo test --benches`, runs each function

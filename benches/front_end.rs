@@ -15,12 +15,11 @@
 
 mod common;
 
-use common::{criterion_dir, median_ns};
-use criterion::{Criterion, SamplingMode, Throughput};
+use common::median_ns;
+use criterion::{SamplingMode, Throughput};
 use sm5sim::sim_core::{LoadOptions, Program};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
 
 fn dxbc_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -75,16 +74,8 @@ fn corpus() -> (Vec<Shader>, usize) {
 
 fn main() {
     let (benchmarking, quick) = (common::benchmarking(), common::quick_env());
-    let (warm_up, measure) = if quick {
-        (Duration::from_millis(200), Duration::from_secs(1))
-    } else {
-        (Duration::from_secs(1), Duration::from_secs(3))
-    };
-    let dir = criterion_dir();
-    let since = SystemTime::now();
-    let mut c = Criterion::default()
-        .output_directory(&dir)
-        .configure_from_args();
+    let (warm_up, measure) = common::warm_up_and_measure(quick);
+    let (mut c, dir, since) = common::criterion();
 
     // ------------------------------------------------------------ decode
     let (shaders, undecodable) = corpus();

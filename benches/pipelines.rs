@@ -26,8 +26,8 @@
 
 mod common;
 
-use common::{criterion_dir, median_ns};
-use criterion::{BatchSize, Criterion, SamplingMode};
+use common::median_ns;
+use criterion::{BatchSize, SamplingMode};
 use sm5sim::api::Resource;
 use sm5sim::job::{Job, StepReport};
 use sm5sim::sim_core::front::asm::assemble;
@@ -35,7 +35,7 @@ use sm5sim::sim_core::{LoadOptions, Program};
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
 use sm5sim::sim_sched::{dispatch, DispatchOptions};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::Instant;
 
 /// Target for a one-group dispatch from inside a pool, µs (#51).
 const IN_POOL_TARGET_US: f64 = 5.0;
@@ -149,16 +149,8 @@ fn main() {
     // (criterion's test mode runs each function once: the quick sizes)
     let benchmarking = common::benchmarking();
     let quick = common::quick_env() || !benchmarking;
-    let (warm_up, measure) = if quick {
-        (Duration::from_millis(200), Duration::from_millis(800))
-    } else {
-        (Duration::from_secs(1), Duration::from_secs(3))
-    };
-    let dir = criterion_dir();
-    let since = SystemTime::now();
-    let mut c = Criterion::default()
-        .output_directory(&dir)
-        .configure_from_args();
+    let (warm_up, measure) = common::warm_up_and_measure(quick);
+    let (mut c, dir, since) = common::criterion();
 
     // -------------------------------------------------------------- fixed
     let p = Program::from_decoded(assemble(ONE_THREAD).unwrap(), None).unwrap();

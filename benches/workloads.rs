@@ -35,7 +35,7 @@
 mod common;
 mod ports;
 
-use common::{criterion_dir, median_ns};
+use common::median_ns;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput};
 use rayon::prelude::*;
@@ -821,8 +821,7 @@ fn main() {
     // (criterion's test mode runs each function once: the quick sizes)
     let benchmarking = common::benchmarking();
     let quick = common::quick_env() || !benchmarking;
-    let dir = criterion_dir();
-    let since = SystemTime::now();
+    let (mut c, dir, since) = common::criterion();
     let ctx = Ctx {
         quick,
         pool: rayon::ThreadPoolBuilder::new()
@@ -830,9 +829,6 @@ fn main() {
             .build()
             .unwrap(),
     };
-    let mut c = Criterion::default()
-        .output_directory(&dir)
-        .configure_from_args();
     bench_histogram(&mut c, &ctx, "histogram", 16_000_000, 1);
     bench_histogram(&mut c, &ctx, "global_histogram", 4_000_000, 2);
     bench_reduce(&mut c, &ctx);

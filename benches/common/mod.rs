@@ -1,8 +1,34 @@
-//! What the benchmarks share: where criterion keeps its estimates, and
-//! the medians a run's tables read from them.
+//! What the benchmarks share: criterion set up on where it keeps its
+//! estimates, the medians a run's tables read from them, and when to
+//! print the tables.
 
+use criterion::Criterion;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
+
+/// Criterion writing to [`criterion_dir`] and configured from the command
+/// line, that directory, and the time the run began (the tables read only
+/// estimates written since: [`median_ns`]).
+pub fn criterion() -> (Criterion, PathBuf, SystemTime) {
+    let dir = criterion_dir();
+    let since = SystemTime::now();
+    let c = Criterion::default()
+        .output_directory(&dir)
+        .configure_from_args();
+    (c, dir, since)
+}
+
+/// Warm-up and measurement times of a group: 0.2 s and 1 s when `quick`,
+/// else 1 s and 3 s.
+// (the workloads and checking benches size their groups themselves)
+#[allow(dead_code)]
+pub fn warm_up_and_measure(quick: bool) -> (Duration, Duration) {
+    if quick {
+        (Duration::from_millis(200), Duration::from_secs(1))
+    } else {
+        (Duration::from_secs(1), Duration::from_secs(3))
+    }
+}
 
 /// Where criterion writes its estimates (set explicitly, so the table reads
 /// the same place): `$CRITERION_HOME`, else `$CARGO_TARGET_DIR/criterion`,

@@ -281,8 +281,7 @@ pub fn affine_words_2d(
             off |= (x.wrapping_sub(u) ^ ra) | ((y & !3).wrapping_sub(v & !3) ^ rb);
         }
     }
-    let on_grid = off == 0;
-    if !on_grid {
+    if off != 0 {
         return None;
     }
     affine_grid(ext, (a0, da, ra), (b0, db, rb), p, rows, k_max)

@@ -130,7 +130,7 @@ pub(crate) fn in_pool_of(threads: usize) -> bool {
 
 /// The worker pool for `threads` threads, built once per thread count and
 /// kept for the process: starting threads costs far more than a small
-/// dispatch (the single-group benchmark in `benches/front_end.rs`).
+/// dispatch (the fixed costs of `benches/pipelines.rs`).
 pub(crate) fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, DispatchError> {
     static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
     let mut pools = POOLS

@@ -378,9 +378,10 @@ fn memory_steps(
     let [width, height, depth] = prog.thread_group;
     let lin = |s: &Src, c: usize| src_lin(prog, packed, known, s, c);
     let zero = Lin::constant(0);
-    let (a, b) = match op.kind {
+    // (an atomic's lines come from its steps per lane alone: no grid)
+    let (a, b, grid) = match op.kind {
         OpKind::LdRaw { ref addr, .. } | OpKind::StoreRaw { ref addr, .. } => {
-            (lin(addr, 0), Some(zero))
+            (lin(addr, 0), Some(zero), true)
         }
         OpKind::LdStructured {
             ref index,
@@ -391,7 +392,7 @@ fn memory_steps(
             ref index,
             ref offset,
             ..
-        } => (lin(index, 0), lin(offset, 0)),
+        } => (lin(index, 0), lin(offset, 0), true),
         OpKind::Atomic {
             ref addr,
             structured,
@@ -399,12 +400,7 @@ fn memory_steps(
             ..
         } if !matches!(res, Res::UavTexture(_)) => {
             let b = if structured { lin(addr, 1) } else { Some(zero) };
-            let a = lin(addr, 0);
-            let steps = a.zip(b).and_then(|(a, b)| {
-                a.lane_step(width, height * depth)
-                    .zip(b.lane_step(width, height * depth))
-            });
-            return (steps, None);
+            (lin(addr, 0), b, false)
         }
         _ => return (None, None),
     };
@@ -414,7 +410,9 @@ fn memory_steps(
     let rows = height * depth;
     match a.lane_step(width, rows).zip(b.lane_step(width, rows)) {
         Some(steps) => (Some(steps), None),
-        None if grid_tracked(prog, packed) => (None, Some(((a.step, a.row), (b.step, b.row)))),
+        None if grid && grid_tracked(prog, packed) => {
+            (None, Some(((a.step, a.row), (b.step, b.row))))
+        }
         None => (None, None),
     }
 }
