@@ -470,8 +470,18 @@ impl Cx<'_, '_> {
 
 /// Dword `k` of the accesses of `line`'s lanes into `out` (indexed like
 /// `line.lanes`), from TGSM's `words`, row by row: a row on consecutive
-/// words as one copy, a row on one word as one fill.
+/// words as one copy, a row on one word as one fill. Rows of 8, 16 or 32
+/// lanes (a 2-D group's) go by [`tgsm_rows_of`].
 fn tgsm_rows(words: &[u32], line: &Line, k: usize, out: &mut [u32]) {
+    let done = match line.p {
+        8 => tgsm_rows_of::<8>(words, line, k, out),
+        16 => tgsm_rows_of::<16>(words, line, k, out),
+        32 => tgsm_rows_of::<32>(words, line, k, out),
+        _ => false,
+    };
+    if done {
+        return;
+    }
     let step = line.step;
     for (base, out) in line.rows(out) {
         let base = base + k;
@@ -484,5 +494,98 @@ fn tgsm_rows(words: &[u32], line: &Line, k: usize, out: &mut [u32]) {
                 }
             }
         }
+    }
+}
+
+/// [`tgsm_rows`] for whole rows of `P` lanes, each row a fixed-size array
+/// (a few vector moves, where a copy of a row of unknown length is a call
+/// to `memcpy`, and this code is compiled for the baseline instruction
+/// set); when every row reads the same words (`row_step` 0: matmul's
+/// `g1[k][x]`, read alike by each row of the tile), that row is read
+/// once. False, having done nothing, when `out` is not whole rows.
+#[inline(always)]
+fn tgsm_rows_of<const P: usize>(words: &[u32], line: &Line, k: usize, out: &mut [u32]) -> bool {
+    let (rows, rest) = out.as_chunks_mut::<P>();
+    if !rest.is_empty() {
+        return false;
+    }
+    let (step, base) = (line.step, line.first + k);
+    match (line.row_step, step) {
+        (0, _) => {
+            let r = row_at::<P>(words, base, step);
+            rows.iter_mut().for_each(|o| *o = r);
+        }
+        (rs, 0) => {
+            for (i, o) in rows.iter_mut().enumerate() {
+                *o = [words[base + rs * i]; P];
+            }
+        }
+        (rs, 1) => {
+            for (i, o) in rows.iter_mut().enumerate() {
+                o.copy_from_slice(&words[base + rs * i..base + rs * i + P]);
+            }
+        }
+        (rs, _) => {
+            for (i, o) in rows.iter_mut().enumerate() {
+                *o = row_at::<P>(words, base + rs * i, step);
+            }
+        }
+    }
+    true
+}
+
+/// The `P` words from `words[base]` on, `step` apart.
+#[inline(always)]
+fn row_at<const P: usize>(words: &[u32], base: usize, step: usize) -> [u32; P] {
+    match step {
+        1 => {
+            let mut r = [0; P];
+            r.copy_from_slice(&words[base..base + P]);
+            r
+        }
+        0 => [words[base]; P],
+        _ => std::array::from_fn(|c| words[base + step * c]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `tgsm_rows` (its fixed-size rows and its general loop) reads, for
+    /// every lane, the word a lane-by-lane walk of the line reads: rows of
+    /// 8, 16 and 32 lanes and of other widths, rows on one row of words
+    /// (`row_step` 0) or on rows of their own, words consecutive, one word
+    /// per row or strided, for each dword of a structure.
+    #[test]
+    fn tgsm_rows_read_each_lanes_word() {
+        let words: Vec<u32> = (0..4096u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+        let mut cases = 0;
+        for p in [3, 8, 16, 32, 40] {
+            for rows in [1, 2, 5] {
+                for (step, row_step) in [(1, 0), (0, 0), (1, 64), (0, 16), (3, 0), (3, 128)] {
+                    for k in [0, 2] {
+                        let n = p * rows;
+                        let line = Line {
+                            first: 7,
+                            step,
+                            row_step,
+                            p,
+                            lanes: 0..n,
+                        };
+                        let mut want = vec![0; n];
+                        line.each(|l, word| want[l] = words[word + k]);
+                        let mut got = vec![!0; n];
+                        tgsm_rows(&words, &line, k, &mut got);
+                        assert_eq!(
+                            got, want,
+                            "p {p}, {rows} rows, step {step}, row step {row_step}, dword {k}"
+                        );
+                        cases += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(cases, 5 * 3 * 6 * 2);
     }
 }
