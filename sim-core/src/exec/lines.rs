@@ -339,6 +339,17 @@ mod quad {
     }
 }
 
+/// `out.len()` consecutive words of `words` from its first into `out`,
+/// four at a time where SSE2 is there (`quad::load_words`), then word by
+/// word: one row of a line whose step is one word.
+pub(super) fn load_row(words: &[sim_mem::sync::AtomicU32], out: &mut [u32]) {
+    let words = &words[..out.len()];
+    let done = quad::load_words(words.as_chunks::<4>().0, out);
+    for (o, x) in out[done..].iter_mut().zip(&words[done..]) {
+        *o = x.load(sim_mem::sync::Ordering::Relaxed);
+    }
+}
+
 /// Dwords `swz[c]` of `n` lanes' accesses at words `first + step·l` of
 /// `words`, into the `w`-word rows `c` of `rows` (a temp's four components)
 /// for the components `c` in `mask`; every word in bounds (a [`Line`]). With
@@ -386,13 +397,7 @@ pub(super) fn load_line(
         let words = &region[swz[c] as usize..];
         match step {
             0 => row.fill(words[0].load(Relaxed)),
-            1 => {
-                // four words at a time, then word by word
-                let done = quad::load_words(words[..n].as_chunks::<4>().0, row);
-                for (o, x) in row[done..].iter_mut().zip(&words[done..]) {
-                    *o = x.load(Relaxed);
-                }
-            }
+            1 => load_row(words, row),
             _ => {
                 for (o, q) in row.iter_mut().zip(words.chunks(step)) {
                     *o = q[0].load(Relaxed);

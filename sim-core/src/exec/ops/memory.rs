@@ -5,7 +5,7 @@
 use crate::check::MemOp;
 use crate::exec::context::Cx;
 use crate::exec::fast::FastPaths;
-use crate::exec::lines::{bounds, line_of, load_line, store_line, Line};
+use crate::exec::lines::{bounds, line_of, load_line, load_row, store_line, Line};
 use crate::exec::observe::{Mem, MemKind, Observer};
 use crate::exec::warp::{blend, zeros, Scratch, Warp};
 use crate::ir::lowered::{Dst, DstKind, Res, Src, SrcKind, SrcMod};
@@ -219,6 +219,10 @@ impl Cx<'_, '_> {
                         if let Some(line) = &line {
                             let (k, step) = (k as usize, line.step);
                             for (base, out) in line.rows(&mut out[line.lanes.clone()]) {
+                                if step == 1 {
+                                    load_row(&words[base + k..], out);
+                                    continue;
+                                }
                                 for (c, o) in out.iter_mut().enumerate() {
                                     *o = words[base + k + step * c]
                                         .load(sim_mem::sync::Ordering::Relaxed);
