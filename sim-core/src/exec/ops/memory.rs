@@ -341,13 +341,20 @@ impl Cx<'_, '_> {
                 return;
             }
         }
-        self.fetch(wr, value, (1u8 << count) - 1, &mut sv);
+        // the values: one component straight from its row where it needs
+        // no copy (`operand`: a temp unmodified), else fetched (4·W words)
+        let vals: &[u32] = if count == 1 {
+            self.operand(wr, value, 0, &mut sv)
+        } else {
+            self.fetch(wr, value, (1u8 << count) - 1, &mut sv);
+            &sv
+        };
         if O::ON {
             obs.traffic(wr, res, MemOp::Write, 4 * count as u64);
         }
         if O::ON && obs.wants_accesses() {
             let ks = &[0, 1, 2, 3][..count as usize];
-            let m = buffer_access(tgsm, wr, res, view, MemOp::Write, (sa, sb), ks, Some(&sv));
+            let m = buffer_access(tgsm, wr, res, view, MemOp::Write, (sa, sb), ks, Some(vals));
             obs.memory(&m);
         }
         let active = &wr.active;
@@ -359,7 +366,7 @@ impl Cx<'_, '_> {
                         if line.step == 1 && count == 1 && (one_row || line.row_step >= line.p) {
                             // one word per lane, rows apart: no collisions, a
                             // (masked) copy per row
-                            let (v, m) = (&sv[line.lanes.clone()], &active[line.lanes.clone()]);
+                            let (v, m) = (&vals[line.lanes.clone()], &active[line.lanes.clone()]);
                             let mut i = 0;
                             for r in 0..line.lanes.len().div_ceil(line.p) {
                                 let base = line.first + line.row_step * r;
@@ -377,7 +384,7 @@ impl Cx<'_, '_> {
                             line.each(|l, word| {
                                 if active[l] != 0 {
                                     for k in 0..count as usize {
-                                        words[word + k] = sv[k * w + l];
+                                        words[word + k] = vals[k * w + l];
                                     }
                                 }
                             });
@@ -390,7 +397,7 @@ impl Cx<'_, '_> {
                             for k in 0..count as usize {
                                 let i = ext.word_index(sa[l], sb[l], k as u32);
                                 if let Some(x) = i.and_then(|i| words.get_mut(i)) {
-                                    *x = sv[k * w + l];
+                                    *x = vals[k * w + l];
                                 }
                             }
                         }
@@ -408,7 +415,7 @@ impl Cx<'_, '_> {
                     let chunks = region.chunks(line.step.max(1));
                     for (l, lane) in line.lanes.clone().zip(chunks) {
                         for (k, x) in lane[..count].iter().enumerate() {
-                            x.store(sv[k * w + l], sim_mem::sync::Ordering::Relaxed);
+                            x.store(vals[k * w + l], sim_mem::sync::Ordering::Relaxed);
                         }
                     }
                 } else if let Some(line) = line {
@@ -417,7 +424,7 @@ impl Cx<'_, '_> {
                         if active[l] != 0 {
                             for k in 0..count as usize {
                                 words[word + k]
-                                    .store(sv[k * w + l], sim_mem::sync::Ordering::Relaxed);
+                                    .store(vals[k * w + l], sim_mem::sync::Ordering::Relaxed);
                             }
                         }
                     });
@@ -449,14 +456,14 @@ impl Cx<'_, '_> {
                             .each(|l, word| {
                                 for k in 0..count as usize {
                                     words[word + k]
-                                        .store(sv[k * w + l], sim_mem::sync::Ordering::Relaxed);
+                                        .store(vals[k * w + l], sim_mem::sync::Ordering::Relaxed);
                                 }
                             }),
                             None => {
                                 for l in r.filter(|&l| active[l] != 0) {
                                     for k in 0..count as usize {
                                         let i = view.word_index(sa[l], sb[l], k as u32);
-                                        view.store(i, sv[k * w + l]);
+                                        view.store(i, vals[k * w + l]);
                                     }
                                 }
                             }
