@@ -7,7 +7,7 @@ use crate::exec::context::{Budget, GroupMemory, Kernels};
 use crate::exec::fast::cas::WordCounts;
 use crate::exec::fast::plan::{plan, restrict, Planned, Step};
 use crate::exec::fast::rows::{
-    lower, per_batch_rows, reads_group_id, resolve_fast, AlignedWords, Arena,
+    lower, per_batch_rows, reads_group_id, resolve_fast, AlignedWords, Arena, NO_ROW,
 };
 use crate::exec::fast::FastPaths;
 use crate::exec::observe::{Checking, Observers, Profiling};
@@ -260,14 +260,25 @@ impl<'p> GroupExecutor<'p> {
             .map(|x| x.size as usize * 4)
             .sum();
         let planned = prog.info().plans.get((w, pack, prog.thread_group), || {
-            let (fast, imm) = resolve_fast(prog, w, n.div_ceil(w));
+            let (fast, imm, addr) = resolve_fast(prog, w, n.div_ceil(w));
             let arena = Arena::new(prog, w, imm.len());
             let batch_rows = per_batch_rows(&fast);
             let rows = fast
                 .iter()
                 .map(|f| f.as_ref().and_then(|f| lower(f, &arena)));
+            // the address rows' offsets in the arena (a row past `u32`'s
+            // reach is none)
+            let imm_rows: Vec<[u32; 2]> = addr
+                .iter()
+                .map(|r| {
+                    r.map(|o| match o {
+                        NO_ROW => NO_ROW,
+                        o => u32::try_from(arena.imm + o as usize).unwrap_or(NO_ROW),
+                    })
+                })
+                .collect();
             Planned {
-                steps: Arc::new(plan(prog, rows, pack)),
+                steps: Arc::new(plan(prog, rows, &imm_rows, pack)),
                 imm,
                 arena,
                 batch_rows,

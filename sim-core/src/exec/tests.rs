@@ -1421,13 +1421,20 @@ pub(super) fn random_memory_shader(rng: &mut Rng, tile: bool) -> String {
         s += &cond(rng);
         let (m, c) = ([0, 1, 2, 3][rng.below(4)], rng.below(100));
         s += &addr(rng, m, c, true);
+        // now and then an immediate address (matmul's `g1[k]`: a planned
+        // row of the arena, `Step::imm_rows`), in bounds or not
+        let at = match rng.below(4) {
+            0 => format!("l({c})"),
+            _ => "r1.x".to_string(),
+        };
         match rng.below(3) {
-            0 => s += &format!("ld_structured r2.{comp}, r1.x, l(0), g0.xxxx\n"),
+            0 => s += &format!("ld_structured r2.{comp}, {at}, l(0), g0.xxxx\n"),
             1 => {
                 s += "ishl r1.x, r1.x, l(2)\n";
-                s += &format!("ld_raw r2.{comp}, r1.x, g1.xxxx\n");
+                let at = at.replace(&format!("l({c})"), &format!("l({})", 4 * c));
+                s += &format!("ld_raw r2.{comp}, {at}, g1.xxxx\n");
             }
-            _ => s += &format!("ld_structured r2.{comp}, r1.x, l(0), u1.xxxx\n"),
+            _ => s += &format!("ld_structured r2.{comp}, {at}, l(0), u1.xxxx\n"),
         }
         s += "endif\n";
     }
@@ -2187,4 +2194,63 @@ fn fast_paths_are_declared_once() {
     }
     assert_eq!(all, FastPaths::ALL);
     assert_eq!(FastPaths::default(), FastPaths::ALL);
+}
+
+/// A load's or store's immediate address operands are planned as rows of
+/// the warp's arena (`Step::imm_rows`, under `ROW_ALU`) holding the value
+/// in every lane, read instead of a row filled per warp-instruction; with
+/// `ROW_ALU` off there are none, and both leave the same words (in and out
+/// of bounds).
+#[test]
+fn immediate_addresses_read_planned_rows() {
+    let prog = program(
+        "cs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_uav_raw u0\n\
+         dcl_input vThreadIDInGroupFlattened\ndcl_temps 2\n\
+         dcl_tgsm_structured g0, 8, 40\ndcl_thread_group 40, 1, 1\n\
+         imad r0.x, vThreadIDInGroupFlattened.x, l(3), l(1)\n\
+         store_structured g0.xy, vThreadIDInGroupFlattened.x, l(0), r0.xxxx\n\
+         store_structured g0.x, l(7), l(4), l(99)\n\
+         sync_g_t\n\
+         ld_structured r1.x, l(5), l(0), g0.xxxx\n\
+         ld_structured r1.y, l(7), l(4), g0.xxxx\n\
+         ld_structured r1.z, l(40), l(0), g0.xxxx\n\
+         store_raw u0.x, l(400), r1.z\n\
+         ishl r0.y, vThreadIDInGroupFlattened.x, l(3)\n\
+         store_raw u0.xy, r0.y, r1.xyxx\n\
+         ret\n",
+    );
+    let run = |paths: FastPaths| {
+        let out = sim_mem::Buffer::zeroed(512).unwrap();
+        let b = Bindings {
+            uavs: vec![Some(BufferView::raw(&out))],
+            ..Default::default()
+        };
+        let mut ex = GroupExecutor::new(&prog, 40).with_fast_paths(paths);
+        let rows: Vec<[u32; 2]> = ex.plan.iter().map(|s| s.imm_rows).collect();
+        ex.run_group([0, 0, 0], &b);
+        (out.to_words(), rows, ex)
+    };
+    let (with, rows, ex) = run(FastPaths::ALL);
+    let (without, none, _) = run(FastPaths::ALL.without(FastPaths::ROW_ALU));
+    let no = crate::exec::fast::rows::NO_ROW;
+    // the store's index and offset, the loads' (the second operand of the
+    // first and third is l(0)), the raw store's address
+    for (pc, want) in [(2, [7, 4]), (4, [5, 0]), (5, [7, 4]), (6, [40, 0])] {
+        let [a, b] = rows[pc];
+        assert!(a != no && b != no, "pc {pc}: no rows");
+        for (r, v) in [(a, want[0]), (b, want[1])] {
+            let r = r as usize;
+            assert!(
+                ex.warps[0].regs[r..r + 40].iter().all(|&x| x == v),
+                "pc {pc}"
+            );
+        }
+    }
+    assert_ne!(rows[7][0], no);
+    assert!(none.iter().all(|r| *r == [no, no]), "rows without ROW_ALU");
+    assert_eq!(with, without);
+    // lane 2: its loads of structures 5 and 7 (16 and 99), the one out of
+    // bounds (0) at byte 400
+    assert_eq!(&with[4..6], &[16, 99]);
+    assert_eq!(with[100], 0);
 }

@@ -11,7 +11,7 @@
 use crate::analysis::affine::PcFacts;
 use crate::analysis::cas_loop::CasLoop;
 use crate::analysis::fusion::Leave;
-use crate::exec::fast::rows::{Arena, RowAlu};
+use crate::exec::fast::rows::{Arena, RowAlu, NO_ROW};
 use crate::exec::fast::FastPaths;
 use crate::Program;
 use std::sync::Arc;
@@ -41,6 +41,10 @@ pub(in crate::exec) struct Step {
     /// equal in every lane): what `crate::analysis::affine` knows, less
     /// what switched-off paths would use
     pub(in crate::exec) facts: PcFacts,
+    /// `ROW_ALU`: a load's or store's immediate address operands (its
+    /// address or structure index, then its structured offset) as rows of
+    /// the warp's arena, word offsets (`NO_ROW`: none)
+    pub(in crate::exec) imm_rows: [u32; 2],
 }
 
 /// The op stream: per pc, which form of the instruction runs. Each form
@@ -81,10 +85,12 @@ impl Step {
 
 /// The plan of `prog` over batches of `pack` groups, with every fast path;
 /// `rows`: the row forms of its ALU instructions on the executor's arena
-/// (from [`resolve_fast`] at its warp width).
+/// (from [`resolve_fast`] at its warp width); `imm_rows`: per pc, the arena
+/// rows of a load's or store's immediate address operands ([`Step::imm_rows`]).
 pub(in crate::exec) fn plan(
     prog: &Program,
     rows: impl Iterator<Item = Option<RowAlu>>,
+    imm_rows: &[[u32; 2]],
     pack: u32,
 ) -> Vec<Step> {
     let info = prog.info();
@@ -111,6 +117,7 @@ pub(in crate::exec) fn plan(
             Step {
                 op,
                 facts: facts.get(pc).copied().unwrap_or_default(),
+                imm_rows: imm_rows.get(pc).copied().unwrap_or([NO_ROW; 2]),
             }
         })
         .collect()
@@ -129,6 +136,9 @@ pub(in crate::exec) fn restrict(plan: &mut [Step], paths: FastPaths) {
         };
         if off {
             s.op = PlanOp::Reference;
+        }
+        if !paths.contains(FastPaths::ROW_ALU) {
+            s.imm_rows = [NO_ROW; 2];
         }
         if !paths.contains(FastPaths::MEMORY_LINES) {
             s.facts.addr = None;

@@ -383,15 +383,19 @@ pub(in crate::exec) const MAX_IMM_BYTES: usize = 8 << 20;
 
 /// The pre-resolved ALU instructions of `prog` for warps of `w` lanes, in
 /// an executor of `warps` warps: per pc, the [`FastAlu`] form of an
-/// instruction that has one (else `None`), and the immediate rows they
-/// read (W copies of each distinct value). Once the rows of all warps
-/// would pass [`MAX_IMM_BYTES`], an instruction that reads a value not yet
-/// in them has no fast form and runs on the reference path.
+/// instruction that has one (else `None`), the immediate rows they read
+/// (W copies of each distinct value), and per pc the offsets among those
+/// rows of a load's or store's immediate address operands (the address or
+/// structure index, then the structured offset; [`NO_ROW`] for an operand
+/// of another kind), so that the handler reads a row instead of filling one
+/// per warp-instruction (matmul's `g1[k]` loads). Once the rows of all
+/// warps would pass [`MAX_IMM_BYTES`], an instruction that reads a value
+/// not yet in them has no fast form (or row) and runs on the reference path.
 pub(in crate::exec) fn resolve_fast(
     prog: &Program,
     w: usize,
     warps: usize,
-) -> (Vec<Option<FastAlu>>, Vec<u32>) {
+) -> (Vec<Option<FastAlu>>, Vec<u32>, Vec<[u32; 2]>) {
     let max_values = MAX_IMM_BYTES / (4 * w * warps).max(1);
     let mut imm: Vec<u32> = Vec::new();
     let mut seen: HashMap<u32, u32> = HashMap::new();
@@ -399,10 +403,11 @@ pub(in crate::exec) fn resolve_fast(
     let facts = prog.info();
     let (flushed, unmasked) = (&facts.flushed, &facts.liveness.unmasked);
     let unobserved = &facts.unobserved;
+    let mut addr = Vec::with_capacity(prog.code.len());
     for (((op, &flushed), &unmasked), &unobserved) in
         prog.code.iter().zip(flushed).zip(unmasked).zip(unobserved)
     {
-        let f = resolve_alu(prog, op, w, flushed, &mut |v| {
+        let mut imm_row = |v: u32| {
             if let Some(&o) = seen.get(&v) {
                 return Some(o);
             }
@@ -413,15 +418,33 @@ pub(in crate::exec) fn resolve_fast(
             seen.insert(v, o);
             imm.extend(std::iter::repeat_n(v, w));
             Some(o)
-        });
+        };
+        let f = resolve_alu(prog, op, w, flushed, &mut imm_row);
         fast.push(f.map(|f| FastAlu {
             unmasked,
             unobserved,
             ..f
         }));
+        // a load's or store's immediate address operands: their rows
+        let (a, b) = match &op.kind {
+            OpKind::LdRaw { addr, .. } | OpKind::StoreRaw { addr, .. } => (Some(addr), None),
+            OpKind::LdStructured { index, offset, .. }
+            | OpKind::StoreStructured { index, offset, .. } => (Some(index), Some(offset)),
+            _ => (None, None),
+        };
+        let mut row = |s: Option<&Src>| match s.map(|s| (s.kind, s)) {
+            Some((SrcKind::Imm(v), s)) => {
+                imm_row(modify(v[s.swz[0] as usize], s.modifier)).unwrap_or(NO_ROW)
+            }
+            _ => NO_ROW,
+        };
+        addr.push([row(a), row(b)]);
     }
-    (fast, imm)
+    (fast, imm, addr)
 }
+
+/// No row ([`resolve_fast`]'s address rows, `Step::imm_rows`).
+pub(in crate::exec) const NO_ROW: u32 = u32::MAX;
 
 /// The [`FastAlu`] form of `op`, if it has one; `flushed` says that every
 /// source word it reads is flushed ([`crate::analysis::flushed::flushed_sources`]), `imm_row` gives

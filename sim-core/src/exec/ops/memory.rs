@@ -4,6 +4,7 @@
 
 use crate::check::MemOp;
 use crate::exec::context::Cx;
+use crate::exec::fast::rows::NO_ROW;
 use crate::exec::fast::FastPaths;
 use crate::exec::lines::{bounds, line_of, load_line, load_row, store_line, Line};
 use crate::exec::observe::{Mem, MemKind, Observer};
@@ -86,6 +87,34 @@ pub(in crate::exec) fn typed_access<'a, 'b>(
 }
 
 impl Cx<'_, '_> {
+    /// Component 0 of a load's or store's address operands, `a` (the
+    /// address or structure index) and `off` (a structured offset; none:
+    /// zeros): an immediate's row of the warp's arena where the plan has
+    /// one (`Step::imm_rows`, `FastPaths::ROW_ALU`), else [`Cx::operand`]
+    /// (a register's row, or the operand filled into `bufs`).
+    #[inline(always)]
+    fn address<'a>(
+        &self,
+        warp: &'a Warp,
+        a: &Src,
+        off: Option<&Src>,
+        (ba, bb): (&'a mut [u32], &'a mut [u32]),
+    ) -> (&'a [u32], &'a [u32]) {
+        let w = self.w;
+        let [ra, rb] = self.plan[warp.pc - 1].imm_rows;
+        let row = |r: u32| &warp.regs[r as usize..r as usize + w];
+        let sa = match ra {
+            NO_ROW => self.operand(warp, a, 0, ba),
+            r => row(r),
+        };
+        let sb = match (off, rb) {
+            (Some(off), NO_ROW) => self.operand(warp, off, 0, bb),
+            (Some(_), r) => row(r),
+            (None, _) => zeros(w, bb),
+        };
+        (sa, sb)
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(in crate::exec) fn load<O: Observer>(
         &self,
@@ -104,11 +133,7 @@ impl Cx<'_, '_> {
         let mut bb = std::mem::take(&mut sc.s[1]);
         let mut r = std::mem::take(&mut sc.r);
         let wr: &Warp = warp;
-        let sa = self.operand(wr, a, 0, &mut ba);
-        let sb: &[u32] = match off {
-            Some(off) => self.operand(wr, off, 0, &mut bb),
-            None => zeros(w, &mut bb),
-        };
+        let (sa, sb) = self.address(wr, a, off, (&mut ba, &mut bb));
         // The memory kind and bounds are decided once per instruction, not per lane.
         let view = self.view(res);
         if O::ON {
@@ -274,11 +299,7 @@ impl Cx<'_, '_> {
         let mut bb = std::mem::take(&mut sc.s[1]);
         let mut sv = std::mem::take(&mut sc.s[2]);
         let wr: &Warp = warp;
-        let sa = self.operand(wr, a, 0, &mut ba);
-        let sb: &[u32] = match off {
-            Some(off) => self.operand(wr, off, 0, &mut bb),
-            None => zeros(w, &mut bb),
-        };
+        let (sa, sb) = self.address(wr, a, off, (&mut ba, &mut bb));
         let view = self.view(res);
         // A coalesced or uniform store skips the per-lane bounds arithmetic
         // (`line`); the order stays lane by lane, each lane's dwords in
