@@ -91,7 +91,7 @@ impl Cx<'_, '_> {
     /// address or structure index) and `off` (a structured offset; none:
     /// zeros): an immediate's row of the warp's arena where the plan has
     /// one (`Step::imm_rows`, `FastPaths::ROW_ALU`), else [`Cx::operand`]
-    /// (a register's row, or the operand filled into `bufs`).
+    /// (a register's row, or the operand filled into `ba` or `bb`).
     #[inline(always)]
     fn address<'a>(
         &self,
