@@ -215,6 +215,29 @@ impl Cx<'_, '_> {
                 return;
             }
         }
+        // A partial warp reading TGSM on one line of consecutive words into
+        // a temp: blended into the register file under the active lanes,
+        // from the words themselves (a TGSM tree's narrowing steps: reduce,
+        // scan), as `write` would blend them from a copy.
+        if let (Some(line), false, DstKind::Temp(reg), Some((_, words))) =
+            (&line, wr.full, dst.kind, region)
+        {
+            let n = line.lanes.len();
+            if line.step == 1 && n <= line.p && reg < self.prog.temps {
+                let Warp { regs, active, .. } = &mut *warp;
+                let m = &active[line.lanes.clone()];
+                for c in (0..4).filter(|c| dst.mask & (1 << c) != 0) {
+                    let base = (reg as usize * 4 + c) * w;
+                    let d = &mut regs[base + line.lanes.start..base + line.lanes.end];
+                    let from = line.first + swz[c] as usize;
+                    blend(d, &words[from..from + n], m);
+                }
+                sc.s[0] = ba;
+                sc.s[1] = bb;
+                sc.r = r;
+                return;
+            }
+        }
         for c in 0..4 {
             if dst.mask & (1 << c) == 0 {
                 continue;
