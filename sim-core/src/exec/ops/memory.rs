@@ -589,7 +589,10 @@ fn tgsm_rows_of<const P: usize>(words: &[u32], line: &Line, k: usize, out: &mut 
     true
 }
 
-/// The `P` words from `words[base]` on, `step` apart.
+/// The `P` words from `words[base]` on, `step` apart. (The general loop's
+/// form in `tgsm_rows`, a copy into a row's slice, is not shared with this:
+/// on rows of `P` it compiled to a `memcpy` call per row, 1.27 times
+/// matmul's instructions; as a closure, not inlined, 1.38 times.)
 #[inline(always)]
 fn row_at<const P: usize>(words: &[u32], base: usize, step: usize) -> [u32; P] {
     match step {
