@@ -92,7 +92,8 @@ pub fn execute(data: &[u8]) {
 /// (`sim-core/src/exec/README.md`) on arbitrary programs: whatever program
 /// the bytes decode to (as [`execute`] reads them) runs one thread group
 /// on fresh tiny synthetic resources under the reference path
-/// (`FastPaths::NONE`), under every path, and under all but one path (the
+/// (`FastPaths::NONE`), under every path (the compiled tier's regions
+/// compiled at their first run), and under all but one path (the
 /// one the input's length picks), at a warp width of 1, 8 or the group (by
 /// the input's first byte). Where the reference finishes, every variant
 /// must finish too, leaving the same UAV words and the same
@@ -124,6 +125,8 @@ pub fn differential(data: &[u8]) {
             max_warp_instructions: 50_000,
             timeout: Some(std::time::Duration::from_millis(500)),
             fast_paths: paths,
+            // the compiled tier's regions compiled at their first run
+            compile_after: Some(0),
             ..DispatchOptions::default()
         };
         let r = dispatch(&program, &resources.bindings(), [1, 1, 1], &options);

@@ -83,6 +83,14 @@ pub struct DispatchOptions {
     /// [`DispatchOptions::schedule`] (`run --break` takes the fixed one),
     /// the first in linear group order. Default false.
     pub break_at_debug_break: bool,
+    /// How many times a region of the compiled tier
+    /// (`FastPaths::COMPILED`) runs interpreted before it is compiled, on
+    /// any CPU: `Some(0)` compiles each at its first run. Default `None`:
+    /// [`default_compile_after`](sim_core::exec::default_compile_after),
+    /// which compiles only where the code beats the interpreter's row
+    /// kernels. The count and the code are kept with the program, across
+    /// dispatches.
+    pub compile_after: Option<u32>,
 }
 
 impl Default for DispatchOptions {
@@ -101,6 +109,7 @@ impl Default for DispatchOptions {
             fast_paths: FastPaths::ALL,
             message_limit: DEFAULT_MESSAGE_LIMIT,
             break_at_debug_break: false,
+            compile_after: None,
         }
     }
 }

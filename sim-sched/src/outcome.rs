@@ -77,11 +77,17 @@ pub struct DispatchStats {
     pub aborted_threads: u64,
     /// `debug_break` instructions executed, per thread.
     pub debug_breaks: u64,
+    /// Time spent compiling regions of the compiled tier
+    /// (`FastPaths::COMPILED`) during the dispatch, summed over its
+    /// workers: zero when every region it ran hot was compiled by an
+    /// earlier dispatch of the program (its code is kept with the program).
+    pub compile_time: Duration,
 }
 
 impl DispatchStats {
-    /// The stats of a dispatch of `program` whose executors counted `s`.
-    pub(crate) fn of(program: &Program, s: &ExecStats) -> Self {
+    /// The stats of a dispatch of `program` whose executors counted `s`
+    /// and spent `compile_time` compiling.
+    pub(crate) fn of(program: &Program, s: &ExecStats, compile_time: Duration) -> Self {
         Self {
             groups: s.groups,
             threads: s.groups * program.threads_per_group() as u64,
@@ -89,6 +95,7 @@ impl DispatchStats {
             barriers: s.barriers,
             aborted_threads: s.aborted_threads,
             debug_breaks: s.debug_breaks,
+            compile_time,
         }
     }
 }

@@ -124,7 +124,7 @@ impl Run<'_, '_, '_> {
         let [x, y, z] = groups;
         let _span = tracing::debug_span!("dispatch", x, y, z, total).entered();
         let progress = options.progress.as_deref();
-        let sum = Mutex::new(ExecStats::default());
+        let sum = Mutex::new((ExecStats::default(), Duration::ZERO));
         let messages = Mutex::new(MessageLog::new(options.message_limit));
         let profile = options.profile.then(|| Mutex::new(ProfileSum::default()));
         let spans_kept = std::sync::atomic::AtomicUsize::new(0);
@@ -146,6 +146,9 @@ impl Run<'_, '_, '_> {
                 k => Shape::Packed(k),
             };
             let mut exec = GroupExecutor::pooled(program, shape, options.fast_paths);
+            if let Some(n) = options.compile_after {
+                exec.set_compile_after(n);
+            }
             exec.set_profiling(profile.is_some());
             exec.set_memory_profiling(options.profile_memory);
             exec.set_message_limit(options.message_limit);
@@ -249,7 +252,7 @@ impl Run<'_, '_, '_> {
             .unwrap_or_else(|poison| poison.into_inner());
         let messages = finish_messages(program, messages);
         let messages = with_messages(outcome, messages)?;
-        let s = sum
+        let (s, compiling) = sum
             .into_inner()
             .unwrap_or_else(|poison| poison.into_inner());
         let profile = profile.map(|p| {
@@ -258,7 +261,7 @@ impl Run<'_, '_, '_> {
                 .finish(program, wall)
         });
         Ok(Dispatched {
-            stats: DispatchStats::of(program, &s),
+            stats: DispatchStats::of(program, &s, compiling),
             profile,
             messages,
         })
@@ -278,6 +281,7 @@ impl Run<'_, '_, '_> {
             tracing::debug_span!("dispatch_scheduled", total, seed = schedule.seed).entered();
         let n = program.threads_per_group() as usize;
         let mut sum = ExecStats::default();
+        let mut compiling = Duration::ZERO;
         let mut messages = MessageLog::new(options.message_limit);
         // one executor per warp width: a group with a new lane order gets a new one
         let mut fixed_exec: Option<GroupExecutor<'_>> = None;
@@ -303,6 +307,10 @@ impl Run<'_, '_, '_> {
                 }
             };
             let before = exec.stats();
+            let compiled_before = exec.compile_time();
+            if let Some(n) = options.compile_after {
+                exec.set_compile_after(n);
+            }
             exec.set_message_limit(options.message_limit);
             exec.set_break_at_debug_break(options.break_at_debug_break);
             if profile.is_some() {
@@ -341,6 +349,7 @@ impl Run<'_, '_, '_> {
             sum.barriers += s.barriers - before.barriers;
             sum.aborted_threads += s.aborted_threads - before.aborted_threads;
             sum.debug_breaks += s.debug_breaks - before.debug_breaks;
+            compiling += exec.compile_time() - compiled_before;
             messages.merge(&mut exec.take_messages());
             if outcome.is_err() {
                 break;
@@ -352,7 +361,7 @@ impl Run<'_, '_, '_> {
         }
         let messages = with_messages(outcome, finish_messages(program, messages))?;
         Ok(Dispatched {
-            stats: DispatchStats::of(program, &sum),
+            stats: DispatchStats::of(program, &sum, compiling),
             profile: profile.map(|p| p.finish(program, wall)),
             messages,
         })
@@ -422,6 +431,9 @@ impl Run<'_, '_, '_> {
         exec.set_profiling(options.profile);
         exec.set_memory_profiling(options.profile_memory);
         exec.set_checker(Some(Box::new(std::mem::take(checker))));
+        if let Some(n) = options.compile_after {
+            exec.set_compile_after(n);
+        }
         exec.set_message_limit(options.message_limit);
         exec.set_break_at_debug_break(options.break_at_debug_break);
         if options.fast_paths.contains(FastPaths::PRIVATE_ATOMICS) {
@@ -459,7 +471,7 @@ impl Run<'_, '_, '_> {
             p.add_busy(0, wall);
             p.finish(program, wall)
         });
-        let stats = DispatchStats::of(program, &exec.stats());
+        let stats = DispatchStats::of(program, &exec.stats(), exec.compile_time());
         exec.recycle();
         Ok(Dispatched {
             stats,
@@ -526,7 +538,8 @@ pub(crate) struct Collect<'a, 'p, 'b> {
     exec: GroupExecutor<'p>,
     /// the dispatch's bindings, to apply the executor's gathered atomics to
     bindings: &'a Bindings<'b>,
-    sum: &'a Mutex<ExecStats>,
+    /// the dispatch's counters and time spent compiling
+    sum: &'a Mutex<(ExecStats, Duration)>,
     /// the dispatch's records (`sim_core::messages`)
     messages: &'a Mutex<MessageLog>,
     profile: Option<WorkerProfile<'a>>,
@@ -624,13 +637,15 @@ impl Collect<'_, '_, '_> {
             sum.spans_dropped += p.dropped;
         }
         let s = self.exec.stats();
-        let mut total = self.sum.lock().unwrap_or_else(|p| p.into_inner());
+        let mut sum = self.sum.lock().unwrap_or_else(|p| p.into_inner());
+        sum.1 += self.exec.compile_time();
+        let total = &mut sum.0;
         total.groups += s.groups;
         total.warp_instructions += s.warp_instructions;
         total.barriers += s.barriers;
         total.aborted_threads += s.aborted_threads;
         total.debug_breaks += s.debug_breaks;
-        drop(total);
+        drop(sum);
         let mut mine = self.exec.take_messages();
         if !mine.is_empty() {
             let mut all = self.messages.lock().unwrap_or_else(|p| p.into_inner());

@@ -64,6 +64,9 @@ fn run(path: &Path, threads: usize, warp_width: usize, paths: FastPaths, profile
             warp_width,
             fast_paths: paths,
             profile,
+            // the compiled tier's regions compiled at their first run, on
+            // any CPU
+            compile_after: Some(0),
             ..Default::default()
         })
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));

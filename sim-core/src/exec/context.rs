@@ -42,6 +42,9 @@ pub(super) struct Cx<'a, 'b> {
     pub fast_paths: FastPaths,
     /// The lane loops chosen for this CPU.
     pub kernels: Kernels,
+    /// Runs of a compiled tier's region before it is compiled
+    /// (`GroupExecutor::set_compile_after`).
+    pub compile_after: u32,
     /// The dispatch's resources.
     pub b: &'a Bindings<'b>,
 }

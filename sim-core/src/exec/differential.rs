@@ -50,6 +50,8 @@ fn run(prog: &Program, w: usize, paths: FastPaths, live: usize, profile: bool) -
         ..Default::default()
     };
     let mut ex = GroupExecutor::new(prog, w).with_fast_paths(paths);
+    // the compiled tier's regions compiled at their first run
+    ex.set_compile_after(0);
     ex.set_profiling(profile);
     ex.set_memory_profiling(profile);
     ex.run_group([1, 2, 3], &b);

@@ -5,9 +5,10 @@
 use crate::check::Checker;
 use crate::exec::context::{Budget, GroupMemory, Kernels};
 use crate::exec::fast::cas::WordCounts;
+use crate::exec::fast::compiled::{default_compile_after, regions};
 use crate::exec::fast::plan::{plan, restrict, Planned, Step};
 use crate::exec::fast::rows::{
-    lower, per_batch_rows, reads_group_id, resolve_fast, AlignedWords, Arena, NO_ROW,
+    lower, per_batch_rows, reads_group_id, resolve_fast, AlignedWords, Arena, RowAlu, NO_ROW,
 };
 use crate::exec::fast::FastPaths;
 use crate::exec::observe::{Checking, Observers, Profiling};
@@ -74,6 +75,12 @@ pub struct GroupExecutor<'p> {
     /// `printf`/`errorf`/`abort`/`debug_break` records not yet taken
     /// ([`GroupExecutor::take_messages`])
     pub(super) messages: MessageSink,
+    /// runs of a compiled tier's region before it is compiled
+    /// ([`GroupExecutor::set_compile_after`])
+    pub(super) compile_after: u32,
+    /// time this executor spent compiling regions
+    /// ([`GroupExecutor::compile_time`])
+    pub(super) compile_time: std::time::Duration,
 }
 
 /// What a dispatcher needs to know to pack a program's groups several to a
@@ -263,9 +270,12 @@ impl<'p> GroupExecutor<'p> {
             let (fast, imm, addr) = resolve_fast(prog, w, n.div_ceil(w));
             let arena = Arena::new(prog, w, imm.len());
             let batch_rows = per_batch_rows(&fast);
-            let rows = fast
+            let rows: Vec<Option<RowAlu>> = fast
                 .iter()
-                .map(|f| f.as_ref().and_then(|f| lower(f, &arena)));
+                .map(|f| f.as_ref().and_then(|f| lower(f, &arena)))
+                .collect();
+            let lowered: Vec<bool> = rows.iter().map(Option::is_some).collect();
+            let regions = regions(&fast, &lowered, &arena, &imm);
             // the address rows' offsets in the arena (a row past `u32`'s
             // reach is none)
             let imm_rows: Vec<[u32; 2]> = addr
@@ -278,7 +288,7 @@ impl<'p> GroupExecutor<'p> {
                 })
                 .collect();
             Planned {
-                steps: Arc::new(plan(prog, rows, &imm_rows, pack)),
+                steps: Arc::new(plan(prog, rows.into_iter(), regions, &imm_rows, pack)),
                 imm,
                 arena,
                 batch_rows,
@@ -390,7 +400,27 @@ impl<'p> GroupExecutor<'p> {
             lane_ordered: lane_order.is_some(),
             settled: true,
             messages: MessageSink::default(),
+            compile_after: default_compile_after(),
+            compile_time: std::time::Duration::ZERO,
         }
+    }
+
+    /// Compile a region of the compiled tier (`FastPaths::COMPILED`) once
+    /// it has run interpreted `runs` times, on any CPU (0: at its first
+    /// run; [`NEVER`](crate::exec::NEVER): never). The default,
+    /// [`default_compile_after`](crate::exec::default_compile_after),
+    /// compiles only where the code beats the interpreter. The count is the region's, over every executor
+    /// of the program at this shape, whose plan it belongs to; its code is
+    /// kept there too, so a later dispatch pays no compile.
+    pub fn set_compile_after(&mut self, runs: u32) {
+        self.compile_after = runs;
+    }
+
+    /// Time this executor has spent compiling regions of the compiled
+    /// tier, summed over the groups it ran (regions compiled by another
+    /// executor, or by an earlier dispatch, cost it nothing).
+    pub fn compile_time(&self) -> std::time::Duration {
+        self.compile_time
     }
 
     /// Attach a concurrency checker (or detach it with `None`): from now on

@@ -72,6 +72,10 @@ fast_paths! {
     /// memory, only the words that could be part of a finding
     /// (`crate::check` two-pass checking; the dispatcher's choice).
     CHECK_SCREEN = "check_screen";
+    /// Runs of row ALU instructions compiled to machine code (Cranelift,
+    /// cargo feature `jit`) once they are hot, keeping rows in registers
+    /// from one instruction to the next (`fast::compiled`).
+    COMPILED = "compiled";
 }
 
 impl FastPaths {
@@ -101,5 +105,6 @@ impl Default for FastPaths {
 }
 
 pub(super) mod cas;
+pub(crate) mod compiled;
 pub(super) mod plan;
 pub(super) mod rows;

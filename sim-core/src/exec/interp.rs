@@ -98,6 +98,7 @@ impl GroupExecutor<'_> {
             plan: &self.plan,
             fast_paths: self.fast_paths,
             kernels: self.kernels,
+            compile_after: self.compile_after,
             b,
         };
         let GroupExecutor {
@@ -106,6 +107,7 @@ impl GroupExecutor<'_> {
             budget,
             stats,
             messages,
+            compile_time,
             ..
         } = self;
         loop {
@@ -139,6 +141,13 @@ impl GroupExecutor<'_> {
                 } => match &cx.plan[warp.pc - 1].op {
                     PlanOp::RowAlu(f) => {
                         cx.run_fast(warp, f);
+                        cx.run_fast_after((&mut *budget, &mut *stats), obs, warp);
+                    }
+                    PlanOp::Compiled(f, region) => {
+                        let counters = (&mut *budget, &mut *stats, &mut *compile_time);
+                        if !cx.run_region(counters, obs, warp, region) {
+                            cx.run_fast(warp, f);
+                        }
                         cx.run_fast_after((&mut *budget, &mut *stats), obs, warp);
                     }
                     _ => cx.alu(sc, warp, op, dst, src, sat),

@@ -122,6 +122,9 @@ impl<'p> GroupExecutor<'p> {
             lane_ordered,
             settled,
             messages: _,
+            // (the dispatcher's to set again: `set_compile_after`)
+            compile_after: _,
+            compile_time: _,
         } = self;
         let reusable = observers.check.is_none()
             && !lane_ordered
@@ -172,6 +175,8 @@ impl<'p> GroupExecutor<'p> {
             lane_ordered: false,
             settled: true,
             messages: MessageSink::default(),
+            compile_after: crate::exec::fast::compiled::default_compile_after(),
+            compile_time: std::time::Duration::ZERO,
         }
     }
 }

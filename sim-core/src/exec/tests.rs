@@ -158,7 +158,7 @@ fn random_src(rng: &mut Rng, float: bool) -> String {
 
 /// A random component-wise ALU instruction over r0–r3 (a line of fxc
 /// syntax), with `_sat` now and then where `sat`.
-fn random_alu(rng: &mut Rng, sat: bool) -> String {
+pub(super) fn random_alu(rng: &mut Rng, sat: bool) -> String {
     let float = rng.below(2) == 0;
     let (op, n) = if float {
         FLOAT_OPS[rng.below(FLOAT_OPS.len())]

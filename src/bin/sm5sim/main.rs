@@ -155,6 +155,13 @@ enum Command {
         /// Print the results as one JSON document on stdout instead of text.
         #[arg(long)]
         json: bool,
+        /// The compiled tier: `hot` compiles a run of ALU instructions to
+        /// machine code once it has run 64 times, on CPUs where that code
+        /// beats the interpreter (those without AVX2); `now` compiles at its
+        /// first run, on any CPU; `off` interprets every instruction. The
+        /// results are the same bits.
+        #[arg(long, value_enum, default_value_t = Compile::Hot, value_name = "WHEN")]
+        compile: Compile,
         /// Deterministic mode: groups one after another on one thread in
         /// linear order, each warp run until it parks; the same output on every run.
         #[arg(long, conflicts_with = "schedule_seed")]
@@ -771,6 +778,30 @@ fn stop_if_cancelled(what: &str) -> anyhow::Result<()> {
 /// than overflowing the clock.
 const MAX_TIMEOUT_SECONDS: f64 = 1e9;
 
+/// When the compiled tier compiles (`run --compile`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Compile {
+    /// once a region has run `sim_core::exec::COMPILE_AFTER` times, where
+    /// the code beats the interpreter (`default_compile_after`)
+    Hot,
+    /// at a region's first run
+    Now,
+    /// never: the interpreter alone
+    Off,
+}
+
+impl Compile {
+    fn apply(self, options: &mut DispatchOptions) {
+        match self {
+            Compile::Hot => {}
+            Compile::Now => options.compile_after = Some(0),
+            Compile::Off => {
+                options.fast_paths = options.fast_paths.without(sim_sched::FastPaths::COMPILED)
+            }
+        }
+    }
+}
+
 fn dispatch_options(
     threads: usize,
     warp_width: usize,
@@ -811,6 +842,7 @@ fn dispatch_options(
         fast_paths: sim_sched::FastPaths::ALL,
         message_limit: sim_sched::DEFAULT_MESSAGE_LIMIT,
         break_at_debug_break: false,
+        compile_after: None,
     })
 }
 
@@ -1112,6 +1144,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             profile_json,
             trace,
             suite,
+            compile,
         } => {
             if warp_width == 0 {
                 bail!("--warp-width must be at least 1");
@@ -1136,6 +1169,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                     );
                 }
                 let mut options = dispatch_options(threads, warp_width, timeout, max_instructions)?;
+                compile.apply(&mut options);
                 options.message_limit = messages;
                 options.break_at_debug_break = break_at_debug_break;
                 options.schedule = match (
@@ -1201,6 +1235,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 REPORT_TO_STDERR.store(true, Ordering::Relaxed);
             }
             let mut options = dispatch_options(threads, warp_width, timeout, max_instructions)?;
+            compile.apply(&mut options);
             options.message_limit = messages;
             options.break_at_debug_break = break_at_debug_break;
             options.schedule = match (

@@ -636,6 +636,7 @@ pub(super) fn steps_json(reports: &[StepReport]) -> Vec<serde_json::Value> {
                     "aborted_threads": stats.aborted_threads,
                     "debug_breaks": stats.debug_breaks,
                     "seconds": elapsed.as_secs_f64(),
+                    "compile_seconds": stats.compile_time.as_secs_f64(),
                     "passed": !messages.failed(),
                     "messages": messages_json(messages),
                 });

@@ -11,6 +11,7 @@
 use crate::analysis::affine::PcFacts;
 use crate::analysis::cas_loop::CasLoop;
 use crate::analysis::fusion::Leave;
+use crate::exec::fast::compiled::Region;
 use crate::exec::fast::rows::{Arena, RowAlu, NO_ROW};
 use crate::exec::fast::FastPaths;
 use crate::Program;
@@ -70,6 +71,10 @@ pub(in crate::exec) enum PlanOp {
     /// `LOOP_WITHOUT_CONTINUE`: an `endloop` whose loop has no `continue`,
     /// so no lane waits to rejoin.
     EndLoopWithoutContinue,
+    /// `COMPILED`: the first instruction of a region of row ALU
+    /// instructions (`fast::compiled`), run as compiled code once it is,
+    /// else as its row form (the next instructions keep theirs).
+    Compiled(RowAlu, Arc<Region>),
 }
 
 impl Step {
@@ -77,7 +82,7 @@ impl Step {
     #[inline]
     pub(in crate::exec) fn row(&self) -> Option<&RowAlu> {
         match &self.op {
-            PlanOp::RowAlu(f) => Some(f),
+            PlanOp::RowAlu(f) | PlanOp::Compiled(f, _) => Some(f),
             _ => None,
         }
     }
@@ -90,9 +95,11 @@ impl Step {
 pub(in crate::exec) fn plan(
     prog: &Program,
     rows: impl Iterator<Item = Option<RowAlu>>,
+    regions: Vec<Option<Region>>,
     imm_rows: &[[u32; 2]],
     pack: u32,
 ) -> Vec<Step> {
+    let mut regions = regions.into_iter();
     let info = prog.info();
     let facts = if pack > 1 {
         &info.packed_pcs
@@ -103,8 +110,12 @@ pub(in crate::exec) fn plan(
         .map(|(pc, row)| {
             let fused = info.fused.get(pc).copied().flatten();
             let cas_loop = info.cas_loops.get(pc).and_then(Option::as_ref);
+            let region = regions.next().flatten();
             let op = if let Some(row) = row {
-                PlanOp::RowAlu(row)
+                match region {
+                    Some(r) => PlanOp::Compiled(row, Arc::new(r)),
+                    None => PlanOp::RowAlu(row),
+                }
             } else if let Some(kind) = fused {
                 PlanOp::FusedLeave(kind)
             } else if let Some(cl) = cas_loop {
@@ -129,7 +140,7 @@ pub(in crate::exec) fn restrict(plan: &mut [Step], paths: FastPaths) {
     for s in plan {
         let off = match s.op {
             PlanOp::Reference => false,
-            PlanOp::RowAlu(_) => !paths.contains(FastPaths::ROW_ALU),
+            PlanOp::RowAlu(_) | PlanOp::Compiled(..) => !paths.contains(FastPaths::ROW_ALU),
             PlanOp::FusedLeave(_) => !paths.contains(FastPaths::FUSED_LEAVE),
             PlanOp::CasLoop(_) => !paths.contains(FastPaths::CAS_LOOP),
             PlanOp::EndLoopWithoutContinue => !paths.contains(FastPaths::LOOP_WITHOUT_CONTINUE),
@@ -147,7 +158,17 @@ pub(in crate::exec) fn restrict(plan: &mut [Step], paths: FastPaths) {
         if !paths.contains(FastPaths::UNIFORM_IF) {
             s.facts.uniform_cond = false;
         }
-        if let (PlanOp::RowAlu(r), false) = (&mut s.op, paths.contains(FastPaths::LAZY_NAN)) {
+        if let PlanOp::Compiled(row, region) = &s.op {
+            if !paths.contains(FastPaths::COMPILED) {
+                s.op = PlanOp::RowAlu(*row);
+            } else if !paths.contains(FastPaths::LAZY_NAN) {
+                // (a region of its own: the shared one may be compiled blind)
+                s.op = PlanOp::Compiled(*row, Arc::new(region.canonical()));
+            }
+        }
+        if let (PlanOp::RowAlu(r) | PlanOp::Compiled(r, _), false) =
+            (&mut s.op, paths.contains(FastPaths::LAZY_NAN))
+        {
             r.rows = r.canonical_rows;
         }
     }

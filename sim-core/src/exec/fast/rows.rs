@@ -61,6 +61,8 @@ pub(in crate::exec) struct FastComp {
 /// the same lane functions (`crate::isa::lanes::for_each_lane_op!`).
 #[derive(Debug, Clone, Copy)]
 pub(in crate::exec) struct FastAlu {
+    /// the instruction (its lane function is `op`'s)
+    pub(in crate::exec) alu: AluOp,
     pub(in crate::exec) op: LaneOp,
     pub(in crate::exec) sat: bool,
     /// every source word is flushed (`crate::analysis::flushed`): the row kernel is
@@ -503,6 +505,7 @@ pub(in crate::exec) fn resolve_alu(
         n += 1;
     }
     (n > 0).then_some(FastAlu {
+        alu: op,
         op: lane,
         sat,
         flushed,
