@@ -73,7 +73,7 @@ pub use debug::{DebugOptions, Debugger, LaneState, Position, Ran};
 pub use executor::{
     packing, GroupExecutor, Packing, Shape, MAX_PACKED_LANES, PRIVATE_ATOMICS_MAX_WORDS,
 };
-pub use fast::compiled::{default_compile_after, COMPILE_AFTER, NEVER};
+pub use fast::compiled::COMPILE_AFTER;
 pub use fast::FastPaths;
 pub use observe::{LastWrite, WordSpace};
 pub use pool::{parked_on_this_thread, MAX_PARKED_PER_THREAD};

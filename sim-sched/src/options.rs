@@ -83,14 +83,14 @@ pub struct DispatchOptions {
     /// [`DispatchOptions::schedule`] (`run --break` takes the fixed one),
     /// the first in linear group order. Default false.
     pub break_at_debug_break: bool,
-    /// How many times a region of the compiled tier
-    /// (`FastPaths::COMPILED`) runs interpreted before it is compiled, on
-    /// any CPU: `Some(0)` compiles each at its first run. Default `None`:
-    /// [`default_compile_after`](sim_core::exec::default_compile_after),
-    /// which compiles only where the code beats the interpreter's row
-    /// kernels. The count and the code are kept with the program, across
-    /// dispatches.
-    pub compile_after: Option<u32>,
+    /// How much of a region of the compiled tier (`FastPaths::COMPILED`)
+    /// runs interpreted before it is compiled, in lane-instructions, on any
+    /// CPU: `Some(0)` compiles each at its first run. Default `None`: after
+    /// [`COMPILE_AFTER`](sim_core::exec::COMPILE_AFTER), where the code beats
+    /// the interpreter's row kernels on this CPU, else never
+    /// ([`GroupExecutor::set_compile_after`](sim_core::exec::GroupExecutor::set_compile_after)).
+    /// The count and the code are kept with the program, across dispatches.
+    pub compile_after: Option<u64>,
 }
 
 impl Default for DispatchOptions {

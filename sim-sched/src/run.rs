@@ -146,9 +146,7 @@ impl Run<'_, '_, '_> {
                 k => Shape::Packed(k),
             };
             let mut exec = GroupExecutor::pooled(program, shape, options.fast_paths);
-            if let Some(n) = options.compile_after {
-                exec.set_compile_after(n);
-            }
+            exec.set_compile_after(options.compile_after);
             exec.set_profiling(profile.is_some());
             exec.set_memory_profiling(options.profile_memory);
             exec.set_message_limit(options.message_limit);
@@ -308,9 +306,7 @@ impl Run<'_, '_, '_> {
             };
             let before = exec.stats();
             let compiled_before = exec.compile_time();
-            if let Some(n) = options.compile_after {
-                exec.set_compile_after(n);
-            }
+            exec.set_compile_after(options.compile_after);
             exec.set_message_limit(options.message_limit);
             exec.set_break_at_debug_break(options.break_at_debug_break);
             if profile.is_some() {
@@ -431,9 +427,7 @@ impl Run<'_, '_, '_> {
         exec.set_profiling(options.profile);
         exec.set_memory_profiling(options.profile_memory);
         exec.set_checker(Some(Box::new(std::mem::take(checker))));
-        if let Some(n) = options.compile_after {
-            exec.set_compile_after(n);
-        }
+        exec.set_compile_after(options.compile_after);
         exec.set_message_limit(options.message_limit);
         exec.set_break_at_debug_break(options.break_at_debug_break);
         if options.fast_paths.contains(FastPaths::PRIVATE_ATOMICS) {

@@ -42,9 +42,10 @@ pub(super) struct Cx<'a, 'b> {
     pub fast_paths: FastPaths,
     /// The lane loops chosen for this CPU.
     pub kernels: Kernels,
-    /// Runs of a compiled tier's region before it is compiled
-    /// (`GroupExecutor::set_compile_after`).
-    pub compile_after: u32,
+    /// Lane-instructions of a compiled tier's region interpreted before it
+    /// is compiled (`GroupExecutor::set_compile_after`; `None`: the
+    /// default policy).
+    pub compile_after: Option<u64>,
     /// The dispatch's resources.
     pub b: &'a Bindings<'b>,
 }

@@ -5,7 +5,7 @@
 use crate::check::Checker;
 use crate::exec::context::{Budget, GroupMemory, Kernels};
 use crate::exec::fast::cas::WordCounts;
-use crate::exec::fast::compiled::{default_compile_after, regions};
+use crate::exec::fast::compiled::regions;
 use crate::exec::fast::plan::{plan, restrict, Planned, Step};
 use crate::exec::fast::rows::{
     lower, per_batch_rows, reads_group_id, resolve_fast, AlignedWords, Arena, RowAlu, NO_ROW,
@@ -75,9 +75,9 @@ pub struct GroupExecutor<'p> {
     /// `printf`/`errorf`/`abort`/`debug_break` records not yet taken
     /// ([`GroupExecutor::take_messages`])
     pub(super) messages: MessageSink,
-    /// runs of a compiled tier's region before it is compiled
-    /// ([`GroupExecutor::set_compile_after`])
-    pub(super) compile_after: u32,
+    /// lane-instructions of a compiled tier's region interpreted before
+    /// it is compiled ([`GroupExecutor::set_compile_after`])
+    pub(super) compile_after: Option<u64>,
     /// time this executor spent compiling regions
     /// ([`GroupExecutor::compile_time`])
     pub(super) compile_time: std::time::Duration,
@@ -400,20 +400,24 @@ impl<'p> GroupExecutor<'p> {
             lane_ordered: lane_order.is_some(),
             settled: true,
             messages: MessageSink::default(),
-            compile_after: default_compile_after(),
+            compile_after: None,
             compile_time: std::time::Duration::ZERO,
         }
     }
 
     /// Compile a region of the compiled tier (`FastPaths::COMPILED`) once
-    /// it has run interpreted `runs` times, on any CPU (0: at its first
-    /// run; [`NEVER`](crate::exec::NEVER): never). The default,
-    /// [`default_compile_after`](crate::exec::default_compile_after),
-    /// compiles only where the code beats the interpreter. The count is the region's, over every executor
-    /// of the program at this shape, whose plan it belongs to; its code is
-    /// kept there too, so a later dispatch pays no compile.
-    pub fn set_compile_after(&mut self, runs: u32) {
-        self.compile_after = runs;
+    /// it has run `work` lane-instructions interpreted (its instructions ×
+    /// the lanes of each run), on any CPU: `Some(0)` compiles it at its
+    /// first run. `None` (the default) compiles after
+    /// [`COMPILE_AFTER`](crate::exec::COMPILE_AFTER) where the code
+    /// generator that serves the region beats the interpreter's row
+    /// kernels on this CPU (AVX-512 code against AVX-512 kernels, with a
+    /// warp width that is a multiple of 16; Cranelift's against baseline
+    /// kernels), and never elsewhere. The count is the region's, over
+    /// every executor of the program at this shape, whose plan it belongs
+    /// to; its code is kept there too, so a later dispatch pays no compile.
+    pub fn set_compile_after(&mut self, work: Option<u64>) {
+        self.compile_after = work;
     }
 
     /// Time this executor has spent compiling regions of the compiled

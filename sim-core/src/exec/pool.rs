@@ -175,7 +175,7 @@ impl<'p> GroupExecutor<'p> {
             lane_ordered: false,
             settled: true,
             messages: MessageSink::default(),
-            compile_after: crate::exec::fast::compiled::default_compile_after(),
+            compile_after: None,
             compile_time: std::time::Duration::ZERO,
         }
     }

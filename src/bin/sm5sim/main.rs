@@ -156,10 +156,10 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// The compiled tier: `hot` compiles a run of ALU instructions to
-        /// machine code once it has run 64 times, on CPUs where that code
-        /// beats the interpreter (those without AVX2); `now` compiles at its
-        /// first run, on any CPU; `off` interprets every instruction. The
-        /// results are the same bits.
+        /// machine code once it has run about a millisecond interpreted,
+        /// where that code beats the interpreter (AVX-512 CPUs, or those
+        /// without AVX2); `now` compiles at its first run, on any CPU; `off`
+        /// interprets every instruction. The results are the same bits.
         #[arg(long, value_enum, default_value_t = Compile::Hot, value_name = "WHEN")]
         compile: Compile,
         /// Deterministic mode: groups one after another on one thread in
@@ -781,8 +781,8 @@ const MAX_TIMEOUT_SECONDS: f64 = 1e9;
 /// When the compiled tier compiles (`run --compile`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Compile {
-    /// once a region has run `sim_core::exec::COMPILE_AFTER` times, where
-    /// the code beats the interpreter (`default_compile_after`)
+    /// once a region has run `sim_core::exec::COMPILE_AFTER`
+    /// lane-instructions, where the code beats the interpreter
     Hot,
     /// at a region's first run
     Now,

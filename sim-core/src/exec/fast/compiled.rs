@@ -28,12 +28,51 @@ use crate::exec::warp::Warp;
 use crate::ir::lowered::{modify, SrcMod};
 use crate::isa::lanes::SrcBits;
 use crate::isa::opcodes::AluOp;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
 #[cfg(feature = "jit")]
 mod codegen;
+#[cfg(all(feature = "jit", target_arch = "x86_64", not(windows)))]
+mod zmm;
+
+/// A compiled form of a region, by one of the two code generators.
+#[cfg(feature = "jit")]
+#[derive(Debug)]
+enum Function {
+    /// Cranelift's, four lanes per step (`codegen.rs`)
+    Cranelift(codegen::Function),
+    /// AVX-512, sixteen lanes per step (`zmm.rs`)
+    #[cfg(all(target_arch = "x86_64", not(windows)))]
+    Zmm(zmm::Function),
+}
+
+#[cfg(feature = "jit")]
+impl Function {
+    /// Runs the code on lanes `lo..hi` (the safety contract of
+    /// `codegen::Function::call`; `lo` and `hi` multiples of the
+    /// generator's step: 4, or 16 for AVX-512, `zmm_serves`).
+    #[inline]
+    #[allow(unsafe_code)]
+    unsafe fn call(
+        &self,
+        arena: *mut u32,
+        mask: *const u32,
+        uni: *const u32,
+        lo: usize,
+        hi: usize,
+    ) {
+        // SAFETY: the caller's promises
+        unsafe {
+            match self {
+                Function::Cranelift(f) => f.call(arena, mask, uni, lo, hi),
+                #[cfg(all(target_arch = "x86_64", not(windows)))]
+                Function::Zmm(f) => f.call(arena, mask, uni, lo, hi),
+            }
+        }
+    }
+}
 
 /// The fewest instructions a region holds: one instruction gains nothing
 /// from registers kept across instructions.
@@ -43,28 +82,13 @@ pub(in crate::exec) const MIN_REGION: usize = 2;
 /// code, filled per run).
 pub(in crate::exec) const MAX_UNIFORMS: usize = 16;
 
-/// How many times a region runs interpreted before it is compiled, where
-/// the compiled tier is on by default ([`default_compile_after`]): about
-/// when interpreting it has cost what compiling it costs.
-pub const COMPILE_AFTER: u32 = 64;
-
-/// Runs before a region is compiled that no region reaches: never.
-pub const NEVER: u32 = u32::MAX;
-
-/// How many runs before a region is compiled, by default, on this CPU:
-/// [`COMPILE_AFTER`] where the interpreter's row kernels are baseline
-/// x86-64 (SSE2, 128 bits: no AVX2, or `SM5SIM_ISA=baseline`), and
-/// [`NEVER`] where they are AVX2 or AVX-512, which the code generator's
-/// 128-bit code does not beat (`docs/performance.md`, "The compiled tier":
-/// mandelbrot 1.45x faster compiled on baseline kernels, 1.1x and 1.2x
-/// slower against AVX2 and AVX-512 ones). A dispatch may ask for
-/// compiling on any CPU (`GroupExecutor::set_compile_after`).
-pub fn default_compile_after() -> u32 {
-    match crate::isa::cpu::isa() {
-        crate::Isa::Baseline => COMPILE_AFTER,
-        _ => NEVER,
-    }
-}
+/// How much work of a region is interpreted before it is compiled, by
+/// default: lane-instructions (its instructions × the lanes of each run,
+/// over every executor of the program at its shape). About a millisecond
+/// of interpreting, which is about what compiling a form of a region costs
+/// (a few hundred microseconds), so that a region that runs little is never
+/// compiled and one that runs much pays for its compiling at most twice.
+pub const COMPILE_AFTER: u64 = 1 << 21;
 
 /// Where a region's source value comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,15 +131,11 @@ pub(in crate::exec) struct Instr {
     pub(in crate::exec) values: Vec<Value>,
 }
 
-/// Machine code of a region: the form for a full warp (every lane
-/// written) and the form for a partial one (blended under the mask).
+/// A compiled form of a region and how long compiling it took.
 #[derive(Debug)]
-pub(in crate::exec) struct Code {
+pub(in crate::exec) struct Form {
     #[cfg(feature = "jit")]
-    full: codegen::Function,
-    #[cfg(feature = "jit")]
-    masked: codegen::Function,
-    /// how long compiling both took
+    f: Function,
     pub(in crate::exec) compile_time: Duration,
 }
 
@@ -128,12 +148,13 @@ pub(in crate::exec) struct Region {
     pub(in crate::exec) uniforms: Vec<(u32, u64, SrcMod)>,
     /// the warp width
     pub(in crate::exec) w: usize,
-    /// times it has run interpreted, towards compiling
-    runs: AtomicU32,
-    /// its code, once compiled (`None` inside: the code generator refused)
-    code: OnceLock<Option<Code>>,
-    /// nanoseconds spent compiling it, once (0 before)
-    compile_ns: AtomicU64,
+    /// lane-instructions it has run interpreted, towards compiling
+    work: AtomicU64,
+    /// its two forms, each compiled when first needed once the region is
+    /// hot: for a full warp (every lane written) and for a partial one
+    /// (blended under the active mask); `None` inside: the code generator
+    /// refused it
+    forms: [OnceLock<Option<Form>>; 2],
 }
 
 impl Clone for Region {
@@ -149,9 +170,8 @@ impl Region {
             instrs,
             uniforms,
             w,
-            runs: AtomicU32::new(0),
-            code: OnceLock::new(),
-            compile_ns: AtomicU64::new(0),
+            work: AtomicU64::new(0),
+            forms: [OnceLock::new(), OnceLock::new()],
         }
     }
 
@@ -170,59 +190,84 @@ impl Region {
         Region::new(instrs, self.uniforms.clone(), self.w)
     }
 
-    /// Its code: compiled now if this is run number `after` (counting
-    /// from 0) or later and it is not compiled yet; `None` while it is
-    /// interpreted (or when the code generator refused it). The second
-    /// value is the time this call spent compiling.
-    fn code(&self, after: u32) -> (Option<&Code>, Duration) {
-        if let Some(c) = self.code.get() {
+    /// Whether its code, by the code generator that would serve it on this
+    /// CPU, beats the interpreter's row kernels (measured:
+    /// `docs/performance.md`, "The compiled tier"): the AVX-512 one
+    /// ([`zmm_serves`]) against AVX-512 kernels, Cranelift's against
+    /// baseline (SSE2) ones; not Cranelift's 128-bit code against AVX2 or
+    /// AVX-512 kernels.
+    fn pays(&self) -> bool {
+        zmm_serves(self) || crate::isa::cpu::isa() == crate::Isa::Baseline
+    }
+
+    /// Its form for a partial warp (`masked`) or a full one, for a run of
+    /// `lanes` lanes: compiled now if the region has run `after`
+    /// lane-instructions interpreted (`None`: [`COMPILE_AFTER`] where its
+    /// code pays, [`Region::pays`], else never) and that form is not
+    /// compiled yet; `None` while it is interpreted (or when the code
+    /// generator refused it). The second value is the time this call
+    /// spent compiling.
+    fn form(&self, after: Option<u64>, masked: bool, lanes: usize) -> (Option<&Form>, Duration) {
+        let cell = &self.forms[masked as usize];
+        if let Some(c) = cell.get() {
             return (c.as_ref(), Duration::ZERO);
         }
+        let after = match after {
+            Some(n) => n,
+            None if self.pays() => COMPILE_AFTER,
+            None => return (None, Duration::ZERO),
+        };
+        let run = (self.len() * lanes) as u64;
         // (a load first: the count is shared by every worker, and writes
         // to it stop once it is reached)
-        if after == NEVER
-            || (self.runs.load(Ordering::Relaxed) < after
-                && self.runs.fetch_add(1, Ordering::Relaxed) < after)
+        if self.work.load(Ordering::Relaxed) < after
+            && self.work.fetch_add(run, Ordering::Relaxed) < after
         {
             return (None, Duration::ZERO);
         }
         let mut spent = Duration::ZERO;
-        let c = self.code.get_or_init(|| {
-            let c = compile(self);
+        let c = cell.get_or_init(|| {
+            let c = compile(self, masked);
             if let Some(c) = &c {
                 spent = c.compile_time;
-                let ns = u64::try_from(c.compile_time.as_nanos()).unwrap_or(u64::MAX);
-                self.compile_ns.store(ns.max(1), Ordering::Relaxed);
             }
             c
         });
         (c.as_ref(), spent)
     }
 
-    /// Whether its code exists, and how long compiling it took.
+    /// Whether a form of it is compiled.
     #[cfg(test)]
-    pub(in crate::exec) fn compiled(&self) -> Option<Duration> {
-        match self.code.get() {
-            Some(Some(c)) => Some(c.compile_time),
-            _ => None,
-        }
+    pub(in crate::exec) fn compiled(&self) -> bool {
+        self.forms.iter().any(|f| matches!(f.get(), Some(Some(_))))
     }
 }
 
+/// Whether the AVX-512 code generator serves `r`: the interpreter's row
+/// kernels are AVX-512 (the CPU has it, and `SM5SIM_ISA` leaves it) and
+/// the warp width is a multiple of its step.
+fn zmm_serves(r: &Region) -> bool {
+    cfg!(all(feature = "jit", target_arch = "x86_64", not(windows)))
+        && crate::isa::cpu::isa() == crate::Isa::Avx512
+        && r.w.is_multiple_of(16)
+}
+
 #[cfg(feature = "jit")]
-fn compile(r: &Region) -> Option<Code> {
+fn compile(r: &Region, masked: bool) -> Option<Form> {
     let t = std::time::Instant::now();
-    let full = codegen::compile(r, false).ok()?;
-    let masked = codegen::compile(r, true).ok()?;
-    Some(Code {
-        full,
-        masked,
+    let f = match zmm_serves(r) {
+        #[cfg(all(target_arch = "x86_64", not(windows)))]
+        true => Function::Zmm(zmm::compile(r, masked).ok()?),
+        _ => Function::Cranelift(codegen::compile(r, masked).ok()?),
+    };
+    Some(Form {
+        f,
         compile_time: t.elapsed(),
     })
 }
 
 #[cfg(not(feature = "jit"))]
-fn compile(_: &Region) -> Option<Code> {
+fn compile(_: &Region, _: bool) -> Option<Form> {
     None
 }
 
@@ -434,36 +479,44 @@ impl Cx<'_, '_> {
         if (budget.until_check as usize) < n {
             return false;
         }
-        let (code, spent) = r.code(self.compile_after);
+        let w = self.w;
+        debug_assert_eq!(w, r.w);
+        let (masked, lanes) = if warp.full {
+            (false, 0..w)
+        } else {
+            let start = warp.span.start / CHUNK * CHUNK;
+            (true, start..(warp.span.end.div_ceil(CHUNK) * CHUNK).min(w))
+        };
+        let (form, spent) = r.form(self.compile_after, masked, lanes.len());
         *compiling += spent;
-        let Some(code) = code else {
+        let Some(form) = form else {
             return false;
         };
         let mut uni = [0u32; MAX_UNIFORMS];
         for (u, &(slot, word, m)) in uni.iter_mut().zip(&r.uniforms) {
             *u = modify(self.cb_word(slot, word), m);
         }
-        let w = self.w;
-        debug_assert_eq!(w, r.w);
         #[cfg(feature = "jit")]
         {
             let regs = warp.regs.as_mut_ptr();
-            let (f, lanes, mask) = if warp.full {
-                (&code.full, 0..w, std::ptr::null())
-            } else {
-                let start = warp.span.start / CHUNK * CHUNK;
-                let end = (warp.span.end.div_ceil(CHUNK) * CHUNK).min(w);
-                (&code.masked, start..end, warp.active.as_ptr())
+            let mask = match masked {
+                true => warp.active.as_ptr(),
+                false => std::ptr::null(),
             };
             // SAFETY: the region's rows lie in the arena for lanes 0..W
             // (`regions` takes the offsets `lower` placed there), `lanes`
-            // is within 0..W and both its ends are multiples of 4 (W is),
-            // the mask has W words, `uni` holds MAX_UNIFORMS words, and the
-            // code reads and writes nothing else (`codegen::compile`)
-            unsafe { f.call(regs, mask, uni.as_ptr(), lanes.start, lanes.end) };
+            // is within 0..W and both its ends are multiples of 16 (a
+            // chunk) or W, which is a multiple of the code's step
+            // (`regions`, `zmm_serves`), the mask has W words, `uni` holds
+            // MAX_UNIFORMS words, and the code reads and writes nothing
+            // else (`codegen.rs`, `zmm.rs`)
+            unsafe {
+                form.f
+                    .call(regs, mask, uni.as_ptr(), lanes.start, lanes.end)
+            };
         }
         #[cfg(not(feature = "jit"))]
-        let _ = (code, CHUNK, &uni, w);
+        let _ = (form, &uni);
         for _ in 1..n {
             budget.until_check -= 1;
             step(stats, obs, warp);
@@ -499,7 +552,7 @@ mod tests {
              dcl_constantbuffer CB0[2], immediateIndexed\ndcl_uav_raw u0\n\
              dcl_input vThreadGroupID.xyz\ndcl_input vThreadIDInGroupFlattened\n\
              dcl_input vThreadID.xyz\ndcl_input vThreadIDInGroup.xyz\n\
-             dcl_temps 5\ndcl_thread_group 40, 1, 1\n\
+             dcl_temps 5\ndcl_thread_group 48, 1, 1\n\
              utof r0.xyzw, vThreadID.xyzx\nmov r1.xyzw, vThreadIDInGroup.xyzx\n\
              mov r2.xyzw, cb0[0].xyzw\nmov r3.xyzw, cb0[1].wzyx\n",
         );
@@ -507,7 +560,7 @@ mod tests {
         let close = open + 1 + rng.below(n - open);
         for k in 0..n {
             if k == open && rng.below(2) == 0 {
-                let c = rng.below(40);
+                let c = rng.below(48);
                 s += &format!("ult r4.x, vThreadIDInGroupFlattened.x, l({c})\nif_nz r4.x\n");
             }
             if k == close && s.contains("if_nz") && !s.contains("endif") {
@@ -551,20 +604,20 @@ mod tests {
             0x4120_0000,
             0,
         ];
-        let out = sim_mem::Buffer::zeroed(40 * 64).unwrap();
+        let out = sim_mem::Buffer::zeroed(48 * 64).unwrap();
         let b = Bindings {
             constant_buffers: vec![Some(&cb[..])],
             uavs: vec![Some(BufferView::raw(&out))],
             ..Default::default()
         };
         let mut ex = GroupExecutor::new(prog, w).with_fast_paths(paths);
-        ex.set_compile_after(0);
+        ex.set_compile_after(Some(0));
         ex.run_group([1, 2, 3], &b);
         let compiled = ex
             .plan
             .iter()
             .filter_map(|s| match &s.op {
-                PlanOp::Compiled(_, r) => r.compiled().map(|_| r.len()),
+                PlanOp::Compiled(_, r) => r.compiled().then(|| r.len()),
                 _ => None,
             })
             .sum();
@@ -587,7 +640,8 @@ mod tests {
     /// denormals, NaNs, infinities among them —, system values,
     /// constant-buffer words) and `_sat`, in full and partial warps,
     /// compute the bits the row kernels compute (all paths less
-    /// `COMPILED`, and the reference for memory), with the same counts;
+    /// `COMPILED`, and the reference for memory), with the same counts,
+    /// by both code generators (the AVX-512 one where the CPU has it);
     /// and most of their instructions did run compiled.
     #[test]
     fn compiled_regions_match_the_row_kernels() {
@@ -599,7 +653,10 @@ mod tests {
                 .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
             let prog = Program::from_decoded(decoded, None)
                 .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
-            for w in [8, 40] {
+            // (8 and 40: Cranelift's four lanes a step; 16 and 48, on a CPU
+            // with AVX-512: sixteen a step, in a partial last warp and in
+            // one warp)
+            for w in [8, 40, 16, 48] {
                 let interpreted = run(&prog, w, FastPaths::ALL.without(FastPaths::COMPILED));
                 let reference = run(&prog, w, FastPaths::NONE);
                 for paths in [FastPaths::ALL, FastPaths::ALL.without(FastPaths::LAZY_NAN)] {

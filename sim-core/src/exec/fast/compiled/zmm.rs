@@ -1,0 +1,634 @@
+//! A region's machine code for AVX-512 (F, BW, DQ, VL), the instruction
+//! set of the interpreter's widest row kernels: sixteen lanes per step in
+//! `zmm` registers, blends under the `k1` mask register, a row kept in a
+//! register from its first use to its last in the region (then stored,
+//! once, if written). Cranelift's x86-64 back end lowers nothing wider
+//! than 128 bits, and its code loses to the AVX-512 row kernels
+//! (`codegen.rs`, `docs/performance.md`); this one is selected and
+//! register-allocated here and encoded by `iced-x86`'s assembler.
+//!
+//! The lane rules are `crate::isa::lanes`' (as `codegen.rs` spells them);
+//! where an x86 instruction differs, the fix-up is beside it (`min`/`max`'s
+//! NaN and ±0 rules, `ftoi`/`ftou`'s saturation, NaN to 0).
+//!
+//! The code follows the System V calling convention (`extern "C"` on
+//! x86-64 Linux and macOS): `(arena, mask, uniforms, lo, hi)` in rdi, rsi,
+//! rdx, rcx, r8; it writes only caller-saved registers (those five,
+//! zmm0–zmm31, k1–k3).
+
+use super::{Instr, Region, Src};
+use crate::isa::lanes::CANONICAL_NAN;
+use crate::isa::opcodes::AluOp;
+use iced_x86::code_asm::*;
+use std::collections::HashMap;
+
+/// The signature of a region's code (`codegen::Entry`'s).
+type Entry = unsafe extern "C" fn(*mut u32, *const u32, *const u32, usize, usize);
+
+/// Lanes per step: one `zmm` register of 32-bit words.
+pub(in crate::exec) const STEP: usize = 16;
+
+/// A compiled form of a region (see `codegen::Function`).
+#[derive(Debug)]
+pub(in crate::exec) struct Function {
+    _map: memmap2::Mmap,
+    entry: Entry,
+}
+
+impl Function {
+    /// Runs the code on lanes `lo..hi` of the arena at `arena`.
+    ///
+    /// # Safety
+    /// As `codegen::Function::call`, with `lo` and `hi` multiples of
+    /// [`STEP`], on a CPU with AVX-512 F, BW, DQ and VL.
+    #[inline]
+    #[allow(unsafe_code)]
+    pub(in crate::exec) unsafe fn call(
+        &self,
+        arena: *mut u32,
+        mask: *const u32,
+        uni: *const u32,
+        lo: usize,
+        hi: usize,
+    ) {
+        // SAFETY: the caller's promises are what the code reads and writes
+        unsafe { (self.entry)(arena, mask, uni, lo, hi) }
+    }
+}
+
+/// Why a region has no code.
+#[derive(Debug)]
+pub(in crate::exec) struct Refused(#[allow(dead_code)] pub String);
+
+impl From<IcedError> for Refused {
+    fn from(e: IcedError) -> Self {
+        Refused(format!("encoding: {e}"))
+    }
+}
+
+const ZMM: [AsmRegisterZmm; 32] = [
+    zmm0, zmm1, zmm2, zmm3, zmm4, zmm5, zmm6, zmm7, zmm8, zmm9, zmm10, zmm11, zmm12, zmm13, zmm14,
+    zmm15, zmm16, zmm17, zmm18, zmm19, zmm20, zmm21, zmm22, zmm23, zmm24, zmm25, zmm26, zmm27,
+    zmm28, zmm29, zmm30, zmm31,
+];
+
+// `vcmpps` predicates
+const EQ_OQ: i32 = 0x00;
+const LT_OQ: i32 = 0x11;
+const LE_OQ: i32 = 0x12;
+const UNORD_Q: i32 = 0x03;
+const NEQ_UQ: i32 = 0x04;
+const NGT_UQ: i32 = 0x1a;
+const GE_OQ: i32 = 0x1d;
+// `vpcmpd`/`vpcmpud` predicates
+const CMP_EQ: i32 = 0;
+const CMP_LT: i32 = 1;
+const CMP_NE: i32 = 4;
+const CMP_NLT: i32 = 5;
+
+/// The code of `r` for a partial warp (`masked`) or a full one. `r.w`
+/// must be a multiple of [`STEP`] (`Region::backend`).
+pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Function, Refused> {
+    let mut a = CodeAssembler::new(64)?;
+    let mut e = Emitter {
+        a: &mut a,
+        consts: HashMap::new(),
+        free: (0..32).rev().collect(),
+        refs: [0; 32],
+        rows: HashMap::new(),
+        dirty: Vec::new(),
+    };
+    // the last instruction that reads or writes each row: its register is
+    // stored (if written) and freed after it
+    let mut last: HashMap<u32, usize> = HashMap::new();
+    for (k, i) in r.instrs.iter().enumerate() {
+        for v in &i.values {
+            for s in &v.src {
+                if let Src::Row(o, _) = *s {
+                    last.insert(o, k);
+                }
+            }
+            for &d in &v.dst {
+                last.insert(d, k);
+            }
+        }
+    }
+    let mut top = e.a.create_label();
+    let mut done = e.a.create_label();
+    // rcx, r8: byte offsets of lanes lo and hi
+    e.a.cmp(rcx, r8)?;
+    e.a.jae(done)?;
+    e.a.shl(rcx, 2)?;
+    e.a.shl(r8, 2)?;
+    e.a.set_label(&mut top)?;
+    if masked {
+        let m = e.alloc()?;
+        e.a.vmovdqu32(ZMM[m], zmmword_ptr(rsi + rcx))?;
+        e.a.vptestmd(k1, ZMM[m], ZMM[m])?;
+        e.release(m);
+    }
+    for (k, i) in r.instrs.iter().enumerate() {
+        e.instr(i, masked)?;
+        // rows no later instruction touches: stored if written, freed
+        let mut done_rows: Vec<u32> = e
+            .rows
+            .keys()
+            .copied()
+            .filter(|o| last.get(o).is_none_or(|&l| l <= k))
+            .collect();
+        done_rows.sort_unstable();
+        for o in done_rows {
+            e.retire(o)?;
+        }
+    }
+    debug_assert!(e.rows.is_empty() && e.dirty.is_empty());
+    e.a.add(rcx, STEP as i32 * 4)?;
+    e.a.cmp(rcx, r8)?;
+    e.a.jb(top)?;
+    e.a.set_label(&mut done)?;
+    e.a.vzeroupper()?;
+    e.a.ret()?;
+    let mut consts: Vec<(u32, CodeLabel)> = e.consts.iter().map(|(&c, &l)| (c, l)).collect();
+    consts.sort_unstable_by_key(|&(c, _)| c);
+    for (c, mut l) in consts {
+        a.set_label(&mut l)?;
+        a.dd(&[c])?;
+    }
+    // (position-independent: the constants are read relative to rip)
+    let bytes = a.assemble(0)?;
+    let mut map = memmap2::MmapMut::map_anon(bytes.len().max(1))
+        .map_err(|e| Refused(format!("mapping the code: {e}")))?;
+    map[..bytes.len()].copy_from_slice(&bytes);
+    let map = map
+        .make_exec()
+        .map_err(|e| Refused(format!("making the code executable: {e}")))?;
+    // SAFETY: the mapping holds the function assembled above, at offset 0,
+    // with the System V convention and `Entry`'s parameters (the module's
+    // doc), referring to nothing outside itself but through its arguments;
+    // it lives as long as the `Function` that holds the pointer
+    #[allow(unsafe_code)]
+    let entry = unsafe { std::mem::transmute::<*const u8, Entry>(map.as_ptr()) };
+    Ok(Function { _map: map, entry })
+}
+
+/// Byte displacement of row `o` (words) from the step's lane 0.
+fn disp(o: u32) -> Result<i32, Refused> {
+    i32::try_from(u64::from(o) * 4).map_err(|_| Refused("a row beyond 2 GiB".into()))
+}
+
+struct Emitter<'a> {
+    a: &'a mut CodeAssembler,
+    /// a label per constant, its word placed after the code
+    consts: HashMap<u32, CodeLabel>,
+    /// free `zmm` registers
+    free: Vec<usize>,
+    /// holders of each register: the rows mapped to it and the values in
+    /// hand
+    refs: [u8; 32],
+    /// each row's register, once read or written in this step
+    rows: HashMap<u32, usize>,
+    /// rows written in this step and not stored yet
+    dirty: Vec<u32>,
+}
+
+type R = Result<usize, Refused>;
+
+impl Emitter<'_> {
+    fn alloc(&mut self) -> R {
+        let r = self
+            .free
+            .pop()
+            .ok_or_else(|| Refused("more than 32 vectors live".into()))?;
+        self.refs[r] = 1;
+        Ok(r)
+    }
+
+    fn retain(&mut self, r: usize) -> usize {
+        self.refs[r] += 1;
+        r
+    }
+
+    fn release(&mut self, r: usize) {
+        self.refs[r] -= 1;
+        if self.refs[r] == 0 {
+            self.free.push(r);
+        }
+    }
+
+    /// `r` to change in place: itself when the caller holds it alone,
+    /// else a copy (the caller's hold moves to the copy).
+    fn own(&mut self, r: usize) -> R {
+        if self.refs[r] == 1 {
+            return Ok(r);
+        }
+        let t = self.alloc()?;
+        self.a.vmovdqa32(ZMM[t], ZMM[r])?;
+        self.release(r);
+        Ok(t)
+    }
+
+    fn konst(&mut self, c: u32) -> CodeLabel {
+        if let Some(&l) = self.consts.get(&c) {
+            return l;
+        }
+        let l = self.a.create_label();
+        self.consts.insert(c, l);
+        l
+    }
+
+    /// A register holding `c` in every lane.
+    fn splat(&mut self, c: u32) -> R {
+        let t = self.alloc()?;
+        if c == 0 {
+            self.a.vpxord(ZMM[t], ZMM[t], ZMM[t])?;
+        } else {
+            let l = self.konst(c);
+            self.a.vpbroadcastd(ZMM[t], dword_ptr(l))?;
+        }
+        Ok(t)
+    }
+
+    /// Row `o`'s register (loaded at its first use in the step), held
+    /// by the caller.
+    fn row(&mut self, o: u32) -> R {
+        if let Some(&r) = self.rows.get(&o) {
+            return Ok(self.retain(r));
+        }
+        let r = self.alloc()?;
+        self.a
+            .vmovdqu32(ZMM[r], zmmword_ptr(rdi + rcx + disp(o)?))?;
+        self.rows.insert(o, r);
+        Ok(self.retain(r))
+    }
+
+    /// Row `o` is done in this step: stored if written, its register freed.
+    fn retire(&mut self, o: u32) -> Result<(), Refused> {
+        if let Some(r) = self.rows.remove(&o) {
+            if let Some(k) = self.dirty.iter().position(|&d| d == o) {
+                self.dirty.swap_remove(k);
+                self.a
+                    .vmovdqu32(zmmword_ptr(rdi + rcx + disp(o)?), ZMM[r])?;
+            }
+            self.release(r);
+        }
+        Ok(())
+    }
+
+    /// A source's value, held by the caller.
+    fn src(&mut self, s: Src) -> R {
+        match s {
+            Src::Const(c) => self.splat(c),
+            Src::Uniform(k) => {
+                let t = self.alloc()?;
+                self.a
+                    .vpbroadcastd(ZMM[t], dword_ptr(rdx + 4 * i32::from(k)))?;
+                Ok(t)
+            }
+            Src::Row(o, bits) => {
+                // `SrcBits::apply`: ((v & and) ^ xor) + add
+                let mut v = self.row(o)?;
+                for (c, op) in [(bits.and, 0), (bits.xor, 1), (bits.add, 2)] {
+                    if (op == 0 && c == !0) || (op > 0 && c == 0) {
+                        continue;
+                    }
+                    let t = self.alloc()?;
+                    let l = self.konst(c);
+                    match op {
+                        0 => self.a.vpandd(ZMM[t], ZMM[v], dword_bcst(l))?,
+                        1 => self.a.vpxord(ZMM[t], ZMM[v], dword_bcst(l))?,
+                        _ => self.a.vpaddd(ZMM[t], ZMM[v], dword_bcst(l))?,
+                    }
+                    self.release(v);
+                    v = t;
+                }
+                Ok(v)
+            }
+        }
+    }
+
+    /// `ftz` in place: a zero exponent keeps only the sign.
+    fn ftz(&mut self, x: usize) -> R {
+        let x = self.own(x)?;
+        let (exp, sign) = (self.konst(0x7f80_0000), self.konst(0x8000_0000));
+        self.a.vptestnmd(k2, ZMM[x], dword_bcst(exp))?;
+        self.a.vpandd(ZMM[x].k2(), ZMM[x], dword_bcst(sign))?;
+        Ok(x)
+    }
+
+    /// `fin`: flushed unless the sources are known flushed.
+    fn fin(&mut self, x: usize, flushed: bool) -> R {
+        if flushed {
+            Ok(x)
+        } else {
+            self.ftz(x)
+        }
+    }
+
+    /// `fout` (or `fout_blind`) of a result held alone.
+    fn fout(&mut self, r: usize, blind: bool) -> R {
+        let r = self.ftz(r)?;
+        if !blind {
+            let nan = self.konst(CANONICAL_NAN);
+            self.a.vcmpps(k2, ZMM[r], ZMM[r], UNORD_Q)?;
+            self.a.vpbroadcastd(ZMM[r].k2(), dword_ptr(nan))?;
+        }
+        Ok(r)
+    }
+
+    /// A new register with `f(dst, a, b)` of two sources, which are released.
+    fn binary(
+        &mut self,
+        a: usize,
+        b: usize,
+        f: impl FnOnce(
+            &mut CodeAssembler,
+            AsmRegisterZmm,
+            AsmRegisterZmm,
+            AsmRegisterZmm,
+        ) -> Result<(), IcedError>,
+    ) -> R {
+        let t = self.alloc()?;
+        f(self.a, ZMM[t], ZMM[a], ZMM[b])?;
+        self.release(a);
+        self.release(b);
+        Ok(t)
+    }
+
+    /// A new register with `f(dst, a)`; `a` is released.
+    fn unary(
+        &mut self,
+        a: usize,
+        f: impl FnOnce(&mut CodeAssembler, AsmRegisterZmm, AsmRegisterZmm) -> Result<(), IcedError>,
+    ) -> R {
+        let t = self.alloc()?;
+        f(self.a, ZMM[t], ZMM[a])?;
+        self.release(a);
+        Ok(t)
+    }
+
+    /// All ones where `k2` is set, else zeros.
+    fn mask_k2(&mut self) -> R {
+        let t = self.alloc()?;
+        self.a.vpmovm2d(ZMM[t], k2)?;
+        Ok(t)
+    }
+
+    /// `fin` of a product, as `run_dot` and `mad` round it: flushed, a NaN
+    /// kept.
+    fn product(&mut self, x: usize, y: usize, fl: bool) -> R {
+        let (x, y) = (self.fin(x, fl)?, self.fin(y, fl)?);
+        let p = self.binary(x, y, |a, t, x, y| a.vmulps(t, x, y))?;
+        self.ftz(p)
+    }
+
+    /// One value of `i` from its sources (held; released here).
+    fn value(&mut self, i: &Instr, s: &[usize]) -> R {
+        use AluOp::*;
+        let (fl, blind) = (i.flushed, i.blind);
+        Ok(match i.op {
+            Add | Mul | Div => {
+                let (x, y) = (self.fin(s[0], fl)?, self.fin(s[1], fl)?);
+                let r = match i.op {
+                    Add => self.binary(x, y, |a, t, x, y| a.vaddps(t, x, y))?,
+                    Mul => self.binary(x, y, |a, t, x, y| a.vmulps(t, x, y))?,
+                    _ => self.binary(x, y, |a, t, x, y| a.vdivps(t, x, y))?,
+                };
+                self.fout(r, blind)?
+            }
+            Mad => {
+                // the product rounded and flushed, not fused
+                let p = self.product(s[0], s[1], fl)?;
+                let z = self.fin(s[2], fl)?;
+                let r = self.binary(p, z, |a, t, p, z| a.vaddps(t, p, z))?;
+                self.fout(r, blind)?
+            }
+            Min | Max => {
+                let (x, y) = (self.fin(s[0], fl)?, self.fin(s[1], fl)?);
+                let max = i.op == Max;
+                // vminps/vmaxps give the second operand when equal or
+                // either is NaN; D3D11's: −0 below +0, and the operand that
+                // is not NaN
+                let t = self.alloc()?;
+                let (tz, xz, yz) = (ZMM[t], ZMM[x], ZMM[y]);
+                if max {
+                    self.a.vmaxps(tz, xz, yz)?;
+                } else {
+                    self.a.vminps(tz, xz, yz)?;
+                }
+                self.a.vcmpps(k2, xz, yz, EQ_OQ)?;
+                if max {
+                    self.a.vpandd(tz.k2(), xz, yz)?;
+                } else {
+                    self.a.vpord(tz.k2(), xz, yz)?;
+                }
+                self.a.vcmpps(k2, yz, yz, UNORD_Q)?;
+                self.a.vmovdqa32(tz.k2(), xz)?;
+                self.a.vcmpps(k2, xz, xz, UNORD_Q)?;
+                self.a.vmovdqa32(tz.k2(), yz)?;
+                self.release(x);
+                self.release(y);
+                self.fout(t, blind)?
+            }
+            Eq | Ne | Lt | Ge => {
+                let (x, y) = (self.fin(s[0], fl)?, self.fin(s[1], fl)?);
+                let p = match i.op {
+                    Eq => EQ_OQ,
+                    // `!=` holds for NaN
+                    Ne => NEQ_UQ,
+                    Lt => LT_OQ,
+                    _ => GE_OQ,
+                };
+                self.a.vcmpps(k2, ZMM[x], ZMM[y], p)?;
+                self.release(x);
+                self.release(y);
+                self.mask_k2()?
+            }
+            Sqrt | RoundNe | RoundNi | RoundPi | RoundZ => {
+                let x = self.fin(s[0], fl)?;
+                let r = match i.op {
+                    Sqrt => self.unary(x, |a, t, x| a.vsqrtps(t, x))?,
+                    // imm: 8 (no precision exception) + the rounding mode
+                    RoundNe => self.unary(x, |a, t, x| a.vrndscaleps(t, x, 8))?,
+                    RoundNi => self.unary(x, |a, t, x| a.vrndscaleps(t, x, 9))?,
+                    RoundPi => self.unary(x, |a, t, x| a.vrndscaleps(t, x, 10))?,
+                    _ => self.unary(x, |a, t, x| a.vrndscaleps(t, x, 11))?,
+                };
+                self.fout(r, blind)?
+            }
+            Rcp | Rsq => {
+                let x = self.fin(s[0], fl)?;
+                let d = match i.op {
+                    Rsq => self.unary(x, |a, t, x| a.vsqrtps(t, x))?,
+                    _ => x,
+                };
+                let one = self.splat(1.0f32.to_bits())?;
+                let r = self.binary(one, d, |a, t, one, d| a.vdivps(t, one, d))?;
+                self.fout(r, blind)?
+            }
+            // an integer converts to a float exactly or rounded, never to a
+            // NaN or a denormal: `fout` changes nothing
+            Itof => self.unary(s[0], |a, t, x| a.vcvtdq2ps(t, x))?,
+            Utof => self.unary(s[0], |a, t, x| a.vcvtudq2ps(t, x))?,
+            // Rust's `as`: saturating, NaN to 0. vcvttps2dq gives 0x80000000
+            // for NaN and out of range: right below −2³¹, wrong above
+            Ftoi => {
+                let x = self.fin(s[0], fl)?;
+                let t = self.alloc()?;
+                let (tz, xz) = (ZMM[t], ZMM[x]);
+                self.a.vcvttps2dq(tz, xz)?;
+                self.a.vcmpps(k2, xz, xz, UNORD_Q)?;
+                self.a.vpxord(tz.k2(), tz, tz)?;
+                let big = self.konst(0x4f00_0000); // 2³¹
+                let top = self.konst(0x7fff_ffff);
+                self.a.vcmpps(k2, xz, dword_bcst(big), GE_OQ)?;
+                self.a.vpbroadcastd(tz.k2(), dword_ptr(top))?;
+                self.release(x);
+                t
+            }
+            // vcvttps2udq gives 0xFFFFFFFF for NaN and out of range: right
+            // above 2³², wrong for NaN and at or below −1
+            Ftou => {
+                let x = self.fin(s[0], fl)?;
+                let t = self.alloc()?;
+                let (tz, xz) = (ZMM[t], ZMM[x]);
+                self.a.vcvttps2udq(tz, xz)?;
+                let minus_one = self.konst((-1.0f32).to_bits());
+                self.a.vcmpps(k2, xz, dword_bcst(minus_one), LE_OQ)?;
+                self.a.vpxord(tz.k2(), tz, tz)?;
+                self.a.vcmpps(k2, xz, xz, UNORD_Q)?;
+                self.a.vpxord(tz.k2(), tz, tz)?;
+                self.release(x);
+                t
+            }
+            Mov => s[0],
+            Movc => {
+                self.a.vptestmd(k2, ZMM[s[0]], ZMM[s[0]])?;
+                self.release(s[0]);
+                // k2 ? x : y
+                self.binary(s[1], s[2], |a, t, x, y| a.vpblendmd(t.k2(), y, x))?
+            }
+            Iadd => self.binary(s[0], s[1], |a, t, x, y| a.vpaddd(t, x, y))?,
+            Imad => {
+                let p = self.binary(s[0], s[1], |a, t, x, y| a.vpmulld(t, x, y))?;
+                self.binary(p, s[2], |a, t, p, z| a.vpaddd(t, p, z))?
+            }
+            Imax => self.binary(s[0], s[1], |a, t, x, y| a.vpmaxsd(t, x, y))?,
+            Imin => self.binary(s[0], s[1], |a, t, x, y| a.vpminsd(t, x, y))?,
+            Umax => self.binary(s[0], s[1], |a, t, x, y| a.vpmaxud(t, x, y))?,
+            Umin => self.binary(s[0], s[1], |a, t, x, y| a.vpminud(t, x, y))?,
+            Ineg => {
+                let z = self.splat(0)?;
+                self.binary(z, s[0], |a, t, z, x| a.vpsubd(t, z, x))?
+            }
+            Ieq | Ine | Ilt | Ige | Ult | Uge => {
+                let (x, y) = (ZMM[s[0]], ZMM[s[1]]);
+                match i.op {
+                    Ieq => self.a.vpcmpd(k2, x, y, CMP_EQ)?,
+                    Ine => self.a.vpcmpd(k2, x, y, CMP_NE)?,
+                    Ilt => self.a.vpcmpd(k2, x, y, CMP_LT)?,
+                    Ige => self.a.vpcmpd(k2, x, y, CMP_NLT)?,
+                    Ult => self.a.vpcmpud(k2, x, y, CMP_LT)?,
+                    _ => self.a.vpcmpud(k2, x, y, CMP_NLT)?,
+                }
+                self.release(s[0]);
+                self.release(s[1]);
+                self.mask_k2()?
+            }
+            And => self.binary(s[0], s[1], |a, t, x, y| a.vpandd(t, x, y))?,
+            Or => self.binary(s[0], s[1], |a, t, x, y| a.vpord(t, x, y))?,
+            Xor => self.binary(s[0], s[1], |a, t, x, y| a.vpxord(t, x, y))?,
+            // (0x33: the complement of the second operand)
+            Not => self.unary(s[0], |a, t, x| a.vpternlogd(t, x, x, 0x33))?,
+            Dp2 | Dp3 | Dp4 => {
+                // `run_dot`: products and partial sums flushed (a NaN
+                // kept), the last sum `fout`
+                let terms = s.len() / 2;
+                let mut acc = self.product(s[0], s[1], fl)?;
+                for t in 1..terms {
+                    let p = self.product(s[2 * t], s[2 * t + 1], fl)?;
+                    let sum = self.binary(acc, p, |a, d, x, y| a.vaddps(d, x, y))?;
+                    acc = if t + 1 == terms {
+                        self.fout(sum, blind)?
+                    } else {
+                        self.ftz(sum)?
+                    };
+                }
+                acc
+            }
+            _ => return Err(Refused(format!("{:?} has no compiled form", i.op))),
+        })
+    }
+
+    /// `sat` of a value held alone: 0 for NaN and ≤ 0, 1.0 for ≥ 1, else
+    /// the word flushed.
+    fn sat(&mut self, x: usize) -> R {
+        let x = self.ftz(x)?;
+        let one = self.konst(1.0f32.to_bits());
+        let zero = self.konst(0);
+        let xz = ZMM[x];
+        self.a.vcmpps(k2, xz, dword_bcst(zero), NGT_UQ)?;
+        self.a.vcmpps(k3, xz, dword_bcst(one), GE_OQ)?;
+        self.a.vpbroadcastd(xz.k3(), dword_ptr(one))?;
+        self.a.vpxord(xz.k2(), xz, xz)?;
+        Ok(x)
+    }
+
+    /// Emits `i`: every value from the rows as they are before it, then
+    /// each written (blended under `k1` when `masked` and the instruction
+    /// is not unmasked).
+    fn instr(&mut self, i: &Instr, masked: bool) -> Result<(), Refused> {
+        let mut out = Vec::with_capacity(i.values.len());
+        for v in &i.values {
+            let r = match (i.op, &v.src[..]) {
+                (AluOp::Ishl | AluOp::Ishr | AluOp::Ushr, &[x, Src::Const(c)]) => {
+                    let x = self.src(x)?;
+                    let n = c & 31;
+                    match i.op {
+                        AluOp::Ishl => self.unary(x, |a, t, x| a.vpslld(t, x, n))?,
+                        AluOp::Ishr => self.unary(x, |a, t, x| a.vpsrad(t, x, n))?,
+                        _ => self.unary(x, |a, t, x| a.vpsrld(t, x, n))?,
+                    }
+                }
+                (AluOp::Ishl | AluOp::Ishr | AluOp::Ushr, _) => {
+                    return Err(Refused("a shift's amount is not an immediate".into()))
+                }
+                _ => {
+                    let mut s = Vec::with_capacity(v.src.len());
+                    for &x in &v.src {
+                        s.push(self.src(x)?);
+                    }
+                    self.value(i, &s)?
+                }
+            };
+            let r = if i.sat {
+                let r = self.own(r)?;
+                self.sat(r)?
+            } else {
+                r
+            };
+            out.push((v, r));
+        }
+        for (v, r) in out {
+            for &d in &v.dst {
+                let new = if masked && !i.unmasked {
+                    let old = self.row(d)?;
+                    // k1 ? new : old
+                    let t = self.alloc()?;
+                    self.a.vpblendmd(ZMM[t].k1(), ZMM[old], ZMM[r])?;
+                    self.release(old);
+                    t
+                } else {
+                    self.retain(r)
+                };
+                if let Some(was) = self.rows.insert(d, new) {
+                    self.release(was);
+                }
+                if !self.dirty.contains(&d) {
+                    self.dirty.push(d);
+                }
+            }
+            self.release(r);
+        }
+        Ok(())
+    }
+}
