@@ -42,7 +42,7 @@ use rayon::prelude::*;
 use sm5sim::job::{random_f32_words, random_u32_words};
 use sm5sim::sim_core::{LoadOptions, Program};
 use sm5sim::sim_mem::{Bindings, Buffer, BufferView};
-use sm5sim::sim_sched::{dispatch, DispatchOptions, WARP_WIDTH_GROUP};
+use sm5sim::sim_sched::{dispatch, DispatchOptions, FastPaths, WARP_WIDTH_GROUP};
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::time::{Duration, Instant, SystemTime};
@@ -155,9 +155,15 @@ fn sim_functions(
         profile_memory: true,
         ..profiled.clone()
     };
+    // and without the compiled tier: the interpreter alone (`--compile off`)
+    let interpreted = DispatchOptions {
+        fast_paths: FastPaths::ALL.without(FastPaths::COMPILED),
+        ..plain.clone()
+    };
     for (id, o) in [
         ("sm5sim_profile", &profiled),
         ("sm5sim_profile_lines", &lines),
+        ("sm5sim_interpreted", &interpreted),
     ] {
         check(o);
         g.bench_function(id, |b| b.iter(|| run(o)));
@@ -801,6 +807,41 @@ fn print_table(dir: &Path, quick: bool, since: SystemTime) {
             ratio(prof),
             ms(lines),
             ratio(lines)
+        );
+    }
+    // what the compiled tier gains: the default run against the
+    // interpreter alone, and the geometric mean of sim / port without it
+    println!();
+    println!(
+        "{:<17} {:>11} {:>11} {:>8} {:>8}",
+        "compiled tier", "default", "interp.", "ratio", "/port"
+    );
+    let mut interp_logs = Vec::new();
+    for (name, _) in TABLE {
+        let group = group_name(name, quick);
+        let plain = median_ns(dir, &group, "sm5sim", since);
+        let interp = median_ns(dir, &group, "sm5sim_interpreted", since);
+        let port = median_ns(dir, &group, "port", since);
+        let (Some(plain), Some(interp)) = (plain, interp) else {
+            continue;
+        };
+        if let Some(port) = port {
+            interp_logs.push((interp / port).ln());
+        }
+        println!(
+            "{:<17} {:>11} {:>11} {:>7.2}x {:>8}",
+            name,
+            ms(Some(plain)),
+            ms(Some(interp)),
+            plain / interp,
+            port.map_or_else(|| "-".into(), |p| format!("{:.1}x", interp / p)),
+        );
+    }
+    if !interp_logs.is_empty() {
+        println!(
+            "geometric mean of interpreted sim / port over {} workloads: {:.2}x",
+            interp_logs.len(),
+            (interp_logs.iter().sum::<f64>() / interp_logs.len() as f64).exp()
         );
     }
     // cas_float_add's target is against the shader's own algorithm in Rust

@@ -4,9 +4,12 @@ run on one worker thread, a profiled run (`--profile`) and a checked run
 steps' `seconds`; loading and expectations not counted).
 
     python tools/compare_builds.py BEFORE AFTER [--repeat R] [--modes plain,profile,check]
+                                   [--before-args ARGS] [--after-args ARGS]
 
 BEFORE and AFTER are `sm5sim` binaries (e.g. a release build of an older
-commit in a git worktree, and `target/release/sm5sim`). The two alternate
+commit in a git worktree, and `target/release/sm5sim`), or one binary
+twice with other options on each side (`--before-args "--compile off"`:
+words added to each of that side's commands). The two alternate
 on every job and mode, in turns (before first on even rounds, after first
 on odd ones), so that load from elsewhere falls on both. The table gives
 per job and mode the median and the best of each, the ratios after /
@@ -41,12 +44,13 @@ MODES = {
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def dispatch_seconds(exe, workload, mode):
-    """The dispatch steps' seconds of one run of the workload's job."""
+def dispatch_seconds(exe, workload, mode, extra=()):
+    """The dispatch steps' seconds of one run of the workload's job, with
+    `extra` words added to the command."""
     args = MODES[mode]
     job = ROOT / "examples" / workload / f"{workload}.toml"
     out = subprocess.run(
-        [exe, args[0], str(job), *args[1:]], capture_output=True, text=True, check=False
+        [exe, args[0], str(job), *args[1:], *extra], capture_output=True, text=True, check=False
     ).stdout
     steps = json.loads(out)["steps"]
     return sum(s.get("seconds") or 0.0 for s in steps if s.get("kind") == "dispatch")
@@ -58,7 +62,10 @@ def main():
     p.add_argument("after")
     p.add_argument("--repeat", type=int, default=21)
     p.add_argument("--modes", default="plain,profile,check")
+    p.add_argument("--before-args", default="", help="words added to BEFORE's commands")
+    p.add_argument("--after-args", default="", help="words added to AFTER's commands")
     a = p.parse_args()
+    extra = {"before": a.before_args.split(), "after": a.after_args.split()}
     modes = a.modes.split(",")
     times = {(w, m): {"before": [], "after": []} for w in WORKLOADS for m in modes}
     for r in range(a.repeat):
@@ -66,7 +73,7 @@ def main():
             for m in modes:
                 order = [("before", a.before), ("after", a.after)]
                 for tag, exe in order if r % 2 == 0 else reversed(order):
-                    times[(w, m)][tag].append(dispatch_seconds(exe, w, m))
+                    times[(w, m)][tag].append(dispatch_seconds(exe, w, m, extra[tag]))
     print(
         f"| job / mode | before median | after median | median a/b | best a/b | before spread |"
     )

@@ -11,6 +11,7 @@ mod bad_input;
 mod cbuffers;
 mod class_linkage;
 mod cli;
+mod compiled;
 mod conformance;
 mod conformance_coverage;
 mod corpus;

@@ -74,9 +74,12 @@ impl Function {
     }
 }
 
-/// The fewest instructions a region holds: one instruction gains nothing
-/// from registers kept across instructions.
-pub(in crate::exec) const MIN_REGION: usize = 2;
+/// The fewest instructions a region holds. One gains nothing from
+/// registers kept across instructions, and two gained too little to tell
+/// from this VM's noise (scan's and histogram's address and mask
+/// arithmetic: 0.95× and 1.02× their interpreted time in turns, 1.15× in
+/// one bench run) while the first compile of a process costs about 0.8 ms.
+pub(in crate::exec) const MIN_REGION: usize = 3;
 
 /// The most constant-buffer words a region reads (each a uniform of its
 /// code, filled per run).
@@ -85,9 +88,11 @@ pub(in crate::exec) const MAX_UNIFORMS: usize = 16;
 /// How much work of a region is interpreted before it is compiled, by
 /// default: lane-instructions (its instructions × the lanes of each run,
 /// over every executor of the program at its shape). About a millisecond
-/// of interpreting, which is about what compiling a form of a region costs
-/// (a few hundred microseconds), so that a region that runs little is never
-/// compiled and one that runs much pays for its compiling at most twice.
+/// of interpreting: more than compiling a form of a region costs (12–17 µs
+/// by the AVX-512 generator after its one-time set-up of about 0.8 ms per
+/// process; 220–300 µs by Cranelift), so that a region that runs little is
+/// never compiled and one that runs much pays for its compiling at most
+/// about twice (`docs/performance.md`, "The compiled tier").
 pub const COMPILE_AFTER: u64 = 1 << 21;
 
 /// Where a region's source value comes from.
