@@ -9,7 +9,7 @@
 //! the row path writes inactive lanes unblended where liveness shows the
 //! value is never read, and that is the point of it.)
 
-use super::tests::{random_loop_shader, random_memory_shader, random_shader};
+use super::tests::{random_loop_shader, random_memory_shader, random_shader, CB_WORDS};
 use super::*;
 use crate::isa::lanes::tests::Rng;
 use crate::program::*;
@@ -28,16 +28,7 @@ struct State {
 }
 
 fn run(prog: &Program, w: usize, paths: FastPaths, live: usize, profile: bool) -> State {
-    let cb: Vec<u32> = vec![
-        0x3f80_0000,
-        3,
-        0x8000_0001,
-        0xc040_0000,
-        7,
-        0xffff_fff0,
-        0x4120_0000,
-        0,
-    ];
+    let cb = CB_WORDS.to_vec();
     let input: Vec<u32> = (0..50u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
     let out = sim_mem::Buffer::zeroed(16384).unwrap();
     let inp = sim_mem::Buffer::from_words(&input);

@@ -215,18 +215,23 @@ pub(super) fn random_shader(rng: &mut Rng) -> String {
     s + "ret\n"
 }
 
+/// The constant buffer of the generated ALU programs (`cb0[0]`, `cb0[1]`):
+/// a float, small integers, a denormal, a negative float, all but the low
+/// bits set, 10.0 and zero.
+pub(super) const CB_WORDS: [u32; 8] = [
+    0x3f80_0000,
+    0x0000_0003,
+    0x8000_0001,
+    0xc040_0000,
+    7,
+    0xffff_fff0,
+    0x4120_0000,
+    0,
+];
+
 /// Runs one group of `prog` at warp width `w`, fast path on or off; u0's words.
 fn run_alu_shader(prog: &Program, w: usize, fast: bool) -> (Vec<u32>, usize) {
-    let cb: Vec<u32> = vec![
-        0x3f80_0000,
-        0x0000_0003,
-        0x8000_0001,
-        0xc040_0000,
-        7,
-        0xffff_fff0,
-        0x4120_0000,
-        0,
-    ];
+    let cb = CB_WORDS.to_vec();
     let out = sim_mem::Buffer::zeroed(40 * 64).unwrap();
     let b = Bindings {
         constant_buffers: vec![Some(&cb[..])],

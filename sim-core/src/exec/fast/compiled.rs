@@ -37,22 +37,56 @@ mod codegen;
 #[cfg(all(feature = "jit", target_arch = "x86_64", not(windows)))]
 mod zmm;
 
-/// A compiled form of a region, by one of the two code generators.
+/// A region's code as either generator leaves it, mapped executable.
+/// Both follow the host's C calling convention with the parameters
+/// `(arena, mask, uniforms, lo, hi)`: the warp's arena (`Warp::regs`), its
+/// active mask (W words; unread by a full warp's form), the region's
+/// uniforms ([`MAX_UNIFORMS`] words), and the lanes `lo..hi` to run
+/// (multiples of the generator's step: 4 for Cranelift's, 16 for the
+/// AVX-512 one's).
 #[cfg(feature = "jit")]
 #[derive(Debug)]
-enum Function {
-    /// Cranelift's, four lanes per step (`codegen.rs`)
-    Cranelift(codegen::Function),
-    /// AVX-512, sixteen lanes per step (`zmm.rs`)
-    #[cfg(all(target_arch = "x86_64", not(windows)))]
-    Zmm(zmm::Function),
+struct Function {
+    _map: memmap2::Mmap,
+    entry: unsafe extern "C" fn(*mut u32, *const u32, *const u32, usize, usize),
 }
 
 #[cfg(feature = "jit")]
 impl Function {
-    /// Runs the code on lanes `lo..hi` (the safety contract of
-    /// `codegen::Function::call`; `lo` and `hi` multiples of the
-    /// generator's step: 4, or 16 for AVX-512, `zmm_serves`).
+    /// `bytes`, a function that starts at its first byte and refers to
+    /// nothing outside itself but through its parameters, mapped
+    /// executable; the error says why it could not be.
+    ///
+    /// # Safety
+    /// `bytes` is such a function, compiled for this CPU with the
+    /// signature above.
+    #[allow(unsafe_code)]
+    unsafe fn map(bytes: &[u8]) -> Result<Self, String> {
+        let mut map = memmap2::MmapMut::map_anon(bytes.len().max(1))
+            .map_err(|e| format!("mapping the code: {e}"))?;
+        map[..bytes.len()].copy_from_slice(bytes);
+        let map = map
+            .make_exec()
+            .map_err(|e| format!("making the code executable: {e}"))?;
+        // SAFETY: the caller's promise; the mapping lives as long as the
+        // `Function` that holds the pointer
+        let entry = unsafe {
+            std::mem::transmute::<
+                *const u8,
+                unsafe extern "C" fn(*mut u32, *const u32, *const u32, usize, usize),
+            >(map.as_ptr())
+        };
+        Ok(Function { _map: map, entry })
+    }
+
+    /// Runs the code on lanes `lo..hi` of the arena at `arena`.
+    ///
+    /// # Safety
+    /// `arena` holds the region's arena (every row it names has W words),
+    /// `mask` W mask words (the masked form), `uni` [`MAX_UNIFORMS`] words,
+    /// `lo ≤ hi ≤ W` are multiples of the generator's step, and the CPU
+    /// runs what the generator emitted (AVX-512 F, BW, DQ and VL for
+    /// `zmm.rs`'s).
     #[inline]
     #[allow(unsafe_code)]
     unsafe fn call(
@@ -63,14 +97,8 @@ impl Function {
         lo: usize,
         hi: usize,
     ) {
-        // SAFETY: the caller's promises
-        unsafe {
-            match self {
-                Function::Cranelift(f) => f.call(arena, mask, uni, lo, hi),
-                #[cfg(all(target_arch = "x86_64", not(windows)))]
-                Function::Zmm(f) => f.call(arena, mask, uni, lo, hi),
-            }
-        }
+        // SAFETY: the caller's promises are what the code reads and writes
+        unsafe { (self.entry)(arena, mask, uni, lo, hi) }
     }
 }
 
@@ -260,11 +288,17 @@ fn zmm_serves(r: &Region) -> bool {
 #[cfg(feature = "jit")]
 fn compile(r: &Region, masked: bool) -> Option<Form> {
     let t = std::time::Instant::now();
-    let f = match zmm_serves(r) {
+    let bytes = match zmm_serves(r) {
         #[cfg(all(target_arch = "x86_64", not(windows)))]
-        true => Function::Zmm(zmm::compile(r, masked).ok()?),
-        _ => Function::Cranelift(codegen::compile(r, masked).ok()?),
+        true => zmm::compile(r, masked).ok()?,
+        _ => codegen::compile(r, masked).ok()?,
     };
+    // SAFETY: both generators emit a function of `Function`'s signature
+    // that stands alone (`codegen::compile` refuses code with relocations;
+    // `zmm.rs` reads its constants relative to rip), for this CPU
+    // (`zmm_serves` checks AVX-512)
+    #[allow(unsafe_code)]
+    let f = unsafe { Function::map(&bytes) }.ok()?;
     Some(Form {
         f,
         compile_time: t.elapsed(),
@@ -534,7 +568,7 @@ impl Cx<'_, '_> {
 mod tests {
     use crate::exec::fast::plan::PlanOp;
     use crate::exec::fast::FastPaths;
-    use crate::exec::tests::random_alu;
+    use crate::exec::tests::{random_alu, CB_WORDS};
     use crate::exec::GroupExecutor;
     use crate::isa::lanes::tests::Rng;
     use crate::Program;
@@ -599,16 +633,7 @@ mod tests {
     /// instructions are in compiled regions (regions compiled at once) of
     /// how many with row forms.
     fn run(prog: &Program, w: usize, paths: FastPaths) -> (Vec<u32>, Vec<u32>, u64, [usize; 2]) {
-        let cb: Vec<u32> = vec![
-            0x3f80_0000,
-            3,
-            0x8000_0001,
-            0xc040_0000,
-            7,
-            0xffff_fff0,
-            0x4120_0000,
-            0,
-        ];
+        let cb = CB_WORDS.to_vec();
         let out = sim_mem::Buffer::zeroed(48 * 64).unwrap();
         let b = Bindings {
             constant_buffers: vec![Some(&cb[..])],

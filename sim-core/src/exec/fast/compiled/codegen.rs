@@ -27,41 +27,6 @@ use std::sync::OnceLock;
 const I4: Type = types::I32X4;
 const F4: Type = types::F32X4;
 
-/// The signature of a region's code: `(arena, mask, uniforms, lo, hi)`:
-/// the warp's arena (`Warp::regs`), its active mask (W words; unread by the
-/// full form), the region's uniforms, and the lanes `lo..hi` to run
-/// (multiples of 4).
-type Entry = unsafe extern "C" fn(*mut u32, *const u32, *const u32, usize, usize);
-
-/// A compiled form of a region: its code, mapped executable, and its entry.
-#[derive(Debug)]
-pub(in crate::exec) struct Function {
-    _map: memmap2::Mmap,
-    entry: Entry,
-}
-
-impl Function {
-    /// Runs the code on lanes `lo..hi` of the arena at `arena`.
-    ///
-    /// # Safety
-    /// `arena` holds the region's arena (every row it names has W words),
-    /// `mask` W mask words (the masked form), `uni` [`super::MAX_UNIFORMS`]
-    /// words, and `lo ≤ hi ≤ W` are multiples of 4.
-    #[inline]
-    #[allow(unsafe_code)]
-    pub(in crate::exec) unsafe fn call(
-        &self,
-        arena: *mut u32,
-        mask: *const u32,
-        uni: *const u32,
-        lo: usize,
-        hi: usize,
-    ) {
-        // SAFETY: the caller's promises are what the code reads and writes
-        unsafe { (self.entry)(arena, mask, uni, lo, hi) }
-    }
-}
-
 /// The host's code generator: Cranelift's x86-64 (or other) back end for
 /// the CPU this runs on, optimising for speed; `None` where Cranelift has
 /// no back end for it.
@@ -83,8 +48,9 @@ fn host() -> Option<&'static OwnedTargetIsa> {
 pub(in crate::exec) struct Refused(#[allow(dead_code)] String);
 
 /// The code of `r` for a partial warp (`masked`: each write blended under
-/// the mask, unless the instruction is unmasked) or a full one.
-pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Function, Refused> {
+/// the mask, unless the instruction is unmasked) or a full one: a function
+/// of `super::Function`'s signature that stands alone (no relocation).
+pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refused> {
     let isa = host().ok_or_else(|| Refused("no code generator for this CPU".into()))?;
     let ptr = isa.pointer_type();
     let mut sig = Signature::new(isa.default_call_conv());
@@ -165,20 +131,7 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Function, Ref
     if !code.buffer.relocs().is_empty() {
         return Err(Refused("the code calls out (a libcall)".into()));
     }
-    let bytes = code.code_buffer();
-    let mut map = memmap2::MmapMut::map_anon(bytes.len().max(1))
-        .map_err(|e| Refused(format!("mapping the code: {e}")))?;
-    map[..bytes.len()].copy_from_slice(bytes);
-    let map = map
-        .make_exec()
-        .map_err(|e| Refused(format!("making the code executable: {e}")))?;
-    // SAFETY: the mapping holds the function Cranelift compiled for this
-    // CPU with the host's C calling convention and `Entry`'s parameters,
-    // at offset 0, with no relocation left to apply; it lives as long as
-    // the `Function` that holds the pointer
-    #[allow(unsafe_code)]
-    let entry = unsafe { std::mem::transmute::<*const u8, Entry>(map.as_ptr()) };
-    Ok(Function { _map: map, entry })
+    Ok(code.code_buffer().to_vec())
 }
 
 /// Loads and stores of rows: no trap (the caller promises the rows), not

@@ -22,39 +22,8 @@ use crate::isa::opcodes::AluOp;
 use iced_x86::code_asm::*;
 use std::collections::HashMap;
 
-/// The signature of a region's code (`codegen::Entry`'s).
-type Entry = unsafe extern "C" fn(*mut u32, *const u32, *const u32, usize, usize);
-
 /// Lanes per step: one `zmm` register of 32-bit words.
 pub(in crate::exec) const STEP: usize = 16;
-
-/// A compiled form of a region (see `codegen::Function`).
-#[derive(Debug)]
-pub(in crate::exec) struct Function {
-    _map: memmap2::Mmap,
-    entry: Entry,
-}
-
-impl Function {
-    /// Runs the code on lanes `lo..hi` of the arena at `arena`.
-    ///
-    /// # Safety
-    /// As `codegen::Function::call`, with `lo` and `hi` multiples of
-    /// [`STEP`], on a CPU with AVX-512 F, BW, DQ and VL.
-    #[inline]
-    #[allow(unsafe_code)]
-    pub(in crate::exec) unsafe fn call(
-        &self,
-        arena: *mut u32,
-        mask: *const u32,
-        uni: *const u32,
-        lo: usize,
-        hi: usize,
-    ) {
-        // SAFETY: the caller's promises are what the code reads and writes
-        unsafe { (self.entry)(arena, mask, uni, lo, hi) }
-    }
-}
 
 /// Why a region has no code.
 #[derive(Debug)]
@@ -86,9 +55,10 @@ const CMP_LT: i32 = 1;
 const CMP_NE: i32 = 4;
 const CMP_NLT: i32 = 5;
 
-/// The code of `r` for a partial warp (`masked`) or a full one. `r.w`
-/// must be a multiple of [`STEP`] (`Region::backend`).
-pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Function, Refused> {
+/// The code of `r` for a partial warp (`masked`) or a full one, with
+/// `super::Function`'s signature (the System V convention); `r.w` must be
+/// a multiple of [`STEP`] (`zmm_serves`).
+pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refused> {
     let mut a = CodeAssembler::new(64)?;
     let mut e = Emitter {
         a: &mut a,
@@ -155,20 +125,7 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Function, Ref
         a.dd(&[c])?;
     }
     // (position-independent: the constants are read relative to rip)
-    let bytes = a.assemble(0)?;
-    let mut map = memmap2::MmapMut::map_anon(bytes.len().max(1))
-        .map_err(|e| Refused(format!("mapping the code: {e}")))?;
-    map[..bytes.len()].copy_from_slice(&bytes);
-    let map = map
-        .make_exec()
-        .map_err(|e| Refused(format!("making the code executable: {e}")))?;
-    // SAFETY: the mapping holds the function assembled above, at offset 0,
-    // with the System V convention and `Entry`'s parameters (the module's
-    // doc), referring to nothing outside itself but through its arguments;
-    // it lives as long as the `Function` that holds the pointer
-    #[allow(unsafe_code)]
-    let entry = unsafe { std::mem::transmute::<*const u8, Entry>(map.as_ptr()) };
-    Ok(Function { _map: map, entry })
+    Ok(a.assemble(0)?)
 }
 
 /// Byte displacement of row `o` (words) from the step's lane 0.
