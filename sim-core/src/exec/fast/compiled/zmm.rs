@@ -19,20 +19,27 @@
 use super::{Instr, Region, Src};
 use crate::isa::lanes::CANONICAL_NAN;
 use crate::isa::opcodes::AluOp;
-use iced_x86::code_asm::*;
+use iced_x86::code_asm::{
+    dword_bcst, dword_ptr, k1, k2, k3, r8, rcx, rdi, rdx, rsi, zmm0, zmm1, zmm10, zmm11, zmm12,
+    zmm13, zmm14, zmm15, zmm16, zmm17, zmm18, zmm19, zmm2, zmm20, zmm21, zmm22, zmm23, zmm24,
+    zmm25, zmm26, zmm27, zmm28, zmm29, zmm3, zmm30, zmm31, zmm4, zmm5, zmm6, zmm7, zmm8, zmm9,
+    zmmword_ptr, AsmRegisterZmm, CodeAssembler, CodeLabel,
+};
+use iced_x86::IcedError;
 use std::collections::HashMap;
 
 /// Lanes per step: one `zmm` register of 32-bit words.
 pub(in crate::exec) const STEP: usize = 16;
 
 /// Why a region has no code.
-#[derive(Debug)]
-pub(in crate::exec) struct Refused(#[allow(dead_code)] pub String);
-
-impl From<IcedError> for Refused {
-    fn from(e: IcedError) -> Self {
-        Refused(format!("encoding: {e}"))
-    }
+#[derive(Debug, thiserror::Error)]
+pub(in crate::exec) enum Refused {
+    /// the assembler refused an instruction
+    #[error("encoding: {0}")]
+    Encoding(#[from] IcedError),
+    /// the region needs what this generator lacks
+    #[error("{0}")]
+    Other(String),
 }
 
 const ZMM: [AsmRegisterZmm; 32] = [
@@ -130,7 +137,7 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refu
 
 /// Byte displacement of row `o` (words) from the step's lane 0.
 fn disp(o: u32) -> Result<i32, Refused> {
-    i32::try_from(u64::from(o) * 4).map_err(|_| Refused("a row beyond 2 GiB".into()))
+    i32::try_from(u64::from(o) * 4).map_err(|_| Refused::Other("a row beyond 2 GiB".into()))
 }
 
 struct Emitter<'a> {
@@ -155,7 +162,7 @@ impl Emitter<'_> {
         let r = self
             .free
             .pop()
-            .ok_or_else(|| Refused("more than 32 vectors live".into()))?;
+            .ok_or_else(|| Refused::Other("more than 32 vectors live".into()))?;
         self.refs[r] = 1;
         Ok(r)
     }
@@ -512,7 +519,7 @@ impl Emitter<'_> {
                 }
                 acc
             }
-            _ => return Err(Refused(format!("{:?} has no compiled form", i.op))),
+            _ => return Err(Refused::Other(format!("{:?} has no compiled form", i.op))),
         })
     }
 
@@ -547,7 +554,9 @@ impl Emitter<'_> {
                     }
                 }
                 (AluOp::Ishl | AluOp::Ishr | AluOp::Ushr, _) => {
-                    return Err(Refused("a shift's amount is not an immediate".into()))
+                    return Err(Refused::Other(
+                        "a shift's amount is not an immediate".into(),
+                    ))
                 }
                 _ => {
                     let mut s = Vec::with_capacity(v.src.len());
