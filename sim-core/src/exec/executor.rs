@@ -8,7 +8,7 @@ use crate::exec::fast::cas::WordCounts;
 use crate::exec::fast::compiled::regions;
 use crate::exec::fast::plan::{plan, restrict, Planned, Step};
 use crate::exec::fast::rows::{
-    lower, per_batch_rows, reads_group_id, resolve_fast, AlignedWords, Arena, RowAlu, NO_ROW,
+    lower, per_batch_rows, reads_group_id, resolve_fast, AlignedWords, Arena, NO_ROW,
 };
 use crate::exec::fast::FastPaths;
 use crate::exec::observe::{Checking, Observers, Profiling};
@@ -270,12 +270,17 @@ impl<'p> GroupExecutor<'p> {
             let (fast, imm, addr) = resolve_fast(prog, w, n.div_ceil(w));
             let arena = Arena::new(prog, w, imm.len());
             let batch_rows = per_batch_rows(&fast);
-            let rows: Vec<Option<RowAlu>> = fast
+            // (the row forms are made again for the plan, one at a time:
+            // kept all at once beside the plan's steps, they took about
+            // 350 bytes per instruction at its peak)
+            let lowered: Vec<bool> = fast
                 .iter()
-                .map(|f| f.as_ref().and_then(|f| lower(f, &arena)))
+                .map(|f| f.as_ref().is_some_and(|f| lower(f, &arena).is_some()))
                 .collect();
-            let lowered: Vec<bool> = rows.iter().map(Option::is_some).collect();
             let regions = regions(&fast, &lowered, &arena, &imm);
+            let rows = fast
+                .iter()
+                .map(|f| f.as_ref().and_then(|f| lower(f, &arena)));
             // the address rows' offsets in the arena (a row past `u32`'s
             // reach is none)
             let imm_rows: Vec<[u32; 2]> = addr
@@ -288,7 +293,7 @@ impl<'p> GroupExecutor<'p> {
                 })
                 .collect();
             Planned {
-                steps: Arc::new(plan(prog, rows.into_iter(), regions, &imm_rows, pack)),
+                steps: Arc::new(plan(prog, rows, regions, &imm_rows, pack)),
                 imm,
                 arena,
                 batch_rows,

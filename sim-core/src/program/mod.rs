@@ -89,8 +89,10 @@ pub mod memory {
     pub const ASSEMBLE_BYTES_PER_LINE: u64 = 1024;
     /// Lowering a decoded program, its analyses and one executor plan of
     /// it (an executor shape: warp width and groups packed), per
-    /// instruction (measured 1,760 for `nop`s, 2,350 for `iadd`s, 2,800
-    /// for `mad`s, from the decoded program to the end of a dispatch).
+    /// instruction (measured 1,920 for `nop`s, 2,630 for `iadd`s, 2,940
+    /// for `mad`s, from the decoded program to the end of a dispatch, with
+    /// the compiled tier's regions (feature `jit`: about 300 and 560 bytes
+    /// of them); 2,320 and 2,380 without).
     pub const PROGRAM_BYTES_PER_INSTRUCTION: u64 = 3072;
 }
 

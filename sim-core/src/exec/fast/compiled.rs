@@ -109,6 +109,11 @@ impl Function {
 /// one bench run) while the first compile of a process costs about 0.8 ms.
 pub(in crate::exec) const MIN_REGION: usize = 3;
 
+/// The most instructions a region holds (a longer run is several): what
+/// one compile takes and the code's size stay bounded, whatever the
+/// program (a generated one of 20,000 `iadd`s in a row).
+pub(in crate::exec) const MAX_REGION: usize = 256;
+
 /// The most constant-buffer words a region reads (each a uniform of its
 /// code, filled per run).
 pub(in crate::exec) const MAX_UNIFORMS: usize = 16;
@@ -451,9 +456,11 @@ fn instr(
     })
 }
 
-/// The regions of a program's plan: per pc, the region that starts there
-/// (`None` elsewhere). A region is a maximal run of at least
-/// [`MIN_REGION`] consecutive instructions that have row forms (`rows[pc]`
+/// The regions of a program's plan, each with the pc it starts at, in
+/// order (a list, not a table per pc: a plan per instruction is what
+/// `LoadOptions::max_memory` budgets). A region is a run of
+/// [`MIN_REGION`] to [`MAX_REGION`] consecutive instructions, as long as
+/// the run allows, that have row forms (`rows[pc]`
 /// is some) the code generator takes; `fast` holds their [`FastAlu`]
 /// forms, `imm` the immediate rows' words. None when the warp width is
 /// not a multiple of 4 (the code's step) or the crate is built without
@@ -463,8 +470,8 @@ pub(in crate::exec) fn regions(
     lowered: &[bool],
     l: &Arena,
     imm: &[u32],
-) -> Vec<Option<Region>> {
-    let mut out: Vec<Option<Region>> = (0..fast.len()).map(|_| None).collect();
+) -> Vec<(usize, Region)> {
+    let mut out = Vec::new();
     if !cfg!(feature = "jit") || !l.w.is_multiple_of(4) {
         return out;
     }
@@ -473,7 +480,7 @@ pub(in crate::exec) fn regions(
         let mut uniforms = Vec::new();
         let mut instrs = Vec::new();
         let mut end = pc;
-        while end < fast.len() && lowered.get(end) == Some(&true) {
+        while end < fast.len() && end - pc < MAX_REGION && lowered.get(end) == Some(&true) {
             let Some(f) = fast[end].as_ref().filter(|f| supported(f)) else {
                 break;
             };
@@ -487,7 +494,8 @@ pub(in crate::exec) fn regions(
             end += 1;
         }
         if instrs.len() >= MIN_REGION {
-            out[pc] = Some(Region::new(instrs, uniforms, l.w));
+            instrs.shrink_to_fit();
+            out.push((pc, Region::new(instrs, uniforms, l.w)));
         }
         pc = end.max(pc + 1);
     }

@@ -95,11 +95,11 @@ impl Step {
 pub(in crate::exec) fn plan(
     prog: &Program,
     rows: impl Iterator<Item = Option<RowAlu>>,
-    regions: Vec<Option<Region>>,
+    regions: Vec<(usize, Region)>,
     imm_rows: &[[u32; 2]],
     pack: u32,
 ) -> Vec<Step> {
-    let mut regions = regions.into_iter();
+    let mut regions = regions.into_iter().peekable();
     let info = prog.info();
     let facts = if pack > 1 {
         &info.packed_pcs
@@ -110,7 +110,7 @@ pub(in crate::exec) fn plan(
         .map(|(pc, row)| {
             let fused = info.fused.get(pc).copied().flatten();
             let cas_loop = info.cas_loops.get(pc).and_then(Option::as_ref);
-            let region = regions.next().flatten();
+            let region = regions.next_if(|(at, _)| *at == pc).map(|(_, r)| r);
             let op = if let Some(row) = row {
                 match region {
                     Some(r) => PlanOp::Compiled(row, Arc::new(r)),
