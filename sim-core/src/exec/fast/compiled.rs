@@ -1,13 +1,15 @@
 //! The compiled tier (`FastPaths::COMPILED`, cargo feature `jit`): a run of
 //! consecutive row ALU instructions (`FastPaths::ROW_ALU`) translated to
-//! machine code that keeps each row's four-lane slice in a vector register
+//! machine code that keeps each row's lanes of a step in a vector register
 //! from one instruction to the next, where the row kernels load, flush,
 //! blend and store a row per instruction. A [`Region`] is planned once per
 //! program and shape (with the plan it belongs to, so every executor and
 //! dispatch of that shape shares it), interpreted until it has run
-//! [`DispatchOptions`-chosen](crate::exec::GroupExecutor::set_compile_after)
-//! times, then compiled once (`codegen.rs`, by Cranelift) and run compiled
-//! from then on. A region that the code generator refuses stays
+//! [`COMPILE_AFTER`] lane-instructions (or what the dispatch chose:
+//! `GroupExecutor::set_compile_after`), then each of its two forms compiled
+//! once, when first needed (`zmm.rs`, sixteen lanes a step, where the row
+//! kernels are AVX-512; `codegen.rs`, Cranelift's four, elsewhere) and run
+//! compiled from then on. A region that the code generator refuses stays
 //! interpreted. The register entry is in `README.md`.
 //!
 //! What a region computes is what its instructions' row kernels compute, in
@@ -195,13 +197,6 @@ pub(in crate::exec) struct Region {
     forms: [OnceLock<Option<Form>>; 2],
 }
 
-impl Clone for Region {
-    /// The same region, not yet compiled.
-    fn clone(&self) -> Self {
-        Region::new(self.instrs.clone(), self.uniforms.clone(), self.w)
-    }
-}
-
 impl Region {
     fn new(instrs: Vec<Instr>, uniforms: Vec<(u32, u64, SrcMod)>, w: usize) -> Self {
         Region {
@@ -385,15 +380,8 @@ fn source(
     imm: &[u32],
     uniforms: &mut Vec<(u32, u64, SrcMod)>,
 ) -> Option<Src> {
-    let w = l.w;
-    let row = |at: usize| u32::try_from(at).ok();
     let at = match s.row {
-        Row::Temp(o) => o as usize,
         Row::Imm(o) => return imm.get(o as usize).map(|&v| Src::Const(v)),
-        Row::Tid(k) => l.sys + k as usize * w,
-        Row::Tig(k) => l.sys + (3 + k as usize) * w,
-        Row::Group(k) => l.sys + (6 + k as usize) * w,
-        Row::Flat => l.sys + 9 * w,
         Row::Cb { slot, word } => {
             let key = (slot, word, s.modifier);
             let k = match uniforms.iter().position(|&u| u == key) {
@@ -406,8 +394,9 @@ fn source(
             };
             return Some(Src::Uniform(k as u8));
         }
+        r => l.place(r)?,
     };
-    Some(Src::Row(row(at)?, src_bits(s.modifier)?))
+    Some(Src::Row(u32::try_from(at).ok()?, src_bits(s.modifier)?))
 }
 
 /// `f` as an instruction of a region, or `None` when a source has no
@@ -485,11 +474,12 @@ pub(in crate::exec) fn regions(
                 break;
             };
             // a source that has no region form ends the run before it
-            let mut u = uniforms.clone();
-            let Some(i) = instr(f, l, imm, &mut u) else {
+            // (and the uniforms it registered are let go)
+            let held = uniforms.len();
+            let Some(i) = instr(f, l, imm, &mut uniforms) else {
+                uniforms.truncate(held);
                 break;
             };
-            uniforms = u;
             instrs.push(i);
             end += 1;
         }

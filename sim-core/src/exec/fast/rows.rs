@@ -158,6 +158,22 @@ pub(in crate::exec) struct Arena {
 }
 
 impl Arena {
+    /// The word offset of `row`'s lane 0 in this arena; `None` for a
+    /// constant-buffer word, which has no row of its own (`lower` fills a
+    /// scratch row with it, a compiled region reads it as a uniform).
+    pub(in crate::exec) fn place(&self, row: Row) -> Option<usize> {
+        let w = self.w;
+        Some(match row {
+            Row::Temp(o) => o as usize,
+            Row::Imm(o) => self.imm + o as usize,
+            Row::Tid(k) => self.sys + k as usize * w,
+            Row::Tig(k) => self.sys + (3 + k as usize) * w,
+            Row::Group(k) => self.sys + (6 + k as usize) * w,
+            Row::Flat => self.sys + 9 * w,
+            Row::Cb { .. } => return None,
+        })
+    }
+
     pub(in crate::exec) fn new(prog: &Program, w: usize, imm_words: usize) -> Self {
         let sys = prog.temps as usize * 4 * w;
         let imm = sys + 10 * w;
@@ -262,12 +278,6 @@ pub(in crate::exec) fn lower(f: &FastAlu, l: &Arena) -> Option<RowAlu> {
     let mut n_splats = 0;
     let mut place = |s: &FastSrc| -> Option<(u32, SrcBits)> {
         let at = match s.row {
-            Row::Temp(o) => o as usize,
-            Row::Imm(o) => l.imm + o as usize,
-            Row::Tid(k) => l.sys + k as usize * w,
-            Row::Tig(k) => l.sys + (3 + k as usize) * w,
-            Row::Group(k) => l.sys + (6 + k as usize) * w,
-            Row::Flat => l.sys + 9 * w,
             Row::Cb { slot, word } => {
                 let key = (slot, word, s.modifier);
                 let found = splats[..n_splats]
@@ -286,6 +296,7 @@ pub(in crate::exec) fn lower(f: &FastAlu, l: &Arena) -> Option<RowAlu> {
                 // the modifier is applied when filling the row
                 return Some((splats[k].0, SrcBits::NONE));
             }
+            r => l.place(r)?,
         };
         Some((row(at)?, src_bits(s.modifier)?))
     };

@@ -111,6 +111,7 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refu
         }
         for k in 0..e.dirty.len() {
             let o = e.dirty[k];
+            // (a dirty row has a value: `instr` maps it before marking it)
             let v = e.rows[&o];
             let base = e.base;
             e.b.ins().store(flags(), v, base, offset(o)?);
