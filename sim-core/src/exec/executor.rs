@@ -277,7 +277,7 @@ impl<'p> GroupExecutor<'p> {
                 .iter()
                 .map(|f| f.as_ref().is_some_and(|f| lower(f, &arena).is_some()))
                 .collect();
-            let regions = regions(&fast, &lowered, &arena, &imm);
+            let regions = regions(prog, &fast, &lowered, &arena, &imm);
             let rows = fast
                 .iter()
                 .map(|f| f.as_ref().and_then(|f| lower(f, &arena)));

@@ -145,7 +145,7 @@ impl GroupExecutor<'_> {
                     }
                     PlanOp::Compiled(f, region) => {
                         let counters = (&mut *budget, &mut *stats, &mut *compile_time);
-                        if !cx.run_region(counters, obs, warp, region) {
+                        if !cx.run_region(counters, obs, warp, region, mem.tgsm.words()) {
                             cx.run_fast(warp, f);
                         }
                         cx.run_fast_after((&mut *budget, &mut *stats), obs, warp);

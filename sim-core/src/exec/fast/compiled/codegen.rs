@@ -54,7 +54,9 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refu
     let isa = host().ok_or_else(|| Refused("no code generator for this CPU".into()))?;
     let ptr = isa.pointer_type();
     let mut sig = Signature::new(isa.default_call_conv());
-    for _ in 0..5 {
+    // (the sixth, the TGSM arena, is for loads, which this generator
+    // does not take)
+    for _ in 0..6 {
         sig.params.push(AbiParam::new(ptr));
     }
     let mut func = ClifFunction::with_name_signature(UserFuncName::default(), sig);
@@ -107,6 +109,11 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refu
             e.mask = Some(e.b.ins().load(I4, flags(), at, 0));
         }
         for i in &r.instrs {
+            if i.load.is_some() {
+                return Err(Refused(
+                    "a TGSM load (the AVX-512 generator's alone)".into(),
+                ));
+            }
             e.instr(i, masked)?;
         }
         for k in 0..e.dirty.len() {

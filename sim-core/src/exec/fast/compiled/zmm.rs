@@ -12,18 +12,21 @@
 //! NaN and ±0 rules, `ftoi`/`ftou`'s saturation, NaN to 0).
 //!
 //! The code follows the System V calling convention (`extern "C"` on
-//! x86-64 Linux and macOS): `(arena, mask, uniforms, lo, hi)` in rdi, rsi,
-//! rdx, rcx, r8; it writes only caller-saved registers (those five,
-//! zmm0–zmm31, k1–k3).
+//! x86-64 Linux and macOS): `(arena, mask, uniforms, lo, hi, tgsm)` in
+//! rdi, rsi, rdx, rcx, r8, r9; it writes only caller-saved registers
+//! (those six, rax, zmm0–zmm31, k1–k6).
 
-use super::{Instr, Region, Src};
+use super::{Instr, Load, Region, Src};
 use crate::isa::lanes::CANONICAL_NAN;
 use crate::isa::opcodes::AluOp;
 use iced_x86::code_asm::{
-    dword_bcst, dword_ptr, k1, k2, k3, r8, rcx, rdi, rdx, rsi, zmm0, zmm1, zmm10, zmm11, zmm12,
-    zmm13, zmm14, zmm15, zmm16, zmm17, zmm18, zmm19, zmm2, zmm20, zmm21, zmm22, zmm23, zmm24,
-    zmm25, zmm26, zmm27, zmm28, zmm29, zmm3, zmm30, zmm31, zmm4, zmm5, zmm6, zmm7, zmm8, zmm9,
-    zmmword_ptr, AsmRegisterZmm, CodeAssembler, CodeLabel,
+    dword_bcst, dword_ptr, eax, k1, k2, k3, k4, k5, k6, r8, r9, rax, rcx, rdi, rdx, rsi, xmm0,
+    xmm1, xmm10, xmm11, xmm12, xmm13, xmm14, xmm15, xmm16, xmm17, xmm18, xmm19, xmm2, xmm20, xmm21,
+    xmm22, xmm23, xmm24, xmm25, xmm26, xmm27, xmm28, xmm29, xmm3, xmm30, xmm31, xmm4, xmm5, xmm6,
+    xmm7, xmm8, xmm9, zmm0, zmm1, zmm10, zmm11, zmm12, zmm13, zmm14, zmm15, zmm16, zmm17, zmm18,
+    zmm19, zmm2, zmm20, zmm21, zmm22, zmm23, zmm24, zmm25, zmm26, zmm27, zmm28, zmm29, zmm3, zmm30,
+    zmm31, zmm4, zmm5, zmm6, zmm7, zmm8, zmm9, zmmword_ptr, AsmRegisterXmm, AsmRegisterZmm,
+    CodeAssembler, CodeLabel,
 };
 use iced_x86::IcedError;
 use std::collections::HashMap;
@@ -42,6 +45,12 @@ pub(in crate::exec) enum Refused {
     Other(String),
 }
 
+const XMM: [AsmRegisterXmm; 32] = [
+    xmm0, xmm1, xmm2, xmm3, xmm4, xmm5, xmm6, xmm7, xmm8, xmm9, xmm10, xmm11, xmm12, xmm13, xmm14,
+    xmm15, xmm16, xmm17, xmm18, xmm19, xmm20, xmm21, xmm22, xmm23, xmm24, xmm25, xmm26, xmm27,
+    xmm28, xmm29, xmm30, xmm31,
+];
+
 const ZMM: [AsmRegisterZmm; 32] = [
     zmm0, zmm1, zmm2, zmm3, zmm4, zmm5, zmm6, zmm7, zmm8, zmm9, zmm10, zmm11, zmm12, zmm13, zmm14,
     zmm15, zmm16, zmm17, zmm18, zmm19, zmm20, zmm21, zmm22, zmm23, zmm24, zmm25, zmm26, zmm27,
@@ -59,6 +68,7 @@ const GE_OQ: i32 = 0x1d;
 // `vpcmpd`/`vpcmpud` predicates
 const CMP_EQ: i32 = 0;
 const CMP_LT: i32 = 1;
+const CMP_LE: i32 = 2;
 const CMP_NE: i32 = 4;
 const CMP_NLT: i32 = 5;
 
@@ -74,20 +84,14 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refu
         refs: [0; 32],
         rows: HashMap::new(),
         dirty: Vec::new(),
+        iota: None,
     };
     // the last instruction that reads or writes each row: its register is
     // stored (if written) and freed after it
     let mut last: HashMap<u32, usize> = HashMap::new();
     for (k, i) in r.instrs.iter().enumerate() {
-        for v in &i.values {
-            for s in &v.src {
-                if let Src::Row(o, _) = *s {
-                    last.insert(o, k);
-                }
-            }
-            for &d in &v.dst {
-                last.insert(d, k);
-            }
+        for o in i.rows() {
+            last.insert(o, k);
         }
     }
     let mut top = e.a.create_label();
@@ -105,7 +109,10 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refu
         e.release(m);
     }
     for (k, i) in r.instrs.iter().enumerate() {
-        e.instr(i, masked)?;
+        match &i.load {
+            Some(l) => e.load(l, masked)?,
+            None => e.instr(i, masked)?,
+        }
         // rows no later instruction touches: stored if written, freed
         let mut done_rows: Vec<u32> = e
             .rows
@@ -125,11 +132,17 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refu
     e.a.set_label(&mut done)?;
     e.a.vzeroupper()?;
     e.a.ret()?;
+    let iota = e.iota;
     let mut consts: Vec<(u32, CodeLabel)> = e.consts.iter().map(|(&c, &l)| (c, l)).collect();
     consts.sort_unstable_by_key(|&(c, _)| c);
     for (c, mut l) in consts {
         a.set_label(&mut l)?;
         a.dd(&[c])?;
+    }
+    if let Some(mut l) = iota {
+        a.set_label(&mut l)?;
+        let words: Vec<u32> = (0..STEP as u32).map(|l| 4 * l).collect();
+        a.dd(&words)?;
     }
     // (position-independent: the constants are read relative to rip)
     Ok(a.assemble(0)?)
@@ -153,6 +166,9 @@ struct Emitter<'a> {
     rows: HashMap<u32, usize>,
     /// rows written in this step and not stored yet
     dirty: Vec<u32>,
+    /// the label of the byte offsets of a step's lanes, `4·l`, placed
+    /// after the code when a load needs them
+    iota: Option<CodeLabel>,
 }
 
 type R = Result<usize, Refused>;
@@ -576,24 +592,147 @@ impl Emitter<'_> {
         }
         for (v, r) in out {
             for &d in &v.dst {
-                let new = if masked && !i.unmasked {
-                    let old = self.row(d)?;
-                    // k1 ? new : old
-                    let t = self.alloc()?;
-                    self.a.vpblendmd(ZMM[t].k1(), ZMM[old], ZMM[r])?;
-                    self.release(old);
-                    t
-                } else {
-                    self.retain(r)
-                };
-                if let Some(was) = self.rows.insert(d, new) {
-                    self.release(was);
-                }
-                if !self.dirty.contains(&d) {
-                    self.dirty.push(d);
-                }
+                self.write(d, r, masked && !i.unmasked)?;
             }
             self.release(r);
+        }
+        Ok(())
+    }
+
+    /// Row `d` becomes `r` (which the caller still holds), blended under
+    /// `k1` (`k1 ? r : d`) when `blend`.
+    fn write(&mut self, d: u32, r: usize, blend: bool) -> Result<(), Refused> {
+        let new = if blend {
+            let old = self.row(d)?;
+            let t = self.alloc()?;
+            self.a.vpblendmd(ZMM[t].k1(), ZMM[old], ZMM[r])?;
+            self.release(old);
+            t
+        } else {
+            self.retain(r)
+        };
+        if let Some(was) = self.rows.insert(d, new) {
+            self.release(was);
+        }
+        if !self.dirty.contains(&d) {
+            self.dirty.push(d);
+        }
+        Ok(())
+    }
+
+    /// Emits a TGSM load (`Cx::load`): each lane's dword `k` of each
+    /// component, gathered from the arena at r9 where
+    /// `Extent::word_index` puts it in bounds, else 0; every value read
+    /// before any is written (blended under `k1` when `masked`).
+    fn load(&mut self, l: &Load, masked: bool) -> Result<(), Refused> {
+        let size = l.size_bytes;
+        let not3 = self.konst(!3);
+        let a = self.src(l.a)?;
+        // the byte address of each lane's dword 0: raw, `a & !3`;
+        // structured, `a·stride + (b & !3)`, in bounds only where
+        // `a < size / stride` (k4: then it does not wrap)
+        let (addr, off) = match size.checked_div(l.stride) {
+            None => {
+                let t = self.alloc()?;
+                self.a.vpandd(ZMM[t], ZMM[a], dword_bcst(not3))?;
+                self.release(a);
+                (t, None)
+            }
+            Some(count) => {
+                let count = self.konst(count);
+                self.a.vpcmpud(k4, ZMM[a], dword_bcst(count), CMP_LT)?;
+                let b = self.src(l.b)?;
+                let off = self.alloc()?;
+                self.a.vpandd(ZMM[off], ZMM[b], dword_bcst(not3))?;
+                self.release(b);
+                let t = self.alloc()?;
+                let stride = self.konst(l.stride);
+                self.a.vpmulld(ZMM[t], ZMM[a], dword_bcst(stride))?;
+                self.release(a);
+                self.a.vpaddd(ZMM[t], ZMM[t], ZMM[off])?;
+                (t, Some(off))
+            }
+        };
+        // each lane's dword k is in bounds where k5 is set: its byte
+        // address + 4 ≤ size (never when the region is smaller than
+        // 4k + 4 bytes); the offset is bounded first, so that the sum does
+        // not wrap either
+        let valid = |e: &mut Self, k: u32| -> Result<bool, Refused> {
+            let Some(lim) = size.checked_sub(4 + 4 * k) else {
+                return Ok(false);
+            };
+            let lim = e.konst(lim);
+            match off {
+                Some(off) => {
+                    e.a.vpcmpud(k5.k4(), ZMM[off], dword_bcst(lim), CMP_LE)?;
+                    e.a.vpcmpud(k5.k5(), ZMM[addr], dword_bcst(lim), CMP_LE)?;
+                }
+                None => e.a.vpcmpud(k5, ZMM[addr], dword_bcst(lim), CMP_LE)?,
+            }
+            Ok(true)
+        };
+        let disp = |k: u32| {
+            i32::try_from(u64::from(l.base_word) * 4 + 4 * u64::from(k))
+                .map_err(|_| Refused::Other("TGSM beyond 2 GiB".into()))
+        };
+        let mut out = Vec::with_capacity(l.comps.len());
+        for _ in &l.comps {
+            out.push(self.alloc()?);
+        }
+        let (mut gather, mut line, mut same, mut done) = (
+            self.a.create_label(),
+            self.a.create_label(),
+            self.a.create_label(),
+            self.a.create_label(),
+        );
+        // every lane on one address, or on consecutive words from lane 0's
+        // (eax), and every lane in bounds: a broadcast or a plain load
+        // instead of a gather
+        let k_max = l.comps.iter().map(|&(k, _)| k).max().unwrap_or(0);
+        if valid(self, k_max)? {
+            let t = self.alloc()?;
+            let iota = *self.iota.get_or_insert_with(|| self.a.create_label());
+            self.a.kortestw(k5, k5)?;
+            self.a.jnc(gather)?;
+            self.a.vmovd(eax, XMM[addr])?;
+            self.a.vpbroadcastd(ZMM[t], XMM[addr])?;
+            self.a.vpcmpeqd(k6, ZMM[addr], ZMM[t])?;
+            self.a.kortestw(k6, k6)?;
+            self.a.jc(same)?;
+            self.a.vpaddd(ZMM[t], ZMM[t], zmmword_ptr(iota))?;
+            self.a.vpcmpeqd(k6, ZMM[addr], ZMM[t])?;
+            self.a.kortestw(k6, k6)?;
+            self.a.jc(line)?;
+            self.release(t);
+        }
+        self.a.set_label(&mut gather)?;
+        for (&(k, _), &t) in l.comps.iter().zip(&out) {
+            self.a.vpxord(ZMM[t], ZMM[t], ZMM[t])?;
+            if valid(self, k)? {
+                self.a
+                    .vpgatherdd(ZMM[t].k5(), dword_ptr(r9 + ZMM[addr] + disp(k)?))?;
+            }
+        }
+        self.a.jmp(done)?;
+        self.a.set_label(&mut same)?;
+        for (&(k, _), &t) in l.comps.iter().zip(&out) {
+            self.a
+                .vpbroadcastd(ZMM[t], dword_ptr(r9 + rax + disp(k)?))?;
+        }
+        self.a.jmp(done)?;
+        self.a.set_label(&mut line)?;
+        for (&(k, _), &t) in l.comps.iter().zip(&out) {
+            self.a.vmovdqu32(ZMM[t], zmmword_ptr(r9 + rax + disp(k)?))?;
+        }
+        self.a.set_label(&mut done)?;
+        let out: Vec<(u32, usize)> = l.comps.iter().map(|&(_, d)| d).zip(out).collect();
+        self.release(addr);
+        if let Some(off) = off {
+            self.release(off);
+        }
+        for (d, t) in out {
+            self.write(d, t, masked)?;
+            self.release(t);
         }
         Ok(())
     }
