@@ -7,20 +7,24 @@
 //! (`codegen.rs`, `docs/performance.md`); this one is selected and
 //! register-allocated here and encoded by `iced-x86`'s assembler.
 //!
-//! The lane rules are `crate::isa::lanes`' (as `codegen.rs` spells them);
+//! The lane rules are `crate::isa::lanes`' (as `codegen.rs` spells them),
+//! with inputs flushed by the CPU's `DAZ` where only float arithmetic and
+//! comparisons read them (results are flushed by the code, after rounding);
 //! where an x86 instruction differs, the fix-up is beside it (`min`/`max`'s
 //! NaN and ±0 rules, `ftoi`/`ftou`'s saturation, NaN to 0).
 //!
 //! The code follows the System V calling convention (`extern "C"` on
 //! x86-64 Linux and macOS): `(arena, mask, uniforms, lo, hi, tgsm)` in
 //! rdi, rsi, rdx, rcx, r8, r9; it writes only caller-saved registers
-//! (those six, rax, zmm0–zmm31, k1–k6).
+//! (those six, rax, zmm0–zmm31, k1–k6), and 8 bytes of the red zone
+//! below rsp, where it keeps the caller's MXCSR while it runs with `DAZ`
+//! set (it is a leaf).
 
 use super::{Instr, Load, Region, Src};
 use crate::isa::lanes::CANONICAL_NAN;
 use crate::isa::opcodes::AluOp;
 use iced_x86::code_asm::{
-    dword_bcst, dword_ptr, eax, k1, k2, k3, k4, k5, k6, r8, r9, rax, rcx, rdi, rdx, rsi, xmm0,
+    dword_bcst, dword_ptr, eax, k1, k2, k3, k4, k5, k6, r8, r9, rax, rcx, rdi, rdx, rsi, rsp, xmm0,
     xmm1, xmm10, xmm11, xmm12, xmm13, xmm14, xmm15, xmm16, xmm17, xmm18, xmm19, xmm2, xmm20, xmm21,
     xmm22, xmm23, xmm24, xmm25, xmm26, xmm27, xmm28, xmm29, xmm3, xmm30, xmm31, xmm4, xmm5, xmm6,
     xmm7, xmm8, xmm9, zmm0, zmm1, zmm10, zmm11, zmm12, zmm13, zmm14, zmm15, zmm16, zmm17, zmm18,
@@ -96,6 +100,15 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refu
     }
     let mut top = e.a.create_label();
     let mut done = e.a.create_label();
+    // `DAZ` on (MXCSR bit 6: float arithmetic and comparisons read a
+    // denormal source as zero of its sign, which is `fin`), the caller's
+    // MXCSR kept below the stack pointer (the red zone of a leaf) and
+    // restored on return
+    e.a.vstmxcsr(dword_ptr(rsp - 4))?;
+    e.a.mov(eax, dword_ptr(rsp - 4))?;
+    e.a.or(eax, 0x40)?;
+    e.a.mov(dword_ptr(rsp - 8), eax)?;
+    e.a.vldmxcsr(dword_ptr(rsp - 8))?;
     // rcx, r8: byte offsets of lanes lo and hi
     e.a.cmp(rcx, r8)?;
     e.a.jae(done)?;
@@ -130,6 +143,7 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refu
     e.a.cmp(rcx, r8)?;
     e.a.jb(top)?;
     e.a.set_label(&mut done)?;
+    e.a.vldmxcsr(dword_ptr(rsp - 4))?;
     e.a.vzeroupper()?;
     e.a.ret()?;
     let iota = e.iota;
@@ -353,21 +367,23 @@ impl Emitter<'_> {
         Ok(t)
     }
 
-    /// `fin` of a product, as `run_dot` and `mad` round it: flushed, a NaN
-    /// kept.
-    fn product(&mut self, x: usize, y: usize, fl: bool) -> R {
-        let (x, y) = (self.fin(x, fl)?, self.fin(y, fl)?);
-        let p = self.binary(x, y, |a, t, x, y| a.vmulps(t, x, y))?;
-        self.ftz(p)
+    /// A product as `run_dot` and `mad` round it: of flushed inputs,
+    /// rounded, to be flushed (a NaN kept) by the add that reads it, which
+    /// `DAZ` does.
+    fn product(&mut self, x: usize, y: usize) -> R {
+        self.binary(x, y, |a, t, x, y| a.vmulps(t, x, y))
     }
 
     /// One value of `i` from its sources (held; released here).
     fn value(&mut self, i: &Instr, s: &[usize]) -> R {
         use AluOp::*;
         let (fl, blind) = (i.flushed, i.blind);
+        // (instructions that read their sources only by float arithmetic
+        // and comparisons, which `DAZ` flushes, take them as they are:
+        // `fin` is for those that also look at their bits)
         Ok(match i.op {
             Add | Mul | Div => {
-                let (x, y) = (self.fin(s[0], fl)?, self.fin(s[1], fl)?);
+                let (x, y) = (s[0], s[1]);
                 let r = match i.op {
                     Add => self.binary(x, y, |a, t, x, y| a.vaddps(t, x, y))?,
                     Mul => self.binary(x, y, |a, t, x, y| a.vmulps(t, x, y))?,
@@ -377,9 +393,8 @@ impl Emitter<'_> {
             }
             Mad => {
                 // the product rounded and flushed, not fused
-                let p = self.product(s[0], s[1], fl)?;
-                let z = self.fin(s[2], fl)?;
-                let r = self.binary(p, z, |a, t, p, z| a.vaddps(t, p, z))?;
+                let p = self.product(s[0], s[1])?;
+                let r = self.binary(p, s[2], |a, t, p, z| a.vaddps(t, p, z))?;
                 self.fout(r, blind)?
             }
             Min | Max => {
@@ -410,7 +425,7 @@ impl Emitter<'_> {
                 self.fout(t, blind)?
             }
             Eq | Ne | Lt | Ge => {
-                let (x, y) = (self.fin(s[0], fl)?, self.fin(s[1], fl)?);
+                let (x, y) = (s[0], s[1]);
                 let p = match i.op {
                     Eq => EQ_OQ,
                     // `!=` holds for NaN
@@ -424,7 +439,11 @@ impl Emitter<'_> {
                 self.mask_k2()?
             }
             Sqrt | RoundNe | RoundNi | RoundPi | RoundZ => {
-                let x = self.fin(s[0], fl)?;
+                // (`vrndscaleps` signals no denormal operand: flushed here)
+                let x = match i.op {
+                    Sqrt => s[0],
+                    _ => self.fin(s[0], fl)?,
+                };
                 let r = match i.op {
                     Sqrt => self.unary(x, |a, t, x| a.vsqrtps(t, x))?,
                     // imm: 8 (no precision exception) + the rounding mode
@@ -436,7 +455,7 @@ impl Emitter<'_> {
                 self.fout(r, blind)?
             }
             Rcp | Rsq => {
-                let x = self.fin(s[0], fl)?;
+                let x = s[0];
                 let d = match i.op {
                     Rsq => self.unary(x, |a, t, x| a.vsqrtps(t, x))?,
                     _ => x,
@@ -522,18 +541,14 @@ impl Emitter<'_> {
             Dp2 | Dp3 | Dp4 => {
                 // `run_dot`: products and partial sums flushed (a NaN
                 // kept), the last sum `fout`
+                // (each flushed by the next add, under `DAZ`)
                 let terms = s.len() / 2;
-                let mut acc = self.product(s[0], s[1], fl)?;
+                let mut acc = self.product(s[0], s[1])?;
                 for t in 1..terms {
-                    let p = self.product(s[2 * t], s[2 * t + 1], fl)?;
-                    let sum = self.binary(acc, p, |a, d, x, y| a.vaddps(d, x, y))?;
-                    acc = if t + 1 == terms {
-                        self.fout(sum, blind)?
-                    } else {
-                        self.ftz(sum)?
-                    };
+                    let p = self.product(s[2 * t], s[2 * t + 1])?;
+                    acc = self.binary(acc, p, |a, d, x, y| a.vaddps(d, x, y))?;
                 }
-                acc
+                self.fout(acc, blind)?
             }
             _ => return Err(Refused::Other(format!("{:?} has no compiled form", i.op))),
         })
