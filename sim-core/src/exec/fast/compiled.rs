@@ -794,7 +794,7 @@ mod tests {
             if k == close && s.contains("if_nz") && !s.contains("endif") {
                 s += "endif\n";
             }
-            if rng.below(4) == 0 {
+            if rng.below(3) == 0 {
                 s += &tgsm_load(rng);
                 continue;
             }
@@ -849,8 +849,16 @@ mod tests {
                     &reg,
                 ][rng.below(7)];
                 let off = [
-                    "l(0)", "l(4)", "l(5)", "l(8)", "l(12)", "l(152)", "l(156)", "r4.z",
-                ][rng.below(8)];
+                    "l(0)",
+                    "l(4)",
+                    "l(5)",
+                    "l(8)",
+                    "l(12)",
+                    "l(152)",
+                    "l(156)",
+                    "l(0xfffffff8)",
+                    "r4.z",
+                ][rng.below(9)];
                 format!(
                     "and r4.y, {reg}, l(31)\nand r4.z, {reg}, l(15)\n\
                      ld_structured {dst}, {index}, {off}, g0.{swz}\n"
@@ -941,7 +949,7 @@ mod tests {
         let mut rng = Rng(0xc0de_0000_0000_0051);
         let (mut total, mut compiled) = (0, 0);
         let (mut loads, mut loads_compiled) = (0, 0);
-        for case in 0..120 {
+        for case in 0..200 {
             let text = shader(&mut rng, 4 + case % 20);
             let decoded = crate::front::asm::assemble(&text)
                 .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));

@@ -641,55 +641,143 @@ impl Emitter<'_> {
     /// before any is written (blended under `k1` when `masked`).
     fn load(&mut self, l: &Load, masked: bool) -> Result<(), Refused> {
         let size = l.size_bytes;
+        let disp = |at: u64, k: u32| {
+            i32::try_from(u64::from(l.base_word) * 4 + at + 4 * u64::from(k))
+                .map_err(|_| Refused::Other("TGSM beyond 2 GiB".into()))
+        };
+        // the byte address of lane's dword 0 when every lane's is known
+        // now (immediate operands), `None` inside when out of bounds
+        let known = match (size.checked_div(l.stride), l.a, l.b) {
+            (None, Src::Const(a), _) => Some(Some(u64::from(a & !3))),
+            (Some(_), Src::Const(i), Src::Const(b)) => Some(
+                ((u64::from(i) + 1) * u64::from(l.stride) <= u64::from(size))
+                    .then(|| u64::from(i) * u64::from(l.stride) + u64::from(b & !3)),
+            ),
+            _ => None,
+        };
+        if let Some(at) = known {
+            let mut out = Vec::with_capacity(l.comps.len());
+            for &(k, d) in &l.comps {
+                let t = self.alloc()?;
+                match at.filter(|&at| at + 4 * u64::from(k) + 4 <= u64::from(size)) {
+                    Some(at) => self.a.vpbroadcastd(ZMM[t], dword_ptr(r9 + disp(at, k)?))?,
+                    None => self.a.vpxord(ZMM[t], ZMM[t], ZMM[t])?,
+                }
+                out.push((d, t));
+            }
+            for (d, t) in out {
+                self.write(d, t, masked)?;
+                self.release(t);
+            }
+            return Ok(());
+        }
         let not3 = self.konst(!3);
-        let a = self.src(l.a)?;
-        // the byte address of each lane's dword 0: raw, `a & !3`;
-        // structured, `a·stride + (b & !3)`, in bounds only where
-        // `a < size / stride` (k4: then it does not wrap)
-        let (addr, off) = match size.checked_div(l.stride) {
+        // the byte address of each lane's dword 0 (`addr`): raw, `a & !3`;
+        // structured, `a·stride + (b & !3)`, in bounds only where `a <
+        // size / stride` (k4, when `a` is not an immediate: then the
+        // product does not wrap) and the offset is (`off`, a register or
+        // an immediate: then the sum does not wrap)
+        let mut index_checked = false;
+        let mut off = None;
+        let mut off_imm = None;
+        let addr = match size.checked_div(l.stride) {
             None => {
+                let a = self.src(l.a)?;
                 let t = self.alloc()?;
                 self.a.vpandd(ZMM[t], ZMM[a], dword_bcst(not3))?;
                 self.release(a);
-                (t, None)
+                t
             }
             Some(count) => {
-                let count = self.konst(count);
-                self.a.vpcmpud(k4, ZMM[a], dword_bcst(count), CMP_LT)?;
-                let b = self.src(l.b)?;
-                let off = self.alloc()?;
-                self.a.vpandd(ZMM[off], ZMM[b], dword_bcst(not3))?;
-                self.release(b);
-                let t = self.alloc()?;
-                let stride = self.konst(l.stride);
-                self.a.vpmulld(ZMM[t], ZMM[a], dword_bcst(stride))?;
-                self.release(a);
-                self.a.vpaddd(ZMM[t], ZMM[t], ZMM[off])?;
-                (t, Some(off))
+                // a·stride, or its value for an immediate index
+                let (index, bytes) = match l.a {
+                    Src::Const(i) if i < count => (None, i * l.stride),
+                    Src::Const(_) => {
+                        // every lane out of bounds
+                        let mut out = Vec::with_capacity(l.comps.len());
+                        for &(_, d) in &l.comps {
+                            let t = self.splat(0)?;
+                            out.push((d, t));
+                        }
+                        for (d, t) in out {
+                            self.write(d, t, masked)?;
+                            self.release(t);
+                        }
+                        return Ok(());
+                    }
+                    a => {
+                        let a = self.src(a)?;
+                        let c = self.konst(count);
+                        self.a.vpcmpud(k4, ZMM[a], dword_bcst(c), CMP_LT)?;
+                        index_checked = true;
+                        let t = self.alloc()?;
+                        if l.stride.is_power_of_two() {
+                            self.a.vpslld(ZMM[t], ZMM[a], l.stride.trailing_zeros())?;
+                        } else {
+                            let st = self.konst(l.stride);
+                            self.a.vpmulld(ZMM[t], ZMM[a], dword_bcst(st))?;
+                        }
+                        self.release(a);
+                        (Some(t), 0)
+                    }
+                };
+                match l.b {
+                    Src::Const(b) => {
+                        off_imm = Some(b & !3);
+                        let c = self.konst(bytes + (b & !3));
+                        // (an immediate index with one: `known` above)
+                        let index = index.ok_or(Refused::Other("no address".into()))?;
+                        self.a.vpaddd(ZMM[index], ZMM[index], dword_bcst(c))?;
+                        index
+                    }
+                    b => {
+                        let b = self.src(b)?;
+                        let o = self.alloc()?;
+                        self.a.vpandd(ZMM[o], ZMM[b], dword_bcst(not3))?;
+                        self.release(b);
+                        off = Some(o);
+                        let t = self.alloc()?;
+                        match index {
+                            Some(i) => {
+                                self.a.vpaddd(ZMM[t], ZMM[i], ZMM[o])?;
+                                self.release(i);
+                            }
+                            None => {
+                                let c = self.konst(bytes);
+                                self.a.vpaddd(ZMM[t], ZMM[o], dword_bcst(c))?;
+                            }
+                        }
+                        t
+                    }
+                }
             }
         };
         // each lane's dword k is in bounds where k5 is set: its byte
         // address + 4 ≤ size (never when the region is smaller than
-        // 4k + 4 bytes); the offset is bounded first, so that the sum does
-        // not wrap either
+        // 4k + 4 bytes), with the index and offset in bounds first
         let valid = |e: &mut Self, k: u32| -> Result<bool, Refused> {
             let Some(lim) = size.checked_sub(4 + 4 * k) else {
                 return Ok(false);
             };
-            let lim = e.konst(lim);
-            match off {
-                Some(off) => {
-                    e.a.vpcmpud(k5.k4(), ZMM[off], dword_bcst(lim), CMP_LE)?;
-                    e.a.vpcmpud(k5.k5(), ZMM[addr], dword_bcst(lim), CMP_LE)?;
-                }
-                None => e.a.vpcmpud(k5, ZMM[addr], dword_bcst(lim), CMP_LE)?,
+            if off_imm.is_some_and(|o| o > lim) {
+                return Ok(false);
             }
+            let lim = e.konst(lim);
+            let mut under = index_checked.then_some(4);
+            if let Some(off) = off {
+                let k = if under.is_some() { k5.k4() } else { k5 };
+                e.a.vpcmpud(k, ZMM[off], dword_bcst(lim), CMP_LE)?;
+                under = Some(5);
+            }
+            let k = match under {
+                Some(4) => k5.k4(),
+                Some(_) => k5.k5(),
+                None => k5,
+            };
+            e.a.vpcmpud(k, ZMM[addr], dword_bcst(lim), CMP_LE)?;
             Ok(true)
         };
-        let disp = |k: u32| {
-            i32::try_from(u64::from(l.base_word) * 4 + 4 * u64::from(k))
-                .map_err(|_| Refused::Other("TGSM beyond 2 GiB".into()))
-        };
+        let disp = |k: u32| disp(0, k);
         let mut out = Vec::with_capacity(l.comps.len());
         for _ in &l.comps {
             out.push(self.alloc()?);
