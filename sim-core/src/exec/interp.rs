@@ -442,14 +442,24 @@ impl GroupExecutor<'_> {
                     ref addr,
                     res,
                     swz,
-                } => cx.load(sc, &mem.tgsm, obs, warp, dst, addr, None, res, swz),
+                } => {
+                    let counters = (&mut *budget, &mut *stats, &mut *compile_time);
+                    if !cx.run_load_region(counters, obs, warp, &mem.tgsm) {
+                        cx.load(sc, &mem.tgsm, obs, warp, dst, addr, None, res, swz);
+                    }
+                }
                 OpKind::LdStructured {
                     ref dst,
                     ref index,
                     ref offset,
                     res,
                     swz,
-                } => cx.load(sc, &mem.tgsm, obs, warp, dst, index, Some(offset), res, swz),
+                } => {
+                    let counters = (&mut *budget, &mut *stats, &mut *compile_time);
+                    if !cx.run_load_region(counters, obs, warp, &mem.tgsm) {
+                        cx.load(sc, &mem.tgsm, obs, warp, dst, index, Some(offset), res, swz);
+                    }
+                }
                 OpKind::LdTyped {
                     ref dst,
                     ref addr,

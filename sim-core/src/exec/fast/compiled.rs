@@ -21,15 +21,16 @@
 //! `min`/`max`, unfused `mad` and dot products, `_sat`).
 //!
 //! Where the AVX-512 generator serves (`zmm_width`), a region also takes
-//! TGSM loads (`ld_raw`, `ld_structured` from a `g#` into a temp) after its
-//! first instruction: each lane reads the words `Extent::word_index` gives
-//! (`sim_mem::addressing`), 0 out of bounds, as `Cx::load` does. Lanes run
+//! TGSM loads (`ld_raw`, `ld_structured` from a `g#` into a temp): each lane reads the words `Extent::word_index` gives
+//! (`sim_mem::addressing`), 0 out of bounds, as `Cx::load` does (a region
+//! that starts with one is `PlanOp::CompiledLoad`). Lanes run
 //! a step at a time, so a region holds no store: a load of one lane would
 //! otherwise meet a later instruction's store of an earlier lane. Such a
 //! region runs compiled only unobserved (`Observer::ON` false): a profile
 //! and the checker see each access the interpreter makes.
 
 use crate::exec::context::{Budget, Cx};
+use crate::exec::fast::plan::PlanOp;
 use crate::exec::fast::rows::{src_bits, Arena, FastAlu, FastSrc, Row};
 use crate::exec::kernels::CHUNK;
 use crate::exec::observe::Observer;
@@ -40,6 +41,7 @@ use crate::ir::lowered::{modify, DstKind, OpKind, Res, SrcKind, SrcMod};
 use crate::isa::lanes::SrcBits;
 use crate::isa::opcodes::AluOp;
 use crate::Program;
+use sim_mem::Tgsm;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -606,8 +608,8 @@ fn load(prog: &Program, pc: usize, l: &Arena) -> Option<Instr> {
 /// `LoadOptions::max_memory` budgets). A region is a run of
 /// [`MIN_REGION`] to [`MAX_REGION`] consecutive instructions, as long as
 /// the run allows, that have row forms (`rows[pc]`
-/// is some) the code generator takes, and, after the first, TGSM loads
-/// where the AVX-512 generator serves ([`load`]); `fast` holds their [`FastAlu`]
+/// is some) the code generator takes, and TGSM loads where the AVX-512
+/// generator serves ([`load`]); `fast` holds their [`FastAlu`]
 /// forms, `imm` the immediate rows' words. None when the warp width is
 /// not a multiple of 4 (the code's step) or the crate is built without
 /// the `jit` feature.
@@ -644,7 +646,7 @@ pub(in crate::exec) fn regions(
                     }
                     i
                 }
-                None if loads && end > pc => load(prog, end, l),
+                None if loads => load(prog, end, l),
                 None => None,
             };
             let Some(i) = i else {
@@ -663,6 +665,35 @@ pub(in crate::exec) fn regions(
 }
 
 impl Cx<'_, '_> {
+    /// Runs the region that starts at the TGSM load just counted (the
+    /// warp's pc is one past it), if the plan has one there
+    /// ([`PlanOp::CompiledLoad`]) and it runs ([`Cx::run_region`]), then
+    /// the row forms after it as the ALU arm does; false, with nothing
+    /// run, otherwise (the load takes its handler).
+    #[inline]
+    pub(in crate::exec) fn run_load_region<O: Observer>(
+        &self,
+        (budget, stats, compiling): (&mut Budget, &mut ExecStats, &mut Duration),
+        obs: &mut O,
+        warp: &mut Warp,
+        tgsm: &Tgsm,
+    ) -> bool {
+        let Some(PlanOp::CompiledLoad(r)) = self.plan.get(warp.pc - 1).map(|s| &s.op) else {
+            return false;
+        };
+        if !self.run_region(
+            (&mut *budget, &mut *stats, compiling),
+            obs,
+            warp,
+            r,
+            tgsm.words(),
+        ) {
+            return false;
+        }
+        self.run_fast_after((budget, stats), obs, warp);
+        true
+    }
+
     /// Runs `r`, which starts at the instruction just counted (the warp's
     /// pc is one past it), compiled (adding the time spent compiling it,
     /// when this run did, to `compiling`), and counts the rest of its
@@ -873,19 +904,25 @@ mod tests {
             }
             _ => {
                 let index = ["vThreadIDInGroupFlattened.x", "l(7)", "r4.y", &reg][rng.below(4)];
-                format!(
-                    "iadd r4.y, vThreadIDInGroupFlattened.x, l({})\n\
-                     ld_structured {dst}, {index}, l(0), g2.{swz}\n",
-                    rng.below(24)
-                )
+                // (no address arithmetic before it, unless r4.y is the
+                // index: a region may start with the load)
+                let set = match index {
+                    "r4.y" => format!(
+                        "iadd r4.y, vThreadIDInGroupFlattened.x, l({})\n",
+                        rng.below(24)
+                    ),
+                    _ => String::new(),
+                };
+                format!("{set}ld_structured {dst}, {index}, l(0), g2.{swz}\n")
             }
         }
     }
 
-    /// u0's words, the registers of every lane, the counts, and how many
-    /// instructions are in compiled regions (regions compiled at once) of
-    /// how many with row forms.
-    fn run(prog: &Program, w: usize, paths: FastPaths) -> (Vec<u32>, Vec<u32>, u64, [usize; 4]) {
+    /// u0's words, the registers of every lane, the counts, and (regions
+    /// compiled at once): the row-form instructions in compiled regions,
+    /// the row-form instructions, the TGSM loads in compiled regions, the
+    /// TGSM loads, and the compiled regions that start with a load.
+    fn run(prog: &Program, w: usize, paths: FastPaths) -> (Vec<u32>, Vec<u32>, u64, [usize; 5]) {
         let cb = CB_WORDS.to_vec();
         let out = sim_mem::Buffer::zeroed(48 * 64).unwrap();
         let b = Bindings {
@@ -896,10 +933,13 @@ mod tests {
         let mut ex = GroupExecutor::new(prog, w).with_fast_paths(paths);
         ex.set_compile_after(Some(0));
         ex.run_group([1, 2, 3], &b);
-        let (mut compiled, mut compiled_loads) = (0, 0);
+        let (mut compiled, mut compiled_loads, mut load_first) = (0, 0, 0);
         for s in ex.plan.iter() {
-            if let PlanOp::Compiled(_, r) = &s.op {
+            if let PlanOp::Compiled(_, r) | PlanOp::CompiledLoad(r) = &s.op {
                 if r.compiled() {
+                    if matches!(s.op, PlanOp::CompiledLoad(_)) {
+                        load_first += 1;
+                    }
                     let loads = r.instrs.iter().filter(|i| i.load.is_some()).count();
                     compiled += r.len() - loads;
                     compiled_loads += loads;
@@ -932,7 +972,7 @@ mod tests {
             out.to_words(),
             regs,
             ex.stats.warp_instructions,
-            [compiled, rows, compiled_loads, loads],
+            [compiled, rows, compiled_loads, loads, load_first],
         )
     }
 
@@ -948,7 +988,7 @@ mod tests {
     fn compiled_regions_match_the_row_kernels() {
         let mut rng = Rng(0xc0de_0000_0000_0051);
         let (mut total, mut compiled) = (0, 0);
-        let (mut loads, mut loads_compiled) = (0, 0);
+        let (mut loads, mut loads_compiled, mut first) = (0, 0, 0);
         for case in 0..200 {
             let text = shader(&mut rng, 4 + case % 20);
             let decoded = crate::front::asm::assemble(&text)
@@ -975,6 +1015,7 @@ mod tests {
                     if w % 16 == 0 {
                         loads_compiled += got.3[2];
                         loads += got.3[3];
+                        first += got.3[4];
                     }
                 }
             }
@@ -987,12 +1028,14 @@ mod tests {
             "{compiled} of {total} instructions compiled"
         );
         // TGSM loads join regions where the AVX-512 generator serves
-        // (after a region's first instruction, so not all of them)
+        // (not all of them: those in runs of fewer than three), and some
+        // regions start with one
         if crate::isa::cpu::isa() == crate::Isa::Avx512 && cfg!(not(windows)) {
             assert!(
                 loads_compiled * 100 > loads * 40,
                 "{loads_compiled} of {loads} TGSM loads compiled"
             );
+            assert!(first > 0, "no compiled region started with a load");
         }
     }
 }

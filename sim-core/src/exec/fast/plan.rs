@@ -75,6 +75,10 @@ pub(in crate::exec) enum PlanOp {
     /// instructions (`fast::compiled`), run as compiled code once it is,
     /// else as its row form (the next instructions keep theirs).
     Compiled(RowAlu, Arc<Region>),
+    /// `COMPILED`: a region that starts with a TGSM load
+    /// (`fast::compiled`), run as compiled code once it is, else the load
+    /// takes its handler (the next instructions keep their forms).
+    CompiledLoad(Arc<Region>),
 }
 
 impl Step {
@@ -116,6 +120,8 @@ pub(in crate::exec) fn plan(
                     Some(r) => PlanOp::Compiled(row, Arc::new(r)),
                     None => PlanOp::RowAlu(row),
                 }
+            } else if let Some(r) = region {
+                PlanOp::CompiledLoad(Arc::new(r))
             } else if let Some(kind) = fused {
                 PlanOp::FusedLeave(kind)
             } else if let Some(cl) = cas_loop {
@@ -141,6 +147,9 @@ pub(in crate::exec) fn restrict(plan: &mut [Step], paths: FastPaths) {
         let off = match s.op {
             PlanOp::Reference => false,
             PlanOp::RowAlu(_) | PlanOp::Compiled(..) => !paths.contains(FastPaths::ROW_ALU),
+            PlanOp::CompiledLoad(_) => {
+                !paths.contains(FastPaths::ROW_ALU) || !paths.contains(FastPaths::COMPILED)
+            }
             PlanOp::FusedLeave(_) => !paths.contains(FastPaths::FUSED_LEAVE),
             PlanOp::CasLoop(_) => !paths.contains(FastPaths::CAS_LOOP),
             PlanOp::EndLoopWithoutContinue => !paths.contains(FastPaths::LOOP_WITHOUT_CONTINUE),
@@ -157,6 +166,10 @@ pub(in crate::exec) fn restrict(plan: &mut [Step], paths: FastPaths) {
         }
         if !paths.contains(FastPaths::UNIFORM_IF) {
             s.facts.uniform_cond = false;
+        }
+        if let (PlanOp::CompiledLoad(region), false) = (&s.op, paths.contains(FastPaths::LAZY_NAN))
+        {
+            s.op = PlanOp::CompiledLoad(Arc::new(region.canonical()));
         }
         if let PlanOp::Compiled(row, region) = &s.op {
             if !paths.contains(FastPaths::COMPILED) {
