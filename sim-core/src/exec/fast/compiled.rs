@@ -21,13 +21,14 @@
 //! `min`/`max`, unfused `mad` and dot products, `_sat`).
 //!
 //! Where the AVX-512 generator serves (`zmm_width`), a region also takes
-//! TGSM loads (`ld_raw`, `ld_structured` from a `g#` into a temp): each lane reads the words `Extent::word_index` gives
+//! TGSM loads (`ld_raw`, `ld_structured` from a `g#` into a temp): each
+//! lane reads the words `Extent::word_index` gives
 //! (`sim_mem::addressing`), 0 out of bounds, as `Cx::load` does (a region
-//! that starts with one is `PlanOp::CompiledLoad`). Lanes run
-//! a step at a time, so a region holds no store: a load of one lane would
-//! otherwise meet a later instruction's store of an earlier lane. Such a
-//! region runs compiled only unobserved (`Observer::ON` false): a profile
-//! and the checker see each access the interpreter makes.
+//! that starts with one is `PlanOp::CompiledLoad`). Lanes run a step at a
+//! time, so a region holds no store: a load of one lane would otherwise
+//! meet a later instruction's store of an earlier lane. Such a region runs
+//! compiled only unobserved (`Observer::ON` false): a profile and the
+//! checker see each access the interpreter makes.
 
 use crate::exec::context::{Budget, Cx};
 use crate::exec::fast::plan::PlanOp;
