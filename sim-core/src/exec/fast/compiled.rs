@@ -27,9 +27,11 @@
 //! that starts with one is `PlanOp::CompiledLoad`). Lanes run a step at a
 //! time, so a region holds no store: a load of one lane would otherwise
 //! meet a later instruction's store of an earlier lane. Such a region runs
-//! compiled only unobserved (`Observer::ON` false): a profile and the
-//! checker see each access the interpreter makes.
+//! compiled only where no observer reads its accesses (the checker, a
+//! profile of lines: `Observer::wants_accesses`); a profile of traffic is
+//! told each load's bytes as `Cx::load` tells it.
 
+use crate::check::MemOp;
 use crate::exec::context::{Budget, Cx};
 use crate::exec::fast::plan::PlanOp;
 use crate::exec::fast::rows::{src_bits, Arena, FastAlu, FastSrc, Row};
@@ -195,6 +197,8 @@ pub(in crate::exec) struct Instr {
 #[cfg_attr(not(feature = "jit"), allow(dead_code))]
 #[derive(Debug, Clone)]
 pub(in crate::exec) struct Load {
+    /// the `g#` it reads
+    pub(in crate::exec) g: u32,
     /// the region's first word in the group's TGSM arena
     /// (`Program::tgsm_regions`)
     pub(in crate::exec) base_word: u32,
@@ -594,6 +598,7 @@ fn load(prog: &Program, pc: usize, l: &Arena) -> Option<Instr> {
         unmasked: false,
         values: Vec::new(),
         load: Some(Box::new(Load {
+            g,
             base_word: u32::try_from(t.base_word).ok()?,
             size_bytes: t.size_bytes,
             stride: t.stride,
@@ -714,8 +719,10 @@ impl Cx<'_, '_> {
         tgsm: &[u32],
     ) -> bool {
         let n = r.len();
-        // loads run compiled unobserved only, on an arena that holds them
-        if r.tgsm_words > 0 && (O::ON || tgsm.len() < r.tgsm_words) {
+        // loads run compiled on an arena that holds them, and only where
+        // no observer reads their accesses (a checker, a profile of
+        // lines): a profile of traffic is told it below
+        if r.tgsm_words > 0 && ((O::ON && obs.wants_accesses()) || tgsm.len() < r.tgsm_words) {
             return false;
         }
         // `run_fast_after`'s rule: a check falls due when `until_check`
@@ -772,6 +779,14 @@ impl Cx<'_, '_> {
         for _ in 1..n {
             budget.until_check -= 1;
             step(stats, obs, warp);
+        }
+        // each load's traffic, as `Cx::load` reports it (the active lanes
+        // are the region's throughout)
+        if O::ON {
+            for l in r.instrs.iter().filter_map(|i| i.load.as_deref()) {
+                let bytes = 4 * l.comps.len() as u64;
+                obs.traffic(warp, Res::Tgsm(l.g), MemOp::Read, bytes);
+            }
         }
         true
     }
