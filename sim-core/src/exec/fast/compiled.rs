@@ -34,7 +34,7 @@
 use crate::check::MemOp;
 use crate::exec::context::{Budget, Cx};
 use crate::exec::fast::plan::PlanOp;
-use crate::exec::fast::rows::{src_bits, Arena, FastAlu, FastSrc, Row};
+use crate::exec::fast::rows::{resolve_src, src_bits, Arena, FastAlu, FastSrc, Row};
 use crate::exec::kernels::CHUNK;
 use crate::exec::observe::Observer;
 use crate::exec::operands::step;
@@ -44,7 +44,7 @@ use crate::ir::lowered::{modify, DstKind, OpKind, Res, SrcKind, SrcMod};
 use crate::isa::lanes::SrcBits;
 use crate::isa::opcodes::AluOp;
 use crate::Program;
-use sim_mem::Tgsm;
+use sim_mem::{Tgsm, TgsmRegion};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -532,30 +532,24 @@ fn instr(
 }
 
 /// An address operand (component `swz[0]`) as a region's source: an
-/// immediate, a temp or a system value; `None` otherwise.
+/// immediate, or what [`resolve_src`] places in the arena (a temp, a
+/// system value); `None` otherwise.
 fn address(prog: &Program, s: &crate::ir::lowered::Src, l: &Arena) -> Option<Src> {
-    let c = s.swz[0] as usize;
-    let row = match s.kind {
-        SrcKind::Imm(v) => return Some(Src::Const(modify(v[c], s.modifier))),
-        SrcKind::Temp(r) if r < prog.temps => {
-            Row::Temp(u32::try_from((r as usize * 4 + c) * l.w).ok()?)
-        }
-        SrcKind::ThreadId if c < 3 => Row::Tid(c as u8),
-        SrcKind::ThreadIdInGroup if c < 3 => Row::Tig(c as u8),
-        SrcKind::Flattened => Row::Flat,
-        _ => return None,
-    };
+    if let SrcKind::Imm(v) = s.kind {
+        return Some(Src::Const(modify(v[s.swz[0] as usize], s.modifier)));
+    }
+    let f = resolve_src(prog, s, 0, l.w, &mut |_| None)?;
     Some(Src::Row(
-        u32::try_from(l.place(row)?).ok()?,
-        src_bits(s.modifier)?,
+        u32::try_from(l.place(f.row)?).ok()?,
+        src_bits(f.modifier)?,
     ))
 }
 
 /// The instruction at `pc` as a region's TGSM load, if it is one the
 /// AVX-512 code generator takes: `ld_raw`/`ld_structured` from a declared
 /// `g#` into a temp, its address operands immediates, temps or system
-/// values.
-fn load(prog: &Program, pc: usize, l: &Arena) -> Option<Instr> {
+/// values; `tgsm`: the program's `g#` regions (`Program::tgsm_regions`).
+fn load(prog: &Program, pc: usize, l: &Arena, tgsm: &[Option<TgsmRegion>]) -> Option<Instr> {
     let (dst, a, b, res, swz) = match &prog.code.get(pc)?.kind {
         OpKind::LdRaw {
             dst,
@@ -578,7 +572,7 @@ fn load(prog: &Program, pc: usize, l: &Arena) -> Option<Instr> {
     if reg >= prog.temps || dst.mask == 0 {
         return None;
     }
-    let t = prog.tgsm_regions().get(g as usize).copied().flatten()?;
+    let t = tgsm.get(g as usize).copied().flatten()?;
     let comps = (0..4)
         .filter(|c| dst.mask & (1 << c) != 0)
         .map(|c| {
@@ -630,7 +624,10 @@ pub(in crate::exec) fn regions(
     if !cfg!(feature = "jit") || !l.w.is_multiple_of(4) {
         return out;
     }
-    let loads = zmm_width(l.w);
+    let tgsm = match zmm_width(l.w) {
+        true => Some(prog.tgsm_regions()),
+        false => None,
+    };
     let mut pc = 0;
     while pc < fast.len() {
         let mut uniforms = Vec::new();
@@ -652,8 +649,7 @@ pub(in crate::exec) fn regions(
                     }
                     i
                 }
-                None if loads => load(prog, end, l),
-                None => None,
+                None => tgsm.as_ref().and_then(|t| load(prog, end, l, t)),
             };
             let Some(i) = i else {
                 break;

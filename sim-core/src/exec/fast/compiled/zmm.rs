@@ -649,6 +649,8 @@ impl Emitter<'_> {
         // now (immediate operands), `None` inside when out of bounds
         let known = match (size.checked_div(l.stride), l.a, l.b) {
             (None, Src::Const(a), _) => Some(Some(u64::from(a & !3))),
+            // an immediate index past the region: every lane reads 0
+            (Some(count), Src::Const(i), _) if i >= count => Some(None),
             (Some(_), Src::Const(i), Src::Const(b)) => Some(
                 ((u64::from(i) + 1) * u64::from(l.stride) <= u64::from(size))
                     .then(|| u64::from(i) * u64::from(l.stride) + u64::from(b & !3)),
@@ -665,11 +667,7 @@ impl Emitter<'_> {
                 }
                 out.push((d, t));
             }
-            for (d, t) in out {
-                self.write(d, t, masked)?;
-                self.release(t);
-            }
-            return Ok(());
+            return self.write_all(out, masked);
         }
         let not3 = self.konst(!3);
         // the byte address of each lane's dword 0 (`addr`): raw, `a & !3`;
@@ -691,20 +689,8 @@ impl Emitter<'_> {
             Some(count) => {
                 // a·stride, or its value for an immediate index
                 let (index, bytes) = match l.a {
-                    Src::Const(i) if i < count => (None, i * l.stride),
-                    Src::Const(_) => {
-                        // every lane out of bounds
-                        let mut out = Vec::with_capacity(l.comps.len());
-                        for &(_, d) in &l.comps {
-                            let t = self.splat(0)?;
-                            out.push((d, t));
-                        }
-                        for (d, t) in out {
-                            self.write(d, t, masked)?;
-                            self.release(t);
-                        }
-                        return Ok(());
-                    }
+                    // (below the count: `known` took the others)
+                    Src::Const(i) => (None, i * l.stride),
                     a => {
                         let a = self.src(a)?;
                         let c = self.konst(count);
@@ -833,6 +819,12 @@ impl Emitter<'_> {
         if let Some(off) = off {
             self.release(off);
         }
+        self.write_all(out, masked)
+    }
+
+    /// Each `(row, value)` written as [`Emitter::write`] writes it, the
+    /// values (held by the caller) then released.
+    fn write_all(&mut self, out: Vec<(u32, usize)>, masked: bool) -> Result<(), Refused> {
         for (d, t) in out {
             self.write(d, t, masked)?;
             self.release(t);
