@@ -277,7 +277,8 @@ impl<'p> GroupExecutor<'p> {
                 .iter()
                 .map(|f| f.as_ref().is_some_and(|f| lower(f, &arena).is_some()))
                 .collect();
-            let regions = regions(prog, &fast, &lowered, &arena, &imm);
+            let facts = (pack == 1).then(|| &prog.info().pcs[..]);
+            let regions = regions(prog, &fast, &lowered, &arena, &imm, facts);
             let rows = fast
                 .iter()
                 .map(|f| f.as_ref().and_then(|f| lower(f, &arena)));

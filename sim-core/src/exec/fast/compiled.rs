@@ -26,11 +26,15 @@
 //! (`sim_mem::addressing`), 0 out of bounds, as `Cx::load` does (a region
 //! that starts with one is `PlanOp::CompiledLoad`). Lanes run a step at a
 //! time, so a region holds no store: a load of one lane would otherwise
-//! meet a later instruction's store of an earlier lane. Such a region runs
+//! meet a later instruction's store of an earlier lane. Where the affine
+//! analysis knows that a step's lanes share an address or lie on
+//! consecutive words ([`Pattern`]), a full warp's form reads them so
+//! without comparing their addresses. Such a region runs
 //! compiled only where no observer reads its accesses (the checker, a
 //! profile of lines: `Observer::wants_accesses`); a profile of traffic is
 //! told each load's bytes as `Cx::load` tells it.
 
+use crate::analysis::affine::PcFacts;
 use crate::check::MemOp;
 use crate::exec::context::{Budget, Cx};
 use crate::exec::fast::plan::PlanOp;
@@ -212,6 +216,26 @@ pub(in crate::exec) struct Load {
     pub(in crate::exec) b: Src,
     /// each component written: the dword `k` it reads and its row
     pub(in crate::exec) comps: Vec<(u32, u32)>,
+    /// how the lanes of a step of a full warp lie, known before it runs
+    pub(in crate::exec) pattern: Pattern,
+}
+
+/// How the addresses of the lanes of one step of a full warp lie, from
+/// `crate::analysis::affine`'s steps (the fast path `MEMORY_LINES`): the
+/// AVX-512 code then reads in bounds steps by a broadcast or a plain load
+/// without first comparing the lanes' addresses. The analysis's facts
+/// hold for the active lanes, in the executor's lane order: a full warp's
+/// form takes them only in a warp whose lane `l` runs the thread `l`
+/// after lane 0's (`Warp::linear`); another warp runs the masked form.
+#[cfg_attr(not(feature = "jit"), allow(dead_code))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::exec) enum Pattern {
+    /// not known: the code compares the lanes' addresses
+    Unknown,
+    /// every lane on one address
+    Same,
+    /// lane `l` on the word after lane `l − 1`'s
+    Line,
 }
 
 impl Instr {
@@ -260,6 +284,8 @@ pub(in crate::exec) struct Region {
     pub(in crate::exec) w: usize,
     /// the TGSM arena's words its loads need (0: it loads nothing)
     pub(in crate::exec) tgsm_words: usize,
+    /// a load of it has a known [`Pattern`]
+    patterned: bool,
     /// lane-instructions it has run interpreted, towards compiling
     work: AtomicU64,
     /// its two forms, each compiled when first needed once the region is
@@ -277,11 +303,16 @@ impl Region {
             .map(|l| l.base_word as usize + l.size_bytes as usize / 4)
             .max()
             .unwrap_or(0);
+        let patterned = instrs
+            .iter()
+            .filter_map(|i| i.load.as_deref())
+            .any(|l| l.pattern != Pattern::Unknown);
         Region {
             instrs,
             uniforms,
             w,
             tgsm_words,
+            patterned,
             work: AtomicU64::new(0),
             forms: [OnceLock::new(), OnceLock::new()],
         }
@@ -298,6 +329,21 @@ impl Region {
         let mut instrs = self.instrs.clone();
         for i in &mut instrs {
             i.blind = false;
+        }
+        Region::new(instrs, self.uniforms.clone(), self.w)
+    }
+
+    /// Whether a load of it has a known [`Pattern`].
+    pub(in crate::exec) fn patterned(&self) -> bool {
+        self.patterned
+    }
+
+    /// This region with no load's [`Pattern`] known (without
+    /// `FastPaths::MEMORY_LINES`), not yet compiled.
+    pub(in crate::exec) fn unpatterned(&self) -> Self {
+        let mut instrs = self.instrs.clone();
+        for l in instrs.iter_mut().filter_map(|i| i.load.as_deref_mut()) {
+            l.pattern = Pattern::Unknown;
         }
         Region::new(instrs, self.uniforms.clone(), self.w)
     }
@@ -545,11 +591,49 @@ fn address(prog: &Program, s: &crate::ir::lowered::Src, l: &Arena) -> Option<Src
     ))
 }
 
+/// The [`Pattern`] of a load of structures of `stride` bytes (0: raw)
+/// whose address operands step by `steps` (`crate::analysis::affine`,
+/// `None`: no facts, a packed warp) per lane of a step of 16 in a group
+/// `gx` threads wide: a structured load's byte address is `a·stride +
+/// (b & !3)`, a raw one's `a & !3`, so with steps `(sa, sb)` (`sb` a
+/// multiple of 4; raw: `sa`) it steps by `sa·stride + sb` bytes per lane.
+/// Steps per `SV_GroupIndex` (`PcFacts::addr`) hold across the lanes of
+/// a step; steps per `SV_GroupThreadID.x` (`PcFacts::grid`) where every
+/// step lies in one row of the group (`gx` a multiple of 16).
+fn pattern(facts: Option<&PcFacts>, stride: u32, gx: u32) -> Pattern {
+    let Some(f) = facts else {
+        return Pattern::Unknown;
+    };
+    let (sa, sb) = match (f.addr, f.grid) {
+        (Some(steps), _) => steps,
+        (None, Some(((ax, _), (bx, _)))) if gx.is_multiple_of(16) => (ax, bx),
+        _ => return Pattern::Unknown,
+    };
+    let bytes = match stride {
+        0 => Some(sa),
+        _ => sb
+            .is_multiple_of(4)
+            .then(|| sa.wrapping_mul(stride).wrapping_add(sb)),
+    };
+    match bytes {
+        Some(0) => Pattern::Same,
+        Some(4) => Pattern::Line,
+        _ => Pattern::Unknown,
+    }
+}
+
 /// The instruction at `pc` as a region's TGSM load, if it is one the
 /// AVX-512 code generator takes: `ld_raw`/`ld_structured` from a declared
 /// `g#` into a temp, its address operands immediates, temps or system
-/// values; `tgsm`: the program's `g#` regions (`Program::tgsm_regions`).
-fn load(prog: &Program, pc: usize, l: &Arena, tgsm: &[Option<TgsmRegion>]) -> Option<Instr> {
+/// values; `tgsm`: the program's `g#` regions (`Program::tgsm_regions`);
+/// `facts`: the analysis's at `pc` (none for a packed warp).
+fn load(
+    prog: &Program,
+    pc: usize,
+    l: &Arena,
+    tgsm: &[Option<TgsmRegion>],
+    facts: Option<&PcFacts>,
+) -> Option<Instr> {
     let (dst, a, b, res, swz) = match &prog.code.get(pc)?.kind {
         OpKind::LdRaw {
             dst,
@@ -599,6 +683,7 @@ fn load(prog: &Program, pc: usize, l: &Arena, tgsm: &[Option<TgsmRegion>]) -> Op
             a: address(prog, a, l)?,
             b,
             comps,
+            pattern: pattern(facts, t.stride, prog.thread_group[0]),
         })),
     })
 }
@@ -610,7 +695,8 @@ fn load(prog: &Program, pc: usize, l: &Arena, tgsm: &[Option<TgsmRegion>]) -> Op
 /// the run allows, that have row forms (`rows[pc]`
 /// is some) the code generator takes, and TGSM loads where the AVX-512
 /// generator serves ([`load`]); `fast` holds their [`FastAlu`]
-/// forms, `imm` the immediate rows' words. None when the warp width is
+/// forms, `imm` the immediate rows' words, `facts` the analysis's per pc
+/// (none for packed warps: [`Pattern`]). None when the warp width is
 /// not a multiple of 4 (the code's step) or the crate is built without
 /// the `jit` feature.
 pub(in crate::exec) fn regions(
@@ -619,6 +705,7 @@ pub(in crate::exec) fn regions(
     lowered: &[bool],
     l: &Arena,
     imm: &[u32],
+    facts: Option<&[PcFacts]>,
 ) -> Vec<(usize, Region)> {
     let mut out = Vec::new();
     if !cfg!(feature = "jit") || !l.w.is_multiple_of(4) {
@@ -649,7 +736,10 @@ pub(in crate::exec) fn regions(
                     }
                     i
                 }
-                None => tgsm.as_ref().and_then(|t| load(prog, end, l, t)),
+                None => tgsm.as_ref().and_then(|t| {
+                    let f = facts.and_then(|f| f.get(end));
+                    load(prog, end, l, t, f)
+                }),
             };
             let Some(i) = i else {
                 break;
@@ -728,7 +818,10 @@ impl Cx<'_, '_> {
         }
         let w = self.w;
         debug_assert_eq!(w, r.w);
-        let (masked, lanes) = if warp.full {
+        // (a full warp that is not in lane order runs the masked form,
+        // under its mask of every lane, where the region's loads have
+        // patterns: `Pattern`)
+        let (masked, lanes) = if warp.full && (warp.linear || !r.patterned) {
             (false, 0..w)
         } else {
             let start = warp.span.start / CHUNK * CHUNK;
@@ -790,6 +883,7 @@ impl Cx<'_, '_> {
 
 #[cfg(all(test, feature = "jit"))]
 mod tests {
+    use super::Pattern;
     use crate::exec::fast::plan::PlanOp;
     use crate::exec::fast::FastPaths;
     use crate::exec::tests::{random_alu, CB_WORDS};
@@ -809,15 +903,20 @@ mod tests {
 
     /// A shader of `n` random ALU instructions the code generator takes
     /// (`dp4` too), some under a lane-dependent `if` (a partial warp: the
-    /// masked form), over r0–r3, stored to u0 at the end.
-    fn shader(rng: &mut Rng, n: usize) -> String {
+    /// masked form), over r0–r3, stored to u0 at the end; its 48 threads
+    /// in one row, or in three of 16 (`rows`).
+    fn shader(rng: &mut Rng, n: usize, rows: bool) -> String {
+        let group = match rows {
+            true => "16, 3, 1",
+            false => "48, 1, 1",
+        };
         let mut s = String::from(
             "cs_5_0\ndcl_globalFlags refactoringAllowed\n\
              dcl_constantbuffer CB0[2], immediateIndexed\ndcl_uav_raw u0\n\
              dcl_input vThreadGroupID.xyz\ndcl_input vThreadIDInGroupFlattened\n\
              dcl_input vThreadID.xyz\ndcl_input vThreadIDInGroup.xyz\n\
              dcl_temps 5\ndcl_tgsm_structured g0, 8, 20\ndcl_tgsm_raw g1, 96\n\
-             dcl_tgsm_structured g2, 4, 64\ndcl_thread_group 48, 1, 1\n\
+             dcl_tgsm_structured g2, 4, 64\ndcl_thread_group GROUP\n\
              utof r0.xyzw, vThreadID.xyzx\nmov r1.xyzw, vThreadIDInGroup.xyzx\n\
              mov r2.xyzw, cb0[0].xyzw\nmov r3.xyzw, cb0[1].wzyx\n\
              imad r4.y, vThreadIDInGroupFlattened.x, l(0x9e3779b9), l(0x7f7ff0)\n\
@@ -826,7 +925,8 @@ mod tests {
              store_raw g1.x, r4.z, r4.y\n\
              store_structured g2.x, vThreadIDInGroupFlattened.x, l(0), r0.x\n\
              sync_g_t\n",
-        );
+        )
+        .replace("GROUP", group);
         let open = rng.below(n);
         let close = open + 1 + rng.below(n - open);
         for k in 0..n {
@@ -869,7 +969,10 @@ mod tests {
     /// needs, in r4.yz): from the header's g0 (8-byte structures), g1
     /// (raw) or g2 (4-byte structures), at addresses every lane shares,
     /// on a line of consecutive words, scattered, partly or wholly out of
-    /// bounds, unaligned, or random (a register's word).
+    /// bounds, unaligned, or random (a register's word). Among the first
+    /// two, addresses whose pattern the analysis knows (`Pattern`):
+    /// `SV_GroupIndex`, `SV_GroupThreadID.x` (steps per thread of a row in
+    /// a group of rows), constant-buffer words (in r4.w).
     fn tgsm_load(rng: &mut Rng) -> String {
         let mask = loop {
             let m: String = "xyzw".chars().filter(|_| rng.below(2) == 0).collect();
@@ -889,8 +992,9 @@ mod tests {
                     "l(20)",
                     "vThreadIDInGroup.x",
                     "r4.y",
+                    "r4.w",
                     &reg,
-                ][rng.below(7)];
+                ][rng.below(8)];
                 let off = [
                     "l(0)",
                     "l(4)",
@@ -901,9 +1005,15 @@ mod tests {
                     "l(156)",
                     "l(0xfffffff8)",
                     "r4.z",
-                ][rng.below(9)];
+                    "r4.w",
+                ][rng.below(10)];
+                let cb = format!(
+                    "cb0[{}].{}",
+                    rng.below(2),
+                    ["x", "y", "z", "w"][rng.below(4)]
+                );
                 format!(
-                    "and r4.y, {reg}, l(31)\nand r4.z, {reg}, l(15)\n\
+                    "and r4.y, {reg}, l(31)\nand r4.z, {reg}, l(15)\nand r4.w, {cb}, l(28)\n\
                      ld_structured {dst}, {index}, {off}, g0.{swz}\n"
                 )
             }
@@ -915,7 +1025,13 @@ mod tests {
                 )
             }
             _ => {
-                let index = ["vThreadIDInGroupFlattened.x", "l(7)", "r4.y", &reg][rng.below(4)];
+                let index = [
+                    "vThreadIDInGroupFlattened.x",
+                    "vThreadIDInGroup.x",
+                    "l(7)",
+                    "r4.y",
+                    &reg,
+                ][rng.below(5)];
                 // (no address arithmetic before it, unless r4.y is the
                 // index: a region may start with the load)
                 let set = match index {
@@ -930,11 +1046,52 @@ mod tests {
         }
     }
 
+    /// A pattern is known only where every step of 16 lanes lies in one
+    /// row of the group (steps per `SV_GroupThreadID.x`), from steps that
+    /// make one address or consecutive words.
+    #[test]
+    fn patterns_come_from_steps_within_a_row() {
+        use crate::analysis::affine::PcFacts;
+        let grid = |a, b| PcFacts {
+            grid: Some(((a, 0), (b, 64))),
+            ..Default::default()
+        };
+        let linear = |a, b| PcFacts {
+            addr: Some((a, b)),
+            ..Default::default()
+        };
+        assert_eq!(super::pattern(Some(&grid(0, 4)), 64, 16), Pattern::Line);
+        assert_eq!(super::pattern(Some(&grid(0, 4)), 64, 32), Pattern::Line);
+        assert_eq!(super::pattern(Some(&grid(0, 4)), 64, 24), Pattern::Unknown);
+        assert_eq!(super::pattern(Some(&grid(0, 0)), 64, 8), Pattern::Unknown);
+        assert_eq!(super::pattern(Some(&grid(0, 0)), 64, 16), Pattern::Same);
+        assert_eq!(super::pattern(Some(&linear(1, 0)), 4, 24), Pattern::Line);
+        assert_eq!(super::pattern(Some(&linear(1, 0)), 8, 24), Pattern::Unknown);
+        assert_eq!(super::pattern(Some(&linear(4, 0)), 0, 24), Pattern::Line);
+        assert_eq!(super::pattern(Some(&linear(2, 0)), 0, 24), Pattern::Unknown);
+        // (the offset's low bits are dropped: a step of 2 is no line)
+        assert_eq!(super::pattern(Some(&linear(0, 2)), 8, 24), Pattern::Unknown);
+        assert_eq!(super::pattern(Some(&linear(0, 4)), 8, 24), Pattern::Line);
+        // (an index one up and an offset one structure down: one address)
+        assert_eq!(
+            super::pattern(Some(&linear(1, 8u32.wrapping_neg())), 8, 24),
+            Pattern::Same
+        );
+        assert_eq!(super::pattern(None, 4, 16), Pattern::Unknown);
+    }
+
     /// u0's words, the registers of every lane, the counts, and (regions
     /// compiled at once): the row-form instructions in compiled regions,
     /// the row-form instructions, the TGSM loads in compiled regions, the
-    /// TGSM loads, and the compiled regions that start with a load.
-    fn run(prog: &Program, w: usize, paths: FastPaths) -> (Vec<u32>, Vec<u32>, u64, [usize; 5]) {
+    /// TGSM loads, the compiled regions that start with a load, and the
+    /// loads of each known [`Pattern`] (same, line) in regions whose full
+    /// warp's form is compiled; threads in `order` (`None`: in order).
+    fn run(
+        prog: &Program,
+        w: usize,
+        paths: FastPaths,
+        order: Option<&[u32]>,
+    ) -> (Vec<u32>, Vec<u32>, u64, [usize; 7]) {
         let cb = CB_WORDS.to_vec();
         let out = sim_mem::Buffer::zeroed(48 * 64).unwrap();
         let b = Bindings {
@@ -942,12 +1099,22 @@ mod tests {
             uavs: vec![Some(BufferView::raw(&out))],
             ..Default::default()
         };
-        let mut ex = GroupExecutor::new(prog, w).with_fast_paths(paths);
+        let mut ex = GroupExecutor::with_lane_order(prog, w, order).with_fast_paths(paths);
         ex.set_compile_after(Some(0));
         ex.run_group([1, 2, 3], &b);
         let (mut compiled, mut compiled_loads, mut load_first) = (0, 0, 0);
+        let mut patterns = [0; 2];
         for s in ex.plan.iter() {
             if let PlanOp::Compiled(_, r) | PlanOp::CompiledLoad(r) = &s.op {
+                if matches!(r.forms[0].get(), Some(Some(_))) {
+                    for l in r.instrs.iter().filter_map(|i| i.load.as_deref()) {
+                        match l.pattern {
+                            Pattern::Same => patterns[0] += 1,
+                            Pattern::Line => patterns[1] += 1,
+                            Pattern::Unknown => {}
+                        }
+                    }
+                }
                 if r.compiled() {
                     if matches!(s.op, PlanOp::CompiledLoad(_)) {
                         load_first += 1;
@@ -984,7 +1151,15 @@ mod tests {
             out.to_words(),
             regs,
             ex.stats.warp_instructions,
-            [compiled, rows, compiled_loads, loads, load_first],
+            [
+                compiled,
+                rows,
+                compiled_loads,
+                loads,
+                load_first,
+                patterns[0],
+                patterns[1],
+            ],
         )
     }
 
@@ -1001,8 +1176,9 @@ mod tests {
         let mut rng = Rng(0xc0de_0000_0000_0051);
         let (mut total, mut compiled) = (0, 0);
         let (mut loads, mut loads_compiled, mut first) = (0, 0, 0);
+        let mut patterns = [0; 2];
         for case in 0..200 {
-            let text = shader(&mut rng, 4 + case % 20);
+            let text = shader(&mut rng, 4 + case % 20, case % 2 == 1);
             let decoded = crate::front::asm::assemble(&text)
                 .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
             let prog = Program::from_decoded(decoded, None)
@@ -1011,12 +1187,17 @@ mod tests {
             // with AVX-512: sixteen a step, in a partial last warp and in
             // one warp)
             for w in [8, 40, 16, 48] {
-                let reference = run(&prog, w, FastPaths::NONE);
-                for paths in [FastPaths::ALL, FastPaths::ALL.without(FastPaths::LAZY_NAN)] {
+                let reference = run(&prog, w, FastPaths::NONE, None);
+                let all = FastPaths::ALL;
+                for paths in [
+                    all,
+                    all.without(FastPaths::LAZY_NAN),
+                    all.without(FastPaths::MEMORY_LINES),
+                ] {
                     // (the same NaN rule: a dead lane's unblended write
                     // keeps the CPU's payload under `LAZY_NAN` alone)
-                    let interpreted = run(&prog, w, paths.without(FastPaths::COMPILED));
-                    let got = run(&prog, w, paths);
+                    let interpreted = run(&prog, w, paths.without(FastPaths::COMPILED), None);
+                    let got = run(&prog, w, paths, None);
                     let at = format!("case {case}, width {w}, {paths:?}");
                     assert_eq!(got.0, reference.0, "{at}: u0\n{text}");
                     assert_eq!(got.0, interpreted.0, "{at}: u0\n{text}");
@@ -1028,8 +1209,17 @@ mod tests {
                         loads_compiled += got.3[2];
                         loads += got.3[3];
                         first += got.3[4];
+                        patterns[0] += got.3[5];
+                        patterns[1] += got.3[6];
                     }
                 }
+                // threads in reverse order: the analysis's steps are not
+                // the lanes', so the full warp's form is not taken (every
+                // thread writes its own words of u0, whatever its lane)
+                let reverse: Vec<u32> = (0..48).rev().collect();
+                let got = run(&prog, w, FastPaths::ALL, Some(&reverse));
+                let at = format!("case {case}, width {w}, reverse order");
+                assert_eq!(got.0, reference.0, "{at}: u0\n{text}");
             }
         }
         // (the rest: runs of one instruction — the stores' address
@@ -1048,6 +1238,12 @@ mod tests {
                 "{loads_compiled} of {loads} TGSM loads compiled"
             );
             assert!(first > 0, "no compiled region started with a load");
+            // and some of them have their pattern known: every lane on
+            // one address, and lanes on consecutive words
+            assert!(
+                patterns.iter().all(|&n| n > 10),
+                "loads of known patterns compiled (same, line): {patterns:?}"
+            );
         }
     }
 }

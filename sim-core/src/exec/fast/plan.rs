@@ -171,6 +171,18 @@ pub(in crate::exec) fn restrict(plan: &mut [Step], paths: FastPaths) {
         {
             s.op = PlanOp::CompiledLoad(Arc::new(region.canonical()));
         }
+        // (regions of their own, as above)
+        if !paths.contains(FastPaths::MEMORY_LINES) {
+            match &s.op {
+                PlanOp::CompiledLoad(r) if r.patterned() => {
+                    s.op = PlanOp::CompiledLoad(Arc::new(r.unpatterned()));
+                }
+                PlanOp::Compiled(row, r) if r.patterned() => {
+                    s.op = PlanOp::Compiled(*row, Arc::new(r.unpatterned()));
+                }
+                _ => {}
+            }
+        }
         if let PlanOp::Compiled(row, region) = &s.op {
             if !paths.contains(FastPaths::COMPILED) {
                 s.op = PlanOp::RowAlu(*row);

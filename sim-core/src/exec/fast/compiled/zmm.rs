@@ -20,7 +20,7 @@
 //! below rsp, where it keeps the caller's MXCSR while it runs with `DAZ`
 //! set (it is a leaf).
 
-use super::{Instr, Load, Region, Src};
+use super::{Instr, Load, Pattern, Region, Src};
 use crate::isa::lanes::CANONICAL_NAN;
 use crate::isa::opcodes::AluOp;
 use iced_x86::code_asm::{
@@ -778,7 +778,18 @@ impl Emitter<'_> {
         // (eax), and every lane in bounds: a broadcast or a plain load
         // instead of a gather
         let k_max = l.comps.iter().map(|&(k, _)| k).max().unwrap_or(0);
-        if valid(self, k_max)? {
+        // (a full warp's form: the pattern known, lane 0's address)
+        let known = match (masked, l.pattern) {
+            (false, Pattern::Same) => Some(same),
+            (false, Pattern::Line) => Some(line),
+            _ => None,
+        };
+        let in_bounds = valid(self, k_max)?;
+        if let (Some(to), true) = (known, in_bounds) {
+            self.a.kortestw(k5, k5)?;
+            self.a.vmovd(eax, XMM[addr])?;
+            self.a.jc(to)?;
+        } else if in_bounds {
             let t = self.alloc()?;
             let iota = *self.iota.get_or_insert_with(|| self.a.create_label());
             self.a.kortestw(k5, k5)?;
