@@ -906,27 +906,7 @@ mod tests {
     /// masked form), over r0–r3, stored to u0 at the end; its 48 threads
     /// in one row, or in three of 16 (`rows`).
     fn shader(rng: &mut Rng, n: usize, rows: bool) -> String {
-        let group = match rows {
-            true => "16, 3, 1",
-            false => "48, 1, 1",
-        };
-        let mut s = String::from(
-            "cs_5_0\ndcl_globalFlags refactoringAllowed\n\
-             dcl_constantbuffer CB0[2], immediateIndexed\ndcl_uav_raw u0\n\
-             dcl_input vThreadGroupID.xyz\ndcl_input vThreadIDInGroupFlattened\n\
-             dcl_input vThreadID.xyz\ndcl_input vThreadIDInGroup.xyz\n\
-             dcl_temps 5\ndcl_tgsm_structured g0, 8, 20\ndcl_tgsm_raw g1, 96\n\
-             dcl_tgsm_structured g2, 4, 64\ndcl_thread_group GROUP\n\
-             utof r0.xyzw, vThreadID.xyzx\nmov r1.xyzw, vThreadIDInGroup.xyzx\n\
-             mov r2.xyzw, cb0[0].xyzw\nmov r3.xyzw, cb0[1].wzyx\n\
-             imad r4.y, vThreadIDInGroupFlattened.x, l(0x9e3779b9), l(0x7f7ff0)\n\
-             store_structured g0.xy, vThreadIDInGroupFlattened.x, l(0), r4.yy\n\
-             ishl r4.z, vThreadIDInGroupFlattened.x, l(2)\n\
-             store_raw g1.x, r4.z, r4.y\n\
-             store_structured g2.x, vThreadIDInGroupFlattened.x, l(0), r0.x\n\
-             sync_g_t\n",
-        )
-        .replace("GROUP", group);
+        let mut s = header(rows);
         let open = rng.below(n);
         let close = open + 1 + rng.below(n - open);
         for k in 0..n {
@@ -958,7 +938,38 @@ mod tests {
         if s.contains("if_nz") && !s.contains("endif") {
             s += "endif\n";
         }
-        s += "ishl r4.x, vThreadIDInGroupFlattened.x, l(6)\n";
+        s + &tail()
+    }
+
+    /// The declarations of [`shader`]'s shaders and their writes of the
+    /// three TGSM regions (48 threads in one row, or in three of 16).
+    fn header(rows: bool) -> String {
+        let group = match rows {
+            true => "16, 3, 1",
+            false => "48, 1, 1",
+        };
+        String::from(
+            "cs_5_0\ndcl_globalFlags refactoringAllowed\n\
+             dcl_constantbuffer CB0[2], immediateIndexed\ndcl_uav_raw u0\n\
+             dcl_input vThreadGroupID.xyz\ndcl_input vThreadIDInGroupFlattened\n\
+             dcl_input vThreadID.xyz\ndcl_input vThreadIDInGroup.xyz\n\
+             dcl_temps 5\ndcl_tgsm_structured g0, 8, 20\ndcl_tgsm_raw g1, 96\n\
+             dcl_tgsm_structured g2, 4, 64\ndcl_thread_group GROUP\n\
+             utof r0.xyzw, vThreadID.xyzx\nmov r1.xyzw, vThreadIDInGroup.xyzx\n\
+             mov r2.xyzw, cb0[0].xyzw\nmov r3.xyzw, cb0[1].wzyx\n\
+             imad r4.y, vThreadIDInGroupFlattened.x, l(0x9e3779b9), l(0x7f7ff0)\n\
+             store_structured g0.xy, vThreadIDInGroupFlattened.x, l(0), r4.yy\n\
+             ishl r4.z, vThreadIDInGroupFlattened.x, l(2)\n\
+             store_raw g1.x, r4.z, r4.y\n\
+             store_structured g2.x, vThreadIDInGroupFlattened.x, l(0), r0.x\n\
+             sync_g_t\n",
+        )
+        .replace("GROUP", group)
+    }
+
+    /// The stores of r0–r3 to u0 that end [`shader`]'s shaders.
+    fn tail() -> String {
+        let mut s = String::from("ishl r4.x, vThreadIDInGroupFlattened.x, l(6)\n");
         for r in 0..4 {
             s += &format!("store_raw u0.xyzw, r4.x, r{r}.xyzw\niadd r4.x, r4.x, l(16)\n");
         }
@@ -972,7 +983,9 @@ mod tests {
     /// bounds, unaligned, or random (a register's word). Among the first
     /// two, addresses whose pattern the analysis knows (`Pattern`):
     /// `SV_GroupIndex`, `SV_GroupThreadID.x` (steps per thread of a row in
-    /// a group of rows), constant-buffer words (in r4.w).
+    /// a group of rows), `SV_DispatchThreadID.x`, constant-buffer words
+    /// (in r4.z and r4.w), some shared by several loads (`zmm::classes`),
+    /// some of them in bounds in some steps only.
     fn tgsm_load(rng: &mut Rng) -> String {
         let mask = loop {
             let m: String = "xyzw".chars().filter(|_| rng.below(2) == 0).collect();
@@ -1012,8 +1025,21 @@ mod tests {
                     rng.below(2),
                     ["x", "y", "z", "w"][rng.below(4)]
                 );
+                // (r4.z and r4.w set before some loads only: the loads
+                // between share them; r4.z random, small and uniform, or
+                // uniform and so large that an index's bytes plus it wrap)
+                let z = match rng.below(6) {
+                    0 => format!("and r4.z, {reg}, l(15)\n"),
+                    1 => format!("and r4.z, {cb}, l(12)\n"),
+                    2 => format!("or r4.z, {cb}, l(0xfffffff0)\n"),
+                    _ => String::new(),
+                };
+                let w = match rng.below(3) {
+                    0 => format!("and r4.w, {cb}, l(28)\n"),
+                    _ => String::new(),
+                };
                 format!(
-                    "and r4.y, {reg}, l(31)\nand r4.z, {reg}, l(15)\nand r4.w, {cb}, l(28)\n\
+                    "and r4.y, {reg}, l(31)\n{z}{w}\
                      ld_structured {dst}, {index}, {off}, g0.{swz}\n"
                 )
             }
@@ -1025,13 +1051,16 @@ mod tests {
                 )
             }
             _ => {
+                // (`vThreadID.x`: 48 and up, past the 64 structures from
+                // lane 16)
                 let index = [
                     "vThreadIDInGroupFlattened.x",
                     "vThreadIDInGroup.x",
+                    "vThreadID.x",
                     "l(7)",
                     "r4.y",
                     &reg,
-                ][rng.below(5)];
+                ][rng.below(6)];
                 // (no address arithmetic before it, unless r4.y is the
                 // index: a region may start with the load)
                 let set = match index {
@@ -1041,7 +1070,59 @@ mod tests {
                     ),
                     _ => String::new(),
                 };
-                format!("{set}ld_structured {dst}, {index}, l(0), g2.{swz}\n")
+                let off = ["l(0)", "l(4)", "l(8)"][rng.below(3)];
+                format!("{set}ld_structured {dst}, {index}, {off}, g2.{swz}\n")
+            }
+        }
+    }
+
+    /// Loads in classes (`zmm::classes`), which share their address
+    /// registers and one bounds check, read what each reads alone: at the
+    /// class's limit (a member's constant part past the region while the
+    /// others' are in bounds), with an offset so large that the index's
+    /// bytes plus it wrap, across a write of the shared register (two
+    /// classes), and on lines whose last lanes leave the region.
+    #[test]
+    fn classes_of_loads_read_what_each_load_reads() {
+        let bodies = [
+            // offset 8 of structure 19 is past g0 (the next words are g1's)
+            "mov r4.w, l(19)\nld_structured r0.x, r4.w, l(0), g0.xxxx\n\
+             ld_structured r1.x, r4.w, l(8), g0.xxxx\nld_structured r2.x, r4.w, l(4), g0.xxxx\n",
+            // 2·8 + 0xfffffff0 wraps to 0: out of bounds all the same
+            "mov r4.w, l(2)\nmov r4.z, l(0xfffffff0)\n\
+             ld_structured r0.x, r4.w, r4.z, g0.xxxx\nld_structured r1.y, r4.w, r4.z, g0.xxxx\n\
+             ld_structured r2.z, r4.w, r4.z, g0.yyyy\n",
+            // r4.w written between: two classes
+            "mov r4.w, l(3)\nld_structured r0.x, r4.w, l(0), g0.xxxx\n\
+             ld_structured r1.x, r4.w, l(4), g0.xxxx\nmov r4.w, l(5)\n\
+             ld_structured r2.x, r4.w, l(0), g0.xxxx\nld_structured r3.x, r4.w, l(4), g0.xxxx\n",
+            // a line: vThreadID.x is 48 and up in one row, so in the first
+            // step the last lanes' offset 8 is past g2's 64 structures
+            "ld_structured r0.x, vThreadID.x, l(0), g2.xxxx\n\
+             ld_structured r1.x, vThreadID.x, l(8), g2.xxxx\n\
+             ld_structured r2.x, vThreadID.x, l(4), g2.xxxx\n",
+        ];
+        let zmm = crate::isa::cpu::isa() == crate::Isa::Avx512 && cfg!(not(windows));
+        for (case, body) in bodies.iter().enumerate() {
+            for rows in [false, true] {
+                let text = header(rows) + body + &tail();
+                let decoded = crate::front::asm::assemble(&text)
+                    .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+                let prog = Program::from_decoded(decoded, None)
+                    .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+                for w in [16, 48] {
+                    let reference = run(&prog, w, FastPaths::NONE, None);
+                    let all = FastPaths::ALL;
+                    let interpreted = run(&prog, w, all.without(FastPaths::COMPILED), None);
+                    let got = run(&prog, w, all, None);
+                    let at = format!("case {case}, rows {rows}, width {w}");
+                    assert_eq!(got.0, reference.0, "{at}: u0\n{text}");
+                    assert_eq!(got.1, interpreted.1, "{at}: registers\n{text}");
+                    assert_eq!(got.2, reference.2, "{at}: counts\n{text}");
+                    if zmm {
+                        assert!(got.3[7] >= 2, "{at}: {} loads in classes", got.3[7]);
+                    }
+                }
             }
         }
     }
@@ -1085,13 +1166,14 @@ mod tests {
     /// the row-form instructions, the TGSM loads in compiled regions, the
     /// TGSM loads, the compiled regions that start with a load, and the
     /// loads of each known [`Pattern`] (same, line) in regions whose full
-    /// warp's form is compiled; threads in `order` (`None`: in order).
+    /// warp's form is compiled, and those of them in classes of loads
+    /// (`zmm::classes`); threads in `order` (`None`: in order).
     fn run(
         prog: &Program,
         w: usize,
         paths: FastPaths,
         order: Option<&[u32]>,
-    ) -> (Vec<u32>, Vec<u32>, u64, [usize; 7]) {
+    ) -> (Vec<u32>, Vec<u32>, u64, [usize; 8]) {
         let cb = CB_WORDS.to_vec();
         let out = sim_mem::Buffer::zeroed(48 * 64).unwrap();
         let b = Bindings {
@@ -1104,9 +1186,17 @@ mod tests {
         ex.run_group([1, 2, 3], &b);
         let (mut compiled, mut compiled_loads, mut load_first) = (0, 0, 0);
         let mut patterns = [0; 2];
+        let mut classed = 0;
         for s in ex.plan.iter() {
             if let PlanOp::Compiled(_, r) | PlanOp::CompiledLoad(r) = &s.op {
                 if matches!(r.forms[0].get(), Some(Some(_))) {
+                    #[cfg(all(target_arch = "x86_64", not(windows)))]
+                    if super::zmm_serves(r) {
+                        classed += super::zmm::classes(&r.instrs)
+                            .iter()
+                            .map(|c| c.members.len())
+                            .sum::<usize>();
+                    }
                     for l in r.instrs.iter().filter_map(|i| i.load.as_deref()) {
                         match l.pattern {
                             Pattern::Same => patterns[0] += 1,
@@ -1159,6 +1249,7 @@ mod tests {
                 load_first,
                 patterns[0],
                 patterns[1],
+                classed,
             ],
         )
     }
@@ -1177,6 +1268,7 @@ mod tests {
         let (mut total, mut compiled) = (0, 0);
         let (mut loads, mut loads_compiled, mut first) = (0, 0, 0);
         let mut patterns = [0; 2];
+        let mut classed = 0;
         for case in 0..200 {
             let text = shader(&mut rng, 4 + case % 20, case % 2 == 1);
             let decoded = crate::front::asm::assemble(&text)
@@ -1211,6 +1303,7 @@ mod tests {
                         first += got.3[4];
                         patterns[0] += got.3[5];
                         patterns[1] += got.3[6];
+                        classed += got.3[7];
                     }
                 }
                 // threads in reverse order: the analysis's steps are not
@@ -1244,6 +1337,8 @@ mod tests {
                 patterns.iter().all(|&n| n > 10),
                 "loads of known patterns compiled (same, line): {patterns:?}"
             );
+            // and some of those share their address registers
+            assert!(classed > 10, "{classed} loads in classes");
         }
     }
 }

@@ -16,7 +16,7 @@
 //! The code follows the System V calling convention (`extern "C"` on
 //! x86-64 Linux and macOS): `(arena, mask, uniforms, lo, hi, tgsm)` in
 //! rdi, rsi, rdx, rcx, r8, r9; it writes only caller-saved registers
-//! (those six, rax, zmm0–zmm31, k1–k6), and 8 bytes of the red zone
+//! (those six, rax, r10, r11, zmm0–zmm31, k1–k6), and 8 bytes of the red zone
 //! below rsp, where it keeps the caller's MXCSR while it runs with `DAZ`
 //! set (it is a leaf).
 
@@ -24,13 +24,13 @@ use super::{Instr, Load, Pattern, Region, Src};
 use crate::isa::lanes::CANONICAL_NAN;
 use crate::isa::opcodes::AluOp;
 use iced_x86::code_asm::{
-    dword_bcst, dword_ptr, eax, k1, k2, k3, k4, k5, k6, r8, r9, rax, rcx, rdi, rdx, rsi, rsp, xmm0,
-    xmm1, xmm10, xmm11, xmm12, xmm13, xmm14, xmm15, xmm16, xmm17, xmm18, xmm19, xmm2, xmm20, xmm21,
-    xmm22, xmm23, xmm24, xmm25, xmm26, xmm27, xmm28, xmm29, xmm3, xmm30, xmm31, xmm4, xmm5, xmm6,
-    xmm7, xmm8, xmm9, zmm0, zmm1, zmm10, zmm11, zmm12, zmm13, zmm14, zmm15, zmm16, zmm17, zmm18,
-    zmm19, zmm2, zmm20, zmm21, zmm22, zmm23, zmm24, zmm25, zmm26, zmm27, zmm28, zmm29, zmm3, zmm30,
-    zmm31, zmm4, zmm5, zmm6, zmm7, zmm8, zmm9, zmmword_ptr, AsmRegisterXmm, AsmRegisterZmm,
-    CodeAssembler, CodeLabel,
+    dword_bcst, dword_ptr, eax, k1, k2, k3, k4, k5, k6, r10, r10d, r11, r11d, r8, r9, rax, rcx,
+    rdi, rdx, rsi, rsp, xmm0, xmm1, xmm10, xmm11, xmm12, xmm13, xmm14, xmm15, xmm16, xmm17, xmm18,
+    xmm19, xmm2, xmm20, xmm21, xmm22, xmm23, xmm24, xmm25, xmm26, xmm27, xmm28, xmm29, xmm3, xmm30,
+    xmm31, xmm4, xmm5, xmm6, xmm7, xmm8, xmm9, zmm0, zmm1, zmm10, zmm11, zmm12, zmm13, zmm14,
+    zmm15, zmm16, zmm17, zmm18, zmm19, zmm2, zmm20, zmm21, zmm22, zmm23, zmm24, zmm25, zmm26,
+    zmm27, zmm28, zmm29, zmm3, zmm30, zmm31, zmm4, zmm5, zmm6, zmm7, zmm8, zmm9, zmmword_ptr,
+    AsmRegister32, AsmRegister64, AsmRegisterXmm, AsmRegisterZmm, CodeAssembler, CodeLabel,
 };
 use iced_x86::IcedError;
 use std::collections::HashMap;
@@ -98,6 +98,20 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refu
             last.insert(o, k);
         }
     }
+    // loads that share their address registers ([`classes`], a full
+    // warp's form): each member's constant part, by instruction; a class
+    // holds r10 or r11 from its first member to its last
+    let classes = match masked {
+        true => Vec::new(),
+        false => classes(&r.instrs),
+    };
+    let mut member: HashMap<usize, (usize, u32)> = HashMap::new();
+    for (ci, c) in classes.iter().enumerate() {
+        for &(k, at) in &c.members {
+            member.insert(k, (ci, at));
+        }
+    }
+    let mut held: Vec<Option<usize>> = vec![None; classes.len()];
     let mut top = e.a.create_label();
     let mut done = e.a.create_label();
     // `DAZ` on (MXCSR bit 6: float arithmetic and comparisons read a
@@ -121,9 +135,30 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refu
         e.a.vptestmd(k1, ZMM[m], ZMM[m])?;
         e.release(m);
     }
+    let mut gprs = [true; 2];
     for (k, i) in r.instrs.iter().enumerate() {
         match &i.load {
-            Some(l) => e.load(l, masked)?,
+            Some(l) => {
+                let m = member.get(&k).copied();
+                let mut class = None;
+                if let Some((ci, at)) = m {
+                    let c = &classes[ci];
+                    if c.members[0].0 == k {
+                        if let Some(g) = gprs.iter().position(|&f| f) {
+                            gprs[g] = false;
+                            held[ci] = Some(g);
+                            e.class_check(c, g)?;
+                        }
+                    }
+                    class = held[ci].map(|g| (g, at));
+                    if c.members[c.members.len() - 1].0 == k {
+                        if let Some(g) = held[ci].take() {
+                            gprs[g] = true;
+                        }
+                    }
+                }
+                e.load(l, masked, class)?
+            }
             None => e.instr(i, masked)?,
         }
         // rows no later instruction touches: stored if written, freed
@@ -160,6 +195,117 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refu
     }
     // (position-independent: the constants are read relative to rip)
     Ok(a.assemble(0)?)
+}
+
+/// The general-purpose registers a class of loads holds its lanes' byte
+/// address in ([`Emitter::class_check`]).
+const GPR: [(AsmRegister64, AsmRegister32); 2] = [(r10, r10d), (r11, r11d)];
+
+/// TGSM loads of a region, in a full warp's form, whose addresses have
+/// the same varying part (the same address operands' rows, of a known
+/// [`Pattern`], not written between them) and differ by constants: the
+/// first member checks every lane of every member in bounds at once and
+/// keeps lane 0's varying part in a general-purpose register (or −1 when
+/// some lane is not), so each member is a test and its plain loads or
+/// broadcasts (matmul's sixteen reads of `tile_b[k][gtid.x]`: immediate
+/// indices and one offset register).
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::exec) struct Class {
+    /// each member's instruction (an index into the region's) and the
+    /// constant part of its byte addresses, in order
+    pub(in crate::exec) members: Vec<(usize, u32)>,
+    /// the varying operands: index (raw: byte offset), and offset
+    a: Option<Src>,
+    b: Option<Src>,
+    stride: u32,
+    size: u32,
+    base_word: u32,
+    pattern: Pattern,
+    /// the highest dword any member reads, and the largest constant part
+    kmax: u32,
+    cmax: u32,
+}
+
+impl Class {
+    /// The highest byte address lane's varying part may have for every
+    /// member's every dword to be in bounds (`None`: never).
+    fn limit(&self) -> Option<u32> {
+        self.size
+            .checked_sub(4 + 4 * self.kmax)?
+            .checked_sub(self.cmax)
+    }
+}
+
+/// A load's varying operands and the constant part of its byte address,
+/// when it may join a class: a known pattern, an address not wholly
+/// immediate, an immediate index below the count, an immediate offset
+/// that leaves room for every dword read (the cases `Emitter::load`
+/// folds are not classed).
+fn split(l: &Load) -> Option<(Option<Src>, Option<Src>, u32)> {
+    if l.pattern == Pattern::Unknown {
+        return None;
+    }
+    let kmax = l.comps.iter().map(|&(k, _)| k).max()?;
+    let lim = l.size_bytes.checked_sub(4 + 4 * kmax)?;
+    match (l.size_bytes.checked_div(l.stride), l.a, l.b) {
+        (None, Src::Const(_), _) | (Some(_), Src::Const(_), Src::Const(_)) => None,
+        (None, a, _) => Some((Some(a), None, 0)),
+        (Some(count), Src::Const(i), b) => (i < count).then(|| (None, Some(b), i * l.stride)),
+        (Some(_), a, Src::Const(c)) => (c & !3 <= lim).then_some((Some(a), None, c & !3)),
+        (Some(_), a, b) => Some((Some(a), Some(b), 0)),
+    }
+}
+
+/// The classes of `instrs` (a full warp's form): loads join the open
+/// class of their varying operands; a class closes where an instruction
+/// writes a row it reads. Classes of one member (nothing shared), or
+/// whose members could never all be in bounds, are left out.
+pub(in crate::exec) fn classes(instrs: &[Instr]) -> Vec<Class> {
+    let mut all: Vec<Class> = Vec::new();
+    let mut open: Vec<usize> = Vec::new();
+    for (k, i) in instrs.iter().enumerate() {
+        if let Some((l, (a, b, at))) = i.load.as_deref().and_then(|l| Some((l, split(l)?))) {
+            let kmax = l.comps.iter().map(|&(k, _)| k).max().unwrap_or(0);
+            let same = |c: &Class| {
+                (c.a, c.b, c.stride, c.size, c.base_word, c.pattern)
+                    == (a, b, l.stride, l.size_bytes, l.base_word, l.pattern)
+            };
+            match open.iter().copied().find(|&o| same(&all[o])) {
+                Some(o) => {
+                    let c = &mut all[o];
+                    c.members.push((k, at));
+                    c.kmax = c.kmax.max(kmax);
+                    c.cmax = c.cmax.max(at);
+                }
+                None => {
+                    open.push(all.len());
+                    all.push(Class {
+                        members: vec![(k, at)],
+                        a,
+                        b,
+                        stride: l.stride,
+                        size: l.size_bytes,
+                        base_word: l.base_word,
+                        pattern: l.pattern,
+                        kmax,
+                        cmax: at,
+                    });
+                }
+            }
+        }
+        let mut written: Vec<u32> = i.values.iter().flat_map(|v| v.dst.clone()).collect();
+        if let Some(l) = &i.load {
+            written.extend(l.comps.iter().map(|&(_, d)| d));
+        }
+        open.retain(|&o| {
+            let c = &all[o];
+            ![c.a, c.b]
+                .iter()
+                .any(|s| matches!(s, Some(Src::Row(r, _)) if written.contains(r)))
+        });
+    }
+    all.retain(|c| c.members.len() > 1 && c.limit().is_some());
+    all
 }
 
 /// Byte displacement of row `o` (words) from the step's lane 0.
@@ -635,11 +781,99 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// Emits a class's check, at its first member: lane 0's varying byte
+    /// address into `GPR[g]` when every lane's is within the class's
+    /// limit (and its index below the count, its offset within the
+    /// region: then nothing wraps), else −1 there. As [`Emitter::load`]
+    /// computes an address, less the constant part.
+    fn class_check(&mut self, c: &Class, g: usize) -> Result<(), Refused> {
+        let lim = c
+            .limit()
+            .ok_or(Refused::Other("a class out of bounds".into()))?;
+        let not3 = self.konst(!3);
+        let (mut under4, mut under5) = (false, false);
+        let var = match c.size.checked_div(c.stride) {
+            None => {
+                let a = self.src(c.a.ok_or(Refused::Other("no address".into()))?)?;
+                let t = self.alloc()?;
+                self.a.vpandd(ZMM[t], ZMM[a], dword_bcst(not3))?;
+                self.release(a);
+                t
+            }
+            Some(count) => {
+                let index = match c.a {
+                    Some(a) => {
+                        let a = self.src(a)?;
+                        let n = self.konst(count);
+                        self.a.vpcmpud(k4, ZMM[a], dword_bcst(n), CMP_LT)?;
+                        under4 = true;
+                        let t = self.alloc()?;
+                        if c.stride.is_power_of_two() {
+                            self.a.vpslld(ZMM[t], ZMM[a], c.stride.trailing_zeros())?;
+                        } else {
+                            let st = self.konst(c.stride);
+                            self.a.vpmulld(ZMM[t], ZMM[a], dword_bcst(st))?;
+                        }
+                        self.release(a);
+                        Some(t)
+                    }
+                    None => None,
+                };
+                let off = match c.b {
+                    Some(b) => {
+                        let b = self.src(b)?;
+                        let o = self.alloc()?;
+                        self.a.vpandd(ZMM[o], ZMM[b], dword_bcst(not3))?;
+                        self.release(b);
+                        Some(o)
+                    }
+                    None => None,
+                };
+                match (index, off) {
+                    (Some(i), Some(o)) => {
+                        // (the offset within the region first: a·stride +
+                        // offset then does not wrap)
+                        let room = self.konst(lim + c.cmax);
+                        let k = if under4 { k5.k4() } else { k5 };
+                        self.a.vpcmpud(k, ZMM[o], dword_bcst(room), CMP_LE)?;
+                        under5 = true;
+                        let t = self.alloc()?;
+                        self.a.vpaddd(ZMM[t], ZMM[i], ZMM[o])?;
+                        self.release(i);
+                        self.release(o);
+                        t
+                    }
+                    (Some(t), None) | (None, Some(t)) => t,
+                    (None, None) => return Err(Refused::Other("no address".into())),
+                }
+            }
+        };
+        let lim = self.konst(lim);
+        let k = match (under5, under4) {
+            (true, _) => k5.k5(),
+            (false, true) => k5.k4(),
+            _ => k5,
+        };
+        self.a.vpcmpud(k, ZMM[var], dword_bcst(lim), CMP_LE)?;
+        let (r64, r32) = GPR[g];
+        let mut ok = self.a.create_label();
+        self.a.kortestw(k5, k5)?;
+        self.a.vmovd(r32, XMM[var])?;
+        self.a.jc(ok)?;
+        self.a.mov(r64, -1i64)?;
+        self.a.set_label(&mut ok)?;
+        self.release(var);
+        Ok(())
+    }
+
     /// Emits a TGSM load (`Cx::load`): each lane's dword `k` of each
     /// component, gathered from the arena at r9 where
     /// `Extent::word_index` puts it in bounds, else 0; every value read
-    /// before any is written (blended under `k1` when `masked`).
-    fn load(&mut self, l: &Load, masked: bool) -> Result<(), Refused> {
+    /// before any is written (blended under `k1` when `masked`). A member
+    /// of a class (`class`: its register and its constant part) reads
+    /// at the class's address plus its constant part when the class's
+    /// check passed, as below otherwise.
+    fn load(&mut self, l: &Load, masked: bool, class: Option<(usize, u32)>) -> Result<(), Refused> {
         let size = l.size_bytes;
         let disp = |at: u64, k: u32| {
             i32::try_from(u64::from(l.base_word) * 4 + at + 4 * u64::from(k))
@@ -668,6 +902,27 @@ impl Emitter<'_> {
                 out.push((d, t));
             }
             return self.write_all(out, masked);
+        }
+        let mut out = Vec::with_capacity(l.comps.len());
+        for _ in &l.comps {
+            out.push(self.alloc()?);
+        }
+        let mut done = self.a.create_label();
+        if let Some((g, at)) = class {
+            let (r64, _) = GPR[g];
+            let mut slow = self.a.create_label();
+            self.a.test(r64, r64)?;
+            self.a.js(slow)?;
+            for (&(k, _), &t) in l.comps.iter().zip(&out) {
+                let d = disp(u64::from(at), k)?;
+                match l.pattern {
+                    Pattern::Same => self.a.vpbroadcastd(ZMM[t], dword_ptr(r9 + r64 + d))?,
+                    Pattern::Line => self.a.vmovdqu32(ZMM[t], zmmword_ptr(r9 + r64 + d))?,
+                    Pattern::Unknown => return Err(Refused::Other("a class of no pattern".into())),
+                }
+            }
+            self.a.jmp(done)?;
+            self.a.set_label(&mut slow)?;
         }
         let not3 = self.konst(!3);
         // the byte address of each lane's dword 0 (`addr`): raw, `a & !3`;
@@ -764,12 +1019,7 @@ impl Emitter<'_> {
             Ok(true)
         };
         let disp = |k: u32| disp(0, k);
-        let mut out = Vec::with_capacity(l.comps.len());
-        for _ in &l.comps {
-            out.push(self.alloc()?);
-        }
-        let (mut gather, mut line, mut same, mut done) = (
-            self.a.create_label(),
+        let (mut gather, mut line, mut same) = (
             self.a.create_label(),
             self.a.create_label(),
             self.a.create_label(),
