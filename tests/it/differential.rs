@@ -53,6 +53,7 @@ fn jobs() -> Vec<PathBuf> {
 struct Run {
     uavs: Vec<(String, Vec<u32>)>,
     warp_instructions: u64,
+    barriers: u64,
     per_thread: Option<(Vec<u64>, [u64; 8])>,
 }
 
@@ -70,11 +71,12 @@ fn run(path: &Path, threads: usize, warp_width: usize, paths: FastPaths, profile
             ..Default::default()
         })
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut warp_instructions = 0;
+    let (mut warp_instructions, mut barriers) = (0, 0);
     let mut per_thread: Option<(Vec<u64>, [u64; 8])> = None;
     for r in &reports {
         if let StepReport::Dispatch { stats, profile, .. } = r {
             warp_instructions += stats.warp_instructions;
+            barriers += stats.barriers;
             if let Some(p) = profile {
                 let e = &p.exec;
                 let (by_pc, sums) = per_thread.get_or_insert_with(Default::default);
@@ -101,6 +103,7 @@ fn run(path: &Path, threads: usize, warp_width: usize, paths: FastPaths, profile
     Run {
         uavs: job.outputs(),
         warp_instructions,
+        barriers,
         per_thread,
     }
 }
@@ -172,6 +175,12 @@ fn every_fast_path_gives_the_reference_results_on_every_job() {
                     failures.push(format!(
                         "{at}: {} warp-instructions, the reference {}",
                         got.warp_instructions, reference.warp_instructions
+                    ));
+                }
+                if threads == 1 && !packs && got.barriers != reference.barriers {
+                    failures.push(format!(
+                        "{at}: {} barriers, the reference {}",
+                        got.barriers, reference.barriers
                     ));
                 }
                 if profiled {

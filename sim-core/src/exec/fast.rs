@@ -76,6 +76,10 @@ fast_paths! {
     /// cargo feature `jit`) once they are hot, keeping rows in registers
     /// from one instruction to the next (`fast::compiled`).
     COMPILED = "compiled";
+    /// A barrier of a group that runs as one warp completes where the warp
+    /// stands, inside the interpreter loop (the warp is the last of its
+    /// group to arrive), instead of a barrier round of the group's loop.
+    LONE_BARRIER = "lone_barrier";
 }
 
 impl FastPaths {

@@ -89,6 +89,13 @@ impl GroupExecutor<'_> {
     ) -> Exit {
         let prog = self.prog;
         let w = self.w;
+        // a barrier completes here, in a plain run of a lone warp (the
+        // checker and interleaved runs take each round)
+        let lone = self.lone
+            && self
+                .fast_paths
+                .contains(crate::exec::fast::FastPaths::LONE_BARRIER)
+            && !O::CHECKS;
         // the handlers' context, and the state they may change
         let cx = Cx {
             prog,
@@ -382,6 +389,11 @@ impl GroupExecutor<'_> {
                         sim_mem::sync::fence(sim_mem::sync::Ordering::SeqCst);
                     }
                     if threads {
+                        if lone && !budget.interleave {
+                            // (the round `run_rounds` would count)
+                            stats.barriers += 1;
+                            continue;
+                        }
                         return Exit::Barrier;
                     }
                 }

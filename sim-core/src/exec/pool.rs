@@ -125,6 +125,8 @@ impl<'p> GroupExecutor<'p> {
             // (the dispatcher's to set again: `set_compile_after`)
             compile_after: _,
             compile_time: _,
+            // (its warps' count: `resume`)
+            lone: _,
         } = self;
         let reusable = observers.check.is_none()
             && !lane_ordered
@@ -152,6 +154,7 @@ impl<'p> GroupExecutor<'p> {
 
     /// A parked executor of `prog` ready for a new dispatch.
     fn resume(prog: &'p Program, p: Parked) -> Self {
+        let lone = p.warps.len() == 1;
         Self {
             prog,
             w: p.w,
@@ -177,6 +180,7 @@ impl<'p> GroupExecutor<'p> {
             messages: MessageSink::default(),
             compile_after: None,
             compile_time: std::time::Duration::ZERO,
+            lone,
         }
     }
 }
