@@ -1127,6 +1127,55 @@ mod tests {
         }
     }
 
+    /// Values that leave out `fout` (`zmm::loose`) give what the row
+    /// kernels give: a NaN (0·∞ in thread 0: the CPU's NaN is not the
+    /// canonical one; made of sources not known flushed, so made
+    /// canonical) read by a blind `add` (kept out: its payload would be
+    /// the CPU's, left in r4.w) and by `mov` (kept out: it reads the
+    /// bits); a chain
+    /// of `mad`s over denormals, infinities and NaNs; a product read by a
+    /// comparison.
+    #[test]
+    fn loose_values_read_as_the_row_kernels_leave_them() {
+        // (r1.y: SV_GroupIndex as a float, 0 in thread 0)
+        let bodies = [
+            "utof r1.y, vThreadIDInGroupFlattened.x\n\
+             iadd r1.z, vThreadIDInGroupFlattened.x, l(0x7f800000)\nmul r1.x, r1.z, r1.y\n\
+             add r4.w, r1.x, r1.x\nmov r1.x, l(0)\n",
+            "utof r1.y, vThreadIDInGroupFlattened.x\nmul r1.x, r1.y, l(0x7f800000)\n\
+             mov r4.w, r1.x\nmov r1.x, l(0)\n",
+            "utof r1.y, vThreadIDInGroupFlattened.x\nmul r1.x, r1.y, l(0x00400000)\n\
+             mad r2.x, r1.x, l(3.0), r1.x\nmad r2.x, r2.x, r1.y, r2.x\n\
+             mad r2.x, r2.x, l(0x7f800000), r1.x\nmad r2.x, r2.x, r1.y, r2.x\nmov r1.x, l(0)\n",
+            "utof r1.y, vThreadIDInGroupFlattened.x\nmul r1.x, r1.y, l(0x00400000)\n\
+             lt r2.x, r1.x, l(0x00000001)\nge r2.y, r1.x, l(0)\n\
+             mul r1.x, r1.y, l(0x7f800000)\nne r2.z, r1.x, r1.x\nmov r1.x, l(0)\n",
+        ];
+        let zmm = crate::isa::cpu::isa() == crate::Isa::Avx512 && cfg!(not(windows));
+        let mut loose = 0;
+        for (case, body) in bodies.iter().enumerate() {
+            let text = header(false) + body + &tail();
+            let decoded = crate::front::asm::assemble(&text)
+                .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+            let prog = Program::from_decoded(decoded, None)
+                .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+            for w in [16, 48] {
+                let reference = run(&prog, w, FastPaths::NONE, None);
+                for paths in [FastPaths::ALL, FastPaths::ALL.without(FastPaths::LAZY_NAN)] {
+                    let interpreted = run(&prog, w, paths.without(FastPaths::COMPILED), None);
+                    let got = run(&prog, w, paths, None);
+                    let at = format!("case {case}, width {w}, {paths:?}");
+                    assert_eq!(got.0, reference.0, "{at}: u0\n{text}");
+                    assert_eq!(got.1, interpreted.1, "{at}: registers\n{text}");
+                    loose += got.3[8];
+                }
+            }
+        }
+        if zmm {
+            assert!(loose > 0, "no value left out fout");
+        }
+    }
+
     /// A pattern is known only where every step of 16 lanes lies in one
     /// row of the group (steps per `SV_GroupThreadID.x`), from steps that
     /// make one address or consecutive words.
@@ -1166,14 +1215,15 @@ mod tests {
     /// the row-form instructions, the TGSM loads in compiled regions, the
     /// TGSM loads, the compiled regions that start with a load, and the
     /// loads of each known [`Pattern`] (same, line) in regions whose full
-    /// warp's form is compiled, and those of them in classes of loads
-    /// (`zmm::classes`); threads in `order` (`None`: in order).
+    /// warp's form is compiled, those of them in classes of loads
+    /// (`zmm::classes`), and the values there that leave out `fout`
+    /// (`zmm::loose`); threads in `order` (`None`: in order).
     fn run(
         prog: &Program,
         w: usize,
         paths: FastPaths,
         order: Option<&[u32]>,
-    ) -> (Vec<u32>, Vec<u32>, u64, [usize; 8]) {
+    ) -> (Vec<u32>, Vec<u32>, u64, [usize; 9]) {
         let cb = CB_WORDS.to_vec();
         let out = sim_mem::Buffer::zeroed(48 * 64).unwrap();
         let b = Bindings {
@@ -1186,7 +1236,7 @@ mod tests {
         ex.run_group([1, 2, 3], &b);
         let (mut compiled, mut compiled_loads, mut load_first) = (0, 0, 0);
         let mut patterns = [0; 2];
-        let mut classed = 0;
+        let (mut classed, mut loose) = (0, 0);
         for s in ex.plan.iter() {
             if let PlanOp::Compiled(_, r) | PlanOp::CompiledLoad(r) = &s.op {
                 if matches!(r.forms[0].get(), Some(Some(_))) {
@@ -1196,6 +1246,11 @@ mod tests {
                             .iter()
                             .map(|c| c.members.len())
                             .sum::<usize>();
+                        loose += super::zmm::loose(&r.instrs)
+                            .iter()
+                            .flatten()
+                            .filter(|&&l| l)
+                            .count();
                     }
                     for l in r.instrs.iter().filter_map(|i| i.load.as_deref()) {
                         match l.pattern {
@@ -1250,6 +1305,7 @@ mod tests {
                 patterns[0],
                 patterns[1],
                 classed,
+                loose,
             ],
         )
     }
@@ -1268,7 +1324,7 @@ mod tests {
         let (mut total, mut compiled) = (0, 0);
         let (mut loads, mut loads_compiled, mut first) = (0, 0, 0);
         let mut patterns = [0; 2];
-        let mut classed = 0;
+        let (mut classed, mut loose) = (0, 0);
         for case in 0..200 {
             let text = shader(&mut rng, 4 + case % 20, case % 2 == 1);
             let decoded = crate::front::asm::assemble(&text)
@@ -1304,6 +1360,7 @@ mod tests {
                         patterns[0] += got.3[5];
                         patterns[1] += got.3[6];
                         classed += got.3[7];
+                        loose += got.3[8];
                     }
                 }
                 // threads in reverse order: the analysis's steps are not
@@ -1339,6 +1396,8 @@ mod tests {
             );
             // and some of those share their address registers
             assert!(classed > 10, "{classed} loads in classes");
+            // and values that leave out `fout`
+            assert!(loose > 10, "{loose} values without fout");
         }
     }
 }

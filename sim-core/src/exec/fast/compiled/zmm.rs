@@ -89,6 +89,7 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refu
         rows: HashMap::new(),
         dirty: Vec::new(),
         iota: None,
+        loose: false,
     };
     // the last instruction that reads or writes each row: its register is
     // stored (if written) and freed after it
@@ -112,6 +113,10 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refu
         }
     }
     let mut held: Vec<Option<usize>> = vec![None; classes.len()];
+    let loose = match masked {
+        true => Vec::new(),
+        false => loose(&r.instrs),
+    };
     let mut top = e.a.create_label();
     let mut done = e.a.create_label();
     // `DAZ` on (MXCSR bit 6: float arithmetic and comparisons read a
@@ -159,7 +164,7 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refu
                 }
                 e.load(l, masked, class)?
             }
-            None => e.instr(i, masked)?,
+            None => e.instr(i, masked, loose.get(k).map_or(&[][..], |l| &l[..]))?,
         }
         // rows no later instruction touches: stored if written, freed
         let mut done_rows: Vec<u32> = e
@@ -195,6 +200,70 @@ pub(in crate::exec) fn compile(r: &Region, masked: bool) -> Result<Vec<u8>, Refu
     }
     // (position-independent: the constants are read relative to rip)
     Ok(a.assemble(0)?)
+}
+
+/// Per instruction, per value, whether the value may leave out `fout`
+/// (the flush of a denormal result to zero and the canonical NaN) in a
+/// full warp's form: it is written again in the region (so it never
+/// reaches the arena), and until then only instructions read it that read
+/// it as `fout` would leave it. Those are float arithmetic that `DAZ`
+/// flushes the inputs of and that makes a NaN of a NaN, then makes its own
+/// NaN canonical (`add`, `mul`, `mad`, `div`, dot products, `sqrt`,
+/// `rcp`, `rsq`, not `LAZY_NAN`'s blind ones), and comparisons (which read
+/// no payload), each reading it with no integer modifier; a value of one
+/// of those instructions may be loose too, so a NaN is made canonical, or
+/// compared, before it reaches the arena as the row kernels would make
+/// it. (`_sat` flushes and makes 0 of a NaN itself. Not in the masked
+/// form, whose unmasked writes leave inactive lanes of a value under
+/// later blended ones.) matmul's accumulator,
+/// written by sixteen `mad`s a step, is loose in fifteen.
+pub(in crate::exec) fn loose(instrs: &[Instr]) -> Vec<Vec<bool>> {
+    use AluOp::*;
+    let writes = |i: &Instr, d: u32| {
+        i.values.iter().any(|v| v.dst.contains(&d))
+            || i.load
+                .as_ref()
+                .is_some_and(|l| l.comps.iter().any(|&(_, r)| r == d))
+    };
+    // how `i` reads row `d`: not at all, as `fout` leaves it, or otherwise
+    let reads_ok = |i: &Instr, d: u32| -> Option<bool> {
+        let mut read = false;
+        let mut ok = true;
+        let srcs = i.values.iter().flat_map(|v| v.src.iter().copied());
+        let addr = i.load.iter().flat_map(|l| [l.a, l.b]);
+        for s in srcs.chain(addr) {
+            if let Src::Row(o, bits) = s {
+                if o == d {
+                    read = true;
+                    ok &= bits.add == 0 && i.load.is_none();
+                }
+            }
+        }
+        ok &= match i.op {
+            Add | Mul | Mad | Div | Dp2 | Dp3 | Dp4 | Sqrt | Rcp | Rsq => !i.blind,
+            Eq | Ne | Lt | Ge => true,
+            _ => false,
+        };
+        read.then_some(ok)
+    };
+    instrs
+        .iter()
+        .enumerate()
+        .map(|(k, i)| {
+            i.values
+                .iter()
+                .map(|v| {
+                    v.dst.iter().all(|&d| {
+                        let rest = &instrs[k + 1..];
+                        let Some(next) = rest.iter().position(|j| writes(j, d)) else {
+                            return false;
+                        };
+                        rest[..=next].iter().all(|j| reads_ok(j, d) != Some(false))
+                    })
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The general-purpose registers a class of loads holds its lanes' byte
@@ -329,6 +398,8 @@ struct Emitter<'a> {
     /// the label of the byte offsets of a step's lanes, `4·l`, placed
     /// after the code when a load needs them
     iota: Option<CodeLabel>,
+    /// the value being computed is [`loose`]: its `fout` is left out
+    loose: bool,
 }
 
 type R = Result<usize, Refused>;
@@ -464,8 +535,12 @@ impl Emitter<'_> {
         }
     }
 
-    /// `fout` (or `fout_blind`) of a result held alone.
+    /// `fout` (or `fout_blind`) of a result held alone; the result as it
+    /// is for a [`loose`] value.
     fn fout(&mut self, r: usize, blind: bool) -> R {
+        if self.loose {
+            return Ok(r);
+        }
         let r = self.ftz(r)?;
         if !blind {
             let nan = self.konst(CANONICAL_NAN);
@@ -717,9 +792,10 @@ impl Emitter<'_> {
     /// Emits `i`: every value from the rows as they are before it, then
     /// each written (blended under `k1` when `masked` and the instruction
     /// is not unmasked).
-    fn instr(&mut self, i: &Instr, masked: bool) -> Result<(), Refused> {
+    fn instr(&mut self, i: &Instr, masked: bool, loose: &[bool]) -> Result<(), Refused> {
         let mut out = Vec::with_capacity(i.values.len());
-        for v in &i.values {
+        for (vi, v) in i.values.iter().enumerate() {
+            self.loose = loose.get(vi) == Some(&true);
             let r = match (i.op, &v.src[..]) {
                 (AluOp::Ishl | AluOp::Ishr | AluOp::Ushr, &[x, Src::Const(c)]) => {
                     let x = self.src(x)?;
@@ -743,6 +819,7 @@ impl Emitter<'_> {
                     self.value(i, &s)?
                 }
             };
+            self.loose = false;
             let r = if i.sat {
                 let r = self.own(r)?;
                 self.sat(r)?
