@@ -194,6 +194,14 @@ pub(super) trait Observer {
     fn wants_accesses(&self) -> bool {
         false
     }
+    /// Whether its [`Observer::memory`] reads the records of TGSM loads
+    /// (by default, whether it wants any access's): the compiled tier runs
+    /// a region with TGSM loads compiled, reporting their traffic alone,
+    /// only where none does (`fast::compiled`).
+    #[inline(always)]
+    fn wants_tgsm_reads(&self) -> bool {
+        self.wants_accesses()
+    }
     /// A memory instruction's accesses (only when
     /// [`Observer::wants_accesses`]).
     #[inline(always)]
@@ -298,6 +306,9 @@ impl<A: Observer, B: Observer> Observer for Both<'_, A, B> {
     }
     fn wants_accesses(&self) -> bool {
         self.0.wants_accesses() || self.1.wants_accesses()
+    }
+    fn wants_tgsm_reads(&self) -> bool {
+        self.0.wants_tgsm_reads() || self.1.wants_tgsm_reads()
     }
     fn memory(&mut self, m: &Mem<'_, '_>) {
         if self.0.wants_accesses() {

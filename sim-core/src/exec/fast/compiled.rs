@@ -30,9 +30,11 @@
 //! analysis knows that a step's lanes share an address or lie on
 //! consecutive words ([`Pattern`]), a full warp's form reads them so
 //! without comparing their addresses. Such a region runs
-//! compiled only where no observer reads its accesses (the checker, a
-//! profile of lines: `Observer::wants_accesses`); a profile of traffic is
-//! told each load's bytes as `Cx::load` tells it.
+//! compiled only where no observer reads the records of its loads (the
+//! checker: `Observer::wants_tgsm_reads`; not a profile of lines, which
+//! counts the lines of buffer accesses alone, nor the debugger's
+//! recorder, which records writes); a profile is told each load's bytes
+//! as `Cx::load` tells it.
 
 use crate::analysis::affine::PcFacts;
 use crate::check::MemOp;
@@ -806,9 +808,9 @@ impl Cx<'_, '_> {
     ) -> bool {
         let n = r.len();
         // loads run compiled on an arena that holds them, and only where
-        // no observer reads their accesses (a checker, a profile of
-        // lines): a profile of traffic is told it below
-        if r.tgsm_words > 0 && ((O::ON && obs.wants_accesses()) || tgsm.len() < r.tgsm_words) {
+        // no observer reads their records (a checker): a profile is told
+        // their traffic below
+        if r.tgsm_words > 0 && ((O::ON && obs.wants_tgsm_reads()) || tgsm.len() < r.tgsm_words) {
             return false;
         }
         // `run_fast_after`'s rule: a check falls due when `until_check`

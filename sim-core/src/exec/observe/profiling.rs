@@ -403,6 +403,12 @@ impl Observer for Profiling {
         self.lines
     }
 
+    /// (the lines of UAV and SRV accesses and atomics alone: `memory`)
+    #[inline(always)]
+    fn wants_tgsm_reads(&self) -> bool {
+        false
+    }
+
     fn memory(&mut self, m: &Mem<'_, '_>) {
         if !self.lines {
             return;

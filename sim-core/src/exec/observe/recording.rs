@@ -69,6 +69,11 @@ impl Observer for Recording {
         true
     }
 
+    /// (the writers of words alone: `memory` records no read)
+    fn wants_tgsm_reads(&self) -> bool {
+        false
+    }
+
     fn memory(&mut self, m: &Mem<'_, '_>) {
         let atomic = match m.op {
             MemOp::Read => return,
