@@ -969,6 +969,13 @@ mod tests {
         .replace("GROUP", group)
     }
 
+    /// The program of listing `text` (test case `case`).
+    fn program(text: &str, case: usize) -> Program {
+        let decoded = crate::front::asm::assemble(text)
+            .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+        Program::from_decoded(decoded, None).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"))
+    }
+
     /// The stores of r0–r3 to u0 that end [`shader`]'s shaders.
     fn tail() -> String {
         let mut s = String::from("ishl r4.x, vThreadIDInGroupFlattened.x, l(6)\n");
@@ -1108,10 +1115,7 @@ mod tests {
         for (case, body) in bodies.iter().enumerate() {
             for rows in [false, true] {
                 let text = header(rows) + body + &tail();
-                let decoded = crate::front::asm::assemble(&text)
-                    .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
-                let prog = Program::from_decoded(decoded, None)
-                    .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+                let prog = program(&text, case);
                 for w in [16, 48] {
                     let reference = run(&prog, w, FastPaths::NONE, None);
                     let all = FastPaths::ALL;
@@ -1157,10 +1161,7 @@ mod tests {
         let mut loose = 0;
         for (case, body) in bodies.iter().enumerate() {
             let text = header(false) + body + &tail();
-            let decoded = crate::front::asm::assemble(&text)
-                .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
-            let prog = Program::from_decoded(decoded, None)
-                .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+            let prog = program(&text, case);
             for w in [16, 48] {
                 let reference = run(&prog, w, FastPaths::NONE, None);
                 for paths in [FastPaths::ALL, FastPaths::ALL.without(FastPaths::LAZY_NAN)] {
@@ -1329,10 +1330,7 @@ mod tests {
         let (mut classed, mut loose) = (0, 0);
         for case in 0..200 {
             let text = shader(&mut rng, 4 + case % 20, case % 2 == 1);
-            let decoded = crate::front::asm::assemble(&text)
-                .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
-            let prog = Program::from_decoded(decoded, None)
-                .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+            let prog = program(&text, case);
             // (8 and 40: Cranelift's four lanes a step; 16 and 48, on a CPU
             // with AVX-512: sixteen a step, in a partial last warp and in
             // one warp)

@@ -858,6 +858,33 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// A structured access's index `a` times `stride` (its bytes), with
+    /// `k4` set where `a < count` (there the product does not wrap).
+    fn index_bytes(&mut self, a: Src, count: u32, stride: u32) -> R {
+        let a = self.src(a)?;
+        let n = self.konst(count);
+        self.a.vpcmpud(k4, ZMM[a], dword_bcst(n), CMP_LT)?;
+        let t = self.alloc()?;
+        if stride.is_power_of_two() {
+            self.a.vpslld(ZMM[t], ZMM[a], stride.trailing_zeros())?;
+        } else {
+            let st = self.konst(stride);
+            self.a.vpmulld(ZMM[t], ZMM[a], dword_bcst(st))?;
+        }
+        self.release(a);
+        Ok(t)
+    }
+
+    /// A structured access's byte offset `b`, its low two bits dropped.
+    fn offset_bytes(&mut self, b: Src) -> R {
+        let not3 = self.konst(!3);
+        let b = self.src(b)?;
+        let o = self.alloc()?;
+        self.a.vpandd(ZMM[o], ZMM[b], dword_bcst(not3))?;
+        self.release(b);
+        Ok(o)
+    }
+
     /// Emits a class's check, at its first member: lane 0's varying byte
     /// address into `GPR[g]` when every lane's is within the class's
     /// limit (and its index below the count, its offset within the
@@ -880,30 +907,13 @@ impl Emitter<'_> {
             Some(count) => {
                 let index = match c.a {
                     Some(a) => {
-                        let a = self.src(a)?;
-                        let n = self.konst(count);
-                        self.a.vpcmpud(k4, ZMM[a], dword_bcst(n), CMP_LT)?;
                         under4 = true;
-                        let t = self.alloc()?;
-                        if c.stride.is_power_of_two() {
-                            self.a.vpslld(ZMM[t], ZMM[a], c.stride.trailing_zeros())?;
-                        } else {
-                            let st = self.konst(c.stride);
-                            self.a.vpmulld(ZMM[t], ZMM[a], dword_bcst(st))?;
-                        }
-                        self.release(a);
-                        Some(t)
+                        Some(self.index_bytes(a, count, c.stride)?)
                     }
                     None => None,
                 };
                 let off = match c.b {
-                    Some(b) => {
-                        let b = self.src(b)?;
-                        let o = self.alloc()?;
-                        self.a.vpandd(ZMM[o], ZMM[b], dword_bcst(not3))?;
-                        self.release(b);
-                        Some(o)
-                    }
+                    Some(b) => Some(self.offset_bytes(b)?),
                     None => None,
                 };
                 match (index, off) {
@@ -1024,19 +1034,8 @@ impl Emitter<'_> {
                     // (below the count: `known` took the others)
                     Src::Const(i) => (None, i * l.stride),
                     a => {
-                        let a = self.src(a)?;
-                        let c = self.konst(count);
-                        self.a.vpcmpud(k4, ZMM[a], dword_bcst(c), CMP_LT)?;
                         index_checked = true;
-                        let t = self.alloc()?;
-                        if l.stride.is_power_of_two() {
-                            self.a.vpslld(ZMM[t], ZMM[a], l.stride.trailing_zeros())?;
-                        } else {
-                            let st = self.konst(l.stride);
-                            self.a.vpmulld(ZMM[t], ZMM[a], dword_bcst(st))?;
-                        }
-                        self.release(a);
-                        (Some(t), 0)
+                        (Some(self.index_bytes(a, count, l.stride)?), 0)
                     }
                 };
                 match l.b {
@@ -1049,10 +1048,7 @@ impl Emitter<'_> {
                         index
                     }
                     b => {
-                        let b = self.src(b)?;
-                        let o = self.alloc()?;
-                        self.a.vpandd(ZMM[o], ZMM[b], dword_bcst(not3))?;
-                        self.release(b);
+                        let o = self.offset_bytes(b)?;
                         off = Some(o);
                         let t = self.alloc()?;
                         match index {
