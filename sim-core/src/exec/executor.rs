@@ -81,8 +81,6 @@ pub struct GroupExecutor<'p> {
     /// time this executor spent compiling regions
     /// ([`GroupExecutor::compile_time`])
     pub(super) compile_time: std::time::Duration,
-    /// a batch of groups is one warp (`FastPaths::LONE_BARRIER`)
-    pub(super) lone: bool,
 }
 
 /// What a dispatcher needs to know to pack a program's groups several to a
@@ -410,7 +408,6 @@ impl<'p> GroupExecutor<'p> {
             messages: MessageSink::default(),
             compile_after: None,
             compile_time: std::time::Duration::ZERO,
-            lone: n.div_ceil(w) == 1,
         }
     }
 

@@ -89,9 +89,9 @@ impl GroupExecutor<'_> {
     ) -> Exit {
         let prog = self.prog;
         let w = self.w;
-        // a barrier completes here, in a plain run of a lone warp (the
-        // checker and interleaved runs take each round)
-        let lone = self.lone
+        // a barrier completes here, in a plain run of a warp that is its
+        // whole batch (the checker and interleaved runs take each round)
+        let lone = w == prog.threads_per_group() as usize * self.pack as usize
             && self
                 .fast_paths
                 .contains(crate::exec::fast::FastPaths::LONE_BARRIER)

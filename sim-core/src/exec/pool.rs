@@ -125,8 +125,6 @@ impl<'p> GroupExecutor<'p> {
             // (the dispatcher's to set again: `set_compile_after`)
             compile_after: _,
             compile_time: _,
-            // (its warps' count: `resume`)
-            lone: _,
         } = self;
         let reusable = observers.check.is_none()
             && !lane_ordered
@@ -154,7 +152,6 @@ impl<'p> GroupExecutor<'p> {
 
     /// A parked executor of `prog` ready for a new dispatch.
     fn resume(prog: &'p Program, p: Parked) -> Self {
-        let lone = p.warps.len() == 1;
         Self {
             prog,
             w: p.w,
@@ -180,7 +177,6 @@ impl<'p> GroupExecutor<'p> {
             messages: MessageSink::default(),
             compile_after: None,
             compile_time: std::time::Duration::ZERO,
-            lone,
         }
     }
 }

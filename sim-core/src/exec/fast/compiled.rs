@@ -41,6 +41,7 @@ use crate::check::MemOp;
 use crate::exec::context::{Budget, Cx};
 use crate::exec::fast::plan::PlanOp;
 use crate::exec::fast::rows::{resolve_src, src_bits, Arena, FastAlu, FastSrc, Row};
+use crate::exec::fast::FastPaths;
 use crate::exec::kernels::CHUNK;
 use crate::exec::observe::Observer;
 use crate::exec::operands::step;
@@ -325,29 +326,23 @@ impl Region {
         self.instrs.len()
     }
 
-    /// This region with every NaN result the canonical one (without
-    /// `FastPaths::LAZY_NAN`), not yet compiled.
-    pub(in crate::exec) fn canonical(&self) -> Self {
+    /// This region as `paths` run it, not yet compiled, where they change
+    /// it: every NaN result the canonical one without `LAZY_NAN`, no
+    /// load's [`Pattern`] known without `MEMORY_LINES` (`None`: as it is).
+    pub(in crate::exec) fn restricted(&self, paths: FastPaths) -> Option<Self> {
+        let canonical = !paths.contains(FastPaths::LAZY_NAN) && self.instrs.iter().any(|i| i.blind);
+        let unpatterned = !paths.contains(FastPaths::MEMORY_LINES) && self.patterned;
+        if !canonical && !unpatterned {
+            return None;
+        }
         let mut instrs = self.instrs.clone();
         for i in &mut instrs {
-            i.blind = false;
+            i.blind &= !canonical;
+            if let (Some(l), true) = (i.load.as_deref_mut(), unpatterned) {
+                l.pattern = Pattern::Unknown;
+            }
         }
-        Region::new(instrs, self.uniforms.clone(), self.w)
-    }
-
-    /// Whether a load of it has a known [`Pattern`].
-    pub(in crate::exec) fn patterned(&self) -> bool {
-        self.patterned
-    }
-
-    /// This region with no load's [`Pattern`] known (without
-    /// `FastPaths::MEMORY_LINES`), not yet compiled.
-    pub(in crate::exec) fn unpatterned(&self) -> Self {
-        let mut instrs = self.instrs.clone();
-        for l in instrs.iter_mut().filter_map(|i| i.load.as_deref_mut()) {
-            l.pattern = Pattern::Unknown;
-        }
-        Region::new(instrs, self.uniforms.clone(), self.w)
+        Some(Region::new(instrs, self.uniforms.clone(), self.w))
     }
 
     /// Whether its code, by the code generator that would serve it on this

@@ -167,28 +167,14 @@ pub(in crate::exec) fn restrict(plan: &mut [Step], paths: FastPaths) {
         if !paths.contains(FastPaths::UNIFORM_IF) {
             s.facts.uniform_cond = false;
         }
-        if let (PlanOp::CompiledLoad(region), false) = (&s.op, paths.contains(FastPaths::LAZY_NAN))
-        {
-            s.op = PlanOp::CompiledLoad(Arc::new(region.canonical()));
+        if let (PlanOp::Compiled(row, _), false) = (&s.op, paths.contains(FastPaths::COMPILED)) {
+            s.op = PlanOp::RowAlu(*row);
         }
-        // (regions of their own, as above)
-        if !paths.contains(FastPaths::MEMORY_LINES) {
-            match &s.op {
-                PlanOp::CompiledLoad(r) if r.patterned() => {
-                    s.op = PlanOp::CompiledLoad(Arc::new(r.unpatterned()));
-                }
-                PlanOp::Compiled(row, r) if r.patterned() => {
-                    s.op = PlanOp::Compiled(*row, Arc::new(r.unpatterned()));
-                }
-                _ => {}
-            }
-        }
-        if let PlanOp::Compiled(row, region) = &s.op {
-            if !paths.contains(FastPaths::COMPILED) {
-                s.op = PlanOp::RowAlu(*row);
-            } else if !paths.contains(FastPaths::LAZY_NAN) {
-                // (a region of its own: the shared one may be compiled blind)
-                s.op = PlanOp::Compiled(*row, Arc::new(region.canonical()));
+        if let PlanOp::Compiled(_, region) | PlanOp::CompiledLoad(region) = &mut s.op {
+            // (a region of its own: the shared one may be compiled blind,
+            // or with its loads' patterns)
+            if let Some(r) = region.restricted(paths) {
+                *region = Arc::new(r);
             }
         }
         if let (PlanOp::RowAlu(r) | PlanOp::Compiled(r, _), false) =
